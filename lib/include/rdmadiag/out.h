@@ -1,0 +1,63 @@
+/* rdmadiag/out.h: one output path for text and JSON (the iproute2 print_*(PRINT_ANY) idea).
+ *
+ * Every value a tool prints goes through rdiag_out_*(o, key, fmt, value): in JSON mode the
+ * key/value pair is emitted (fmt ignored); in text mode fmt is printf'd with the value
+ * (nothing when fmt is NULL).  Text and JSON therefore never disagree.
+ *
+ * JSON mode writes "JSON lines": each top-level object ends with a newline when closed.
+ * Keys are escaped; strings are escaped (control characters, quotes, backslashes, invalid
+ * UTF-8 bytes as \u00XX).  64-bit identifiers (VAs, GUIDs, service IDs) use rdiag_out_hex64,
+ * which writes the string "0x" + 16 hex digits in JSON.
+ */
+#ifndef RDMADIAG_OUT_H
+#define RDMADIAG_OUT_H
+#include <stdint.h>
+#include <stdio.h>
+#include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rdiag_out;
+
+enum rdiag_out_mode {
+	RDIAG_OUT_TEXT = 0,
+	RDIAG_OUT_JSON = 1,	/* JSON lines */
+	RDIAG_OUT_JSON_PRETTY = 2,
+};
+
+struct rdiag_out *rdiag_out_new(FILE *f, enum rdiag_out_mode mode);
+void rdiag_out_free(struct rdiag_out *o);
+bool rdiag_out_json(const struct rdiag_out *o);
+FILE *rdiag_out_file(const struct rdiag_out *o);
+
+/* containers: key is NULL at top level and inside arrays */
+void rdiag_out_obj_begin(struct rdiag_out *o, const char *key);
+void rdiag_out_obj_end(struct rdiag_out *o);
+void rdiag_out_arr_begin(struct rdiag_out *o, const char *key);
+void rdiag_out_arr_end(struct rdiag_out *o);
+
+/* values: fmt is the text-mode format for the value (may be NULL = not shown in text) */
+void rdiag_out_u64(struct rdiag_out *o, const char *key, const char *fmt, uint64_t v);
+void rdiag_out_i64(struct rdiag_out *o, const char *key, const char *fmt, int64_t v);
+void rdiag_out_dbl(struct rdiag_out *o, const char *key, const char *fmt, double v);
+void rdiag_out_str(struct rdiag_out *o, const char *key, const char *fmt, const char *s);
+void rdiag_out_bool(struct rdiag_out *o, const char *key, const char *fmt, bool v);
+void rdiag_out_hex64(struct rdiag_out *o, const char *key, const char *fmt, uint64_t v);
+void rdiag_out_null(struct rdiag_out *o, const char *key);
+
+/* text-only output (ignored in JSON mode) */
+void rdiag_out_text(struct rdiag_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* escaping helpers for other formats; each writes to f and returns 0 or -errno */
+int rdiag_json_escape(FILE *f, const char *s);
+int rdiag_csv_escape(FILE *f, const char *s);		/* RFC 4180 field */
+int rdiag_prom_label_escape(FILE *f, const char *s);	/* \\, \", \n escaped */
+int rdiag_prom_name(char *buf, size_t len, const char *s); /* [a-zA-Z_:][a-zA-Z0-9_:]* */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

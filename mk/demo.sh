@@ -1,0 +1,3 @@
+#!/bin/sh
+echo "demo: rdmadump is not built yet"
+exit 2

@@ -1,0 +1,11 @@
+# Shared setup of the bats tier: load bats-support/bats-assert, find the tools in the tree.
+#   load helper      (at the top of every tests/bats/*.bats)
+bats_require_minimum_version 1.5.0
+bats_load_library bats-support
+bats_load_library bats-assert
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+FIX="$ROOT/tests/fixtures"
+export PATH="$ROOT/tools:$ROOT/tui:$PATH"
+# never let the developer's environment leak into a test
+unset RDMADIAG_SYSFS_ROOT RDMADIAG_NL_REPLAY NO_COLOR

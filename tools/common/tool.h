@@ -1,0 +1,33 @@
+/* Shared bits of every rdmadiag tool: program name, messages, exit codes, number parsing.
+ *
+ * Messages follow one style (git CodingGuidelines): "prog: cannot open 'x': reason", lower
+ * case, no trailing full stop, the subject quoted, what failed first. */
+#ifndef RDIAG_TOOL_H
+#define RDIAG_TOOL_H
+#include <stdint.h>
+#include <stdbool.h>
+
+/* documented in every man page */
+enum {
+	EXIT_OK = 0,
+	EXIT_FOUND = 1,		/* a problem was found / threshold exceeded / test failed */
+	EXIT_USAGE = 2,		/* usage, input or environment error */
+};
+
+void tool_init(const char *name);
+const char *tool_name(void);
+
+/* "prog: msg\n" on stderr */
+void tool_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void tool_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* tool_err + exit(EXIT_USAGE) */
+void tool_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* "prog: msg\nTry 'prog --help' for more information.\n", exit(EXIT_USAGE) */
+void tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void tool_version(void);
+
+/* strict number parsing: whole string, range checked; 0 or -EINVAL/-ERANGE */
+int tool_parse_u64(const char *s, uint64_t max, uint64_t *out);
+int tool_parse_double(const char *s, double min, double max, double *out);
+
+#endif
