@@ -1,0 +1,91 @@
+#!/usr/bin/env bats
+# Every tool ships with its man page, its completions and --help/--version, and every long
+# option that --help lists appears in the man page and in both completion scripts.
+load helper
+
+tools() {
+	local t
+	for t in "$ROOT"/tools/rdma* "$ROOT"/tui/rdmatop; do
+		[ -x "$t" ] && [ -f "$t" ] && basename "$t"
+	done
+}
+
+bin() {
+	if [ -x "$ROOT/tools/$1" ]; then echo "$ROOT/tools/$1"; else echo "$ROOT/tui/$1"; fi
+}
+
+@test "at least one tool is built" {
+	run tools
+	assert_success
+	refute_output ""
+}
+
+@test "every tool answers --version with its name and the project version and exits 0" {
+	for t in $(tools); do
+		run "$(bin "$t")" --version
+		assert_success
+		assert_output --regexp "^$t \(rdmadiag\) [0-9]+\.[0-9]+\.[0-9]+"
+	done
+}
+
+@test "every tool answers --help on stdout with exit 0" {
+	for t in $(tools); do
+		run --separate-stderr "$(bin "$t")" --help
+		assert_success
+		assert_output --partial "$t"
+		[ -z "$stderr" ]
+	done
+}
+
+@test "every tool rejects an unknown option with exit 2 and a one-line hint" {
+	for t in $(tools); do
+		run --separate-stderr "$(bin "$t")" --no-such-option-xyz
+		[ "$status" -eq 2 ] || fail "$t exited $status"
+		[[ "$stderr" == *"$t"* ]] || fail "$t: stderr does not name the tool: $stderr"
+	done
+}
+
+@test "every tool has a man page that renders without warnings" {
+	for t in $(tools); do
+		page="$ROOT/man/man1/$t.1"
+		[ -f "$page" ] || fail "no man page for $t"
+		run sh -c "LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l '$page' 2>&1 >/dev/null"
+		assert_output ""
+	done
+}
+
+@test "every long option in --help is in the man page and both completions" {
+	for t in $(tools); do
+		opts=$("$(bin "$t")" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u)
+		for o in $opts; do
+			esc=${o//-/\\-}
+			grep -qE -- "($o|${esc//\\/\\\\})" "$ROOT/man/man1/$t.1" ||
+				grep -qF -- "\\-\\-${o#--}" "$ROOT/man/man1/$t.1" ||
+				fail "$t: $o missing from man/man1/$t.1"
+			grep -qF -- "$o" "$ROOT/completions/bash/$t" || fail "$t: $o missing from bash completion"
+			grep -qF -- "$o" "$ROOT/completions/zsh/_$t" || fail "$t: $o missing from zsh completion"
+		done
+	done
+}
+
+@test "the bash completions load and register for their tool" {
+	for t in $(tools); do
+		run bash -c "source /usr/share/bash-completion/bash_completion 2>/dev/null; source '$ROOT/completions/bash/$t' && complete -p $t"
+		assert_success
+		assert_output --partial "$t"
+	done
+}
+
+@test "zsh completion files declare their tool" {
+	for t in $(tools); do
+		run head -1 "$ROOT/completions/zsh/_$t"
+		assert_output "#compdef $t"
+	done
+}
+
+@test "zsh completion files parse" {
+	for t in $(tools); do
+		run zsh -n "$ROOT/completions/zsh/_$t"
+		assert_success
+	done
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bats
+# make install PREFIX= DESTDIR= puts binaries, library, headers, pkg-config file, man pages
+# and completions in place, and the installed tools run against the installed library.
+load helper
+
+setup_file() {
+	export DEST="$BATS_FILE_TMPDIR/dest"
+	make -C "$ROOT" --no-print-directory -s install PREFIX=/opt/rd DESTDIR="$DEST" >/dev/null
+}
+
+@test "library installed with its soname link, static archive and headers" {
+	[ -f "$DEST/opt/rd/lib/librdmadiag.so.0" ]
+	[ -L "$DEST/opt/rd/lib/librdmadiag.so" ]
+	[ -f "$DEST/opt/rd/lib/librdmadiag.a" ]
+	[ -f "$DEST/opt/rd/include/rdmadiag/out.h" ]
+	run objdump -p "$DEST/opt/rd/lib/librdmadiag.so.0"
+	assert_output --partial "SONAME               librdmadiag.so.0"
+}
+
+@test "only rdiag_ symbols are exported from the shared library" {
+	run sh -c "nm -D --defined-only '$DEST/opt/rd/lib/librdmadiag.so.0' | awk '\$2 ~ /[TDBR]/ {print \$3}' | grep -v '^rdiag_' | grep -v '^RDMADIAG_'"
+	assert_output ""
+}
+
+@test "pkg-config file points at the prefix" {
+	run env PKG_CONFIG_PATH="$DEST/opt/rd/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$DEST" pkg-config --cflags --libs rdmadiag
+	assert_success
+	assert_output --partial "-lrdmadiag"
+}
+
+@test "a program builds against the installed header and library" {
+	cat > "$BATS_TEST_TMPDIR/p.c" <<'C'
+#include <rdmadiag/out.h>
+int main(void) { struct rdiag_out *o = rdiag_out_new(stdout, RDIAG_OUT_JSON);
+rdiag_out_obj_begin(o, NULL); rdiag_out_u64(o, "x", NULL, 1); rdiag_out_obj_end(o);
+rdiag_out_free(o); return 0; }
+C
+	run cc -o "$BATS_TEST_TMPDIR/p" "$BATS_TEST_TMPDIR/p.c" -I"$DEST/opt/rd/include" \
+		-L"$DEST/opt/rd/lib" -lrdmadiag -Wl,-rpath,"$DEST/opt/rd/lib"
+	assert_success
+	run "$BATS_TEST_TMPDIR/p"
+	assert_output '{"x":1}'
+}
+
+@test "installed tools run from the install tree with the installed library" {
+	n=0
+	for t in "$DEST"/opt/rd/bin/*; do
+		[ -e "$t" ] || continue
+		run "$t" --version
+		assert_success
+		run ldd "$t"
+		assert_output --partial "$DEST/opt/rd/bin/../lib/librdmadiag.so.0"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ]
+}
+
+@test "man pages and completions installed for every installed tool" {
+	for t in "$DEST"/opt/rd/bin/*; do
+		b=$(basename "$t")
+		[ -f "$DEST/opt/rd/share/man/man1/$b.1" ] || fail "no man page for $b"
+		[ -f "$DEST/opt/rd/share/bash-completion/completions/$b" ] || fail "no bash completion for $b"
+		[ -f "$DEST/opt/rd/share/zsh/site-functions/_$b" ] || fail "no zsh completion for $b"
+	done
+}
+
+@test "uninstall removes what install put there" {
+	make -C "$ROOT" --no-print-directory -s uninstall PREFIX=/opt/rd DESTDIR="$DEST" >/dev/null
+	run find "$DEST" -type f
+	assert_output ""
+}
