@@ -57,6 +57,7 @@ C
 
 @test "man pages and completions installed for every installed tool" {
 	for t in "$DEST"/opt/rd/bin/*; do
+		[ -e "$t" ] || continue
 		b=$(basename "$t")
 		[ -f "$DEST/opt/rd/share/man/man1/$b.1" ] || fail "no man page for $b"
 		[ -f "$DEST/opt/rd/share/bash-completion/completions/$b" ] || fail "no bash completion for $b"
