@@ -1,0 +1,405 @@
+/* rdmadiag/packet.h: decode one captured frame into a RoCEv2 / RoCEv1 / InfiniBand record.
+ *
+ * The decoder is a pure function of the bytes: it fills a caller-provided struct rdiag_pkt,
+ * never allocates, never prints and never reads past caplen.  Every packet byte is read through
+ * one bounds-checked cursor, so a frame cut by the snap length ("truncated") and a malformed
+ * frame ("invalid") are told apart and a partial decode is still usable: the record says which
+ * header the decoder stopped in, and every header decoded before that point is present.
+ *
+ *	struct rdiag_decode_opts opts;
+ *	struct rdiag_pkt p;
+ *
+ *	rdiag_decode_opts_init(&opts);          (UDP port 4791, ICRC check on)
+ *	r = rdiag_pkt_decode(&p, DLT_EN10MB, data, hdr->caplen, hdr->len, &opts);
+ *	if (r < 0)        bad arguments or unsupported link type (-EINVAL, -EPROTONOSUPPORT)
+ *	else if (r > 0)   not an RDMA packet (enum rdiag_pkt_skip says why): skip it
+ *	else              an RDMA packet; p.status says ok / truncated / invalid, p.present which
+ *	                  headers were decoded (RDIAG_HAS_*)
+ *
+ * All multi-byte fields are in host byte order; addresses and GIDs are kept as network-order
+ * bytes.  Offsets (payload_off, ip_opt_off, ...) are byte offsets into the caller's data.
+ */
+#ifndef RDMADIAG_PACKET_H
+#define RDMADIAG_PACKET_H
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- link types (pcap LINKTYPE_ / DLT_ numbers) accepted by rdiag_pkt_decode ------------ */
+enum {
+	RDIAG_DLT_EN10MB = 1,
+	RDIAG_DLT_RAW_12 = 12,		/* DLT_RAW on most BSDs */
+	RDIAG_DLT_RAW_14 = 14,		/* DLT_RAW on OpenBSD */
+	RDIAG_DLT_RAW = 101,		/* LINKTYPE_RAW */
+	RDIAG_DLT_LINUX_SLL = 113,
+	RDIAG_DLT_IPV4 = 228,
+	RDIAG_DLT_IPV6 = 229,
+	RDIAG_DLT_INFINIBAND = 247,
+	RDIAG_DLT_LINUX_SLL2 = 276,
+};
+bool rdiag_linktype_supported(int linktype);
+
+/* ---- options ------------------------------------------------------------------------------ */
+#define RDIAG_ROCEV2_PORT	4791
+#define RDIAG_MAX_PORTS		8
+
+struct rdiag_decode_opts {
+	uint16_t ports[RDIAG_MAX_PORTS];	/* UDP destination ports that mean RoCEv2 */
+	unsigned int n_ports;			/* 0 is treated as { 4791 } */
+	bool check_icrc;			/* compute and compare the ICRC (and VCRC on IB) */
+	bool decode_mad;			/* decode MAD/CM on QP1 (default on) */
+};
+/* defaults: ports = { 4791 }, check_icrc = true, decode_mad = true.  NULL opts = defaults. */
+void rdiag_decode_opts_init(struct rdiag_decode_opts *o);
+/* append a port; 0, -EEXIST (already there, harmless) or -ENOSPC */
+int rdiag_decode_opts_add_port(struct rdiag_decode_opts *o, uint16_t port);
+
+/* ---- result codes ------------------------------------------------------------------------- */
+
+/* positive return values of rdiag_pkt_decode: "not RDMA, skip it" */
+enum rdiag_pkt_skip {
+	RDIAG_SKIP_ETHERTYPE = 1,	/* neither IPv4, IPv6 nor RoCEv1 (0x8915) */
+	RDIAG_SKIP_IP_PROTO = 2,	/* IP but not UDP */
+	RDIAG_SKIP_UDP_PORT = 3,	/* UDP, destination port not in opts->ports */
+	RDIAG_SKIP_FRAGMENT = 4,	/* IPv4 non-first fragment or IPv6 fragment header */
+	RDIAG_SKIP_SHORT = 5,		/* cut (or malformed) before it could be identified */
+};
+
+/* p->status */
+enum rdiag_pkt_status {
+	RDIAG_PKT_OK = 0,
+	RDIAG_PKT_TRUNCATED = 1,	/* caplen < len cut a header: everything before is valid */
+	RDIAG_PKT_INVALID = 2,		/* malformed (a length field lies, bad version, ...) */
+};
+
+/* Headers, in wire order.  Used for p->stopped_in and for the RDIAG_HAS_ bit of each. */
+enum rdiag_hdr {
+	RDIAG_HDR_NONE = 0,
+	RDIAG_HDR_LINK,		/* Ethernet / SLL / SLL2 header */
+	RDIAG_HDR_VLAN,
+	RDIAG_HDR_IPV4,
+	RDIAG_HDR_IPV6,
+	RDIAG_HDR_UDP,
+	RDIAG_HDR_LRH,
+	RDIAG_HDR_GRH,
+	RDIAG_HDR_BTH,
+	RDIAG_HDR_RDETH,
+	RDIAG_HDR_DETH,
+	RDIAG_HDR_XRCETH,
+	RDIAG_HDR_RETH,
+	RDIAG_HDR_ATOMICETH,
+	RDIAG_HDR_AETH,
+	RDIAG_HDR_ATOMICACKETH,
+	RDIAG_HDR_IMMDT,
+	RDIAG_HDR_IETH,
+	RDIAG_HDR_FETH,
+	RDIAG_HDR_PAYLOAD,
+	RDIAG_HDR_MAD,		/* MAD common header (QP1) */
+	RDIAG_HDR_CM,		/* CM class message body */
+	RDIAG_HDR_ICRC,
+	RDIAG_HDR_VCRC,
+	RDIAG_HDR__COUNT
+};
+#define RDIAG_HAS(h)	(1u << (h))
+/* convenience masks */
+#define RDIAG_HAS_BTH	RDIAG_HAS(RDIAG_HDR_BTH)
+#define RDIAG_HAS_AETH	RDIAG_HAS(RDIAG_HDR_AETH)
+#define RDIAG_HAS_RETH	RDIAG_HAS(RDIAG_HDR_RETH)
+#define RDIAG_HAS_DETH	RDIAG_HAS(RDIAG_HDR_DETH)
+#define RDIAG_HAS_GRH	RDIAG_HAS(RDIAG_HDR_GRH)
+#define RDIAG_HAS_LRH	RDIAG_HAS(RDIAG_HDR_LRH)
+#define RDIAG_HAS_ICRC	RDIAG_HAS(RDIAG_HDR_ICRC)
+#define RDIAG_HAS_MAD	RDIAG_HAS(RDIAG_HDR_MAD)
+#define RDIAG_HAS_CM	RDIAG_HAS(RDIAG_HDR_CM)
+
+enum rdiag_encap {
+	RDIAG_ENCAP_NONE = 0,
+	RDIAG_ENCAP_ROCEV2 = 1,		/* Eth/IP/UDP 4791/BTH */
+	RDIAG_ENCAP_ROCEV1 = 2,		/* Eth 0x8915/GRH/BTH */
+	RDIAG_ENCAP_IB = 3,		/* LRH [GRH] BTH ... ICRC VCRC */
+};
+
+/* ---- records of the individual headers ------------------------------------------------------ */
+#define RDIAG_VLAN_MAX 8
+
+struct rdiag_vlan {
+	uint16_t tpid;		/* 0x8100, 0x88a8 or 0x9100 */
+	uint16_t vid;
+	uint8_t pcp, dei;
+};
+
+struct rdiag_lrh {
+	uint8_t vl, lver, sl, lnh;	/* lnh: 0 raw, 1 IP, 2 IBA local (BTH), 3 IBA global (GRH) */
+	uint16_t dlid, slid;
+	uint16_t pktlen;		/* in 4-byte words, LRH through ICRC */
+};
+
+struct rdiag_grh {
+	uint8_t ipver, tclass;
+	uint32_t flow_label;
+	uint16_t paylen;
+	uint8_t nxthdr, hoplmt;
+	uint8_t sgid[16], dgid[16];
+};
+
+struct rdiag_bth {
+	uint8_t opcode;
+	uint8_t se, m, padcnt, tver;
+	uint16_t pkey;
+	uint8_t fecn, becn, resv6;	/* resv6: the 6 reserved bits after F/B */
+	uint32_t destqp;
+	uint8_t ackreq, resv7;		/* A bit, the 7 reserved bits after it */
+	uint32_t psn;
+};
+
+enum rdiag_aeth_kind {
+	RDIAG_AETH_ACK = 0,		/* syndrome bits 6:5 = 00 */
+	RDIAG_AETH_RNR_NAK = 1,		/* 01 */
+	RDIAG_AETH_RESERVED = 2,	/* 10 (reserved by IBTA) */
+	RDIAG_AETH_NAK = 3,		/* 11 */
+};
+
+struct rdiag_aeth {
+	uint8_t syndrome;		/* the whole 8-bit syndrome */
+	uint8_t kind;			/* enum rdiag_aeth_kind */
+	uint8_t credits;		/* ACK: credit count (31 = invalid / end-to-end off) */
+	uint8_t timer;			/* RNR NAK: timer code 0..31 */
+	uint8_t nak;			/* NAK: code 0..31 */
+	double timer_ms;		/* RNR NAK: rdiag_rnr_timer_ms(timer) */
+	const char *nak_name;		/* NAK: rdiag_nak_name(nak), static string */
+	uint32_t msn;
+};
+
+struct rdiag_reth {
+	uint64_t va;
+	uint32_t rkey, dmalen;
+};
+
+struct rdiag_atomiceth {
+	uint64_t va;
+	uint32_t rkey;
+	uint64_t swap, compare;		/* swap (or add) data, compare data */
+};
+
+struct rdiag_feth {
+	uint32_t raw;
+	uint8_t sel;			/* selectivity level (bits 5:4) */
+	uint8_t plt;			/* placement type (bits 3:0) */
+};
+
+/* MAD common header (first 24 bytes of every MAD) */
+struct rdiag_mad {
+	uint8_t base_version, mgmt_class, class_version;
+	uint8_t method;			/* with the R (response) bit 0x80 */
+	uint16_t status, class_specific;
+	uint64_t tid;
+	uint16_t attr_id;
+	uint32_t attr_mod;
+};
+
+/* IB CM (management class 0x07) attribute IDs */
+enum rdiag_cm_msg {
+	RDIAG_CM_CLASSPORTINFO = 0x0001,
+	RDIAG_CM_REQ = 0x0010,
+	RDIAG_CM_MRA = 0x0011,
+	RDIAG_CM_REJ = 0x0012,
+	RDIAG_CM_REP = 0x0013,
+	RDIAG_CM_RTU = 0x0014,
+	RDIAG_CM_DREQ = 0x0015,
+	RDIAG_CM_DREP = 0x0016,
+	RDIAG_CM_SIDR_REQ = 0x0017,
+	RDIAG_CM_SIDR_REP = 0x0018,
+	RDIAG_CM_LAP = 0x0019,
+	RDIAG_CM_APR = 0x001A,
+};
+
+/* RDMA IP port spaces (enum rdma_port_space) */
+enum {
+	RDIAG_PS_IPOIB = 0x0002,
+	RDIAG_PS_TCP = 0x0106,
+	RDIAG_PS_UDP = 0x0111,
+	RDIAG_PS_IB = 0x013F,
+};
+
+/* Key fields of a CM message.  Which fields are meaningful depends on msg:
+ *   REQ:  local_comm_id service_id(+ps/port) local_ca_guid local_qpn starting_psn path_mtu
+ *         retry_count rnr_retry_count resp_resources initiator_depth transport local_cm_timeout
+ *         remote_cm_timeout max_cm_retries pkey primary_{slid,dlid,sgid,dgid} ip
+ *   MRA:  local/remote_comm_id msg_mraed service_timeout
+ *   REJ:  local/remote_comm_id msg_rejected reason reason_name ari_len
+ *   REP:  local/remote_comm_id local_ca_guid local_qpn starting_psn resp_resources
+ *         initiator_depth rnr_retry_count target_ack_delay
+ *   RTU, DREP: local/remote_comm_id;  DREQ: + remote_qpn (the remote QPN/EECN field)
+ *   SIDR_REQ: request_id(=local_comm_id) pkey service_id ip
+ *   SIDR_REP: request_id(=local_comm_id) sidr_status local_qpn service_id qkey
+ */
+struct rdiag_cm {
+	uint16_t msg;			/* enum rdiag_cm_msg (= MAD attribute id) */
+	uint32_t local_comm_id, remote_comm_id;
+	uint64_t service_id;
+	bool sid_is_ip;			/* service_id has the RDMA IP form 0x00000000_01PPPPPP */
+	uint16_t port_space, port;	/* valid when sid_is_ip */
+	uint64_t local_ca_guid;
+	uint32_t local_qpn, remote_qpn;	/* remote_qpn: DREQ */
+	uint32_t starting_psn;
+	uint32_t qkey;			/* REQ local Q_Key (UD), SIDR_REP Q_Key */
+	uint16_t pkey;
+	uint8_t path_mtu;		/* IB MTU code: 1=256 ... 5=4096 */
+	uint8_t retry_count, rnr_retry_count;
+	uint8_t resp_resources, initiator_depth;
+	uint8_t transport;		/* REQ transport service type: 0 RC, 1 UC, 2 RD, 3 reserved */
+	uint8_t local_cm_timeout, remote_cm_timeout, max_cm_retries;
+	uint8_t target_ack_delay;	/* REP */
+	uint16_t primary_slid, primary_dlid;		/* REQ primary path */
+	uint8_t primary_sgid[16], primary_dgid[16];
+	uint8_t msg_mraed, service_timeout;	/* MRA */
+	uint8_t msg_rejected;		/* REJ: 0 REQ, 1 REP, 2 other */
+	uint8_t ari_len;		/* REJ additional reject info length */
+	uint16_t reason;		/* REJ reason */
+	const char *reason_name;	/* rdiag_cm_rej_reason_name(reason) */
+	uint8_t sidr_status;		/* SIDR_REP */
+	uint32_t priv_off, priv_len;	/* private data: offset into data, length (as captured) */
+	/* rdma_cm IP private data (REQ / SIDR_REQ when sid_is_ip and present) */
+	bool has_ip;
+	uint8_t ip_cma_version;		/* cma_hdr version (0x00) */
+	uint8_t ip_family;		/* AF_INET / AF_INET6 (from the ip_version nibble) */
+	uint16_t ip_src_port;
+	uint8_t ip_src[16], ip_dst[16];	/* IPv4: first 4 bytes */
+};
+
+/* ---- the decoded packet ---------------------------------------------------------------------- */
+struct rdiag_pkt {
+	uint32_t present;		/* RDIAG_HAS(RDIAG_HDR_x) bits */
+	uint8_t status;			/* enum rdiag_pkt_status */
+	uint8_t stopped_in;		/* enum rdiag_hdr: where truncation/invalid hit (else NONE) */
+	uint8_t encap;			/* enum rdiag_encap */
+	int linktype;
+	uint32_t caplen, len;
+
+	/* link layer (present & RDIAG_HAS(RDIAG_HDR_LINK)) */
+	uint8_t eth_dst[6], eth_src[6];	/* Ethernet; SLL/SLL2: src = link address (first 6) */
+	uint16_t ethertype;		/* the innermost ethertype / SLL protocol */
+	uint16_t sll_pkttype;		/* SLL/SLL2 packet type (0 host, 4 outgoing, ...) */
+	uint32_t sll_ifindex;		/* SLL2 only */
+	uint8_t n_vlan;			/* tags stored in vlan[] (<= RDIAG_VLAN_MAX) */
+	uint8_t vlan_depth;		/* tags seen (may exceed n_vlan) */
+	struct rdiag_vlan vlan[RDIAG_VLAN_MAX];	/* outermost first */
+
+	/* IP (RoCEv2) */
+	uint8_t ip_family;		/* 0, AF_INET or AF_INET6 */
+	uint8_t ip_src[16], ip_dst[16];	/* network order; IPv4 uses the first 4 bytes */
+	uint8_t dscp, ecn;
+	uint8_t ttl;			/* TTL / hop limit */
+	uint8_t ip_proto;		/* protocol / next header */
+	uint16_t ip_id;			/* IPv4 identification */
+	uint8_t ip_df;			/* IPv4 don't fragment */
+	uint32_t flow_label;		/* IPv6 */
+	uint16_t ip_hdr_len;		/* IPv4 IHL * 4, IPv6 40 (+ extension headers) */
+	uint16_t ip_tot_len;		/* IPv4 total length; IPv6 40 + payload length */
+	uint16_t ip_csum;		/* IPv4 header checksum as on the wire */
+	uint16_t ip_opt_off, ip_opt_len;	/* IPv4 options: offset into data and length */
+	uint32_t ip_off;		/* offset of the IP header in data */
+
+	/* UDP */
+	uint16_t sport, dport, udp_len, udp_csum;
+
+	/* InfiniBand / RoCEv1 routing */
+	struct rdiag_lrh lrh;
+	struct rdiag_grh grh;
+
+	/* transport */
+	uint32_t bth_off;		/* offset of the BTH in data */
+	struct rdiag_bth bth;
+	uint32_t rdeth_eecnxt;
+	uint32_t deth_qkey, deth_srcqp;
+	uint32_t xrceth_xrcsrq;
+	struct rdiag_reth reth;
+	struct rdiag_atomiceth atomiceth;
+	struct rdiag_aeth aeth;
+	uint64_t atomicacketh_orig;
+	uint32_t immdt;			/* immediate data, host order of the wire bytes */
+	uint32_t ieth_rkey;
+	struct rdiag_feth feth;
+
+	/* payload: offset into data, length on the wire (excludes pad and ICRC), captured part */
+	uint32_t payload_off, payload_len, payload_caplen;
+	uint8_t pad;			/* pad bytes (= bth.padcnt) */
+
+	/* ICRC: value as a CRC-32 (the 4 wire bytes read little-endian, as rxe writes them) */
+	uint32_t icrc, icrc_computed;
+	bool icrc_checked;		/* computed (check on and the bytes were all captured) */
+	bool icrc_ok;
+	/* VCRC (native IB): CRC-16 over LRH..ICRC */
+	uint16_t vcrc, vcrc_computed;
+	bool vcrc_checked, vcrc_ok;
+
+	/* management datagrams on QP1 */
+	struct rdiag_mad mad;
+	struct rdiag_cm cm;
+};
+
+/* Decode one frame.  Returns 0 (an RDMA packet: see p->status / p->present), a positive
+ * enum rdiag_pkt_skip (not RDMA), -EINVAL (NULL p or data with caplen > 0, caplen > len) or
+ * -EPROTONOSUPPORT (link type).  opts may be NULL (defaults).  p is always initialised. */
+int rdiag_pkt_decode(struct rdiag_pkt *p, int linktype, const uint8_t *data, uint32_t caplen,
+		     uint32_t len, const struct rdiag_decode_opts *opts);
+
+/* Recompute the ICRC of a decoded RoCEv2/RoCEv1/IB packet from its bytes (e.g. for a
+ * generator that fills in a correct ICRC).  0 and *icrc, or -EINVAL (not decoded far enough),
+ * -ENODATA (bytes not captured).  The 4 ICRC bytes on the wire are *icrc little-endian. */
+int rdiag_pkt_icrc(const struct rdiag_pkt *p, const uint8_t *data, uint32_t caplen,
+		   uint32_t *icrc);
+/* The IB VCRC (CRC-16) over n bytes */
+uint16_t rdiag_vcrc16(const uint8_t *buf, size_t n);
+
+/* ---- names and tables ---------------------------------------------------------------------- */
+/* "RC_SEND_FIRST", "UD_SEND_ONLY", "XRC_RDMA_WRITE_ONLY", "CNP" (0x81), "IB_CNP" (0x80),
+ * "MSP" for manufacturer-specific 0xC0-0xFF (IBTA opcode[7:5] 110 and 111), "RESERVED" for undefined codes.  Never NULL. */
+const char *rdiag_opcode_name(uint8_t opcode);
+/* transport of an opcode: "RC", "UC", "RD", "UD", "CNP", "XRC", "RESERVED", "MSP" */
+const char *rdiag_opcode_transport(uint8_t opcode);
+/* full name as rdiag_opcode_name() prints it (case-insensitive) or a number (decimal or 0x
+ * hex, 0..255) -> the opcode; -EINVAL when unknown (and for the ambiguous "MSP"/"RESERVED") */
+int rdiag_opcode_parse(const char *s);
+/* Extension headers that follow the BTH for an opcode, as RDIAG_HAS() bits (IBTA
+ * header-sequence table); 0 for reserved/MSP opcodes.  The bit RDIAG_HAS(RDIAG_HDR_PAYLOAD)
+ * says the opcode carries a payload. */
+uint32_t rdiag_opcode_headers(uint8_t opcode);
+/* opcode classification for the flow analysis */
+bool rdiag_opcode_is_valid(uint8_t opcode);	/* defined by IBTA (not reserved, not MSP) */
+bool rdiag_opcode_is_request(uint8_t opcode);	/* requester -> responder */
+bool rdiag_opcode_is_response(uint8_t opcode);	/* ACK, ATOMIC_ACK, READ_RESP_* */
+
+/* AETH NAK code 0..31 -> "PSN_SEQ_ERR", "INVALID_REQ", "REMOTE_ACCESS_ERR",
+ * "REMOTE_OP_ERR", "INVALID_RD_REQ", else "RESERVED" */
+const char *rdiag_nak_name(unsigned int code);
+/* RNR timer code 0..31 -> milliseconds (0 = 655.36); -1.0 for codes > 31 */
+double rdiag_rnr_timer_ms(unsigned int code);
+/* "ack", "rnr_nak", "nak", "reserved" */
+const char *rdiag_aeth_kind_name(unsigned int kind);
+
+const char *rdiag_encap_name(unsigned int encap);	/* "rocev2", "rocev1", "ib", "none" */
+const char *rdiag_pkt_status_name(unsigned int status);	/* "ok", "truncated", "invalid" */
+const char *rdiag_hdr_name(unsigned int hdr);		/* "bth", "reth", ... "udp", "ipv4" */
+const char *rdiag_pkt_skip_name(int skip);		/* "other ethertype", ... */
+
+/* IB CM strings (lib/packet/cm_strings.c; shared with rdmadoctor) */
+/* REJ reason 1..35 -> "NO_QP", ... "VENDOR_OPTION_NOT_SUPPORTED"; NULL when unassigned */
+const char *rdiag_cm_rej_reason_name(unsigned int reason);
+/* attribute id -> "REQ", "MRA", "REJ", "REP", "RTU", "DREQ", "DREP", "SIDR_REQ", ...; NULL */
+const char *rdiag_cm_msg_name(unsigned int attr_id);
+/* port space -> "TCP", "UDP", "IB", "IPOIB"; NULL */
+const char *rdiag_port_space_name(unsigned int ps);
+/* MAD management class -> "SUBN_LID_ROUTED", "SUBN_ADM", "PERF", "CM", ...; NULL */
+const char *rdiag_mad_class_name(unsigned int mgmt_class);
+/* IB MTU code 1..5 -> bytes, 0 when invalid */
+unsigned int rdiag_ib_mtu_bytes(unsigned int code);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
