@@ -1,0 +1,86 @@
+/* rdmadiag/catalog.h: what a counter means.
+ *
+ * The catalogue is a data table (lib/counters/catalog_data.c) covering the IB PMA and CM
+ * counters and the hw_counters of rxe, mlx5, bnxt_re, irdma, efa, mana, erdma and hfi1.  Each
+ * entry maps a raw kernel name to a vendor-neutral concept ("rnr_nak_received", "cnp_sent",
+ * "icrc_error" ...), its unit, width and wrap behaviour, scale, severity, direction, aliases
+ * across kernel versions, a one-line meaning and what to check.  Unknown names are not an error:
+ * lookups return NULL and callers show the raw name.
+ */
+#ifndef RDMADIAG_CATALOG_H
+#define RDMADIAG_CATALOG_H
+#include <stddef.h>
+#include <stdint.h>
+#include <rdmadiag/counters.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum rdiag_unit {
+	RDIAG_UNIT_EVENTS = 0,
+	RDIAG_UNIT_PACKETS,
+	RDIAG_UNIT_BYTES,
+	RDIAG_UNIT_WORDS4,	/* 4-octet words (PMA data): scale 4 gives bytes */
+	RDIAG_UNIT_MESSAGES,	/* MADs, commands, work requests */
+	RDIAG_UNIT_OBJECTS,	/* a gauge of live objects (active_qps): not a counter */
+	RDIAG_UNIT_TICKS,	/* port_xmit_wait */
+};
+
+enum rdiag_behaviour {
+	RDIAG_CNT_WRAP = 0,	/* wraps at 2^width (64-bit software, 32-bit mlx5 Q counters) */
+	RDIAG_CNT_SATURATE,	/* stops at 2^width - 1 (IB PMA PortCounters): reset me */
+	RDIAG_CNT_GAUGE,	/* goes up and down; no rate */
+};
+
+enum rdiag_severity {
+	RDIAG_SEV_INFO = 0,
+	RDIAG_SEV_WARNING,
+	RDIAG_SEV_ERROR,
+};
+
+enum rdiag_direction {
+	RDIAG_DIR_NONE = 0,
+	RDIAG_DIR_REQUESTER,
+	RDIAG_DIR_RESPONDER,
+	RDIAG_DIR_TX,
+	RDIAG_DIR_RX,
+};
+
+struct rdiag_catalog_entry {
+	const char *name;		/* kernel name */
+	const char *driver;		/* "pma", "cm", "rxe", "mlx5", "bnxt_re", "irdma", "efa",
+					 * "mana", "erdma", "hfi1" */
+	const char *concept;		/* shared vocabulary; NULL when vendor-specific */
+	enum rdiag_unit unit;
+	uint8_t width;			/* bits: 64, 32, 16, 8, 4 */
+	enum rdiag_behaviour behaviour;
+	uint8_t scale;			/* multiply raw values by this to get unit-ful values
+					 * (4 for PMA data, else 1) */
+	enum rdiag_severity severity;	/* how worrying an increase is */
+	enum rdiag_direction direction;
+	const char *aliases[3];		/* other spellings across kernel versions (NULL-ended) */
+	const char *meaning;		/* one line */
+	const char *hint;		/* what to check when it rises (may be NULL) */
+};
+
+/* Look a counter up.  driver narrows ambiguous names ("link_downed" is 8-bit saturating in
+ * the PMA and 64-bit in rxe); it may be NULL.  origin PMA/CM restricts to those tables.
+ * Aliases and the iw* prefix of older irdma/i40iw kernels resolve to the same entry. */
+const struct rdiag_catalog_entry *rdiag_catalog_lookup(const char *name, const char *driver,
+							enum rdiag_origin origin);
+/* the whole table, for `explain` and completion */
+size_t rdiag_catalog_count(void);
+const struct rdiag_catalog_entry *rdiag_catalog_at(size_t i);
+/* true when the name or a concept of that name is in the table */
+bool rdiag_catalog_is_concept(const char *concept);
+
+const char *rdiag_unit_name(enum rdiag_unit u);		/* "packets", "4-octet words" ... */
+const char *rdiag_behaviour_name(enum rdiag_behaviour b);	/* "wrapping", "saturating" ... */
+const char *rdiag_severity_name(enum rdiag_severity s);	/* "info" "warning" "error" */
+const char *rdiag_direction_name(enum rdiag_direction d);	/* "requester" ... or "" */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

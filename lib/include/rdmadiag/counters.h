@@ -1,0 +1,179 @@
+/* rdmadiag/counters.h: RDMA devices, ports, GIDs and counter samples.
+ *
+ * One handle (struct rdiag_counters) hides where data comes from:
+ *   - netlink RDMA_NLDEV (libmnl): device/port enumeration, STAT_GET hw counters (unprivileged,
+ *     uncached, skips disabled optional counters), STAT_GET_STATUS, counter mode, resources;
+ *   - sysfs /sys/class/infiniband: ports/N/counters/ (IB PMA, which netlink does not carry),
+ *     ports/N/hw_counters/ (cached for hw_counters/lifespan ms), device-level hw_counters/,
+ *     and /sys/class/infiniband_cm/<dev>/<port>/<group>/<msg> (IB CM MAD counters).
+ * RDIAG_SRC_AUTO merges per port: hw counters from netlink when it answers (sysfs otherwise),
+ * plus the PMA, device-level and CM files that netlink never carries, so nothing is counted
+ * twice.
+ *
+ * Test seams: RDMADIAG_SYSFS_ROOT (read with secure_getenv, so ignored when setuid/setgid)
+ * replaces "/" as the sysfs root; RDMADIAG_NL_REPLAY=FILE answers netlink requests from a
+ * recording; opts.nl_record writes every request and its replies to a file (format in
+ * lib/counters/nl_record.c; text, one hex line per message).
+ *
+ * Counter names are opaque strings exactly as the kernel spells them: they may contain spaces
+ * (irdma), commas (hfi1), mixed case.  CM counters are named "<group>/<msg>", for example
+ * "cm_tx_retries/req".
+ *
+ * All functions return 0 or -errno; rdiag_counters_errmsg() has a one-line explanation of the
+ * last failure.  Nothing prints, nothing exits.
+ */
+#ifndef RDMADIAG_COUNTERS_H
+#define RDMADIAG_COUNTERS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rdiag_counters;
+struct rdiag_catalog_entry;
+
+enum rdiag_source {
+	RDIAG_SRC_AUTO = 0,	/* netlink for hw counters, sysfs for the rest (default) */
+	RDIAG_SRC_NETLINK,	/* netlink only */
+	RDIAG_SRC_SYSFS,	/* sysfs only */
+};
+
+/* where one sample came from */
+enum rdiag_origin {
+	RDIAG_ORIG_NETLINK = 0,	/* RDMA_NLDEV_CMD_STAT_GET hwcounter */
+	RDIAG_ORIG_SYSFS_HW,	/* ports/N/hw_counters/<name> */
+	RDIAG_ORIG_SYSFS_DEV_HW,/* <dev>/hw_counters/<name> (port 0) */
+	RDIAG_ORIG_PMA,		/* ports/N/counters/<name> */
+	RDIAG_ORIG_CM,		/* infiniband_cm/<dev>/<port>/<group>/<msg> */
+};
+
+struct rdiag_counters_opts {
+	enum rdiag_source source;
+	const char *nl_record;	/* write netlink exchanges to this file (NULL = no) */
+};
+
+int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters_opts *opts);
+void rdiag_counters_close(struct rdiag_counters *c);
+/* one line about the last failure ("" when none) */
+const char *rdiag_counters_errmsg(const struct rdiag_counters *c);
+/* the sysfs root in use ("" for the real one) */
+const char *rdiag_counters_sysfs_root(const struct rdiag_counters *c);
+/* true when netlink answered the last request (false: unavailable or refused) */
+bool rdiag_counters_netlink_ok(const struct rdiag_counters *c);
+
+/* ---- discovery -------------------------------------------------------------------- */
+
+enum rdiag_gid_type {
+	RDIAG_GID_UNKNOWN = 0,
+	RDIAG_GID_IB_ROCE_V1,	/* "IB/RoCE v1" */
+	RDIAG_GID_ROCE_V2,	/* "RoCE v2" */
+};
+
+struct rdiag_gid {
+	unsigned int index;
+	uint8_t raw[16];
+	char gid[46];		/* fe80:0000:...  as sysfs prints it */
+	enum rdiag_gid_type type;
+	char ndev[64];		/* gid_attrs/ndevs/<i> ("" when none) */
+	char ip[46];		/* the IP address the GID encodes (IPv4 for ::ffff:a.b.c.d) */
+	bool ipv4;		/* IPv4-mapped */
+	bool routable;		/* RoCE v2 and not link-local: usable across an IP router */
+};
+
+struct rdiag_port {
+	uint32_t port;			/* 1-based */
+	uint8_t state;			/* IB port state: 1 DOWN .. 4 ACTIVE (0 unknown) */
+	uint8_t phys_state;		/* 5 LINK_UP, 3 DISABLED ... (0 unknown) */
+	char rate[48];			/* "100 Gb/sec (4X EDR)" ("" unknown) */
+	char link_layer[16];		/* "InfiniBand" / "Ethernet" */
+	uint32_t lid, sm_lid;		/* IB only; 0 on RoCE */
+	char netdev[64];		/* bound netdev ("" none) */
+	int ifindex;			/* its ifindex (0 none) */
+	unsigned int mtu;		/* netdev MTU (0 unknown) */
+	uint32_t hw_lifespan_ms;	/* hw_counters/lifespan (0: none / unknown) */
+	bool has_pma, has_hw, has_cm;	/* counters/, hw_counters/, infiniband_cm/ present */
+	size_t n_gids;
+	struct rdiag_gid *gids;		/* populated slots only */
+};
+
+struct rdiag_device {
+	char name[64];
+	uint32_t index;			/* netlink device index (0 unknown) */
+	char node_type[16];		/* "ca", "rnic", "switch", "router" ... */
+	char protocol[8];		/* "ib", "roce", "iw", "usnic" ("" unknown) */
+	char driver[32];		/* guessed: "mlx5", "rxe", "bnxt_re", "irdma", "efa" ... */
+	char node_guid[24];
+	char fw_ver[64];
+	bool has_dev_hw;		/* device-level hw_counters/ */
+	size_t n_ports;
+	struct rdiag_port *ports;
+};
+
+struct rdiag_devices {
+	size_t n;
+	struct rdiag_device *dev;
+};
+
+/* every RDMA device and port; *out is an empty list (n == 0) when there is none */
+int rdiag_counters_discover(struct rdiag_counters *c, struct rdiag_devices **out);
+void rdiag_counters_devices_free(struct rdiag_devices *d);
+const struct rdiag_device *rdiag_counters_device_find(const struct rdiag_devices *d,
+						      const char *name);
+
+const char *rdiag_port_state_name(uint8_t state);	/* "ACTIVE" */
+const char *rdiag_port_phys_state_name(uint8_t phys);	/* "LINK_UP" */
+const char *rdiag_gid_type_name(enum rdiag_gid_type t);	/* "RoCE v2" */
+const char *rdiag_origin_name(enum rdiag_origin o);	/* "netlink", "sysfs", "pma", "cm" */
+
+/* ---- samples ---------------------------------------------------------------------- */
+
+struct rdiag_sample {
+	const char *dev;		/* storage owned by the set */
+	uint32_t port;			/* 0 = device-level counter */
+	const char *name;		/* raw kernel name */
+	uint64_t value;			/* raw value (PMA data counters: 4-octet words) */
+	enum rdiag_origin origin;
+	uint64_t ts_ns;			/* CLOCK_MONOTONIC when read */
+	uint32_t cache_ms;		/* value may be up to this old (sysfs hw_counters lifespan) */
+	int err;			/* 0, or -errno: unreadable (-EACCES...), non-numeric (-EINVAL) */
+	const struct rdiag_catalog_entry *cat;	/* catalogue entry or NULL (unknown counter) */
+};
+
+struct rdiag_filter {
+	const char *dev;	/* NULL = every device */
+	uint32_t port;		/* 0 = every port (and device-level counters) */
+};
+
+struct rdiag_samples;
+
+/* read every counter of the matching ports.  -ENODEV when f->dev does not exist. */
+int rdiag_counters_sample(struct rdiag_counters *c, const struct rdiag_filter *f,
+			  struct rdiag_samples **out);
+size_t rdiag_samples_count(const struct rdiag_samples *s);
+const struct rdiag_sample *rdiag_samples_get(const struct rdiag_samples *s, size_t i);
+/* the sample with the same (dev, port, name, origin class) or NULL */
+const struct rdiag_sample *rdiag_samples_find(const struct rdiag_samples *s, const char *dev,
+					      uint32_t port, const char *name);
+void rdiag_samples_free(struct rdiag_samples *s);
+
+/* counter mode of a port over netlink (RDMA_COUNTER_MODE_*: 0 none, 1 auto, 2 manual) and the
+ * optional counters (STAT_GET_STATUS): names[i], enabled[i].  Netlink STAT_GET skips disabled
+ * optional counters; sysfs shows them.  Free with rdiag_counters_status_free. */
+struct rdiag_counter_status {
+	uint32_t mode;
+	uint32_t auto_mask;	/* RDMA_COUNTER_MASK_* when mode is auto */
+	size_t n;
+	char **names;
+	bool *enabled;
+};
+int rdiag_counters_status(struct rdiag_counters *c, const char *dev, uint32_t port,
+			  struct rdiag_counter_status *st);
+void rdiag_counters_status_free(struct rdiag_counter_status *st);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,76 @@
+/* rdmadiag/resources.h: QPs and rdma_cm IDs over netlink (RDMA_NLDEV_CMD_RES_QP_GET,
+ * RES_CM_ID_GET), and per-QP counters (STAT_GET with STAT_RES = RES_QP) where the kernel has
+ * counters bound.  Unprivileged; the kernel hides other users' kernel QPs' pid.  Uses the same
+ * handle, record/replay seam and errors as counters.h. */
+#ifndef RDMADIAG_RESOURCES_H
+#define RDMADIAG_RESOURCES_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <rdmadiag/counters.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rdiag_qp {
+	char dev[64];
+	uint32_t port;		/* 0 when the QP is not bound to a port yet (RESET/INIT) */
+	uint32_t lqpn;
+	uint32_t rqpn;		/* valid when has_rqpn */
+	bool has_rqpn;
+	uint8_t type;		/* IB_QPT_*: 2 RC, 3 UC, 4 UD, 1 GSI, 0 SMI ... */
+	uint8_t state;		/* IB_QPS_*: 0 RESET .. 6 ERR */
+	uint32_t sq_psn, rq_psn;
+	bool has_rq_psn;
+	uint32_t pid;		/* 0 = kernel QP */
+	char comm[64];		/* process name, or the kernel owner ("ib_core") */
+	uint32_t counter_id;	/* bound statistic counter, 0 none */
+};
+
+struct rdiag_cm_id {
+	char dev[64];		/* "" when not bound to a device yet (listening on any) */
+	uint32_t port;
+	uint32_t lqpn;		/* 0 when no QP */
+	uint8_t ps;		/* RDMA_PS_*: 0x106 TCP, 0x111 UDP, 0x2 IPOIB, 0x3f IB */
+	uint32_t ps_full;
+	uint8_t state;		/* RDMA_CM_* state (0 IDLE ... ) */
+	struct sockaddr_storage src, dst;
+	bool has_src, has_dst;
+	uint32_t pid;
+	char comm[64];
+};
+
+/* dev NULL = every device.  *out is malloc'd (free()), *n may be 0. */
+int rdiag_counters_qps(struct rdiag_counters *c, const char *dev, struct rdiag_qp **out,
+		       size_t *n);
+int rdiag_counters_cm_ids(struct rdiag_counters *c, const char *dev, struct rdiag_cm_id **out,
+			  size_t *n);
+
+/* a bound per-QP statistic counter: id, its QPs and its hwcounters (names/values parallel) */
+struct rdiag_qp_counter {
+	char dev[64];
+	uint32_t port;
+	uint32_t id;
+	size_t n_qpns;
+	uint32_t *qpns;
+	size_t n;
+	char **names;
+	uint64_t *values;
+};
+int rdiag_counters_qp_counters(struct rdiag_counters *c, const char *dev,
+			       struct rdiag_qp_counter **out, size_t *n);
+void rdiag_counters_qp_counters_free(struct rdiag_qp_counter *q, size_t n);
+
+const char *rdiag_qp_type_name(uint8_t type);		/* "RC", "UD", "GSI" ... */
+const char *rdiag_qp_state_name(uint8_t state);		/* "RESET", "INIT", "RTR", "RTS" ... */
+const char *rdiag_cm_state_name(uint8_t state);		/* "IDLE", "ADDR_QUERY" ... "CONNECT" */
+const char *rdiag_port_space_name(uint32_t ps);		/* "TCP", "UDP", "IPOIB", "IB" */
+/* "198.18.0.1:7471" or "[fe80::1]:7471"; buf at least 64 bytes */
+const char *rdiag_sockaddr_str(const struct sockaddr_storage *ss, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

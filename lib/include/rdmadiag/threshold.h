@@ -1,0 +1,74 @@
+/* rdmadiag/threshold.h: counter thresholds (rdmastat --thresholds, rdmatop).
+ *
+ * File format, one rule per line; blank lines and lines starting with '#' are ignored:
+ *
+ *     NAME_OR_CONCEPT[@DEV[/PORT]] > VALUE        absolute value
+ *     NAME_OR_CONCEPT[@DEV[/PORT]] > +VALUE       increase within one interval (delta)
+ *     NAME_OR_CONCEPT[@DEV[/PORT]] > VALUE/s      rate per second
+ *
+ * NAME_OR_CONCEPT is a raw counter name (may contain spaces; shell globs allowed) or a
+ * catalogue concept ("rnr_nak_received").  VALUE is a non-negative number (decimal, may have
+ * a fraction for rates, k/M/G suffixes = 10^3/10^6/10^9).  Values compare against the scaled
+ * value (bytes for PMA data counters).  Delta and rate rules only fire when a VALID rate
+ * exists (interval mode); absolute rules fire on every sample.
+ */
+#ifndef RDMADIAG_THRESHOLD_H
+#define RDMADIAG_THRESHOLD_H
+#include <stddef.h>
+#include <stdint.h>
+#include <rdmadiag/counters.h>
+#include <rdmadiag/rate.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum rdiag_threshold_kind {
+	RDIAG_THR_ABSOLUTE = 0,
+	RDIAG_THR_DELTA,
+	RDIAG_THR_RATE,
+};
+
+struct rdiag_threshold_rule {
+	char *key;		/* name, glob or concept */
+	char *dev;		/* NULL = any device */
+	uint32_t port;		/* 0 = any port */
+	enum rdiag_threshold_kind kind;
+	double limit;
+	unsigned int line;	/* 1-based line in the file */
+};
+
+struct rdiag_thresholds {
+	size_t n;
+	struct rdiag_threshold_rule *rule;
+};
+
+struct rdiag_breach {
+	const struct rdiag_threshold_rule *rule;
+	const struct rdiag_sample *sample;	/* owned by the caller's sample set */
+	double observed;	/* scaled value, delta or rate */
+};
+
+/* Parse a whole file (path) or a buffer.  On a malformed line: -EINVAL, and err gets
+ * "line N: what is wrong" (err may be NULL).  Other errors: -errno from open/read. */
+int rdiag_threshold_parse_file(const char *path, struct rdiag_thresholds **out,
+			       char *err, size_t errlen);
+int rdiag_threshold_parse_buf(const char *buf, size_t len, struct rdiag_thresholds **out,
+			      char *err, size_t errlen);
+void rdiag_threshold_free(struct rdiag_thresholds *t);
+
+/* does the rule apply to this sample (key by name, glob, alias or concept; dev; port)? */
+bool rdiag_threshold_matches(const struct rdiag_threshold_rule *r, const struct rdiag_sample *s);
+
+/* Evaluate every rule against one sample (rate may be NULL in snapshot mode).  Breaches are
+ * appended to *list / *n (realloc'd; free(*list) when done).  Returns the number of new
+ * breaches, or -ENOMEM. */
+int rdiag_threshold_eval(const struct rdiag_thresholds *t, const struct rdiag_sample *s,
+			 const struct rdiag_rate *rate, struct rdiag_breach **list, size_t *n);
+
+const char *rdiag_threshold_kind_name(enum rdiag_threshold_kind k); /* "absolute" "delta" "rate" */
+
+#ifdef __cplusplus
+}
+#endif
+#endif
