@@ -1,0 +1,209 @@
+/* rdmadiag/flow.h: per-QP analysis of decoded RDMA packets.
+ *
+ * A flow is one direction towards one QP: (source address, destination address, destination
+ * QPN), where addresses are IPv4/IPv6 (RoCEv2), GIDs (RoCEv1, IB with GRH) or LIDs (IB).  UD
+ * packets also key on the DETH source QP.  Per flow and in total the table keeps packets and
+ * bytes per opcode, PSN gaps / duplicates / out-of-order arrivals (24-bit PSN arithmetic), NAKs
+ * by kind, RNR NAKs and their timers, READ request -> response and A-bit request -> ACK
+ * latencies, ECN-CE marks and the CNPs that answer them, ICRC failures; and the CM handshake
+ * of every connection (REQ, MRA, REP, RTU, REJ, DREQ, DREP, REQ retries).
+ *
+ * Memory grows with the number of flows and CM connections, never with packets: no packet is
+ * stored, latencies go into log-bucket histograms, and requests waiting for a response sit in
+ * one bounded table (the oldest is dropped when it is full and counted as unanswered).
+ *
+ *	struct rdiag_flow_table *ft;
+ *	rdiag_flow_table_new(&ft, NULL);
+ *	for each decoded packet p with time t_ns:
+ *		rdiag_flow_add(ft, &p, t_ns, &verdict);    verdict: gap/dup/NAK... of this packet
+ *	for (i = 0; i < rdiag_flow_count(ft); i++)
+ *		rdiag_flow_get(ft, i, &info);
+ *	rdiag_flow_total(ft, &total);
+ *	rdiag_flow_table_free(ft);
+ */
+#ifndef RDMADIAG_FLOW_H
+#define RDMADIAG_FLOW_H
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rdiag_pkt;
+struct rdiag_flow_table;
+
+enum rdiag_addr_kind {
+	RDIAG_ADDR_NONE = 0,
+	RDIAG_ADDR_IP4 = 1,	/* first 4 bytes */
+	RDIAG_ADDR_IP6 = 2,
+	RDIAG_ADDR_GID = 3,	/* RoCEv1 / IB GRH */
+	RDIAG_ADDR_LID = 4,	/* first 2 bytes, network order */
+};
+
+#define RDIAG_QPN_NONE 0xffffffffu
+
+struct rdiag_flow_key {
+	uint8_t encap;		/* enum rdiag_encap */
+	uint8_t kind;		/* enum rdiag_addr_kind */
+	uint8_t src[16], dst[16];
+	uint32_t destqp;
+	uint32_t srcqp;		/* UD: DETH source QP; else RDIAG_QPN_NONE */
+};
+
+/* "198.18.0.1", "fe80::1", "lid 0x12"; returns buf */
+char *rdiag_flow_addr_str(char *buf, size_t len, unsigned int kind, const uint8_t addr[16]);
+
+/* NAK codes 0..4 by their value; everything else in RDIAG_NAK_OTHER */
+#define RDIAG_NAK_KINDS 6
+#define RDIAG_NAK_OTHER 5
+
+struct rdiag_latency {
+	uint64_t n;
+	uint64_t min_ns, median_ns, p99_ns, max_ns;	/* median/p99 within ~6 % (histogram) */
+	double mean_ns;
+};
+
+struct rdiag_flow_opstat {
+	uint8_t opcode;
+	uint64_t pkts;
+	uint64_t bytes;		/* frame length on the wire */
+	uint64_t payload;	/* RDMA payload bytes */
+};
+
+struct rdiag_flow_info {
+	struct rdiag_flow_key key;
+	int64_t peer;			/* index of the reverse flow of the same QP pair, -1 unknown */
+	uint64_t first_ns, last_ns;
+	uint64_t pkts, bytes, payload;
+	const struct rdiag_flow_opstat *ops;	/* valid until the next add / free */
+	unsigned int n_ops;
+	uint32_t mtu;			/* path MTU seen in FIRST/MIDDLE packets, 0 unknown */
+	uint64_t truncated, invalid;	/* packets cut by the snap length / malformed */
+
+	uint64_t psn_gaps;		/* times the PSN jumped forward */
+	uint64_t psn_lost;		/* packets missing in those jumps (not filled later) */
+	uint64_t psn_dup;		/* PSN seen before: retransmissions */
+	uint64_t psn_ooo;		/* arrived late, filling a recent gap */
+
+	uint64_t acks;
+	uint64_t naks[RDIAG_NAK_KINDS];	/* NAKs received on this flow by code */
+	uint64_t rnr_naks;
+	double rnr_timer_ms_min, rnr_timer_ms_max;	/* of those RNR NAKs */
+
+	uint64_t icrc_bad;
+	uint64_t ecn_ce;		/* packets with IP ECN = CE (or BTH FECN) */
+	uint64_t becn;			/* BTH BECN set */
+	uint64_t cnp;			/* CNPs received on this flow (sent to its dest QP) */
+	uint64_t cnp_for_ce;		/* CNPs sent back for this flow's CE marks */
+
+	uint64_t reads;			/* READ requests seen */
+	uint64_t reads_unanswered;	/* dropped from the pending table without a response */
+	struct rdiag_latency read_lat;	/* READ request -> last response packet */
+	uint64_t ack_reqs;		/* requests with the A bit */
+	struct rdiag_latency ack_lat;	/* A-bit request (or atomic) -> its ACK */
+};
+
+struct rdiag_flow_total {
+	uint64_t frames;		/* every frame offered, RDMA or not */
+	uint64_t rdma;			/* RDMA packets */
+	uint64_t bytes, payload;
+	uint64_t truncated, invalid;
+	uint64_t no_bth;		/* cut before the BTH: counted, not analysed */
+	uint64_t per_opcode_pkts[256], per_opcode_bytes[256];
+	uint64_t flows, cm_conns;
+	uint64_t psn_gaps, psn_lost, psn_dup, psn_ooo;
+	uint64_t acks, naks[RDIAG_NAK_KINDS], rnr_naks;
+	uint64_t icrc_bad, ecn_ce, becn, cnp, cnp_for_ce;
+	uint64_t reads, reads_unanswered, ack_reqs;
+	struct rdiag_latency read_lat, ack_lat;
+	uint64_t cm_msgs, cm_rej, cm_req_retries;
+	uint64_t pending_dropped;	/* pending-table overflows */
+	uint64_t first_ns, last_ns;
+};
+
+/* what one packet meant (for --errors, annotations) */
+enum {
+	RDIAG_FV_GAP = 1u << 0,		/* PSN jumped: lost packets before this one */
+	RDIAG_FV_DUP = 1u << 1,		/* PSN seen before (retransmission) */
+	RDIAG_FV_OOO = 1u << 2,		/* late packet filling a gap */
+	RDIAG_FV_NAK = 1u << 3,
+	RDIAG_FV_RNR = 1u << 4,
+	RDIAG_FV_BAD_ICRC = 1u << 5,
+	RDIAG_FV_CM_REJ = 1u << 6,
+	RDIAG_FV_CM_RETRY = 1u << 7,	/* a REQ repeated with the same comm ID */
+	RDIAG_FV_CE = 1u << 8,
+	RDIAG_FV_CNP = 1u << 9,
+	RDIAG_FV_READ_DONE = 1u << 10,	/* last READ response: latency_ns set */
+	RDIAG_FV_ACKED = 1u << 11,	/* ACK matched an A-bit request: latency_ns set */
+	RDIAG_FV_TRUNCATED = 1u << 12,
+	RDIAG_FV_INVALID = 1u << 13,
+};
+/* the set rdmadump --errors and --fail-on-errors use */
+#define RDIAG_FV_ERRORS (RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_NAK | RDIAG_FV_RNR | \
+			 RDIAG_FV_BAD_ICRC | RDIAG_FV_CM_REJ)
+
+struct rdiag_flow_verdict {
+	uint32_t flags;
+	uint32_t lost;			/* GAP: packets missing before this one */
+	uint32_t expected_psn;		/* GAP/DUP/OOO: the PSN the flow expected */
+	int64_t flow;			/* index, -1 when not analysed */
+	uint64_t latency_ns;
+};
+
+struct rdiag_flow_opts {
+	size_t pending_max;		/* outstanding requests kept (0 = 65536) */
+	size_t max_flows;		/* 0 = unlimited; beyond it packets are counted only */
+};
+
+int rdiag_flow_table_new(struct rdiag_flow_table **ftp, const struct rdiag_flow_opts *opts);
+void rdiag_flow_table_free(struct rdiag_flow_table *ft);
+
+/* Account one decoded packet (rdiag_pkt_decode returned 0).  ts_ns: capture time.
+ * v may be NULL.  0 or -ENOMEM (the packet is then only counted in the total). */
+int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint64_t ts_ns,
+		   struct rdiag_flow_verdict *v);
+/* a frame that was not RDMA (counted in total.frames only) */
+void rdiag_flow_add_other(struct rdiag_flow_table *ft);
+
+size_t rdiag_flow_count(const struct rdiag_flow_table *ft);
+/* flows in first-seen order; 0 or -ENOENT */
+int rdiag_flow_get(struct rdiag_flow_table *ft, size_t i, struct rdiag_flow_info *out);
+int rdiag_flow_total(struct rdiag_flow_table *ft, struct rdiag_flow_total *out);
+
+/* ---- CM connections ------------------------------------------------------------------------ */
+enum rdiag_cm_state {
+	RDIAG_CMS_REQ_SENT = 0,		/* REQ seen, nothing back (yet): a timeout if it stays */
+	RDIAG_CMS_REP_RCVD,		/* REP seen, no RTU */
+	RDIAG_CMS_ESTABLISHED,		/* RTU seen */
+	RDIAG_CMS_REJECTED,
+	RDIAG_CMS_DREQ_SENT,
+	RDIAG_CMS_DISCONNECTED,		/* DREP seen */
+};
+const char *rdiag_cm_state_name(unsigned int state);	/* "req-sent", ... */
+
+struct rdiag_cm_conn_info {
+	uint8_t kind;				/* enum rdiag_addr_kind */
+	uint8_t client[16], server[16];		/* REQ sender / receiver */
+	uint32_t client_comm_id, server_comm_id;	/* server: 0 until REP/REJ */
+	uint64_t service_id;
+	bool sid_is_ip;
+	uint16_t port_space, port;
+	uint32_t client_qpn, server_qpn, client_psn, server_psn;
+	uint8_t path_mtu;			/* IB MTU code from the REQ */
+	uint8_t state;				/* enum rdiag_cm_state */
+	uint32_t n_req, n_mra, n_rep, n_rtu, n_rej, n_dreq, n_drep;
+	uint64_t req_ns, req_last_ns, mra_ns, rep_ns, rtu_ns, rej_ns, dreq_ns, drep_ns; /* first */
+	uint16_t rej_reason;
+	bool rej_by_client;			/* the client sent the REJ (e.g. after timeouts) */
+	uint8_t rej_msg;			/* msg_rejected: 0 REQ, 1 REP, 2 other */
+	bool dreq_by_client;
+};
+size_t rdiag_flow_cm_count(const struct rdiag_flow_table *ft);
+int rdiag_flow_cm_get(const struct rdiag_flow_table *ft, size_t i, struct rdiag_cm_conn_info *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
