@@ -1,0 +1,23 @@
+#!/bin/bash
+# Boot the real-kernel tier's VM once: Debian's kernel (PVH ELF) + the initramfs, QEMU/TCG,
+# no network device at all, SHARE read-write on /mnt/host and SRCROOT read-only on /mnt/src
+# (9p).  The guest's /init runs 'bash /mnt/host/RUNNER' and powers off.
+#   usage: boot.sh BUILD SHARE RUNNER SRCROOT     (RUNNER empty: interactive shell)
+# Env: VM_TIMEOUT (hard limit in s, default 240), VM_MEM (MiB, default 512), VM_SMP (2),
+#      VM_APPEND (more kernel command line)
+# The serial console goes to SHARE/console.log.  Exit: qemu's status, 124 on timeout.
+set -uo pipefail
+BUILD=$(realpath "$1"); SHARE=$(realpath "$2"); RUNNER=${3:-}; SRC=$(realpath "$4")
+# KVM is unusable on the CI machines (kvm_pvm runs only PVM-aware guests): TCG.
+# 512 MiB: an ASan build maps its shadow lazily but still needs headroom.
+args=(-accel tcg -cpu max -m "${VM_MEM:-512}" -smp "${VM_SMP:-2}"
+	-nodefaults -nographic -serial stdio -no-reboot
+	-kernel "$BUILD/vmlinux" -initrd "$BUILD/initramfs.cpio"
+	-append "console=ttyS0 quiet panic=-1 rdiag.main=${RUNNER:+/mnt/host/$RUNNER} ${VM_APPEND:-}"
+	-virtfs "local,path=$SHARE,mount_tag=host,security_model=none,id=host"
+	-virtfs "local,path=$SRC,mount_tag=src,security_model=none,id=src,readonly=on")
+if [ -z "$RUNNER" ]; then exec qemu-system-x86_64 "${args[@]}"; fi
+# -k: SIGKILL if qemu ignores the TERM; the console keeps only printable text
+timeout -k 5 "${VM_TIMEOUT:-240}" qemu-system-x86_64 "${args[@]}" </dev/null 2>&1 |
+	tr -d '\r' | sed -u 's/\x1b[[(][0-9;?]*[A-Za-z]//g' > "$SHARE/console.log"
+exit "${PIPESTATUS[0]}"

@@ -1,0 +1,350 @@
+# Helpers for the guest scripts of the real-kernel tier (bash; sourced before each
+# tests/vm/guest/NN-*.sh).  The guest has two Soft-RoCE devices on one veth pair:
+#
+#   rxe0 -- veth0 198.18.0.1  <====>  veth1 198.18.0.2 -- rxe1
+#
+# and these variables (exported by setup.sh):
+#   OUT      results directory, shared with the host (the host sees it as $VM_OUT);
+#            put pcaps and JSON there under names that start with your script's number
+#   SRC      the rdmadiag tree, read-only (fixtures etc.)
+#   A B      198.18.0.1 198.18.0.2        DEV0 DEV1  rxe0 rxe1     NET0 NET1  veth0 veth1
+#   GID      the GID index of the IPv4 (RoCE v2) address on both devices, from sysfs
+#   ME       this script's name without .sh (e.g. 10-rdmadump)
+#
+# TAP: print 'ok - what it proves' / 'not ok - what it proves' (no numbers: the harness
+# numbers them) and '# diagnostics'.  Command output goes to stderr, which is the
+# script's log ($OUT/log/$ME.log); stdout is TAP only.
+# Every script must leave the setup as it found it: use the undo helpers below (the
+# runner checks after every script below 90 and reports 'not ok' when it was not).
+
+# defaults, so that the helpers also work in a script run by hand
+: "${OUT:=/tmp/out}" "${A:=198.18.0.1}" "${B:=198.18.0.2}" "${DEV0:=rxe0}" "${DEV1:=rxe1}"
+: "${NET0:=veth0}" "${NET1:=veth1}" "${GID:=1}" "${ME:=adhoc}"
+
+# --- TAP ---------------------------------------------------------------------------
+diag() { local l; for l in "$@"; do printf '# %s\n' "$l"; done; }
+tap_pass() { echo "ok - $1"; }
+tap_fail() { echo "not ok - $1"; shift; [ $# -gt 0 ] && diag "$@"; return 1; }
+tap_skip() { echo "ok - $1 # SKIP ${2:-}"; }
+
+# tap_ok NAME CMD...: run CMD; ok when it exits 0.  Its output goes to the log, and
+# the last lines of it become diagnostics when it fails.  Returns CMD's status.
+tap_ok() {
+	local name=$1 st f
+	shift
+	f=$(mktemp)
+	"$@" > "$f" 2>&1
+	st=$?
+	cat "$f" >&2
+	if [ $st -eq 0 ]; then
+		echo "ok - $name"
+	else
+		echo "not ok - $name"
+		diag "command: $* (exit $st)"
+		tail -n 8 "$f" | sed 's/^/#   /'
+	fi
+	rm -f "$f"
+	return $st
+}
+
+# tap_check NAME TEST...: like tap_ok for a condition, e.g.
+#   tap_check "pingpong sent 100 packets" [ "$n" -eq 100 ]
+# A failure shows the condition with its values expanded.
+tap_check() {
+	local name=$1
+	shift
+	if "$@"; then
+		echo "ok - $name"
+	else
+		echo "not ok - $name"
+		diag "failed: $*"
+		return 1
+	fi
+}
+
+# tap_eq NAME EXPECTED ACTUAL: string equality with both values on failure
+tap_eq() {
+	if [ "$2" = "$3" ]; then
+		echo "ok - $1"
+	else
+		echo "not ok - $1"
+		diag "expected: $2" "     got: $3"
+		return 1
+	fi
+}
+
+# have NAME: is a tool there?  (tools/ binaries may be absent until their issue lands)
+have() { command -v "$1" > /dev/null 2>&1; }
+
+# elapsed-time stamps for the log
+now() { cut -d' ' -f1 /proc/uptime; }
+log() { echo "[$(now)] $*" >&2; }
+
+# --- waiting -----------------------------------------------------------------------
+# wait_for TIMEOUT_S CMD...: poll CMD every 50 ms until it succeeds
+wait_for() {
+	local n=$(($1 * 20))
+	shift
+	while [ $n -gt 0 ]; do
+		"$@" > /dev/null 2>&1 && return 0
+		sleep 0.05
+		n=$((n - 1))
+	done
+	return 1
+}
+
+# a TCP listener on PORT (the out-of-band exchange of ibv_*_pingpong and perftest)
+tcp_listening() {
+	local hex
+	hex=$(printf '%04X' "$1")
+	awk -v p=":$hex" '$2 ~ p"$" && $4 == "0A" { f = 1 } END { exit !f }' /proc/net/tcp /proc/net/tcp6
+}
+wait_tcp_listen() { wait_for "${2:-10}" tcp_listening "$1"; }
+
+# an rdma_cm listener on PORT (rping, ib_*_bw -R, rdma_server, ...)
+cm_listening() {
+	rdma res show cm_id 2>/dev/null | grep "state LISTEN" | grep -q ":$1 "
+}
+wait_cm_listen() { wait_for "${2:-10}" cm_listening "$1"; }
+
+# a process holding a packet socket bound to IFACE (a live capture that has started)
+pid_has_packet_socket() {
+	local pid=$1 ino
+	for ino in $(awk 'NR > 1 { print $9 }' /proc/net/packet 2>/dev/null); do
+		ls -l "/proc/$pid/fd" 2>/dev/null | grep -q "socket:\[$ino\]" && return 0
+	done
+	return 1
+}
+
+# --- hw_counters -------------------------------------------------------------------
+# sysfs hw_counters are a snapshot cached for 'lifespan' ms (10-12 ms on rxe): wait
+# longer than that so the next read is fresh.
+wait_lifespan() {
+	local ms=0 l d
+	for d in /sys/class/infiniband/*/ports/1/hw_counters/lifespan; do
+		[ -r "$d" ] || continue
+		l=$(cat "$d"); [ "$l" -gt "$ms" ] && ms=$l
+	done
+	sleep "$(awk -v ms="$ms" 'BEGIN { printf "%.3f", (ms * 2 + 20) / 1000 }')"
+}
+# hwc DEV NAME: one counter (call wait_lifespan first after traffic)
+hwc() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"; }
+# hwc_snap DEV FILE: every counter of DEV as 'name value' lines
+hwc_snap() {
+	local f
+	wait_lifespan
+	for f in /sys/class/infiniband/"$1"/ports/1/hw_counters/*; do
+		[ "${f##*/}" = lifespan ] && continue
+		echo "${f##*/} $(cat "$f")"
+	done > "$2"
+}
+# hwc_delta BEFORE AFTER NAME: the increase of NAME between two snapshots
+hwc_delta() {
+	awk -v n="$3" 'FNR == NR { if ($1 == n) b = $2; next } $1 == n { print $2 - b }' "$1" "$2"
+}
+
+# --- capture -----------------------------------------------------------------------
+# cap_start NAME [IFACE] [FILTER...]: tcpdump into $OUT/NAME.pcap, returns once it
+# listens.  --immediate-mode: TPACKET_V3 otherwise holds packets in a ring block for up
+# to 1 s and a quick stop loses them; -s 8192 -B 8192: immediate mode sizes each ring
+# slot by the snaplen (256 KiB by default, 8 slots) and bursts were dropped.
+cap_start() {
+	local name=$1 ifc=${2:-$NET0} err
+	shift; [ $# -gt 0 ] && shift
+	[ $# -gt 0 ] || set -- udp port 4791
+	err=/tmp/cap.$name.err
+	tcpdump -Z root -i "$ifc" --immediate-mode -s 8192 -B 8192 -U -w "$OUT/$name.pcap" \
+		"$@" 2> "$err" &
+	echo $! > "/tmp/cap.$name.pid"
+	wait_for 5 grep -q "listening on" "$err" || { log "tcpdump $name did not start"; cat "$err" >&2; return 1; }
+}
+# cap_stop NAME: stop it; sets CAP_PACKETS and CAP_DROPPED; fails if the kernel dropped
+cap_stop() {
+	local name=$1 pid err=/tmp/cap.$1.err
+	pid=$(cat "/tmp/cap.$name.pid" 2>/dev/null) || return 1
+	sleep 0.2		# the last frames of the exchange are still in flight
+	kill -INT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+	rm -f "/tmp/cap.$name.pid"
+	CAP_PACKETS=$(awk '/packets captured/ { print $1 }' "$err")
+	CAP_DROPPED=$(awk '/dropped by kernel/ { print $1 }' "$err")
+	log "capture $name: ${CAP_PACKETS:-?} packets, ${CAP_DROPPED:-?} dropped"
+	[ "${CAP_DROPPED:-1}" = 0 ]
+}
+
+# --- traffic -----------------------------------------------------------------------
+# Every pair: server on rxe1 ($B), client on rxe0 ($A) so that the packets really cross
+# the veth pair (a device talking to itself, or rdma_cm picking rxe1 for both ends,
+# loops inside rxe and no packet reaches a netdev).  Output goes to the log.
+# Each returns 0 when both ends completed.  PORT defaults differ per helper so that a
+# lingering listener of one never answers another.
+
+# pp_pair ITERS SIZE [ibv_rc_pingpong options...]   (RC send/recv, TCP exchange)
+pp_pair() {
+	local n=${1:-10} size=${2:-4096} port=${PP_PORT:-18515} t=${PP_TIMEOUT:-30} s
+	shift 2
+	timeout "$t" ibv_rc_pingpong -d "$DEV1" -g "$GID" -p "$port" -n "$n" -s "$size" "$@" >&2 2>&1 &
+	s=$!
+	wait_tcp_listen "$port" || { log "pingpong server did not listen"; kill "$s"; wait "$s"; return 1; }
+	timeout "$t" ibv_rc_pingpong -d "$DEV0" -g "$GID" -p "$port" -n "$n" -s "$size" "$@" "$B" >&2 2>&1
+	pair_end $? "$s"
+}
+# pair_end CLIENT_STATUS SERVER_PID: both must have succeeded
+pair_end() {
+	if [ "$1" -ne 0 ]; then
+		log "client failed with status $1"
+		kill "$2" 2>/dev/null; wait "$2" 2>/dev/null
+		return "$1"
+	fi
+	wait "$2" || { log "server failed"; return 1; }
+}
+
+# rping_pair COUNT SIZE [rping options...]   (rdma_cm: REQ/REP/RTU, SEND, READ, WRITE, DREQ)
+# The client binds to $A (-I): without it the CMA resolves both ends to rxe1.
+rping_pair() {
+	local n=${1:-3} size=${2:-64} port=${RPING_PORT:-7174} t=${RPING_TIMEOUT:-30} s
+	shift 2
+	timeout "$t" rping -s -a "$B" -p "$port" -C "$n" -S "$size" "$@" >&2 2>&1 &
+	s=$!
+	wait_cm_listen "$port" || { log "rping server did not listen"; kill "$s"; wait "$s"; return 1; }
+	timeout "$t" rping -c -I "$A" -a "$B" -p "$port" -C "$n" -S "$size" -v "$@" >&2 2>&1
+	pair_end $? "$s"
+}
+
+# write_bw_pair [ib_write_bw options...]   (perftest; with -R over rdma_cm, else TCP + GID)
+# e.g. write_bw_pair -R -n 200 -s 65536
+write_bw_pair() {
+	local port=${BW_PORT:-18600} t=${BW_TIMEOUT:-60} s a cm=0
+	for a in "$@"; do [ "$a" = -R ] && cm=1; done
+	if [ $cm = 1 ]; then
+		timeout "$t" ib_write_bw -d "$DEV1" -p "$port" --source_ip "$B" "$@" >&2 2>&1 &
+		s=$!
+		wait_cm_listen "$port" || { log "ib_write_bw server did not listen"; kill "$s"; wait "$s"; return 1; }
+		timeout "$t" ib_write_bw -d "$DEV0" -p "$port" --source_ip "$A" "$@" "$B" >&2 2>&1
+	else
+		timeout "$t" ib_write_bw -d "$DEV1" -x "$GID" -p "$port" "$@" >&2 2>&1 &
+		s=$!
+		wait_tcp_listen "$port" || { log "ib_write_bw server did not listen"; kill "$s"; wait "$s"; return 1; }
+		timeout "$t" ib_write_bw -d "$DEV0" -x "$GID" -p "$port" "$@" "$B" >&2 2>&1
+	fi
+	pair_end $? "$s"
+}
+
+# --- fault injection (each with its undo) ----------------------------------------------
+# netem on the EGRESS of a veth end: packets it drops never reach the peer, and a
+# tcpdump on that end does not see them either (the tap is after the qdisc).
+netem_loss()  { tc qdisc replace dev "$1" root netem loss "$2" "${@:3}"; }	# IFACE PCT%
+netem_delay() { tc qdisc replace dev "$1" root netem delay "$2" "${@:3}"; }	# IFACE 20ms
+netem_clear() { tc qdisc del dev "$1" root 2>/dev/null; return 0; }
+
+# fw_drop_roce [input|output]: drop RoCEv2 (UDP 4791) in a table of our own
+# (rxe receives through the UDP stack, so 'input' drops what arrives for both devices;
+# rxe sends through ip_local_out, so 'output' drops what they send).  nft, else iptables.
+FW_TABLE=rdiag_test
+fw_drop_roce() {
+	local hook=${1:-input}
+	if have nft; then
+		nft add table inet $FW_TABLE &&
+		nft "add chain inet $FW_TABLE $hook { type filter hook $hook priority 0; }" &&
+		nft add rule inet $FW_TABLE "$hook" udp dport 4791 counter drop
+	else
+		local ch=INPUT; [ "$hook" = output ] && ch=OUTPUT
+		iptables -I $ch -p udp --dport 4791 -j DROP
+	fi
+}
+fw_clear() {
+	nft delete table inet $FW_TABLE 2>/dev/null
+	while iptables -D INPUT -p udp --dport 4791 -j DROP 2>/dev/null; do :; done
+	while iptables -D OUTPUT -p udp --dport 4791 -j DROP 2>/dev/null; do :; done
+	return 0
+}
+
+link_down() { ip link set dev "$1" down; }
+link_up()   { ip link set dev "$1" up; wait_port_active "$(netdev_rdma "$1")"; }
+
+# addr_del IFACE ADDR/LEN and addr_add IFACE ADDR/LEN (the RoCE v2 GID follows the address)
+addr_del() { ip addr del "$2" dev "$1"; }
+addr_add() { ip addr add "$2" dev "$1"; wait_for 5 gid_index "$(netdev_rdma "$1")" "${2%/*}"; }
+
+# mtu_set IFACE MTU / mtu_restore IFACE (back to 1500)
+mtu_set()     { ip link set dev "$1" mtu "$2"; }
+mtu_restore() { ip link set dev "$1" mtu 1500; }
+
+# --- devices -----------------------------------------------------------------------
+# the rxe device on top of a netdev
+netdev_rdma() {
+	rdma link show -j 2>/dev/null | jq -r --arg n "$1" '.[] | select(.netdev == $n) | .ifname' |
+		sed 's|/.*||' | head -1
+}
+port_state() { cat "/sys/class/infiniband/$1/ports/1/state" 2>/dev/null; }
+wait_port_active() { wait_for "${2:-10}" sh -c "grep -q ACTIVE /sys/class/infiniband/$1/ports/1/state"; }
+
+# gid_index DEV IPV4: the GID table index of ::ffff:IPV4 with type RoCE v2, read from sysfs
+gid_index() {
+	local dev=$1 want g f i
+	want=$(awk -v ip="$2" 'BEGIN { split(ip, o, "."); printf "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x", o[1], o[2], o[3], o[4] }')
+	for f in /sys/class/infiniband/"$dev"/ports/1/gids/*; do
+		g=$(cat "$f" 2>/dev/null) || continue
+		[ "$g" = "$want" ] || continue
+		i=${f##*/}
+		# an unused slot's type file reads EINVAL; a used one says 'RoCE v2' or 'IB/RoCE v1'
+		[ "$(cat "/sys/class/infiniband/$dev/ports/1/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] || continue
+		echo "$i"
+		return 0
+	done
+	return 1
+}
+
+# --- the setup itself (used by setup.sh and by the runner's check after each script) ----
+setup_bringup() {
+	ip link add "$NET0" type veth peer name "$NET1" || return 1
+	ip addr add "$A/24" dev "$NET0" && ip addr add "$B/24" dev "$NET1" || return 1
+	ip link set "$NET0" up && ip link set "$NET1" up || return 1
+	# both addresses are local to this one namespace: without accept_local the ARP
+	# request from $B arrives on $NET0 with a 'local' source, is dropped, and
+	# modify_qp(RTR) fails
+	sysctl -qw net.ipv4.conf.all.accept_local=1 || return 1
+	sysctl -qw net.ipv4.conf.$NET0.accept_local=1 net.ipv4.conf.$NET1.accept_local=1
+	rdma link add "$DEV0" type rxe netdev "$NET0" || return 1
+	rdma link add "$DEV1" type rxe netdev "$NET1" || return 1
+	wait_port_active "$DEV0" && wait_port_active "$DEV1"
+}
+
+# setup_verify: print what differs from the standard setup (nothing when all is well)
+setup_verify() {
+	local d n ip dev
+	for n in "$NET0:$A:$DEV0" "$NET1:$B:$DEV1"; do
+		IFS=: read -r d ip dev <<< "$n"
+		ip link show "$d" > /dev/null 2>&1 || { echo "$d is gone"; continue; }
+		ip link show "$d" | grep -q "state UP" || echo "$d is not up"
+		ip -4 addr show dev "$d" | grep -q "inet $ip/24" || echo "$d lost $ip/24"
+		[ "$(cat "/sys/class/net/$d/mtu")" = 1500 ] || echo "$d MTU is $(cat "/sys/class/net/$d/mtu")"
+		tc qdisc show dev "$d" | grep -q netem && echo "$d still has a netem qdisc"
+		[ -d "/sys/class/infiniband/$dev" ] || { echo "$dev is gone"; continue; }
+		port_state "$dev" | grep -q ACTIVE || echo "$dev port is $(port_state "$dev")"
+	done
+	nft list tables 2>/dev/null | grep -q . && echo "nft tables left: $(nft list tables | tr '\n' ' ')"
+	iptables -S 2>/dev/null | grep -q -- '-A ' && echo "iptables rules left: $(iptables -S | grep -- '-A ' | tr '\n' ' ')"
+	[ "$(sysctl -n net.ipv4.conf.all.accept_local)" = 1 ] || echo "accept_local was reset"
+	return 0
+}
+
+# setup_repair: bring everything back (after a script that did not clean up)
+setup_repair() {
+	local d
+	for d in "$NET0" "$NET1"; do netem_clear "$d"; done
+	fw_clear
+	nft flush ruleset 2>/dev/null
+	if ! ip link show "$NET0" > /dev/null 2>&1 || ! ip link show "$NET1" > /dev/null 2>&1; then
+		rdma link delete "$DEV0" 2>/dev/null; rdma link delete "$DEV1" 2>/dev/null
+		ip link del "$NET0" 2>/dev/null; ip link del "$NET1" 2>/dev/null
+		setup_bringup
+		return
+	fi
+	for d in "$NET0" "$NET1"; do mtu_restore "$d"; ip link set "$d" up; done
+	ip -4 addr show dev "$NET0" | grep -q "inet $A/24" || ip addr add "$A/24" dev "$NET0"
+	ip -4 addr show dev "$NET1" | grep -q "inet $B/24" || ip addr add "$B/24" dev "$NET1"
+	sysctl -qw net.ipv4.conf.all.accept_local=1
+	[ -d "/sys/class/infiniband/$DEV0" ] || rdma link add "$DEV0" type rxe netdev "$NET0"
+	[ -d "/sys/class/infiniband/$DEV1" ] || rdma link add "$DEV1" type rxe netdev "$NET1"
+	wait_port_active "$DEV0"; wait_port_active "$DEV1"
+}
