@@ -343,7 +343,7 @@ struct rdiag_pkt {
 };
 
 /* Decode one frame.  Returns 0 (an RDMA packet: see p->status / p->present), a positive
- * enum rdiag_pkt_skip (not RDMA), -EINVAL (NULL p or data with caplen > 0, caplen > len) or
+ * enum rdiag_pkt_skip (not RDMA), -EINVAL (NULL p, or NULL data with caplen > 0; caplen > len is clamped) or
  * -EPROTONOSUPPORT (link type).  opts may be NULL (defaults).  p is always initialised. */
 int rdiag_pkt_decode(struct rdiag_pkt *p, int linktype, const uint8_t *data, uint32_t caplen,
 		     uint32_t len, const struct rdiag_decode_opts *opts);
