@@ -1,0 +1,557 @@
+/* rdmatop collector; see collect.h.  Library calls only, no curses. */
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rdmadiag/catalog.h>
+#include <rdmadiag/counters.h>
+#include <rdmadiag/resources.h>
+
+#include "collect.h"
+
+/* re-run discovery at least this often (port state, link rate, netdev changes) */
+#define REDISCOVER_NS 1000000000ull
+
+struct rt_collector {
+	struct rdiag_counters *h;
+	struct rt_collect_opts o;
+	struct rdiag_devices *devs;
+	uint64_t discovered_ns;
+	char dirsig[1024];		/* device names under the sysfs root, to notice hot-plug */
+	bool must_discover;
+
+	pthread_t thr;
+	bool running;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool stop, paused, kick;
+	double interval;
+	struct rt_snap ready;		/* finished, not yet taken */
+	bool have_ready;
+	bool busy;
+	uint64_t busy_since;
+	char busy_dev[64];
+};
+
+uint64_t rt_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int rt_collector_new(struct rt_collector **out, const struct rt_collect_opts *o)
+{
+	struct rdiag_counters_opts co = { .source = o->source };
+	struct rt_collector *c = calloc(1, sizeof(*c));
+	pthread_condattr_t ca;
+	int r;
+
+	if (!c)
+		return -ENOMEM;
+	c->o = *o;
+	c->interval = o->interval;
+	c->must_discover = true;
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&c->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	r = rdiag_counters_open(&c->h, &co);
+	if (r < 0) {
+		*out = c;	/* keep it for the error message */
+		return r;
+	}
+	*out = c;
+	return 0;
+}
+
+void rt_collector_free(struct rt_collector *c)
+{
+	if (!c)
+		return;
+	rt_collector_stop(c);
+	if (c->have_ready)
+		rt_snap_free(&c->ready);
+	rdiag_counters_devices_free(c->devs);
+	rdiag_counters_close(c->h);
+	pthread_mutex_destroy(&c->lock);
+	pthread_cond_destroy(&c->cond);
+	free(c);
+}
+
+const char *rt_collector_errmsg(const struct rt_collector *c)
+{
+	return c && c->h ? rdiag_counters_errmsg(c->h) : "";
+}
+
+/* the device names under <root>/sys/class/infiniband, cheaply, to spot hot-plug */
+static void dir_signature(struct rt_collector *c, char *sig, size_t len)
+{
+	char path[4096];
+	struct dirent *d;
+	size_t off = 0;
+	DIR *dir;
+
+	sig[0] = 0;
+	snprintf(path, sizeof(path), "%s/sys/class/infiniband", rdiag_counters_sysfs_root(c->h));
+	dir = opendir(path);
+	if (!dir)
+		return;
+	while ((d = readdir(dir)) != NULL) {
+		int n;
+
+		if (d->d_name[0] == '.')
+			continue;
+		n = snprintf(sig + off, len - off, "%s/", d->d_name);
+		if (n < 0 || (size_t)n >= len - off)
+			break;
+		off += (size_t)n;
+	}
+	closedir(dir);
+}
+
+static void set_busy_dev(struct rt_collector *c, const char *dev)
+{
+	pthread_mutex_lock(&c->lock);
+	snprintf(c->busy_dev, sizeof(c->busy_dev), "%s", dev);
+	pthread_mutex_unlock(&c->lock);
+}
+
+static int discover(struct rt_collector *c, uint64_t now)
+{
+	char sig[sizeof(c->dirsig)];
+	struct rdiag_devices *d = NULL;
+	int r;
+
+	dir_signature(c, sig, sizeof(sig));
+	if (!c->must_discover && c->devs && now - c->discovered_ns < REDISCOVER_NS &&
+	    !strcmp(sig, c->dirsig))
+		return 0;
+	r = rdiag_counters_discover(c->h, &d);
+	if (r < 0)
+		return r;
+	rdiag_counters_devices_free(c->devs);
+	c->devs = d;
+	c->discovered_ns = now;
+	memcpy(c->dirsig, sig, sizeof(sig));
+	c->must_discover = false;
+	return 0;
+}
+
+struct owner {
+	size_t n;
+	struct rdiag_samples *s[];
+};
+
+static void owner_free(void *p)
+{
+	struct owner *o = p;
+	size_t i;
+
+	if (!o)
+		return;
+	for (i = 0; i < o->n; i++)
+		rdiag_samples_free(o->s[i]);
+	free(o);
+}
+
+static double parse_gbps(const char *rate)
+{
+	char *end;
+	double v = strtod(rate, &end);
+
+	if (end == rate || v <= 0)
+		return 0;
+	while (*end == ' ')
+		end++;
+	if (!strncmp(end, "Mb", 2))
+		return v / 1000;
+	return v;
+}
+
+static int add_port(struct rt_snap *s, size_t *cap, const struct rdiag_device *d,
+		    const struct rdiag_port *dp, unsigned port, int err, uint64_t t, uint64_t took,
+		    bool slow)
+{
+	struct rt_snap_port *p;
+
+	if (s->nports == *cap) {
+		size_t nc = *cap ? *cap * 2 : 8;
+		struct rt_snap_port *n = realloc(s->ports, nc * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		s->ports = n;
+		*cap = nc;
+	}
+	p = &s->ports[s->nports++];
+	memset(p, 0, sizeof(*p));
+	snprintf(p->dev, sizeof(p->dev), "%s", d->name);
+	p->port = port;
+	p->err = err;
+	p->t_ns = t;
+	p->took_ns = took;
+	p->slow = slow;
+	if (dp) {
+		snprintf(p->state, sizeof(p->state), "%s", rdiag_port_state_name(dp->state));
+		snprintf(p->phys, sizeof(p->phys), "%s", rdiag_port_phys_state_name(dp->phys_state));
+		snprintf(p->netdev, sizeof(p->netdev), "%s", dp->netdev);
+		snprintf(p->link, sizeof(p->link), "%s", dp->rate);
+		p->link_gbps = parse_gbps(dp->rate);
+	} else {
+		snprintf(p->state, sizeof(p->state), "%s", "DEVICE");
+	}
+	return 0;
+}
+
+/* distribute one device's samples over its ports (port 0: device-level counters) */
+static int fill_device(struct rt_snap *s, size_t *cap, const struct rdiag_device *d,
+		       const struct rdiag_samples *smp, uint64_t t, uint64_t took, bool slow)
+{
+	size_t n = rdiag_samples_count(smp), i, j, first = s->nports;
+	bool have_dev = false;
+	int r;
+
+	for (i = 0; i < n; i++)
+		if (rdiag_samples_get(smp, i)->port == 0)
+			have_dev = true;
+	if (have_dev && (r = add_port(s, cap, d, NULL, 0, 0, t, took, slow)) < 0)
+		return r;
+	for (i = 0; i < d->n_ports; i++)
+		if ((r = add_port(s, cap, d, &d->ports[i], d->ports[i].port, 0, t, took, slow)) < 0)
+			return r;
+	for (j = first; j < s->nports; j++) {
+		struct rt_snap_port *p = &s->ports[j];
+		size_t k = 0;
+
+		for (i = 0; i < n; i++)
+			if (rdiag_samples_get(smp, i)->port == p->port)
+				k++;
+		if (!k)
+			continue;
+		p->ctr = calloc(k, sizeof(*p->ctr));
+		if (!p->ctr)
+			return -ENOMEM;
+		for (i = 0; i < n; i++) {
+			const struct rdiag_sample *x = rdiag_samples_get(smp, i);
+			struct rt_snap_ctr *sc;
+
+			if (x->port != p->port || x->err)
+				continue;	/* unreadable / non-numeric: not a value */
+			sc = &p->ctr[p->nctr++];
+			sc->name = x->name;
+			sc->value = x->value;
+			sc->meta.cat = x->cat;
+			sc->meta.origin = x->origin;
+			sc->meta.cache_ms = x->cache_ms;
+			if (x->ts_ns)
+				p->t_ns = x->ts_ns;
+		}
+	}
+	return 0;
+}
+
+static void copy_qps(struct rt_collector *c, struct rt_snap *s)
+{
+	struct rdiag_qp *q = NULL;
+	struct rdiag_qp_counter *qc = NULL;
+	size_t n = 0, nqc = 0, i, j, k, l;
+	int r;
+
+	r = rdiag_counters_qps(c->h, NULL, &q, &n);
+	s->qp_err = r < 0 ? r : 0;
+	if (r < 0 || !n) {
+		free(q);
+		return;
+	}
+	s->qps = calloc(n, sizeof(*s->qps));
+	if (!s->qps) {
+		free(q);
+		s->qp_err = -ENOMEM;
+		return;
+	}
+	if (rdiag_counters_qp_counters(c->h, NULL, &qc, &nqc) < 0)
+		nqc = 0;
+	for (i = 0; i < n; i++) {
+		struct rt_qp *o = &s->qps[i];
+
+		snprintf(o->dev, sizeof(o->dev), "%s", q[i].dev);
+		o->port = q[i].port;
+		o->lqpn = q[i].lqpn;
+		o->rqpn = q[i].rqpn;
+		o->has_rqpn = q[i].has_rqpn;
+		snprintf(o->type, sizeof(o->type), "%s", rdiag_qp_type_name(q[i].type));
+		snprintf(o->state, sizeof(o->state), "%s", rdiag_qp_state_name(q[i].state));
+		o->sq_psn = q[i].sq_psn;
+		o->rq_psn = q[i].rq_psn;
+		o->has_psn = q[i].has_rq_psn;
+		o->pid = q[i].pid ? (int64_t)q[i].pid : -1;
+		snprintf(o->comm, sizeof(o->comm), "%s", q[i].comm);
+		for (j = 0; j < nqc; j++) {
+			if (strcmp(qc[j].dev, q[i].dev))
+				continue;
+			for (k = 0; k < qc[j].n_qpns; k++)
+				if (qc[j].qpns[k] == q[i].lqpn)
+					break;
+			if (k == qc[j].n_qpns)
+				continue;
+			o->has_counter = true;
+			for (l = 0; l < qc[j].n; l++) {
+				const struct rdiag_catalog_entry *e =
+					rdiag_catalog_lookup(qc[j].names[l], NULL, RDIAG_ORIG_NETLINK);
+
+				if (!e)
+					continue;
+				if (e->unit == RDIAG_UNIT_PACKETS && e->concept &&
+				    (!strcmp(e->concept, "tx_packets") ||
+				     !strcmp(e->concept, "rx_packets")))
+					o->ctr_packets += qc[j].values[l];
+				else if (e->severity >= RDIAG_SEV_WARNING)
+					o->ctr_errors += qc[j].values[l];
+			}
+		}
+	}
+	s->nqps = n;
+	rdiag_counters_qp_counters_free(qc, nqc);
+	free(q);
+}
+
+static void copy_cms(struct rt_collector *c, struct rt_snap *s)
+{
+	struct rdiag_cm_id *m = NULL;
+	size_t n = 0, i;
+	int r;
+
+	r = rdiag_counters_cm_ids(c->h, NULL, &m, &n);
+	s->cm_err = r < 0 ? r : 0;
+	if (r < 0 || !n) {
+		free(m);
+		return;
+	}
+	s->cms = calloc(n, sizeof(*s->cms));
+	if (!s->cms) {
+		free(m);
+		s->cm_err = -ENOMEM;
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		struct rt_cmid *o = &s->cms[i];
+
+		snprintf(o->dev, sizeof(o->dev), "%s", m[i].dev);
+		o->port = m[i].port;
+		snprintf(o->state, sizeof(o->state), "%s", rdiag_cm_state_name(m[i].state));
+		snprintf(o->ps, sizeof(o->ps), "%s", rdiag_port_space_name(m[i].ps_full ?
+									 m[i].ps_full : m[i].ps));
+		if (m[i].has_src)
+			rdiag_sockaddr_str(&m[i].src, o->src, sizeof(o->src));
+		if (m[i].has_dst)
+			rdiag_sockaddr_str(&m[i].dst, o->dst, sizeof(o->dst));
+		o->pid = m[i].pid ? (int64_t)m[i].pid : -1;
+		snprintf(o->comm, sizeof(o->comm), "%s", m[i].comm);
+		o->lqpn = m[i].lqpn;
+	}
+	s->ncms = n;
+	free(m);
+}
+
+static double get_interval(struct rt_collector *c)
+{
+	double iv;
+
+	pthread_mutex_lock(&c->lock);
+	iv = c->interval;
+	pthread_mutex_unlock(&c->lock);
+	return iv;
+}
+
+int rt_collect_once(struct rt_collector *c, struct rt_snap *s)
+{
+	uint64_t start = rt_now_ns(), iv_ns = (uint64_t)(get_interval(c) * 1e9);
+	struct owner *own;
+	size_t cap = 0, i, j;
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	s->t_ns = start;
+	r = discover(c, start);
+	if (r < 0)
+		return r;
+	own = calloc(1, sizeof(*own) + c->devs->n * sizeof(own->s[0]));
+	if (!own)
+		return -ENOMEM;
+	s->owner = own;
+	s->owner_free = owner_free;
+	for (i = 0; i < c->devs->n; i++) {
+		const struct rdiag_device *d = &c->devs->dev[i];
+		struct rdiag_filter f = { .dev = d->name };
+		struct rdiag_samples *smp = NULL;
+		uint64_t t0 = rt_now_ns(), took;
+
+		for (j = 0; j < d->n_ports; j++)
+			if (d->ports[j].hw_lifespan_ms > s->lifespan_ms)
+				s->lifespan_ms = d->ports[j].hw_lifespan_ms;
+		set_busy_dev(c, d->name);
+		r = rdiag_counters_sample(c->h, &f, &smp);
+		took = rt_now_ns() - t0;
+		if (r == -ENODEV || r == -ENOENT) {
+			/* gone since discovery: leave it out, the model greys it */
+			c->must_discover = true;
+			continue;
+		}
+		if (r < 0) {
+			for (j = 0; j < d->n_ports; j++)
+				if (add_port(s, &cap, d, &d->ports[j], d->ports[j].port, r, t0, took,
+					     took > iv_ns) < 0)
+					goto nomem;
+			continue;
+		}
+		own->s[own->n++] = smp;
+		if (fill_device(s, &cap, d, smp, t0, took, took > iv_ns) < 0)
+			goto nomem;
+	}
+	set_busy_dev(c, "");
+	if (c->o.qps) {
+		copy_qps(c, s);
+		copy_cms(c, s);
+	}
+	s->took_ns = rt_now_ns() - start;
+	return 0;
+nomem:
+	rt_snap_free(s);
+	return -ENOMEM;
+}
+
+/* ---- the collector thread ---------------------------------------------------------- */
+
+static void *run(void *arg)
+{
+	struct rt_collector *c = arg;
+	uint64_t due = rt_now_ns();
+
+	pthread_mutex_lock(&c->lock);
+	while (!c->stop) {
+		uint64_t now = rt_now_ns();
+		struct rt_snap s;
+		int r;
+
+		if (c->paused || (now < due && !c->kick)) {
+			struct timespec ts;
+			uint64_t until = c->paused ? now + 1000000000ull : due;
+
+			ts.tv_sec = (time_t)(until / 1000000000ull);
+			ts.tv_nsec = (long)(until % 1000000000ull);
+			pthread_cond_timedwait(&c->cond, &c->lock, &ts);
+			continue;
+		}
+		c->kick = false;
+		c->busy = true;
+		c->busy_since = now;
+		pthread_mutex_unlock(&c->lock);
+
+		r = rt_collect_once(c, &s);
+
+		pthread_mutex_lock(&c->lock);
+		c->busy = false;
+		if (r == 0) {
+			if (c->have_ready)
+				rt_snap_free(&c->ready);	/* the UI fell behind: newest wins */
+			c->ready = s;
+			c->have_ready = true;
+		}
+		due += (uint64_t)(c->interval * 1e9);
+		now = rt_now_ns();
+		if (due < now)
+			due = now + (uint64_t)(c->interval * 1e9);	/* overran: no burst */
+		pthread_mutex_unlock(&c->lock);
+		if (c->o.wake)
+			c->o.wake();
+		pthread_mutex_lock(&c->lock);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+int rt_collector_start(struct rt_collector *c)
+{
+	int r;
+
+	if (c->running)
+		return 0;
+	c->stop = false;
+	r = pthread_create(&c->thr, NULL, run, c);
+	if (r)
+		return -r;
+	c->running = true;
+	return 0;
+}
+
+void rt_collector_stop(struct rt_collector *c)
+{
+	if (!c->running)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->stop = true;
+	pthread_cond_signal(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+	/* a device read that hangs in the kernel would hang the join: the process is exiting
+	 * anyway, so detach rather than wait forever */
+	if (c->busy)
+		pthread_detach(c->thr);
+	else
+		pthread_join(c->thr, NULL);
+	c->running = false;
+}
+
+void rt_collector_set_interval(struct rt_collector *c, double seconds)
+{
+	pthread_mutex_lock(&c->lock);
+	c->interval = seconds;
+	c->kick = true;		/* sample now so the new interval is measured from here */
+	pthread_cond_signal(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+}
+
+void rt_collector_pause(struct rt_collector *c, bool paused)
+{
+	pthread_mutex_lock(&c->lock);
+	c->paused = paused;
+	if (!paused)
+		c->kick = true;
+	pthread_cond_signal(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+}
+
+bool rt_collector_take(struct rt_collector *c, struct rt_snap *out)
+{
+	bool have;
+
+	pthread_mutex_lock(&c->lock);
+	have = c->have_ready;
+	if (have) {
+		*out = c->ready;
+		memset(&c->ready, 0, sizeof(c->ready));
+		c->have_ready = false;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return have;
+}
+
+bool rt_collector_busy(struct rt_collector *c, uint64_t *since_ns, char *dev, size_t len)
+{
+	bool busy;
+
+	pthread_mutex_lock(&c->lock);
+	busy = c->busy;
+	if (since_ns)
+		*since_ns = c->busy_since;
+	if (dev && len)
+		snprintf(dev, len, "%s", c->busy_dev);
+	pthread_mutex_unlock(&c->lock);
+	return busy;
+}

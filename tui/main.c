@@ -1,0 +1,382 @@
+/* rdmatop: a top-style live monitor of RDMA ports, counters, QPs and rdma_cm IDs.
+ *
+ * main() parses options and runs one of two loops over the same collector and model:
+ * the interactive curses loop (collector on its own thread, keys answered at once) or the
+ * batch loop (-b, like top -b: frames on stdout, -n COUNT, exit 1 on a threshold breach). */
+#include <errno.h>
+#include <getopt.h>
+#include <curses.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rdmadiag/out.h>
+
+#include "collect.h"
+#include "model.h"
+#include "term.h"
+#include "thresh.h"
+#include "common/tool.h"
+#include "ui.h"
+#include "view.h"
+
+struct opts {
+	double interval;
+	uint64_t count;			/* 0 = forever */
+	bool batch, json;
+	enum rdiag_source source;
+	const char *thresholds;
+};
+
+static void usage(void)
+{
+	printf("Usage: rdmatop [OPTIONS]\n"
+	       "A live, top-style monitor of RDMA ports, counters, QPs and rdma_cm IDs.\n"
+	       "\n"
+	       "  -d, --delay SECONDS      refresh interval (fractions allowed; default 1)\n"
+	       "  -n, --iterations COUNT   stop after COUNT refreshes\n"
+	       "  -b, --batch              batch mode: plain text frames on stdout, no curses\n"
+	       "  -j, --json               with -b: one JSON object per frame (JSON lines)\n"
+	       "      --source SRC         auto (default), netlink or sysfs\n"
+	       "      --thresholds FILE    threshold rules (same format as rdmastat)\n"
+	       "      --sysfs-root DIR     read sysfs under DIR (also RDMADIAG_SYSFS_ROOT)\n"
+	       "  -h, --help               this help\n"
+	       "      --version            version\n"
+	       "\n"
+	       "Keys: arrows/j/k select, Enter counters, Esc back, Q QPs, C rdma_cm IDs,\n"
+	       "s/S sort, p pause, +/- interval, r reset baseline, t thresholds, h help, q quit.\n"
+	       "Exit status: 0 ok, 1 a threshold was breached (batch mode), 2 usage or\n"
+	       "environment error.  NO_COLOR disables colour.\n");
+}
+
+static void parse(int argc, char **argv, struct opts *o)
+{
+	enum { OPT_SOURCE = 256, OPT_THRESH, OPT_ROOT, OPT_VERSION };
+	static const struct option lo[] = {
+		{ "delay", required_argument, NULL, 'd' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "batch", no_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "source", required_argument, NULL, OPT_SOURCE },
+		{ "thresholds", required_argument, NULL, OPT_THRESH },
+		{ "sysfs-root", required_argument, NULL, OPT_ROOT },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->interval = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:n:bjh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (tool_parse_double(optarg, 0.01, RT_INTERVAL_MAX, &o->interval) < 0)
+				tool_usage_error("invalid interval '%s': seconds from 0.01 to %g",
+						 optarg, RT_INTERVAL_MAX);
+			break;
+		case 'n':
+			if (tool_parse_u64(optarg, UINT32_MAX, &o->count) < 0 || !o->count)
+				tool_usage_error("invalid count '%s': a positive integer", optarg);
+			break;
+		case 'b':
+			o->batch = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case OPT_SOURCE:
+			if (!strcmp(optarg, "auto"))
+				o->source = RDIAG_SRC_AUTO;
+			else if (!strcmp(optarg, "netlink"))
+				o->source = RDIAG_SRC_NETLINK;
+			else if (!strcmp(optarg, "sysfs"))
+				o->source = RDIAG_SRC_SYSFS;
+			else
+				tool_usage_error("invalid source '%s': auto, netlink or sysfs", optarg);
+			break;
+		case OPT_THRESH:
+			o->thresholds = optarg;
+			break;
+		case OPT_ROOT:
+			/* the library reads the seam from the environment */
+			if (setenv("RDMADIAG_SYSFS_ROOT", optarg, 1) < 0)
+				tool_die("cannot set the sysfs root: %s", strerror(errno));
+			break;
+		case 'h':
+			usage();
+			exit(EXIT_OK);
+		case OPT_VERSION:
+			tool_version();
+			exit(EXIT_OK);
+		case ':':
+			tool_usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			tool_usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		tool_usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->json && !o->batch)
+		tool_usage_error("-j/--json needs -b/--batch");
+}
+
+static bool want_color(void)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	return !(nc && *nc);
+}
+
+static void lifespan_note(const struct rt_model *m, double interval, char *buf, size_t len)
+{
+	buf[0] = 0;
+	if (m->lifespan_ms && interval * 1000 < m->lifespan_ms)
+		snprintf(buf, len, "interval %gs is shorter than the hw_counters lifespan (%u ms): "
+			 "the kernel serves cached values; rates in between show as stale",
+			 interval, m->lifespan_ms);
+}
+
+static void frame_info(struct rt_frame_info *fi, const char *host, double interval,
+		       const struct rt_thresholds *th)
+{
+	memset(fi, 0, sizeof(*fi));
+	fi->host = host;
+	fi->interval = interval;
+	fi->wall = time(NULL);
+	fi->th = th;
+}
+
+/* sleep until due (monotonic ns) or a signal asks us to stop; false = stop */
+static bool wait_until(uint64_t due)
+{
+	for (;;) {
+		uint64_t now = rt_now_ns();
+		struct pollfd pfd = { .fd = term_wakeup_fd(), .events = POLLIN };
+		int ms;
+
+		if (term_take_events() & TERM_EV_QUIT)
+			return false;
+		if (now >= due)
+			return true;
+		ms = (int)((due - now + 999999) / 1000000);
+		if (poll(&pfd, 1, ms) > 0)
+			term_drain();
+	}
+}
+
+static int run_batch(const struct opts *o, struct rt_collector *col, struct rt_model *m,
+		     const char *host, const struct rt_thresholds *th)
+{
+	struct rdiag_out *out = rdiag_out_new(stdout, o->json ? RDIAG_OUT_JSON : RDIAG_OUT_TEXT);
+	uint64_t due = rt_now_ns(), k;
+	bool breached = false, warned = false;
+	char note[256];
+	int r = 0;
+
+	if (!out)
+		tool_die("out of memory");
+	for (k = 0; !o->count || k < o->count; k++) {
+		struct rt_frame_info fi;
+		struct rt_snap s;
+
+		if (k && !wait_until(due))
+			break;
+		r = rt_collect_once(col, &s);
+		if (r < 0) {
+			tool_err("cannot read counters: %s", *rt_collector_errmsg(col) ?
+				 rt_collector_errmsg(col) : strerror(-r));
+			r = EXIT_USAGE;
+			break;
+		}
+		r = rt_model_ingest(m, &s);
+		rt_snap_free(&s);
+		if (r < 0)
+			tool_die("out of memory");
+		if (!warned) {
+			lifespan_note(m, o->interval, note, sizeof(note));
+			if (note[0])
+				tool_warn("%s", note);
+			warned = true;
+		}
+		frame_info(&fi, host, o->interval, th);
+		rt_view_batch_frame(out, m, &fi);
+		if (m->breaches)
+			breached = true;
+		due += (uint64_t)(o->interval * 1e9);
+	}
+	rdiag_out_free(out);
+	if (r == EXIT_USAGE)
+		return r;
+	return breached ? EXIT_FOUND : EXIT_OK;
+}
+
+static void draw(struct rt_model *m, struct rt_ui *ui, struct rt_collector *col,
+		 const char *host, const struct rt_thresholds *th)
+{
+	struct rt_frame_info fi;
+	uint64_t since;
+	char dev[64];
+
+	frame_info(&fi, host, ui->interval, th);
+	fi.paused = ui->paused;
+	if (rt_collector_busy(col, &since, dev, sizeof(dev))) {
+		double s = (double)(rt_now_ns() - since) / 1e9;
+
+		/* only worth saying once it is longer than an interval */
+		if (s > ui->interval) {
+			fi.collecting = true;
+			fi.collecting_s = s;
+			fi.collecting_dev = dev;
+		}
+	}
+	rt_view_curses_draw(m, ui, &fi, term_color());
+}
+
+static int run_tui(const struct opts *o, struct rt_collector *col, struct rt_model *m,
+		   const char *host, const struct rt_thresholds *th)
+{
+	struct rt_ui ui;
+	uint64_t frames = 0;
+	bool warned = false, quit = false;
+	int r;
+
+	rt_ui_init(&ui, o->interval);
+	r = term_start(want_color());
+	if (r < 0) {
+		tool_err("cannot start the terminal (TERM=%s): %s", getenv("TERM") ? getenv("TERM") : "",
+			 strerror(-r));
+		return EXIT_USAGE;
+	}
+	r = rt_collector_start(col);
+	if (r < 0) {
+		term_stop();
+		tool_err("cannot start the collector: %s", strerror(-r));
+		return EXIT_USAGE;
+	}
+	draw(m, &ui, col, host, th);
+	while (!quit) {
+		struct pollfd pfd[2] = {
+			{ .fd = STDIN_FILENO, .events = POLLIN },
+			{ .fd = term_wakeup_fd(), .events = POLLIN },
+		};
+		unsigned ev;
+		struct rt_snap s;
+		int ch;
+		bool redraw = false;
+
+		/* wake at least twice a second: the clock and a slow collector show */
+		poll(pfd, 2, 500);
+		term_drain();
+		ev = term_take_events();
+		if (ev & TERM_EV_QUIT)
+			break;
+		if (ev & TERM_EV_SUSPEND)
+			term_suspend();
+		if (ev & (TERM_EV_RESIZE | TERM_EV_SUSPEND))
+			term_resize();
+		if (rt_collector_take(col, &s)) {
+			if (!ui.paused) {
+				if (rt_model_ingest(m, &s) < 0) {
+					rt_snap_free(&s);
+					term_stop();
+					tool_die("out of memory");
+				}
+				frames++;
+			}
+			rt_snap_free(&s);
+			if (!warned && m->frames) {
+				char note[256];
+
+				lifespan_note(m, ui.interval, note, sizeof(note));
+				if (note[0]) {
+					tool_warn("%s", note);	/* held, shown after exit */
+					snprintf(ui.msg, sizeof(ui.msg), "%s", note);
+				}
+				warned = true;
+			}
+		}
+		while ((ch = getch()) != ERR) {
+			unsigned act;
+
+			if (ch == KEY_RESIZE) {
+				term_resize();
+				continue;
+			}
+			act = rt_ui_key(&ui, m, ch);
+			if (act & RT_ACT_QUIT) {
+				quit = true;
+				break;
+			}
+			if (act & RT_ACT_INTERVAL)
+				rt_collector_set_interval(col, ui.interval);
+			if (act & RT_ACT_PAUSE)
+				rt_collector_pause(col, ui.paused);
+			if (ch == ('L' & 0x1f))
+				clearok(stdscr, TRUE);
+			redraw = true;
+		}
+		(void)redraw;
+		if (quit)
+			break;
+		draw(m, &ui, col, host, th);
+		if (o->count && frames >= o->count)
+			break;
+	}
+	rt_collector_stop(col);
+	term_stop();
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct rt_collect_opts co = { 0 };
+	struct rt_collector *col = NULL;
+	struct rt_thresholds *th = NULL;
+	struct rt_model m;
+	struct opts o;
+	char host[256] = "localhost", err[256];
+	int r;
+
+	tool_init("rdmatop");
+	parse(argc, argv, &o);
+	if (!o.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		tool_err("not a terminal: use -b for batch output (rdmatop -b -n 1)");
+		return EXIT_USAGE;
+	}
+	if (o.thresholds) {
+		r = rt_thresh_load(&th, o.thresholds, err, sizeof(err));
+		if (r == -EINVAL && err[0])
+			tool_die("%s: %s", o.thresholds, err);
+		if (r < 0)
+			tool_die("cannot open '%s': %s", o.thresholds, strerror(-r));
+	}
+	gethostname(host, sizeof(host) - 1);
+	if (term_pipe_init() < 0)
+		tool_die("cannot create a pipe: %s", strerror(errno));
+	term_signals_install();
+
+	co.source = o.source;
+	co.interval = o.interval;
+	co.qps = true;
+	co.wake = term_wakeup;
+	r = rt_collector_new(&col, &co);
+	if (r < 0) {
+		tool_err("cannot open the counters layer: %s", *rt_collector_errmsg(col) ?
+			 rt_collector_errmsg(col) : strerror(-r));
+		rt_collector_free(col);
+		rt_thresh_free(th);
+		return EXIT_USAGE;
+	}
+	rt_model_init(&m);
+	m.th = th;
+	r = o.batch ? run_batch(&o, col, &m, host, th) : run_tui(&o, col, &m, host, th);
+	rt_model_free(&m);
+	rt_collector_free(col);
+	rt_thresh_free(th);
+	return r;
+}

@@ -1,0 +1,242 @@
+/* rdmatop tables; see table.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include "fmt.h"
+#include "table.h"
+
+const struct rt_col rt_port_cols[PC__N] = {
+	[PC_DEV]    = { "DEVICE", 8, false, 0 },
+	[PC_PORT]   = { "PORT", 4, true, 0 },
+	[PC_STATE]  = { "STATE", 6, false, 2 },
+	[PC_NETDEV] = { "NETDEV", 8, false, 5 },
+	[PC_LINK]   = { "LINK", 5, true, 6 },
+	[PC_RXP]    = { "RX PKT/s", 8, true, 0 },
+	[PC_TXP]    = { "TX PKT/s", 8, true, 0 },
+	[PC_RXB]    = { "RX B/s", 8, true, 3 },
+	[PC_TXB]    = { "TX B/s", 8, true, 3 },
+	[PC_UTIL]   = { "UTIL", 12, false, 7 },
+	[PC_ERRS]   = { "ERR", 4, true, 1 },
+	[PC_TOP]    = { "TOP ERROR", 14, false, 4 },
+};
+
+const struct rt_col rt_ctr_cols[CC__N] = {
+	[CC_NAME]    = { "COUNTER", 28, false, 0 },
+	[CC_VALUE]   = { "VALUE", 14, true, 0 },
+	[CC_DELTA]   = { "DELTA", 10, true, 1 },
+	[CC_RATE]    = { "RATE/s", 10, true, 0 },
+	[CC_SEV]     = { "SEVERITY", 8, false, 3 },
+	[CC_CONCEPT] = { "CONCEPT", 20, false, 2 },
+};
+
+const struct rt_col rt_qp_cols[QC__N] = {
+	[QC_DEV]   = { "DEVICE", 8, false, 0 },
+	[QC_PORT]  = { "PORT", 4, true, 5 },
+	[QC_LQPN]  = { "LQPN", 6, true, 0 },
+	[QC_RQPN]  = { "RQPN", 6, true, 2 },
+	[QC_TYPE]  = { "TYPE", 4, false, 1 },
+	[QC_STATE] = { "STATE", 5, false, 0 },
+	[QC_SQPSN] = { "SQ-PSN", 8, true, 4 },
+	[QC_RQPSN] = { "RQ-PSN", 8, true, 4 },
+	[QC_PID]   = { "PID", 7, true, 1 },
+	[QC_COMM]  = { "COMMAND", 16, false, 3 },
+	[QC_CTR]   = { "COUNTER", 16, false, 6 },
+};
+
+const struct rt_col rt_cm_cols[MC__N] = {
+	[MC_DEV]   = { "DEVICE", 8, false, 1 },
+	[MC_PORT]  = { "PORT", 4, true, 5 },
+	[MC_STATE] = { "STATE", 14, false, 0 },
+	[MC_PS]    = { "PS", 5, false, 4 },
+	[MC_SRC]   = { "SOURCE", 21, false, 0 },
+	[MC_DST]   = { "DESTINATION", 21, false, 2 },
+	[MC_QPN]   = { "QPN", 6, true, 6 },
+	[MC_PID]   = { "PID", 7, true, 3 },
+	[MC_COMM]  = { "COMMAND", 16, false, 4 },
+};
+
+#define CELL(i, ...) snprintf(cells[i], RT_CELL, __VA_ARGS__)
+
+void rt_port_cells(const struct rt_port *p, char cells[PC__N][RT_CELL])
+{
+	char b[RT_CELL];
+	bool rates = p->have_rates && !p->gone && !p->err;
+
+	CELL(PC_DEV, "%s", p->dev);
+	if (p->port)
+		CELL(PC_PORT, "%u", p->port);
+	else
+		CELL(PC_PORT, "dev");
+	if (p->gone)
+		CELL(PC_STATE, "GONE");
+	else if (p->err)
+		CELL(PC_STATE, "ERROR");
+	else if (p->slow)
+		CELL(PC_STATE, "SLOW");
+	else
+		CELL(PC_STATE, "%s", p->state);
+	CELL(PC_NETDEV, "%s", p->netdev[0] ? p->netdev : "-");
+	CELL(PC_LINK, "%s", rt_fmt_gbps(b, sizeof(b), p->link_gbps));
+	/* "-": no rate yet (first sample, stale, gone) or no such counter on this port */
+	CELL(PC_RXP, "%s", rates && p->have_pkts ? rt_fmt_si(b, sizeof(b), p->rx_pps) : "-");
+	CELL(PC_TXP, "%s", rates && p->have_pkts ? rt_fmt_si(b, sizeof(b), p->tx_pps) : "-");
+	CELL(PC_RXB, "%s", rates && p->have_bytes ? rt_fmt_bytes(b, sizeof(b), p->rx_Bps) : "-");
+	CELL(PC_TXB, "%s", rates && p->have_bytes ? rt_fmt_bytes(b, sizeof(b), p->tx_Bps) : "-");
+	CELL(PC_UTIL, "%s", rt_fmt_bar(b, sizeof(b), rates ? p->util : -1, 10));
+	CELL(PC_ERRS, "%u", p->err_moving);
+	if (p->top_err)
+		CELL(PC_TOP, "%s", p->top_err);
+	else if (p->breaches)
+		CELL(PC_TOP, "(%u over threshold)", p->breaches);
+	else
+		CELL(PC_TOP, "-");
+}
+
+void rt_ctr_cells(const struct rt_ctr *c, char cells[CC__N][RT_CELL])
+{
+	const char *concept = rt_meta_concept(&c->meta);
+
+	CELL(CC_NAME, "%s", c->name);
+	CELL(CC_VALUE, "%llu", (unsigned long long)c->value);
+	if (!c->present) {
+		CELL(CC_DELTA, "-");
+		CELL(CC_RATE, "gone");
+	} else if (c->state == RT_RATE_VALID) {
+		CELL(CC_DELTA, "%llu", (unsigned long long)c->delta);
+		CELL(CC_RATE, "%.1f", c->rate);
+	} else if (rt_meta_gauge(&c->meta)) {
+		CELL(CC_DELTA, "-");
+		CELL(CC_RATE, "gauge");
+	} else {
+		/* say why there is no rate rather than print a fake zero */
+		CELL(CC_DELTA, "-");
+		CELL(CC_RATE, "%s", rt_rate_state_name(c->state));
+	}
+	CELL(CC_SEV, "%s", rt_sev_name(rt_meta_sev(&c->meta)));
+	CELL(CC_CONCEPT, "%s", *concept ? concept : "-");
+}
+
+void rt_qp_cells(const struct rt_qp *q, char cells[QC__N][RT_CELL])
+{
+	CELL(QC_DEV, "%s", q->dev);
+	if (q->port)
+		CELL(QC_PORT, "%u", q->port);
+	else
+		CELL(QC_PORT, "-");
+	CELL(QC_LQPN, "%u", q->lqpn);
+	if (q->has_rqpn)
+		CELL(QC_RQPN, "%u", q->rqpn);
+	else
+		CELL(QC_RQPN, "-");
+	CELL(QC_TYPE, "%s", q->type);
+	CELL(QC_STATE, "%s", q->state);
+	CELL(QC_SQPSN, "%u", q->sq_psn);
+	if (q->has_psn)
+		CELL(QC_RQPSN, "%u", q->rq_psn);
+	else
+		CELL(QC_RQPSN, "-");
+	if (q->pid >= 0)
+		CELL(QC_PID, "%lld", (long long)q->pid);
+	else
+		CELL(QC_PID, "-");
+	CELL(QC_COMM, "%s", q->comm[0] ? q->comm : "-");
+	if (q->has_counter)
+		CELL(QC_CTR, "%llu pkts %llu err", (unsigned long long)q->ctr_packets,
+		     (unsigned long long)q->ctr_errors);
+	else
+		CELL(QC_CTR, "-");
+}
+
+void rt_cm_cells(const struct rt_cmid *c, char cells[MC__N][RT_CELL])
+{
+	CELL(MC_DEV, "%s", c->dev[0] ? c->dev : "-");
+	if (c->port)
+		CELL(MC_PORT, "%u", c->port);
+	else
+		CELL(MC_PORT, "-");
+	CELL(MC_STATE, "%s", c->state);
+	CELL(MC_PS, "%s", c->ps);
+	CELL(MC_SRC, "%s", c->src[0] ? c->src : "-");
+	CELL(MC_DST, "%s", c->dst[0] ? c->dst : "-");
+	if (c->lqpn)
+		CELL(MC_QPN, "%u", c->lqpn);
+	else
+		CELL(MC_QPN, "-");
+	if (c->pid >= 0)
+		CELL(MC_PID, "%lld", (long long)c->pid);
+	else
+		CELL(MC_PID, "-");
+	CELL(MC_COMM, "%s", c->comm[0] ? c->comm : "-");
+}
+
+int rt_cols_fit(const struct rt_col *cols, int n, int width, bool *shown)
+{
+	int i, total = 0, prio, maxprio = 0, count = n;
+
+	for (i = 0; i < n; i++) {
+		shown[i] = true;
+		total += cols[i].width + (i ? 1 : 0);
+		if (cols[i].prio > maxprio)
+			maxprio = cols[i].prio;
+	}
+	if (width <= 0)
+		return n;
+	/* drop whole priority classes, highest number first, until the rest fits */
+	for (prio = maxprio; prio > 0 && total > width; prio--)
+		for (i = n - 1; i >= 0 && total > width; i--)
+			if (shown[i] && cols[i].prio == prio) {
+				shown[i] = false;
+				total -= cols[i].width + 1;
+				count--;
+			}
+	return count;
+}
+
+int rt_col_x(const struct rt_col *cols, int n, const bool *shown, int col)
+{
+	int i, x = 0;
+	bool first = true;
+
+	for (i = 0; i < n; i++) {
+		if (!shown[i])
+			continue;
+		if (!first)
+			x++;
+		if (i == col)
+			return x;
+		x += cols[i].width;
+		first = false;
+	}
+	return -1;
+}
+
+const char *rt_row(const struct rt_col *cols, int n, const bool *shown,
+		   char cells[][RT_CELL], char *buf, size_t len)
+{
+	size_t off = 0;
+	int i, last = -1, w;
+
+	for (i = 0; i < n; i++)
+		if (shown[i])
+			last = i;
+	buf[0] = 0;
+	for (i = 0; i < n && off < len; i++) {
+		const char *s;
+
+		if (!shown[i])
+			continue;
+		s = cells ? cells[i] : cols[i].title;
+		/* a cell longer than its column pushes the rest right rather than being cut:
+		 * counter names are data; the view clips at the screen edge */
+		w = i == last && !cols[i].right ? 0 : cols[i].width;
+		if (cols[i].right)
+			off += (size_t)snprintf(buf + off, len - off, "%s%*s", off ? " " : "", w, s);
+		else
+			off += (size_t)snprintf(buf + off, len - off, "%s%-*s", off ? " " : "", w, s);
+	}
+	if (off >= len)
+		off = len - 1;
+	while (off > 0 && buf[off - 1] == ' ')
+		buf[--off] = 0;
+	return buf;
+}

@@ -1,0 +1,47 @@
+/* rdmatop tables: the columns of every screen and the text of each cell.
+ *
+ * Both the curses view and the batch text frames render rows through here, so what a person
+ * sees and what a script reads from `rdmatop -b` are the same strings.  Columns have a
+ * priority: on a narrow terminal the lowest-priority columns are dropped first. */
+#ifndef RDMATOP_TABLE_H
+#define RDMATOP_TABLE_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model.h"
+
+#define RT_CELL 64
+
+struct rt_col {
+	const char *title;
+	int width;		/* minimum width; the last shown column may run longer */
+	bool right;		/* right-aligned (numbers) */
+	int prio;		/* 0 = always shown; larger = dropped earlier */
+};
+
+enum { PC_DEV, PC_PORT, PC_STATE, PC_NETDEV, PC_LINK, PC_RXP, PC_TXP, PC_RXB, PC_TXB,
+       PC_UTIL, PC_ERRS, PC_TOP, PC__N };
+enum { CC_NAME, CC_VALUE, CC_DELTA, CC_RATE, CC_SEV, CC_CONCEPT, CC__N };
+enum { QC_DEV, QC_PORT, QC_LQPN, QC_RQPN, QC_TYPE, QC_STATE, QC_SQPSN, QC_RQPSN, QC_PID,
+       QC_COMM, QC_CTR, QC__N };
+enum { MC_DEV, MC_PORT, MC_STATE, MC_PS, MC_SRC, MC_DST, MC_QPN, MC_PID, MC_COMM, MC__N };
+
+extern const struct rt_col rt_port_cols[PC__N];
+extern const struct rt_col rt_ctr_cols[CC__N];
+extern const struct rt_col rt_qp_cols[QC__N];
+extern const struct rt_col rt_cm_cols[MC__N];
+
+void rt_port_cells(const struct rt_port *p, char cells[PC__N][RT_CELL]);
+void rt_ctr_cells(const struct rt_ctr *c, char cells[CC__N][RT_CELL]);
+void rt_qp_cells(const struct rt_qp *q, char cells[QC__N][RT_CELL]);
+void rt_cm_cells(const struct rt_cmid *c, char cells[MC__N][RT_CELL]);
+
+/* choose the columns that fit in width (all when width <= 0); returns how many */
+int rt_cols_fit(const struct rt_col *cols, int n, int width, bool *shown);
+/* one row (cells NULL: the title row) into buf, columns separated by one space */
+const char *rt_row(const struct rt_col *cols, int n, const bool *shown,
+		   char cells[][RT_CELL], char *buf, size_t len);
+/* where column i starts in a row rendered with the same choice (-1: not shown) */
+int rt_col_x(const struct rt_col *cols, int n, const bool *shown, int i);
+
+#endif

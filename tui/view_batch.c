@@ -1,0 +1,223 @@
+/* rdmatop batch view (-b): one frame per interval on stdout, like top -b.  Text frames are the
+ * Ports screen (same cells as the curses view); -j writes one JSON object per frame with every
+ * port, counter, QP and rdma_cm ID, keys following iproute2 (ifname, port). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdmadiag/out.h>
+
+#include "table.h"
+#include "thresh.h"
+#include "view.h"
+
+static void text_frame(struct rdiag_out *o, const struct rt_model *m,
+		       const struct rt_frame_info *fi)
+{
+	bool shown[PC__N];
+	char cells[PC__N][RT_CELL], line[1024], rule[256];
+	size_t idx_buf[256], *idx = idx_buf, n, i, j;
+
+	rdiag_out_text(o, "%s\n", rt_view_header(m, fi, line, sizeof(line)));
+	rt_cols_fit(rt_port_cols, PC__N, 0, shown);
+	rdiag_out_text(o, "%s\n", rt_row(rt_port_cols, PC__N, shown, NULL, line, sizeof(line)));
+	if (m->nports > sizeof(idx_buf) / sizeof(idx_buf[0]))
+		idx = malloc(m->nports * sizeof(*idx));
+	n = idx ? rt_sort_ports(m, RT_PK_NAME, false, idx) : 0;
+	for (i = 0; i < n; i++) {
+		rt_port_cells(&m->ports[idx[i]], cells);
+		rdiag_out_text(o, "%s\n", rt_row(rt_port_cols, PC__N, shown, cells, line,
+						  sizeof(line)));
+	}
+	/* breaches spelled out: a script grepping the frame sees which rule fired */
+	for (i = 0; i < n; i++) {
+		const struct rt_port *p = &m->ports[idx[i]];
+
+		for (j = 0; j < p->nctr; j++) {
+			const struct rt_ctr *c = &p->ctr[j];
+
+			if (!c->breach)
+				continue;
+			rdiag_out_text(o, "breach %s/%u %s: %g (rule line %u: %s)\n", p->dev, p->port,
+				       c->name, c->observed, c->breach_line,
+				       rt_thresh_rule_text(fi->th, c->breach_line, rule, sizeof(rule)));
+		}
+	}
+	rdiag_out_text(o, "\n");
+	if (idx != idx_buf)
+		free(idx);
+}
+
+static void rate_or_null(struct rdiag_out *o, const char *key, bool have, double v)
+{
+	if (have)
+		rdiag_out_dbl(o, key, NULL, v);
+	else
+		rdiag_out_null(o, key);
+}
+
+static void json_port(struct rdiag_out *o, const struct rt_port *p)
+{
+	bool rates = p->have_rates && !p->gone && !p->err;
+	size_t j;
+
+	rdiag_out_obj_begin(o, NULL);
+	rdiag_out_str(o, "ifname", NULL, p->dev);
+	rdiag_out_u64(o, "port", NULL, p->port);
+	rdiag_out_str(o, "state", NULL, p->gone ? "GONE" : p->state);
+	rdiag_out_str(o, "physical_state", NULL, p->phys);
+	rdiag_out_str(o, "netdev", NULL, p->netdev);
+	rdiag_out_str(o, "link", NULL, p->link);
+	rdiag_out_dbl(o, "link_gbps", NULL, p->link_gbps);
+	rdiag_out_bool(o, "gone", NULL, p->gone);
+	rdiag_out_bool(o, "slow", NULL, p->slow);
+	if (p->err)
+		rdiag_out_str(o, "error", NULL, strerror(-p->err));
+	rate_or_null(o, "rx_pps", rates && p->have_pkts, p->rx_pps);
+	rate_or_null(o, "tx_pps", rates && p->have_pkts, p->tx_pps);
+	rate_or_null(o, "rx_bytes_per_sec", rates && p->have_bytes, p->rx_Bps);
+	rate_or_null(o, "tx_bytes_per_sec", rates && p->have_bytes, p->tx_Bps);
+	rate_or_null(o, "utilisation", rates && p->util >= 0, p->util);
+	rdiag_out_u64(o, "errors_moving", NULL, p->err_moving);
+	rdiag_out_u64(o, "error_delta", NULL, p->err_delta);
+	if (p->top_err)
+		rdiag_out_str(o, "top_error", NULL, p->top_err);
+	else
+		rdiag_out_null(o, "top_error");
+	rdiag_out_u64(o, "breaches", NULL, p->breaches);
+	rdiag_out_arr_begin(o, "counters");
+	for (j = 0; j < p->nctr; j++) {
+		const struct rt_ctr *c = &p->ctr[j];
+		const char *concept = rt_meta_concept(&c->meta);
+		bool valid = c->present && c->state == RT_RATE_VALID;
+
+		rdiag_out_obj_begin(o, NULL);
+		rdiag_out_str(o, "name", NULL, c->name);
+		rdiag_out_u64(o, "value", NULL, c->value);
+		rate_or_null(o, "delta", valid, (double)c->delta);
+		rate_or_null(o, "rate", valid, c->rate);
+		rdiag_out_str(o, "rate_state", NULL, c->present ? rt_rate_state_name(c->state) :
+								   "gone");
+		if (*concept)
+			rdiag_out_str(o, "concept", NULL, concept);
+		else
+			rdiag_out_null(o, "concept");
+		rdiag_out_str(o, "severity", NULL, rt_sev_name(rt_meta_sev(&c->meta)));
+		rdiag_out_str(o, "origin", NULL, rdiag_origin_name(c->meta.origin));
+		rdiag_out_bool(o, "breach", NULL, c->breach);
+		rdiag_out_obj_end(o);
+	}
+	rdiag_out_arr_end(o);
+	rdiag_out_obj_end(o);
+}
+
+static void json_frame(struct rdiag_out *o, const struct rt_model *m,
+		       const struct rt_frame_info *fi)
+{
+	size_t i, j;
+
+	rdiag_out_obj_begin(o, NULL);
+	rdiag_out_u64(o, "frame", NULL, m->frames);
+	rdiag_out_i64(o, "time", NULL, (int64_t)fi->wall);
+	rdiag_out_str(o, "host", NULL, fi->host);
+	rdiag_out_dbl(o, "interval", NULL, fi->interval);
+	rdiag_out_u64(o, "devices", NULL, m->ndevs);
+	rdiag_out_u64(o, "qps_in_err", NULL, m->qps_in_err);
+	rdiag_out_u64(o, "error_deltas", NULL, m->err_deltas);
+	rdiag_out_u64(o, "breach_count", NULL, m->breaches);
+	rdiag_out_arr_begin(o, "ports");
+	for (i = 0; i < m->nports; i++)
+		json_port(o, &m->ports[i]);
+	rdiag_out_arr_end(o);
+
+	if (m->qp_err)
+		rdiag_out_str(o, "qps_error", NULL, strerror(-m->qp_err));
+	rdiag_out_arr_begin(o, "qps");
+	for (i = 0; i < m->nqps; i++) {
+		const struct rt_qp *q = &m->qps[i];
+
+		rdiag_out_obj_begin(o, NULL);
+		rdiag_out_str(o, "ifname", NULL, q->dev);
+		rdiag_out_u64(o, "port", NULL, q->port);
+		rdiag_out_u64(o, "lqpn", NULL, q->lqpn);
+		if (q->has_rqpn)
+			rdiag_out_u64(o, "rqpn", NULL, q->rqpn);
+		else
+			rdiag_out_null(o, "rqpn");
+		rdiag_out_str(o, "type", NULL, q->type);
+		rdiag_out_str(o, "state", NULL, q->state);
+		rdiag_out_u64(o, "sq-psn", NULL, q->sq_psn);
+		if (q->has_psn)
+			rdiag_out_u64(o, "rq-psn", NULL, q->rq_psn);
+		else
+			rdiag_out_null(o, "rq-psn");
+		if (q->pid >= 0)
+			rdiag_out_i64(o, "pid", NULL, q->pid);
+		else
+			rdiag_out_null(o, "pid");
+		rdiag_out_str(o, "comm", NULL, q->comm);
+		if (q->has_counter) {
+			rdiag_out_u64(o, "counter_packets", NULL, q->ctr_packets);
+			rdiag_out_u64(o, "counter_errors", NULL, q->ctr_errors);
+		}
+		rdiag_out_obj_end(o);
+	}
+	rdiag_out_arr_end(o);
+
+	if (m->cm_err)
+		rdiag_out_str(o, "cm_ids_error", NULL, strerror(-m->cm_err));
+	rdiag_out_arr_begin(o, "cm_ids");
+	for (i = 0; i < m->ncms; i++) {
+		const struct rt_cmid *c = &m->cms[i];
+
+		rdiag_out_obj_begin(o, NULL);
+		rdiag_out_str(o, "ifname", NULL, c->dev);
+		rdiag_out_u64(o, "port", NULL, c->port);
+		rdiag_out_str(o, "state", NULL, c->state);
+		rdiag_out_str(o, "ps", NULL, c->ps);
+		rdiag_out_str(o, "src-addr", NULL, c->src);
+		rdiag_out_str(o, "dst-addr", NULL, c->dst);
+		if (c->lqpn)
+			rdiag_out_u64(o, "lqpn", NULL, c->lqpn);
+		else
+			rdiag_out_null(o, "lqpn");
+		if (c->pid >= 0)
+			rdiag_out_i64(o, "pid", NULL, c->pid);
+		else
+			rdiag_out_null(o, "pid");
+		rdiag_out_str(o, "comm", NULL, c->comm);
+		rdiag_out_obj_end(o);
+	}
+	rdiag_out_arr_end(o);
+
+	rdiag_out_arr_begin(o, "breaches");
+	for (i = 0; i < m->nports; i++) {
+		const struct rt_port *p = &m->ports[i];
+
+		for (j = 0; j < p->nctr; j++) {
+			const struct rt_ctr *c = &p->ctr[j];
+
+			if (!c->breach)
+				continue;
+			rdiag_out_obj_begin(o, NULL);
+			rdiag_out_str(o, "ifname", NULL, p->dev);
+			rdiag_out_u64(o, "port", NULL, p->port);
+			rdiag_out_str(o, "counter", NULL, c->name);
+			rdiag_out_u64(o, "rule_line", NULL, c->breach_line);
+			rdiag_out_dbl(o, "observed", NULL, c->observed);
+			rdiag_out_obj_end(o);
+		}
+	}
+	rdiag_out_arr_end(o);
+	rdiag_out_obj_end(o);
+}
+
+void rt_view_batch_frame(struct rdiag_out *o, const struct rt_model *m,
+			 const struct rt_frame_info *fi)
+{
+	if (rdiag_out_json(o))
+		json_frame(o, m, fi);
+	else
+		text_frame(o, m, fi);
+	fflush(rdiag_out_file(o));
+}

@@ -1,0 +1,401 @@
+/* rdmatop curses view: Ports, Detail, QPs, rdma_cm IDs and Help screens.  Draws only: every
+ * figure comes from the model, every cell's text from table.c. */
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdmadiag/catalog.h>
+
+#include "fmt.h"
+#include "table.h"
+#include "view.h"
+
+#define HEAD_ROWS 3	/* header, screen line, column titles */
+#define FOOT_ROWS 1	/* status line */
+
+static bool use_color;
+
+/* colour where there is colour, a plain attribute everywhere (NO_COLOR, monochrome) */
+static attr_t a_err(void) { return use_color ? (COLOR_PAIR(1) | A_BOLD) : A_BOLD; }
+static attr_t a_warn(void) { return use_color ? COLOR_PAIR(2) : A_BOLD; }
+static attr_t a_breach(void) { return use_color ? (COLOR_PAIR(1) | A_BOLD | A_REVERSE) :
+					   (A_BOLD | A_UNDERLINE); }
+static attr_t a_title(void) { return use_color ? COLOR_PAIR(5) : A_REVERSE; }
+static attr_t a_gone(void) { return A_DIM; }
+
+/* write s at row y from column x, clipped to the screen, padding to the right edge when
+ * fill is set (so a reverse-video selection bar spans the row) */
+static void put(int y, int x, const char *s, attr_t a, bool fill)
+{
+	int w = COLS - x;
+
+	if (y < 0 || y >= LINES || w <= 0)
+		return;
+	attrset(a);
+	mvaddnstr(y, x, s, w);
+	if (fill) {
+		int cx = getcurx(stdscr);
+
+		if (getcury(stdscr) == y)
+			while (cx++ < COLS)
+				addch(' ');
+	}
+	attrset(A_NORMAL);
+}
+
+const char *rt_view_header(const struct rt_model *m, const struct rt_frame_info *fi, char *buf,
+			   size_t len)
+{
+	char tbuf[16], ibuf[16];
+	struct tm tm;
+	size_t off;
+
+	localtime_r(&fi->wall, &tm);
+	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
+	off = (size_t)snprintf(buf, len,
+			       "rdmatop - %s %s  every %s  devices %u  QPs in ERR %u  error deltas %llu",
+			       tbuf, fi->host, rt_fmt_interval(ibuf, sizeof(ibuf), fi->interval),
+			       m->ndevs, m->qps_in_err, (unsigned long long)m->err_deltas);
+	if (fi->th && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "  breaches %u%s", m->breaches,
+					m->th_enabled ? "" : " (off)");
+	if (fi->paused && off < len)
+		off += (size_t)snprintf(buf + off, len - off, "  [paused]");
+	if (fi->collecting && off < len)
+		snprintf(buf + off, len - off, "  [collecting %s %.1fs]",
+			 fi->collecting_dev && *fi->collecting_dev ? fi->collecting_dev : "",
+			 fi->collecting_s);
+	return buf;
+}
+
+static void draw_titles(const struct rt_col *cols, int n, const bool *shown)
+{
+	char line[1024];
+
+	put(2, 0, rt_row(cols, n, shown, NULL, line, sizeof(line)), a_title(), true);
+}
+
+static int body_rows(void)
+{
+	int r = LINES - HEAD_ROWS - FOOT_ROWS;
+
+	return r > 0 ? r : 0;
+}
+
+static void draw_ports(struct rt_model *m, struct rt_ui *ui)
+{
+	bool shown[PC__N];
+	char cells[PC__N][RT_CELL], line[1024], info[160];
+	size_t *idx = NULL, n = 0, i;
+	int rows = body_rows();
+
+	rt_cols_fit(rt_port_cols, PC__N, COLS, shown);
+	if (m->nports) {
+		idx = malloc(m->nports * sizeof(*idx));
+		if (idx)
+			n = rt_sort_ports(m, ui->port_key, ui->port_rev, idx);
+	}
+	rt_ui_clamp(ui, n, rows);
+	snprintf(info, sizeof(info), "Ports %zu  sort: %s%s   Enter: counters  Q: QPs  C: cm IDs  h: help",
+		 n, rt_port_key_name(ui->port_key), ui->port_rev ? " (rev)" : "");
+	put(1, 0, info, A_BOLD, false);
+	draw_titles(rt_port_cols, PC__N, shown);
+	if (!n)
+		put(HEAD_ROWS, 0, m->frames ? "no RDMA devices" : "collecting ...", A_NORMAL, false);
+	for (i = ui->top[RT_SCR_PORTS]; i < n && (int)(i - ui->top[RT_SCR_PORTS]) < rows; i++) {
+		const struct rt_port *p = &m->ports[idx[i]];
+		int y = HEAD_ROWS + (int)(i - ui->top[RT_SCR_PORTS]);
+		bool sel = i == ui->sel[RT_SCR_PORTS];
+		attr_t a = p->gone ? a_gone() : A_NORMAL;
+		int x;
+
+		rt_port_cells(p, cells);
+		put(y, 0, rt_row(rt_port_cols, PC__N, shown, cells, line, sizeof(line)),
+		    a | (sel ? A_REVERSE : 0), true);
+		if (p->gone || sel)
+			continue;
+		/* highlight the trouble columns in place */
+		if (p->err_moving && (x = rt_col_x(rt_port_cols, PC__N, shown, PC_ERRS)) >= 0) {
+			snprintf(line, sizeof(line), "%*s", rt_port_cols[PC_ERRS].width, cells[PC_ERRS]);
+			put(y, x, line, a_err(), false);
+		}
+		if ((p->top_err || p->breaches) &&
+		    (x = rt_col_x(rt_port_cols, PC__N, shown, PC_TOP)) >= 0)
+			put(y, x, cells[PC_TOP], p->breaches ? a_breach() : a_err(), false);
+		if (p->util >= 0 && (x = rt_col_x(rt_port_cols, PC__N, shown, PC_UTIL)) >= 0 &&
+		    use_color)
+			put(y, x, cells[PC_UTIL], COLOR_PAIR(3), false);
+	}
+	free(idx);
+}
+
+static void draw_explain(const struct rt_ctr *c)
+{
+	const struct rdiag_catalog_entry *e = c->meta.cat;
+	char l[12][512];
+	int n = 0, i, w = COLS - 4, h, y0;
+
+	snprintf(l[n++], sizeof(l[0]), "%s", c->name);
+	if (!e) {
+		snprintf(l[n++], sizeof(l[0]), "not in the catalogue: shown with its raw name");
+	} else {
+		snprintf(l[n++], sizeof(l[0]), "concept    %s", e->concept ? e->concept : "-");
+		snprintf(l[n++], sizeof(l[0]), "driver     %s", e->driver ? e->driver : "-");
+		snprintf(l[n++], sizeof(l[0]), "unit       %s (x%u)", rdiag_unit_name(e->unit),
+			 e->scale ? e->scale : 1);
+		snprintf(l[n++], sizeof(l[0]), "width      %u bits, %s", e->width,
+			 rdiag_behaviour_name(e->behaviour));
+		snprintf(l[n++], sizeof(l[0]), "severity   %s  %s", rdiag_severity_name(e->severity),
+			 rdiag_direction_name(e->direction));
+		if (e->aliases[0])
+			snprintf(l[n++], sizeof(l[0]), "aliases    %s%s%s", e->aliases[0],
+				 e->aliases[1] ? " " : "", e->aliases[1] ? e->aliases[1] : "");
+		snprintf(l[n++], sizeof(l[0]), "meaning    %s", e->meaning ? e->meaning : "");
+		if (e->hint)
+			snprintf(l[n++], sizeof(l[0]), "check      %s", e->hint);
+	}
+	snprintf(l[n++], sizeof(l[0]), "value %llu  delta %llu  rate %s",
+		 (unsigned long long)c->value, (unsigned long long)c->delta,
+		 rt_rate_state_name(c->state));
+	h = n + 2;
+	if (w < 10 || LINES - HEAD_ROWS - FOOT_ROWS < h) {
+		/* no room for a box: use the whole body */
+		for (i = 0; i < n && HEAD_ROWS + i < LINES - FOOT_ROWS; i++)
+			put(HEAD_ROWS + i, 0, l[i], i ? A_NORMAL : A_BOLD, true);
+		return;
+	}
+	y0 = HEAD_ROWS + 1;
+	for (i = 0; i < h; i++) {
+		move(y0 + i, 2);
+		hline(' ', w);
+	}
+	attrset(A_BOLD);
+	mvhline(y0, 2, ACS_HLINE, w);
+	mvhline(y0 + h - 1, 2, ACS_HLINE, w);
+	mvvline(y0, 2, ACS_VLINE, h);
+	mvvline(y0, 2 + w - 1, ACS_VLINE, h);
+	mvaddch(y0, 2, ACS_ULCORNER);
+	mvaddch(y0, 2 + w - 1, ACS_URCORNER);
+	mvaddch(y0 + h - 1, 2, ACS_LLCORNER);
+	mvaddch(y0 + h - 1, 2 + w - 1, ACS_LRCORNER);
+	attrset(A_NORMAL);
+	for (i = 0; i < n; i++) {
+		attrset(i ? A_NORMAL : A_BOLD);
+		mvaddnstr(y0 + 1 + i, 4, l[i], w - 4);
+	}
+	attrset(A_NORMAL);
+}
+
+static void draw_detail(struct rt_model *m, struct rt_ui *ui, char *status, size_t slen)
+{
+	struct rt_port *p = rt_ui_detail_port(ui, m);
+	bool shown[CC__N];
+	char cells[CC__N][RT_CELL], line[1024], info[512], label[80];
+	size_t *idx = NULL, n = 0, i;
+	int rows = body_rows();
+	const struct rt_ctr *selc = NULL;
+
+	rt_cols_fit(rt_ctr_cols, CC__N, COLS, shown);
+	if (!p) {
+		put(1, 0, "the port is no longer there (Esc: back)", A_BOLD, false);
+		return;
+	}
+	if (p->nctr) {
+		idx = malloc(p->nctr * sizeof(*idx));
+		if (idx)
+			n = rt_sort_ctrs(p, ui->filter, ui->hide_quiet, ui->ctr_key, ui->ctr_rev, idx);
+	}
+	rt_ui_clamp(ui, n, rows);
+	if (p->port)
+		snprintf(label, sizeof(label), "%.64s/%u", p->dev, p->port);
+	else
+		snprintf(label, sizeof(label), "%.64s/dev", p->dev);
+	snprintf(info, sizeof(info), "%s %s %s %s  counters %zu/%zu  sort: %s%s%s%s%s%s",
+		 label, p->gone ? "GONE" : p->state, p->netdev[0] ? p->netdev : "-", p->link,
+		 n, p->nctr, rt_ctr_key_name(ui->ctr_key), ui->ctr_rev ? " (rev)" : "",
+		 ui->filter[0] ? "  filter: " : "", ui->filter,
+		 ui->hide_quiet ? "  [z: hiding zeros]" : "", p->breaches ? "  OVER THRESHOLD" : "");
+	put(1, 0, info, A_BOLD, false);
+	draw_titles(rt_ctr_cols, CC__N, shown);
+	if (!n)
+		put(HEAD_ROWS, 0, ui->filter[0] ? "no counter matches the filter" :
+						   "no counters", A_NORMAL, false);
+	for (i = ui->top[RT_SCR_DETAIL]; i < n && (int)(i - ui->top[RT_SCR_DETAIL]) < rows; i++) {
+		const struct rt_ctr *c = &p->ctr[idx[i]];
+		int y = HEAD_ROWS + (int)(i - ui->top[RT_SCR_DETAIL]);
+		bool sel = i == ui->sel[RT_SCR_DETAIL];
+		attr_t a = A_NORMAL;
+
+		if (p->gone || !c->present)
+			a = a_gone();
+		else if (c->breach)
+			a = a_breach();
+		else if (c->moved && rt_ctr_is_error(c))
+			a = rt_meta_sev(&c->meta) == RT_SEV_ERR ? a_err() : a_warn();
+		if (sel) {
+			a |= A_REVERSE;
+			selc = c;
+		}
+		rt_ctr_cells(c, cells);
+		put(y, 0, rt_row(rt_ctr_cols, CC__N, shown, cells, line, sizeof(line)), a, true);
+	}
+	if (selc) {
+		const char *mean = rt_meta_meaning(&selc->meta);
+
+		if (selc->breach && m->th)
+			snprintf(status, slen, "%s: over threshold (rule on line %u, observed %g)",
+				 selc->name, selc->breach_line, selc->observed);
+		else
+			snprintf(status, slen, "%s: %s", selc->name,
+				 *mean ? mean : "not in the catalogue");
+		if (ui->explain)
+			draw_explain(selc);
+	}
+	free(idx);
+}
+
+static void draw_qps(struct rt_model *m, struct rt_ui *ui)
+{
+	bool shown[QC__N];
+	char cells[QC__N][RT_CELL], line[1024], info[160];
+	size_t *idx = NULL, n = 0, i;
+	int rows = body_rows();
+
+	rt_cols_fit(rt_qp_cols, QC__N, COLS, shown);
+	if (m->nqps) {
+		idx = malloc(m->nqps * sizeof(*idx));
+		if (idx)
+			n = rt_sort_qps(m, ui->qp_key, ui->qp_rev, idx);
+	}
+	rt_ui_clamp(ui, n, rows);
+	snprintf(info, sizeof(info), "QPs %zu  in ERR/SQE %u  sort: %s%s   Esc: ports", n,
+		 m->qps_in_err, rt_qp_key_name(ui->qp_key), ui->qp_rev ? " (rev)" : "");
+	put(1, 0, info, A_BOLD, false);
+	draw_titles(rt_qp_cols, QC__N, shown);
+	if (!n) {
+		snprintf(line, sizeof(line), "%s", m->qp_err ? "QPs unavailable: " : "no QPs");
+		if (m->qp_err)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s",
+				 strerror(-m->qp_err));
+		put(HEAD_ROWS, 0, line, A_NORMAL, false);
+	}
+	for (i = ui->top[RT_SCR_QPS]; i < n && (int)(i - ui->top[RT_SCR_QPS]) < rows; i++) {
+		const struct rt_qp *q = &m->qps[idx[i]];
+		int y = HEAD_ROWS + (int)(i - ui->top[RT_SCR_QPS]);
+		attr_t a = rt_qp_is_bad(q) ? a_err() : A_NORMAL;
+
+		if (i == ui->sel[RT_SCR_QPS])
+			a |= A_REVERSE;
+		rt_qp_cells(q, cells);
+		put(y, 0, rt_row(rt_qp_cols, QC__N, shown, cells, line, sizeof(line)), a, true);
+	}
+	free(idx);
+}
+
+static void draw_cms(struct rt_model *m, struct rt_ui *ui)
+{
+	bool shown[MC__N];
+	char cells[MC__N][RT_CELL], line[1024], info[160];
+	size_t *idx = NULL, n = 0, i;
+	int rows = body_rows();
+
+	rt_cols_fit(rt_cm_cols, MC__N, COLS, shown);
+	if (m->ncms) {
+		idx = malloc(m->ncms * sizeof(*idx));
+		if (idx)
+			n = rt_sort_cms(m, ui->cm_key, ui->cm_rev, idx);
+	}
+	rt_ui_clamp(ui, n, rows);
+	snprintf(info, sizeof(info), "rdma_cm IDs %zu  sort: %s%s   Esc: ports", n,
+		 rt_cm_key_name(ui->cm_key), ui->cm_rev ? " (rev)" : "");
+	put(1, 0, info, A_BOLD, false);
+	draw_titles(rt_cm_cols, MC__N, shown);
+	if (!n) {
+		snprintf(line, sizeof(line), "%s", m->cm_err ? "rdma_cm IDs unavailable: " :
+							       "no rdma_cm IDs");
+		if (m->cm_err)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s",
+				 strerror(-m->cm_err));
+		put(HEAD_ROWS, 0, line, A_NORMAL, false);
+	}
+	for (i = ui->top[RT_SCR_CM]; i < n && (int)(i - ui->top[RT_SCR_CM]) < rows; i++) {
+		const struct rt_cmid *c = &m->cms[idx[i]];
+		int y = HEAD_ROWS + (int)(i - ui->top[RT_SCR_CM]);
+		/* a connect that hangs sits in one of these states */
+		attr_t a = rt_cm_is_pending(c) ? a_warn() : A_NORMAL;
+
+		if (i == ui->sel[RT_SCR_CM])
+			a |= A_REVERSE;
+		rt_cm_cells(c, cells);
+		put(y, 0, rt_row(rt_cm_cols, MC__N, shown, cells, line, sizeof(line)), a, true);
+	}
+	free(idx);
+}
+
+static const char *const help_lines[] = {
+	"rdmatop keys",
+	"",
+	"  Up/Down j/k    select a row        PgUp/PgDn Space  page",
+	"  Home/g End/G   first / last row",
+	"  Enter          counters of the selected port (Detail)",
+	"  Esc/Left       back to Ports (or close Help / the catalogue entry)",
+	"  Q              QPs (netlink RES_QP)    C  rdma_cm IDs    P  Ports",
+	"  s / S          next sort column / reverse the order",
+	"  /              Detail: filter counters by name or concept (Enter keeps, Esc clears)",
+	"  z              Detail: hide counters that are zero and did not move",
+	"  ?              Detail: the catalogue entry of the selected counter",
+	"  p              pause / resume sampling",
+	"  + / -          longer / shorter interval",
+	"  r              reset the baseline: values count from the next sample",
+	"  t              thresholds on / off",
+	"  Ctrl-L         repaint        h ?  this help        q  quit",
+	"",
+	"Rates show '-' or a state (first, stale, reset) when there is no valid rate yet;",
+	"GONE rows are devices that vanished (rdma link delete, hot-unplug).",
+};
+
+static void draw_help(struct rt_ui *ui)
+{
+	size_t i, n = sizeof(help_lines) / sizeof(help_lines[0]);
+	int rows = LINES - 1 - FOOT_ROWS;
+
+	rt_ui_clamp(ui, n, rows);
+	for (i = ui->top[RT_SCR_HELP]; i < n && (int)(i - ui->top[RT_SCR_HELP]) < rows; i++)
+		put(1 + (int)(i - ui->top[RT_SCR_HELP]), 0, help_lines[i],
+		    i == 0 ? A_BOLD : A_NORMAL, false);
+}
+
+void rt_view_curses_draw(struct rt_model *m, struct rt_ui *ui, const struct rt_frame_info *fi,
+			 bool color)
+{
+	char buf[512], status[512] = "";
+
+	use_color = color;
+	erase();
+	if (COLS < RT_MIN_COLS || LINES < RT_MIN_ROWS) {
+		snprintf(buf, sizeof(buf), "rdmatop: enlarge the terminal (%dx%d, need %dx%d)",
+			 COLS, LINES, RT_MIN_COLS, RT_MIN_ROWS);
+		put(0, 0, buf, A_BOLD, false);
+		refresh();
+		return;
+	}
+	put(0, 0, rt_view_header(m, fi, buf, sizeof(buf)), m->breaches ? a_err() : A_BOLD, false);
+	switch (ui->screen) {
+	case RT_SCR_PORTS: draw_ports(m, ui); break;
+	case RT_SCR_DETAIL: draw_detail(m, ui, status, sizeof(status)); break;
+	case RT_SCR_QPS: draw_qps(m, ui); break;
+	case RT_SCR_CM: draw_cms(m, ui); break;
+	case RT_SCR_HELP: draw_help(ui); break;
+	case RT_SCR__N: break;
+	}
+	if (ui->filter_edit)
+		snprintf(status, sizeof(status), "filter: %s_", ui->filter);
+	else if (ui->msg[0])
+		snprintf(status, sizeof(status), "%s", ui->msg);
+	else if (!status[0])
+		snprintf(status, sizeof(status), "%s",
+			 "h help  q quit  Enter counters  Q QPs  C cm IDs  s sort  p pause  +/- interval");
+	put(LINES - 1, 0, status, ui->filter_edit ? A_BOLD : A_NORMAL, false);
+	refresh();
+}
