@@ -1,0 +1,306 @@
+/* alignment: what the device accepts for MRs at odd addresses and lengths, and whether
+ * SEND, RDMA WRITE and RDMA READ between odd offsets move exactly the right bytes (the bytes
+ * around the target are checked too); atomics on aligned and misaligned targets. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "selftest_int.h"
+
+#define GUARD 16
+
+static void pattern(char *p, size_t len, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = (char)((i * 31 + seed) ^ (i >> 8));
+}
+
+/* post one work request from a and wait; for SEND also the receive on b */
+static int run_wr(struct rdiag_selftest *st, struct rd_ep *a, struct rd_ep *b,
+		  struct ibv_send_wr *wr, const char *what, struct ibv_wc *out)
+{
+	struct ibv_wc wc;
+	int rc;
+
+	rd_st_step(st, "%s", what);
+	rc = rd_st_post_send(st, a, wr);
+	if (rc)
+		return rc;
+	rc = rd_st_poll(st, a->cq, &wc, 0);
+	if (rc)
+		return rd_st_fail(st, rc, "%s: waiting for the completion", what);
+	if (out)
+		*out = wc;
+	if (wc.status != IBV_WC_SUCCESS)
+		return out ? 1 : rd_st_wc_fail(st, &wc, what);
+	if (wr->opcode == IBV_WR_SEND) {
+		rc = rd_st_poll(st, b->cq, &wc, 0);
+		if (rc)
+			return rd_st_fail(st, rc, "%s: waiting for the receive", what);
+		if (wc.status != IBV_WC_SUCCESS)
+			return rd_st_wc_fail(st, &wc, what);
+	}
+	return 0;
+}
+
+/* dst[0..len) must equal src and the GUARD bytes either side must still be 0 */
+static int verify(struct rdiag_selftest *st, const char *what, const char *src, const char *dst,
+		  size_t len)
+{
+	size_t i;
+
+	for (i = 1; i <= GUARD; i++)
+		if (dst[-(long)i] || dst[len + i - 1])
+			break;
+	if (i <= GUARD || memcmp(src, dst, len)) {
+		size_t bad = 0;
+
+		while (bad < len && src[bad] == dst[bad])
+			bad++;
+		snprintf(st->res->expected, sizeof(st->res->expected), "%zu bytes copied, "
+			 "guard bytes around the target untouched", len);
+		snprintf(st->res->observed, sizeof(st->res->observed), bad < len ?
+			 "first difference at byte %zu" : "a guard byte was overwritten", bad);
+		return rd_st_fail(st, 0, "%s: data check", what);
+	}
+	return 0;
+}
+
+static int data_ops(struct rdiag_selftest *st, struct rdiag_st_result *r, struct rd_ep *a,
+		    struct rd_ep *b)
+{
+	struct ibv_mr *ma, *mb;
+	struct ibv_sge sge;
+	struct ibv_send_wr wr;
+	char *src, *dst;
+	int rc;
+	struct rdiag_st_check *ck;
+
+	/* operate through MRs that themselves start at odd addresses */
+	ma = rd_st_reg_mr(st, a->pd, a->buf + 3, 20001, IBV_ACCESS_LOCAL_WRITE |
+			  IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
+	mb = rd_st_reg_mr(st, b->pd, b->buf + 5, 20003, IBV_ACCESS_LOCAL_WRITE |
+			  IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
+	if (!ma)
+		ma = a->mr;
+	if (!mb)
+		mb = b->mr;
+
+	/* SEND 5001 bytes from a+3 to b+5+1000 */
+	src = a->buf + 3;
+	dst = b->buf + 5 + 1000;
+	pattern(src, 5001, 1);
+	memset(b->buf, 0, b->buflen);
+	rc = rd_st_post_recv(st, b, dst, 5001, mb->lkey, 1);
+	if (rc)
+		return rc;
+	memset(&sge, 0, sizeof(sge));
+	sge.addr = (uintptr_t)src;
+	sge.length = 5001;
+	sge.lkey = ma->lkey;
+	memset(&wr, 0, sizeof(wr));
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = IBV_WR_SEND;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	if ((rc = run_wr(st, a, b, &wr, "SEND 5001 bytes a+3 -> b+1005", NULL)) ||
+	    (rc = verify(st, "SEND 5001 bytes a+3 -> b+1005", src, dst, 5001)))
+		return rc;
+	rd_st_check(r, RDIAG_PASS, "SEND odd offset/length", "5001 bytes a+3 -> b+1005 verified");
+
+	/* RDMA WRITE 4099 bytes from a+103 to b+4100 (crosses a page boundary) */
+	src = a->buf + 103;
+	dst = b->buf + 4100;
+	pattern(src, 4099, 2);
+	memset(b->buf, 0, b->buflen);
+	sge.addr = (uintptr_t)src;
+	sge.length = 4099;
+	wr.opcode = IBV_WR_RDMA_WRITE;
+	wr.wr.rdma.remote_addr = (uintptr_t)dst;
+	wr.wr.rdma.rkey = mb->rkey;
+	if ((rc = run_wr(st, a, b, &wr, "RDMA WRITE 4099 bytes a+103 -> b+4100", NULL)) ||
+	    (rc = verify(st, "RDMA WRITE 4099 bytes a+103 -> b+4100", src, dst, 4099)))
+		return rc;
+	rd_st_check(r, RDIAG_PASS, "WRITE odd offset/length", "4099 bytes a+103 -> b+4100 verified");
+
+	/* RDMA READ 3001 bytes from b+12 into a+10004 */
+	src = b->buf + 12;
+	dst = a->buf + 10004;
+	pattern(src, 3001, 3);
+	memset(a->buf + 9000, 0, 6000);
+	sge.addr = (uintptr_t)dst;
+	sge.length = 3001;
+	wr.opcode = IBV_WR_RDMA_READ;
+	wr.wr.rdma.remote_addr = (uintptr_t)src;
+	wr.wr.rdma.rkey = mb->rkey;
+	if ((rc = run_wr(st, a, b, &wr, "RDMA READ 3001 bytes b+12 -> a+10004", NULL)) ||
+	    (rc = verify(st, "RDMA READ 3001 bytes b+12 -> a+10004", src, dst, 3001)))
+		return rc;
+	ck = rd_st_check(r, RDIAG_PASS, "READ odd offset/length",
+			 "3001 bytes b+12 -> a+10004 verified");
+	(void)ck;
+	return 0;
+}
+
+static int atomic_op(struct rdiag_selftest *st, struct rd_ep *a, struct rd_ep *b,
+		     enum ibv_wr_opcode op, uint64_t *target, uint64_t cmp_add, uint64_t swap,
+		     uint64_t *old, struct ibv_wc *wc, const char *what)
+{
+	uint64_t *res = (uint64_t *)(void *)(a->buf + 16384);
+	struct ibv_sge sge = { .addr = (uintptr_t)res, .length = 8, .lkey = a->mr->lkey };
+	struct ibv_send_wr wr;
+
+	*res = 0xdeadbeefdeadbeefULL;
+	memset(&wr, 0, sizeof(wr));
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = op;
+	wr.send_flags = IBV_SEND_SIGNALED;
+	wr.wr.atomic.remote_addr = (uintptr_t)target;
+	wr.wr.atomic.rkey = b->mr->rkey;
+	wr.wr.atomic.compare_add = cmp_add;
+	wr.wr.atomic.swap = swap;
+	{
+		int rc = run_wr(st, a, b, &wr, what, wc);
+
+		*old = *res;
+		return rc;
+	}
+}
+
+static int atomics(struct rdiag_selftest *st, struct rdiag_st_result *r, struct rd_ep *a,
+		   struct rd_ep *b, char *sum, size_t sl)
+{
+	uint64_t *t = (uint64_t *)(void *)(b->buf + 8192), *mis, old = 0, v0, v1;
+	struct ibv_wc wc;
+	struct rdiag_st_check *ck;
+	int rc;
+
+	if (st->a.dattr.orig_attr.atomic_cap == IBV_ATOMIC_NONE ||
+	    st->b.dattr.orig_attr.atomic_cap == IBV_ATOMIC_NONE) {
+		rd_st_check(r, RDIAG_SKIP, "atomics", "device reports atomic_cap NONE "
+			    "(ibv_query_device): no atomic operations to test");
+		snprintf(sum, sl, "atomics skipped: atomic_cap NONE");
+		return 0;
+	}
+	v0 = 0x1111222233334444ULL;
+	v1 = 0x5555666677778888ULL;
+	*t = v0;
+	rc = atomic_op(st, a, b, IBV_WR_ATOMIC_CMP_AND_SWP, t, v0, v1, &old, &wc,
+		       "ATOMIC CMP_AND_SWP on an 8-byte aligned target");
+	if (rc > 0)
+		return rd_st_wc_fail(st, &wc, "ATOMIC CMP_AND_SWP aligned");
+	if (rc)
+		return rc;
+	if (old != v0 || *t != v1) {
+		snprintf(r->expected, sizeof(r->expected), "old 0x%016llx, target now 0x%016llx",
+			 (unsigned long long)v0, (unsigned long long)v1);
+		snprintf(r->observed, sizeof(r->observed), "old 0x%016llx, target now 0x%016llx",
+			 (unsigned long long)old, (unsigned long long)*t);
+		return rd_st_fail(st, 0, "ATOMIC CMP_AND_SWP aligned: values");
+	}
+	rd_st_check(r, RDIAG_PASS, "CMP_AND_SWP aligned", "old value 0x%016llx returned, swapped",
+		    (unsigned long long)old);
+	rc = atomic_op(st, a, b, IBV_WR_ATOMIC_FETCH_AND_ADD, t, 0x10, 0, &old, &wc,
+		       "ATOMIC FETCH_AND_ADD on an 8-byte aligned target");
+	if (rc > 0)
+		return rd_st_wc_fail(st, &wc, "ATOMIC FETCH_AND_ADD aligned");
+	if (rc)
+		return rc;
+	if (old != v1 || *t != v1 + 0x10) {
+		snprintf(r->expected, sizeof(r->expected), "old 0x%016llx, target now 0x%016llx",
+			 (unsigned long long)v1, (unsigned long long)(v1 + 0x10));
+		snprintf(r->observed, sizeof(r->observed), "old 0x%016llx, target now 0x%016llx",
+			 (unsigned long long)old, (unsigned long long)*t);
+		return rd_st_fail(st, 0, "ATOMIC FETCH_AND_ADD aligned: values");
+	}
+	rd_st_check(r, RDIAG_PASS, "FETCH_AND_ADD aligned", "old value 0x%016llx returned, added",
+		    (unsigned long long)old);
+	/* last, because a failed atomic moves the QP to ERR */
+	mis = (uint64_t *)(void *)(b->buf + 8192 + 64 + 4);
+	memcpy(mis, &v0, 8);
+	rc = atomic_op(st, a, b, IBV_WR_ATOMIC_FETCH_AND_ADD, mis, 1, 0, &old, &wc,
+		       "ATOMIC FETCH_AND_ADD on a misaligned target (+4)");
+	if (rc < 0 && st->res->verdict == RDIAG_FAIL && !strstr(st->res->step, "post_send"))
+		return rc;
+	if (rc < 0) {
+		/* refused at post time: that is a failure of the operation too */
+		st->res->verdict = RDIAG_PASS;
+		ck = rd_st_check(r, RDIAG_PASS, "misaligned atomic", "refused by ibv_post_send: %s",
+				 strerror(st->res->err));
+		st->res->err = 0;
+		st->res->step[0] = '\0';
+		snprintf(sum, sl, "misaligned atomic refused at post");
+		return 0;
+	}
+	if (rc == 0) {
+		snprintf(r->expected, sizeof(r->expected), "an error completion "
+			 "(IBV_WC_REM_INV_REQ_ERR expected)");
+		snprintf(r->observed, sizeof(r->observed), "success, target now %s",
+			 memcmp(mis, &v0, 8) ? "modified" : "unchanged");
+		rd_st_hint(st, "the IB spec requires atomics on 8-byte aligned addresses; a "
+			   "device that accepts others may tear the value");
+		return rd_st_fail(st, 0, "ATOMIC FETCH_AND_ADD on a misaligned target succeeded");
+	}
+	ck = rd_st_check(r, RDIAG_PASS, "misaligned atomic", "failed as required: WC %d %s, "
+			 "target %s", wc.status, rdiag_wc_status_name((int)wc.status),
+			 memcmp(mis, &v0, 8) ? "MODIFIED" : "unchanged");
+	ck->wc_status = (int)wc.status;
+	r->wc_status = (int)wc.status;
+	if (memcmp(mis, &v0, 8))
+		return rd_st_fail(st, 0, "misaligned atomic failed but modified the target");
+	snprintf(sum, sl, "CAS/FAA aligned ok, misaligned FAA failed with WC %d %s", wc.status,
+		 rdiag_wc_status_name((int)wc.status));
+	return 0;
+}
+
+int rd_test_alignment(struct rdiag_selftest *st, struct rdiag_st_result *r)
+{
+	static const struct { size_t off, len; } cases[] = {
+		{ 1, 4097 }, { 7, 5000 }, { 4095, 12289 }, { 4095, 1 },
+	};
+	struct rd_ep a, b;
+	struct rd_conn c;
+	char *buf, sum[128] = "";
+	size_t i;
+	int rc, accepted = 0;
+
+	rd_st_conn_default(st, &c);
+	rc = rd_st_pair(st, &a, &b, IBV_QPT_RC, 32768, &c);
+	if (rc)
+		return rc;
+	buf = rd_st_alloc(st, 5 * 4096);
+	if (!buf)
+		return rd_st_fail(st, errno, "allocate 20 KiB");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ibv_mr *mr;
+		char what[64];
+
+		snprintf(what, sizeof(what), "reg_mr(buf+%zu, %zu)", cases[i].off, cases[i].len);
+		rd_st_step(st, "ibv_reg_mr(buf+%zu, %zu)", cases[i].off, cases[i].len);
+		mr = rd_st_reg_mr(st, a.pd, buf + cases[i].off, cases[i].len,
+				  IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+				  IBV_ACCESS_REMOTE_READ);
+		/* both answers are legal: record, do not judge */
+		if (mr) {
+			accepted++;
+			rd_st_check(r, RDIAG_PASS, what, "accepted: lkey 0x%x rkey 0x%x", mr->lkey,
+				    mr->rkey);
+		} else {
+			rd_st_check(r, RDIAG_PASS, what, "refused: %s", strerror(errno));
+		}
+	}
+	rc = data_ops(st, r, &a, &b);
+	if (rc)
+		return rc;
+	rc = atomics(st, r, &a, &b, sum, sizeof(sum));
+	if (rc)
+		return rc;
+	snprintf(r->summary, sizeof(r->summary), "odd-address MRs accepted %d/%zu; SEND/WRITE/READ "
+		 "at odd offsets and lengths verified byte for byte; %s", accepted,
+		 sizeof(cases) / sizeof(cases[0]), sum);
+	r->verdict = RDIAG_PASS;
+	return 0;
+}

@@ -1,0 +1,148 @@
+/* Internal to the verbs self-tests (lib/verbs/selftest*.c); not installed.
+ *
+ * Ownership: struct rdiag_selftest owns every verbs object and buffer a test creates.  Each
+ * object is pushed on st->objs when created; rd_st_release_to(st, mark) destroys everything
+ * above mark, newest first (QP before CQ before MR before PD before the buffer), so one call
+ * at the end of a test cleans up after success, failure and interruption alike. */
+#ifndef RD_SELFTEST_INT_H
+#define RD_SELFTEST_INT_H
+#include <infiniband/verbs.h>
+#include <net/if.h>
+#include <signal.h>
+
+#include "rdmadiag/selftest.h"
+
+enum rd_obj_type {
+	RD_OBJ_PD,
+	RD_OBJ_CQ,
+	RD_OBJ_QP,
+	RD_OBJ_MR,
+	RD_OBJ_AH,
+	RD_OBJ_MEM,	/* malloc/posix_memalign */
+	RD_OBJ_MMAP,	/* mmap, len bytes */
+};
+
+struct rd_obj {
+	enum rd_obj_type type;
+	void *p;
+	size_t len;
+};
+
+/* one end: a device port and the GID it uses */
+struct rd_port {
+	struct ibv_context *ctx;
+	bool own_ctx;			/* false for the loopback peer (shares a's) */
+	char dev[64];
+	int port;
+	int gid_index;
+	struct ibv_port_attr pattr;
+	struct ibv_device_attr_ex dattr;
+	union ibv_gid gid;
+	int gid_type;			/* IBV_GID_TYPE_* */
+	char ndev[IF_NAMESIZE];
+	bool eth;			/* link layer Ethernet (RoCE): AV needs a GRH */
+};
+
+struct rdiag_selftest {
+	struct rdiag_selftest_opts opts;
+	struct rd_port a, b;		/* b is a copy of a in loopback */
+	bool loopback;
+	struct rd_obj *objs;
+	size_t nobj, cap;
+	volatile sig_atomic_t interrupted;
+	const char *test;		/* running test name (for on_step) */
+	struct rdiag_st_result *res;	/* running test's result */
+};
+
+/* a QP with its own PD, CQ and registered buffer */
+struct rd_ep {
+	struct rd_port *port;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	char *buf;
+	size_t buflen;
+	struct ibv_mr *mr;		/* whole buf, LOCAL_WRITE|REMOTE_* */
+};
+
+/* RC/UC connection parameters (UD uses qkey and psn only) */
+struct rd_conn {
+	int path_mtu;			/* IBV_MTU_*; 0: the port's active MTU */
+	uint32_t psn;
+	int timeout, retry_cnt, rnr_retry, min_rnr_timer;
+	int rd_atomic;			/* max_rd_atomic and max_dest_rd_atomic */
+	unsigned int access;		/* QP access flags */
+};
+
+#define RD_QKEY 0x11111111u
+#define RD_GRH 40
+
+/* selftest_res.c: objects and their release */
+size_t rd_st_mark(const struct rdiag_selftest *st);
+void rd_st_release_to(struct rdiag_selftest *st, size_t mark);
+void *rd_st_track(struct rdiag_selftest *st, enum rd_obj_type type, void *p, size_t len);
+void *rd_st_alloc(struct rdiag_selftest *st, size_t len);	/* page aligned, zeroed */
+struct ibv_mr *rd_st_reg_mr(struct rdiag_selftest *st, struct ibv_pd *pd, void *addr,
+			    size_t len, unsigned int access);
+void rd_st_dereg_mr(struct rdiag_selftest *st, struct ibv_mr *mr);	/* early release */
+int rd_st_ep_create(struct rdiag_selftest *st, struct rd_ep *ep, struct rd_port *port,
+		    enum ibv_qp_type type, size_t buflen);
+
+/* selftest_res.c: steps, QP transitions, posting and polling */
+void rd_st_step(struct rdiag_selftest *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int rd_st_fail(struct rdiag_selftest *st, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void rd_st_hint(struct rdiag_selftest *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void rd_st_attr(struct rdiag_st_result *r, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+struct rdiag_st_check *rd_st_check(struct rdiag_st_result *r, enum rdiag_verdict v,
+				   const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void rd_st_check_num(struct rdiag_st_check *c, const char *key, double v);
+void rd_st_conn_default(struct rdiag_selftest *st, struct rd_conn *c);
+int rd_st_modify(struct rdiag_selftest *st, struct rd_ep *ep, struct ibv_qp_attr *attr,
+		 int mask, const char *what);
+int rd_st_to_init(struct rdiag_selftest *st, struct rd_ep *ep, const struct rd_conn *c);
+int rd_st_to_rtr(struct rdiag_selftest *st, struct rd_ep *ep, const struct rd_ep *peer,
+		 const struct rd_conn *c);
+int rd_st_to_rts(struct rdiag_selftest *st, struct rd_ep *ep, const struct rd_conn *c);
+int rd_st_connect(struct rdiag_selftest *st, struct rd_ep *a, struct rd_ep *b,
+		  const struct rd_conn *ca, const struct rd_conn *cb);
+int rd_st_pair(struct rdiag_selftest *st, struct rd_ep *a, struct rd_ep *b,
+	       enum ibv_qp_type type, size_t buflen, const struct rd_conn *c);
+int rd_st_qp_state(struct ibv_qp *qp);
+int rd_st_post_recv(struct rdiag_selftest *st, struct rd_ep *ep, void *addr, uint32_t len,
+		    uint32_t lkey, uint64_t id);
+int rd_st_post_send(struct rdiag_selftest *st, struct rd_ep *ep, struct ibv_send_wr *wr);
+int rd_st_poll(struct rdiag_selftest *st, struct ibv_cq *cq, struct ibv_wc *wc,
+	       unsigned int timeout_ms);
+int rd_st_wc_fail(struct rdiag_selftest *st, const struct ibv_wc *wc, const char *what);
+double rd_st_now_ms(void);
+void rd_st_sleep_ms(struct rdiag_selftest *st, double ms);
+int rd_st_fill_av(struct rdiag_selftest *st, struct ibv_ah_attr *ah, const struct rd_port *from,
+		  const struct rd_port *to);
+void rd_st_gid_str(const union ibv_gid *gid, char *buf, size_t len);
+const char *rd_st_gid_type_name(int type);
+
+/* selftest_counters.c: counter deltas by catalogue concept */
+struct rd_ctr_snap;
+struct rd_ctr_snap *rd_ctr_snap(struct rdiag_selftest *st, const struct rd_port *p);
+void rd_ctr_snap_free(struct rd_ctr_snap *s);
+/* record the delta of concept between two snaps into the result; returns the entry or NULL
+ * when the driver has no counter for that concept */
+struct rdiag_st_counter *rd_ctr_delta(struct rdiag_st_result *r, const struct rd_ctr_snap *a,
+				      const struct rd_ctr_snap *b, const char *concept);
+/* wait until counters read now reflect everything that happened before (sysfs lifespan) */
+void rd_ctr_settle(struct rdiag_selftest *st, const struct rd_port *p);
+
+/* the tests */
+int rd_test_qp_states(struct rdiag_selftest *st, struct rdiag_st_result *r);
+int rd_test_gid_sweep(struct rdiag_selftest *st, struct rdiag_st_result *r);
+int rd_test_rnr(struct rdiag_selftest *st, struct rdiag_st_result *r);
+int rd_test_alignment(struct rdiag_selftest *st, struct rdiag_st_result *r);
+int rd_test_access(struct rdiag_selftest *st, struct rdiag_st_result *r);
+int rd_test_mr_cost(struct rdiag_selftest *st, struct rdiag_st_result *r);
+
+#endif
