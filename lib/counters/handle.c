@@ -1,0 +1,104 @@
+/* The counters handle: source selection, test seams, error text. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+
+void rd_seterr(struct rdiag_counters *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->err, sizeof(c->err), fmt, ap);
+	va_end(ap);
+}
+
+uint64_t rd_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters_opts *opts)
+{
+	struct rdiag_counters *c;
+	const char *root, *replay;
+	int ret;
+
+	*out = NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->source = opts ? opts->source : RDIAG_SRC_AUTO;
+	/* secure_getenv: a setuid/setgid wrapper must not be pointed at a fake tree */
+	root = secure_getenv("RDMADIAG_SYSFS_ROOT");
+	if (root && *root) {
+		size_t l = strlen(root);
+
+		if (l >= sizeof(c->root)) {
+			free(c);
+			return -ENAMETOOLONG;
+		}
+		memcpy(c->root, root, l + 1);
+		while (l > 1 && c->root[l - 1] == '/')
+			c->root[--l] = '\0';
+	}
+	replay = secure_getenv("RDMADIAG_NL_REPLAY");
+	if (replay && *replay) {
+		ret = rd_replay_load(replay, &c->replay, c->err, sizeof(c->err));
+		if (ret < 0) {
+			free(c);
+			return ret;
+		}
+	}
+	/* A fake sysfs tree describes another machine: mixing it with this machine's netlink
+	 * would merge two systems.  Netlink is used with it only when replayed too. */
+	c->use_netlink = c->source != RDIAG_SRC_SYSFS && (!c->root[0] || c->replay ||
+							   c->source == RDIAG_SRC_NETLINK);
+	if (opts && opts->nl_record) {
+		c->record = fopen(opts->nl_record, "we");
+		if (!c->record) {
+			ret = -errno;
+			rdiag_counters_close(c);
+			return ret;
+		}
+		fputs("# rdmadiag netlink recording v1: 'req HEX' then its 'rep HEX' datagrams\n",
+		      c->record);
+	}
+	*out = c;
+	return 0;
+}
+
+void rdiag_counters_close(struct rdiag_counters *c)
+{
+	if (!c)
+		return;
+	if (c->nl)
+		mnl_socket_close(c->nl);
+	if (c->record)
+		fclose(c->record);
+	rd_replay_free(c->replay);
+	free(c->buf);
+	free(c);
+}
+
+const char *rdiag_counters_errmsg(const struct rdiag_counters *c)
+{
+	return c ? c->err : "";
+}
+
+const char *rdiag_counters_sysfs_root(const struct rdiag_counters *c)
+{
+	return c->root;
+}
+
+bool rdiag_counters_netlink_ok(const struct rdiag_counters *c)
+{
+	return c->nl_ok;
+}

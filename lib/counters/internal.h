@@ -1,0 +1,106 @@
+/* Internal to lib/counters: the handle, the netlink layer and sysfs helpers (rd_ prefix). */
+#ifndef RD_COUNTERS_INTERNAL_H
+#define RD_COUNTERS_INTERNAL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <libmnl/libmnl.h>
+#include <rdma/rdma_netlink.h>
+
+#include <rdmadiag/counters.h>
+
+struct rd_replay;
+
+struct rdiag_counters {
+	enum rdiag_source source;
+	char root[4096];		/* sysfs root prefix ("" = real /) */
+	bool use_netlink;		/* netlink is a source at all */
+	struct mnl_socket *nl;		/* opened lazily */
+	bool nl_failed;			/* socket could not be opened: do not retry */
+	bool nl_ok;
+	uint32_t seq;
+	FILE *record;			/* --nl-record */
+	struct rd_replay *replay;	/* RDMADIAG_NL_REPLAY */
+	char err[256];
+	char *buf;			/* receive buffer */
+	size_t buflen;
+};
+
+void rd_seterr(struct rdiag_counters *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+uint64_t rd_now_ns(void);
+
+/* ---- sysfs ---- */
+/* path = root + rel; returns bytes written or -ENAMETOOLONG */
+int rd_path(const struct rdiag_counters *c, char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* read a small file (trailing newline stripped); 0 or -errno */
+int rd_read_str(const char *path, char *buf, size_t len);
+/* parse an unsigned decimal (or 0x hex) value, whole string; 0 or -EINVAL/-ERANGE */
+int rd_parse_u64(const char *s, uint64_t *v);
+int rd_read_u64(const char *path, uint64_t *v);
+bool rd_is_dir(const char *path);
+
+/* sysfs discovery and counter reading (sysfs.c) */
+int rd_sysfs_devices(struct rdiag_counters *c, struct rdiag_devices *d);
+struct rd_sampvec;
+int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const char *dir,
+			const char *dev, uint32_t port, enum rdiag_origin origin,
+			const char *prefix, uint32_t cache_ms, const char *driver);
+
+/* ---- samples vector (sample.c) ---- */
+struct rdiag_samples {
+	size_t n, cap;
+	struct rdiag_sample *s;
+	/* string storage: each name/dev is a separate allocation owned here */
+	size_t nstr, capstr;
+	char **str;
+};
+struct rd_sampvec { struct rdiag_samples *set; };
+int rd_samples_add(struct rdiag_samples *set, const char *dev, uint32_t port, const char *name,
+		   uint64_t value, int err, enum rdiag_origin origin, uint64_t ts_ns,
+		   uint32_t cache_ms, const char *driver);
+
+/* ---- netlink (nl.c) ---- */
+#define RD_NL_MAXATTR RDMA_NLDEV_ATTR_MAX
+typedef int (*rd_nl_cb)(const struct nlmsghdr *nlh, void *data);
+/* open socket (or replay) lazily: 0 or -errno */
+int rd_nl_ready(struct rdiag_counters *c);
+/* build a request for cmd with optional dev index / port / stat res (0 = omitted) */
+int rd_nl_query(struct rdiag_counters *c, int cmd, bool dump, uint32_t dev_index, uint32_t port,
+		uint32_t stat_res, rd_nl_cb cb, void *data);
+/* parse attributes of a message / nest against the one policy table; unknown ones ignored.
+ * tb must have RD_NL_MAXATTR entries.  0 or -EBADMSG. */
+int rd_nl_parse(const struct nlmsghdr *nlh, const struct nlattr **tb);
+int rd_nl_parse_nested(const struct nlattr *nest, const struct nlattr **tb);
+/* iterate the hwcounter entries of a STAT_HWCOUNTERS nest */
+typedef int (*rd_nl_hwc_cb)(const char *name, uint64_t value, const struct nlattr **tb,
+			    void *data);
+int rd_nl_hwcounters(const struct nlattr *nest, rd_nl_hwc_cb cb, void *data);
+/* name of the device with this index, from a GET dump */
+struct rd_nl_dev { uint32_t index; char name[64]; uint32_t nports; };
+int rd_nl_devices(struct rdiag_counters *c, struct rd_nl_dev **out, size_t *n);
+int rd_nl_dev_index(struct rdiag_counters *c, const char *name, uint32_t *index);
+int rd_nl_discover(struct rdiag_counters *c, struct rdiag_devices *d);
+int rd_nl_sample_port(struct rdiag_counters *c, struct rdiag_samples *set, uint32_t dev_index,
+		      const char *dev, uint32_t port, const char *driver);
+
+/* ---- record / replay (nl_record.c) ---- */
+int rd_replay_load(const char *path, struct rd_replay **out, char *err, size_t errlen);
+void rd_replay_free(struct rd_replay *r);
+/* find the reply datagrams for this request (bufs and lens point into r) */
+int rd_replay_lookup(struct rd_replay *r, const void *req, size_t reqlen,
+		     const uint8_t *const **bufs, const size_t **lens, size_t *n);
+void rd_record_write(FILE *f, const char *tag, const void *buf, size_t len);
+
+/* ---- misc ---- */
+/* copy with truncation (NUL-terminated when len > 0); returns strlen(src) */
+size_t rd_strlcpy(char *dst, const char *src, size_t len);
+const char *rd_guess_driver(const char *devname);
+void rd_gid_decode(struct rdiag_gid *g);
+void rd_port_free(struct rdiag_port *p);
+struct rdiag_port *rd_device_port(struct rdiag_device *d, uint32_t port);
+struct rdiag_device *rd_devices_get(struct rdiag_devices *d, const char *name);
+
+#endif

@@ -1,0 +1,358 @@
+/* One snapshot of every counter: netlink and sysfs sources merged per port. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rdmadiag/catalog.h>
+#include "internal.h"
+
+static const char *intern(struct rdiag_samples *set, const char *s)
+{
+	char *d;
+
+	/* consecutive samples share the device name: reuse the last copy */
+	if (set->nstr && !strcmp(set->str[set->nstr - 1], s))
+		return set->str[set->nstr - 1];
+	if (set->nstr == set->capstr) {
+		size_t cap = set->capstr ? set->capstr * 2 : 64;
+		char **n = realloc(set->str, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		set->str = n;
+		set->capstr = cap;
+	}
+	d = strdup(s);
+	if (!d)
+		return NULL;
+	set->str[set->nstr++] = d;
+	return d;
+}
+
+int rd_samples_add(struct rdiag_samples *set, const char *dev, uint32_t port, const char *name,
+		   uint64_t value, int err, enum rdiag_origin origin, uint64_t ts_ns,
+		   uint32_t cache_ms, const char *driver)
+{
+	struct rdiag_sample *s;
+	const char *d, *nm;
+
+	if (set->n == set->cap) {
+		size_t cap = set->cap ? set->cap * 2 : 128;
+		struct rdiag_sample *ns = realloc(set->s, cap * sizeof(*ns));
+
+		if (!ns)
+			return -ENOMEM;
+		set->s = ns;
+		set->cap = cap;
+	}
+	d = set->n && !strcmp(set->s[set->n - 1].dev, dev) ? set->s[set->n - 1].dev
+							    : intern(set, dev);
+	nm = intern(set, name);
+	if (!d || !nm)
+		return -ENOMEM;
+	s = &set->s[set->n++];
+	s->dev = d;
+	s->port = port;
+	s->name = nm;
+	s->value = value;
+	s->origin = origin;
+	s->ts_ns = ts_ns;
+	s->cache_ms = cache_ms;
+	s->err = err;
+	s->cat = rdiag_catalog_lookup(name, driver, origin);
+	return 0;
+}
+
+size_t rdiag_samples_count(const struct rdiag_samples *s)
+{
+	return s ? s->n : 0;
+}
+
+const struct rdiag_sample *rdiag_samples_get(const struct rdiag_samples *s, size_t i)
+{
+	return s && i < s->n ? &s->s[i] : NULL;
+}
+
+const struct rdiag_sample *rdiag_samples_find(const struct rdiag_samples *s, const char *dev,
+					      uint32_t port, const char *name)
+{
+	size_t i;
+
+	if (!s)
+		return NULL;
+	for (i = 0; i < s->n; i++)
+		if (s->s[i].port == port && !strcmp(s->s[i].name, name) &&
+		    !strcmp(s->s[i].dev, dev))
+			return &s->s[i];
+	return NULL;
+}
+
+void rdiag_samples_free(struct rdiag_samples *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nstr; i++)
+		free(s->str[i]);
+	free(s->str);
+	free(s->s);
+	free(s);
+}
+
+static int no_dots(const struct dirent *e)
+{
+	return e->d_name[0] != '.';
+}
+
+static const char *const cm_groups[] = {
+	"cm_tx_msgs", "cm_tx_retries", "cm_rx_msgs", "cm_rx_duplicates",
+};
+
+/* a light enumeration: names, ports, netlink index; no GIDs (a snapshot must be cheap) */
+struct lite_dev {
+	char name[64];
+	char driver[32];
+	uint32_t nl_index;	/* 0: not known to netlink */
+	bool in_sysfs;
+	uint32_t nports;
+	uint32_t *ports;
+};
+
+static int lite_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct lite_dev *)a)->name, ((const struct lite_dev *)b)->name);
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct lite_dev *lite_get(struct lite_dev **v, size_t *n, const char *name)
+{
+	struct lite_dev *nv;
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp((*v)[i].name, name))
+			return &(*v)[i];
+	nv = realloc(*v, (*n + 1) * sizeof(*nv));
+	if (!nv)
+		return NULL;
+	*v = nv;
+	memset(&nv[*n], 0, sizeof(nv[*n]));
+	rd_strlcpy(nv[*n].name, name, sizeof(nv[*n].name));
+	return &nv[(*n)++];
+}
+
+static int lite_enum(struct rdiag_counters *c, struct lite_dev **out, size_t *nout)
+{
+	struct lite_dev *v = NULL, *d;
+	size_t n = 0, i;
+	struct dirent **l;
+	char path[PATH_MAX];
+	int k, m, ret = 0;
+
+	if (c->source != RDIAG_SRC_NETLINK &&
+	    rd_path(c, path, sizeof(path), "/sys/class/infiniband") >= 0 &&
+	    (m = scandir(path, &l, no_dots, alphasort)) >= 0) {
+		for (k = 0; k < m; k++) {
+			d = ret ? NULL : lite_get(&v, &n, l[k]->d_name);
+			if (!d)
+				ret = -ENOMEM;
+			else
+				d->in_sysfs = true;
+			free(l[k]);
+		}
+		free(l);
+	}
+	if (!ret && c->use_netlink && rd_nl_ready(c) == 0) {
+		struct rd_nl_dev *nd = NULL;
+		size_t nn = 0;
+
+		if (rd_nl_devices(c, &nd, &nn) == 0) {
+			for (i = 0; i < nn && !ret; i++) {
+				d = lite_get(&v, &n, nd[i].name);
+				if (!d) {
+					ret = -ENOMEM;
+					break;
+				}
+				d->nl_index = nd[i].index;
+				d->nports = nd[i].nports;
+			}
+		} else if (c->source == RDIAG_SRC_NETLINK) {
+			ret = -EIO;
+		}
+		free(nd);
+	} else if (!ret && c->source == RDIAG_SRC_NETLINK) {
+		ret = c->nl_failed ? -EPROTONOSUPPORT : -EIO;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		d = &v[i];
+		rd_strlcpy(d->driver, rd_guess_driver(d->name), sizeof(d->driver));
+		if (d->in_sysfs &&
+		    rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports", d->name) >= 0
+		    && (m = scandir(path, &l, no_dots, alphasort)) >= 0) {
+			d->ports = calloc((size_t)m + 1, sizeof(*d->ports));
+			d->nports = 0;
+			for (k = 0; k < m; k++) {
+				if (d->ports)
+					d->ports[d->nports++] = (uint32_t)strtoul(l[k]->d_name,
+										  NULL, 10);
+				free(l[k]);
+			}
+			free(l);
+			if (!d->ports)
+				ret = -ENOMEM;
+			else
+				qsort(d->ports, d->nports, sizeof(*d->ports), u32_cmp);
+		} else if (d->nports) {
+			uint32_t p;
+
+			d->ports = calloc(d->nports, sizeof(*d->ports));
+			if (!d->ports)
+				ret = -ENOMEM;
+			for (p = 0; d->ports && p < d->nports; p++)
+				d->ports[p] = p + 1;
+		}
+	}
+	if (ret) {
+		for (i = 0; i < n; i++)
+			free(v[i].ports);
+		free(v);
+		return ret;
+	}
+	qsort(v, n, sizeof(*v), lite_cmp);
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+static uint32_t lifespan(struct rdiag_counters *c, const char *dev, uint32_t port)
+{
+	char path[PATH_MAX];
+	uint64_t v;
+
+	if (port)
+		rd_path(c, path, sizeof(path),
+			"/sys/class/infiniband/%s/ports/%u/hw_counters/lifespan", dev, port);
+	else
+		rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/hw_counters/lifespan",
+			dev);
+	/* the kernel default is 10 ms when the file is absent or unreadable */
+	return rd_read_u64(path, &v) == 0 ? (uint32_t)v : 10;
+}
+
+static int sample_port(struct rdiag_counters *c, struct rd_sampvec *v, struct lite_dev *d,
+		       uint32_t port)
+{
+	char path[PATH_MAX], prefix[64];
+	bool got_nl = false;
+	size_t g;
+	int ret;
+
+	if (c->use_netlink && d->nl_index) {
+		ret = rd_nl_sample_port(c, v->set, d->nl_index, d->name, port, d->driver);
+		if (ret == 0)
+			got_nl = true;
+		else if (c->source == RDIAG_SRC_NETLINK)
+			return ret;
+		else if (ret == -ENOMEM)
+			return ret;
+	} else if (c->source == RDIAG_SRC_NETLINK) {
+		return 0;
+	}
+	if (c->source == RDIAG_SRC_NETLINK)
+		return 0;
+	if (!got_nl) {
+		rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/hw_counters",
+			d->name, port);
+		if (rd_is_dir(path)) {
+			ret = rd_sysfs_sample_dir(c, v, path, d->name, port, RDIAG_ORIG_SYSFS_HW,
+						  NULL, lifespan(c, d->name, port), d->driver);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	/* the PMA counters and the CM counters never travel over netlink */
+	rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/counters", d->name,
+		port);
+	ret = rd_sysfs_sample_dir(c, v, path, d->name, port, RDIAG_ORIG_PMA, NULL, 0, "pma");
+	if (ret < 0)
+		return ret;
+	for (g = 0; g < sizeof(cm_groups) / sizeof(cm_groups[0]); g++) {
+		rd_path(c, path, sizeof(path), "/sys/class/infiniband_cm/%s/%u/%s", d->name, port,
+			cm_groups[g]);
+		snprintf(prefix, sizeof(prefix), "%s/", cm_groups[g]);
+		ret = rd_sysfs_sample_dir(c, v, path, d->name, port, RDIAG_ORIG_CM, prefix, 0,
+					  "cm");
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+int rdiag_counters_sample(struct rdiag_counters *c, const struct rdiag_filter *f,
+			  struct rdiag_samples **out)
+{
+	struct rdiag_samples *set;
+	struct lite_dev *devs = NULL;
+	struct rd_sampvec v;
+	char path[PATH_MAX];
+	size_t n = 0, i;
+	uint32_t p;
+	bool found = false;
+	int ret;
+
+	*out = NULL;
+	set = calloc(1, sizeof(*set));
+	if (!set)
+		return -ENOMEM;
+	v.set = set;
+	ret = lite_enum(c, &devs, &n);
+	if (ret < 0) {
+		if (!c->err[0])
+			rd_seterr(c, "cannot enumerate RDMA devices over netlink");
+		free(set);
+		return ret;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		struct lite_dev *d = &devs[i];
+
+		if (f && f->dev && strcmp(f->dev, d->name))
+			continue;
+		found = true;
+		if ((!f || !f->port) && c->source != RDIAG_SRC_NETLINK && d->in_sysfs) {
+			rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/hw_counters",
+				d->name);
+			if (rd_is_dir(path))
+				ret = rd_sysfs_sample_dir(c, &v, path, d->name, 0,
+							  RDIAG_ORIG_SYSFS_DEV_HW, NULL,
+							  lifespan(c, d->name, 0), d->driver);
+		}
+		for (p = 0; p < d->nports && !ret; p++) {
+			if (f && f->port && f->port != d->ports[p])
+				continue;
+			ret = sample_port(c, &v, d, d->ports[p]);
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(devs[i].ports);
+	free(devs);
+	if (!ret && f && f->dev && !found) {
+		rd_seterr(c, "no RDMA device '%s'", f->dev);
+		ret = -ENODEV;
+	}
+	if (ret < 0) {
+		rdiag_samples_free(set);
+		return ret;
+	}
+	*out = set;
+	return 0;
+}

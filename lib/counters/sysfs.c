@@ -1,0 +1,321 @@
+/* sysfs: device/port/GID discovery and the counter directories
+ *   /sys/class/infiniband/<dev>/ports/<n>/{counters,hw_counters}/, <dev>/hw_counters/,
+ *   /sys/class/infiniband_cm/<dev>/<port>/<group>/<msg>. */
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rdmadiag/catalog.h>
+#include "internal.h"
+
+static int no_dots(const struct dirent *e)
+{
+	return e->d_name[0] != '.';
+}
+
+static int numeric_sort(const struct dirent **a, const struct dirent **b)
+{
+	unsigned long x = strtoul((*a)->d_name, NULL, 10), y = strtoul((*b)->d_name, NULL, 10);
+
+	return x < y ? -1 : x > y;
+}
+
+static void free_list(struct dirent **l, int n)
+{
+	while (n-- > 0)
+		free(l[n]);
+	free(l);
+}
+
+/* "4: ACTIVE" -> 4 */
+static uint8_t leading_num(const char *s)
+{
+	return (uint8_t)strtoul(s, NULL, 10);
+}
+
+static void copy(char *dst, size_t len, const char *src)
+{
+	rd_strlcpy(dst, src, len);
+}
+
+void rd_gid_decode(struct rdiag_gid *g)
+{
+	unsigned int w[8];
+	int i;
+
+	g->ip[0] = '\0';
+	g->ipv4 = false;
+	if (sscanf(g->gid, "%x:%x:%x:%x:%x:%x:%x:%x", &w[0], &w[1], &w[2], &w[3], &w[4], &w[5],
+		   &w[6], &w[7]) != 8)
+		return;
+	for (i = 0; i < 8; i++) {
+		g->raw[2 * i] = (uint8_t)(w[i] >> 8);
+		g->raw[2 * i + 1] = (uint8_t)w[i];
+	}
+	if (!memcmp(g->raw, "\0\0\0\0\0\0\0\0\0\0\xff\xff", 12)) {
+		inet_ntop(AF_INET, g->raw + 12, g->ip, sizeof(g->ip));
+		g->ipv4 = true;
+	} else {
+		inet_ntop(AF_INET6, g->raw, g->ip, sizeof(g->ip));
+	}
+	/* fe80::/10 is link-local: it does not cross an IP router */
+	g->routable = g->type == RDIAG_GID_ROCE_V2 &&
+		      !(g->raw[0] == 0xfe && (g->raw[1] & 0xc0) == 0x80);
+}
+
+static bool gid_is_zero(const char *s)
+{
+	for (; *s; s++)
+		if (*s != '0' && *s != ':')
+			return false;
+	return true;
+}
+
+static int read_gids(struct rdiag_counters *c, const char *dev, struct rdiag_port *p)
+{
+	char path[PATH_MAX], buf[128];
+	struct dirent **l;
+	int n, i;
+
+	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/gids", dev,
+		    p->port) < 0)
+		return 0;
+	n = scandir(path, &l, no_dots, numeric_sort);
+	if (n <= 0)
+		return 0;
+	p->gids = calloc((size_t)n, sizeof(*p->gids));
+	if (!p->gids) {
+		free_list(l, n);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		struct rdiag_gid *g = &p->gids[p->n_gids];
+
+		if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/gids/%s",
+			    dev, p->port, l[i]->d_name) < 0 ||
+		    rd_read_str(path, buf, sizeof(buf)) < 0 || gid_is_zero(buf))
+			continue;	/* empty slot */
+		memset(g, 0, sizeof(*g));
+		g->index = (unsigned int)strtoul(l[i]->d_name, NULL, 10);
+		copy(g->gid, sizeof(g->gid), buf);
+		/* reading the type of an empty slot fails with EINVAL: that is normal */
+		if (rd_path(c, path, sizeof(path),
+			    "/sys/class/infiniband/%s/ports/%u/gid_attrs/types/%s", dev, p->port,
+			    l[i]->d_name) >= 0 && rd_read_str(path, buf, sizeof(buf)) == 0) {
+			if (!strcmp(buf, "RoCE v2"))
+				g->type = RDIAG_GID_ROCE_V2;
+			else if (!strcmp(buf, "IB/RoCE v1"))
+				g->type = RDIAG_GID_IB_ROCE_V1;
+		}
+		if (rd_path(c, path, sizeof(path),
+			    "/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/%s", dev, p->port,
+			    l[i]->d_name) >= 0 && rd_read_str(path, buf, sizeof(buf)) == 0)
+			copy(g->ndev, sizeof(g->ndev), buf);
+		rd_gid_decode(g);
+		if (strcmp(p->link_layer, "Ethernet")) {
+			/* an IB GID is subnet prefix + GUID, not an IP address */
+			g->ip[0] = '\0';
+			g->ipv4 = g->routable = false;
+		}
+		p->n_gids++;
+	}
+	free_list(l, n);
+	return 0;
+}
+
+static void read_netdev(struct rdiag_counters *c, struct rdiag_port *p)
+{
+	char path[PATH_MAX];
+	uint64_t v;
+
+	if (!p->netdev[0])
+		return;
+	if (rd_path(c, path, sizeof(path), "/sys/class/net/%s/ifindex", p->netdev) >= 0 &&
+	    rd_read_u64(path, &v) == 0)
+		p->ifindex = (int)v;
+	if (rd_path(c, path, sizeof(path), "/sys/class/net/%s/mtu", p->netdev) >= 0 &&
+	    rd_read_u64(path, &v) == 0)
+		p->mtu = (unsigned int)v;
+}
+
+static int read_port(struct rdiag_counters *c, struct rdiag_device *d, struct rdiag_port *p)
+{
+	char path[PATH_MAX], buf[128];
+	uint64_t v;
+	size_t i;
+
+#define PORTFILE(f_) (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/%s", \
+				d->name, p->port, f_) >= 0 && rd_read_str(path, buf, sizeof(buf)) == 0)
+	if (PORTFILE("state"))
+		p->state = leading_num(buf);
+	if (PORTFILE("phys_state"))
+		p->phys_state = leading_num(buf);
+	if (PORTFILE("rate"))
+		copy(p->rate, sizeof(p->rate), buf);
+	if (PORTFILE("link_layer"))
+		copy(p->link_layer, sizeof(p->link_layer), buf);
+	if (PORTFILE("lid") && rd_parse_u64(buf, &v) == 0)
+		p->lid = (uint32_t)v;
+	if (PORTFILE("sm_lid") && rd_parse_u64(buf, &v) == 0)
+		p->sm_lid = (uint32_t)v;
+	if (PORTFILE("hw_counters/lifespan") && rd_parse_u64(buf, &v) == 0)
+		p->hw_lifespan_ms = (uint32_t)v;
+#undef PORTFILE
+	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/counters", d->name,
+		    p->port) >= 0)
+		p->has_pma = rd_is_dir(path);
+	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/hw_counters",
+		    d->name, p->port) >= 0)
+		p->has_hw = rd_is_dir(path);
+	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband_cm/%s/%u", d->name,
+		    p->port) >= 0)
+		p->has_cm = rd_is_dir(path);
+	if (read_gids(c, d->name, p) < 0)
+		return -ENOMEM;
+	/* the netdev: first GID's ndev (RoCE), else rxe's parent file */
+	for (i = 0; i < p->n_gids && !p->netdev[0]; i++)
+		copy(p->netdev, sizeof(p->netdev), p->gids[i].ndev);
+	if (!p->netdev[0] && rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/parent",
+				     d->name) >= 0 && rd_read_str(path, buf, sizeof(buf)) == 0)
+		copy(p->netdev, sizeof(p->netdev), buf);
+	read_netdev(c, p);
+	return 0;
+}
+
+static void read_device(struct rdiag_counters *c, struct rdiag_device *d)
+{
+	char path[PATH_MAX], buf[256], link[PATH_MAX];
+	const char *s;
+	ssize_t l;
+
+	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/node_type", d->name) >= 0 &&
+	    rd_read_str(path, buf, sizeof(buf)) == 0) {
+		char *t;
+
+		s = strchr(buf, ':');
+		s = s ? s + 1 : buf;
+		while (*s == ' ')
+			s++;
+		copy(d->node_type, sizeof(d->node_type), s);
+		for (t = d->node_type; *t; t++)
+			*t = (char)(*t >= 'A' && *t <= 'Z' ? *t - 'A' + 'a' : *t);
+	}
+	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/node_guid", d->name) >= 0 &&
+	    rd_read_str(path, buf, sizeof(buf)) == 0)
+		copy(d->node_guid, sizeof(d->node_guid), buf);
+	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/fw_ver", d->name) >= 0 &&
+	    rd_read_str(path, buf, sizeof(buf)) == 0)
+		copy(d->fw_ver, sizeof(d->fw_ver), buf);
+	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/hw_counters", d->name) >= 0)
+		d->has_dev_hw = rd_is_dir(path);
+	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/device/driver",
+		    d->name) >= 0 && (l = readlink(path, link, sizeof(link) - 1)) > 0) {
+		link[l] = '\0';
+		s = strrchr(link, '/');
+		copy(d->driver, sizeof(d->driver), s ? s + 1 : link);
+		/* the PCI driver of mlx5 RDMA is mlx5_core; keep the catalogue's name */
+		if (!strncmp(d->driver, "mlx5", 4))
+			copy(d->driver, sizeof(d->driver), "mlx5");
+	}
+	if (!d->driver[0])
+		copy(d->driver, sizeof(d->driver), rd_guess_driver(d->name));
+}
+
+int rd_sysfs_devices(struct rdiag_counters *c, struct rdiag_devices *ds)
+{
+	char path[PATH_MAX];
+	struct dirent **l, **pl;
+	int n, i, j, np, ret = 0;
+
+	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband") < 0)
+		return -ENAMETOOLONG;
+	n = scandir(path, &l, no_dots, alphasort);
+	if (n < 0)
+		return errno == ENOENT ? 0 : -errno;
+	for (i = 0; i < n && !ret; i++) {
+		struct rdiag_device *d = rd_devices_get(ds, l[i]->d_name);
+
+		if (!d) {
+			ret = -ENOMEM;
+			break;
+		}
+		read_device(c, d);
+		if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports",
+			    d->name) < 0)
+			continue;
+		np = scandir(path, &pl, no_dots, numeric_sort);
+		for (j = 0; j < np && !ret; j++) {
+			struct rdiag_port *p = rd_device_port(d, (uint32_t)strtoul(pl[j]->d_name,
+										 NULL, 10));
+
+			if (!p)
+				ret = -ENOMEM;
+			else
+				ret = read_port(c, d, p);
+		}
+		if (np >= 0)
+			free_list(pl, np);
+	}
+	free_list(l, n);
+	return ret;
+}
+
+/* Read every counter file of one directory.  dirfd + openat: one path walk per directory, not
+ * per file (snapshots of 1000+ files stay well under a millisecond). */
+int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const char *dir,
+			const char *dev, uint32_t port, enum rdiag_origin origin,
+			const char *prefix, uint32_t cache_ms, const char *driver)
+{
+	struct dirent **l;
+	char name[512], buf[64];
+	int dfd, n, i, ret = 0;
+
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return errno == ENOENT ? 0 : -errno;
+	n = scandir(dir, &l, no_dots, alphasort);
+	if (n < 0) {
+		ret = -errno;
+		close(dfd);
+		return ret == -ENOENT ? 0 : ret;
+	}
+	for (i = 0; i < n && !ret; i++) {
+		const char *f = l[i]->d_name;
+		uint64_t val = 0;
+		int err = 0, fd;
+		ssize_t r;
+
+		if (!strcmp(f, "lifespan") || l[i]->d_type == DT_DIR)
+			continue;
+		fd = openat(dfd, f, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			err = -errno;
+			if (err == -ENOENT)
+				continue;	/* vanished between readdir and open */
+		} else {
+			r = read(fd, buf, sizeof(buf) - 1);
+			if (r < 0) {
+				err = -errno;
+			} else {
+				buf[r] = '\0';
+				err = rd_parse_u64(buf, &val);
+				if (err)
+					val = 0;
+			}
+			close(fd);
+		}
+		snprintf(name, sizeof(name), "%s%s", prefix ? prefix : "", f);
+		ret = rd_samples_add(v->set, dev, port, name, val, err, origin, rd_now_ns(),
+				     cache_ms, driver);
+	}
+	free_list(l, n);
+	close(dfd);
+	return ret;
+}

@@ -1,0 +1,293 @@
+/* Thresholds: "NAME_OR_CONCEPT[@DEV[/PORT]] > VALUE[/s]" rules, parsed with line numbers and
+ * evaluated per sample.  Format in rdmadiag/threshold.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rdmadiag/catalog.h>
+#include <rdmadiag/threshold.h>
+
+#define MAX_FILE (1 << 20)
+
+void rdiag_threshold_free(struct rdiag_thresholds *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->n; i++) {
+		free(t->rule[i].key);
+		free(t->rule[i].dev);
+	}
+	free(t->rule);
+	free(t);
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		*--e = '\0';
+	return s;
+}
+
+/* "12", "1.5k", "3M/s" -> value; 0 or -EINVAL */
+static int parse_value(char *s, double *v, enum rdiag_threshold_kind *kind)
+{
+	char *end;
+	size_t l;
+	double mul = 1;
+
+	*kind = RDIAG_THR_ABSOLUTE;
+	if (*s == '+') {
+		*kind = RDIAG_THR_DELTA;
+		s++;
+	}
+	l = strlen(s);
+	if (l > 2 && !strcmp(s + l - 2, "/s")) {
+		if (*kind == RDIAG_THR_DELTA)
+			return -EINVAL;
+		*kind = RDIAG_THR_RATE;
+		s[l - 2] = '\0';
+		l -= 2;
+	}
+	if (!l || !((*s >= '0' && *s <= '9') || *s == '.'))
+		return -EINVAL;
+	switch (s[l - 1]) {
+	case 'k': mul = 1e3; s[--l] = '\0'; break;
+	case 'M': mul = 1e6; s[--l] = '\0'; break;
+	case 'G': mul = 1e9; s[--l] = '\0'; break;
+	default: break;
+	}
+	errno = 0;
+	*v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(*v) || *v < 0)
+		return -EINVAL;
+	*v *= mul;
+	return 0;
+}
+
+static int parse_line(char *line, struct rdiag_threshold_rule *r, const char **why)
+{
+	char *gt, *lhs, *rhs, *at, *slash, *end;
+	unsigned long port;
+
+	gt = strrchr(line, '>');
+	if (!gt) {
+		*why = "expected 'NAME > VALUE'";
+		return -EINVAL;
+	}
+	*gt = '\0';
+	lhs = trim(line);
+	rhs = trim(gt + 1);
+	if (*rhs == '=') {
+		*why = "only '>' is supported";
+		return -EINVAL;
+	}
+	if (!*lhs) {
+		*why = "missing counter name or concept before '>'";
+		return -EINVAL;
+	}
+	if (parse_value(rhs, &r->limit, &r->kind) < 0) {
+		*why = "bad value after '>' (want N, +N or N/s; k/M/G suffixes allowed)";
+		return -EINVAL;
+	}
+	at = strrchr(lhs, '@');
+	if (at) {
+		*at = '\0';
+		slash = strchr(at + 1, '/');
+		if (slash) {
+			*slash = '\0';
+			errno = 0;
+			port = strtoul(slash + 1, &end, 10);
+			if (errno || end == slash + 1 || *end || !port || port > UINT32_MAX) {
+				*why = "bad port after '/'";
+				return -EINVAL;
+			}
+			r->port = (uint32_t)port;
+		}
+		if (!*trim(at + 1)) {
+			*why = "missing device after '@'";
+			return -EINVAL;
+		}
+		r->dev = strdup(trim(at + 1));
+		if (!r->dev)
+			return -ENOMEM;
+		lhs = trim(lhs);
+		if (!*lhs) {
+			*why = "missing counter name or concept before '@'";
+			return -EINVAL;
+		}
+	}
+	r->key = strdup(lhs);
+	return r->key ? 0 : -ENOMEM;
+}
+
+int rdiag_threshold_parse_buf(const char *buf, size_t len, struct rdiag_thresholds **out,
+			      char *err, size_t errlen)
+{
+	struct rdiag_thresholds *t;
+	const char *p = buf, *end = buf + len;
+	unsigned int lineno = 0;
+	int ret = 0;
+
+	*out = NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	while (p < end && !ret) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t l = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		struct rdiag_threshold_rule r, *nr;
+		const char *why = "";
+		char *line, *s;
+
+		lineno++;
+		line = strndup(p, l);
+		p += l + (nl ? 1 : 0);
+		if (!line) {
+			ret = -ENOMEM;
+			break;
+		}
+		s = trim(line);
+		if (!*s || *s == '#') {
+			free(line);
+			continue;
+		}
+		if (memchr(p - l - (nl ? 1 : 0), '\0', l)) {
+			why = "NUL byte in line";
+			ret = -EINVAL;
+		}
+		memset(&r, 0, sizeof(r));
+		r.line = lineno;
+		if (!ret)
+			ret = parse_line(s, &r, &why);
+		free(line);
+		if (ret == -EINVAL && err)
+			snprintf(err, errlen, "line %u: %s", lineno, why);
+		if (!ret) {
+			nr = realloc(t->rule, (t->n + 1) * sizeof(*nr));
+			if (!nr)
+				ret = -ENOMEM;
+			else {
+				t->rule = nr;
+				nr[t->n++] = r;
+				continue;
+			}
+		}
+		free(r.key);
+		free(r.dev);
+	}
+	if (ret) {
+		rdiag_threshold_free(t);
+		return ret;
+	}
+	*out = t;
+	return 0;
+}
+
+int rdiag_threshold_parse_file(const char *path, struct rdiag_thresholds **out, char *err,
+			       size_t errlen)
+{
+	char *buf;
+	size_t len = 0;
+	ssize_t r;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = malloc(MAX_FILE);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while ((r = read(fd, buf + len, MAX_FILE - len)) > 0)
+		len += (size_t)r;
+	ret = r < 0 ? -errno : 0;
+	close(fd);
+	if (!ret && len == MAX_FILE) {
+		if (err)
+			snprintf(err, errlen, "file larger than %d bytes", MAX_FILE);
+		ret = -EFBIG;
+	}
+	if (!ret)
+		ret = rdiag_threshold_parse_buf(buf, len, out, err, errlen);
+	free(buf);
+	return ret;
+}
+
+bool rdiag_threshold_matches(const struct rdiag_threshold_rule *r, const struct rdiag_sample *s)
+{
+	size_t i;
+
+	if (r->dev && strcmp(r->dev, s->dev))
+		return false;
+	if (r->port && r->port != s->port)
+		return false;
+	if (!strcmp(r->key, s->name) || fnmatch(r->key, s->name, 0) == 0)
+		return true;
+	if (!s->cat)
+		return false;
+	if (s->cat->concept && !strcmp(r->key, s->cat->concept))
+		return true;
+	for (i = 0; i < 3 && s->cat->aliases[i]; i++)
+		if (!strcmp(r->key, s->cat->aliases[i]))
+			return true;
+	return !strcmp(r->key, s->cat->name);
+}
+
+int rdiag_threshold_eval(const struct rdiag_thresholds *t, const struct rdiag_sample *s,
+			 const struct rdiag_rate *rate, struct rdiag_breach **list, size_t *n)
+{
+	uint32_t scale = s->cat && s->cat->scale ? s->cat->scale : 1;
+	size_t i;
+	int found = 0;
+
+	if (!t || s->err)
+		return 0;
+	for (i = 0; i < t->n; i++) {
+		const struct rdiag_threshold_rule *r = &t->rule[i];
+		struct rdiag_breach *nl;
+		double obs;
+
+		if (!rdiag_threshold_matches(r, s))
+			continue;
+		switch (r->kind) {
+		case RDIAG_THR_ABSOLUTE:
+			obs = (double)s->value * scale;
+			break;
+		case RDIAG_THR_DELTA:
+			if (!rate || rate->state != RDIAG_RATE_VALID)
+				continue;
+			obs = (double)rate->delta;
+			break;
+		default:
+			if (!rate || rate->state != RDIAG_RATE_VALID)
+				continue;
+			obs = rate->per_sec;
+			break;
+		}
+		if (!(obs > r->limit))
+			continue;
+		nl = realloc(*list, (*n + 1) * sizeof(*nl));
+		if (!nl)
+			return -ENOMEM;
+		*list = nl;
+		nl[*n].rule = r;
+		nl[*n].sample = s;
+		nl[*n].observed = obs;
+		(*n)++;
+		found++;
+	}
+	return found;
+}

@@ -1,0 +1,117 @@
+/* Small sysfs helpers: paths under the (possibly fake) root, strict number parsing. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+size_t rd_strlcpy(char *dst, const char *src, size_t len)
+{
+	size_t l = strlen(src);
+
+	if (len) {
+		size_t n = l < len - 1 ? l : len - 1;
+
+		memcpy(dst, src, n);
+		dst[n] = '\0';
+	}
+	return l;
+}
+
+int rd_path(const struct rdiag_counters *c, char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	size_t l = strlen(c->root);
+	int n;
+
+	if (l >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, c->root, l);
+	va_start(ap, fmt);
+	n = vsnprintf(buf + l, len - l, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len - l)
+		return -ENAMETOOLONG;
+	return (int)l + n;
+}
+
+int rd_read_str(const char *path, char *buf, size_t len)
+{
+	int fd, err;
+	ssize_t r;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = read(fd, buf, len - 1);
+	err = errno;
+	close(fd);
+	if (r < 0)
+		return -err;
+	buf[r] = '\0';
+	while (r > 0 && (buf[r - 1] == '\n' || buf[r - 1] == ' '))
+		buf[--r] = '\0';
+	return 0;
+}
+
+int rd_parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno == ERANGE)
+		return -ERANGE;
+	while (*end == ' ' || *end == '\t' || *end == '\n')
+		end++;
+	if (end == s || *end)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
+int rd_read_u64(const char *path, uint64_t *v)
+{
+	char buf[64];
+	int ret = rd_read_str(path, buf, sizeof(buf));
+
+	if (ret < 0)
+		return ret;
+	return rd_parse_u64(buf, v);
+}
+
+bool rd_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* Device names follow the driver: mlx5_0, rxe0, bnxt_re0, irdma0 / rdmap*, efa_0, mana_0,
+ * erdma_0, hfi1_0.  Used only to pick the right catalogue rows for ambiguous names. */
+const char *rd_guess_driver(const char *n)
+{
+	static const struct { const char *prefix, *driver; } map[] = {
+		{ "mlx5", "mlx5" }, { "mlx4", "mlx4" }, { "rxe", "rxe" }, { "bnxt_re", "bnxt_re" },
+		{ "irdma", "irdma" }, { "rdmap", "irdma" }, { "iwp", "irdma" }, { "i40iw", "irdma" },
+		{ "efa", "efa" }, { "mana", "mana" }, { "erdma", "erdma" }, { "hfi1", "hfi1" },
+		{ "qib", "qib" }, { "siw", "siw" }, { "qedr", "qedr" }, { "ocrdma", "ocrdma" },
+		{ "vmw_pvrdma", "vmw_pvrdma" }, { "hns", "hns" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strncmp(n, map[i].prefix, strlen(map[i].prefix)))
+			return map[i].driver;
+	return "";
+}
