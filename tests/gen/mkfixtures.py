@@ -14,6 +14,7 @@ import random
 import struct
 import sys
 
+sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rocegen as g					# noqa: E402
 from scenario import BASE_NS, Capture, RC, build, Pkt	# noqa: E402
@@ -499,9 +500,10 @@ def fx_ib_truncated():
                            (44, 'vcrc', False)]),
                       (sg, [(20, 'grh', True), (48, 'after_grh', True), (84, 'vcrc', False)])):
         for cut, where, before_bth in cuts:
+            # a cut LRH cannot be told from noise: identifiable once the LRH is whole
             cap.put(Pkt(pkt.path, pkt.frame, dict(pkt.meta, cut_in=where,
                                                   cut_before_bth=before_bth,
-                                                  identifiable=True)), caplen=cut)
+                                                  identifiable=cut >= 8)), caplen=cut)
         cap.put(pkt)
     return cap
 

@@ -82,7 +82,7 @@ def opcode_name(op):
 def headers_for(op):
     """extension headers that follow the BTH, in wire order"""
     t, low = op & 0xE0, op & 0x1F
-    if op >= 0x80 or t not in TRANSPORT_OPS or low not in TRANSPORT_OPS[t]:
+    if t not in TRANSPORT_OPS or low not in TRANSPORT_OPS[t]:	# CNP, MSP, reserved
         return []
     hs = list(OPS[low][1])
     if t == RD:
