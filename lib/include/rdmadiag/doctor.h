@@ -1,0 +1,163 @@
+/* rdmadiag/doctor.h: explain why rdma_connect fails (rdmadoctor).
+ *
+ * Three parts, all on one handle (struct rdiag_doctor) that owns every result:
+ *   1. host checks: each appends structured findings (level, stable cause id, summary,
+ *      evidence, fix hint).  rdiag_doctor_check_local() covers what needs no destination
+ *      (devices, modules, device nodes, ports, GIDs, RoCE mode, MTU, netns, firewall, memlock);
+ *      rdiag_doctor_check_path() what depends on the destination (route via RTM_GETROUTE,
+ *      the RDMA port behind the egress netdev, the RoCE v2 GID of the source, the next hop's
+ *      neighbour via RTM_GETNEIGH, MTU of the egress netdev).
+ *   2. a real attempt: rdma_create_id -> rdma_resolve_addr -> rdma_resolve_route -> QP ->
+ *      rdma_connect -> ESTABLISHED or the failure event (-> rdma_disconnect), every step
+ *      timed with its event and status, and the IB CM / hw counter deltas around it.
+ *   3. a verdict: the first failing layer, a stable cause id, one sentence, evidence and
+ *      the next step.
+ * A listener (rdiag_doctor_listen) accepts attempts and reports each one; the two sides
+ * exchange a small record (MTU, GID type) in the CM private data so that each can compare
+ * the other end.
+ *
+ * Functions return 0 or -errno and never print; rdiag_doctor_errmsg() explains the last
+ * failure of the handle itself (a failed check is a finding, not an error).
+ */
+#ifndef RDMADIAG_DOCTOR_H
+#define RDMADIAG_DOCTOR_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rdiag_doctor;
+
+enum rdiag_doc_level {
+	RDIAG_DOC_OK = 0,
+	RDIAG_DOC_INFO,		/* nothing wrong, worth knowing (e.g. not readable here) */
+	RDIAG_DOC_WARN,		/* may break some setups */
+	RDIAG_DOC_PROBLEM,	/* breaks rdma_connect */
+};
+const char *rdiag_doc_level_name(enum rdiag_doc_level l);	/* "ok" "info" "warning" "problem" */
+
+struct rdiag_doc_finding {
+	const char *check;	/* stable check id: "devices", "device_nodes", "modules", "port",
+				 * "gid", "roce_mode", "route", "neighbour", "mtu", "netns",
+				 * "firewall", "memlock" */
+	const char *layer;	/* "host", "link", "address", "network", "firewall", "transport" */
+	enum rdiag_doc_level level;
+	const char *cause;	/* stable cause id when not ok (see the verdict causes), else NULL */
+	char subject[64];	/* what was checked: "rxe0/1", "veth0", "198.18.0.2" ... */
+	char summary[192];
+	char evidence[768];
+	char hint[256];
+};
+
+struct rdiag_doc_step {
+	const char *name;	/* "create_id" "resolve_addr" "resolve_route" "create_qp" "connect"
+				 * "disconnect" */
+	bool done;		/* attempted */
+	bool ok;
+	int err;		/* -errno of the call itself (0 = call accepted) */
+	int event;		/* rdma_cm event received (-1: none) */
+	int status;		/* event->status */
+	bool timed_out;		/* no event within the timeout (the doctor gave up) */
+	double ms;		/* call to event */
+	char detail[256];	/* decoded: device, port, path MTU, reject reason ... */
+};
+
+/* one counter that moved during the attempt */
+struct rdiag_doc_delta {
+	char dev[64];
+	uint32_t port;
+	char name[64];		/* "cm_tx_retries/req", "sent_pkts" ... */
+	uint64_t before, after;
+	bool cm;		/* an IB CM MAD counter */
+};
+
+/* what each side tells the other in the CM private data (zero when the peer is no doctor) */
+struct rdiag_doc_peer_info {
+	bool valid;
+	unsigned int netdev_mtu;	/* bytes */
+	unsigned int path_mtu;		/* RoCE path MTU the netdev allows (iboe_get_mtu) */
+	unsigned int active_mtu;	/* the port's active MTU, bytes */
+	unsigned int gid_type;		/* enum rdiag_gid_type of the GID used (rdmadiag/counters.h) */
+	char dev[20];			/* RDMA device name */
+};
+
+struct rdiag_doc_verdict {
+	bool ok;
+	const char *layer;	/* first failing layer, or "none" */
+	const char *cause;	/* stable id: "ok", "no_rdma_device", "no_cm_device_node",
+				 * "device_node_access", "port_not_active", "ib_no_sm",
+				 * "netdev_other_netns", "no_gid_for_source", "gid_roce_v1_only",
+				 * "gid_link_local_only", "not_rdma_netdev", "no_route",
+				 * "neighbour_unresolved", "firewall_drops_roce", "no_listener",
+				 * "rejected_by_application", "rejected", "cm_no_response",
+				 * "connect_error", "addr_error", "route_error", "qp_create_failed",
+				 * "mtu_mismatch", "attempt_failed" */
+	char sentence[384];
+	char evidence[768];
+	char next[256];
+};
+
+struct rdiag_doc_opts {
+	const char *dst;	/* destination address (IPv4 or IPv6 literal or a name) */
+	uint16_t port;		/* 0 = 7471 */
+	const char *src;	/* source address or NULL */
+	int timeout_ms;		/* per step; 0 = 5000 */
+	int ps;			/* enum rdma_port_space; 0 = RDMA_PS_TCP */
+};
+
+int rdiag_doctor_new(struct rdiag_doctor **out);
+void rdiag_doctor_free(struct rdiag_doctor *d);
+const char *rdiag_doctor_errmsg(const struct rdiag_doctor *d);
+
+/* number of RDMA devices seen by the last check (0 = none: the doctor cannot run) */
+size_t rdiag_doctor_ndevices(const struct rdiag_doctor *d);
+
+#define RDIAG_DOC_ALL_PORTS 1u	/* also check every port (rdmadoctor local) */
+int rdiag_doctor_check_local(struct rdiag_doctor *d, unsigned int flags);
+int rdiag_doctor_check_path(struct rdiag_doctor *d, const struct rdiag_doc_opts *o);
+/* the rdma_cm attempt; 0 when it ran (whatever the outcome), -errno when it could not */
+int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o);
+void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict *v);
+
+size_t rdiag_doctor_nfindings(const struct rdiag_doctor *d);
+const struct rdiag_doc_finding *rdiag_doctor_finding(const struct rdiag_doctor *d, size_t i);
+size_t rdiag_doctor_nsteps(const struct rdiag_doctor *d);
+const struct rdiag_doc_step *rdiag_doctor_step(const struct rdiag_doctor *d, size_t i);
+size_t rdiag_doctor_ndeltas(const struct rdiag_doctor *d);
+const struct rdiag_doc_delta *rdiag_doctor_delta(const struct rdiag_doctor *d, size_t i);
+/* what the peer sent in its private data (valid = false when nothing usable came back) */
+const struct rdiag_doc_peer_info *rdiag_doctor_peer(const struct rdiag_doctor *d);
+
+/* ---- listener ---- */
+struct rdiag_doc_conn {
+	char peer[64];		/* address:port of the connecting side */
+	char local[64];
+	char dev[20];		/* RDMA device that got the request */
+	uint32_t port;
+	int event;		/* the event being reported */
+	int status;
+	double ms;		/* since the CONNECT_REQUEST */
+	struct rdiag_doc_peer_info peer_info;	/* what the client sent */
+	char note[256];		/* e.g. MTU mismatch between the two ends */
+};
+/* called for every event on a connection; return non-zero to stop listening */
+typedef int (*rdiag_doc_listen_cb)(void *arg, const struct rdiag_doc_conn *c);
+/* bind to addr (NULL = any) and port (0 = 7471), then accept and report until the callback
+ * asks to stop, *stop becomes true, or max_conns connections were established and closed
+ * (0 = no limit).  ready() is called once the id listens. */
+int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port, int ps,
+			rdiag_doc_listen_cb cb, void (*ready)(void *arg, const char *where),
+			void *arg, unsigned int max_conns, volatile bool *stop);
+
+/* RoCE path MTU for a netdev MTU (kernel iboe_get_mtu: MTU - 96, largest IB MTU that fits;
+ * 0 when even 256 does not fit) */
+unsigned int rdiag_roce_path_mtu(unsigned int netdev_mtu);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,408 @@
+/* The real attempt: rdma_create_id -> rdma_resolve_addr -> rdma_resolve_route -> QP ->
+ * rdma_connect -> ESTABLISHED (-> rdma_disconnect) or the failure event.  Each step is timed
+ * from the call to its event; the doctor gives up on a step after timeout_ms (rdma_cm's own
+ * REQ retries take far longer, see rdmadoctor(1)).  The IB CM and hw counters of every port
+ * are sampled before and after, and the ones that moved are kept as deltas. */
+#include <errno.h>
+#include <net/if.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <arpa/inet.h>
+#include <rdma/rdma_cma.h>
+
+#include "rd_doctor_port.h"
+#include "rdmadiag/cmstr.h"
+#include "rdmadiag/packet.h"
+
+/* ---- private data: "RDOC", version, then MTUs and the GID type (network order) ---- */
+void rd_doc_pdata_pack(uint8_t *b, const struct rdiag_doc_peer_info *p)
+{
+	memset(b, 0, RD_DOC_PDATA_LEN);
+	memcpy(b, "RDOC", 4);
+	b[4] = 1;
+	b[5] = (uint8_t)p->gid_type;
+	b[6] = (uint8_t)(p->netdev_mtu >> 8), b[7] = (uint8_t)p->netdev_mtu;
+	b[8] = (uint8_t)(p->path_mtu >> 8), b[9] = (uint8_t)p->path_mtu;
+	b[10] = (uint8_t)(p->active_mtu >> 8), b[11] = (uint8_t)p->active_mtu;
+	memcpy(b + 12, p->dev, strnlen(p->dev, RD_DOC_PDATA_LEN - 12));
+}
+
+int rd_doc_pdata_unpack(const uint8_t *b, size_t len, struct rdiag_doc_peer_info *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (!b || len < RD_DOC_PDATA_LEN || memcmp(b, "RDOC", 4) || b[4] != 1)
+		return -EINVAL;
+	p->valid = true;
+	p->gid_type = b[5];
+	p->netdev_mtu = (unsigned int)(b[6] << 8 | b[7]);
+	p->path_mtu = (unsigned int)(b[8] << 8 | b[9]);
+	p->active_mtu = (unsigned int)(b[10] << 8 | b[11]);
+	memcpy(p->dev, b + 12, RD_DOC_PDATA_LEN - 12);
+	p->dev[RD_DOC_PDATA_LEN - 12] = 0;
+	return 0;
+}
+
+static unsigned int netdev_mtu(const char *ifname)
+{
+	char path[128];
+	unsigned int mtu = 0;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/mtu", ifname);
+	fp = fopen(path, "re");
+	if (!fp)
+		return 0;
+	if (fscanf(fp, "%u", &mtu) != 1)
+		mtu = 0;
+	fclose(fp);
+	return mtu;
+}
+
+void rd_doc_local_info(struct rdma_cm_id *id, struct rdiag_doc_peer_info *p)
+{
+	struct ibv_port_attr pa;
+	union rd_addr a;
+	char ifname[IF_NAMESIZE + 1] = "";
+
+	memset(p, 0, sizeof(*p));
+	p->valid = true;
+	if (id->verbs) {
+		snprintf(p->dev, sizeof(p->dev), "%s", ibv_get_device_name(id->verbs->device));
+		if (ibv_query_port(id->verbs, id->port_num, &pa) == 0)
+			p->active_mtu = 128u << pa.active_mtu;
+	}
+	memcpy(&a, rdma_get_local_addr(id), sizeof(a));
+	if (rd_addr_owner(&a, ifname, sizeof(ifname)) > 0) {
+		p->netdev_mtu = netdev_mtu(ifname);
+		p->path_mtu = rdiag_roce_path_mtu(p->netdev_mtu);
+	}
+	/* rdma_cm on RoCE uses the port's default RoCE mode; rxe and current mlx5 default to v2 */
+	p->gid_type = RDIAG_GID_ROCE_V2;
+}
+
+/* ---- steps ---- */
+
+static struct rdiag_doc_step *step_begin(struct rdiag_doctor *d, const char *name)
+{
+	struct rdiag_doc_step *s = &d->steps[d->nsteps < RD_DOC_MAX_STEPS ? d->nsteps++ :
+					     RD_DOC_MAX_STEPS - 1];
+
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	s->done = true;
+	s->event = -1;
+	return s;
+}
+
+/* wait for the next event on the channel for at most timeout_ms; the event is copied and
+ * acknowledged.  Returns 0, -ETIMEDOUT or -errno. */
+static int wait_event(struct rdma_event_channel *ch, int timeout_ms, struct rdma_cm_event *copy,
+		      uint8_t *pdata, size_t *pdata_len)
+{
+	struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+	struct rdma_cm_event *ev;
+	int ret;
+
+	ret = poll(&pfd, 1, timeout_ms);
+	if (ret < 0)
+		return -errno;
+	if (ret == 0)
+		return -ETIMEDOUT;
+	if (rdma_get_cm_event(ch, &ev))
+		return -errno;
+	*copy = *ev;
+	if (pdata && pdata_len) {
+		size_t n = ev->param.conn.private_data_len;
+
+		if (!ev->param.conn.private_data)
+			n = 0;
+		if (n > *pdata_len)
+			n = *pdata_len;
+		if (n)
+			memcpy(pdata, ev->param.conn.private_data, n);
+		*pdata_len = n;
+	}
+	rdma_ack_cm_event(ev);
+	return 0;
+}
+
+/* run one asynchronous step: the call was made (ret), now wait for its event */
+static bool step_wait(struct rdiag_doc_step *s, struct rdma_event_channel *ch, int timeout_ms,
+		      double t0, int want, uint8_t *pdata, size_t *plen)
+{
+	struct rdma_cm_event ev;
+	char st[96];
+	int ret;
+
+	memset(&ev, 0, sizeof(ev));
+	ret = wait_event(ch, timeout_ms, &ev, pdata, plen);
+	s->ms = rd_now_ms() - t0;
+	if (ret == -ETIMEDOUT) {
+		s->timed_out = true;
+		s->err = 0;
+		snprintf(s->detail, sizeof(s->detail), "no event within %d ms", timeout_ms);
+		return false;
+	}
+	if (ret) {
+		s->err = ret;
+		snprintf(s->detail, sizeof(s->detail), "rdma_get_cm_event: %s", strerror(-ret));
+		return false;
+	}
+	s->event = ev.event;
+	s->status = ev.status;
+	s->ok = (int)ev.event == want;
+	snprintf(s->detail, sizeof(s->detail), "%s, status %s", rdiag_cm_event_name(ev.event),
+		 rdiag_cm_status_str(ev.event, ev.status, st, sizeof(st)));
+	return s->ok;
+}
+
+static bool step_call_failed(struct rdiag_doc_step *s, const char *call, double t0)
+{
+	s->err = -errno;
+	s->ms = rd_now_ms() - t0;
+	snprintf(s->detail, sizeof(s->detail), "%s: %d %s (%s)", call, s->err,
+		 rdiag_errno_name(s->err), strerror(-s->err));
+	return false;
+}
+
+/* ---- counters around the attempt ---- */
+
+static bool wanted_cm(const char *name)
+{
+	return !strcmp(name, "cm_tx_msgs/req") || !strcmp(name, "cm_tx_retries/req") ||
+	       !strcmp(name, "cm_rx_msgs/rep") || !strcmp(name, "cm_rx_msgs/rej");
+}
+
+static void take_deltas(struct rdiag_doctor *d, const struct rdiag_samples *a,
+			const struct rdiag_samples *b)
+{
+	size_t i, n = rdiag_samples_count(b);
+
+	d->ndeltas = 0;
+	for (i = 0; i < n && d->ndeltas < RD_DOC_MAX_DELTAS; i++) {
+		const struct rdiag_sample *sb = rdiag_samples_get(b, i), *sa;
+		bool cm, key;
+		struct rdiag_doc_delta *x;
+
+		if (sb->err)
+			continue;
+		sa = rdiag_samples_find(a, sb->dev, sb->port, sb->name);
+		if (!sa || sa->err)
+			continue;
+		cm = sb->origin == RDIAG_ORIG_CM;
+		/* the four CM counters of the egress port are always reported, moved or not */
+		key = cm && wanted_cm(sb->name) && !strcmp(sb->dev, d->egress_dev) &&
+		      sb->port == d->egress_port;
+		if (sa->value == sb->value && !key)
+			continue;
+		x = &d->deltas[d->ndeltas++];
+		snprintf(x->dev, sizeof(x->dev), "%s", sb->dev);
+		x->port = sb->port;
+		snprintf(x->name, sizeof(x->name), "%s", sb->name);
+		x->before = sa->value;
+		x->after = sb->value;
+		x->cm = cm;
+	}
+}
+
+static struct rdiag_samples *sample_all(struct rdiag_counters *c)
+{
+	struct rdiag_samples *s = NULL;
+
+	if (!c || rdiag_counters_sample(c, NULL, &s))
+		return NULL;
+	return s;
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
+{
+	struct rdma_event_channel *ch = NULL;
+	struct rdma_cm_id *id = NULL;
+	struct ibv_pd *pd = NULL;
+	struct ibv_cq *cq = NULL;
+	struct rdiag_counters *c = NULL;
+	struct rdiag_samples *before = NULL, *after = NULL;
+	struct rdiag_doc_step *s;
+	struct rdma_conn_param cp;
+	struct ibv_qp_init_attr qa;
+	struct rdiag_doc_peer_info mine;
+	union rd_addr dst, src;
+	uint8_t pdata[RD_DOC_PDATA_LEN], rpdata[256];
+	size_t rplen;
+	bool qp = false, ok;
+	double t0;
+	int timeout = o->timeout_ms > 0 ? o->timeout_ms : RD_DOC_DEFAULT_TIMEOUT;
+	uint16_t port = o->port ? o->port : RD_DOC_DEFAULT_PORT;
+	int ps = o->ps ? o->ps : RDMA_PS_TCP;
+
+	d->nsteps = 0;
+	d->ndeltas = 0;
+	memset(&d->peer, 0, sizeof(d->peer));
+	if (!o->dst || rd_addr_parse(o->dst, &dst)) {
+		rd_doc_err(d, "cannot parse destination '%s'", o->dst ? o->dst : "");
+		return -EINVAL;
+	}
+	if (o->src && rd_addr_parse(o->src, &src)) {
+		rd_doc_err(d, "cannot parse source '%s'", o->src);
+		return -EINVAL;
+	}
+	d->attempted = true;
+	rd_addr_str(&dst, d->dst, sizeof(d->dst));
+	if (o->src)
+		rd_addr_str(&src, d->src, sizeof(d->src));
+	d->port = port;
+	d->ps = ps;
+	d->timeout_ms = timeout;
+	if (dst.sa.sa_family == AF_INET)
+		dst.in.sin_port = htons(port);
+	else
+		dst.in6.sin6_port = htons(port);
+
+	if (rdiag_counters_open(&c, NULL) == 0)
+		before = sample_all(c);
+
+	ch = rdma_create_event_channel();
+	s = step_begin(d, "create_id");
+	t0 = rd_now_ms();
+	if (!ch) {
+		step_call_failed(s, "rdma_create_event_channel", t0);
+		goto out;
+	}
+	if (rdma_create_id(ch, &id, NULL, (enum rdma_port_space)ps)) {
+		step_call_failed(s, "rdma_create_id", t0);
+		goto out;
+	}
+	s->ok = true;
+	s->ms = rd_now_ms() - t0;
+	snprintf(s->detail, sizeof(s->detail), "port space %s",
+		 rdiag_port_space_name((unsigned int)ps) ? rdiag_port_space_name((unsigned int)ps) : "?");
+
+	s = step_begin(d, "resolve_addr");
+	t0 = rd_now_ms();
+	if (rdma_resolve_addr(id, o->src ? &src.sa : NULL, &dst.sa, timeout)) {
+		step_call_failed(s, "rdma_resolve_addr", t0);
+		goto out;
+	}
+	if (!step_wait(s, ch, timeout + 500, t0, RDMA_CM_EVENT_ADDR_RESOLVED, NULL, NULL))
+		goto out;
+	if (id->verbs)
+		snprintf(s->detail + strlen(s->detail), sizeof(s->detail) - strlen(s->detail),
+			 "; device %s port %u", ibv_get_device_name(id->verbs->device), id->port_num);
+	/* the attempt's device/port are the truth for the counter deltas */
+	if (id->verbs) {
+		snprintf(d->egress_dev, sizeof(d->egress_dev), "%s",
+			 ibv_get_device_name(id->verbs->device));
+		d->egress_port = id->port_num;
+	}
+
+	s = step_begin(d, "resolve_route");
+	t0 = rd_now_ms();
+	if (rdma_resolve_route(id, timeout)) {
+		step_call_failed(s, "rdma_resolve_route", t0);
+		goto out;
+	}
+	if (!step_wait(s, ch, timeout + 500, t0, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL, NULL))
+		goto out;
+	if (id->route.num_paths > 0 && id->route.path_rec)
+		snprintf(s->detail + strlen(s->detail), sizeof(s->detail) - strlen(s->detail),
+			 "; path MTU %u, packet lifetime %u",
+			 128u << id->route.path_rec->mtu, id->route.path_rec->packet_life_time);
+
+	s = step_begin(d, "create_qp");
+	t0 = rd_now_ms();
+	pd = ibv_alloc_pd(id->verbs);
+	if (!pd) {
+		step_call_failed(s, "ibv_alloc_pd", t0);
+		goto out;
+	}
+	cq = ibv_create_cq(id->verbs, 8, NULL, NULL, 0);
+	if (!cq) {
+		step_call_failed(s, "ibv_create_cq", t0);
+		goto out;
+	}
+	memset(&qa, 0, sizeof(qa));
+	qa.send_cq = qa.recv_cq = cq;
+	qa.qp_type = IBV_QPT_RC;
+	qa.cap.max_send_wr = qa.cap.max_recv_wr = 4;
+	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
+	if (rdma_create_qp(id, pd, &qa)) {
+		step_call_failed(s, "rdma_create_qp", t0);
+		goto out;
+	}
+	qp = true;
+	s->ok = true;
+	s->ms = rd_now_ms() - t0;
+	snprintf(s->detail, sizeof(s->detail), "RC QP 0x%x", id->qp->qp_num);
+
+	s = step_begin(d, "connect");
+	rd_doc_local_info(id, &mine);
+	rd_doc_pdata_pack(pdata, &mine);
+	memset(&cp, 0, sizeof(cp));
+	cp.private_data = pdata;
+	cp.private_data_len = sizeof(pdata);
+	cp.responder_resources = 1;
+	cp.initiator_depth = 1;
+	cp.retry_count = 7;
+	cp.rnr_retry_count = 7;
+	t0 = rd_now_ms();
+	if (rdma_connect(id, &cp)) {
+		step_call_failed(s, "rdma_connect", t0);
+		goto out;
+	}
+	rplen = sizeof(rpdata);
+	ok = step_wait(s, ch, timeout, t0, RDMA_CM_EVENT_ESTABLISHED, rpdata, &rplen);
+	if (!ok)
+		goto out;
+	rd_doc_pdata_unpack(rpdata, rplen, &d->peer);
+	if (d->peer.valid)
+		snprintf(s->detail + strlen(s->detail), sizeof(s->detail) - strlen(s->detail),
+			 "; peer %s netdev MTU %u, path MTU %u, active MTU %u", d->peer.dev,
+			 d->peer.netdev_mtu, d->peer.path_mtu, d->peer.active_mtu);
+
+	s = step_begin(d, "disconnect");
+	t0 = rd_now_ms();
+	if (rdma_disconnect(id)) {
+		step_call_failed(s, "rdma_disconnect", t0);
+		goto out;
+	}
+	step_wait(s, ch, timeout, t0, RDMA_CM_EVENT_DISCONNECTED, NULL, NULL);
+out:
+	if (qp)
+		rdma_destroy_qp(id);
+	if (cq)
+		ibv_destroy_cq(cq);
+	if (pd)
+		ibv_dealloc_pd(pd);
+	if (id)
+		rdma_destroy_id(id);
+	if (ch)
+		rdma_destroy_event_channel(ch);
+	if (before) {
+		/* sysfs hw_counters are cached for 'lifespan' ms (rxe: 12 ms); wait it out */
+		sleep_ms(50);
+		after = sample_all(c);
+		if (after)
+			take_deltas(d, before, after);
+	}
+	rdiag_samples_free(before);
+	rdiag_samples_free(after);
+	rdiag_counters_close(c);
+	/* after an address failure the neighbour entry is the answer: read it again */
+	if (d->nsteps >= 2 && !d->steps[1].ok && d->have_hop && d->steps[1].event == RDMA_CM_EVENT_ADDR_ERROR) {
+		char ifname[IF_NAMESIZE + 1] = "";
+
+		if (if_indextoname((unsigned int)d->hop_ifindex, ifname))
+			rd_doc_check_neigh(d, &d->hop, d->hop_ifindex, ifname, true);
+	}
+	return 0;
+}

@@ -1,0 +1,491 @@
+/* rdmadoctor: explain why rdma_connect fails or times out.
+ *
+ *   rdmadoctor connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|ib]
+ *   rdmadoctor listen [ADDR][:PORT] [--count N]
+ *   rdmadoctor local
+ *
+ * The work is in librdmadiag (rdmadiag/doctor.h); this file parses arguments and prints the
+ * findings, steps, counter deltas and verdict through the one output path (rdmadiag/out.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <rdma/rdma_cma.h>
+
+#include "common/tool.h"
+#include "rdmadiag/cmstr.h"
+#include "rdmadiag/doctor.h"
+#include "rdmadiag/out.h"
+
+struct cfg {
+	bool json, verbose;
+	const char *src;
+	int timeout_ms;
+	int ps;
+	unsigned int count;
+};
+
+static volatile bool stop;
+
+static void usage(void)
+{
+	printf("Usage: %s connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|ib]\n"
+	       "       %s listen [ADDR][:PORT] [--count N]\n"
+	       "       %s local\n"
+	       "Explain why rdma_connect fails: host checks, a real rdma_cm attempt, a verdict.\n\n"
+	       "  connect DST[:PORT]  check the path to DST, try to connect (port 7471), give a verdict\n"
+	       "  listen [ADDR][:PORT] accept connections and report each attempt (run on the peer)\n"
+	       "  local               the host checks alone, no destination\n\n"
+	       "  -s, --src ADDR      source address to bind (rdma_resolve_addr's src)\n"
+	       "  -t, --timeout MS    give up on each step after MS milliseconds (default 5000)\n"
+	       "  -p, --ps tcp|ib     rdma_cm port space (default tcp)\n"
+	       "  -c, --count N       listen: exit after N connections ended\n"
+	       "  -j, --json          JSON output\n"
+	       "  -v, --verbose       show passed checks too\n"
+	       "  -h, --help          this help\n"
+	       "      --version       print the version\n\n"
+	       "Exit status: 0 the connection works (or no problem found), 1 a problem was found,\n"
+	       "2 usage error or the doctor cannot run (no RDMA device, no rdma_cm).\n",
+	       tool_name(), tool_name(), tool_name());
+}
+
+/* "a.b.c.d[:port]", "[v6][:port]", "v6", ":port" */
+static void split_hostport(const char *arg, char *host, size_t hlen, uint16_t *port)
+{
+	const char *colon;
+	uint64_t v;
+
+	*port = 0;
+	host[0] = 0;
+	if (arg[0] == '[') {
+		const char *end = strchr(arg, ']');
+
+		if (!end)
+			tool_usage_error("bad address '%s'", arg);
+		snprintf(host, hlen, "%.*s", (int)(end - arg - 1), arg + 1);
+		colon = end[1] == ':' ? end + 1 : NULL;
+		if (end[1] && !colon)
+			tool_usage_error("bad address '%s'", arg);
+	} else {
+		colon = strrchr(arg, ':');
+		if (colon && strchr(arg, ':') != colon)
+			colon = NULL;	/* a bare IPv6 address */
+		snprintf(host, hlen, "%.*s", colon ? (int)(colon - arg) : (int)strlen(arg), arg);
+	}
+	if (colon) {
+		if (tool_parse_u64(colon + 1, 65535, &v) || v == 0)
+			tool_usage_error("bad port in '%s'", arg);
+		*port = (uint16_t)v;
+	}
+}
+
+static void out_lines(struct rdiag_out *o, const char *key, const char *text, const char *indent)
+{
+	char buf[1024], *line, *save;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	rdiag_out_arr_begin(o, key);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		rdiag_out_text(o, "%s", indent);
+		rdiag_out_str(o, NULL, "%s\n", line);
+	}
+	rdiag_out_arr_end(o);
+}
+
+static const char *level_tag(enum rdiag_doc_level l)
+{
+	switch (l) {
+	case RDIAG_DOC_OK: return "ok";
+	case RDIAG_DOC_INFO: return "info";
+	case RDIAG_DOC_WARN: return "WARNING";
+	case RDIAG_DOC_PROBLEM: return "PROBLEM";
+	}
+	return "?";
+}
+
+static void print_findings(struct rdiag_out *o, const struct rdiag_doctor *d,
+			   const struct cfg *cfg)
+{
+	size_t i, n = rdiag_doctor_nfindings(d), shown = 0;
+
+	rdiag_out_text(o, "checks\n");
+	rdiag_out_arr_begin(o, "findings");
+	for (i = 0; i < n; i++) {
+		const struct rdiag_doc_finding *f = rdiag_doctor_finding(d, i);
+		bool detail = f->level >= RDIAG_DOC_WARN || cfg->verbose;
+
+		if (!rdiag_out_json(o) && f->level < RDIAG_DOC_WARN && !cfg->verbose)
+			continue;
+		shown++;
+		rdiag_out_obj_begin(o, NULL);
+		rdiag_out_text(o, "  %-8s ", level_tag(f->level));
+		rdiag_out_str(o, "check", "%-12s ", f->check);
+		rdiag_out_str(o, "layer", NULL, f->layer);
+		rdiag_out_str(o, "level", NULL, rdiag_doc_level_name(f->level));
+		if (f->cause)
+			rdiag_out_str(o, "cause", NULL, f->cause);
+		else
+			rdiag_out_null(o, "cause");
+		rdiag_out_str(o, "subject", NULL, f->subject);
+		rdiag_out_str(o, "summary", "%s\n", f->summary);
+		if (detail || rdiag_out_json(o))
+			out_lines(o, "evidence", f->evidence, "             evidence: ");
+		if (f->hint[0])
+			rdiag_out_str(o, "hint", detail ? "             fix: %s\n" : NULL, f->hint);
+		rdiag_out_obj_end(o);
+	}
+	rdiag_out_arr_end(o);
+	if (!shown)
+		rdiag_out_text(o, "  no warnings or problems (-v shows every check)\n");
+}
+
+static void print_steps(struct rdiag_out *o, const struct rdiag_doctor *d)
+{
+	size_t i, n = rdiag_doctor_nsteps(d);
+	char st[96];
+
+	rdiag_out_text(o, "attempt\n");
+	rdiag_out_arr_begin(o, "steps");
+	for (i = 0; i < n; i++) {
+		const struct rdiag_doc_step *s = rdiag_doctor_step(d, i);
+
+		rdiag_out_obj_begin(o, NULL);
+		rdiag_out_str(o, "name", "  %-14s ", s->name);
+		rdiag_out_bool(o, "ok", NULL, s->ok);
+		rdiag_out_text(o, "%-7s ", s->ok ? "ok" : s->timed_out ? "TIMEOUT" : "FAILED");
+		rdiag_out_dbl(o, "ms", "%9.1f ms  ", s->ms);
+		rdiag_out_i64(o, "errno", NULL, s->err);
+		if (s->event >= 0) {
+			rdiag_out_str(o, "event", NULL, rdiag_cm_event_name(s->event));
+			rdiag_out_i64(o, "status", NULL, s->status);
+			rdiag_out_str(o, "status_str", NULL,
+				      rdiag_cm_status_str(s->event, s->status, st, sizeof(st)));
+		} else {
+			rdiag_out_null(o, "event");
+			rdiag_out_null(o, "status");
+		}
+		rdiag_out_bool(o, "timed_out", NULL, s->timed_out);
+		rdiag_out_str(o, "detail", "%s\n", s->detail);
+		rdiag_out_obj_end(o);
+	}
+	rdiag_out_arr_end(o);
+}
+
+static void print_deltas(struct rdiag_out *o, const struct rdiag_doctor *d)
+{
+	size_t i, n = rdiag_doctor_ndeltas(d);
+
+	rdiag_out_text(o, "counters during the attempt\n");
+	rdiag_out_arr_begin(o, "counters");
+	for (i = 0; i < n; i++) {
+		const struct rdiag_doc_delta *x = rdiag_doctor_delta(d, i);
+
+		rdiag_out_obj_begin(o, NULL);
+		rdiag_out_text(o, "  %s/%u ", x->dev, x->port);
+		rdiag_out_str(o, "dev", NULL, x->dev);
+		rdiag_out_u64(o, "port", NULL, x->port);
+		rdiag_out_str(o, "name", "%-22s ", x->name);
+		rdiag_out_bool(o, "cm", NULL, x->cm);
+		rdiag_out_u64(o, "before", "%" PRIu64, x->before);
+		rdiag_out_u64(o, "after", " -> %" PRIu64, x->after);
+		rdiag_out_u64(o, "delta", " (+%" PRIu64 ")\n", x->after - x->before);
+		rdiag_out_obj_end(o);
+	}
+	if (!n)
+		rdiag_out_text(o, "  (no counter moved or none readable)\n");
+	rdiag_out_arr_end(o);
+}
+
+static void print_verdict(struct rdiag_out *o, const struct rdiag_doc_verdict *v)
+{
+	rdiag_out_obj_begin(o, "verdict");
+	rdiag_out_text(o, "verdict: %s", v->ok ? "OK" : "PROBLEM");
+	rdiag_out_bool(o, "ok", NULL, v->ok);
+	rdiag_out_str(o, "layer", " [layer %s]", v->layer);
+	rdiag_out_str(o, "cause", " cause=%s\n", v->cause);
+	rdiag_out_str(o, "sentence", "  %s\n", v->sentence);
+	out_lines(o, "evidence", v->evidence, "  evidence: ");
+	rdiag_out_str(o, "next", v->next[0] ? "  next: %s\n" : NULL, v->next);
+	rdiag_out_obj_end(o);
+}
+
+static int finish(struct rdiag_out *o, struct rdiag_doctor *d, const char *cmd, bool attempted)
+{
+	struct rdiag_doc_verdict v;
+	const struct rdiag_doc_peer_info *p = rdiag_doctor_peer(d);
+
+	rdiag_doctor_verdict(d, &v);
+	if (attempted) {
+		print_steps(o, d);
+		print_deltas(o, d);
+		if (p->valid) {
+			rdiag_out_obj_begin(o, "peer");
+			rdiag_out_text(o, "peer (from its private data)\n");
+			rdiag_out_str(o, "dev", "  device %s", p->dev);
+			rdiag_out_u64(o, "netdev_mtu", ", netdev MTU %" PRIu64, p->netdev_mtu);
+			rdiag_out_u64(o, "path_mtu", ", RoCE path MTU %" PRIu64, p->path_mtu);
+			rdiag_out_u64(o, "active_mtu", ", active MTU %" PRIu64 "\n", p->active_mtu);
+			rdiag_out_obj_end(o);
+		}
+	}
+	print_verdict(o, &v);
+	rdiag_out_obj_end(o);
+	rdiag_out_free(o);
+	if (!strcmp(v.cause, "no_rdma_device")) {
+		tool_err("cannot run: %s; %s", v.sentence, v.next);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(cmd, "local"))
+		return v.ok ? EXIT_OK : EXIT_FOUND;
+	return v.ok ? EXIT_OK : EXIT_FOUND;
+}
+
+static struct rdiag_out *start(const struct cfg *cfg, const char *cmd)
+{
+	struct rdiag_out *o = rdiag_out_new(stdout, cfg->json ? RDIAG_OUT_JSON : RDIAG_OUT_TEXT);
+
+	if (!o)
+		tool_die("out of memory");
+	rdiag_out_obj_begin(o, NULL);
+	rdiag_out_str(o, "command", NULL, cmd);
+	return o;
+}
+
+static int cmd_local(const struct cfg *cfg)
+{
+	struct rdiag_doctor *d;
+	struct rdiag_out *o;
+
+	if (rdiag_doctor_new(&d))
+		tool_die("out of memory");
+	o = start(cfg, "local");
+	rdiag_doctor_check_local(d, RDIAG_DOC_ALL_PORTS);
+	print_findings(o, d, cfg);
+	return finish(o, d, "local", false);
+}
+
+static int cmd_connect(const struct cfg *cfg, const char *arg)
+{
+	struct rdiag_doc_opts opts = { 0 };
+	struct rdiag_doctor *d;
+	struct rdiag_out *o;
+	char host[256];
+	int ret;
+
+	split_hostport(arg, host, sizeof(host), &opts.port);
+	if (!host[0])
+		tool_usage_error("connect needs a destination address");
+	opts.dst = host;
+	opts.src = cfg->src;
+	opts.timeout_ms = cfg->timeout_ms;
+	opts.ps = cfg->ps;
+	if (!opts.port)
+		opts.port = 7471;
+	if (rdiag_doctor_new(&d))
+		tool_die("out of memory");
+	o = start(cfg, "connect");
+	rdiag_out_str(o, "dst", "connect %s", host);
+	rdiag_out_u64(o, "port", " port %" PRIu64, opts.port);
+	if (cfg->src)
+		rdiag_out_str(o, "src", " from %s", cfg->src);
+	else
+		rdiag_out_null(o, "src");
+	rdiag_out_str(o, "ps", " (port space %s,", cfg->ps == RDMA_PS_IB ? "IB" : "TCP");
+	rdiag_out_i64(o, "timeout_ms", " timeout %" PRId64 " ms)\n\n", opts.timeout_ms);
+
+	rdiag_doctor_check_local(d, 0);
+	if (!rdiag_doctor_ndevices(d)) {
+		print_findings(o, d, cfg);
+		return finish(o, d, "connect", false);
+	}
+	ret = rdiag_doctor_check_path(d, &opts);
+	if (ret) {
+		rdiag_out_free(o);
+		tool_die("%s", rdiag_doctor_errmsg(d));
+	}
+	ret = rdiag_doctor_attempt(d, &opts);
+	print_findings(o, d, cfg);
+	if (ret) {
+		rdiag_out_free(o);
+		tool_die("cannot attempt the connection: %s", rdiag_doctor_errmsg(d));
+	}
+	return finish(o, d, "connect", true);
+}
+
+struct listen_ctx {
+	struct rdiag_out *o;
+	const struct cfg *cfg;
+};
+
+static void on_ready(void *arg, const char *where)
+{
+	struct listen_ctx *l = arg;
+
+	rdiag_out_obj_begin(l->o, NULL);
+	rdiag_out_str(l->o, "event", NULL, "LISTENING");
+	rdiag_out_str(l->o, "local", "listening on %s\n", where);
+	rdiag_out_obj_end(l->o);
+	fflush(stdout);
+}
+
+static int on_event(void *arg, const struct rdiag_doc_conn *c)
+{
+	struct listen_ctx *l = arg;
+	struct rdiag_out *o = l->o;
+	char st[96];
+
+	rdiag_out_obj_begin(o, NULL);
+	rdiag_out_str(o, "event", "%-16s ", rdiag_cm_event_name(c->event));
+	rdiag_out_str(o, "peer", "from %s", c->peer);
+	rdiag_out_str(o, "local", " to %s", c->local);
+	rdiag_out_str(o, "dev", " on %s", c->dev);
+	rdiag_out_u64(o, "port", "/%" PRIu64, c->port);
+	rdiag_out_i64(o, "status", NULL, c->status);
+	rdiag_out_str(o, "status_str", ", status %s",
+		      rdiag_cm_status_str(c->event, c->status, st, sizeof(st)));
+	rdiag_out_dbl(o, "ms", ", %.1f ms\n", c->ms);
+	if (c->peer_info.valid) {
+		rdiag_out_obj_begin(o, "client");
+		rdiag_out_str(o, "dev", c->event == 4 ? "  client device %s" : NULL, c->peer_info.dev);
+		rdiag_out_u64(o, "netdev_mtu", c->event == 4 ? ", netdev MTU %" PRIu64 : NULL,
+			      c->peer_info.netdev_mtu);
+		rdiag_out_u64(o, "path_mtu", c->event == 4 ? ", RoCE path MTU %" PRIu64 "\n" : NULL,
+			      c->peer_info.path_mtu);
+		rdiag_out_u64(o, "active_mtu", NULL, c->peer_info.active_mtu);
+		rdiag_out_obj_end(o);
+	}
+	if (c->note[0])
+		rdiag_out_str(o, "note", "  note: %s\n", c->note);
+	if (rdiag_cm_event_is_error(c->event))
+		rdiag_out_str(o, "cause", "  cause: %s\n", rdiag_cm_status_cause(c->event, c->status));
+	rdiag_out_obj_end(o);
+	fflush(stdout);
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = true;
+}
+
+static int cmd_listen(const struct cfg *cfg, const char *arg)
+{
+	struct rdiag_doctor *d;
+	struct listen_ctx l = { NULL, cfg };
+	struct sigaction sa;
+	char host[256] = "";
+	uint16_t port = 0;
+	size_t i;
+	int ret;
+
+	if (arg)
+		split_hostport(arg, host, sizeof(host), &port);
+	if (rdiag_doctor_new(&d))
+		tool_die("out of memory");
+	rdiag_doctor_check_local(d, 0);
+	if (!rdiag_doctor_ndevices(d))
+		tool_die("cannot run: there is no RDMA device on this host; load the RDMA driver or create a soft device (rdma link add rxe0 type rxe netdev NETDEV)");
+	/* a firewall that drops UDP 4791 here makes every client time out: say so up front */
+	for (i = 0; i < rdiag_doctor_nfindings(d); i++) {
+		const struct rdiag_doc_finding *f = rdiag_doctor_finding(d, i);
+
+		if (f->level >= RDIAG_DOC_WARN)
+			tool_warn("%s", f->summary);
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	l.o = rdiag_out_new(stdout, cfg->json ? RDIAG_OUT_JSON : RDIAG_OUT_TEXT);
+	if (!l.o)
+		tool_die("out of memory");
+	ret = rdiag_doctor_listen(d, host[0] ? host : NULL, port ? port : 7471, cfg->ps, on_event,
+				  on_ready, &l, cfg->count, &stop);
+	rdiag_out_free(l.o);
+	if (ret)
+		tool_die("%s", rdiag_doctor_errmsg(d));
+	rdiag_doctor_free(d);
+	return EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "src", required_argument, NULL, 's' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "ps", required_argument, NULL, 'p' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct cfg cfg = { .timeout_ms = 5000, .ps = RDMA_PS_TCP };
+	uint64_t v;
+	int c;
+
+	tool_init("rdmadoctor");
+	while ((c = getopt_long(argc, argv, "s:t:p:c:jvh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			cfg.src = optarg;
+			break;
+		case 't':
+			if (tool_parse_u64(optarg, 3600000, &v) || v == 0)
+				tool_usage_error("bad --timeout '%s' (milliseconds, 1..3600000)", optarg);
+			cfg.timeout_ms = (int)v;
+			break;
+		case 'p':
+			if (!strcasecmp(optarg, "tcp"))
+				cfg.ps = RDMA_PS_TCP;
+			else if (!strcasecmp(optarg, "ib"))
+				cfg.ps = RDMA_PS_IB;
+			else
+				tool_usage_error("bad --ps '%s' (tcp or ib)", optarg);
+			break;
+		case 'c':
+			if (tool_parse_u64(optarg, 1000000, &v))
+				tool_usage_error("bad --count '%s'", optarg);
+			cfg.count = (unsigned int)v;
+			break;
+		case 'j':
+			cfg.json = true;
+			break;
+		case 'v':
+			cfg.verbose = true;
+			break;
+		case 'h':
+			usage();
+			return EXIT_OK;
+		case 'V':
+			tool_version();
+			return EXIT_OK;
+		default:
+			fprintf(stderr, "Try '%s --help' for more information.\n", tool_name());
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+		tool_usage_error("missing command (connect, listen or local)");
+	if (!strcmp(argv[optind], "connect")) {
+		if (optind + 2 != argc)
+			tool_usage_error("usage: connect DST[:PORT]");
+		return cmd_connect(&cfg, argv[optind + 1]);
+	}
+	if (!strcmp(argv[optind], "listen")) {
+		if (optind + 2 < argc)
+			tool_usage_error("usage: listen [ADDR][:PORT]");
+		return cmd_listen(&cfg, optind + 1 < argc ? argv[optind + 1] : NULL);
+	}
+	if (!strcmp(argv[optind], "local")) {
+		if (optind + 1 != argc)
+			tool_usage_error("local takes no argument");
+		return cmd_local(&cfg);
+	}
+	tool_usage_error("unknown command '%s' (connect, listen or local)", argv[optind]);
+}
