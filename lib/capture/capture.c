@@ -296,6 +296,26 @@ fail:
 	return r;
 }
 
+int rdiag_capture_set_filter(struct rdiag_capture *c, const char *expr)
+{
+	struct bpf_program prog;
+	int r;
+
+	if (!c || !expr)
+		return -EINVAL;
+	if (pcap_compile(c->p, &prog, expr, 1, PCAP_NETMASK_UNKNOWN) < 0) {
+		set_err(c->err, "bad filter expression '%s': %s", expr, pcap_geterr(c->p));
+		return -EINVAL;
+	}
+	r = pcap_setfilter(c->p, &prog);
+	pcap_freecode(&prog);
+	if (r < 0) {
+		set_err(c->err, "cannot set filter '%s': %s", expr, pcap_geterr(c->p));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int rdiag_capture_next(struct rdiag_capture *c, struct rdiag_frame *f)
 {
 	struct pcap_pkthdr *h;

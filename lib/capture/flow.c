@@ -654,6 +654,18 @@ void rdiag_flow_add_other(struct rdiag_flow_table *ft)
 		ft->t.frames++;
 }
 
+uint32_t rdiag_flow_src_qpn(const struct rdiag_flow_table *ft, size_t i)
+{
+	const struct rd_flow *f;
+
+	if (!ft || i >= ft->n)
+		return RDIAG_QPN_NONE;
+	f = &ft->f[i];
+	if (f->i.key.srcqp != RDIAG_QPN_NONE)
+		return f->i.key.srcqp;
+	return f->i.peer >= 0 ? ft->f[f->i.peer].i.key.destqp : RDIAG_QPN_NONE;
+}
+
 size_t rdiag_flow_count(const struct rdiag_flow_table *ft)
 {
 	return ft ? ft->n : 0;

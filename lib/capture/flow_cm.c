@@ -17,7 +17,7 @@ static const char *const state_names[] = {
 	[RDIAG_CMS_DISCONNECTED] = "disconnected",
 };
 
-const char *rdiag_cm_state_name(unsigned int state)
+const char *rdiag_flow_cm_state_name(unsigned int state)
 {
 	return state < sizeof(state_names) / sizeof(state_names[0]) ? state_names[state] : "unknown";
 }

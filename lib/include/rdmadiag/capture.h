@@ -60,6 +60,10 @@ int rdiag_capture_open_live(struct rdiag_capture **cp, const char *iface,
 /* The BPF text a live capture would use for opts (for messages/tests); 0 or -ENOSPC. */
 int rdiag_capture_filter_text(char *buf, size_t len, const struct rdiag_live_opts *opts);
 
+/* Apply a BPF expression (files too: libpcap filters them in user space); 0 or -EINVAL
+ * (rdiag_capture_error() has libpcap's message). */
+int rdiag_capture_set_filter(struct rdiag_capture *c, const char *expr);
+
 /* Next frame: 1 (a frame in *f), 0 (end of file, or a live timeout: call again), -EINTR
  * (rdiag_capture_break was called), or -errno (-EIO: read error, -EPROTONOSUPPORT: a pcapng
  * interface with an unsupported link type; rdiag_capture_error() has the text). */

@@ -167,6 +167,10 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 /* a frame that was not RDMA (counted in total.frames only) */
 void rdiag_flow_add_other(struct rdiag_flow_table *ft);
 
+/* cheap per-packet look-ups: the destination QPN of flow i's reverse flow (= the QP that
+ * sends on flow i) or RDIAG_QPN_NONE when not known yet */
+uint32_t rdiag_flow_src_qpn(const struct rdiag_flow_table *ft, size_t i);
+
 size_t rdiag_flow_count(const struct rdiag_flow_table *ft);
 /* flows in first-seen order; 0 or -ENOENT */
 int rdiag_flow_get(struct rdiag_flow_table *ft, size_t i, struct rdiag_flow_info *out);
@@ -181,7 +185,7 @@ enum rdiag_cm_state {
 	RDIAG_CMS_DREQ_SENT,
 	RDIAG_CMS_DISCONNECTED,		/* DREP seen */
 };
-const char *rdiag_cm_state_name(unsigned int state);	/* "req-sent", ... */
+const char *rdiag_flow_cm_state_name(unsigned int state);	/* "req-sent", ... */
 
 struct rdiag_cm_conn_info {
 	uint8_t kind;				/* enum rdiag_addr_kind */

@@ -1,0 +1,29 @@
+/* rdmadump's printers (packet lines, verbose headers, JSON lines, per-QP summary).  They live
+ * in tools/common so that rdmadump.c stays a thin option parser; every value goes through
+ * rdiag_out_* so the text and the JSON forms come from the same calls. */
+#ifndef RDIAG_DUMP_H
+#define RDIAG_DUMP_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "rdmadiag/out.h"
+#include "rdmadiag/packet.h"
+#include "rdmadiag/capture.h"
+#include "rdmadiag/flow.h"
+
+/* one packet: a line (text), every header field (verbose text), or one JSON object */
+void dump_packet(struct rdiag_out *o, const struct rdiag_frame *f, const struct rdiag_pkt *p,
+		 const struct rdiag_flow_verdict *v, bool verbose);
+
+struct dump_summary_opts {
+	bool have_qp;
+	uint32_t qp;			/* only flows to or from this QP */
+	const struct rdiag_capture_stats *stats;	/* live capture: drops */
+	bool live;
+};
+/* the per-QP summary: text tables or one JSON object */
+void dump_summary(struct rdiag_out *o, struct rdiag_flow_table *ft,
+		  const struct dump_summary_opts *so);
+
+/* "08:13:01.123456789" (UTC time of day) */
+void dump_time(char *buf, size_t len, uint64_t sec, uint32_t nsec);
+#endif

@@ -1,0 +1,406 @@
+/* rdmadump -S: totals, one table row per QP and direction, opcodes per flow, and the CM
+ * handshake timeline of every connection; text tables or one JSON object ("summary"). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dump.h"
+
+/* "812ns", "12.3us", "1.23ms", "2.05s" */
+static const char *dur(char *buf, size_t len, double ns)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%.0fns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, len, "%.3gus", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, len, "%.3gms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.3gs", ns / 1e9);
+	return buf;
+}
+
+static void latency(struct rdiag_out *o, const char *key, const struct rdiag_latency *l)
+{
+	char a[24], b[24];
+
+	if (rdiag_out_json(o)) {
+		rdiag_out_obj_begin(o, key);
+		rdiag_out_u64(o, "n", NULL, l->n);
+		rdiag_out_u64(o, "min_ns", NULL, l->min_ns);
+		rdiag_out_u64(o, "median_ns", NULL, l->median_ns);
+		rdiag_out_u64(o, "p99_ns", NULL, l->p99_ns);
+		rdiag_out_u64(o, "max_ns", NULL, l->max_ns);
+		rdiag_out_dbl(o, "mean_ns", NULL, l->mean_ns);
+		rdiag_out_obj_end(o);
+		return;
+	}
+	if (!l->n) {
+		rdiag_out_text(o, " %17s", "-");
+		return;
+	}
+	dur(a, sizeof(a), (double)l->median_ns);
+	dur(b, sizeof(b), (double)l->p99_ns);
+	rdiag_out_text(o, " %8s/%-8s", a, b);
+}
+
+static void flow_name(char *buf, size_t len, const struct rdiag_flow_key *k)
+{
+	char s[64], d[64];
+
+	rdiag_flow_addr_str(s, sizeof(s), k->kind, k->src);
+	rdiag_flow_addr_str(d, sizeof(d), k->kind, k->dst);
+	snprintf(buf, len, "%s > %s qp 0x%06x", s, d, k->destqp);
+}
+
+static bool wanted(const struct dump_summary_opts *so, struct rdiag_flow_table *ft,
+		   const struct rdiag_flow_info *f, size_t i)
+{
+	if (!so || !so->have_qp)
+		return true;
+	return f->key.destqp == so->qp || rdiag_flow_src_qpn(ft, i) == so->qp;
+}
+
+static uint64_t naks(const uint64_t *n)
+{
+	uint64_t s = 0;
+
+	for (unsigned int i = 0; i < RDIAG_NAK_KINDS; i++)
+		s += n[i];
+	return s;
+}
+
+static void flow_json(struct rdiag_out *o, struct rdiag_flow_table *ft,
+		      const struct rdiag_flow_info *f, size_t i)
+{
+	char a[64];
+	uint32_t sq = rdiag_flow_src_qpn(ft, i);
+
+	rdiag_out_obj_begin(o, NULL);
+	rdiag_out_str(o, "encap", NULL, rdiag_encap_name(f->key.encap));
+	rdiag_out_str(o, "src", NULL, rdiag_flow_addr_str(a, sizeof(a), f->key.kind, f->key.src));
+	rdiag_out_str(o, "dst", NULL, rdiag_flow_addr_str(a, sizeof(a), f->key.kind, f->key.dst));
+	rdiag_out_u64(o, "destqp", NULL, f->key.destqp);
+	if (sq != RDIAG_QPN_NONE)
+		rdiag_out_u64(o, "srcqp", NULL, sq);
+	rdiag_out_u64(o, "pkts", NULL, f->pkts);
+	rdiag_out_u64(o, "bytes", NULL, f->bytes);
+	rdiag_out_u64(o, "payload", NULL, f->payload);
+	rdiag_out_u64(o, "mtu", NULL, f->mtu);
+	rdiag_out_u64(o, "psn_gaps", NULL, f->psn_gaps);
+	rdiag_out_u64(o, "psn_lost", NULL, f->psn_lost);
+	rdiag_out_u64(o, "psn_dup", NULL, f->psn_dup);
+	rdiag_out_u64(o, "psn_ooo", NULL, f->psn_ooo);
+	rdiag_out_u64(o, "acks", NULL, f->acks);
+	rdiag_out_obj_begin(o, "naks");
+	for (unsigned int k = 0; k < RDIAG_NAK_KINDS; k++)
+		if (f->naks[k])
+			rdiag_out_u64(o, k == RDIAG_NAK_OTHER ? "OTHER" : rdiag_nak_name(k), NULL,
+				      f->naks[k]);
+	rdiag_out_obj_end(o);
+	rdiag_out_u64(o, "rnr_naks", NULL, f->rnr_naks);
+	if (f->rnr_naks) {
+		rdiag_out_dbl(o, "rnr_timer_ms_min", NULL, f->rnr_timer_ms_min);
+		rdiag_out_dbl(o, "rnr_timer_ms_max", NULL, f->rnr_timer_ms_max);
+	}
+	rdiag_out_u64(o, "icrc_bad", NULL, f->icrc_bad);
+	rdiag_out_u64(o, "ecn_ce", NULL, f->ecn_ce);
+	rdiag_out_u64(o, "becn", NULL, f->becn);
+	rdiag_out_u64(o, "cnp", NULL, f->cnp);
+	rdiag_out_u64(o, "cnp_for_ce", NULL, f->cnp_for_ce);
+	rdiag_out_u64(o, "truncated", NULL, f->truncated);
+	rdiag_out_u64(o, "invalid", NULL, f->invalid);
+	rdiag_out_u64(o, "reads", NULL, f->reads);
+	rdiag_out_u64(o, "reads_unanswered", NULL, f->reads_unanswered);
+	latency(o, "read_latency", &f->read_lat);
+	rdiag_out_u64(o, "ack_reqs", NULL, f->ack_reqs);
+	latency(o, "ack_latency", &f->ack_lat);
+	rdiag_out_arr_begin(o, "opcodes");
+	for (unsigned int k = 0; k < f->n_ops; k++) {
+		rdiag_out_obj_begin(o, NULL);
+		rdiag_out_u64(o, "opcode", NULL, f->ops[k].opcode);
+		rdiag_out_str(o, "op", NULL, rdiag_opcode_name(f->ops[k].opcode));
+		rdiag_out_u64(o, "pkts", NULL, f->ops[k].pkts);
+		rdiag_out_u64(o, "bytes", NULL, f->ops[k].bytes);
+		rdiag_out_u64(o, "payload", NULL, f->ops[k].payload);
+		rdiag_out_obj_end(o);
+	}
+	rdiag_out_arr_end(o);
+	rdiag_out_u64(o, "first_ns", NULL, f->first_ns);
+	rdiag_out_u64(o, "last_ns", NULL, f->last_ns);
+	rdiag_out_obj_end(o);
+}
+
+static void flow_text(struct rdiag_out *o, struct rdiag_flow_table *ft,
+		      const struct rdiag_flow_info *f, size_t i)
+{
+	char name[160];
+
+	flow_name(name, sizeof(name), &f->key);
+	rdiag_out_text(o, "%-44s %7" PRIu64 " %9" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64
+		       " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64,
+		       name, f->pkts, f->bytes, f->psn_gaps, f->psn_lost, f->psn_dup, f->psn_ooo,
+		       naks(f->naks), f->rnr_naks, f->ecn_ce, f->cnp, f->icrc_bad);
+	latency(o, NULL, &f->read_lat);
+	latency(o, NULL, &f->ack_lat);
+	rdiag_out_text(o, "\n");
+}
+
+/* details under the table: opcodes, NAK kinds, RNR timers, CNP correlation, peers */
+static void flow_details(struct rdiag_out *o, struct rdiag_flow_table *ft,
+			 const struct rdiag_flow_info *f, size_t i)
+{
+	char name[160];
+	uint32_t sq = rdiag_flow_src_qpn(ft, i);
+
+	flow_name(name, sizeof(name), &f->key);
+	rdiag_out_text(o, "  %s", name);
+	if (sq != RDIAG_QPN_NONE)
+		rdiag_out_text(o, " (from qp 0x%06x)", sq);
+	if (f->mtu)
+		rdiag_out_text(o, " mtu %u", f->mtu);
+	rdiag_out_text(o, "\n   ");
+	for (unsigned int k = 0; k < f->n_ops; k++)
+		rdiag_out_text(o, " %s %" PRIu64 "%s", rdiag_opcode_name(f->ops[k].opcode),
+			       f->ops[k].pkts, k + 1 < f->n_ops ? "," : "");
+	rdiag_out_text(o, "\n");
+	if (naks(f->naks)) {
+		rdiag_out_text(o, "    NAKs:");
+		for (unsigned int k = 0; k < RDIAG_NAK_KINDS; k++)
+			if (f->naks[k])
+				rdiag_out_text(o, " %s %" PRIu64, k == RDIAG_NAK_OTHER ? "OTHER" :
+					       rdiag_nak_name(k), f->naks[k]);
+		rdiag_out_text(o, "\n");
+	}
+	if (f->rnr_naks) {
+		if (f->rnr_timer_ms_min == f->rnr_timer_ms_max)
+			rdiag_out_text(o, "    RNR NAKs: %" PRIu64 ", timer %g ms\n", f->rnr_naks,
+				       f->rnr_timer_ms_min);
+		else
+			rdiag_out_text(o, "    RNR NAKs: %" PRIu64 ", timer %g..%g ms\n", f->rnr_naks,
+				       f->rnr_timer_ms_min, f->rnr_timer_ms_max);
+	}
+	if (f->psn_gaps || f->psn_dup || f->psn_ooo)
+		rdiag_out_text(o, "    PSN: %" PRIu64 " gaps (%" PRIu64 " packets lost), %" PRIu64
+			       " duplicates (retransmissions), %" PRIu64 " out of order\n",
+			       f->psn_gaps, f->psn_lost, f->psn_dup, f->psn_ooo);
+	if (f->ecn_ce || f->cnp_for_ce)
+		rdiag_out_text(o, "    ECN: %" PRIu64 " CE-marked packets, %" PRIu64
+			       " CNPs sent back for them\n", f->ecn_ce, f->cnp_for_ce);
+	if (f->cnp)
+		rdiag_out_text(o, "    CNPs received by this QP: %" PRIu64 "\n", f->cnp);
+	if (f->icrc_bad)
+		rdiag_out_text(o, "    bad ICRC: %" PRIu64 "\n", f->icrc_bad);
+	if (f->reads)
+		rdiag_out_text(o, "    READs: %" PRIu64 " (%" PRIu64 " unanswered)\n", f->reads,
+			       f->reads_unanswered);
+	if (f->read_lat.n || f->ack_lat.n) {
+		char a[24], b[24], c[24], d[24];
+		const struct rdiag_latency *l[2] = { &f->read_lat, &f->ack_lat };
+
+		for (int k = 0; k < 2; k++) {
+			if (!l[k]->n)
+				continue;
+			rdiag_out_text(o, "    %s latency: n %" PRIu64 " min %s median %s p99 %s max %s\n",
+				       k ? "ACK" : "READ", l[k]->n,
+				       dur(a, sizeof(a), (double)l[k]->min_ns),
+				       dur(b, sizeof(b), (double)l[k]->median_ns),
+				       dur(c, sizeof(c), (double)l[k]->p99_ns),
+				       dur(d, sizeof(d), (double)l[k]->max_ns));
+		}
+	}
+}
+
+static void cm_conn(struct rdiag_out *o, const struct rdiag_cm_conn_info *c)
+{
+	char a[64], b[64], t[32];
+	const char *rn = c->n_rej ? rdiag_cm_rej_reason_name(c->rej_reason) : NULL;
+	uint64_t t0 = c->n_req ? c->req_ns : 0;
+	const char *ps = c->sid_is_ip ? rdiag_port_space_name(c->port_space) : NULL;
+
+	rdiag_flow_addr_str(a, sizeof(a), c->kind, c->client);
+	rdiag_flow_addr_str(b, sizeof(b), c->kind, c->server);
+	rdiag_out_obj_begin(o, NULL);
+	rdiag_out_str(o, "client", "  %s", a);
+	rdiag_out_str(o, "server", " > %s", b);
+	rdiag_out_u64(o, "client_comm_id", " comm 0x%08" PRIx64, c->client_comm_id);
+	rdiag_out_u64(o, "server_comm_id", NULL, c->server_comm_id);
+	rdiag_out_hex64(o, "service_id", NULL, c->service_id);
+	if (c->sid_is_ip) {
+		rdiag_out_str(o, "port_space", " %s", ps ? ps : "?");
+		rdiag_out_u64(o, "port", ":%" PRIu64, c->port);
+	}
+	rdiag_out_u64(o, "client_qpn", " qp 0x%06" PRIx64, c->client_qpn);
+	rdiag_out_u64(o, "server_qpn", " <> 0x%06" PRIx64, c->server_qpn);
+	rdiag_out_str(o, "state", ": %s\n", rdiag_flow_cm_state_name(c->state));
+	rdiag_out_u64(o, "req", NULL, c->n_req);
+	rdiag_out_u64(o, "req_retries", NULL, c->n_req ? c->n_req - 1 : 0);
+	rdiag_out_u64(o, "mra", NULL, c->n_mra);
+	rdiag_out_u64(o, "rep", NULL, c->n_rep);
+	rdiag_out_u64(o, "rtu", NULL, c->n_rtu);
+	rdiag_out_u64(o, "rej", NULL, c->n_rej);
+	rdiag_out_u64(o, "dreq", NULL, c->n_dreq);
+	rdiag_out_u64(o, "drep", NULL, c->n_drep);
+	if (c->n_rej) {
+		rdiag_out_u64(o, "rej_reason", NULL, c->rej_reason);
+		rdiag_out_str(o, "rej_reason_name", NULL, rn ? rn : "unassigned");
+		rdiag_out_str(o, "rej_by", NULL, c->rej_by_client ? "client" : "server");
+	}
+	/* the timeline: times relative to the first REQ */
+	rdiag_out_arr_begin(o, "timeline");
+	rdiag_out_text(o, "   ");
+#define EV(cnt, ts, label) do { \
+	if (cnt) { \
+		rdiag_out_obj_begin(o, NULL); \
+		rdiag_out_str(o, "msg", " %s", label); \
+		rdiag_out_u64(o, "count", (cnt) > 1 ? " x%" PRIu64 : NULL, cnt); \
+		rdiag_out_u64(o, "t_ns", NULL, (ts) - t0); \
+		if ((ts) != t0 || strcmp(label, "REQ")) \
+			rdiag_out_text(o, " +%s", dur(t, sizeof(t), (double)((ts) - t0))); \
+		rdiag_out_obj_end(o); \
+	} \
+} while (0)
+	EV(c->n_req, c->req_ns, "REQ");
+	EV(c->n_mra, c->mra_ns, "MRA");
+	EV(c->n_rep, c->rep_ns, "REP");
+	EV(c->n_rtu, c->rtu_ns, "RTU");
+	EV(c->n_rej, c->rej_ns, "REJ");
+	EV(c->n_dreq, c->dreq_ns, "DREQ");
+	EV(c->n_drep, c->drep_ns, "DREP");
+#undef EV
+	rdiag_out_arr_end(o);
+	rdiag_out_text(o, "\n");
+	if (c->n_rej)
+		rdiag_out_text(o, "    rejected by the %s: reason %u %s\n",
+			       c->rej_by_client ? "client" : "server", c->rej_reason,
+			       rn ? rn : "(unassigned)");
+	if (c->n_req > 1 && !c->n_rep)
+		rdiag_out_text(o, "    REQ sent %u times over %s with no reply: CM retries, what an "
+			       "rdma_connect() timeout looks like on the wire\n", c->n_req,
+			       dur(t, sizeof(t), (double)(c->req_last_ns - c->req_ns)));
+	else if (c->n_req > 1)
+		rdiag_out_text(o, "    REQ retried %u times before the reply\n", c->n_req - 1);
+	rdiag_out_obj_end(o);
+}
+
+static void totals(struct rdiag_out *o, const struct rdiag_flow_total *t)
+{
+	char d[24];
+	double span = t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) : 0;
+
+	rdiag_out_obj_begin(o, "total");
+	rdiag_out_u64(o, "frames", "%" PRIu64 " frames", t->frames);
+	rdiag_out_u64(o, "rdma", ", %" PRIu64 " RDMA packets", t->rdma);
+	rdiag_out_u64(o, "other", ", %" PRIu64 " other", t->frames - t->rdma);
+	rdiag_out_u64(o, "bytes", ", %" PRIu64 " bytes", t->bytes);
+	rdiag_out_u64(o, "payload", " (%" PRIu64 " payload)", t->payload);
+	rdiag_out_u64(o, "duration_ns", NULL, (uint64_t)span);
+	rdiag_out_text(o, " in %s\n", dur(d, sizeof(d), span));
+	rdiag_out_u64(o, "flows", "%" PRIu64 " flows", t->flows);
+	rdiag_out_u64(o, "cm_conns", ", %" PRIu64 " CM connections", t->cm_conns);
+	rdiag_out_u64(o, "truncated", ", %" PRIu64 " truncated", t->truncated);
+	rdiag_out_u64(o, "invalid", ", %" PRIu64 " invalid", t->invalid);
+	rdiag_out_u64(o, "no_bth", NULL, t->no_bth);
+	rdiag_out_u64(o, "icrc_bad", ", %" PRIu64 " bad ICRC\n", t->icrc_bad);
+	rdiag_out_u64(o, "psn_gaps", "PSN: %" PRIu64 " gaps", t->psn_gaps);
+	rdiag_out_u64(o, "psn_lost", " (%" PRIu64 " lost)", t->psn_lost);
+	rdiag_out_u64(o, "psn_dup", ", %" PRIu64 " duplicates", t->psn_dup);
+	rdiag_out_u64(o, "psn_ooo", ", %" PRIu64 " out of order", t->psn_ooo);
+	rdiag_out_u64(o, "acks", "; %" PRIu64 " ACKs", t->acks);
+	rdiag_out_u64(o, "naks", ", %" PRIu64 " NAKs", naks(t->naks));
+	rdiag_out_u64(o, "rnr_naks", ", %" PRIu64 " RNR NAKs\n", t->rnr_naks);
+	rdiag_out_u64(o, "ecn_ce", "ECN: %" PRIu64 " CE-marked", t->ecn_ce);
+	rdiag_out_u64(o, "becn", ", %" PRIu64 " BECN", t->becn);
+	rdiag_out_u64(o, "cnp", ", %" PRIu64 " CNPs", t->cnp);
+	rdiag_out_u64(o, "cnp_for_ce", " (%" PRIu64 " matched to a CE-marked flow)", t->cnp_for_ce);
+	rdiag_out_u64(o, "cm_msgs", "; CM: %" PRIu64 " messages", t->cm_msgs);
+	rdiag_out_u64(o, "cm_rej", ", %" PRIu64 " rejects", t->cm_rej);
+	rdiag_out_u64(o, "cm_req_retries", ", %" PRIu64 " REQ retries\n", t->cm_req_retries);
+	rdiag_out_u64(o, "reads", "READ: %" PRIu64, t->reads);
+	rdiag_out_u64(o, "reads_unanswered", " (%" PRIu64 " unanswered)", t->reads_unanswered);
+	rdiag_out_u64(o, "ack_reqs", "; A-bit requests %" PRIu64 "\n", t->ack_reqs);
+	rdiag_out_u64(o, "pending_dropped", NULL, t->pending_dropped);
+	latency(o, "read_latency", &t->read_lat);
+	latency(o, "ack_latency", &t->ack_lat);
+	rdiag_out_arr_begin(o, "opcodes");
+	for (unsigned int op = 0; op < 256; op++) {
+		if (!t->per_opcode_pkts[op])
+			continue;
+		rdiag_out_obj_begin(o, NULL);
+		rdiag_out_u64(o, "opcode", NULL, op);
+		rdiag_out_str(o, "op", NULL, rdiag_opcode_name((uint8_t)op));
+		rdiag_out_u64(o, "pkts", NULL, t->per_opcode_pkts[op]);
+		rdiag_out_u64(o, "bytes", NULL, t->per_opcode_bytes[op]);
+		rdiag_out_obj_end(o);
+	}
+	rdiag_out_arr_end(o);
+	rdiag_out_obj_end(o);
+}
+
+static void opcode_table_text(struct rdiag_out *o, const struct rdiag_flow_total *t)
+{
+	rdiag_out_text(o, "\n%-26s %9s %12s\n", "OPCODE", "PKTS", "BYTES");
+	for (unsigned int op = 0; op < 256; op++)
+		if (t->per_opcode_pkts[op])
+			rdiag_out_text(o, "%-26s %9" PRIu64 " %12" PRIu64 "\n",
+				       rdiag_opcode_name((uint8_t)op), t->per_opcode_pkts[op],
+				       t->per_opcode_bytes[op]);
+}
+
+void dump_summary(struct rdiag_out *o, struct rdiag_flow_table *ft,
+		  const struct dump_summary_opts *so)
+{
+	struct rdiag_flow_total t;
+	struct rdiag_flow_info f;
+	size_t n = rdiag_flow_count(ft), ncm = rdiag_flow_cm_count(ft), i;
+	bool json = rdiag_out_json(o);
+
+	rdiag_flow_total(ft, &t);
+	rdiag_out_obj_begin(o, NULL);
+	rdiag_out_obj_begin(o, "summary");
+	rdiag_out_text(o, "== rdmadump summary ==\n");
+	totals(o, &t);
+	if (so && so->stats && so->stats->have_drops) {
+		rdiag_out_obj_begin(o, "capture");
+		rdiag_out_u64(o, "received", "capture: %" PRIu64 " received by filter",
+			      so->stats->received);
+		rdiag_out_u64(o, "dropped", ", %" PRIu64 " dropped by kernel", so->stats->dropped);
+		rdiag_out_u64(o, "if_dropped", ", %" PRIu64 " dropped by interface\n",
+			      so->stats->if_dropped);
+		rdiag_out_obj_end(o);
+	}
+	if (!json)
+		opcode_table_text(o, &t);
+	rdiag_out_text(o, "\n%-44s %7s %9s %4s %4s %4s %4s %4s %4s %4s %4s %4s %17s %17s\n",
+		       "FLOW (src > dst, dest QP)", "PKTS", "BYTES", "GAP", "LOST", "DUP", "OOO",
+		       "NAK", "RNR", "CE", "CNP", "ICRC", "READ p50/p99", "ACK p50/p99");
+	rdiag_out_arr_begin(o, "flows");
+	for (i = 0; i < n; i++) {
+		if (rdiag_flow_get(ft, i, &f) < 0 || !wanted(so, ft, &f, i))
+			continue;
+		if (json)
+			flow_json(o, ft, &f, i);
+		else
+			flow_text(o, ft, &f, i);
+	}
+	rdiag_out_arr_end(o);
+	if (!json) {
+		rdiag_out_text(o, "\nper flow:\n");
+		for (i = 0; i < n; i++)
+			if (rdiag_flow_get(ft, i, &f) == 0 && wanted(so, ft, &f, i))
+				flow_details(o, ft, &f, i);
+	}
+	if (ncm)
+		rdiag_out_text(o, "\nCM connections (client > server, comm ID, service, QPs: state; "
+			       "timeline from the first REQ):\n");
+	rdiag_out_arr_begin(o, "cm");
+	for (i = 0; i < ncm; i++) {
+		struct rdiag_cm_conn_info c;
+
+		if (rdiag_flow_cm_get(ft, i, &c) == 0)
+			cm_conn(o, &c);
+	}
+	rdiag_out_arr_end(o);
+	rdiag_out_obj_end(o);
+	rdiag_out_obj_end(o);
+}

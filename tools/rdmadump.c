@@ -1,0 +1,364 @@
+/* rdmadump: decode and analyse RoCEv2 / RoCEv1 / InfiniBand captures, tcpdump-like.
+ * Options and the read loop only; decoding, analysis and capture are librdmadiag's, printing is
+ * tools/common/dump_*.c. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/tool.h"
+#include "common/dump.h"
+
+static struct rdiag_capture *g_cap;
+static volatile sig_atomic_t g_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	g_stop = 1;
+	if (g_cap)
+		rdiag_capture_break(g_cap);
+}
+
+static void usage(void)
+{
+	printf("Usage: %s [options] (-r FILE | -i IFACE) [BPF expression]\n"
+	       "Decode and analyse RoCEv2, RoCEv1 and InfiniBand traffic.\n\n"
+	       "Input:\n"
+	       "  -r FILE            read a pcap or pcapng file ('-' = standard input)\n"
+	       "  -i IFACE           capture live on IFACE (filter: udp port 4791 or ether proto\n"
+	       "                     0x8915, and the BPF expression if one is given)\n"
+	       "  -c N               stop after N matching packets\n"
+	       "  -w FILE            write the matching packets to FILE (pcap) instead of printing\n"
+	       "      --port N       also take UDP destination port N as RoCEv2 (repeatable)\n"
+	       "Selection:\n"
+	       "      --qp N         only packets to or from QP N\n"
+	       "      --opcode OP    only opcode OP: a name (RC_SEND_ONLY) or number (repeatable)\n"
+	       "      --errors       only NAKs, RNR NAKs, PSN gaps, duplicates, bad ICRC, CM rejects\n"
+	       "Output:\n"
+	       "  -v                 every header field\n"
+	       "  -j, --json         JSON lines (the keys are listed in rdmadump(1))\n"
+	       "  -S, --summary      per-QP summary at the end (text tables, JSON with -j)\n"
+	       "  -q, --quiet        summary only, no packet lines\n"
+	       "      --fail-on-errors  exit 1 when transport errors were seen\n"
+	       "  -h, --help         this help\n"
+	       "      --version      version\n\n"
+	       "Exit status: 0 ok, 1 transport errors seen (with --fail-on-errors),\n"
+	       "2 usage or input error.\n", tool_name());
+}
+
+enum { OPT_QP = 256, OPT_OPCODE, OPT_ERRORS, OPT_PORT, OPT_FAIL, OPT_VERSION };
+
+static const struct option long_opts[] = {
+	{ "read", required_argument, NULL, 'r' },
+	{ "interface", required_argument, NULL, 'i' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "write", required_argument, NULL, 'w' },
+	{ "qp", required_argument, NULL, OPT_QP },
+	{ "opcode", required_argument, NULL, OPT_OPCODE },
+	{ "errors", no_argument, NULL, OPT_ERRORS },
+	{ "port", required_argument, NULL, OPT_PORT },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "summary", no_argument, NULL, 'S' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "fail-on-errors", no_argument, NULL, OPT_FAIL },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct opts {
+	const char *rfile, *iface, *wfile;
+	uint64_t count;
+	bool have_qp;
+	uint32_t qp;
+	bool have_opcodes;
+	bool opcodes[256];
+	bool errors_only, verbose, json, summary, quiet, fail_on_errors;
+	uint16_t ports[RDIAG_MAX_PORTS];
+	unsigned int n_ports;
+	char *filter;
+};
+
+static char *join_args(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = calloc(1, len);
+	if (!s)
+		tool_die("out of memory");
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+static void parse(int argc, char **argv, struct opts *o)
+{
+	uint64_t v;
+	int c, r;
+
+	memset(o, 0, sizeof(*o));
+	while ((c = getopt_long(argc, argv, "+r:i:c:w:vjSqh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			o->rfile = optarg;
+			break;
+		case 'i':
+			o->iface = optarg;
+			break;
+		case 'c':
+			if (tool_parse_u64(optarg, UINT64_MAX, &v) < 0 || v == 0)
+				tool_usage_error("invalid packet count '%s'", optarg);
+			o->count = v;
+			break;
+		case 'w':
+			o->wfile = optarg;
+			break;
+		case OPT_QP:
+			if (tool_parse_u64(optarg, 0xffffff, &v) < 0)
+				tool_usage_error("invalid QP number '%s' (0..0xffffff)", optarg);
+			o->have_qp = true;
+			o->qp = (uint32_t)v;
+			break;
+		case OPT_OPCODE:
+			r = rdiag_opcode_parse(optarg);
+			if (r < 0)
+				tool_usage_error("unknown opcode '%s' (a name like RC_SEND_ONLY or "
+						 "a number 0..255)", optarg);
+			o->have_opcodes = true;
+			o->opcodes[r] = true;
+			break;
+		case OPT_ERRORS:
+			o->errors_only = true;
+			break;
+		case OPT_PORT:
+			if (tool_parse_u64(optarg, 65535, &v) < 0 || v == 0)
+				tool_usage_error("invalid UDP port '%s'", optarg);
+			if (o->n_ports == RDIAG_MAX_PORTS)
+				tool_usage_error("at most %d --port options", RDIAG_MAX_PORTS);
+			o->ports[o->n_ports++] = (uint16_t)v;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'S':
+			o->summary = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			o->summary = true;
+			break;
+		case OPT_FAIL:
+			o->fail_on_errors = true;
+			break;
+		case 'h':
+			usage();
+			exit(EXIT_OK);
+		case OPT_VERSION:
+			tool_version();
+			exit(EXIT_OK);
+		default:
+			fprintf(stderr, "Try '%s --help' for more information.\n", tool_name());
+			exit(EXIT_USAGE);
+		}
+	}
+	if (!o->rfile == !o->iface)
+		tool_usage_error(o->rfile ? "-r and -i cannot be used together" :
+				 "nothing to read: give -r FILE or -i IFACE");
+	if (optind < argc)
+		o->filter = join_args(argc - optind, argv + optind);
+}
+
+static bool selected(const struct opts *o, const struct rdiag_pkt *p,
+		     const struct rdiag_flow_verdict *v, struct rdiag_flow_table *ft)
+{
+	if (o->errors_only && !(v->flags & RDIAG_FV_ERRORS))
+		return false;
+	if (o->have_opcodes && (!(p->present & RDIAG_HAS_BTH) || !o->opcodes[p->bth.opcode]))
+		return false;
+	if (o->have_qp) {
+		if (!(p->present & RDIAG_HAS_BTH))
+			return false;
+		if (p->bth.destqp != o->qp &&
+		    !((p->present & RDIAG_HAS_DETH) && p->deth_srcqp == o->qp) &&
+		    !(v->flow >= 0 && rdiag_flow_src_qpn(ft, (size_t)v->flow) == o->qp))
+			return false;
+	}
+	return true;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* a long file read shows how far it got, on a terminal only */
+static void progress(struct rdiag_capture *c, uint64_t frames, bool *shown, uint64_t *last)
+{
+	uint64_t pos, size, t = now_ms();
+
+	if (t - *last < 500)
+		return;
+	*last = t;
+	if (rdiag_capture_progress(c, &pos, &size) < 0 || !size)
+		return;
+	fprintf(stderr, "\r%s: %3u%% (%" PRIu64 " frames)", tool_name(),
+		(unsigned int)(pos * 100 / size), frames);
+	*shown = true;
+}
+
+int main(int argc, char **argv)
+{
+	struct rdiag_decode_opts dopts;
+	struct rdiag_flow_table *ft = NULL;
+	struct rdiag_capture_dump *dump = NULL;
+	struct rdiag_capture_stats st = { 0 };
+	struct dump_summary_opts so = { 0 };
+	struct rdiag_out *out;
+	struct rdiag_frame fr;
+	struct rdiag_pkt p;
+	struct rdiag_flow_verdict v;
+	struct opts o;
+	uint64_t matched = 0, errors = 0, last_progress;
+	bool tty_progress, shown = false, input_error = false, print;
+	int r;
+
+	tool_init("rdmadump");
+	parse(argc, argv, &o);
+
+	rdiag_decode_opts_init(&dopts);
+	for (unsigned int i = 0; i < o.n_ports; i++)
+		rdiag_decode_opts_add_port(&dopts, o.ports[i]);
+
+	if (o.rfile) {
+		r = rdiag_capture_open_file(&g_cap, o.rfile);
+		if (r < 0)
+			tool_die("%s", rdiag_capture_last_error());
+		if (o.filter && rdiag_capture_set_filter(g_cap, o.filter) < 0)
+			tool_die("%s", rdiag_capture_error(g_cap));
+	} else {
+		struct rdiag_live_opts lo = { 0 };
+		uint16_t ports[RDIAG_MAX_PORTS + 1];
+
+		/* the default filter takes 4791 and every --port */
+		ports[0] = RDIAG_ROCEV2_PORT;
+		memcpy(ports + 1, o.ports, o.n_ports * sizeof(ports[0]));
+		lo.ports = ports;
+		lo.n_ports = o.n_ports + 1;
+		lo.filter = o.filter;
+		r = rdiag_capture_open_live(&g_cap, o.iface, &lo);
+		if (r < 0)
+			tool_die("%s", rdiag_capture_last_error());
+	}
+	if (o.wfile && rdiag_capture_dump_open(&dump, g_cap, o.wfile) < 0)
+		tool_die("%s", rdiag_capture_last_error());
+	if (rdiag_flow_table_new(&ft, NULL) < 0)
+		tool_die("out of memory");
+	out = rdiag_out_new(stdout, o.json ? RDIAG_OUT_JSON : RDIAG_OUT_TEXT);
+	if (!out)
+		tool_die("out of memory");
+
+	{
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_signal;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
+	/* packet lines go to stdout in big writes; live output is flushed per packet below */
+	if (!rdiag_capture_is_live(g_cap))
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	tty_progress = !rdiag_capture_is_live(g_cap) && isatty(STDERR_FILENO);
+	last_progress = now_ms();
+	print = !o.quiet && !o.wfile;
+
+	while (!g_stop) {
+		r = rdiag_capture_next(g_cap, &fr);
+		if (r == -EAGAIN)
+			continue;
+		if (r == 0 || r == -EINTR)
+			break;
+		if (r < 0) {
+			input_error = true;
+			break;
+		}
+		if (tty_progress && (fr.n & 0xfff) == 0)
+			progress(g_cap, fr.n, &shown, &last_progress);
+		if (rdiag_pkt_decode(&p, fr.linktype, fr.data, fr.caplen, fr.len, &dopts) != 0) {
+			rdiag_flow_add_other(ft);
+			continue;
+		}
+		rdiag_flow_add(ft, &p, fr.ts_sec * 1000000000ull + fr.ts_nsec, &v);
+		if (v.flags & RDIAG_FV_ERRORS)
+			errors++;
+		if (!selected(&o, &p, &v, ft))
+			continue;
+		matched++;
+		if (dump && rdiag_capture_dump_write(dump, &fr) < 0) {
+			tool_err("cannot write '%s': %s", o.wfile, strerror(EIO));
+			input_error = true;
+			break;
+		}
+		if (print) {
+			dump_packet(out, &fr, &p, &v, o.verbose);
+			if (rdiag_capture_is_live(g_cap))
+				fflush(stdout);
+		}
+		if (o.count && matched >= o.count)
+			break;
+	}
+	if (shown)
+		fprintf(stderr, "\r%*s\r", 60, "");
+
+	if (rdiag_capture_is_live(g_cap))
+		rdiag_capture_stats(g_cap, &st);
+	/* a live capture stopped by ^C always ends with its summary, like tcpdump's counts */
+	if (o.summary || (rdiag_capture_is_live(g_cap) && g_stop)) {
+		so.have_qp = o.have_qp;
+		so.qp = o.qp;
+		so.live = rdiag_capture_is_live(g_cap);
+		so.stats = so.live ? &st : NULL;
+		dump_summary(out, ft, &so);
+	}
+	rdiag_out_free(out);
+	fflush(stdout);
+	if (rdiag_capture_is_live(g_cap))
+		fprintf(stderr, "%" PRIu64 " packets captured, %" PRIu64 " received by filter, %"
+			PRIu64 " dropped by kernel\n", st.frames, st.received, st.dropped);
+	if (input_error && !dump)
+		tool_err("%s", rdiag_capture_error(g_cap));
+	else if (input_error && *rdiag_capture_error(g_cap))
+		tool_err("%s", rdiag_capture_error(g_cap));
+	if (dump && rdiag_capture_dump_close(dump) < 0) {
+		tool_err("cannot write '%s': %s", o.wfile, strerror(EIO));
+		input_error = true;
+	}
+	rdiag_capture_close(g_cap);
+	rdiag_flow_table_free(ft);
+	free(o.filter);
+	if (input_error)
+		return EXIT_USAGE;
+	if (o.fail_on_errors && errors)
+		return EXIT_FOUND;
+	return EXIT_OK;
+}
