@@ -389,8 +389,8 @@ void dump_packet(struct rdiag_out *o, const struct rdiag_frame *f, const struct 
 		bth(o, p, verbose);
 		ext_headers(o, p, verbose);
 		if (HAS(p, PAYLOAD) || p->payload_len)
-			rdiag_out_u64(o, "payload", F(" len %" PRIu64, "\n    payload %" PRIu64),
-				      p->payload_len);
+			rdiag_out_u64(o, "payload", F(p->payload_len ? " len %" PRIu64 : NULL,
+				      "\n    payload %" PRIu64), p->payload_len);
 		if (verbose && p->pad)
 			rdiag_out_text(o, " pad %u", p->pad);
 	} else if (!verbose) {

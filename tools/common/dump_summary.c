@@ -44,6 +44,20 @@ static void latency(struct rdiag_out *o, const char *key, const struct rdiag_lat
 	rdiag_out_text(o, " %8s/%-8s", a, b);
 }
 
+/* text: "READ latency: n 3 min .. median .. p99 .. max .." (nothing when there is none) */
+static void latency_line(struct rdiag_out *o, const char *indent, const char *what,
+			 const struct rdiag_latency *l)
+{
+	char a[24], b[24], c[24], d[24];
+
+	if (!l->n)
+		return;
+	rdiag_out_text(o, "%s%s latency: n %" PRIu64 " min %s median %s p99 %s max %s\n", indent, what,
+		       l->n, dur(a, sizeof(a), (double)l->min_ns),
+		       dur(b, sizeof(b), (double)l->median_ns), dur(c, sizeof(c), (double)l->p99_ns),
+		       dur(d, sizeof(d), (double)l->max_ns));
+}
+
 static void flow_name(char *buf, size_t len, const struct rdiag_flow_key *k)
 {
 	char s[64], d[64];
@@ -194,21 +208,8 @@ static void flow_details(struct rdiag_out *o, struct rdiag_flow_table *ft,
 	if (f->reads)
 		rdiag_out_text(o, "    READs: %" PRIu64 " (%" PRIu64 " unanswered)\n", f->reads,
 			       f->reads_unanswered);
-	if (f->read_lat.n || f->ack_lat.n) {
-		char a[24], b[24], c[24], d[24];
-		const struct rdiag_latency *l[2] = { &f->read_lat, &f->ack_lat };
-
-		for (int k = 0; k < 2; k++) {
-			if (!l[k]->n)
-				continue;
-			rdiag_out_text(o, "    %s latency: n %" PRIu64 " min %s median %s p99 %s max %s\n",
-				       k ? "ACK" : "READ", l[k]->n,
-				       dur(a, sizeof(a), (double)l[k]->min_ns),
-				       dur(b, sizeof(b), (double)l[k]->median_ns),
-				       dur(c, sizeof(c), (double)l[k]->p99_ns),
-				       dur(d, sizeof(d), (double)l[k]->max_ns));
-		}
-	}
+	latency_line(o, "    ", "READ", &f->read_lat);
+	latency_line(o, "    ", "ACK", &f->ack_lat);
 }
 
 static void cm_conn(struct rdiag_out *o, const struct rdiag_cm_conn_info *c)
@@ -320,8 +321,13 @@ static void totals(struct rdiag_out *o, const struct rdiag_flow_total *t)
 	rdiag_out_u64(o, "reads_unanswered", " (%" PRIu64 " unanswered)", t->reads_unanswered);
 	rdiag_out_u64(o, "ack_reqs", "; A-bit requests %" PRIu64 "\n", t->ack_reqs);
 	rdiag_out_u64(o, "pending_dropped", NULL, t->pending_dropped);
-	latency(o, "read_latency", &t->read_lat);
-	latency(o, "ack_latency", &t->ack_lat);
+	if (rdiag_out_json(o)) {
+		latency(o, "read_latency", &t->read_lat);
+		latency(o, "ack_latency", &t->ack_lat);
+	} else {
+		latency_line(o, "  ", "READ", &t->read_lat);
+		latency_line(o, "  ", "ACK", &t->ack_lat);
+	}
 	rdiag_out_arr_begin(o, "opcodes");
 	for (unsigned int op = 0; op < 256; op++) {
 		if (!t->per_opcode_pkts[op])
@@ -339,10 +345,10 @@ static void totals(struct rdiag_out *o, const struct rdiag_flow_total *t)
 
 static void opcode_table_text(struct rdiag_out *o, const struct rdiag_flow_total *t)
 {
-	rdiag_out_text(o, "\n%-26s %9s %12s\n", "OPCODE", "PKTS", "BYTES");
+	rdiag_out_text(o, "\n%-30s %9s %12s\n", "OPCODE", "PKTS", "BYTES");
 	for (unsigned int op = 0; op < 256; op++)
 		if (t->per_opcode_pkts[op])
-			rdiag_out_text(o, "%-26s %9" PRIu64 " %12" PRIu64 "\n",
+			rdiag_out_text(o, "%-30s %9" PRIu64 " %12" PRIu64 "\n",
 				       rdiag_opcode_name((uint8_t)op), t->per_opcode_pkts[op],
 				       t->per_opcode_bytes[op]);
 }
