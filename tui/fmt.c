@@ -1,18 +1,20 @@
 /* rdmatop number formatting; see fmt.h. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "fmt.h"
 
-static const char *scaled(char *buf, size_t len, double v, double base, const char *const *sfx)
+static const char *scaled(char *buf, size_t len, double v, double base, const char *const *sfx,
+			  bool whole)
 {
 	int i = 0;
 
 	if (v < 0)
 		v = 0;
 	if (v < 10000) {
-		/* small values exactly: a rate of 3.5/s should not read as "4" */
-		if (v == (double)(uint64_t)v)
+		/* small packet rates exactly: 3.5/s should not read as "4"; bytes are whole */
+		if (whole || v == (double)(uint64_t)v)
 			snprintf(buf, len, "%.0f%s", v, sfx[0]);
 		else
 			snprintf(buf, len, "%.1f%s", v, sfx[0]);
@@ -35,14 +37,14 @@ const char *rt_fmt_si(char *buf, size_t len, double v)
 {
 	static const char *const sfx[] = { "", "k", "M", "G", "T", "P", NULL };
 
-	return scaled(buf, len, v, 1000, sfx);
+	return scaled(buf, len, v, 1000, sfx, false);
 }
 
 const char *rt_fmt_bytes(char *buf, size_t len, double v)
 {
 	static const char *const sfx[] = { "B", "KB", "MB", "GB", "TB", "PB", NULL };
 
-	return scaled(buf, len, v, 1000, sfx);
+	return scaled(buf, len, v, 1000, sfx, true);
 }
 
 const char *rt_fmt_gbps(char *buf, size_t len, double g)

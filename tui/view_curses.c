@@ -1,6 +1,7 @@
 /* rdmatop curses view: Ports, Detail, QPs, rdma_cm IDs and Help screens.  Draws only: every
  * figure comes from the model, every cell's text from table.c. */
 #include <curses.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,7 +156,7 @@ static void draw_explain(const struct rt_ctr *c)
 		if (e->hint)
 			snprintf(l[n++], sizeof(l[0]), "check      %s", e->hint);
 	}
-	snprintf(l[n++], sizeof(l[0]), "value %llu  delta %llu  rate %s",
+	snprintf(l[n++], sizeof(l[0]), "value %llu  delta %llu  rate state %s",
 		 (unsigned long long)c->value, (unsigned long long)c->delta,
 		 rt_rate_state_name(c->state));
 	h = n + 2;
@@ -255,6 +256,18 @@ static void draw_detail(struct rt_model *m, struct rt_ui *ui, char *status, size
 	free(idx);
 }
 
+/* why a resource list is empty: none, or netlink cannot tell us */
+static void unavailable(char *buf, size_t len, const char *what, int err)
+{
+	if (!err)
+		snprintf(buf, len, "no %s", what);
+	else if (err == -EPROTONOSUPPORT || err == -EOPNOTSUPP)
+		snprintf(buf, len, "%s unavailable: they come from netlink (RDMA_NLDEV), which is "
+			 "off with --source sysfs or a fake sysfs root, or not in this kernel", what);
+	else
+		snprintf(buf, len, "%s unavailable: %s", what, strerror(-err));
+}
+
 static void draw_qps(struct rt_model *m, struct rt_ui *ui)
 {
 	bool shown[QC__N];
@@ -274,10 +287,7 @@ static void draw_qps(struct rt_model *m, struct rt_ui *ui)
 	put(1, 0, info, A_BOLD, false);
 	draw_titles(rt_qp_cols, QC__N, shown);
 	if (!n) {
-		snprintf(line, sizeof(line), "%s", m->qp_err ? "QPs unavailable: " : "no QPs");
-		if (m->qp_err)
-			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s",
-				 strerror(-m->qp_err));
+		unavailable(line, sizeof(line), "QPs", m->qp_err);
 		put(HEAD_ROWS, 0, line, A_NORMAL, false);
 	}
 	for (i = ui->top[RT_SCR_QPS]; i < n && (int)(i - ui->top[RT_SCR_QPS]) < rows; i++) {
@@ -312,11 +322,7 @@ static void draw_cms(struct rt_model *m, struct rt_ui *ui)
 	put(1, 0, info, A_BOLD, false);
 	draw_titles(rt_cm_cols, MC__N, shown);
 	if (!n) {
-		snprintf(line, sizeof(line), "%s", m->cm_err ? "rdma_cm IDs unavailable: " :
-							       "no rdma_cm IDs");
-		if (m->cm_err)
-			snprintf(line + strlen(line), sizeof(line) - strlen(line), "%s",
-				 strerror(-m->cm_err));
+		unavailable(line, sizeof(line), "rdma_cm IDs", m->cm_err);
 		put(HEAD_ROWS, 0, line, A_NORMAL, false);
 	}
 	for (i = ui->top[RT_SCR_CM]; i < n && (int)(i - ui->top[RT_SCR_CM]) < rows; i++) {

@@ -1,0 +1,439 @@
+/* rdmatop model without curses: rates through the library's rate function, per-port figures,
+ * device vanishing and coming back, baseline reset, sorting, filtering, thresholds, keys and
+ * the formatting shared by both views.  Snapshots are synthetic; counter metadata comes from
+ * the real catalogue (rt_meta_lookup). */
+#include <curses.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "fmt.h"
+#include "model.h"
+#include "table.h"
+#include "thresh.h"
+#include "ui.h"
+
+#define SEC 1000000000ull
+
+struct fake_ctr {
+	const char *name;
+	uint64_t value;
+	const char *driver;
+	enum rdiag_origin origin;
+};
+
+/* one port with the given counters, sampled at t seconds */
+static void snap_port(struct rt_snap_port *p, const char *dev, unsigned port, double t,
+		      const struct fake_ctr *c, size_t n, double gbps)
+{
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(p->dev, sizeof(p->dev), "%s", dev);
+	p->port = port;
+	snprintf(p->state, sizeof(p->state), "ACTIVE");
+	snprintf(p->netdev, sizeof(p->netdev), "veth%u", port);
+	p->link_gbps = gbps;
+	p->t_ns = (uint64_t)(t * SEC);
+	p->ctr = calloc(n, sizeof(*p->ctr));
+	p->nctr = n;
+	for (i = 0; i < n; i++) {
+		p->ctr[i].name = c[i].name;
+		p->ctr[i].value = c[i].value;
+		rt_meta_lookup(&p->ctr[i].meta, c[i].name, c[i].driver, c[i].origin);
+	}
+}
+
+static void ingest1(struct rt_model *m, const char *dev, double t, const struct fake_ctr *c,
+		    size_t n)
+{
+	struct rt_snap s = { 0 };
+
+	s.t_ns = (uint64_t)(t * SEC);
+	s.ports = calloc(1, sizeof(*s.ports));
+	s.nports = 1;
+	snap_port(&s.ports[0], dev, 1, t, c, n, 10);
+	EXPECT_EQ(rt_model_ingest(m, &s), 0);
+	rt_snap_free(&s);
+}
+
+static void ingest2(struct rt_model *m, double t, const struct fake_ctr *a, size_t na,
+		    const struct fake_ctr *b, size_t nb)
+{
+	struct rt_snap s = { 0 };
+
+	s.t_ns = (uint64_t)(t * SEC);
+	s.ports = calloc(2, sizeof(*s.ports));
+	s.nports = 2;
+	snap_port(&s.ports[0], "rxe0", 1, t, a, na, 10);
+	snap_port(&s.ports[1], "rxe1", 1, t, b, nb, 10);
+	EXPECT_EQ(rt_model_ingest(m, &s), 0);
+	rt_snap_free(&s);
+}
+
+static const struct rt_ctr *ctr(const struct rt_port *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; p && i < p->nctr; i++)
+		if (!strcmp(p->ctr[i].name, name))
+			return &p->ctr[i];
+	return NULL;
+}
+
+#define RXE(n, v) { n, v, "rxe", RDIAG_ORIG_SYSFS_HW }
+#define PMA(n, v) { n, v, "pma", RDIAG_ORIG_PMA }
+
+static void test_rates(void)
+{
+	struct rt_model m;
+	struct rt_port *p;
+	struct fake_ctr s1[] = { RXE("sent_pkts", 1000), RXE("rcvd_pkts", 500),
+				 RXE("rcvd_rnr_err", 7), RXE("out_of_seq_request", 1) };
+	struct fake_ctr s2[] = { RXE("sent_pkts", 1200), RXE("rcvd_pkts", 550),
+				 RXE("rcvd_rnr_err", 10), RXE("out_of_seq_request", 2) };
+	struct fake_ctr s3[] = { RXE("sent_pkts", 5), RXE("rcvd_pkts", 600),
+				 RXE("rcvd_rnr_err", 10), RXE("out_of_seq_request", 2) };
+
+	rt_model_init(&m);
+	ingest1(&m, "rxe0", 10, s1, 4);
+	p = rt_model_find(&m, "rxe0", 1);
+	EXPECT_TRUE(p != NULL);
+	/* first sample: no rate, not a zero rate */
+	EXPECT_EQ(ctr(p, "sent_pkts")->state, RT_RATE_FIRST);
+	EXPECT_TRUE(!p->have_rates);
+	EXPECT_EQ(p->err_moving, 0);
+
+	/* two seconds later: +200 sent, +50 received, +3 RNR, +1 OOS */
+	ingest1(&m, "rxe0", 12, s2, 4);
+	EXPECT_EQ(ctr(p, "sent_pkts")->state, RT_RATE_VALID);
+	EXPECT_U64(ctr(p, "sent_pkts")->delta, 200);
+	EXPECT_DBL(ctr(p, "sent_pkts")->rate, 100.0, 1e-9);
+	EXPECT_DBL(p->tx_pps, 100.0, 1e-9);
+	EXPECT_DBL(p->rx_pps, 25.0, 1e-9);
+	EXPECT_TRUE(p->have_pkts && p->have_rates);
+	EXPECT_TRUE(!p->have_bytes);		/* rxe has no byte counter */
+	EXPECT_TRUE(p->util < 0);		/* so no utilisation either */
+	EXPECT_EQ(p->err_moving, 2);
+	EXPECT_U64(p->err_delta, 4);
+	EXPECT_STREQ(p->top_err, "rcvd_rnr_err");
+	EXPECT_U64(m.err_deltas, 4);
+	EXPECT_EQ(m.ndevs, 1);
+
+	/* sent_pkts went backwards (64-bit, does not wrap): a reset, no bogus huge delta */
+	ingest1(&m, "rxe0", 13, s3, 4);
+	EXPECT_EQ(ctr(p, "sent_pkts")->state, RT_RATE_RESET);
+	EXPECT_U64(ctr(p, "sent_pkts")->delta, 0);
+	EXPECT_DBL(p->tx_pps, 0, 1e-9);
+	EXPECT_DBL(p->rx_pps, 50.0, 1e-9);
+	EXPECT_EQ(p->err_moving, 0);
+	EXPECT_TRUE(p->top_err == NULL);
+	rt_model_free(&m);
+}
+
+static void test_pma_bytes(void)
+{
+	struct rt_model m;
+	struct rt_port *p;
+	/* PMA data counters count 4-octet words: 1000 words in 2 s = 2000 B/s */
+	struct fake_ctr a[] = { PMA("port_rcv_data", 100), PMA("port_xmit_data", 0),
+				PMA("port_rcv_packets", 10) };
+	struct fake_ctr b[] = { PMA("port_rcv_data", 1100), PMA("port_xmit_data", 0),
+				PMA("port_rcv_packets", 30) };
+
+	rt_model_init(&m);
+	ingest1(&m, "mlx5_0", 1, a, 3);
+	ingest1(&m, "mlx5_0", 3, b, 3);
+	p = rt_model_find(&m, "mlx5_0", 1);
+	EXPECT_TRUE(p && p->have_bytes);
+	EXPECT_DBL(p->rx_Bps, 2000.0, 1e-6);
+	EXPECT_U64(ctr(p, "port_rcv_data")->delta, 4000);
+	EXPECT_U64(ctr(p, "port_rcv_data")->value, 4400);	/* shown scaled: bytes */
+	EXPECT_DBL(p->rx_pps, 10.0, 1e-9);
+	/* 2000 B/s on a 10 Gb/s link */
+	EXPECT_DBL(p->util, 2000.0 * 8 / 10e9, 1e-12);
+	rt_model_free(&m);
+}
+
+static void test_gone_and_back(void)
+{
+	struct rt_model m;
+	struct rt_snap s = { 0 };
+	struct rt_port *p;
+	struct fake_ctr a[] = { RXE("sent_pkts", 10) }, b[] = { RXE("sent_pkts", 20) };
+	struct fake_ctr a2[] = { RXE("sent_pkts", 30) }, b2[] = { RXE("sent_pkts", 40) };
+
+	rt_model_init(&m);
+	ingest2(&m, 1, a, 1, b, 1);
+	ingest2(&m, 2, a2, 1, b2, 1);
+	EXPECT_EQ(m.ndevs, 2);
+	/* rdma link delete rxe1: only rxe0 in the next snapshot */
+	ingest1(&m, "rxe0", 3, a2, 1);
+	p = rt_model_find(&m, "rxe1", 1);
+	EXPECT_TRUE(p && p->gone);
+	EXPECT_EQ(m.ndevs, 1);
+	EXPECT_U64(ctr(p, "sent_pkts")->value, 40);	/* last value kept, greyed */
+	EXPECT_TRUE(!p->have_rates);
+	EXPECT_EQ(m.nports, 2);
+	/* re-created with counters from zero: back, first sample again, no negative rate */
+	s.t_ns = 4 * SEC;
+	s.ports = calloc(2, sizeof(*s.ports));
+	s.nports = 2;
+	snap_port(&s.ports[0], "rxe0", 1, 4, a2, 1, 10);
+	snap_port(&s.ports[1], "rxe1", 1, 4, a, 1, 10);
+	EXPECT_EQ(rt_model_ingest(&m, &s), 0);
+	rt_snap_free(&s);
+	EXPECT_TRUE(!p->gone);
+	EXPECT_EQ(ctr(p, "sent_pkts")->state, RT_RATE_FIRST);
+	EXPECT_EQ(m.ndevs, 2);
+	/* a new device appears */
+	s.t_ns = 5 * SEC;
+	s.ports = calloc(3, sizeof(*s.ports));
+	s.nports = 3;
+	snap_port(&s.ports[0], "rxe0", 1, 5, a2, 1, 10);
+	snap_port(&s.ports[1], "rxe1", 1, 5, a, 1, 10);
+	snap_port(&s.ports[2], "rxe2", 1, 5, a, 1, 10);
+	EXPECT_EQ(rt_model_ingest(&m, &s), 0);
+	rt_snap_free(&s);
+	EXPECT_EQ(m.nports, 3);
+	EXPECT_EQ(m.ndevs, 3);
+	rt_model_free(&m);
+}
+
+static void test_baseline(void)
+{
+	struct rt_model m;
+	struct rt_port *p;
+	struct fake_ctr a[] = { RXE("sent_pkts", 1000) }, b[] = { RXE("sent_pkts", 1100) };
+	struct fake_ctr c[] = { RXE("sent_pkts", 1150) };
+
+	rt_model_init(&m);
+	ingest1(&m, "rxe0", 1, a, 1);
+	rt_model_reset_baseline(&m);
+	ingest1(&m, "rxe0", 2, b, 1);
+	p = rt_model_find(&m, "rxe0", 1);
+	EXPECT_U64(ctr(p, "sent_pkts")->value, 0);
+	EXPECT_EQ(ctr(p, "sent_pkts")->state, RT_RATE_FIRST);
+	ingest1(&m, "rxe0", 3, c, 1);
+	EXPECT_U64(ctr(p, "sent_pkts")->value, 50);
+	EXPECT_U64(ctr(p, "sent_pkts")->delta, 50);
+	rt_model_free(&m);
+}
+
+static void test_sorting_filtering(void)
+{
+	struct rt_model m;
+	struct rt_port *p;
+	size_t idx[16], n;
+	struct fake_ctr a1[] = { RXE("sent_pkts", 0), RXE("rcvd_pkts", 0), RXE("send_err", 0) };
+	struct fake_ctr b1[] = { RXE("sent_pkts", 0), RXE("rcvd_pkts", 0), RXE("send_err", 0) };
+	struct fake_ctr a2[] = { RXE("sent_pkts", 10), RXE("rcvd_pkts", 500), RXE("send_err", 0) };
+	struct fake_ctr b2[] = { RXE("sent_pkts", 90), RXE("rcvd_pkts", 5), RXE("send_err", 3) };
+
+	rt_model_init(&m);
+	ingest2(&m, 1, a1, 3, b1, 3);
+	ingest2(&m, 2, a2, 3, b2, 3);
+	n = rt_sort_ports(&m, RT_PK_NAME, false, idx);
+	EXPECT_EQ(n, 2);
+	EXPECT_STREQ(m.ports[idx[0]].dev, "rxe0");
+	rt_sort_ports(&m, RT_PK_NAME, true, idx);
+	EXPECT_STREQ(m.ports[idx[0]].dev, "rxe1");
+	rt_sort_ports(&m, RT_PK_TX_PPS, false, idx);	/* largest first, like top */
+	EXPECT_STREQ(m.ports[idx[0]].dev, "rxe1");
+	rt_sort_ports(&m, RT_PK_RX_PPS, false, idx);
+	EXPECT_STREQ(m.ports[idx[0]].dev, "rxe0");
+	rt_sort_ports(&m, RT_PK_RX_PPS, true, idx);
+	EXPECT_STREQ(m.ports[idx[0]].dev, "rxe1");
+	rt_sort_ports(&m, RT_PK_ERRS, false, idx);
+	EXPECT_STREQ(m.ports[idx[0]].dev, "rxe1");
+
+	p = rt_model_find(&m, "rxe1", 1);
+	n = rt_sort_ctrs(p, NULL, false, RT_CK_NAME, false, idx);
+	EXPECT_EQ(n, 3);
+	EXPECT_STREQ(p->ctr[idx[0]].name, "rcvd_pkts");
+	n = rt_sort_ctrs(p, NULL, false, RT_CK_DELTA, false, idx);
+	EXPECT_STREQ(p->ctr[idx[0]].name, "sent_pkts");
+	n = rt_sort_ctrs(p, NULL, false, RT_CK_SEV, false, idx);
+	EXPECT_STREQ(p->ctr[idx[0]].name, "send_err");	/* error severity first */
+	n = rt_sort_ctrs(p, "PKTS", false, RT_CK_NAME, false, idx);	/* case-insensitive */
+	EXPECT_EQ(n, 2);
+	n = rt_sort_ctrs(p, "tx_error", false, RT_CK_NAME, false, idx);	/* by concept */
+	EXPECT_EQ(n, 1);
+	EXPECT_STREQ(p->ctr[idx[0]].name, "send_err");
+	p = rt_model_find(&m, "rxe0", 1);
+	n = rt_sort_ctrs(p, NULL, true, RT_CK_NAME, false, idx);	/* z: send_err is 0 */
+	EXPECT_EQ(n, 2);
+	rt_model_free(&m);
+}
+
+static void test_qps(void)
+{
+	struct rt_model m;
+	struct rt_snap s = { 0 };
+	struct rt_qp q[3] = {
+		{ .dev = "rxe0", .lqpn = 17, .state = "RTS", .type = "RC", .pid = 10 },
+		{ .dev = "rxe0", .lqpn = 18, .state = "ERR", .type = "RC", .pid = 11 },
+		{ .dev = "rxe1", .lqpn = 19, .state = "SQE", .type = "UD", .pid = -1 },
+	};
+	size_t idx[3];
+
+	rt_model_init(&m);
+	s.qps = q;
+	s.nqps = 3;
+	EXPECT_EQ(rt_model_ingest(&m, &s), 0);
+	EXPECT_EQ(m.qps_in_err, 2);
+	rt_sort_qps(&m, RT_QK_STATE, false, idx);
+	EXPECT_STREQ(m.qps[idx[0]].state, "ERR");
+	EXPECT_STREQ(m.qps[idx[1]].state, "SQE");
+	rt_sort_qps(&m, RT_QK_LQPN, true, idx);
+	EXPECT_EQ(m.qps[idx[0]].lqpn, 19);
+	rt_sort_qps(&m, RT_QK_PID, false, idx);
+	EXPECT_EQ(m.qps[idx[0]].pid, -1);
+	rt_model_free(&m);
+}
+
+static void test_thresholds(void)
+{
+	struct rt_thresholds *th = NULL;
+	struct rt_model m;
+	struct rt_port *p;
+	char err[128];
+	struct fake_ctr a[] = { RXE("sent_pkts", 0), RXE("rcvd_rnr_err", 0), RXE("send_err", 5) };
+	struct fake_ctr b[] = { RXE("sent_pkts", 100), RXE("rcvd_rnr_err", 4), RXE("send_err", 5) };
+
+	EXPECT_EQ(rt_thresh_parse(&th, "# rules\nrnr_nak_received > 1/s\nsend_err@rxe0 > 4\n"
+				  "sent_pkts@rxe1 > +1\n", err, sizeof(err)), 0);
+	EXPECT_EQ(rt_thresh_count(th), 3);
+	rt_model_init(&m);
+	m.th = th;
+	ingest1(&m, "rxe0", 1, a, 3);
+	p = rt_model_find(&m, "rxe0", 1);
+	/* absolute rules fire on the first sample; rate rules need a valid rate */
+	EXPECT_TRUE(ctr(p, "send_err")->breach);
+	EXPECT_TRUE(!ctr(p, "rcvd_rnr_err")->breach);
+	EXPECT_EQ(m.breaches, 1);
+	ingest1(&m, "rxe0", 3, b, 3);		/* 4 RNR NAKs in 2 s = 2/s > 1/s, by concept */
+	EXPECT_TRUE(ctr(p, "rcvd_rnr_err")->breach);
+	EXPECT_EQ(ctr(p, "rcvd_rnr_err")->breach_line, 2);
+	EXPECT_DBL(ctr(p, "rcvd_rnr_err")->observed, 2.0, 1e-9);
+	EXPECT_TRUE(!ctr(p, "sent_pkts")->breach);	/* that rule is for rxe1 */
+	EXPECT_EQ(m.breaches, 2);
+	EXPECT_EQ(p->breaches, 2);
+	m.th_enabled = false;			/* 't' */
+	rt_model_eval_thresholds(&m);
+	EXPECT_EQ(m.breaches, 0);
+	rt_model_free(&m);
+	rt_thresh_free(th);
+
+	th = NULL;
+	EXPECT_EQ(rt_thresh_parse(&th, "sent_pkts >\n", err, sizeof(err)), -EINVAL);
+	EXPECT_TRUE(strstr(err, "line 1") != NULL);
+	rt_thresh_free(th);
+}
+
+static void test_keys(void)
+{
+	struct rt_model m;
+	struct rt_ui ui;
+	struct fake_ctr a[] = { RXE("sent_pkts", 0), RXE("rcvd_pkts", 0) };
+	struct fake_ctr b[] = { RXE("sent_pkts", 0), RXE("rcvd_pkts", 0) };
+	unsigned act;
+
+	rt_model_init(&m);
+	ingest2(&m, 1, a, 2, b, 2);
+	rt_ui_init(&ui, 1.0);
+	EXPECT_EQ(ui.screen, RT_SCR_PORTS);
+	rt_ui_key(&ui, &m, 'j');
+	EXPECT_EQ(ui.sel[RT_SCR_PORTS], 1);
+	rt_ui_key(&ui, &m, KEY_DOWN);		/* stays on the last row */
+	EXPECT_EQ(ui.sel[RT_SCR_PORTS], 1);
+	rt_ui_key(&ui, &m, '\n');
+	EXPECT_EQ(ui.screen, RT_SCR_DETAIL);
+	EXPECT_STREQ(ui.detail_dev, "rxe1");
+	EXPECT_EQ(rt_ui_count(&ui, &m), 2);
+	rt_ui_key(&ui, &m, '/');
+	EXPECT_TRUE(ui.filter_edit);
+	rt_ui_key(&ui, &m, 's');		/* typed into the filter, not a sort key */
+	rt_ui_key(&ui, &m, 'e');
+	rt_ui_key(&ui, &m, '\r');
+	EXPECT_STREQ(ui.filter, "se");
+	EXPECT_EQ(rt_ui_count(&ui, &m), 1);
+	EXPECT_EQ(ui.ctr_key, RT_CK_NAME);
+	rt_ui_key(&ui, &m, 's');
+	EXPECT_EQ(ui.ctr_key, RT_CK_VALUE);
+	rt_ui_key(&ui, &m, 'S');
+	EXPECT_TRUE(ui.ctr_rev);
+	rt_ui_key(&ui, &m, 27);			/* Esc: back to Ports */
+	EXPECT_EQ(ui.screen, RT_SCR_PORTS);
+	rt_ui_key(&ui, &m, 's');
+	EXPECT_EQ(ui.port_key, RT_PK_RX_PPS);
+	rt_ui_key(&ui, &m, 'Q');
+	EXPECT_EQ(ui.screen, RT_SCR_QPS);
+	rt_ui_key(&ui, &m, 'h');
+	EXPECT_EQ(ui.screen, RT_SCR_HELP);
+	rt_ui_key(&ui, &m, 27);
+	EXPECT_EQ(ui.screen, RT_SCR_QPS);
+	rt_ui_key(&ui, &m, 'C');
+	EXPECT_EQ(ui.screen, RT_SCR_CM);
+	act = rt_ui_key(&ui, &m, '+');
+	EXPECT_TRUE(act & RT_ACT_INTERVAL);
+	EXPECT_DBL(ui.interval, 2.0, 1e-9);
+	rt_ui_key(&ui, &m, '-');
+	rt_ui_key(&ui, &m, '-');
+	EXPECT_DBL(ui.interval, 0.5, 1e-9);
+	act = rt_ui_key(&ui, &m, 'p');
+	EXPECT_TRUE((act & RT_ACT_PAUSE) && ui.paused);
+	act = rt_ui_key(&ui, &m, 'r');
+	EXPECT_TRUE((act & RT_ACT_RESET) && m.baseline_reset);
+	rt_ui_key(&ui, &m, 't');
+	EXPECT_TRUE(!m.th_enabled);
+	EXPECT_TRUE(rt_ui_key(&ui, &m, 'q') & RT_ACT_QUIT);
+	rt_model_free(&m);
+}
+
+static void test_format(void)
+{
+	char b[64];
+	bool shown[PC__N];
+	int i, w = 0;
+
+	EXPECT_STREQ(rt_fmt_si(b, sizeof(b), 0), "0");
+	EXPECT_STREQ(rt_fmt_si(b, sizeof(b), 9999), "9999");
+	EXPECT_STREQ(rt_fmt_si(b, sizeof(b), 2.5), "2.5");
+	EXPECT_STREQ(rt_fmt_si(b, sizeof(b), 1234567), "1.23M");
+	EXPECT_STREQ(rt_fmt_bytes(b, sizeof(b), 8041.8), "8042B");
+	EXPECT_STREQ(rt_fmt_bytes(b, sizeof(b), 12.5e9), "12.5GB");
+	EXPECT_STREQ(rt_fmt_gbps(b, sizeof(b), 2.5), "2.5G");
+	EXPECT_STREQ(rt_fmt_gbps(b, sizeof(b), 100), "100G");
+	EXPECT_STREQ(rt_fmt_bar(b, sizeof(b), 0.5, 10), "[#####     ]");
+	EXPECT_STREQ(rt_fmt_bar(b, sizeof(b), 0.0001, 10), "[#         ]");
+	EXPECT_STREQ(rt_fmt_interval(b, sizeof(b), 0.5), "0.5s");
+	/* a 40-column terminal keeps the always-shown columns and fits */
+	rt_cols_fit(rt_port_cols, PC__N, 40, shown);
+	for (i = 0; i < PC__N; i++) {
+		if (!shown[i])
+			continue;
+		w += rt_port_cols[i].width + (w ? 1 : 0);
+		if (rt_port_cols[i].prio == 0)
+			EXPECT_TRUE(shown[i]);
+	}
+	EXPECT_TRUE(w <= 40);
+	EXPECT_TRUE(shown[PC_DEV] && shown[PC_RXP] && shown[PC_TXP]);
+	EXPECT_TRUE(!shown[PC_UTIL]);
+	EXPECT_EQ(rt_cols_fit(rt_port_cols, PC__N, 0, shown), PC__N);
+}
+
+int main(void)
+{
+	test_rates();
+	test_pma_bytes();
+	test_gone_and_back();
+	test_baseline();
+	test_sorting_filtering();
+	test_qps();
+	test_thresholds();
+	test_keys();
+	test_format();
+	return tap_done();
+}
