@@ -110,6 +110,7 @@ static void parse(int argc, char **argv, struct opts *o)
 	int c, r;
 
 	memset(o, 0, sizeof(*o));
+	argv[0] = (char *)tool_name();	/* getopt's own messages start with it */
 	while ((c = getopt_long(argc, argv, "+r:i:c:w:vjSqh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':

@@ -81,7 +81,7 @@ static void open_error(const char *path, const char *pcap_msg, bool empty)
 
 	snprintf(m, sizeof(m), "%s", pcap_msg);
 	one_line(m);
-	if (empty)
+	if (empty || (strstr(m, "file header") && strstr(m, "only got 0")))
 		set_err(last_err, "'%s': empty file, not a pcap or pcapng capture",
 			shown_name(path));
 	else if (strstr(m, "unknown file format") || strstr(m, "file header"))
@@ -98,7 +98,7 @@ static int check_linktype(struct rdiag_capture *c, const char *what)
 	if (!rdiag_linktype_supported(lt)) {
 		const char *name = pcap_datalink_val_to_name(lt);
 
-		set_err(last_err, "%s: unsupported link type %d (%s); rdmadiag decodes Ethernet, "
+		set_err(last_err, "'%s': unsupported link type %d (%s); rdmadiag decodes Ethernet, "
 			"Linux cooked (SLL, SLL2), raw IP and InfiniBand", what, lt,
 			name ? name : "unknown");
 		return -EPROTONOSUPPORT;
@@ -344,8 +344,8 @@ int rdiag_capture_next(struct rdiag_capture *c, struct rdiag_frame *f)
 	/* PCAP_ERROR: the file is cut inside a record, or a read error */
 	set_err(c->err, "%s", pcap_geterr(c->p));
 	if (strstr(c->err, "truncated"))
-		set_err(c->err, "capture file is cut short after frame %llu (%s)",
-			(unsigned long long)c->frames, pcap_geterr(c->p));
+		set_err(c->err, "capture file is cut short inside frame %llu (%s)",
+			(unsigned long long)c->frames + 1, pcap_geterr(c->p));
 	return -EIO;
 }
 
