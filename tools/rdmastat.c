@@ -1,0 +1,1194 @@
+/* rdmastat: RDMA counters, devices, GIDs, QPs and rdma_cm IDs, from sysfs and netlink.
+ *
+ *   rdmastat [OPTIONS] [DEV[/PORT]] [NAME|GLOB...]     snapshot (or -i: deltas and rates)
+ *   rdmastat [OPTIONS] devices|qp|cm [DEV]
+ *   rdmastat explain COUNTER|CONCEPT
+ *
+ * All the work is in librdmadiag (counters, catalog, rate, threshold, resources); this file
+ * parses the command line and formats.  Text and JSON go through rdiag_out; CSV and
+ * Prometheus use the library's escaping helpers. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rdmadiag/catalog.h>
+#include <rdmadiag/counters.h>
+#include <rdmadiag/out.h>
+#include <rdmadiag/rate.h>
+#include <rdmadiag/resources.h>
+#include <rdmadiag/threshold.h>
+
+#include "common/tool.h"
+
+enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_PROM };
+
+struct opts {
+	enum fmt fmt;
+	bool pretty;
+	bool all;
+	double interval;	/* 0 = snapshot */
+	uint64_t count;		/* 0 = until interrupted */
+	const char *thresholds;
+	const char *nl_record;
+	enum rdiag_source source;
+	const char *dev;
+	uint32_t port;
+	char **names;		/* names / globs */
+	size_t n_names;
+	char **concepts;
+	size_t n_concepts;
+	bool color;
+};
+
+static struct opts O;
+static struct rdiag_counters *C;
+static struct rdiag_out *OUT;
+static struct rdiag_thresholds *THR;
+static volatile sig_atomic_t stop;
+
+static void usage(void)
+{
+	printf("Usage: rdmastat [OPTIONS] [DEV[/PORT]] [COUNTER|GLOB...]\n"
+	       "       rdmastat [OPTIONS] devices|qp|cm [DEV]\n"
+	       "       rdmastat explain COUNTER|CONCEPT\n"
+	       "\n"
+	       "Show RDMA counters (netlink hw counters, IB PMA and CM counters from sysfs), with\n"
+	       "what each one means, deltas and rates, and thresholds.\n"
+	       "\n"
+	       "Commands:\n"
+	       "  (none)       every device/port with its state and non-zero counters\n"
+	       "  devices      devices, ports, netdevs, MTU and GID tables (show_gids + ibdev2netdev)\n"
+	       "  qp           queue pairs with state, PSNs, owner pid and command\n"
+	       "  cm           rdma_cm IDs with state, addresses, owner pid and command\n"
+	       "  explain X    the catalogue entry of counter or concept X\n"
+	       "\n"
+	       "Options:\n"
+	       "  -a, --all              show zero counters too (text)\n"
+	       "  -c, --concept NAME     only counters of this concept (repeatable)\n"
+	       "  -i, --interval SECONDS print deltas and rates every SECONDS\n"
+	       "  -n, --count COUNT      stop after COUNT intervals\n"
+	       "  -j, --json             JSON (iproute2 keys: ifname, port, counters)\n"
+	       "  -p, --pretty           indented JSON\n"
+	       "      --csv              CSV with a header line\n"
+	       "      --prom             Prometheus text exposition (node_exporter textfile)\n"
+	       "  -t, --thresholds FILE  check NAME[@DEV[/PORT]] > VALUE[/s] rules; exit 1 on breach\n"
+	       "  -s, --source SRC       auto (default), netlink or sysfs\n"
+	       "      --nl-record FILE   record netlink replies to FILE (replay: RDMADIAG_NL_REPLAY)\n"
+	       "  -h, --help             this help\n"
+	       "      --version          version\n"
+	       "\n"
+	       "Exit status: 0 ok, 1 a threshold was exceeded (or explain found nothing),\n"
+	       "2 usage error or no RDMA device.\n");
+}
+
+/* ---------------------------------------------------------------------------------- */
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void no_devices(void)
+{
+	const char *root = rdiag_counters_sysfs_root(C);
+
+	tool_err("no RDMA devices under %s/sys/class/infiniband: is ib_core and a driver "
+		 "(mlx5_ib, rdma_rxe, ...) loaded, or is this a container without the device?",
+		 root);
+	exit(EXIT_USAGE);
+}
+
+static void lib_fail(const char *what, int err)
+{
+	const char *m = rdiag_counters_errmsg(C);
+
+	if (err == -ENODEV && O.dev)
+		tool_die("no RDMA device '%s'", O.dev);
+	if (m && *m)
+		tool_die("%s: %s", what, m);
+	tool_die("%s: %s", what, strerror(-err));
+}
+
+static const char *color(const char *c)
+{
+	return O.color ? c : "";
+}
+
+/* ---- selection -------------------------------------------------------------------- */
+
+static bool selected(const struct rdiag_sample *s)
+{
+	size_t i;
+	bool any = !O.n_names && !O.n_concepts;
+
+	for (i = 0; i < O.n_names && !any; i++)
+		if (!strcmp(O.names[i], s->name) || !fnmatch(O.names[i], s->name, 0))
+			any = true;
+	for (i = 0; i < O.n_concepts && !any; i++)
+		if (s->cat && s->cat->concept && !strcmp(O.concepts[i], s->cat->concept))
+			any = true;
+	return any;
+}
+
+static bool same_port(const struct rdiag_sample *a, const struct rdiag_sample *b)
+{
+	return a->port == b->port && !strcmp(a->dev, b->dev);
+}
+
+/* the previous sample of the same counter: same index first (sets keep their order) */
+static const struct rdiag_sample *prev_of(const struct rdiag_samples *prev, size_t i,
+					  const struct rdiag_sample *s)
+{
+	const struct rdiag_sample *p = rdiag_samples_get(prev, i);
+
+	if (p && same_port(p, s) && !strcmp(p->name, s->name))
+		return p;
+	return rdiag_samples_find(prev, s->dev, s->port, s->name);
+}
+
+/* ---- thresholds ------------------------------------------------------------------- */
+
+static struct rdiag_breach *BR;
+static size_t NBR;
+static bool breached;
+
+static void check(const struct rdiag_sample *s, const struct rdiag_rate *r)
+{
+	if (THR && rdiag_threshold_eval(THR, s, r, &BR, &NBR) < 0)
+		tool_die("out of memory");
+}
+
+static void print_breaches(void)
+{
+	FILE *f = (O.fmt == FMT_CSV || O.fmt == FMT_PROM) ? stderr : stdout;
+	size_t i;
+
+	if (!NBR)
+		return;
+	breached = true;
+	if (O.fmt == FMT_JSON) {
+		rdiag_out_obj_begin(OUT, NULL);
+		rdiag_out_arr_begin(OUT, "breaches");
+		for (i = 0; i < NBR; i++) {
+			const struct rdiag_breach *b = &BR[i];
+
+			rdiag_out_obj_begin(OUT, NULL);
+			rdiag_out_str(OUT, "ifname", NULL, b->sample->dev);
+			if (b->sample->port)
+				rdiag_out_u64(OUT, "port", NULL, b->sample->port);
+			rdiag_out_str(OUT, "counter", NULL, b->sample->name);
+			rdiag_out_str(OUT, "rule", NULL, b->rule->key);
+			rdiag_out_u64(OUT, "line", NULL, b->rule->line);
+			rdiag_out_str(OUT, "kind", NULL, rdiag_threshold_kind_name(b->rule->kind));
+			rdiag_out_dbl(OUT, "limit", NULL, b->rule->limit);
+			rdiag_out_dbl(OUT, "observed", NULL, b->observed);
+			rdiag_out_obj_end(OUT);
+		}
+		rdiag_out_arr_end(OUT);
+		rdiag_out_obj_end(OUT);
+	} else {
+		fflush(stdout);
+		for (i = 0; i < NBR; i++) {
+			const struct rdiag_breach *b = &BR[i];
+			const char *unit = b->rule->kind == RDIAG_THR_RATE ? "/s" : "";
+
+			fprintf(f, "%sBREACH%s %s/%u %s %s %.6g%s > %.6g%s (line %u: %s)\n",
+				color("\033[1;31m"), color("\033[0m"), b->sample->dev,
+				b->sample->port, b->sample->name,
+				b->rule->kind == RDIAG_THR_DELTA ? "delta" :
+				b->rule->kind == RDIAG_THR_RATE ? "rate" : "=",
+				b->observed, unit, b->rule->limit, unit, b->rule->line, b->rule->key);
+		}
+	}
+	free(BR);
+	BR = NULL;
+	NBR = 0;
+}
+
+/* ---- snapshot --------------------------------------------------------------------- */
+
+static const struct rdiag_port *find_port(const struct rdiag_devices *ds, const char *dev,
+					  uint32_t port)
+{
+	const struct rdiag_device *d = rdiag_counters_device_find(ds, dev);
+	size_t i;
+
+	for (i = 0; d && i < d->n_ports; i++)
+		if (d->ports[i].port == port)
+			return &d->ports[i];
+	return NULL;
+}
+
+static const char *sev_color(const struct rdiag_sample *s, uint64_t v)
+{
+	if (!v || !s->cat)
+		return "";
+	if (s->cat->severity == RDIAG_SEV_ERROR)
+		return color("\033[31m");
+	if (s->cat->severity == RDIAG_SEV_WARNING)
+		return color("\033[33m");
+	return "";
+}
+
+static void text_port_header(const struct rdiag_devices *ds, const struct rdiag_sample *s)
+{
+	const struct rdiag_port *p = s->port ? find_port(ds, s->dev, s->port) : NULL;
+
+	if (!s->port) {
+		rdiag_out_text(OUT, "%s (device)\n", s->dev);
+		return;
+	}
+	rdiag_out_text(OUT, "%s/%u", s->dev, s->port);
+	if (p) {
+		rdiag_out_text(OUT, ": state %s physical_state %s", rdiag_port_state_name(p->state),
+			       rdiag_port_phys_state_name(p->phys_state));
+		if (p->netdev[0])
+			rdiag_out_text(OUT, " netdev %s", p->netdev);
+	}
+	rdiag_out_text(OUT, "\n");
+}
+
+static int name_width(const struct rdiag_samples *set, size_t from, size_t to)
+{
+	size_t i, w = 8, l;
+
+	for (i = from; i < to; i++) {
+		l = strlen(rdiag_samples_get(set, i)->name);
+		if (l > w)
+			w = l;
+	}
+	return (int)(w > 48 ? 48 : w);
+}
+
+static void text_snapshot(const struct rdiag_samples *set, const struct rdiag_devices *ds)
+{
+	size_t n = rdiag_samples_count(set), i = 0, j;
+
+	while (i < n) {
+		const struct rdiag_sample *first = rdiag_samples_get(set, i);
+		size_t end = i, shown = 0;
+		int w;
+
+		while (end < n && same_port(rdiag_samples_get(set, end), first))
+			end++;
+		w = name_width(set, i, end);
+		text_port_header(ds, first);
+		for (j = i; j < end; j++) {
+			const struct rdiag_sample *s = rdiag_samples_get(set, j);
+
+			if (!selected(s) || (!O.all && !s->err && !s->value))
+				continue;
+			shown++;
+			if (s->err) {
+				rdiag_out_text(OUT, "    %-*s %20s  (%s)\n", w, s->name, "?",
+					       s->err == -EINVAL ? "not a number" : strerror(-s->err));
+				continue;
+			}
+			rdiag_out_text(OUT, "    %-*s %s%20" PRIu64 "%s", w, s->name,
+				       sev_color(s, s->value), s->value,
+				       *sev_color(s, s->value) ? color("\033[0m") : "");
+			if (s->cat && s->cat->concept)
+				rdiag_out_text(OUT, "  %s", s->cat->concept);
+			if (s->cat && s->cat->scale > 1)
+				rdiag_out_text(OUT, "  (x%u = %" PRIu64 " bytes)", s->cat->scale,
+					       s->value * s->cat->scale);
+			rdiag_out_text(OUT, "\n");
+		}
+		if (!shown)
+			rdiag_out_text(OUT, "    (all counters zero%s)\n", O.all ? " or filtered" : "");
+		i = end;
+	}
+}
+
+/* iproute2 `rdma -j statistic show`: [{"ifname":"rxe0","port":1,"sent_pkts":78,...}] */
+static void json_snapshot(const struct rdiag_samples *set)
+{
+	size_t n = rdiag_samples_count(set), i = 0, j;
+
+	rdiag_out_arr_begin(OUT, NULL);
+	while (i < n) {
+		const struct rdiag_sample *first = rdiag_samples_get(set, i);
+		size_t end = i;
+		bool errs = false;
+
+		while (end < n && same_port(rdiag_samples_get(set, end), first))
+			end++;
+		rdiag_out_obj_begin(OUT, NULL);
+		rdiag_out_str(OUT, "ifname", NULL, first->dev);
+		if (first->port)
+			rdiag_out_u64(OUT, "port", NULL, first->port);
+		for (j = i; j < end; j++) {
+			const struct rdiag_sample *s = rdiag_samples_get(set, j);
+
+			if (!selected(s))
+				continue;
+			if (s->err)
+				errs = true;
+			else
+				rdiag_out_u64(OUT, s->name, NULL, s->value);
+		}
+		if (errs) {
+			/* unreadable counters are named, not invented as zeros */
+			rdiag_out_obj_begin(OUT, "errors");
+			for (j = i; j < end; j++) {
+				const struct rdiag_sample *s = rdiag_samples_get(set, j);
+
+				if (selected(s) && s->err)
+					rdiag_out_str(OUT, s->name, NULL, s->err == -EINVAL ?
+						      "not a number" : strerror(-s->err));
+			}
+			rdiag_out_obj_end(OUT);
+		}
+		rdiag_out_obj_end(OUT);
+		i = end;
+	}
+	rdiag_out_arr_end(OUT);
+}
+
+static void csv_field(const char *s)
+{
+	rdiag_csv_escape(stdout, s);
+}
+
+static void csv_snapshot(const struct rdiag_samples *set)
+{
+	size_t n = rdiag_samples_count(set), i;
+
+	printf("device,port,counter,value,concept,unit,source\n");
+	for (i = 0; i < n; i++) {
+		const struct rdiag_sample *s = rdiag_samples_get(set, i);
+
+		if (!selected(s) || s->err)
+			continue;
+		csv_field(s->dev);
+		printf(",%u,", s->port);
+		csv_field(s->name);
+		printf(",%" PRIu64 ",", s->value);
+		csv_field(s->cat && s->cat->concept ? s->cat->concept : "");
+		printf(",%s,%s\n", s->cat ? rdiag_unit_name(s->cat->unit) : "",
+		       rdiag_origin_name(s->origin));
+	}
+}
+
+/* ---- Prometheus ------------------------------------------------------------------- */
+
+struct prom_row {
+	char family[160];
+	const struct rdiag_sample *s;
+};
+
+static void prom_family(const struct rdiag_sample *s, char *buf, size_t len)
+{
+	char nm[128];
+	const char *grp;
+	bool gauge = s->cat && s->cat->behaviour == RDIAG_CNT_GAUGE;
+
+	switch (s->origin) {
+	case RDIAG_ORIG_PMA: grp = "pma"; break;
+	case RDIAG_ORIG_CM: grp = "cm"; break;
+	case RDIAG_ORIG_SYSFS_DEV_HW: grp = "device"; break;
+	default: grp = "port"; break;
+	}
+	if (rdiag_prom_name(nm, sizeof(nm), s->name) < 0)
+		nm[sizeof(nm) - 1] = '\0';
+	snprintf(buf, len, "rdma_%s_%s%s", grp, nm, gauge ? "" : "_total");
+}
+
+static int prom_cmp(const void *a, const void *b)
+{
+	const struct prom_row *x = a, *y = b;
+	int r = strcmp(x->family, y->family);
+
+	/* stable: keep sample order within a family */
+	return r ? r : (x->s < y->s ? -1 : x->s > y->s);
+}
+
+static void prom_help_escape(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\\\", stdout);
+		else if (*s == '\n')
+			fputs("\\n", stdout);
+		else
+			putchar(*s);
+	}
+}
+
+static void prom_snapshot(const struct rdiag_samples *set)
+{
+	size_t n = rdiag_samples_count(set), i, k = 0;
+	struct prom_row *rows = calloc(n ? n : 1, sizeof(*rows));
+
+	if (!rows)
+		tool_die("out of memory");
+	for (i = 0; i < n; i++) {
+		const struct rdiag_sample *s = rdiag_samples_get(set, i);
+
+		if (!selected(s) || s->err)
+			continue;
+		rows[k].s = s;
+		prom_family(s, rows[k].family, sizeof(rows[k].family));
+		k++;
+	}
+	qsort(rows, k, sizeof(*rows), prom_cmp);
+	for (i = 0; i < k; i++) {
+		const struct rdiag_sample *s = rows[i].s;
+
+		if (!i || strcmp(rows[i].family, rows[i - 1].family)) {
+			printf("# HELP %s ", rows[i].family);
+			if (s->cat) {
+				prom_help_escape(s->cat->meaning);
+				printf(" (%s", rdiag_unit_name(s->cat->unit));
+				if (s->cat->scale > 1)
+					printf(", x%u for bytes", s->cat->scale);
+				printf(")");
+			} else {
+				printf("RDMA counter ");
+				prom_help_escape(s->name);
+				printf(" (not in the rdmadiag catalogue)");
+			}
+			printf("\n# TYPE %s %s\n", rows[i].family,
+			       s->cat && s->cat->behaviour == RDIAG_CNT_GAUGE ? "gauge" : "counter");
+		}
+		printf("%s{device=\"", rows[i].family);
+		rdiag_prom_label_escape(stdout, s->dev);
+		printf("\",port=\"%u\",counter=\"", s->port);
+		rdiag_prom_label_escape(stdout, s->name);
+		printf("\"");
+		if (s->cat && s->cat->concept) {
+			printf(",concept=\"");
+			rdiag_prom_label_escape(stdout, s->cat->concept);
+			printf("\"");
+		}
+		printf("} %" PRIu64 "\n", s->value);
+	}
+	free(rows);
+}
+
+static int cmd_snapshot(void)
+{
+	struct rdiag_filter f = { O.dev, O.port };
+	struct rdiag_devices *ds = NULL;
+	struct rdiag_samples *set;
+	size_t i;
+	int ret;
+
+	if (O.fmt == FMT_TEXT) {
+		ret = rdiag_counters_discover(C, &ds);
+		if (ret < 0)
+			lib_fail("cannot list RDMA devices", ret);
+	}
+	ret = rdiag_counters_sample(C, &f, &set);
+	if (ret < 0)
+		lib_fail("cannot read counters", ret);
+	if (!rdiag_samples_count(set) && (!ds || !ds->n) && !O.dev) {
+		struct rdiag_devices *d2 = ds;
+
+		if (!d2 && rdiag_counters_discover(C, &d2) == 0 && d2->n) {
+			rdiag_counters_devices_free(d2);
+		} else {
+			if (d2 != ds)
+				rdiag_counters_devices_free(d2);
+			no_devices();
+		}
+	}
+	switch (O.fmt) {
+	case FMT_TEXT: text_snapshot(set, ds); break;
+	case FMT_JSON: json_snapshot(set); break;
+	case FMT_CSV: csv_snapshot(set); break;
+	case FMT_PROM: prom_snapshot(set); break;
+	}
+	for (i = 0; i < rdiag_samples_count(set); i++) {
+		const struct rdiag_sample *s = rdiag_samples_get(set, i);
+
+		if (selected(s))
+			check(s, NULL);
+	}
+	print_breaches();
+	rdiag_samples_free(set);
+	rdiag_counters_devices_free(ds);
+	return breached ? EXIT_FOUND : EXIT_OK;
+}
+
+/* ---- intervals -------------------------------------------------------------------- */
+
+static void iso_now(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void report_vanished(const struct rdiag_samples *prev, const struct rdiag_samples *cur,
+			    const char *when)
+{
+	size_t i, n = rdiag_samples_count(prev);
+
+	for (i = 0; i < n; i++) {
+		const struct rdiag_sample *p = rdiag_samples_get(prev, i);
+
+		if (i && same_port(rdiag_samples_get(prev, i - 1), p))
+			continue;
+		if (rdiag_samples_find(cur, p->dev, p->port, p->name))
+			continue;
+		switch (O.fmt) {
+		case FMT_TEXT:
+			rdiag_out_text(OUT, "%s/%u: gone (device or port vanished)\n", p->dev,
+				       p->port);
+			break;
+		case FMT_JSON:
+			rdiag_out_obj_begin(OUT, NULL);
+			rdiag_out_str(OUT, "time", NULL, when);
+			rdiag_out_str(OUT, "ifname", NULL, p->dev);
+			if (p->port)
+				rdiag_out_u64(OUT, "port", NULL, p->port);
+			rdiag_out_bool(OUT, "vanished", NULL, true);
+			rdiag_out_obj_end(OUT);
+			break;
+		default:
+			tool_warn("%s/%u vanished", p->dev, p->port);
+			break;
+		}
+	}
+}
+
+static void interval_report(const struct rdiag_samples *prev, const struct rdiag_samples *cur,
+			    double secs)
+{
+	size_t n = rdiag_samples_count(cur), i = 0, j;
+	char when[32];
+
+	iso_now(when, sizeof(when));
+	if (O.fmt == FMT_TEXT)
+		rdiag_out_text(OUT, "--- %s  interval %.3f s ---\n", when, secs);
+	report_vanished(prev, cur, when);
+	while (i < n) {
+		const struct rdiag_sample *first = rdiag_samples_get(cur, i);
+		size_t end = i;
+		bool header = false;
+		int w;
+
+		while (end < n && same_port(rdiag_samples_get(cur, end), first))
+			end++;
+		w = name_width(cur, i, end);
+		for (j = i; j < end; j++) {
+			const struct rdiag_sample *s = rdiag_samples_get(cur, j);
+			const struct rdiag_sample *p;
+			struct rdiag_rate r;
+
+			if (!selected(s))
+				continue;
+			p = prev_of(prev, j, s);
+			rdiag_rate_samples(p, s, &r);
+			check(s, &r);
+			if (!O.all && !(r.state == RDIAG_RATE_VALID && r.delta) &&
+			    r.state != RDIAG_RATE_RESET)
+				continue;
+			if (O.fmt == FMT_CSV) {
+				printf("%s,%.3f,", when, secs);
+				csv_field(s->dev);
+				printf(",%u,", s->port);
+				csv_field(s->name);
+				printf(",%" PRIu64 ",", s->value);
+				if (r.state == RDIAG_RATE_VALID)
+					printf("%" PRIu64 ",%.3f,", r.delta, r.per_sec);
+				else
+					printf(",,");
+				printf("%s,", rdiag_rate_state_name(r.state));
+				csv_field(s->cat && s->cat->concept ? s->cat->concept : "");
+				printf("\n");
+				continue;
+			}
+			if (!header) {
+				header = true;
+				if (O.fmt == FMT_JSON) {
+					rdiag_out_obj_begin(OUT, NULL);
+					rdiag_out_str(OUT, "time", NULL, when);
+					rdiag_out_dbl(OUT, "interval", NULL, secs);
+					rdiag_out_str(OUT, "ifname", NULL, s->dev);
+					if (s->port)
+						rdiag_out_u64(OUT, "port", NULL, s->port);
+					rdiag_out_obj_begin(OUT, "counters");
+				} else {
+					rdiag_out_text(OUT, "%s/%u\n", s->dev, s->port);
+					rdiag_out_text(OUT, "    %-*s %20s %14s %14s\n", w, "COUNTER",
+						       "VALUE", "DELTA", "RATE/s");
+				}
+			}
+			if (O.fmt == FMT_JSON) {
+				rdiag_out_obj_begin(OUT, s->name);
+				rdiag_out_u64(OUT, "value", NULL, s->value);
+				rdiag_out_str(OUT, "state", NULL, rdiag_rate_state_name(r.state));
+				if (r.state == RDIAG_RATE_VALID) {
+					rdiag_out_u64(OUT, "delta", NULL, r.delta);
+					rdiag_out_dbl(OUT, "rate", NULL, r.per_sec);
+				}
+				if (r.wrapped)
+					rdiag_out_bool(OUT, "wrapped", NULL, true);
+				if (r.saturated)
+					rdiag_out_bool(OUT, "saturated", NULL, true);
+				rdiag_out_obj_end(OUT);
+			} else if (r.state == RDIAG_RATE_VALID) {
+				rdiag_out_text(OUT, "    %-*s %20" PRIu64 " %s%14" PRIu64 "%s %14.1f%s%s\n",
+					       w, s->name, s->value, sev_color(s, r.delta), r.delta,
+					       *sev_color(s, r.delta) ? color("\033[0m") : "",
+					       r.per_sec, r.wrapped ? "  (wrapped)" : "",
+					       r.saturated ? "  (saturated: reset it)" : "");
+			} else {
+				rdiag_out_text(OUT, "    %-*s %20" PRIu64 " %14s %14s\n", w, s->name,
+					       s->value, rdiag_rate_state_name(r.state), "-");
+			}
+		}
+		if (header && O.fmt == FMT_JSON) {
+			rdiag_out_obj_end(OUT);
+			rdiag_out_obj_end(OUT);
+		}
+		i = end;
+	}
+	print_breaches();
+	fflush(stdout);
+}
+
+static void add_ns(struct timespec *t, uint64_t ns)
+{
+	ns += (uint64_t)t->tv_nsec;
+	t->tv_sec += (time_t)(ns / 1000000000ull);
+	t->tv_nsec = (long)(ns % 1000000000ull);
+}
+
+static int cmd_interval(void)
+{
+	struct rdiag_filter f = { O.dev, O.port };
+	struct rdiag_samples *prev, *cur;
+	struct sigaction sa;
+	struct timespec next;
+	uint64_t step = (uint64_t)(O.interval * 1e9), k;
+	int ret;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: the sleep returns EINTR */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	ret = rdiag_counters_sample(C, &f, &prev);
+	if (ret < 0)
+		lib_fail("cannot read counters", ret);
+	if (!rdiag_samples_count(prev) && !O.dev) {
+		struct rdiag_devices *ds;
+
+		if (rdiag_counters_discover(C, &ds) < 0 || !ds->n)
+			no_devices();
+		rdiag_counters_devices_free(ds);
+	}
+	if (O.fmt == FMT_CSV)
+		printf("time,interval_s,device,port,counter,value,delta,rate_per_s,state,concept\n");
+	clock_gettime(CLOCK_MONOTONIC, &next);
+	for (k = 0; !stop && (!O.count || k < O.count); k++) {
+		uint64_t t0 = rdiag_samples_count(prev) ? rdiag_samples_get(prev, 0)->ts_ns : 0;
+
+		add_ns(&next, step);
+		while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
+			;
+		if (stop)
+			break;
+		ret = rdiag_counters_sample(C, &f, &cur);
+		if (ret == -ENODEV && O.dev) {
+			/* the device we watch is gone: say so once, and stop */
+			struct rdiag_samples *empty = NULL;
+
+			interval_report(prev, empty, O.interval);
+			rdiag_samples_free(prev);
+			prev = NULL;
+			tool_err("device '%s' vanished", O.dev);
+			return EXIT_FOUND;
+		}
+		if (ret < 0)
+			lib_fail("cannot read counters", ret);
+		interval_report(prev, cur,
+				rdiag_samples_count(cur) && t0 ?
+				(double)(rdiag_samples_get(cur, 0)->ts_ns - t0) / 1e9 : O.interval);
+		rdiag_samples_free(prev);
+		prev = cur;
+	}
+	rdiag_samples_free(prev);
+	return breached ? EXIT_FOUND : EXIT_OK;
+}
+
+/* ---- devices ---------------------------------------------------------------------- */
+
+static int cmd_devices(void)
+{
+	struct rdiag_devices *ds;
+	size_t i, j, g;
+	bool any = false;
+	int ret = rdiag_counters_discover(C, &ds);
+
+	if (ret < 0)
+		lib_fail("cannot list RDMA devices", ret);
+	if (!ds->n)
+		no_devices();
+	if (O.dev && !rdiag_counters_device_find(ds, O.dev))
+		tool_die("no RDMA device '%s'", O.dev);
+	rdiag_out_arr_begin(OUT, NULL);
+	for (i = 0; i < ds->n; i++) {
+		const struct rdiag_device *d = &ds->dev[i];
+
+		if (O.dev && strcmp(O.dev, d->name))
+			continue;
+		any = true;
+		rdiag_out_obj_begin(OUT, NULL);
+		rdiag_out_str(OUT, "ifname", "%s:", d->name);
+		rdiag_out_str(OUT, "node_type", " node_type %s", d->node_type[0] ? d->node_type : "-");
+		rdiag_out_str(OUT, "protocol", " protocol %s", d->protocol[0] ? d->protocol : "-");
+		rdiag_out_str(OUT, "driver", " driver %s", d->driver[0] ? d->driver : "-");
+		if (d->node_guid[0])
+			rdiag_out_str(OUT, "node_guid", " node_guid %s", d->node_guid);
+		if (d->fw_ver[0])
+			rdiag_out_str(OUT, "fw", " fw %s", d->fw_ver);
+		rdiag_out_text(OUT, "\n");
+		rdiag_out_arr_begin(OUT, "ports");
+		for (j = 0; j < d->n_ports; j++) {
+			const struct rdiag_port *p = &d->ports[j];
+			bool ib = !strcmp(p->link_layer, "InfiniBand");
+
+			if (O.port && O.port != p->port)
+				continue;
+			rdiag_out_obj_begin(OUT, NULL);
+			rdiag_out_u64(OUT, "port", "  port %" PRIu64, p->port);
+			rdiag_out_str(OUT, "state", " state %s", rdiag_port_state_name(p->state));
+			rdiag_out_str(OUT, "physical_state", " physical_state %s",
+				      rdiag_port_phys_state_name(p->phys_state));
+			if (p->rate[0])
+				rdiag_out_str(OUT, "rate", " rate %s", p->rate);
+			if (p->link_layer[0])
+				rdiag_out_str(OUT, "link_layer", " link_layer %s", p->link_layer);
+			if (ib) {
+				rdiag_out_u64(OUT, "lid", " lid %" PRIu64, p->lid);
+				rdiag_out_u64(OUT, "sm_lid", " sm_lid %" PRIu64, p->sm_lid);
+			}
+			rdiag_out_text(OUT, "\n");
+			/* the ibdev2netdev line */
+			if (p->netdev[0]) {
+				rdiag_out_text(OUT, "    %s port %u ==> ", d->name, p->port);
+				rdiag_out_str(OUT, "netdev", "%s", p->netdev);
+				if (p->ifindex)
+					rdiag_out_u64(OUT, "netdev_index", " (ifindex %" PRIu64 "",
+						      (uint64_t)p->ifindex);
+				if (p->mtu)
+					rdiag_out_u64(OUT, "mtu", ", mtu %" PRIu64 ")", p->mtu);
+				else if (p->ifindex)
+					rdiag_out_text(OUT, ")");
+				rdiag_out_text(OUT, " (%s)\n", p->state == 4 ? "Up" : "Down");
+			}
+			rdiag_out_u64(OUT, "hw_counters_lifespan_ms", NULL, p->hw_lifespan_ms);
+			if (p->n_gids)
+				rdiag_out_text(OUT, "    %-5s %-39s %-10s %-12s %-15s\n", "INDEX",
+					       "GID", "TYPE", "NETDEV", "IP");
+			rdiag_out_arr_begin(OUT, "gids");
+			for (g = 0; g < p->n_gids; g++) {
+				const struct rdiag_gid *x = &p->gids[g];
+
+				rdiag_out_obj_begin(OUT, NULL);
+				rdiag_out_u64(OUT, "index", "    %-5" PRIu64, x->index);
+				rdiag_out_str(OUT, "gid", " %-39s", x->gid);
+				rdiag_out_str(OUT, "type", " %-10s", rdiag_gid_type_name(x->type));
+				rdiag_out_str(OUT, "netdev", " %-12s", x->ndev[0] ? x->ndev : "-");
+				rdiag_out_str(OUT, "ip", " %-15s", x->ip[0] ? x->ip : "-");
+				rdiag_out_bool(OUT, "routable", NULL, x->routable);
+				if (x->routable)
+					rdiag_out_text(OUT, " %s", x->ipv4 ?
+						       "routable RoCEv2 (IPv4)" : "routable RoCEv2");
+				rdiag_out_text(OUT, "\n");
+				rdiag_out_obj_end(OUT);
+			}
+			rdiag_out_arr_end(OUT);
+			rdiag_out_obj_end(OUT);
+		}
+		rdiag_out_arr_end(OUT);
+		rdiag_out_obj_end(OUT);
+	}
+	rdiag_out_arr_end(OUT);
+	rdiag_counters_devices_free(ds);
+	return any ? EXIT_OK : EXIT_USAGE;
+}
+
+/* ---- qp / cm ---------------------------------------------------------------------- */
+
+static void need_netlink(const char *what)
+{
+	if (O.source == RDIAG_SRC_SYSFS)
+		tool_usage_error("'%s' needs netlink (--source sysfs has no %s)", what, what);
+}
+
+static int cmd_qp(void)
+{
+	struct rdiag_qp *q;
+	size_t n, i;
+	int ret;
+
+	need_netlink("qp");
+	ret = rdiag_counters_qps(C, O.dev, &q, &n);
+	if (ret < 0)
+		lib_fail("cannot list QPs", ret);
+	rdiag_out_text(OUT, "%-10s %4s %8s %-6s %-5s %8s %8s %8s %7s %s\n", "DEV", "PORT", "LQPN",
+		       "TYPE", "STATE", "RQPN", "SQ-PSN", "RQ-PSN", "PID", "COMM");
+	rdiag_out_arr_begin(OUT, NULL);
+	for (i = 0; i < n; i++) {
+		rdiag_out_obj_begin(OUT, NULL);
+		rdiag_out_str(OUT, "ifname", "%-10s", q[i].dev);
+		if (q[i].port)
+			rdiag_out_u64(OUT, "port", " %4" PRIu64, q[i].port);
+		else
+			rdiag_out_text(OUT, " %4s", "-");
+		rdiag_out_u64(OUT, "lqpn", " %8" PRIu64, q[i].lqpn);
+		rdiag_out_str(OUT, "type", " %-6s", rdiag_res_qp_type_name(q[i].type));
+		rdiag_out_str(OUT, "state", " %-5s", rdiag_res_qp_state_name(q[i].state));
+		if (q[i].has_rqpn)
+			rdiag_out_u64(OUT, "rqpn", " %8" PRIu64, q[i].rqpn);
+		else
+			rdiag_out_text(OUT, " %8s", "-");
+		rdiag_out_u64(OUT, "sq-psn", " %8" PRIu64, q[i].sq_psn);
+		if (q[i].has_rq_psn)
+			rdiag_out_u64(OUT, "rq-psn", " %8" PRIu64, q[i].rq_psn);
+		else
+			rdiag_out_text(OUT, " %8s", "-");
+		if (q[i].pid)
+			rdiag_out_u64(OUT, "pid", " %7" PRIu64, q[i].pid);
+		else
+			rdiag_out_text(OUT, " %7s", "-");
+		rdiag_out_str(OUT, "comm", " %s", q[i].comm[0] ? q[i].comm : "-");
+		rdiag_out_text(OUT, "\n");
+		rdiag_out_obj_end(OUT);
+	}
+	rdiag_out_arr_end(OUT);
+	free(q);
+	return EXIT_OK;
+}
+
+static int cmd_cm(void)
+{
+	struct rdiag_cm_id *id;
+	char a[80], b[80];
+	size_t n, i;
+	int ret;
+
+	need_netlink("cm");
+	ret = rdiag_counters_cm_ids(C, O.dev, &id, &n);
+	if (ret < 0)
+		lib_fail("cannot list rdma_cm IDs", ret);
+	rdiag_out_text(OUT, "%-10s %4s %-14s %-5s %-24s %-24s %8s %7s %s\n", "DEV", "PORT",
+		       "STATE", "PS", "SRC", "DST", "LQPN", "PID", "COMM");
+	rdiag_out_arr_begin(OUT, NULL);
+	for (i = 0; i < n; i++) {
+		rdiag_out_obj_begin(OUT, NULL);
+		rdiag_out_str(OUT, "ifname", "%-10s", id[i].dev[0] ? id[i].dev : "-");
+		rdiag_out_u64(OUT, "port", " %4" PRIu64, id[i].port);
+		rdiag_out_str(OUT, "state", " %-14s", rdiag_res_cm_state_name(id[i].state));
+		rdiag_out_str(OUT, "ps", " %-5s", rdiag_res_port_space_name(id[i].ps_full));
+		rdiag_out_str(OUT, "src", " %-24s", id[i].has_src ?
+			      rdiag_sockaddr_str(&id[i].src, a, sizeof(a)) : "-");
+		rdiag_out_str(OUT, "dst", " %-24s", id[i].has_dst ?
+			      rdiag_sockaddr_str(&id[i].dst, b, sizeof(b)) : "-");
+		if (id[i].lqpn)
+			rdiag_out_u64(OUT, "lqpn", " %8" PRIu64, id[i].lqpn);
+		else
+			rdiag_out_text(OUT, " %8s", "-");
+		if (id[i].pid)
+			rdiag_out_u64(OUT, "pid", " %7" PRIu64, id[i].pid);
+		else
+			rdiag_out_text(OUT, " %7s", "-");
+		rdiag_out_str(OUT, "comm", " %s", id[i].comm[0] ? id[i].comm : "-");
+		rdiag_out_text(OUT, "\n");
+		rdiag_out_obj_end(OUT);
+	}
+	rdiag_out_arr_end(OUT);
+	free(id);
+	return EXIT_OK;
+}
+
+/* ---- explain ---------------------------------------------------------------------- */
+
+static void explain_one(const struct rdiag_catalog_entry *e)
+{
+	size_t k;
+
+	rdiag_out_obj_begin(OUT, NULL);
+	rdiag_out_str(OUT, "name", "%s", e->name);
+	rdiag_out_str(OUT, "driver", " (%s)\n", e->driver);
+	rdiag_out_str(OUT, "meaning", "  meaning:    %s\n", e->meaning);
+	if (e->hint)
+		rdiag_out_str(OUT, "check", "  check:      %s\n", e->hint);
+	else
+		rdiag_out_null(OUT, "check");
+	if (e->concept)
+		rdiag_out_str(OUT, "concept", "  concept:    %s\n", e->concept);
+	else
+		rdiag_out_null(OUT, "concept");
+	rdiag_out_str(OUT, "unit", "  unit:       %s", rdiag_unit_name(e->unit));
+	if (e->scale > 1)
+		rdiag_out_text(OUT, " (x%u for bytes)", e->scale);
+	rdiag_out_text(OUT, "\n");
+	rdiag_out_u64(OUT, "scale", NULL, e->scale);
+	rdiag_out_u64(OUT, "width", "  width:      %" PRIu64 " bits", e->width);
+	rdiag_out_str(OUT, "behaviour", ", %s\n", rdiag_behaviour_name(e->behaviour));
+	rdiag_out_str(OUT, "severity", "  severity:   %s\n", rdiag_severity_name(e->severity));
+	if (e->direction != RDIAG_DIR_NONE)
+		rdiag_out_str(OUT, "direction", "  direction:  %s\n",
+			      rdiag_direction_name(e->direction));
+	rdiag_out_arr_begin(OUT, "aliases");
+	for (k = 0; k < 3 && e->aliases[k]; k++)
+		rdiag_out_str(OUT, NULL, k ? ", %s" : "  aliases:    %s", e->aliases[k]);
+	rdiag_out_arr_end(OUT);
+	if (e->aliases[0])
+		rdiag_out_text(OUT, "\n");
+	rdiag_out_obj_end(OUT);
+}
+
+static int cmd_explain(const char *what)
+{
+	const struct rdiag_catalog_entry *alias;
+	size_t i, n = rdiag_catalog_count(), found = 0;
+
+	/* an alias or an iw-prefixed name resolves through the lookup */
+	alias = rdiag_catalog_lookup(what, NULL, RDIAG_ORIG_SYSFS_HW);
+	if (!alias)
+		alias = rdiag_catalog_lookup(what, NULL, RDIAG_ORIG_PMA);
+	if (!alias)
+		alias = rdiag_catalog_lookup(what, NULL, RDIAG_ORIG_CM);
+	rdiag_out_arr_begin(OUT, NULL);
+	for (i = 0; i < n; i++) {
+		const struct rdiag_catalog_entry *e = rdiag_catalog_at(i);
+
+		if (strcmp(e->name, what) && e != alias)
+			continue;
+		if (found++)
+			rdiag_out_text(OUT, "\n");
+		explain_one(e);
+	}
+	if (!found && rdiag_catalog_is_concept(what)) {
+		rdiag_out_text(OUT, "concept %s: ", what);
+		for (i = 0; i < n; i++) {
+			const struct rdiag_catalog_entry *e = rdiag_catalog_at(i);
+
+			if (!e->concept || strcmp(e->concept, what))
+				continue;
+			if (found++)
+				rdiag_out_text(OUT, "\n");
+			explain_one(e);
+		}
+	}
+	rdiag_out_arr_end(OUT);
+	if (!found) {
+		tool_err("no catalogue entry for '%s' (unknown counters are shown with their raw "
+			 "name)", what);
+		return EXIT_FOUND;
+	}
+	return EXIT_OK;
+}
+
+/* ---- command line ----------------------------------------------------------------- */
+
+static void push(char ***v, size_t *n, char *s)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
+
+	if (!nv)
+		tool_die("out of memory");
+	nv[(*n)++] = s;
+	*v = nv;
+}
+
+/* "DEV" or "DEV/PORT" when DEV is a device this system has */
+static bool parse_devport(char *arg)
+{
+	struct rdiag_devices *ds;
+	char *slash = strchr(arg, '/'), dev[128];
+	uint64_t port = 0;
+	bool ok;
+
+	if (strpbrk(arg, "*?[") || strlen(arg) >= sizeof(dev))
+		return false;
+	memcpy(dev, arg, strlen(arg) + 1);
+	if (slash) {
+		dev[slash - arg] = '\0';
+		if (tool_parse_u64(slash + 1, UINT32_MAX, &port) < 0 || !port)
+			return false;
+	}
+	if (rdiag_counters_discover(C, &ds) < 0)
+		return false;
+	ok = rdiag_counters_device_find(ds, dev) != NULL;
+	rdiag_counters_devices_free(ds);
+	if (!ok)
+		return false;
+	O.dev = strdup(dev);
+	O.port = (uint32_t)port;
+	return true;
+}
+
+static bool looks_like_devport(const char *arg)
+{
+	const char *slash = strchr(arg, '/');
+	uint64_t p;
+
+	return slash && slash != arg && tool_parse_u64(slash + 1, UINT32_MAX, &p) == 0;
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_CSV = 256, OPT_PROM, OPT_VERSION, OPT_NL_RECORD };
+	static const struct option lo[] = {
+		{ "all", no_argument, NULL, 'a' },
+		{ "concept", required_argument, NULL, 'c' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "prom", no_argument, NULL, OPT_PROM },
+		{ "thresholds", required_argument, NULL, 't' },
+		{ "source", required_argument, NULL, 's' },
+		{ "nl-record", required_argument, NULL, OPT_NL_RECORD },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct rdiag_counters_opts co;
+	const char *cmd = NULL, *nocolor;
+	bool count_set = false;
+	int c, ret, i;
+
+	tool_init("rdmastat");
+	while ((c = getopt_long(argc, argv, "ac:i:n:jpt:s:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'a': O.all = true; break;
+		case 'c': push(&O.concepts, &O.n_concepts, optarg); break;
+		case 'i':
+			if (tool_parse_double(optarg, 0.01, 86400, &O.interval) < 0)
+				tool_usage_error("invalid interval '%s' (seconds, 0.01 to 86400)",
+						 optarg);
+			break;
+		case 'n':
+			if (tool_parse_u64(optarg, UINT32_MAX, &O.count) < 0 || !O.count)
+				tool_usage_error("invalid count '%s'", optarg);
+			count_set = true;
+			break;
+		case 'j': O.fmt = FMT_JSON; break;
+		case 'p': O.pretty = true; break;
+		case OPT_CSV: O.fmt = FMT_CSV; break;
+		case OPT_PROM: O.fmt = FMT_PROM; break;
+		case 't': O.thresholds = optarg; break;
+		case 's':
+			if (!strcmp(optarg, "auto"))
+				O.source = RDIAG_SRC_AUTO;
+			else if (!strcmp(optarg, "netlink"))
+				O.source = RDIAG_SRC_NETLINK;
+			else if (!strcmp(optarg, "sysfs"))
+				O.source = RDIAG_SRC_SYSFS;
+			else
+				tool_usage_error("invalid source '%s' (auto, netlink or sysfs)",
+						 optarg);
+			break;
+		case OPT_NL_RECORD: O.nl_record = optarg; break;
+		case 'h': usage(); return EXIT_OK;
+		case OPT_VERSION: tool_version(); return EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'rdmastat --help' for more information.\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (O.pretty && O.fmt == FMT_TEXT)
+		O.fmt = FMT_JSON;
+	if (count_set && O.interval == 0)
+		tool_usage_error("--count needs --interval");
+	if (O.fmt == FMT_PROM && O.interval > 0)
+		tool_usage_error("--prom writes one snapshot; run it from a timer for a series");
+	nocolor = getenv("NO_COLOR");
+	O.color = O.fmt == FMT_TEXT && isatty(STDOUT_FILENO) && !(nocolor && *nocolor) &&
+		  !(getenv("TERM") && !strcmp(getenv("TERM"), "dumb"));
+
+	if (optind < argc && (!strcmp(argv[optind], "devices") || !strcmp(argv[optind], "qp") ||
+			      !strcmp(argv[optind], "cm") || !strcmp(argv[optind], "explain")))
+		cmd = argv[optind++];
+	if (cmd && !strcmp(cmd, "explain")) {
+		if (optind + 1 != argc)
+			tool_usage_error("explain takes one counter or concept name");
+		OUT = rdiag_out_new(stdout, O.fmt == FMT_JSON ? (O.pretty ? RDIAG_OUT_JSON_PRETTY :
+							RDIAG_OUT_JSON) : RDIAG_OUT_TEXT);
+		ret = cmd_explain(argv[optind]);
+		rdiag_out_free(OUT);
+		return ret;
+	}
+
+	memset(&co, 0, sizeof(co));
+	co.source = O.source;
+	co.nl_record = O.nl_record;
+	ret = rdiag_counters_open(&C, &co);
+	if (ret < 0) {
+		if (O.nl_record && ret != -EINVAL && ret != -ENOENT)
+			tool_die("cannot open '%s': %s", O.nl_record, strerror(-ret));
+		tool_die("%s", errno && *rdiag_counters_errmsg(C) ? rdiag_counters_errmsg(C) :
+			 strerror(-ret));
+	}
+	if (O.thresholds) {
+		char err[256] = "";
+
+		ret = rdiag_threshold_parse_file(O.thresholds, &THR, err, sizeof(err));
+		if (ret == -EINVAL)
+			tool_die("%s: %s", O.thresholds, err);
+		if (ret < 0)
+			tool_die("cannot read '%s': %s", O.thresholds, strerror(-ret));
+		for (i = 0; O.interval == 0 && i < (int)THR->n; i++)
+			if (THR->rule[i].kind != RDIAG_THR_ABSOLUTE)
+				tool_warn("%s: line %u: a %s rule needs --interval; ignored",
+					  O.thresholds, THR->rule[i].line,
+					  rdiag_threshold_kind_name(THR->rule[i].kind));
+	}
+
+	/* positionals: DEV[/PORT] first, then counter names or globs */
+	for (i = optind; i < argc; i++) {
+		if (i == optind && parse_devport(argv[i]))
+			continue;
+		if (i == optind && (cmd || looks_like_devport(argv[i])))
+			tool_die("no RDMA device '%s'", argv[i]);
+		if (cmd)
+			tool_usage_error("unexpected argument '%s'", argv[i]);
+		push(&O.names, &O.n_names, argv[i]);
+	}
+	if (cmd && O.interval > 0)
+		tool_usage_error("--interval applies to counters, not to '%s'", cmd);
+	if (cmd && (O.fmt == FMT_CSV || O.fmt == FMT_PROM))
+		tool_usage_error("'%s' supports text and JSON only", cmd);
+
+	OUT = rdiag_out_new(stdout, O.fmt == FMT_JSON ? (O.pretty ? RDIAG_OUT_JSON_PRETTY :
+							 RDIAG_OUT_JSON) : RDIAG_OUT_TEXT);
+	if (!OUT)
+		tool_die("out of memory");
+	if (!cmd)
+		ret = O.interval > 0 ? cmd_interval() : cmd_snapshot();
+	else if (!strcmp(cmd, "devices"))
+		ret = cmd_devices();
+	else if (!strcmp(cmd, "qp"))
+		ret = cmd_qp();
+	else
+		ret = cmd_cm();
+	rdiag_out_free(OUT);
+	rdiag_threshold_free(THR);
+	rdiag_counters_close(C);
+	free(O.names);
+	free(O.concepts);
+	if (fflush(stdout) == EOF || ferror(stdout))
+		tool_die("write error: %s", strerror(errno));
+	return ret;
+}
