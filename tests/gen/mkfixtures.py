@@ -257,7 +257,7 @@ def fx_rd():
         (p, 0x49, q2, 10, b'w' * 4, {'immdt': 7}),
         (p, 0x4A, q2, 11, b'w' * 7, {'va': 0x2000, 'rkey': 0x55, 'dmalen': 7}),
         (p, 0x4B, q2, 12, b'w' * 8, {'va': 0x3000, 'rkey': 0x55, 'dmalen': 8, 'immdt': 8}),
-        (p, 0x4C, q2, 13, b'', {'va': 0x4000, 'rkey': 0x55, 'dmalen': 600}),
+        (p, 0x4C, q2, 13, b'', {'va': 0x4000, 'rkey': 0x55, 'dmalen': 600, 'span': 3}),
         (r, 0x4D, q1, 13, b'r' * 256, {'syndrome': 0x1F, 'msn': 2}),
         (r, 0x4E, q1, 14, b'r' * 256, {}),
         (r, 0x4F, q1, 15, b'r' * 88, {'syndrome': 0x1F, 'msn': 2}),
@@ -272,9 +272,13 @@ def fx_rd():
     ]
     for path, op, dq, psn, pl, f in seq:
         f = dict(f, eecnxt=ee)
+        span = f.pop('span', 1)			# a READ request: one PSN per response
         if path is p:
             f.update(qkey=qk, srcqp=q1)
-        cap.put(build(path, op, dq, psn, pl, **f))
+        pkt = build(path, op, dq, psn, pl, **f)
+        if span > 1:
+            pkt.meta['psn_span'] = span
+        cap.put(pkt)
     return cap
 
 
@@ -495,7 +499,7 @@ def fx_ib_truncated():
     pg = g.Path('ib', slid=1, dlid=2, grh=True, sgid=b'\xfe\x80' + b'\0' * 13 + b'\x01',
                 dgid=b'\xfe\x80' + b'\0' * 13 + b'\x02')
     s = RC(p, QA, QB, psn=1).send(20)[0]		# LRH 8 + BTH 12 + 20 + ICRC 4 + VCRC 2 = 46
-    sg = RC(pg, QA, QB, psn=1).send(20)[0]		# + GRH 40 = 86
+    sg = RC(pg, QA, QB, psn=2).send(20)[0]		# + GRH 40 = 86
     for pkt, cuts in ((s, [(4, 'lrh', True), (8, 'after_lrh', True), (14, 'bth', False),
                            (44, 'vcrc', False)]),
                       (sg, [(20, 'grh', True), (48, 'after_grh', True), (84, 'vcrc', False)])):

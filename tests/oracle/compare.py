@@ -1,0 +1,107 @@
+"""Join tshark's and rdmadump's per-frame columns and report every field that differs.
+
+    compare.py fields.tsv tshark.tsv rdmadump.tsv NAME
+
+tshark.tsv: header line, then frame.number, frame.protocols and one column per tshark field
+of the spec (in spec order).  rdmadump.tsv: no header, n and one column per spec line (jq
+already picked the alternatives).  A frame is an RDMA frame for tshark when "infiniband" is
+in its protocol list; each one must be in rdmadump's output, and every field tshark decoded
+must be equal.  Frames only rdmadump reports are listed too (tshark did not see RDMA there).
+"""
+import ipaddress
+import sys
+
+spec_path, tshark_path, rdm_path, name = sys.argv[1:5]
+
+spec = []
+for line in open(spec_path):
+    if not line.strip() or line.startswith('#'):
+        continue
+    key, tfields, how = line.rstrip('\n').split('\t')
+    spec.append((key, tfields.split(','), how))
+
+KIND = {'0': 'ack', '1': 'rnr_nak', '2': 'reserved', '3': 'nak'}
+
+
+def as_int(s):
+    s = s.strip().strip('"')
+    if s in ('True', 'true'):
+        return 1
+    if s in ('False', 'false'):
+        return 0
+    return int(s, 0)
+
+
+def norm(how, tval, rval):
+    """(tshark value, rdmadump value) as comparable objects"""
+    if how == 'int':
+        return as_int(tval), as_int(rval)
+    if how == 'first':
+        return as_int(tval.split(',')[0] if tval.startswith('0x') else
+                      '0x' + tval.split(',')[0]), as_int(rval)
+    if how == 'list':
+        return [as_int(x) for x in tval.split(',')], [as_int(x) for x in rval.split(',')]
+    if how == 'ip':
+        return ipaddress.ip_address(tval), ipaddress.ip_address(rval)
+    if how == 'icrc':
+        t = as_int(tval)
+        return int.from_bytes(t.to_bytes(4, 'big'), 'little'), as_int(rval)
+    if how == 'kind':
+        return KIND.get(tval, tval), rval
+    return tval, rval
+
+
+with open(tshark_path) as f:
+    header = f.readline().rstrip('\n').split('\t')
+    col = {h: i for i, h in enumerate(header)}
+    tshark = {}
+    for line in f:
+        cells = line.rstrip('\n').split('\t')
+        cells += [''] * (len(header) - len(cells))
+        if 'infiniband' not in cells[1].split(':'):
+            continue
+        tshark[int(cells[0])] = cells
+
+rdm = {}
+for line in open(rdm_path):
+    cells = line.rstrip('\n').split('\t')
+    rdm[int(cells[0])] = cells[1:]
+
+diffs, compared = [], 0
+for n in sorted(tshark):
+    t = tshark[n]
+    if n not in rdm:
+        diffs.append('frame %d: tshark decodes RDMA (%s), rdmadump printed nothing'
+                     % (n, t[1]))
+        continue
+    r = rdm[n]
+    for i, (key, tfields, how) in enumerate(spec):
+        tval = next((t[col[f]] for f in tfields if t[col[f]] != ''), '')
+        if tval == '':
+            continue
+        rval = r[i] if i < len(r) else ''
+        compared += 1
+        if rval == '':
+            diffs.append('frame %d: %s: tshark=%s rdmadump=(missing)' % (n, key, tval))
+            continue
+        try:
+            a, b = norm(how, tval, rval)
+        except ValueError as e:
+            diffs.append('frame %d: %s: tshark=%s rdmadump=%s (%s)' % (n, key, tval, rval, e))
+            continue
+        if a != b:
+            diffs.append('frame %d: %s: tshark=%s rdmadump=%s' % (n, key, tval, rval))
+cut_only = 0
+for n in sorted(set(rdm) - set(tshark)):
+    r = rdm[n]
+    if r[0] != '' and r[1] != '' and as_int(r[0]) < as_int(r[1]):
+        cut_only += 1		# a cut frame tshark gave up on before its BTH: fine
+        continue
+    diffs.append('frame %d: rdmadump reports an RDMA packet, tshark does not' % n)
+
+for d in diffs:
+    print('%s %s' % (name, d))
+print('oracle: %s: %d RDMA frames (tshark), %d rdmadump objects (%d cut ones only it '
+      'decodes), %d fields compared, %d differences'
+      % (name, len(tshark), len(rdm), cut_only, compared, len(diffs)))
+sys.exit(1 if diffs else 0)
