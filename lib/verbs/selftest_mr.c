@@ -174,7 +174,7 @@ int rd_test_mr_cost(struct rdiag_selftest *st, struct rdiag_st_result *r)
 	}
 	hb = have_hugetlb() ? HUGETLB : have_thp() ? THP : PAGES_4K;
 	if (hb == PAGES_4K) {
-		snprintf(huge, sizeof(huge), "huge pages: none (nr_hugepages 0, THP off)");
+		snprintf(huge, sizeof(huge), "no huge pages");
 		rd_st_check(r, RDIAG_SKIP, "huge pages", "no hugetlbfs pages reserved and "
 			    "transparent huge pages disabled");
 	} else {
@@ -188,8 +188,8 @@ int rd_test_mr_cost(struct rdiag_selftest *st, struct rdiag_st_result *r)
 			if (size >= max)
 				break;
 		}
-		snprintf(huge, sizeof(huge), "%s: %zu sizes", hb == HUGETLB ? "hugetlb" :
-			 "THP (madvise)", r->nchecks - n0);
+		snprintf(huge, sizeof(huge), "%s: %zu sizes", hb == HUGETLB ? "hugetlb" : "THP",
+			 r->nchecks - n0);
 	}
 	if (da->odp_caps.general_caps & IBV_ODP_SUPPORT) {
 		size = max < (64ULL << 20) ? max : 64ULL << 20;
@@ -200,7 +200,7 @@ int rd_test_mr_cost(struct rdiag_selftest *st, struct rdiag_st_result *r)
 	} else {
 		rd_st_check(r, RDIAG_SKIP, "odp", "device does not support on-demand paging "
 			    "(odp_caps.general_caps lacks IBV_ODP_SUPPORT)");
-		snprintf(odp, sizeof(odp), "ODP unsupported");
+		snprintf(odp, sizeof(odp), "no ODP");
 	}
 	for (i = 0; i < r->nchecks; i++)
 		if (r->checks[i].verdict == RDIAG_FAIL)

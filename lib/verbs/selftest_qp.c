@@ -166,6 +166,38 @@ static int illegal(struct rdiag_selftest *st, const struct rd_conn *c, struct rd
 	return refuse(st, &ep, &a, IBV_QP_STATE, refused);
 }
 
+/* RESET->ERR: Linux's QP state table (ib_modify_qp_is_ok() in drivers/infiniband/core/
+ * verbs.c) allows only RESET and INIT after RESET, so a refusal here is the kernel's rule,
+ * not a device fault; an acceptance is recorded too.  Either way ERR->RESET must follow. */
+static int reset_to_err(struct rdiag_selftest *st, struct rd_ep *ep, const struct rd_conn *c)
+{
+	struct ibv_qp_attr a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_ERR;
+	rd_st_step(st, "RC QP 0x%06x RESET->ERR", ep->qp->qp_num);
+	rc = ibv_modify_qp(ep->qp, &a, IBV_QP_STATE);
+	if (rc < 0)
+		rc = errno;
+	if (rc) {
+		if (rd_st_qp_state(ep->qp) != IBV_QPS_RESET)
+			return rd_st_fail(st, rc, "RC QP 0x%06x RESET->ERR refused but the state "
+					  "changed", ep->qp->qp_num);
+		rd_st_check(st->res, RDIAG_PASS, "RC from RESET", "RESET->ERR refused (%s): the "
+			    "kernel's QP state table allows only RESET->INIT; RESET->INIT works",
+			    strerror(rc));
+		return rd_st_to_init(st, ep, c);
+	}
+	a.qp_state = IBV_QPS_RESET;
+	rc = rd_st_modify(st, ep, &a, IBV_QP_STATE, "RC ERR->RESET");
+	if (!rc)
+		rc = rd_st_to_init(st, ep, c);
+	if (!rc)
+		rd_st_check(st->res, RDIAG_PASS, "RC from RESET", "RESET->ERR->RESET->INIT");
+	return rc;
+}
+
 /* bring a fresh QP to state s, then ERR -> RESET -> INIT */
 static int err_from(struct rdiag_selftest *st, const struct rd_conn *c, struct rd_ep *peer,
 		    enum ibv_qp_state s)
@@ -174,6 +206,8 @@ static int err_from(struct rdiag_selftest *st, const struct rd_conn *c, struct r
 	int rc;
 
 	rc = rd_st_ep_create(st, &ep, &st->a, IBV_QPT_RC, 0);
+	if (!rc && s == IBV_QPS_RESET)
+		return reset_to_err(st, &ep, c);
 	if (!rc && s >= IBV_QPS_INIT)
 		rc = rd_st_to_init(st, &ep, c);
 	if (!rc && s >= IBV_QPS_RTR)
@@ -280,7 +314,7 @@ int rd_test_qp_states(struct rdiag_selftest *st, struct rdiag_st_result *r)
 	rd_st_check(r, RDIAG_PASS, "RC from RTS", "RTS->ERR->RESET->INIT after traffic");
 	snprintf(r->summary, sizeof(r->summary), "RC%s UD: RESET->INIT->RTR->RTS with minimal "
 		 "masks, state read back each step, data verified; %d illegal transitions "
-		 "refused; ERR->RESET from RESET/INIT/RTR/RTS", uc_skipped ? "," : ", UC,",
+		 "refused; ERR->RESET from INIT/RTR/RTS", uc_skipped ? "," : ", UC,",
 		 refused);
 	r->verdict = RDIAG_PASS;
 	return 0;

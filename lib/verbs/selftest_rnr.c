@@ -292,7 +292,7 @@ static int rnr_delayed(struct rdiag_selftest *st, struct rdiag_st_result *r, cha
 			 "%lld RNR NAKs, one per %.1f ms (min_rnr_timer %d = %.2f ms)",
 			 (long long)n_rx, interval, RNR_TIMER_CODE, timer_ms);
 	rd_st_check_num(ck, "delay_ms", t_recv - t0);
-	rd_st_check_num(ck, "completion_after_recv_ms", t_done - t_recv);
+	rd_st_check_num(ck, "after_recv_ms", t_done - t_recv);
 	rd_st_check_num(ck, "min_rnr_timer_ms", timer_ms);
 	rd_st_check_num(ck, "rnr_naks", (double)n_rx);
 	rd_st_check_num(ck, "nak_interval_ms", interval);

@@ -1,0 +1,149 @@
+# vm-timeout: 300
+# rdmacheck on real rxe: every test passes or skips with a reason, the RNR, access and
+# misaligned-atomic outcomes are asserted from the JSON, the forced failures name their
+# step and cause, nothing is left behind, and valgrind finds no leak.
+RC=rdmacheck
+J=$OUT/40-rdmacheck
+MEM=16M		# the guest has 256 MB
+
+res_snap() { rdma res show 2>&1; }
+# jq over one test's JSON line
+jt() { local f=$1 t=$2; shift 2; jq -r --arg t "$t" "select(.test == \$t) | $*" "$f"; }
+
+if ! have $RC; then
+	tap_fail "rdmacheck is built and in the image"
+	exit 0
+fi
+
+before=$(res_snap)
+log "rdma res before: $before"
+
+# --- 1. every test on the default device (first ACTIVE port: rxe0, loopback) -----------
+$RC -j --max-mem $MEM > "$J-all.json" 2> "$J-all.err"
+st=$?
+cat "$J-all.json" "$J-all.err" >&2
+$RC -v --max-mem $MEM > "$J-all.txt" 2>&1
+cat "$J-all.txt" >&2
+tap_eq "rdmacheck (all tests, rxe0 loopback) exits 0" 0 "$st"
+for t in qp-states gid-sweep rnr alignment access mr-cost; do
+	v=$(jt "$J-all.json" $t .verdict)
+	case $v in
+	pass) tap_pass "$t passes on rxe0" ;;
+	skip) tap_check "$t skips with a reason" [ -n "$(jt "$J-all.json" $t .summary)" ] ;;
+	*) tap_fail "$t passes on rxe0 (verdict '${v:-missing}')" \
+		"$(jt "$J-all.json" $t '"\(.step) errno \(.errno) \(.hint)"')" ;;
+	esac
+done
+
+# --- 2. what the tests must have seen, asserted from the JSON ----------------------------
+A1=$J-all.json
+tap_eq "rnr: rnr_retry 1 ends with WC 13 IBV_WC_RNR_RETRY_EXC_ERR" "13 IBV_WC_RNR_RETRY_EXC_ERR" \
+	"$(jt "$A1" rnr '"\(.wc_status) \(.wc_name)"')"
+# loopback: requester and responder counters live on the same device
+tap_eq "rnr: rcvd_rnr_err +2, retry_rnr_exceeded_err +1, send_rnr_err +2 (rnr_retry 1: try + 1 retry)" \
+	"rcvd_rnr_err 2 true,retry_rnr_exceeded_err 1 true,send_rnr_err 2 true" \
+	"$(jt "$A1" rnr '[.counters[:3][] | "\(.name) \(.delta) \(.ok)"] | join(",")')"
+n7=$(jt "$A1" rnr '.checks[] | select(.what == "rnr_retry 7") | .values.rnr_naks')
+iv=$(jt "$A1" rnr '.checks[] | select(.what == "rnr_retry 7") | .values.nak_interval_ms')
+tm=$(jt "$A1" rnr '.checks[] | select(.what == "rnr_retry 7") | .values.min_rnr_timer_ms')
+dl=$(jt "$A1" rnr '.checks[] | select(.what == "rnr_retry 7") | .values.after_recv_ms')
+diag "rnr_retry 7: $n7 RNR NAKs, one per $iv ms, min_rnr_timer $tm ms, completion $dl ms after the receive"
+tap_check "rnr: rnr_retry 7 with a delayed receive saw RNR NAKs ($n7) spaced by at least min_rnr_timer ($iv >= $tm ms)" \
+	awk -v n="$n7" -v i="$iv" -v t="$tm" 'BEGIN { exit !(n >= 1 && i >= t) }'
+tap_check "rnr: the send completed within 4 timer periods of the receive ($dl ms)" \
+	awk -v d="$dl" -v t="$tm" 'BEGIN { exit !(d <= 4 * t + 20) }'
+tap_eq "access: three cases, each WC 10" "10,10,10" \
+	"$(jt "$A1" access '[.checks[].wc_status] | map(tostring) | join(",")')"
+tap_check "alignment: the misaligned atomic failed (WC error or refused at post)" \
+	[ "$(jt "$A1" alignment '.checks[] | select(.what == "misaligned atomic") | .verdict')" = pass ]
+diag "misaligned atomic: $(jt "$A1" alignment '.checks[] | select(.what == "misaligned atomic") | .detail')"
+tap_eq "alignment: atomics aligned CAS and FAA returned the old values" "pass pass" \
+	"$(jt "$A1" alignment '[.checks[] | select(.what | test("aligned$")) | .verdict] | join(" ")')"
+tap_eq "gid-sweep recommends the IPv4 RoCE v2 GID index setup.sh found" "$GID" \
+	"$(jt "$A1" gid-sweep '.summary' | sed -n 's/.*use -g \([0-9]*\).*/\1/p')"
+tap_check "mr-cost measured 4 KiB .. $MEM with us and GB/s" \
+	[ "$(jt "$A1" mr-cost '[.checks[] | select(.values.reg_us > 0 and .values.reg_gbps > 0)] | length')" -ge 4 ]
+
+# --- 3. two devices: rxe0 -> rxe1 over veth, counters of both ends ----------------------
+$RC -j --peer "$DEV1" qp-states rnr access alignment gid-sweep > "$J-peer.json" 2> "$J-peer.err"
+st=$?
+cat "$J-peer.json" "$J-peer.err" >&2
+tap_eq "rdmacheck --peer rxe1 (qp-states rnr access alignment gid-sweep) exits 0" 0 "$st"
+tap_eq "rnr with --peer: requester rxe0 rcvd_rnr_err +2, responder rxe1 send_rnr_err +2" \
+	"rxe0 rcvd_rnr_err 2,rxe1 send_rnr_err 2" \
+	"$(jt "$J-peer.json" rnr '[.counters[:3][] | select(.name != "retry_rnr_exceeded_err") | "\(.dev) \(.name) \(.delta)"] | join(",")')"
+
+# --- 4. forced failures: each names its step and cause, exit 1 --------------------------
+$RC -j -g 7 qp-states > "$J-badgid.json" 2>&1; st=$?
+cat "$J-badgid.json" >&2
+tap_eq "a bad GID index (-g 7) fails with exit 1" 1 "$st"
+tap_check "a bad GID index: the step is INIT->RTR and the hint says the GID is not populated" \
+	jq -e 'select(.test == "qp-states") | (.step | test("INIT->RTR")) and (.errno > 0) and
+		(.hint | test("not a populated GID"))' "$J-badgid.json"
+diag "$(jq -r '"\(.step): errno \(.errno) \(.error); \(.hint)"' "$J-badgid.json")"
+
+$RC -j --force-path-mtu 4096 qp-states > "$J-mtu.json" 2>&1; st=$?
+cat "$J-mtu.json" >&2
+tap_eq "path MTU 4096 above the port's 1024 fails with exit 1" 1 "$st"
+tap_check "path MTU: the step is INIT->RTR and the hint compares path_mtu with active_mtu" \
+	jq -e 'select(.test == "qp-states") | (.step | test("INIT->RTR")) and
+		(.hint | test("path_mtu 4096 is above .*active_mtu 1024"))' "$J-mtu.json"
+diag "$(jq -r '"\(.step); \(.observed); \(.hint)"' "$J-mtu.json")"
+$RC -j --peer "$DEV1" --force-path-mtu 4096 qp-states > "$J-mtu-peer.json" 2>&1; st=$?
+cat "$J-mtu-peer.json" >&2
+tap_eq "path MTU 4096 between rxe0 and rxe1 over veth (MTU 1500) fails with exit 1" 1 "$st"
+diag "$(jq -r '"\(.step); wc \(.wc_status) \(.wc_name); \(.hint)"' "$J-mtu-peer.json")"
+
+$RC -j --force-bad-dest-qpn qp-states > "$J-qpn.json" 2>&1; st=$?
+cat "$J-qpn.json" >&2
+tap_eq "a destination QP that does not exist fails with exit 1" 1 "$st"
+tap_check "missing destination QP: WC 12 retry exceeded at the data step, hint names dest_qp_num" \
+	jq -e 'select(.test == "qp-states") | .wc_status == 12 and (.step | test("data exchange")) and
+		(.hint | test("dest_qp_num 0xfffff0 does not exist"))' "$J-qpn.json"
+diag "$(jq -r '"\(.step); \(.hint)"' "$J-qpn.json")"
+$RC --force-bad-dest-qpn qp-states > "$J-qpn.txt" 2>&1
+cat "$J-qpn.txt" >&2
+tap_check "text output expands the failure: step, wc, attributes are not needed, hint" \
+	grep -q '^FAIL qp-states' "$J-qpn.txt" && grep -q '^      hint ' "$J-qpn.txt" &&
+	grep -q '^      wc        12 IBV_WC_RETRY_EXC_ERR' "$J-qpn.txt"
+
+# --- 5. SIGINT in the middle of a test releases everything ------------------------------
+$RC -v rnr > "$J-int.txt" 2>&1 &
+pid=$!
+wait_for 20 grep -q "receive posted after" "$J-int.txt"
+kill -INT $pid
+wait $pid; st=$?
+cat "$J-int.txt" >&2
+tap_eq "SIGINT during the rnr test: exit 2" 2 "$st"
+tap_check "SIGINT: rdmacheck says it was interrupted and released everything" \
+	grep -q "interrupted: everything created was released" "$J-int.txt"
+
+# --- 6. nothing left behind, and no leak ------------------------------------------------
+after=$(res_snap)
+log "rdma res after: $after"
+tap_eq "rdma res show is the same before and after every run above" "$before" "$after"
+
+# the image may carry only valgrind's tool binary (Debian's /usr/bin/valgrind is a shell
+# wrapper around valgrind.bin): run memcheck directly then
+vg() {
+	if have valgrind.bin; then valgrind "$@"
+	else VALGRIND_LAUNCHER=/usr/bin/valgrind VALGRIND_LIB=/usr/libexec/valgrind \
+		/usr/libexec/valgrind/memcheck-amd64-linux "$@"; fi
+}
+if have valgrind || [ -x /usr/libexec/valgrind/memcheck-amd64-linux ]; then
+	vg --leak-check=full --show-leak-kinds=definite,indirect \
+		--errors-for-leak-kinds=definite,indirect --error-exitcode=99 \
+		$RC --max-mem 1M qp-states alignment access mr-cost gid-sweep rnr \
+		> "$J-vg.txt" 2> "$J-vg.log"
+	st=$?
+	cat "$J-vg.txt" "$J-vg.log" >&2
+	# exit 1 is allowed: the rnr timing checks may not hold at valgrind's speed
+	tap_check "valgrind: rdmacheck ran to the end without a leak or memory error (exit $st)" \
+		[ "$st" = 0 -o "$st" = 1 ]
+	tap_check "valgrind: the leak summary shows 0 bytes definitely and indirectly lost" \
+		grep -Eq "All heap blocks were freed|definitely lost: 0 bytes" "$J-vg.log"
+	grep -E "definitely lost|indirectly lost|ERROR SUMMARY|in use at exit" "$J-vg.log" | sed 's/^/# /'
+	tap_eq "rdma res show is unchanged after the valgrind run" "$before" "$(res_snap)"
+else
+	tap_skip "valgrind leak check" "valgrind is not in the image"
+fi
