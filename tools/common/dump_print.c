@@ -34,8 +34,19 @@ static void addr_pair(struct rdiag_out *o, const struct rdiag_pkt *p, bool verbo
 	if (p->ip_family) {
 		inet_ntop(af, p->ip_src, s, sizeof(s));
 		inet_ntop(af, p->ip_dst, d, sizeof(d));
+		if (verbose)
+			rdiag_out_text(o, "\n    %s", af == AF_INET6 ? "ipv6" : "ipv4");
 		rdiag_out_str(o, "src", " %s", s);
 		rdiag_out_str(o, "dst", " > %s", d);
+		if (verbose) {
+			rdiag_out_text(o, " dscp %u ecn %u ttl %u proto %u len %u", p->dscp, p->ecn,
+				       p->ttl, p->ip_proto, p->ip_tot_len);
+			if (af == AF_INET)
+				rdiag_out_text(o, " id 0x%04x%s csum 0x%04x hdrlen %u", p->ip_id,
+					       p->ip_df ? " df" : "", p->ip_csum, p->ip_hdr_len);
+			else
+				rdiag_out_text(o, " flowlabel 0x%05x", p->flow_label);
+		}
 	}
 	if (HAS(p, UDP)) {
 		rdiag_out_u64(o, "sport", F(NULL, "\n    udp sport %" PRIu64), p->sport);
@@ -44,16 +55,9 @@ static void addr_pair(struct rdiag_out *o, const struct rdiag_pkt *p, bool verbo
 			rdiag_out_text(o, " len %u csum 0x%04x", p->udp_len, p->udp_csum);
 	}
 	if (p->ip_family) {
-		rdiag_out_u64(o, "dscp", F(NULL, "\n    ip dscp %" PRIu64), p->dscp);
-		rdiag_out_u64(o, "ecn", F(NULL, " ecn %" PRIu64), p->ecn);
-		if (verbose) {
-			rdiag_out_text(o, " ttl %u proto %u len %u", p->ttl, p->ip_proto, p->ip_tot_len);
-			if (p->ip_family == AF_INET)
-				rdiag_out_text(o, " id 0x%04x%s csum 0x%04x hdrlen %u", p->ip_id,
-					       p->ip_df ? " df" : "", p->ip_csum, p->ip_hdr_len);
-			else
-				rdiag_out_text(o, " flowlabel 0x%05x", p->flow_label);
-		}
+		/* shown on the ip line above in verbose text */
+		rdiag_out_u64(o, "dscp", NULL, p->dscp);
+		rdiag_out_u64(o, "ecn", NULL, p->ecn);
 	}
 	if (HAS(p, GRH)) {
 		inet_ntop(AF_INET6, p->grh.sgid, s, sizeof(s));
@@ -382,8 +386,6 @@ void dump_packet(struct rdiag_out *o, const struct rdiag_frame *f, const struct 
 	rdiag_out_u64(o, "len", F(NULL, " len %" PRIu64), p->len);
 	rdiag_out_str(o, "encap", F(NULL, " %s"), rdiag_encap_name(p->encap));
 	link_layer(o, p, verbose);
-	if (verbose)
-		rdiag_out_text(o, "\n   ");
 	addr_pair(o, p, verbose);
 	if (HAS(p, BTH)) {
 		bth(o, p, verbose);
@@ -400,10 +402,12 @@ void dump_packet(struct rdiag_out *o, const struct rdiag_frame *f, const struct 
 		rdiag_out_obj_begin(o, "icrc");
 		rdiag_out_u64(o, "value", F(NULL, "\n    icrc 0x%08" PRIx64), p->icrc);
 		if (p->icrc_checked)
-			rdiag_out_bool(o, "ok", F(NULL, " ok %s"), p->icrc_ok);
+			rdiag_out_bool(o, "ok", NULL, p->icrc_ok);
 		rdiag_out_obj_end(o);
-		if (verbose && p->icrc_checked && !p->icrc_ok)
-			rdiag_out_text(o, " (computed 0x%08x)", p->icrc_computed);
+		if (verbose && p->icrc_checked)
+			rdiag_out_text(o, p->icrc_ok ? " ok" : " (computed 0x%08x)", p->icrc_computed);
+		else if (verbose)
+			rdiag_out_text(o, " not checked");
 		if (p->icrc_checked && !p->icrc_ok)
 			rdiag_out_text(o, " [bad icrc]");
 	}
