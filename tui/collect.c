@@ -286,8 +286,8 @@ static void copy_qps(struct rt_collector *c, struct rt_snap *s)
 		o->lqpn = q[i].lqpn;
 		o->rqpn = q[i].rqpn;
 		o->has_rqpn = q[i].has_rqpn;
-		snprintf(o->type, sizeof(o->type), "%s", rdiag_qp_type_name(q[i].type));
-		snprintf(o->state, sizeof(o->state), "%s", rdiag_qp_state_name(q[i].state));
+		snprintf(o->type, sizeof(o->type), "%s", rdiag_res_qp_type_name(q[i].type));
+		snprintf(o->state, sizeof(o->state), "%s", rdiag_res_qp_state_name(q[i].state));
 		o->sq_psn = q[i].sq_psn;
 		o->rq_psn = q[i].rq_psn;
 		o->has_psn = q[i].has_rq_psn;
@@ -345,8 +345,8 @@ static void copy_cms(struct rt_collector *c, struct rt_snap *s)
 
 		snprintf(o->dev, sizeof(o->dev), "%s", m[i].dev);
 		o->port = m[i].port;
-		snprintf(o->state, sizeof(o->state), "%s", rdiag_cm_state_name(m[i].state));
-		snprintf(o->ps, sizeof(o->ps), "%s", rdiag_port_space_name(m[i].ps_full ?
+		snprintf(o->state, sizeof(o->state), "%s", rdiag_res_cm_state_name(m[i].state));
+		snprintf(o->ps, sizeof(o->ps), "%s", rdiag_res_port_space_name(m[i].ps_full ?
 									 m[i].ps_full : m[i].ps));
 		if (m[i].has_src)
 			rdiag_sockaddr_str(&m[i].src, o->src, sizeof(o->src));
