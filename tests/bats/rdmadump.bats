@@ -1,0 +1,274 @@
+#!/usr/bin/env bats
+# rdmadump: every option, on the real rxe capture (tests/fixtures/rxe/rxe_sample.pcap, see its
+# README: rc_pingpong, rping with CM, a CM reject, an RNR NAK and CM REQ retries).
+load helper
+
+CAP="$FIX/rxe/rxe_sample.pcap"
+
+setup() {
+	TMP=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+@test "rdmadump --help lists every option and exits 0" {
+	run --separate-stderr rdmadump --help
+	assert_success
+	for o in -r -i -c -w --port --qp --opcode --errors -v --json --summary --quiet \
+		 --fail-on-errors --help --version; do
+		assert_output --partial -- "$o"
+	done
+}
+
+@test "rdmadump --version" {
+	run rdmadump --version
+	assert_success
+	assert_output --regexp '^rdmadump \(rdmadiag\) [0-9]+\.[0-9]+\.[0-9]+$'
+}
+
+@test "-r prints one line per RDMA packet with opcode, QP, PSN" {
+	run rdmadump -r "$CAP"
+	assert_success
+	[ "${#lines[@]}" -eq 100 ]
+	assert_line --index 0 "08:13:22.475959000 198.18.0.1 > 198.18.0.2 RC_SEND_FIRST qp 0x000011 psn 7575266 len 1024"
+	assert_line --partial "RC_RDMA_READ_REQUEST qp 0x000012 psn 13726450 A va 0x56154f50fc50 rkey 0x000006e9 dmalen 3000"
+	assert_line --partial "RC_ACKNOWLEDGE qp 0x000014 psn 261 RNR NAK timer 0.01 ms msn 1"
+	assert_line --partial "CM REJ comm 0x00000000 > 0xffb125ef reason 8 INVALID_SERVICE_ID"
+}
+
+@test "-r - reads standard input" {
+	run bash -c "rdmadump -r - < '$CAP' | wc -l"
+	assert_success
+	assert_output "100"
+}
+
+@test "pcapng and nanosecond pcap give the same packets as the microsecond pcap" {
+	editcap -F pcapng "$CAP" "$TMP/x.pcapng"
+	editcap -F nsecpcap "$CAP" "$TMP/x.nsec.pcap"
+	rdmadump -j -r "$CAP" > "$TMP/a"
+	rdmadump -j -r "$TMP/x.pcapng" > "$TMP/b"
+	rdmadump -j -r "$TMP/x.nsec.pcap" > "$TMP/c"
+	run diff "$TMP/a" "$TMP/b"
+	assert_success
+	run diff "$TMP/a" "$TMP/c"
+	assert_success
+}
+
+@test "-c N stops after N packets" {
+	run rdmadump -c 7 -r "$CAP"
+	assert_success
+	[ "${#lines[@]}" -eq 7 ]
+	run rdmadump -c 0 -r "$CAP"
+	[ "$status" -eq 2 ]
+}
+
+@test "--qp selects packets to or from one QP" {
+	run rdmadump --qp 0x14 -r "$CAP"
+	assert_success
+	# QP 0x14 receives the ACKs / RNR NAKs and sends to 0x13, which the analysis learns from
+	# the first ACK: the 5-packet send before it cannot be attributed yet, the later ones are
+	[ "${#lines[@]}" -eq 5 ]
+	assert_line --index 1 --partial "RC_SEND_ONLY qp 0x000013 psn 261"
+	refute_line --partial "qp 0x000011"
+	run rdmadump --qp 99999999 -r "$CAP"
+	[ "$status" -eq 2 ]
+	assert_output --partial "invalid QP number"
+}
+
+@test "--opcode selects by name and by number, repeatable" {
+	run rdmadump --opcode RC_RDMA_READ_REQUEST -r "$CAP"
+	assert_success
+	[ "${#lines[@]}" -eq 3 ]
+	run rdmadump --opcode 0x11 --opcode rc_rdma_read_request -r "$CAP"
+	assert_success
+	[ "${#lines[@]}" -eq 27 ]
+	run --separate-stderr rdmadump --opcode NOT_AN_OPCODE -r "$CAP"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"unknown opcode 'NOT_AN_OPCODE'"* ]]
+}
+
+@test "--errors shows only the NAKs, the retransmission and the CM rejects" {
+	run rdmadump --errors -r "$CAP"
+	assert_success
+	[ "${#lines[@]}" -eq 5 ]
+	assert_line --index 0 --partial "CM REJ"
+	assert_line --index 1 --partial "RNR NAK"
+	assert_line --index 2 --partial "[dup]"
+	assert_line --index 4 --partial "reason 4 TIMEOUT"
+}
+
+@test "--fail-on-errors exits 1 on transport errors and 0 on a clean capture" {
+	run rdmadump -q --fail-on-errors -r "$CAP"
+	[ "$status" -eq 1 ]
+	# the pingpong QP alone is clean
+	rdmadump --qp 0x11 -w "$TMP/clean.pcap" -r "$CAP"
+	run rdmadump --fail-on-errors -r "$TMP/clean.pcap"
+	assert_success
+	[ "${#lines[@]}" -eq 30 ]
+	# a capture of every SEND_FIRST alone is full of PSN gaps: an error
+	rdmadump --opcode RC_SEND_FIRST -w "$TMP/gaps.pcap" -r "$CAP"
+	run rdmadump --fail-on-errors -r "$TMP/gaps.pcap"
+	[ "$status" -eq 1 ]
+	assert_line --index 2 --partial "[gap: 3 lost, expected psn 7575267]"
+	# without the option the same errors are no failure
+	run rdmadump -q -r "$CAP"
+	assert_success
+}
+
+@test "-w writes the selected packets as a pcap that reads back identically" {
+	run rdmadump --qp 0x12 -w "$TMP/qp.pcap" -r "$CAP"
+	assert_success
+	assert_output ""
+	[ "$(tshark -r "$TMP/qp.pcap" 2>/dev/null | wc -l)" -eq 48 ]
+	diff <(rdmadump --qp 0x12 -r "$CAP") <(rdmadump -r "$TMP/qp.pcap")
+	run rdmadump -w /nonexistent/dir/x.pcap -r "$CAP"
+	[ "$status" -eq 2 ]
+	assert_output --partial "cannot create '/nonexistent/dir/x.pcap'"
+}
+
+@test "--port decodes another UDP port as RoCEv2" {
+	# move every packet to destination port 4792
+	python3 - "$CAP" "$TMP/p4792.pcap" <<'EOF'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+off = 24
+while off < len(d):
+    caplen = struct.unpack_from('<I', d, off + 8)[0]
+    struct.pack_into('>H', d, off + 16 + 14 + 20 + 2, 4792)
+    off += 16 + caplen
+open(sys.argv[2], 'wb').write(d)
+EOF
+	run rdmadump -r "$TMP/p4792.pcap"
+	assert_success
+	assert_output ""
+	run rdmadump --port 4792 -r "$TMP/p4792.pcap"
+	assert_success
+	[ "${#lines[@]}" -eq 100 ]
+	# the ICRC covers the UDP ports: every moved packet now fails the check
+	assert_line --index 0 --partial "[bad icrc]"
+	run rdmadump --port 0 -r "$CAP"
+	[ "$status" -eq 2 ]
+}
+
+@test "-v prints every header field" {
+	run rdmadump -v -c 1 -r "$CAP"
+	assert_success
+	assert_line --index 0 "#1 08:13:22.475959000 caplen 1082 len 1082 rocev2"
+	assert_line --partial "eth 36:10:6e:36:32:79 > 96:e5:b6:dd:7d:2a type 0x0800"
+	assert_line --partial "udp sport 49441 dport 4791 len 1048 csum 0x0000"
+	assert_line --partial "bth opcode 0x00 (RC_SEND_FIRST) se 0 m 0 padcnt 0 tver 0 pkey 0xffff fecn 0 becn 0 destqp 0x000011 a 0 psn 7575266"
+	assert_line --partial "icrc 0x956b562e ok"
+}
+
+@test "-j follows the JSON contract: key order, hex64 strings, ts string" {
+	run rdmadump -j -r "$CAP"
+	assert_success
+	# every line is one JSON object
+	echo "$output" | jq -e . > /dev/null
+	first=$(echo "$output" | head -1 | jq -c 'keys_unsorted')
+	[ "$first" = '["n","ts","caplen","len","encap","src","dst","sport","dport","dscp","ecn","bth","payload","icrc"]' ]
+	bth=$(echo "$output" | head -1 | jq -c '.bth | keys_unsorted')
+	[ "$bth" = '["opcode","op","se","m","padcnt","tver","pkey","fecn","becn","destqp","a","psn"]' ]
+	[ "$(echo "$output" | head -1 | jq -r .ts)" = "1795940002.475959000" ]
+	# RETH va is "0x" + 16 hex digits; AETH keys by kind
+	echo "$output" | jq -s -e 'map(select(.reth) | .reth.va | test("^0x[0-9a-f]{16}$")) | all' > /dev/null
+	rnr=$(echo "$output" | jq -c 'select(.aeth.kind == "rnr_nak") | .aeth' | head -1)
+	[ "$rnr" = '{"syndrome":33,"kind":"rnr_nak","timer":1,"timer_ms":0.01,"msn":1}' ]
+	ack=$(echo "$output" | jq -c 'select(.aeth.kind == "ack") | .aeth' | head -1)
+	[ "$ack" = '{"syndrome":31,"kind":"ack","credits":31,"msn":1}' ]
+	# CM REJ with its reason name; service IDs are hex64 strings
+	rej=$(echo "$output" | jq -c 'select(.mad.cm.msg == "REJ") | [.mad.cm.reason, .mad.cm.reason_name]' | head -1)
+	[ "$rej" = '[8,"INVALID_SERVICE_ID"]' ]
+	echo "$output" | jq -e 'select(.mad.cm.msg == "REQ") | .mad.cm.service_id == "0x0000000001061c06"' | grep -q true
+	# keys only when there: no truncated, no vlan, no sgid on this capture
+	[ "$(echo "$output" | jq -c 'select(.truncated or .vlan or .sgid)' | wc -l)" -eq 0 ]
+}
+
+@test "-j agrees with tshark on every BTH/AETH/RETH/DETH field of the rxe capture" {
+	tshark -r "$CAP" -T fields -e frame.number -e infiniband.bth.opcode -e infiniband.bth.destqp \
+		-e infiniband.bth.psn -e infiniband.bth.a -e infiniband.aeth.syndrome -e infiniband.aeth.msn \
+		-e infiniband.reth.va -e infiniband.reth.r_key -e infiniband.reth.dmalen \
+		-e infiniband.deth.q_key -e infiniband.deth.srcqp 2>/dev/null > "$TMP/t.tsv"
+	rdmadump -j -r "$CAP" | jq -r '[.n, .bth.opcode, .bth.destqp, .bth.psn, .bth.a,
+		(.aeth.syndrome // ""), (.aeth.msn // ""), (.reth.va // ""), (.reth.rkey // ""),
+		(.reth.dmalen // ""), (.deth.qkey // ""), (.deth.srcqp // "")] | @tsv' > "$TMP/r.tsv"
+	run python3 - "$TMP/t.tsv" "$TMP/r.tsv" <<'EOF'
+import sys
+conv = lambda v: '' if v == '' else int(v, 0)
+t = [[conv(v) for v in l.rstrip('\n').split('\t')] for l in open(sys.argv[1])]
+r = [[conv(v) for v in l.rstrip('\n').split('\t')] for l in open(sys.argv[2])]
+bad = [(a, b) for a, b in zip(t, r) if a != b]
+print(len(t), len(r), len(bad), bad[:3])
+sys.exit(0 if len(t) == len(r) == 100 and not bad else 1)
+EOF
+	assert_success
+	assert_output --partial "100 100 0"
+}
+
+@test "-S prints the per-QP summary after the packets; -q only the summary" {
+	run rdmadump -S -r "$CAP"
+	assert_success
+	assert_line --index 100 "== rdmadump summary =="
+	run rdmadump -q -r "$CAP"
+	assert_success
+	assert_line --index 0 "== rdmadump summary =="
+	assert_line "100 frames, 100 RDMA packets, 0 other, 57080 bytes (50968 payload) in 23.2s"
+	assert_line --regexp '^198\.18\.0\.2 > 198\.18\.0\.1 qp 0x000014 +3 +186 +0 +0 +0 +0 +0 +2 '
+	assert_line "    RNR NAKs: 2, timer 0.01 ms"
+	assert_line "    READs: 3 (0 unanswered)"
+	assert_line --partial "comm 0xffb125ef TCP:7999 qp 0x000013 <> 0x000000: rejected"
+	assert_line "    rejected by the server: reason 8 INVALID_SERVICE_ID"
+	assert_line --partial "REQ sent 4 times over 19s with no reply: CM retries"
+	assert_line --partial "REQ REP +16.1ms RTU +20.8ms DREQ +74.1ms DREP +79.9ms"
+}
+
+@test "-q -j prints the summary as one JSON object" {
+	run rdmadump -q -j -r "$CAP"
+	assert_success
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$(echo "$output" | jq '.summary.total.rdma')" -eq 100 ]
+	[ "$(echo "$output" | jq '.summary.flows | length')" -eq 8 ]
+	[ "$(echo "$output" | jq '[.summary.flows[].rnr_naks] | add')" -eq 2 ]
+	[ "$(echo "$output" | jq -r '.summary.cm[2].state')" = "rejected" ]
+	[ "$(echo "$output" | jq '.summary.cm[2].req_retries')" -eq 3 ]
+	[ "$(echo "$output" | jq -r '.summary.cm[2].rej_by')" = "client" ]
+	[ "$(echo "$output" | jq '.summary.total.read_latency.n')" -eq 3 ]
+	[ "$(echo "$output" | jq '.summary.flows[5].read_latency.min_ns')" -eq 436000 ]
+	[ "$(echo "$output" | jq '.summary.flows[5].srcqp')" -eq 18 ]
+}
+
+@test "-S with --qp restricts the summary to that QP" {
+	run rdmadump -q -j --qp 0x13 -r "$CAP"
+	assert_success
+	[ "$(echo "$output" | jq '.summary.flows | length')" -eq 2 ]
+}
+
+@test "a BPF expression after the options filters a file too" {
+	run rdmadump -r "$CAP" src host 198.18.0.2
+	assert_success
+	refute_line --partial "198.18.0.1 > "
+	[ "${#lines[@]}" -eq 45 ]
+	run --separate-stderr rdmadump -r "$CAP" "not a ((( filter"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "rdmadump: bad filter expression 'not a ((( filter':"* ]]
+}
+
+@test "usage errors exit 2 with one message" {
+	run --separate-stderr rdmadump
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"nothing to read: give -r FILE or -i IFACE"* ]]
+	run --separate-stderr rdmadump -r "$CAP" -i lo
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"-r and -i cannot be used together"* ]]
+	run --separate-stderr rdmadump -c
+	[ "$status" -eq 2 ]
+}
+
+@test "-i on a missing interface is an input error" {
+	run --separate-stderr rdmadump -i nosuchif0 -c 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "rdmadump: cannot capture on 'nosuchif0'"* ]]
+	[ "$(echo "$stderr" | wc -l)" -eq 1 ]
+}
