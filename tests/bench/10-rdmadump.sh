@@ -1,0 +1,60 @@
+#!/bin/bash
+# make bench section: rdmadump against a bare libpcap loop, tcpdump and tshark (issue 2).
+# Targets: rdmadump -S (full decode + ICRC check + per-QP analysis) >= 40x tshark -r and
+# within 3x of the bare loop; -j >= 20x tshark -T fields; peak RSS of -S < 64 MiB on 2 M
+# packets over 10 000 QPs.  tshark is measured on the first BENCH_SUB_N packets only (it runs
+# at a few thousand packets per second); rates are packets per second, so they compare.
+. "$BENCH_ROOT/tests/bench/lib.bash"
+RD=$BENCH_ROOT/tools/rdmadump
+N=$BENCH_N
+SUBN=$BENCH_SUB_N
+
+bench_section "rdmadump: $N RoCEv2 packets over $BENCH_QPS QPs (tshark: first $SUBN)"
+bench_time loop "bare libpcap read loop" "$N" "$BENCH_LOOP" "$BENCH_PCAP"
+if [ ! -x "$RD" ]; then
+	echo "   rdmadump is not built (tools/rdmadump)"
+	echo "rdmadump: not built" >> "$BENCH_FAILS"
+else
+	bench_time S "rdmadump -S" "$N" "$RD" -S -r "$BENCH_PCAP"
+	bench_time j "rdmadump -j > /dev/null" "$N" "$RD" -j -r "$BENCH_PCAP"
+	bench_time S_sub "rdmadump -S (subset)" "$SUBN" "$RD" -S -r "$BENCH_SUB"
+	bench_time j_sub "rdmadump -j > /dev/null (subset)" "$SUBN" "$RD" -j -r "$BENCH_SUB"
+fi
+bench_time tcpdump "tcpdump -nn -r" "$N" tcpdump -nn -r "$BENCH_PCAP"
+bench_time tshark "tshark -n -r (subset)" "$SUBN" tshark -n -r "$BENCH_SUB"
+bench_time fields "tshark -T fields (subset; BTH, RETH, AETH)" "$SUBN" tshark -n -r "$BENCH_SUB" \
+	-T fields -e frame.number -e infiniband.bth.opcode -e infiniband.bth.destqp \
+	-e infiniband.bth.psn -e infiniband.bth.a -e infiniband.reth.va -e infiniband.reth.r_key \
+	-e infiniband.reth.dmalen -e infiniband.aeth.syndrome -e infiniband.aeth.msn
+
+echo
+echo "   ratios (packets/s over packets/s):"
+r=$(bench_ratio S tshark)
+bench_target "rdmadump -S >= 40x tshark -r" "'$r' != \"n/a\" && $r >= 40" "${r}x (rdmadump -S on the subset: $(bench_ratio S_sub tshark)x)"
+r=$(bench_ratio loop S)
+bench_target "rdmadump -S within 3x of the bare libpcap loop" "'$r' != \"n/a\" && $r <= 3" "loop is ${r}x faster"
+r=$(bench_ratio j fields)
+bench_target "rdmadump -j >= 20x tshark -T fields" "'$r' != \"n/a\" && $r >= 20" "${r}x (on the subset: $(bench_ratio j_sub fields)x)"
+printf '   info  %-52s %sx\n' "rdmadump -S against tcpdump -nn -r" "$(bench_ratio S tcpdump)"
+
+# memory: 2 M packets over 10 000 QPs streamed from the generator into rdmadump -S -r -
+# (nothing on disk; /usr/bin/time measures rdmadump alone)
+echo
+echo "   memory: 2 000 000 packets over 10 000 QPs, generator | rdmadump -S -r -"
+if [ -x "$RD" ]; then
+	/usr/bin/python3 "$BENCH_ROOT/tests/gen/mkbench.py" --packets 2000000 --qps 10000 --seed 10000 -o - \
+		2> "$BENCH_WORK/mem-gen.err" |
+		/usr/bin/time -v "$RD" -S -r - > "$BENCH_WORK/mem-summary.txt" 2> "$BENCH_WORK/mem-time.txt"
+	st=("${PIPESTATUS[@]}")
+	kib=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$BENCH_WORK/mem-time.txt")
+	if [ "${st[0]}" != 0 ] || [ "${st[1]}" != 0 ] || [ -z "$kib" ]; then
+		echo "   FAILED: generator exit ${st[0]}, rdmadump exit ${st[1]}: $(grep -v '^\s' "$BENCH_WORK/mem-time.txt" | head -3 | tr '\n' ' ')"
+		echo "rdmadump -S on 2 M packets: failed" >> "$BENCH_FAILS"
+	else
+		echo "   $(cat "$BENCH_WORK/mem-gen.err")" | cut -c1-150
+		mib=$(awk -v k="$kib" 'BEGIN { printf "%.1f", k / 1024 }')
+		bench_target "peak RSS of rdmadump -S on 2 M packets / 10 000 QPs < 64 MiB" "$mib < 64" "$mib MiB"
+	fi
+else
+	echo "rdmadump: not built (memory)" >> "$BENCH_FAILS"
+fi
