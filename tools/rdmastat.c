@@ -728,6 +728,32 @@ static int cmd_interval(void)
 
 /* ---- devices ---------------------------------------------------------------------- */
 
+/* counter mode and optional counters (netlink only; silently absent otherwise) */
+static void port_status(const char *dev, uint32_t port)
+{
+	static const char *const modes[] = { "none", "auto", "manual" };
+	struct rdiag_counter_status st;
+	size_t k;
+
+	if (O.source == RDIAG_SRC_SYSFS || rdiag_counters_status(C, dev, port, &st) < 0)
+		return;
+	rdiag_out_str(OUT, "counter_mode", "    counter mode %s",
+		      st.mode < 3 ? modes[st.mode] : "unknown");
+	if (st.mode == 1)
+		rdiag_out_u64(OUT, "counter_auto_mask", " (mask 0x%" PRIx64 ")", st.auto_mask);
+	rdiag_out_arr_begin(OUT, "optional_counters");
+	for (k = 0; k < st.n; k++) {
+		rdiag_out_obj_begin(OUT, NULL);
+		rdiag_out_str(OUT, "name", k ? ", %s" : "; optional counters: %s", st.names[k]);
+		rdiag_out_bool(OUT, "enabled", NULL, st.enabled[k]);
+		rdiag_out_text(OUT, "%s", st.enabled[k] ? " (on)" : " (off)");
+		rdiag_out_obj_end(OUT);
+	}
+	rdiag_out_arr_end(OUT);
+	rdiag_out_text(OUT, "\n");
+	rdiag_counters_status_free(&st);
+}
+
 static int cmd_devices(void)
 {
 	struct rdiag_devices *ds;
@@ -793,6 +819,7 @@ static int cmd_devices(void)
 				rdiag_out_text(OUT, " (%s)\n", p->state == 4 ? "Up" : "Down");
 			}
 			rdiag_out_u64(OUT, "hw_counters_lifespan_ms", NULL, p->hw_lifespan_ms);
+			port_status(d->name, p->port);
 			if (p->n_gids)
 				rdiag_out_text(OUT, "    %-5s %-39s %-10s %-12s %-15s\n", "INDEX",
 					       "GID", "TYPE", "NETDEV", "IP");

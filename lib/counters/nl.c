@@ -555,6 +555,10 @@ int rdiag_counters_status(struct rdiag_counters *c, const char *dev, uint32_t po
 	int ret;
 
 	memset(st, 0, sizeof(*st));
+	if (!c->use_netlink) {
+		rd_seterr(c, "netlink is not in use (sysfs source, or a sysfs root without replay)");
+		return -EOPNOTSUPP;
+	}
 	ret = rd_nl_dev_index(c, dev, &idx);
 	if (ret < 0)
 		return ret;

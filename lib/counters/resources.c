@@ -153,6 +153,10 @@ static int per_device(struct rdiag_counters *c, const char *dev, int cmd, uint32
 	bool found = false;
 	int ret;
 
+	if (!c->use_netlink) {
+		rd_seterr(c, "netlink is not in use (sysfs source, or a sysfs root without replay)");
+		return -EOPNOTSUPP;
+	}
 	ret = rd_nl_devices(c, &v, &n);
 	if (ret < 0)
 		return ret;
