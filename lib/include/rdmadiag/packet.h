@@ -329,7 +329,8 @@ struct rdiag_pkt {
 	uint32_t payload_off, payload_len, payload_caplen;
 	uint8_t pad;			/* pad bytes (= bth.padcnt) */
 
-	/* ICRC: value as a CRC-32 (the 4 wire bytes read little-endian, as rxe writes them) */
+	/* ICRC: value as a CRC-32 (the 4 wire bytes read little-endian, as rxe writes them;
+	 * tshark's infiniband.invariant.crc reads them big-endian, i.e. byte-swapped) */
 	uint32_t icrc, icrc_computed;
 	bool icrc_checked;		/* computed (check on and the bytes were all captured) */
 	bool icrc_ok;
