@@ -47,7 +47,7 @@ uint64_t rt_now_ns(void)
 
 int rt_collector_new(struct rt_collector **out, const struct rt_collect_opts *o)
 {
-	struct rdiag_counters_opts co = { .source = o->source };
+	struct rdiag_counters_opts co = { .source = o->source, .nl_record = o->nl_record };
 	struct rt_collector *c = calloc(1, sizeof(*c));
 	pthread_condattr_t ca;
 	int r;

@@ -19,6 +19,7 @@ struct rt_collect_opts {
 	enum rdiag_source source;
 	double interval;		/* seconds */
 	bool qps;			/* also dump QPs, cm_ids and bound QP counters */
+	const char *nl_record;		/* record netlink exchanges to this file */
 	void (*wake)(void);		/* called from the thread when a snapshot is ready */
 };
 

@@ -29,6 +29,7 @@ struct opts {
 	bool batch, json;
 	enum rdiag_source source;
 	const char *thresholds;
+	const char *nl_record;
 };
 
 static void usage(void)
@@ -43,6 +44,7 @@ static void usage(void)
 	       "      --source SRC         auto (default), netlink or sysfs\n"
 	       "      --thresholds FILE    threshold rules (same format as rdmastat)\n"
 	       "      --sysfs-root DIR     read sysfs under DIR (also RDMADIAG_SYSFS_ROOT)\n"
+	       "      --nl-record FILE     record the netlink exchanges (replay: RDMADIAG_NL_REPLAY)\n"
 	       "  -h, --help               this help\n"
 	       "      --version            version\n"
 	       "\n"
@@ -54,7 +56,7 @@ static void usage(void)
 
 static void parse(int argc, char **argv, struct opts *o)
 {
-	enum { OPT_SOURCE = 256, OPT_THRESH, OPT_ROOT, OPT_VERSION };
+	enum { OPT_SOURCE = 256, OPT_THRESH, OPT_ROOT, OPT_RECORD, OPT_VERSION };
 	static const struct option lo[] = {
 		{ "delay", required_argument, NULL, 'd' },
 		{ "iterations", required_argument, NULL, 'n' },
@@ -63,6 +65,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		{ "source", required_argument, NULL, OPT_SOURCE },
 		{ "thresholds", required_argument, NULL, OPT_THRESH },
 		{ "sysfs-root", required_argument, NULL, OPT_ROOT },
+		{ "nl-record", required_argument, NULL, OPT_RECORD },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -75,8 +78,8 @@ static void parse(int argc, char **argv, struct opts *o)
 	while ((c = getopt_long(argc, argv, ":d:n:bjh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			if (tool_parse_double(optarg, 0.01, RT_INTERVAL_MAX, &o->interval) < 0)
-				tool_usage_error("invalid interval '%s': seconds from 0.01 to %g",
+			if (tool_parse_double(optarg, 0.001, RT_INTERVAL_MAX, &o->interval) < 0)
+				tool_usage_error("invalid interval '%s': seconds from 0.001 to %g",
 						 optarg, RT_INTERVAL_MAX);
 			break;
 		case 'n':
@@ -101,6 +104,9 @@ static void parse(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_THRESH:
 			o->thresholds = optarg;
+			break;
+		case OPT_RECORD:
+			o->nl_record = optarg;
 			break;
 		case OPT_ROOT:
 			/* the library reads the seam from the environment */
@@ -363,6 +369,7 @@ int main(int argc, char **argv)
 	co.source = o.source;
 	co.interval = o.interval;
 	co.qps = true;
+	co.nl_record = o.nl_record;
 	co.wake = term_wakeup;
 	r = rt_collector_new(&col, &co);
 	if (r < 0) {

@@ -1,0 +1,57 @@
+# rdmatop while an rxe device is deleted (rdma link delete) and added again: no crash, the
+# device shows as gone and comes back; both in batch mode and in the curses UI (under
+# script(1) for a pseudo-terminal).  Destructive: runs last, and re-adds the device.
+# vm-timeout: 60
+TOP=$(command -v rdmatop) || { tap_skip "rdmatop survives rdma link delete" "rdmatop not built"; exit 0; }
+J=$OUT/95-rdmatop.jsonl
+
+readd() {
+	rdma link show "$DEV1/1" > /dev/null 2>&1 && return 0
+	rdma link add "$DEV1" type rxe netdev "$NET1" && wait_port_active "$DEV1"
+}
+
+"$TOP" -b -j -d 0.2 -n 40 > "$J" 2> "$OUT/95-rdmatop.err" &
+top=$!
+# let it see both devices, then take rxe1 away while it samples
+wait_for 10 sh -c "[ \$(wc -l < '$J') -ge 3 ]"
+rdma link delete "$DEV1"
+tap_check "rdma link delete $DEV1 succeeded" [ $? -eq 0 ]
+wait_for 10 sh -c "[ \$(wc -l < '$J') -ge 12 ]"
+readd
+tap_check "$DEV1 was added back" rdma link show "$DEV1/1"
+wait "$top"
+st=$?
+tap_eq "rdmatop -b kept running through the deletion and exited 0 (no crash)" 0 "$st"
+[ -s "$OUT/95-rdmatop.err" ] && diag "stderr: $(head -3 "$OUT/95-rdmatop.err")"
+tap_eq "it wrote all 40 frames" 40 "$(jq -s length "$J")"
+tap_check "some frame shows $DEV1 as gone (greyed out), with rxe0 still sampled" \
+	jq -se --arg d "$DEV1" 'map(select(any(.ports[]; .ifname == $d and .gone) and any(.ports[]; .ifname == "rxe0" and (.gone | not)))) | length >= 1' "$J"
+tap_check "the last frame shows $DEV1 back and not gone" \
+	jq -se --arg d "$DEV1" '.[-1].ports | any(.ifname == $d and (.gone | not) and .state == "ACTIVE")' "$J"
+tap_check "while gone it had fewer devices in the header" \
+	jq -se 'map(.devices) | (min == 1 and max == 2)' "$J"
+
+# the curses UI in tmux: delete the device under it, add it back, then quit with 'q'
+if have tmux; then
+	tm() { tmux -L rdmatop95 "$@"; }
+	pane() { tm capture-pane -p -t t; }
+	rm -f /tmp/95.exit
+	tm new-session -d -s t -x 120 -y 30 "TERM=xterm $TOP -d 0.2; echo \$? > /tmp/95.exit; sleep 60"
+	wait_for 10 sh -c "tmux -L rdmatop95 capture-pane -p -t t | grep -q '^$DEV1 '"
+	rdma link delete "$DEV1"
+	wait_for 10 sh -c "tmux -L rdmatop95 capture-pane -p -t t | grep '^$DEV1 ' | grep -q GONE"
+	gone=$?
+	pane > "$OUT/95-rdmatop-tui-gone.txt"
+	tap_eq "the curses UI greys $DEV1 out as GONE after rdma link delete" 0 "$gone"
+	readd
+	wait_for 10 sh -c "tmux -L rdmatop95 capture-pane -p -t t | grep '^$DEV1 ' | grep -q ACTIVE"
+	tap_eq "and shows it ACTIVE again once it is re-added" 0 "$?"
+	pane > "$OUT/95-rdmatop-tui-back.txt"
+	tm send-keys -t t q
+	wait_for 5 test -s /tmp/95.exit
+	tap_eq "the curses UI quits on 'q' with status 0 (no crash)" 0 "$(cat /tmp/95.exit 2>/dev/null)"
+	tm kill-server 2>/dev/null
+else
+	tap_skip "the curses UI survives the deletion" "no tmux in the guest"
+fi
+readd
