@@ -62,7 +62,7 @@ BINS="bash ip rdma tc nft tcpdump jq ibv_devinfo ibv_devices ibv_rc_pingpong ibv
 	ib_write_lat ib_read_bw ib_read_lat ib_atomic_bw ib_atomic_lat xtables-nft-multi
 	xtables-legacy-multi valgrind"
 OPTIONAL="strace tmux ethtool"		# copied when the host has them
-MODS="crc32_generic rdma_rxe rdma_ucm ib_uverbs ib_umad veth dummy 8021q sch_netem sch_tbf
+MODS="crc32_generic rdma_rxe rdma_ucm ib_uverbs ib_umad veth dummy 8021q sch_netem sch_tbf sch_prio cls_u32
 	nf_tables nft_compat nft_reject_inet nft_numgen nft_limit xt_tcpudp iptable_filter
 	9p 9pnet_virtio virtio_pci"
 PROV=/usr/lib/$MA/libibverbs/librxe-rdmav34.so
@@ -141,8 +141,8 @@ mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
 mkdir -p /dev/pts /dev/shm; mount -t devpts devpts /dev/pts; mount -t tmpfs shm /dev/shm
 mount -t tmpfs tmp /tmp; mount -t tmpfs run /run
 echo /sbin/modprobe > /proc/sys/kernel/modprobe
-modprobe -a crc32_generic rdma_rxe rdma_ucm ib_umad veth dummy sch_netem nf_tables \
-	nft_compat xt_tcpudp virtio_pci 9pnet_virtio 9p || echo "init: modprobe failed"
+modprobe -a crc32_generic rdma_rxe rdma_ucm ib_umad veth dummy sch_netem sch_prio cls_u32 \
+	nf_tables nft_compat xt_tcpudp virtio_pci 9pnet_virtio 9p || echo "init: modprobe failed"
 ip link set lo up
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 host /mnt/host ||
 	echo "init: cannot mount the host share"

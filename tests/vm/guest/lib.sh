@@ -77,27 +77,35 @@ tap_eq() {
 have() { command -v "$1" > /dev/null 2>&1; }
 
 # elapsed-time stamps for the log
-now() { cut -d' ' -f1 /proc/uptime; }
+now() { local u; read -r u _ < /proc/uptime; echo "$u"; }
 log() { echo "[$(now)] $*" >&2; }
 
 # --- waiting -----------------------------------------------------------------------
-# wait_for TIMEOUT_S CMD...: poll CMD every 50 ms until it succeeds
+# uptime in centiseconds, without a fork (forks are slow under TCG on a busy host)
+now_cs() { local u; read -r u _ < /proc/uptime; u=${u/./}; echo $((10#$u)); }
+
+# wait_for TIMEOUT_S CMD...: poll CMD every 50 ms until it succeeds or the time is up
 wait_for() {
-	local n=$(($1 * 20))
+	local end=$(( $(now_cs) + $1 * 100 ))
 	shift
-	while [ $n -gt 0 ]; do
+	while :; do
 		"$@" > /dev/null 2>&1 && return 0
+		[ "$(now_cs)" -lt "$end" ] || return 1
 		sleep 0.05
-		n=$((n - 1))
 	done
-	return 1
 }
 
 # a TCP listener on PORT (the out-of-band exchange of ibv_*_pingpong and perftest)
 tcp_listening() {
-	local hex
+	local hex sl local rem st rest
 	hex=$(printf '%04X' "$1")
-	awk -v p=":$hex" '$2 ~ p"$" && $4 == "0A" { f = 1 } END { exit !f }' /proc/net/tcp /proc/net/tcp6
+	for f in /proc/net/tcp /proc/net/tcp6; do
+		[ -r "$f" ] || continue
+		while read -r sl local rem st rest; do
+			[ "$st" = 0A ] && [ "${local##*:}" = "$hex" ] && return 0
+		done < "$f"
+	done
+	return 1
 }
 wait_tcp_listen() { wait_for "${2:-10}" tcp_listening "$1"; }
 
@@ -109,10 +117,11 @@ wait_cm_listen() { wait_for "${2:-10}" cm_listening "$1"; }
 
 # a process holding a packet socket bound to IFACE (a live capture that has started)
 pid_has_packet_socket() {
-	local pid=$1 ino
-	for ino in $(awk 'NR > 1 { print $9 }' /proc/net/packet 2>/dev/null); do
-		ls -l "/proc/$pid/fd" 2>/dev/null | grep -q "socket:\[$ino\]" && return 0
-	done
+	local fds l
+	fds=$(ls -l "/proc/$1/fd" 2>/dev/null) || return 1
+	while read -r -a l; do
+		[ "${l[8]:-Inode}" != Inode ] && [[ $fds == *"socket:[${l[8]}]"* ]] && return 0
+	done < /proc/net/packet
 	return 1
 }
 
@@ -123,48 +132,58 @@ wait_lifespan() {
 	local ms=0 l d
 	for d in /sys/class/infiniband/*/ports/1/hw_counters/lifespan; do
 		[ -r "$d" ] || continue
-		l=$(cat "$d"); [ "$l" -gt "$ms" ] && ms=$l
+		read -r l < "$d"; [ "$l" -gt "$ms" ] && ms=$l
 	done
-	sleep "$(awk -v ms="$ms" 'BEGIN { printf "%.3f", (ms * 2 + 20) / 1000 }')"
+	ms=$((ms * 2 + 20))
+	sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
 }
 # hwc DEV NAME: one counter (call wait_lifespan first after traffic)
 hwc() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"; }
-# hwc_snap DEV FILE: every counter of DEV as 'name value' lines
+# hwc_snap DEV FILE: every counter of DEV as 'name value' lines, fresh (after the lifespan)
 hwc_snap() {
-	local f
+	local f v
 	wait_lifespan
 	for f in /sys/class/infiniband/"$1"/ports/1/hw_counters/*; do
 		[ "${f##*/}" = lifespan ] && continue
-		echo "${f##*/} $(cat "$f")"
+		read -r v < "$f"
+		echo "${f##*/} $v"
 	done > "$2"
 }
 # hwc_delta BEFORE AFTER NAME: the increase of NAME between two snapshots
 hwc_delta() {
-	awk -v n="$3" 'FNR == NR { if ($1 == n) b = $2; next } $1 == n { print $2 - b }' "$1" "$2"
+	local n v b=0 a=0
+	while read -r n v; do [ "$n" = "$3" ] && b=$v; done < "$1"
+	while read -r n v; do [ "$n" = "$3" ] && a=$v; done < "$2"
+	echo $((a - b))
 }
 
 # --- capture -----------------------------------------------------------------------
-# cap_start NAME [IFACE] [FILTER...]: tcpdump into $OUT/NAME.pcap, returns once it
-# listens.  --immediate-mode: TPACKET_V3 otherwise holds packets in a ring block for up
-# to 1 s and a quick stop loses them; -s 8192 -B 8192: immediate mode sizes each ring
-# slot by the snaplen (256 KiB by default, 8 slots) and bursts were dropped.
+# cap_start NAME [IFACE] [FILTER...]: tcpdump on IFACE (default $NET0, filter UDP 4791),
+# returns once it listens.  cap_stop NAME stops it and leaves the file in $OUT/NAME.pcap.
+# --immediate-mode: TPACKET_V3 otherwise holds packets in a ring block for up to 1 s and a
+# quick stop loses them; -s 8192 -B 32768: immediate mode sizes each ring slot by the
+# snaplen (256 KiB by default: 8 slots) and bursts were dropped.  It writes to tmpfs and
+# the file is copied to $OUT at the end: a write per packet over 9p is slow enough under
+# TCG to make the ring overflow during a burst.
 cap_start() {
 	local name=$1 ifc=${2:-$NET0} err
 	shift; [ $# -gt 0 ] && shift
 	[ $# -gt 0 ] || set -- udp port 4791
 	err=/tmp/cap.$name.err
-	tcpdump -Z root -i "$ifc" --immediate-mode -s 8192 -B 8192 -U -w "$OUT/$name.pcap" \
+	mkdir -p /tmp/cap
+	tcpdump -Z root -i "$ifc" --immediate-mode -s 8192 -B 32768 -w "/tmp/cap/$name.pcap" \
 		"$@" 2> "$err" &
 	echo $! > "/tmp/cap.$name.pid"
 	wait_for 5 grep -q "listening on" "$err" || { log "tcpdump $name did not start"; cat "$err" >&2; return 1; }
 }
-# cap_stop NAME: stop it; sets CAP_PACKETS and CAP_DROPPED; fails if the kernel dropped
+# cap_stop NAME: stop it; sets CAP_PACKETS and CAP_DROPPED; fails if the kernel dropped any
 cap_stop() {
 	local name=$1 pid err=/tmp/cap.$1.err
 	pid=$(cat "/tmp/cap.$name.pid" 2>/dev/null) || return 1
 	sleep 0.2		# the last frames of the exchange are still in flight
 	kill -INT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 	rm -f "/tmp/cap.$name.pid"
+	cp "/tmp/cap/$name.pcap" "$OUT/$name.pcap"
 	CAP_PACKETS=$(awk '/packets captured/ { print $1 }' "$err")
 	CAP_DROPPED=$(awk '/dropped by kernel/ { print $1 }' "$err")
 	log "capture $name: ${CAP_PACKETS:-?} packets, ${CAP_DROPPED:-?} dropped"
@@ -235,6 +254,23 @@ write_bw_pair() {
 netem_loss()  { tc qdisc replace dev "$1" root netem loss "$2" "${@:3}"; }	# IFACE PCT%
 netem_delay() { tc qdisc replace dev "$1" root netem delay "$2" "${@:3}"; }	# IFACE 20ms
 netem_clear() { tc qdisc del dev "$1" root 2>/dev/null; return 0; }
+# netem_roce IFACE NETEM-ARGS...: netem for RoCEv2 (UDP 4791) only, e.g. 'loss 3%': a prio
+# qdisc sends everything to band 2 except what the u32 filter steers to the netem band,
+# so ARP and the TCP exchange of the verbs tools are never hit (and the drop count is
+# exactly the RoCE packets lost).  Undo with netem_clear.
+netem_roce() {
+	local d=$1
+	shift
+	tc qdisc add dev "$d" root handle 1: prio bands 3 priomap 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 &&
+	tc qdisc add dev "$d" parent 1:3 handle 30: netem "$@" &&
+	tc filter add dev "$d" parent 1: protocol ip prio 1 u32 \
+		match ip protocol 17 0xff match ip dport 4791 0xffff flowid 1:3
+}
+# netem_drops IFACE: packets the netem qdisc on IFACE has dropped so far
+netem_drops() {
+	tc -s qdisc show dev "$1" | awk '/^qdisc netem/ { n = 1; next }
+		n && /dropped/ { sub(/.*dropped /, ""); sub(/,.*/, ""); print; exit }'
+}
 
 # fw_drop_roce [input|output]: drop RoCEv2 (UDP 4791) in a table of our own
 # (rxe receives through the UDP stack, so 'input' drops what arrives for both devices;
