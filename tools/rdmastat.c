@@ -1102,8 +1102,8 @@ int main(int argc, char **argv)
 		case 'a': O.all = true; break;
 		case 'c': push(&O.concepts, &O.n_concepts, optarg); break;
 		case 'i':
-			if (tool_parse_double(optarg, 0.01, 86400, &O.interval) < 0)
-				tool_usage_error("invalid interval '%s' (seconds, 0.01 to 86400)",
+			if (tool_parse_double(optarg, 0.001, 86400, &O.interval) < 0)
+				tool_usage_error("invalid interval '%s' (seconds, 0.001 to 86400)",
 						 optarg);
 			break;
 		case 'n':
