@@ -309,10 +309,11 @@ static int run_tui(const struct opts *o, struct rt_collector *col, struct rt_mod
 		while ((ch = getch()) != ERR) {
 			unsigned act;
 
-			if (ch == KEY_RESIZE) {
-				term_resize();
+			/* resizeterm() (after our SIGWINCH) queues KEY_RESIZE: the size is
+			 * already known, so only redraw -- resizing again here would queue
+			 * another KEY_RESIZE forever */
+			if (ch == KEY_RESIZE)
 				continue;
-			}
 			act = rt_ui_key(&ui, m, ch);
 			if (act & RT_ACT_QUIT) {
 				quit = true;

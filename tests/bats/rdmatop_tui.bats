@@ -1,0 +1,321 @@
+#!/usr/bin/env bats
+# rdmatop's curses UI driven through tmux (send-keys, capture-pane) on a fixture sysfs tree
+# whose counters the test bumps between refreshes: the rows, rates that match the bumps, the
+# Detail / QP / cm / Help screens, sort keys, resizing, colour and NO_COLOR, devices that
+# vanish and appear, and the terminal being restored on q, SIGTERM, SIGINT and SIGTSTP.
+load helper
+
+MK="$ROOT/tests/fixtures/tui/mkfixture.sh"
+
+setup() {
+	command -v tmux > /dev/null || skip "tmux is not installed"
+	FXD="$BATS_TEST_TMPDIR/fx"
+	"$MK" "$FXD"
+	SOCK="rdmatop-bats-$$-$BATS_TEST_NUMBER"
+	EXITF="$BATS_TEST_TMPDIR/exit"
+}
+
+teardown() {
+	tmux -L "$SOCK" kill-server 2> /dev/null || :
+}
+
+tm() { tmux -L "$SOCK" "$@"; }
+
+# start rdmatop ARGS... in a W x H pane (env: W H TERMTYPE EXTRA_ENV); when it exits the
+# pane records its status and the tty modes it left behind
+start_top() {
+	local cmd="env TERM=${TERMTYPE:-xterm} RDMADIAG_SYSFS_ROOT='$FXD' ${EXTRA_ENV:-} '$ROOT/tui/rdmatop' $*"
+	tm -f /dev/null new-session -d -s t -x "${W:-120}" -y "${H:-30}" \
+		"$cmd; echo \$? > '$EXITF'; stty -a > '$BATS_TEST_TMPDIR/stty'; echo AFTER-EXIT; exec sleep 600"
+	tm set-option -t t status off > /dev/null
+	wait_screen 'devices [0-9]'
+}
+
+screen() { tm capture-pane -p -t t; }
+# wait_screen REGEX [TIMEOUT_S]: until the pane shows it
+wait_screen() {
+	local n=$(( ${2:-8} * 20 ))
+	while [ $n -gt 0 ]; do
+		screen | grep -qE -- "$1" && return 0
+		sleep 0.05
+		n=$((n - 1))
+	done
+	echo "screen never showed /$1/:" >&2
+	screen >&2
+	return 1
+}
+keys() { tm send-keys -t t "$@"; sleep 0.2; }
+row() { screen | grep -E "^$1 +$2 " | head -1; }	# DEV PORT
+# field N of a row (whitespace-split)
+field() { awk -v n="$2" '{ print $n }' <<< "$1"; }
+# "1.23k" -> 1230, "100KB" -> 100000
+num() { awk -v s="$1" 'BEGIN { m = 1; if (s ~ /[kK]/) m = 1e3; if (s ~ /M/) m = 1e6; if (s ~ /G/) m = 1e9; gsub(/[^0-9.]/, "", s); printf "%.0f\n", s * m }'; }
+within() { awk -v v="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(v >= lo && v <= hi) }'; }
+top_pid() { pgrep -f -n "$ROOT/tui/rdmatop"; }
+
+@test "Ports screen: one row per device/port with state, netdev and link, and the header" {
+	start_top -d 0.5
+	wait_screen '^rxe1 '
+	screen | grep -qE '^rdmatop - [0-9:]{8} .* every 0\.5s +devices 3 +QPs in ERR 0 +error deltas 0'
+	screen | grep -qE '^DEVICE +PORT STATE +NETDEV +LINK +RX PKT/s +TX PKT/s +RX B/s +TX B/s +UTIL +ERR TOP ERROR'
+	[[ "$(row mlx5_0 1)" =~ ^mlx5_0\ +1\ ACTIVE\ eth2\ +100G ]]
+	[[ "$(row rxe0 1)" =~ ^rxe0\ +1\ ACTIVE\ veth0\ +10G ]]
+	[[ "$(row rxe1 1)" =~ ^rxe1\ +1\ ACTIVE\ veth1\ +10G ]]
+	[ "$(screen | grep -cE '^(mlx5_0|rxe0|rxe1) ')" -eq 3 ]
+}
+
+@test "rates on the Ports screen match the bumps; the error counter is named" {
+	start_top -d 1
+	wait_screen '^rxe0 +1 ACTIVE veth0 +10G +0 +0 '	# a frame with rates
+	# one burst, written in one go so it lands in one interval
+	"$MK" "$FXD" bump rxe0 1 sent_pkts 600
+	"$MK" "$FXD" bump rxe0 1 rcvd_pkts 300
+	"$MK" "$FXD" bump mlx5_0 1 port_xmit_data 50000
+	"$MK" "$FXD" bump mlx5_0 1 port_xmit_packets 1000
+	"$MK" "$FXD" bump rxe1 1 rcvd_rnr_err 4
+	wait_screen '^rxe0 +1 ACTIVE veth0 +10G +[1-9]'
+	r=$(row rxe0 1); m=$(row mlx5_0 1); x=$(row rxe1 1)
+	echo "$r"; echo "$m"; echo "$x"
+	within "$(num "$(field "$r" 6)")" 240 360		# RX PKT/s: 300 in ~1 s
+	within "$(num "$(field "$r" 7)")" 480 720		# TX PKT/s: 600 in ~1 s
+	within "$(num "$(field "$m" 7)")" 800 1200		# 1000 packets
+	within "$(num "$(field "$m" 9)")" 160000 240000	# 50000 words x 4 = 200000 B
+	[[ "$m" == *"[#"* ]]					# some utilisation shows
+	[ "$(field "$x" 11)" = 1 ]				# one error counter moved
+	[ "$(field "$x" 12)" = rcvd_rnr_err ]			# and it is named
+	screen | grep -q 'error deltas 4'
+	# next interval: nothing moved, rates fall back to zero
+	wait_screen '^rxe0 +1 ACTIVE veth0 +10G +0 +0 '
+}
+
+@test "Detail screen: every counter with value, delta, rate, severity and concept" {
+	start_top -d 0.5
+	wait_screen '^rxe0 '
+	keys j Enter					# rows sorted by name: mlx5_0, rxe0, rxe1
+	wait_screen '^rxe0/1 ACTIVE veth0'
+	screen | grep -qE '^COUNTER +VALUE +DELTA +RATE/s SEVERITY CONCEPT'
+	[ "$(screen | grep -cE '^(sent_pkts|rcvd_pkts|rcvd_rnr_err|send_rnr_err|link_downed|ack_deferred) ')" -eq 6 ]
+	screen | grep -q 'counters 15/15'
+	"$MK" "$FXD" bump rxe0 1 rcvd_rnr_err 3
+	wait_screen '^rcvd_rnr_err +3 +3 +[0-9.]+ warning +rnr_nak_received'
+	# the selected (first) counter's meaning is on the status line
+	screen | tail -1 | grep -q '^ack_deferred: '
+	# / filters by name, z hides the zeros, ? shows the catalogue entry
+	keys / r n r Enter
+	wait_screen 'counters 3/15'
+	[ "$(screen | grep -cE '^(rcvd_rnr_err|send_rnr_err|retry_rnr_exceeded_err) ')" -eq 3 ]
+	keys z
+	wait_screen 'counters 1/15'
+	screen | grep -qE '^rcvd_rnr_err '
+	keys '?'
+	wait_screen 'meaning +'
+	screen | grep -q 'concept    rnr_nak_received'
+	keys Escape
+	keys Escape
+	wait_screen '^DEVICE +PORT'
+}
+
+@test "Detail: sort keys reorder counters (s = next column, S = reverse)" {
+	start_top -d 0.5
+	keys j Enter
+	wait_screen 'sort: name'
+	[ "$(screen | sed -n 4p | awk '{ print $1 }')" = ack_deferred ]
+	keys S
+	wait_screen 'sort: name \(rev\)'
+	[ "$(screen | sed -n 4p | awk '{ print $1 }')" = sent_pkts ]
+	keys S s
+	wait_screen 'sort: value'
+	"$MK" "$FXD" set rxe0 1 out_of_seq_request 777
+	wait_screen '^out_of_seq_request +777'
+	[ "$(screen | sed -n 4p | awk '{ print $1 }')" = out_of_seq_request ]
+}
+
+@test "Ports: s cycles the sort column, S reverses it" {
+	start_top -d 1
+	wait_screen '^rxe1 '
+	[ "$(screen | sed -n 4p | awk '{ print $1 }')" = mlx5_0 ]
+	keys s					# rx pkt/s, largest first
+	wait_screen 'sort: rx pkt/s'
+	wait_screen '^rxe0 +1 ACTIVE veth0 +10G +0 +0 '
+	"$MK" "$FXD" bump rxe1 1 rcvd_pkts 5000
+	wait_screen '^rxe1 +1 ACTIVE veth1 +10G +[1-9]'
+	[ "$(screen | sed -n 4p | awk '{ print $1 }')" = rxe1 ]
+	keys S
+	wait_screen 'sort: rx pkt/s \(rev\)'
+	[ "$(screen | sed -n 6p | awk '{ print $1 }')" = rxe1 ]
+}
+
+@test "QP and rdma_cm screens (sysfs tree: they explain why they are empty); Help lists the keys" {
+	start_top -d 0.5
+	keys Q
+	wait_screen '^QPs 0'
+	screen | grep -qE '^DEVICE +PORT +LQPN +RQPN TYPE STATE +SQ-PSN +RQ-PSN +PID COMMAND'
+	screen | grep -q 'QPs unavailable: they come from netlink'
+	keys C
+	wait_screen '^rdma_cm IDs 0'
+	screen | grep -qE 'STATE +PS +SOURCE +DESTINATION'
+	keys h
+	wait_screen '^rdmatop keys'
+	for k in 'Enter' 'Esc' ' Q ' ' s / S' ' p ' '+ / -' ' r ' ' t ' ' q  quit' ' / ' ' z '; do
+		screen | grep -qF -- "$k" || { echo "help lacks '$k'"; false; }
+	done
+	keys Escape
+	wait_screen '^rdma_cm IDs'
+}
+
+@test "QP screen on a netlink recording from the real kernel lists the pingpong QPs" {
+	rec="$ROOT/tests/fixtures/tui/pingpong.nlrec"
+	[ -f "$rec" ] || skip "no netlink recording (made by tests/vm/guest/30-rdmatop.sh)"
+	mkdir -p "$BATS_TEST_TMPDIR/empty"
+	FXD="$BATS_TEST_TMPDIR/empty" EXTRA_ENV="RDMADIAG_NL_REPLAY='$rec'" start_top -d 0.5
+	keys Q
+	wait_screen 'RC +RTS .*ibv_rc_pingpong'
+	[ "$(screen | grep -cE '^rxe[01] .* RC +RTS .*ibv_rc_pingpong')" -ge 2 ]
+}
+
+@test "resize to 200x50 shows every column; 40x10 keeps the key ones; too small asks for room" {
+	start_top -d 0.5
+	wait_screen '^rxe1 '
+	tm resize-window -t t -x 200 -y 50
+	wait_screen '^DEVICE +PORT STATE +NETDEV +LINK +RX PKT/s +TX PKT/s +RX B/s +TX B/s +UTIL +ERR TOP ERROR'
+	[ "$(tm display -p -t t '#{window_width}x#{window_height}')" = 200x50 ]
+	screen | tail -1 | grep -q 'h help'			# status line at the new bottom
+	[ "$(screen | wc -l)" -eq 50 ]
+	tm resize-window -t t -x 40 -y 10
+	wait_screen '^DEVICE +PORT +RX PKT/s +TX PKT/s'
+	screen | grep -qE '^rxe0 +1 '
+	# nothing is wider than the pane
+	[ "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 40 ]
+	tm resize-window -t t -x 20 -y 4
+	wait_screen 'enlarge the'
+	tm resize-window -t t -x 120 -y 30
+	wait_screen '^DEVICE +PORT STATE'
+	keys q
+	wait_screen AFTER-EXIT
+	[ "$(cat "$EXITF")" = 0 ]
+}
+
+# the terminal after rdmatop: normal screen, cursor on, cooked mode with echo
+restored() {
+	[ "$(tm display -p -t t '#{alternate_on}')" = 0 ]
+	[ "$(tm display -p -t t '#{cursor_flag}')" = 1 ]
+	grep -qE '(^| )icanon( |$)' "$BATS_TEST_TMPDIR/stty"
+	grep -qE '(^| )echo( |$)' "$BATS_TEST_TMPDIR/stty"
+}
+
+@test "q quits with status 0 and restores the terminal" {
+	start_top -d 0.5
+	[ "$(tm display -p -t t '#{alternate_on}')" = 1 ]
+	[ "$(tm display -p -t t '#{cursor_flag}')" = 0 ]
+	keys q
+	wait_screen AFTER-EXIT
+	[ "$(cat "$EXITF")" = 0 ]
+	restored
+	# the table is gone with the alternate screen
+	! screen | grep -q '^DEVICE'
+}
+
+@test "SIGTERM and SIGINT restore the terminal" {
+	for sig in TERM INT HUP; do
+		start_top -d 0.5
+		kill -"$sig" "$(top_pid)"
+		wait_screen AFTER-EXIT
+		[ "$(cat "$EXITF")" = 0 ]
+		restored
+		tm kill-server
+	done
+}
+
+@test "SIGTSTP (Ctrl-Z) gives the shell a sane terminal, fg brings the screen back" {
+	tm -f /dev/null new-session -d -s t -x 120 -y 30 "env PS1='PROMPT\$ ' bash --norc -i"
+	tm set-option -t t status off > /dev/null
+	wait_screen 'PROMPT'
+	keys "TERM=xterm RDMADIAG_SYSFS_ROOT='$FXD' '$ROOT/tui/rdmatop' -d 0.5" Enter
+	wait_screen '^rxe1 '
+	keys C-z
+	wait_screen 'Stopped'
+	[ "$(tm display -p -t t '#{alternate_on}')" = 0 ]
+	[ "$(tm display -p -t t '#{cursor_flag}')" = 1 ]
+	keys 'stty -a | tr " " "\n" | grep -x -e icanon -e echo | sort | tr "\n" " "; echo' Enter
+	wait_screen '^echo icanon ?$'
+	keys clear Enter fg Enter
+	wait_screen '^rxe1 '
+	[ "$(tm display -p -t t '#{alternate_on}')" = 1 ]
+	keys q
+	wait_screen 'PROMPT'
+	[ "$(tm display -p -t t '#{alternate_on}')" = 0 ]
+}
+
+@test "stderr is held while curses owns the screen and shown after exit" {
+	for f in "$FXD"/sys/class/infiniband/*/ports/1/hw_counters/lifespan; do echo 2000 > "$f"; done
+	start_top -d 0.5
+	wait_screen 'shorter than the hw_counters lifespan'	# the status line says it
+	! screen | grep -q 'rdmatop: warning'			# but stderr does not scribble
+	keys q
+	wait_screen AFTER-EXIT
+	screen | grep -q '^rdmatop: warning: interval 0.5s is shorter than the hw_counters lifespan (2000 ms)'
+}
+
+@test "colour by default; NO_COLOR and a monochrome terminal use attributes only" {
+	start_top -d 0.5
+	wait_screen '^rxe1 '
+	tm capture-pane -e -p -t t | grep -q $'\e\\[[0-9;]*4[0-7]m'	# a background colour
+	tm kill-server
+	EXTRA_ENV="NO_COLOR=1" start_top -d 0.5
+	wait_screen '^rxe1 '
+	! tm capture-pane -e -p -t t | grep -q $'\e\\[[0-9;]*[34][0-7]m'
+	tm capture-pane -e -p -t t | grep -q $'\e\\[[0-9;]*7m'		# reverse video titles
+	tm kill-server
+	TERMTYPE=vt100 start_top -d 0.5
+	wait_screen '^rxe1 '
+	! tm capture-pane -e -p -t t | grep -q $'\e\\[[0-9;]*[34][0-7]m'
+	keys q
+	wait_screen AFTER-EXIT
+	[ "$(cat "$EXITF")" = 0 ]
+}
+
+@test "a device that vanishes is greyed out as GONE, one that appears is added" {
+	start_top -d 0.3
+	wait_screen '^rxe1 +1 ACTIVE'
+	rm -rf "$FXD/sys/class/infiniband/rxe1"
+	wait_screen '^rxe1 +1 GONE'
+	screen | grep -q 'devices 2'
+	tm capture-pane -e -p -t t | grep 'rxe1 ' | grep -q $'\e\\[[0-9;]*2m'	# dim
+	"$MK" "$BATS_TEST_TMPDIR/fx2"
+	cp -a "$BATS_TEST_TMPDIR/fx2/sys/class/infiniband/rxe1" "$FXD/sys/class/infiniband/rxe1"
+	cp -a "$BATS_TEST_TMPDIR/fx2/sys/class/infiniband/rxe1" "$FXD/sys/class/infiniband/rxe7"
+	wait_screen '^rxe7 +1 ACTIVE'
+	wait_screen '^rxe1 +1 ACTIVE'
+	screen | grep -q 'devices 4'
+	keys q
+	wait_screen AFTER-EXIT
+	[ "$(cat "$EXITF")" = 0 ]
+}
+
+@test "p pauses sampling, + and - change the interval, r resets the baseline" {
+	start_top -d 0.5
+	wait_screen '^rxe1 '
+	keys p
+	wait_screen '\[paused\]'
+	keys j Enter
+	"$MK" "$FXD" set rxe0 1 sent_pkts 4242
+	sleep 1.2
+	! screen | grep -qE '^sent_pkts +4242'
+	keys p
+	wait_screen '^sent_pkts +4242'
+	keys +
+	wait_screen 'every 1s'
+	keys - -
+	wait_screen 'every 0.2s'
+	keys r
+	wait_screen '^sent_pkts +0 '
+	"$MK" "$FXD" bump rxe0 1 sent_pkts 8
+	wait_screen '^sent_pkts +8 +8 '
+}
+
+@test "-n COUNT ends the interactive UI after COUNT refreshes, terminal restored" {
+	start_top -d 0.2 -n 3
+	wait_screen AFTER-EXIT
+	[ "$(cat "$EXITF")" = 0 ]
+	restored
+}
