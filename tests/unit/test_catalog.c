@@ -1,0 +1,131 @@
+/* The counter catalogue: table invariants, lookups by driver/origin, aliases, iw prefix. */
+#include <string.h>
+
+#include <rdmadiag/catalog.h>
+#include "tap.h"
+
+static const char *concept(const char *name, const char *drv, enum rdiag_origin o)
+{
+	const struct rdiag_catalog_entry *e = rdiag_catalog_lookup(name, drv, o);
+
+	return e ? (e->concept ? e->concept : "(none)") : "(unknown)";
+}
+
+static const char *driver(const char *name, const char *drv, enum rdiag_origin o)
+{
+	const struct rdiag_catalog_entry *e = rdiag_catalog_lookup(name, drv, o);
+
+	return e ? e->driver : "(unknown)";
+}
+
+int main(void)
+{
+	size_t i, j, n = rdiag_catalog_count(), bad = 0, dup = 0;
+	const struct rdiag_catalog_entry *e;
+	static const char *const drivers[] = { "pma", "cm", "rxe", "mlx5", "bnxt_re", "irdma",
+					       "efa", "mana", "erdma", "hfi1" };
+
+	EXPECT_TRUE(n > 250);
+	for (i = 0; i < n; i++) {
+		e = rdiag_catalog_at(i);
+		if (!e->name || !e->driver || !e->meaning || !*e->meaning || e->scale < 1 ||
+		    !(e->width == 4 || e->width == 8 || e->width == 16 || e->width == 32 ||
+		      e->width == 64))
+			bad++;
+		for (j = i + 1; j < n; j++)
+			if (!strcmp(e->name, rdiag_catalog_at(j)->name) &&
+			    !strcmp(e->driver, rdiag_catalog_at(j)->driver))
+				dup++;
+	}
+	EXPECT_EQ(bad, 0);
+	EXPECT_EQ(dup, 0);
+	EXPECT_TRUE(rdiag_catalog_at(n) == NULL);
+	/* every driver of the issue is covered */
+	for (j = 0; j < sizeof(drivers) / sizeof(drivers[0]); j++) {
+		size_t cnt = 0;
+
+		for (i = 0; i < n; i++)
+			cnt += !strcmp(rdiag_catalog_at(i)->driver, drivers[j]);
+		printf("# %-8s %zu entries\n", drivers[j], cnt);
+		EXPECT_TRUE(cnt >= 4);
+	}
+
+	/* the cross-vendor concept map (rdma-reference.md 3.11) */
+	EXPECT_STREQ(concept("rnr_nak_retry_err", "mlx5", RDIAG_ORIG_NETLINK), "rnr_nak_received");
+	EXPECT_STREQ(concept("rcvd_rnr_err", "rxe", RDIAG_ORIG_NETLINK), "rnr_nak_received");
+	EXPECT_STREQ(concept("rnr_naks_rcvd", "bnxt_re", RDIAG_ORIG_SYSFS_DEV_HW), "rnr_nak_received");
+	EXPECT_STREQ(concept("RNR received", "irdma", RDIAG_ORIG_SYSFS_HW), "rnr_nak_received");
+	EXPECT_STREQ(concept("requester_rnr_nak", "mana", RDIAG_ORIG_NETLINK), "rnr_nak_received");
+	EXPECT_STREQ(concept("np_cnp_sent", NULL, RDIAG_ORIG_NETLINK), "cnp_sent");
+	EXPECT_STREQ(concept("cnpSent", NULL, RDIAG_ORIG_NETLINK), "cnp_sent");
+	EXPECT_STREQ(concept("rx_icrc_encapsulated", NULL, RDIAG_ORIG_NETLINK), "icrc_error");
+	EXPECT_STREQ(concept("CRC errors", NULL, RDIAG_ORIG_NETLINK), "icrc_error");
+	EXPECT_STREQ(concept("np_ecn_marked_roce_packets", NULL, RDIAG_ORIG_NETLINK), "ecn_marked");
+	EXPECT_STREQ(concept("local_ack_timeout_err", NULL, RDIAG_ORIG_NETLINK), "ack_timeout");
+	EXPECT_STREQ(concept("retrans_timeout_events", "efa", RDIAG_ORIG_NETLINK), "ack_timeout");
+
+	/* aliases across kernel versions */
+	EXPECT_STREQ(rdiag_catalog_lookup("ack_deffered", "rxe", RDIAG_ORIG_NETLINK)->name,
+		     "ack_deferred");
+	EXPECT_STREQ(driver("out_of_sequence", "bnxt_re", RDIAG_ORIG_SYSFS_DEV_HW), "bnxt_re");
+	EXPECT_STREQ(rdiag_catalog_lookup("out_of_sequence", "bnxt_re", RDIAG_ORIG_SYSFS_DEV_HW)->name,
+		     "oos_drop_count");
+	EXPECT_STREQ(rdiag_catalog_lookup("out_of_sequence", "rxe", RDIAG_ORIG_NETLINK)->name,
+		     "out_of_seq_request");
+	EXPECT_STREQ(driver("out_of_sequence", "mlx5", RDIAG_ORIG_NETLINK), "mlx5");
+	EXPECT_STREQ(driver("out_of_sequence", NULL, RDIAG_ORIG_NETLINK), "mlx5");
+	EXPECT_STREQ(concept("out_of_sequence", "bnxt_re", RDIAG_ORIG_NETLINK), "out_of_sequence");
+	/* iw prefix of i40iw / older irdma */
+	EXPECT_STREQ(rdiag_catalog_lookup("iwInRdmaReads", "irdma", RDIAG_ORIG_SYSFS_HW)->name,
+		     "InRdmaReads");
+	EXPECT_STREQ(rdiag_catalog_lookup("iwRdmaBnd", NULL, RDIAG_ORIG_SYSFS_HW)->name, "RdmaBnd");
+	EXPECT_TRUE(rdiag_catalog_lookup("iwNoSuchCounter", NULL, RDIAG_ORIG_SYSFS_HW) == NULL);
+	/* erdma hw_ prefix alias */
+	EXPECT_STREQ(rdiag_catalog_lookup("hw_tx_bytes_cnt", "erdma", RDIAG_ORIG_NETLINK)->name,
+		     "tx_bytes_cnt");
+
+	/* origin and driver decide between same-named counters */
+	e = rdiag_catalog_lookup("link_downed", "mlx5", RDIAG_ORIG_PMA);
+	EXPECT_STREQ(e->driver, "pma");
+	EXPECT_EQ(e->width, 8);
+	EXPECT_EQ(e->behaviour, RDIAG_CNT_SATURATE);
+	e = rdiag_catalog_lookup("link_downed", "rxe", RDIAG_ORIG_NETLINK);
+	EXPECT_STREQ(e->driver, "rxe");
+	EXPECT_EQ(e->width, 64);
+	EXPECT_EQ(e->behaviour, RDIAG_CNT_WRAP);
+	e = rdiag_catalog_lookup("port_xmit_data", NULL, RDIAG_ORIG_PMA);
+	EXPECT_EQ(e->scale, 4);
+	EXPECT_EQ(e->unit, RDIAG_UNIT_WORDS4);
+	EXPECT_TRUE(rdiag_catalog_lookup("port_xmit_data", NULL, RDIAG_ORIG_NETLINK) == NULL);
+	e = rdiag_catalog_lookup("duplicate_request", "mlx5", RDIAG_ORIG_NETLINK);
+	EXPECT_EQ(e->width, 32);
+	e = rdiag_catalog_lookup("duplicate_request", "rxe", RDIAG_ORIG_NETLINK);
+	EXPECT_EQ(e->width, 64);
+	EXPECT_EQ(rdiag_catalog_lookup("tx_pkts", "efa", RDIAG_ORIG_SYSFS_HW)->unit,
+		  RDIAG_UNIT_PACKETS);
+	EXPECT_STREQ(driver("tx_pkts", "efa", RDIAG_ORIG_SYSFS_HW), "efa");
+	EXPECT_STREQ(driver("tx_pkts", "bnxt_re", RDIAG_ORIG_SYSFS_HW), "bnxt_re");
+
+	/* CM counters */
+	e = rdiag_catalog_lookup("cm_tx_retries/req", NULL, RDIAG_ORIG_CM);
+	EXPECT_STREQ(e->concept, "cm_req_retry");
+	EXPECT_TRUE(e->hint != NULL);
+	EXPECT_TRUE(rdiag_catalog_lookup("cm_tx_retries/req", NULL, RDIAG_ORIG_NETLINK) == NULL);
+	EXPECT_STREQ(concept("cm_rx_msgs/rej", NULL, RDIAG_ORIG_CM), "cm_rej_received");
+
+	/* opaque names with spaces and commas */
+	EXPECT_STREQ(concept("Rcvd Out of order packets", "irdma", RDIAG_ORIG_SYSFS_HW),
+		     "out_of_sequence");
+	EXPECT_STREQ(driver("SwLinkUp,32", NULL, RDIAG_ORIG_SYSFS_HW), "hfi1");
+	/* unknown names pass through */
+	EXPECT_TRUE(rdiag_catalog_lookup("vendor_magic", "mlx5", RDIAG_ORIG_NETLINK) == NULL);
+	EXPECT_TRUE(rdiag_catalog_lookup("", NULL, RDIAG_ORIG_NETLINK) == NULL);
+	EXPECT_TRUE(rdiag_catalog_lookup(NULL, NULL, RDIAG_ORIG_NETLINK) == NULL);
+
+	EXPECT_TRUE(rdiag_catalog_is_concept("rnr_nak_sent"));
+	EXPECT_TRUE(!rdiag_catalog_is_concept("sent_pkts"));
+	EXPECT_STREQ(rdiag_unit_name(RDIAG_UNIT_WORDS4), "4-octet words");
+	EXPECT_STREQ(rdiag_severity_name(RDIAG_SEV_ERROR), "error");
+	EXPECT_STREQ(rdiag_behaviour_name(RDIAG_CNT_SATURATE), "saturating");
+	return tap_done();
+}
