@@ -4,9 +4,10 @@
 # vm-timeout: 90
 TOP=$(command -v rdmatop) || { tap_skip "rdmatop runs on real rxe devices" "rdmatop not built"; exit 0; }
 
-# a long RC pingpong in the background (server on rxe1, client on rxe0), stopped below
+# RC pingpong in the background (server on rxe1, client on rxe0), one short run after the
+# other so that traffic keeps flowing until traffic_stop; its output goes to the log
 traffic_start() {
-	PP_TIMEOUT=60 pp_pair 100000000 64 > /dev/null 2>&1 &
+	( while :; do PP_TIMEOUT=30 pp_pair 400 64 || sleep 0.2; done ) > /dev/null &
 	TRAFFIC=$!
 	# traffic is flowing once rxe0 has sent something new
 	local s0
@@ -14,9 +15,9 @@ traffic_start() {
 	wait_for 15 sh -c "[ \$(cat /sys/class/infiniband/$DEV0/ports/1/hw_counters/sent_pkts) -gt $((s0 + 50)) ]"
 }
 traffic_stop() {
-	pkill -f ibv_rc_pingpong 2>/dev/null
 	kill "$TRAFFIC" 2>/dev/null
 	wait "$TRAFFIC" 2>/dev/null
+	pkill -f ibv_rc_pingpong 2>/dev/null
 	wait_for 10 sh -c '! pgrep -f ibv_rc_pingpong'
 }
 
@@ -48,19 +49,24 @@ tap_eq "rxe0's tx packets come from the sent_pkts counter" tx_packets \
 tap_check "the sub-lifespan warning stays quiet at 0.5 s" [ ! -s "$OUT/30-rdmatop.err" ]
 
 # --- QPs (the QP screen's data) --------------------------------------------------------
-q=$(jq -c '[.qps[] | select(.comm == "ibv_rc_pingpong" and .type == "RC")]' < <(tail -1 "$J"))
+# any frame will do: between two pingpong runs there is a moment without QPs
+q=$(jq -sc '[.[] | [.qps[] | select(.comm == "ibv_rc_pingpong" and .type == "RC")]] | max_by(length)' "$J")
 diag "pingpong QPs: $q"
+[ -n "$q" ] || q='[]'
 for d in "$DEV0" "$DEV1"; do
 	tap_check "the QP data lists the pingpong RC QP on $d in RTS with its pid" \
 		jq -e --arg d "$d" 'map(select(.ifname == $d and .state == "RTS" and .pid != null)) | length >= 1' <<< "$q"
 done
 # the two ends point at each other
-l0=$(jq -r --arg d "$DEV0" 'map(select(.ifname == $d))[0].lqpn' <<< "$q")
-r1=$(jq -r --arg d "$DEV1" 'map(select(.ifname == $d))[0].rqpn' <<< "$q")
-tap_eq "rxe1's pingpong QP has rxe0's QP as its remote QPN" "$l0" "$r1"
+l0=$(jq -r --arg d "$DEV0" 'map(select(.ifname == $d))[0].lqpn // "none"' <<< "$q")
+r1=$(jq -r --arg d "$DEV1" 'map(select(.ifname == $d))[0].rqpn // "none"' <<< "$q")
+tap_check "rxe1's pingpong QP has rxe0's QP as its remote QPN" [ "$l0" != none ] && [ "$l0" = "$r1" ]
+# the same view as iproute2 at the same moment (GSI QPs of both devices included)
+rdmatop -b -j -n 1 > "$OUT/30-qps-now.json" 2>/dev/null
 rdma res show qp -j > "$OUT/30-rdma-res-qp.json" 2>/dev/null
-n_rdma=$(jq '[.[] | select(.comm == "ibv_rc_pingpong")] | length' "$OUT/30-rdma-res-qp.json" 2>/dev/null)
-tap_eq "as many pingpong QPs as 'rdma res show qp' lists" "$n_rdma" "$(jq length <<< "$q")"
+ours=$(jq -c '[.qps[] | [.ifname, .lqpn, .type]] | sort' "$OUT/30-qps-now.json")
+theirs=$(jq -c '[.[] | [.ifname, .lqpn, .type]] | sort' "$OUT/30-rdma-res-qp.json")
+tap_eq "the QP list equals 'rdma res show qp' (device, lqpn, type)" "$theirs" "$ours"
 
 # --- text frames ---------------------------------------------------------------------------
 T=$OUT/30-rdmatop.txt

@@ -1,7 +1,7 @@
 # rdmatop while an rxe device is deleted (rdma link delete) and added again: no crash, the
 # device shows as gone and comes back; both in batch mode and in the curses UI (under
 # script(1) for a pseudo-terminal).  Destructive: runs last, and re-adds the device.
-# vm-timeout: 60
+# vm-timeout: 90
 TOP=$(command -v rdmatop) || { tap_skip "rdmatop survives rdma link delete" "rdmatop not built"; exit 0; }
 J=$OUT/95-rdmatop.jsonl
 
@@ -33,18 +33,18 @@ tap_check "while gone it had fewer devices in the header" \
 
 # the curses UI in tmux: delete the device under it, add it back, then quit with 'q'
 if have tmux; then
-	tm() { tmux -L rdmatop95 "$@"; }
+	tm() { tmux -u -L rdmatop95 "$@"; }
 	pane() { tm capture-pane -p -t t; }
 	rm -f /tmp/95.exit
 	tm new-session -d -s t -x 120 -y 30 "TERM=xterm $TOP -d 0.2; echo \$? > /tmp/95.exit; sleep 60"
-	wait_for 10 sh -c "tmux -L rdmatop95 capture-pane -p -t t | grep -q '^$DEV1 '"
+	wait_for 10 sh -c "tmux -u -L rdmatop95 capture-pane -p -t t | grep -q '^$DEV1 '"
 	rdma link delete "$DEV1"
-	wait_for 10 sh -c "tmux -L rdmatop95 capture-pane -p -t t | grep '^$DEV1 ' | grep -q GONE"
+	wait_for 10 sh -c "tmux -u -L rdmatop95 capture-pane -p -t t | grep '^$DEV1 ' | grep -q GONE"
 	gone=$?
 	pane > "$OUT/95-rdmatop-tui-gone.txt"
 	tap_eq "the curses UI greys $DEV1 out as GONE after rdma link delete" 0 "$gone"
 	readd
-	wait_for 10 sh -c "tmux -L rdmatop95 capture-pane -p -t t | grep '^$DEV1 ' | grep -q ACTIVE"
+	wait_for 10 sh -c "tmux -u -L rdmatop95 capture-pane -p -t t | grep '^$DEV1 ' | grep -q ACTIVE"
 	tap_eq "and shows it ACTIVE again once it is re-added" 0 "$?"
 	pane > "$OUT/95-rdmatop-tui-back.txt"
 	tm send-keys -t t q
