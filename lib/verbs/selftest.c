@@ -354,6 +354,7 @@ void rdiag_selftest_close(struct rdiag_selftest *st)
 		return;
 	rd_st_release_to(st, 0);
 	free(st->objs);
+	rd_ctr_close(st);
 	close_port(&st->b);
 	close_port(&st->a);
 	free(st);

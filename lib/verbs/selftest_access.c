@@ -105,11 +105,11 @@ static int one(struct rdiag_selftest *st, struct rdiag_st_result *r, int which)
 	a1 = rd_ctr_snap(st, &st->a);
 	if (!st->loopback)
 		b1 = rd_ctr_snap(st, &st->b);
-	cnt = rd_ctr_delta(r, a0, a1, "remote_access_error");
+	cnt = rd_ctr_delta(r, a0, a1, "remote_access_error", RDIAG_DIR_REQUESTER);
 	if (cnt)
 		snprintf(cnt_txt, sizeof(cnt_txt), "; %s +%lld", cnt->name, (long long)cnt->delta);
 	cnt = rd_ctr_delta(r, st->loopback ? a0 : b0, st->loopback ? a1 : b1,
-			   "remote_access_error_responder");
+			   "remote_access_error", RDIAG_DIR_RESPONDER);
 	if (cnt)
 		snprintf(cnt_txt + strlen(cnt_txt), sizeof(cnt_txt) - strlen(cnt_txt),
 			 "; %s +%lld", cnt->name, (long long)cnt->delta);

@@ -1,142 +1,119 @@
-/* Counter deltas for the self-tests, by concept.
- *
- * TEMPORARY private reader, to be replaced by the counters API (rdmadiag/counters.h:
- * rdiag_counters_sample() + catalogue concepts) once lib/counters/ is implemented.  It reads
- * ports/N/hw_counters/ from sysfs, which the kernel caches for hw_counters/lifespan ms, hence
- * rd_ctr_settle().  The concept names follow the catalogue (rdmadiag/catalog.h); the table
- * below holds only the concepts the self-tests assert (rdma-reference.md section 3.11). */
-#include <dirent.h>
+/* Counter deltas for the self-tests, by catalogue concept, through the counters module
+ * (rdmadiag/counters.h): netlink when the kernel answers (uncached), sysfs hw_counters
+ * otherwise (cached for hw_counters/lifespan ms, hence rd_ctr_settle()).  A concept is
+ * matched with its direction, because some drivers count the same concept at both ends
+ * (mlx5 req_/resp_remote_access_errors). */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "rdmadiag/catalog.h"
+#include "rdmadiag/counters.h"
 #include "selftest_int.h"
-
-static const struct {
-	const char *concept;
-	const char *names[8];	/* raw names across drivers and kernel versions */
-} concepts[] = {
-	{ "rnr_nak_received", { "rcvd_rnr_err", "rnr_nak_retry_err", "rnr_naks_rcvd",
-				"RNR received", "requester_rnr_nak" } },
-	{ "rnr_nak_sent", { "send_rnr_err", "out_of_buffer", "RNR sent", "responder_rnr_nak" } },
-	{ "rnr_retries_exceeded", { "retry_rnr_exceeded_err", "req_rnr_retries_exceeded" } },
-	{ "transport_retries_exceeded", { "retry_exceeded_err", "req_transport_retries_exceeded",
-					  "max_retry_exceeded" } },
-	{ "remote_access_error", { "req_remote_access_errors", "remote_access_err" } },
-	{ "remote_access_error_responder", { "resp_remote_access_errors" } },
-	{ "tx_packets", { "sent_pkts", "tx_pkts", "rdma_tx_packets" } },
-	{ "rx_packets", { "rcvd_pkts", "rx_pkts", "rdma_rx_packets" } },
-};
 
 struct rd_ctr_snap {
 	char dev[64];
 	uint32_t port;
-	size_t n;
-	struct {
-		char name[64];
-		uint64_t v;
-	} c[128];
+	struct rdiag_samples *s;
 };
 
-static int read_u64(const char *path, uint64_t *v)
+static struct rdiag_counters *handle(struct rdiag_selftest *st)
 {
-	FILE *f = fopen(path, "r");
-	int ok;
+	struct rdiag_counters_opts o = { .source = RDIAG_SRC_AUTO };
 
-	if (!f)
-		return -errno;
-	ok = fscanf(f, "%" SCNu64, v) == 1;
-	fclose(f);
-	return ok ? 0 : -EINVAL;
+	if (!st->ctr && !st->ctr_failed && rdiag_counters_open(&st->ctr, &o))
+		st->ctr_failed = true;
+	return st->ctr;
+}
+
+void rd_ctr_close(struct rdiag_selftest *st)
+{
+	rdiag_counters_close(st->ctr);
+	st->ctr = NULL;
 }
 
 struct rd_ctr_snap *rd_ctr_snap(struct rdiag_selftest *st, const struct rd_port *p)
 {
+	struct rdiag_filter f = { .dev = p->dev, .port = (uint32_t)p->port };
+	struct rdiag_counters *c = handle(st);
 	struct rd_ctr_snap *s = calloc(1, sizeof(*s));
-	char dir[256], path[600];
-	struct dirent *e;
-	DIR *d;
+	size_t i;
 
-	(void)st;
 	if (!s)
 		return NULL;
 	snprintf(s->dev, sizeof(s->dev), "%s", p->dev);
 	s->port = (uint32_t)p->port;
-	snprintf(dir, sizeof(dir), "/sys/class/infiniband/%s/ports/%d/hw_counters", p->dev,
-		 p->port);
-	d = opendir(dir);
-	if (!d)
-		return s;	/* no hw_counters: every concept is "not available" */
-	while ((e = readdir(d)) && s->n < sizeof(s->c) / sizeof(s->c[0])) {
-		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lifespan"))
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (read_u64(path, &s->c[s->n].v))
-			continue;
-		snprintf(s->c[s->n].name, sizeof(s->c[0].name), "%.63s", e->d_name);
-		s->n++;
+	if (!c || rdiag_counters_sample(c, &f, &s->s)) {
+		s->s = NULL;	/* no counters: every concept reads "not counted" */
+		return s;
 	}
-	closedir(d);
+	for (i = 0; i < rdiag_samples_count(s->s); i++) {
+		const struct rdiag_sample *x = rdiag_samples_get(s->s, i);
+
+		if (x->cache_ms > st->ctr_cache_ms)
+			st->ctr_cache_ms = x->cache_ms;
+	}
 	return s;
 }
 
 void rd_ctr_snap_free(struct rd_ctr_snap *s)
 {
+	if (!s)
+		return;
+	rdiag_samples_free(s->s);
 	free(s);
 }
 
-static int find(const struct rd_ctr_snap *s, const char *name)
+/* first counter of the snapshot with this concept and direction (NONE: any) */
+static const struct rdiag_sample *by_concept(const struct rd_ctr_snap *s, const char *concept,
+					     int dir)
 {
 	size_t i;
 
-	for (i = 0; s && i < s->n; i++)
-		if (!strcmp(s->c[i].name, name))
-			return (int)i;
-	return -1;
-}
+	for (i = 0; s && s->s && i < rdiag_samples_count(s->s); i++) {
+		const struct rdiag_sample *x = rdiag_samples_get(s->s, i);
 
-struct rdiag_st_counter *rd_ctr_delta(struct rdiag_st_result *r, const struct rd_ctr_snap *a,
-				      const struct rd_ctr_snap *b, const char *concept)
-{
-	struct rdiag_st_counter *c;
-	size_t i, k;
-	int ia, ib;
-
-	if (!a || !b || r->ncounters >= RDIAG_ST_MAX_COUNTERS)
-		return NULL;
-	for (i = 0; i < sizeof(concepts) / sizeof(concepts[0]); i++) {
-		if (strcmp(concepts[i].concept, concept))
+		if (x->err || !x->cat || !x->cat->concept || strcmp(x->cat->concept, concept))
 			continue;
-		for (k = 0; k < 8 && concepts[i].names[k]; k++) {
-			ia = find(a, concepts[i].names[k]);
-			ib = find(b, concepts[i].names[k]);
-			if (ia < 0 || ib < 0)
-				continue;
-			c = &r->counters[r->ncounters++];
-			memset(c, 0, sizeof(*c));
-			snprintf(c->dev, sizeof(c->dev), "%.31s", a->dev);
-			c->port = a->port;
-			snprintf(c->name, sizeof(c->name), "%s", concepts[i].names[k]);
-			snprintf(c->concept, sizeof(c->concept), "%s", concept);
-			c->before = a->c[ia].v;
-			c->after = b->c[ib].v;
-			c->delta = (int64_t)(c->after - c->before);
-			return c;
-		}
+		if (dir != RDIAG_DIR_NONE && (int)x->cat->direction != dir)
+			continue;
+		return x;
 	}
 	return NULL;
 }
 
+struct rdiag_st_counter *rd_ctr_delta(struct rdiag_st_result *r, const struct rd_ctr_snap *a,
+				      const struct rd_ctr_snap *b, const char *concept, int dir)
+{
+	const struct rdiag_sample *x, *y;
+	struct rdiag_st_counter *c;
+
+	if (!a || !b || r->ncounters >= RDIAG_ST_MAX_COUNTERS)
+		return NULL;
+	x = by_concept(a, concept, dir);
+	if (!x)
+		return NULL;
+	y = rdiag_samples_find(b->s, x->dev, x->port, x->name);
+	if (!y || y->err)
+		return NULL;
+	c = &r->counters[r->ncounters++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->dev, sizeof(c->dev), "%.31s", a->dev);
+	c->port = a->port;
+	snprintf(c->name, sizeof(c->name), "%.47s", x->name);
+	snprintf(c->concept, sizeof(c->concept), "%.39s", concept);
+	c->before = x->value;
+	c->after = y->value;
+	c->delta = (int64_t)(c->after - c->before);
+	return c;
+}
+
+/* netlink values are fresh; sysfs ones may be cache_ms old: wait that long (and a margin)
+ * so that a read now reflects everything that happened before.  Before the first read the
+ * source is unknown, so assume the sysfs default (10 ms, 12 at HZ=250). */
 void rd_ctr_settle(struct rdiag_selftest *st, const struct rd_port *p)
 {
-	char path[256];
-	uint64_t ms = 0;
-
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%d/hw_counters/lifespan",
-		 p->dev, p->port);
-	if (read_u64(path, &ms) || ms > 10000)
-		ms = 10;
-	rd_st_sleep_ms(st, (double)ms + 10.0);
+	(void)p;
+	rd_st_sleep_ms(st, (st->ctr_cache_ms ? (double)st->ctr_cache_ms : 20.0) + 10.0);
 }

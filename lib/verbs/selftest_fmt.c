@@ -49,8 +49,10 @@ char *rdiag_qp_mask_str(unsigned int mask, char *buf, size_t len)
 		left &= ~qp_mask_names[i].bit;
 		n = snprintf(buf + used, len - used, "%s%s", used ? "|" : "",
 			     qp_mask_names[i].name);
-		if (n < 0 || (size_t)n >= len - used)
-			return buf;	/* truncated, still terminated */
+		if (n < 0 || (size_t)n >= len - used) {
+			buf[used] = '\0';	/* whole names only */
+			return buf;
+		}
 		used += (size_t)n;
 	}
 	if (left)

@@ -10,6 +10,8 @@
 #include <net/if.h>
 #include <signal.h>
 
+#include "rdmadiag/catalog.h"
+#include "rdmadiag/counters.h"
 #include "rdmadiag/selftest.h"
 
 enum rd_obj_type {
@@ -52,6 +54,9 @@ struct rdiag_selftest {
 	volatile sig_atomic_t interrupted;
 	const char *test;		/* running test name (for on_step) */
 	struct rdiag_st_result *res;	/* running test's result */
+	struct rdiag_counters *ctr;	/* counter reader, opened on first use */
+	bool ctr_failed;
+	uint32_t ctr_cache_ms;		/* how old a counter value may be (sysfs lifespan) */
 };
 
 /* a QP with its own PD, CQ and registered buffer */
@@ -133,7 +138,8 @@ void rd_ctr_snap_free(struct rd_ctr_snap *s);
 /* record the delta of concept between two snaps into the result; returns the entry or NULL
  * when the driver has no counter for that concept */
 struct rdiag_st_counter *rd_ctr_delta(struct rdiag_st_result *r, const struct rd_ctr_snap *a,
-				      const struct rd_ctr_snap *b, const char *concept);
+				      const struct rd_ctr_snap *b, const char *concept, int dir);
+void rd_ctr_close(struct rdiag_selftest *st);
 /* wait until counters read now reflect everything that happened before (sysfs lifespan) */
 void rd_ctr_settle(struct rdiag_selftest *st, const struct rd_port *p);
 

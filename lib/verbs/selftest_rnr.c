@@ -39,7 +39,7 @@ static bool expect(struct rdiag_st_result *r, const struct rd_ctr_snap *x0,
 		   const struct rd_ctr_snap *x1, const char *concept, int64_t lo, int64_t hi,
 		   bool *have, int64_t *delta)
 {
-	struct rdiag_st_counter *c = rd_ctr_delta(r, x0, x1, concept);
+	struct rdiag_st_counter *c = rd_ctr_delta(r, x0, x1, concept, RDIAG_DIR_NONE);
 
 	*have = c != NULL;
 	if (!c)
@@ -143,7 +143,7 @@ static int rnr_exceeded(struct rdiag_selftest *st, struct rdiag_st_result *r, ch
 	/* the first try plus rnr_retry retries, each answered by one RNR NAK */
 	ok &= expect(r, s0.a, s1.a, "rnr_nak_received", RNR_RETRY_LOW + 1, RNR_RETRY_LOW + 1,
 		     &have_rx, &n_rx);
-	ok &= expect(r, s0.a, s1.a, "rnr_retries_exceeded", 1, 1, &have_x, NULL);
+	ok &= expect(r, s0.a, s1.a, "rnr_retry_exceeded", 1, 1, &have_x, NULL);
 	ok &= expect(r, b0, b1, "rnr_nak_sent", RNR_RETRY_LOW + 1, RNR_RETRY_LOW + 1, &have_tx,
 		     &n_tx);
 	if (!ok) {

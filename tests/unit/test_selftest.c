@@ -1,0 +1,204 @@
+/* Self-test pieces that need no device: mask formatting, QP state/type names, MTU and
+ * timer encodings, the test table, the result structure, the object tracker's reverse
+ * order, and the environment check on a machine without RDMA. */
+#include <errno.h>
+#include <infiniband/verbs.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "rdmadiag/selftest.h"
+#include "verbs/selftest_int.h"
+
+static void masks(void)
+{
+	char buf[256], tiny[12];
+
+	/* the minimal RC masks of ibv_modify_qp(3), in bit order */
+	EXPECT_STREQ(rdiag_qp_mask_str(IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+				       IBV_QP_ACCESS_FLAGS, buf, sizeof(buf)),
+		     "STATE|ACCESS_FLAGS|PKEY_INDEX|PORT");
+	EXPECT_STREQ(rdiag_qp_mask_str(IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+				       IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+				       IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
+				       buf, sizeof(buf)),
+		     "STATE|AV|PATH_MTU|RQ_PSN|MIN_RNR_TIMER|MAX_DEST_RD_ATOMIC|DEST_QPN");
+	EXPECT_STREQ(rdiag_qp_mask_str(IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
+				       IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+				       IBV_QP_MAX_QP_RD_ATOMIC, buf, sizeof(buf)),
+		     "STATE|TIMEOUT|RETRY_CNT|RNR_RETRY|MAX_QP_RD_ATOMIC|SQ_PSN");
+	EXPECT_STREQ(rdiag_qp_mask_str(IBV_QP_QKEY, buf, sizeof(buf)), "QKEY");
+	EXPECT_STREQ(rdiag_qp_mask_str(0, buf, sizeof(buf)), "0");
+	/* bits nobody named are shown as hex, not dropped */
+	EXPECT_STREQ(rdiag_qp_mask_str(IBV_QP_STATE | (1u << 30), buf, sizeof(buf)),
+		     "STATE|0x40000000");
+	/* truncation keeps the string terminated and inside the buffer */
+	rdiag_qp_mask_str(IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU, tiny, sizeof(tiny));
+	EXPECT_TRUE(strlen(tiny) < sizeof(tiny));
+	EXPECT_STREQ(tiny, "STATE|AV");
+}
+
+static void names(void)
+{
+	EXPECT_STREQ(rdiag_qp_state_name(IBV_QPS_RESET), "RESET");
+	EXPECT_STREQ(rdiag_qp_state_name(IBV_QPS_RTS), "RTS");
+	EXPECT_STREQ(rdiag_qp_state_name(IBV_QPS_ERR), "ERR");
+	EXPECT_STREQ(rdiag_qp_state_name(42), "UNKNOWN");
+	EXPECT_STREQ(rdiag_qp_state_name(-1), "UNKNOWN");
+	EXPECT_STREQ(rdiag_qp_type_name(IBV_QPT_RC), "RC");
+	EXPECT_STREQ(rdiag_qp_type_name(IBV_QPT_UC), "UC");
+	EXPECT_STREQ(rdiag_qp_type_name(IBV_QPT_UD), "UD");
+	EXPECT_STREQ(rdiag_qp_type_name(999), "UNKNOWN");
+	EXPECT_STREQ(rdiag_verdict_name(RDIAG_PASS), "pass");
+	EXPECT_STREQ(rdiag_verdict_name(RDIAG_FAIL), "fail");
+	EXPECT_STREQ(rdiag_verdict_name(RDIAG_SKIP), "skip");
+	EXPECT_STREQ(rdiag_st_wc_name(-1), "");
+	EXPECT_STREQ(rdiag_st_wc_name(13), "IBV_WC_RNR_RETRY_EXC_ERR");
+}
+
+static void encodings(void)
+{
+	int m;
+
+	EXPECT_EQ(rdiag_mtu_bytes(IBV_MTU_256), 256);
+	EXPECT_EQ(rdiag_mtu_bytes(IBV_MTU_1024), 1024);
+	EXPECT_EQ(rdiag_mtu_bytes(IBV_MTU_4096), 4096);
+	EXPECT_EQ(rdiag_mtu_bytes(0), 0);
+	EXPECT_EQ(rdiag_mtu_bytes(6), 0);
+	for (m = IBV_MTU_256; m <= IBV_MTU_4096; m++)
+		EXPECT_EQ(rdiag_mtu_from_bytes(rdiag_mtu_bytes(m)), m);
+	EXPECT_EQ(rdiag_mtu_from_bytes(1500), 0);
+
+	/* IBA table 45 / enum ib_rnr_timeout: code 0 is the longest, 655.36 ms */
+	EXPECT_EQ(rdiag_rnr_timer_us(0), 655360);
+	EXPECT_EQ(rdiag_rnr_timer_us(1), 10);
+	EXPECT_EQ(rdiag_rnr_timer_us(5), 60);
+	EXPECT_EQ(rdiag_rnr_timer_us(12), 640);
+	EXPECT_EQ(rdiag_rnr_timer_us(14), 1280);
+	EXPECT_EQ(rdiag_rnr_timer_us(20), 10240);
+	EXPECT_EQ(rdiag_rnr_timer_us(31), 491520);
+	EXPECT_EQ(rdiag_rnr_timer_us(32), -1);
+	EXPECT_EQ(rdiag_rnr_timer_us(-1), -1);
+	/* the table rises monotonically from code 1 to 31 */
+	for (m = 2; m <= 31; m++)
+		EXPECT_TRUE(rdiag_rnr_timer_us(m) > rdiag_rnr_timer_us(m - 1));
+	EXPECT_EQ(rdiag_rnr_timer_code(10), 1);
+	EXPECT_EQ(rdiag_rnr_timer_code(11), 2);
+	EXPECT_EQ(rdiag_rnr_timer_code(10240), 20);
+	EXPECT_EQ(rdiag_rnr_timer_code(491520), 31);
+	EXPECT_EQ(rdiag_rnr_timer_code(491521), 0);
+
+	/* local ACK timeout: 4.096 us * 2^code, 0 = infinite */
+	EXPECT_DBL(rdiag_ack_timeout_us(0), 0, 1e-9);
+	EXPECT_DBL(rdiag_ack_timeout_us(1), 8.192, 1e-9);
+	EXPECT_DBL(rdiag_ack_timeout_us(14), 67108.864, 1e-6);
+	EXPECT_DBL(rdiag_ack_timeout_us(31), 4.096 * 2147483648.0, 1);
+	EXPECT_DBL(rdiag_ack_timeout_us(32), 0, 1e-9);
+}
+
+static void table(void)
+{
+	static const char *const want[] = { "qp-states", "gid-sweep", "rnr", "alignment",
+					    "access", "mr-cost" };
+	size_t i;
+
+	EXPECT_EQ(rdiag_selftest_count(), 6);
+	for (i = 0; i < 6; i++) {
+		EXPECT_STREQ(rdiag_selftest_name(i), want[i]);
+		EXPECT_EQ(rdiag_selftest_find(want[i]), (long long)i);
+		EXPECT_TRUE(rdiag_selftest_description(i) && rdiag_selftest_description(i)[0]);
+	}
+	EXPECT_EQ(rdiag_selftest_find("nope"), -ENOENT);
+	EXPECT_EQ(rdiag_selftest_find(NULL), -ENOENT);
+	EXPECT_TRUE(rdiag_selftest_name(6) == NULL);
+}
+
+/* the tracker must release newest first: record the order through a fake 'free' of
+ * RD_OBJ_MEM objects and compare */
+static void tracker(void)
+{
+	struct rdiag_selftest st;
+	struct rdiag_st_result r;
+	void *p[5];
+	size_t mark, i;
+	int rc;
+
+	memset(&st, 0, sizeof(st));
+	memset(&r, 0, sizeof(r));
+	st.res = &r;
+	for (i = 0; i < 5; i++)
+		p[i] = rd_st_alloc(&st, 64 + i);
+	EXPECT_EQ(st.nobj, 5);
+	mark = rd_st_mark(&st);
+	EXPECT_TRUE(rd_st_alloc(&st, 4096) != NULL);
+	EXPECT_TRUE(((uintptr_t)st.objs[5].p & 4095) == 0);	/* page aligned */
+	rd_st_release_to(&st, mark);
+	EXPECT_EQ(st.nobj, 5);
+	for (i = 0; i < 5; i++)
+		EXPECT_TRUE(st.objs[i].p == p[i]);
+	/* NULL is not tracked */
+	EXPECT_TRUE(rd_st_track(&st, RD_OBJ_MEM, NULL, 0) == NULL);
+	EXPECT_EQ(st.nobj, 5);
+	rd_st_release_to(&st, 0);
+	EXPECT_EQ(st.nobj, 0);
+	free(st.objs);
+
+	/* the first failure is the one reported; later ones do not overwrite it */
+	rc = rd_st_fail(&st, EINVAL, "step %d", 1);
+	EXPECT_EQ(rc, -EINVAL);
+	rc = rd_st_fail(&st, -ETIMEDOUT, "step %d", 2);
+	EXPECT_EQ(rc, -ETIMEDOUT);
+	EXPECT_EQ(r.verdict, RDIAG_FAIL);
+	EXPECT_STREQ(r.step, "step 1");
+	EXPECT_EQ(r.err, EINVAL);
+	EXPECT_EQ(rd_st_fail(&st, 0, "x"), -EIO);
+	rd_st_hint(&st, "first %s", "hint");
+	rd_st_hint(&st, "second");
+	EXPECT_STREQ(r.hint, "first hint");
+	/* attributes and checks are bounded by their tables */
+	for (i = 0; i < RDIAG_ST_MAX_ATTRS + 5; i++)
+		rd_st_attr(&r, "k", "%zu", i);
+	EXPECT_EQ(r.nattrs, RDIAG_ST_MAX_ATTRS);
+	for (i = 0; i < RDIAG_ST_MAX_CHECKS + 5; i++)
+		rd_st_check(&r, RDIAG_PASS, "w", "%zu", i);
+	EXPECT_EQ(r.nchecks, RDIAG_ST_MAX_CHECKS);
+	EXPECT_EQ(r.checks[0].wc_status, -1);
+	for (i = 0; i < RDIAG_ST_MAX_NUMS + 2; i++)
+		rd_st_check_num(&r.checks[0], "n", (double)i);
+	EXPECT_EQ(r.checks[0].nnum, RDIAG_ST_MAX_NUMS);
+}
+
+static void env(void)
+{
+	char why[512];
+	struct rdiag_selftest *st = (struct rdiag_selftest *)1;
+	struct rdiag_selftest_opts o;
+	int rc;
+
+	/* only meaningful on a machine without RDMA (the build host); elsewhere say so */
+	if (access("/sys/class/infiniband", F_OK) == 0) {
+		printf("ok %d - # SKIP this machine has RDMA devices\n", ++tap_n);
+		return;
+	}
+	rc = rdiag_selftest_env_check(why, sizeof(why));
+	EXPECT_EQ(rc, -ENODEV);
+	EXPECT_TRUE(strstr(why, "/sys/class/infiniband") != NULL);
+	EXPECT_TRUE(strstr(why, "ulimit -l") != NULL || strstr(why, "memlock") != NULL);
+	EXPECT_TRUE(strchr(why, '\n') == NULL);	/* one line */
+	memset(&o, 0, sizeof(o));
+	o.gid_index = -1;
+	rc = rdiag_selftest_open(&st, &o, why, sizeof(why));
+	EXPECT_EQ(rc, -ENODEV);
+	EXPECT_TRUE(st == NULL);
+}
+
+int main(void)
+{
+	masks();
+	names();
+	encodings();
+	table();
+	tracker();
+	env();
+	return tap_done();
+}
