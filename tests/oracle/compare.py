@@ -39,8 +39,9 @@ def norm(how, tval, rval):
     if how == 'first':
         return as_int(tval.split(',')[0] if tval.startswith('0x') else
                       '0x' + tval.split(',')[0]), as_int(rval)
-    if how == 'list':
-        return [as_int(x) for x in tval.split(',')], [as_int(x) for x in rval.split(',')]
+    if how == 'vlans':
+        return sorted(as_int(x) for x in tval.split(',')), \
+            sorted(as_int(x) for x in rval.split(','))
     if how == 'ip':
         return ipaddress.ip_address(tval), ipaddress.ip_address(rval)
     if how == 'icrc':
@@ -67,17 +68,38 @@ for line in open(rdm_path):
     cells = line.rstrip('\n').split('\t')
     rdm[int(cells[0])] = cells[1:]
 
-diffs, compared = [], 0
+# tshark 4.0 dissects opcodes 0x40-0x5F as Mellanox DC (it labels them "DC" and reads an
+# extra header word), not as IBTA RD: RDETH, DETH, AETH ... come out shifted (checked against
+# the IBTA header order, the generator and lib/packet, which agree).  Their BTH and ICRC are
+# still compared; their extension headers are not.
+RD_SKIP = {'rdeth', 'deth', 'reth|atomiceth', 'reth', 'atomiceth', 'aeth', 'atomicacketh',
+           'immdt', 'ieth'}
+FRAME_ONLY = {'caplen', 'len', 'ts'}
+
+diffs, compared, skipped, empty = [], 0, 0, 0
 for n in sorted(tshark):
     t = tshark[n]
     if n not in rdm:
-        diffs.append('frame %d: tshark decodes RDMA (%s), rdmadump printed nothing'
-                     % (n, t[1]))
+        decoded = [k for k, tf, _ in spec if k not in FRAME_ONLY and
+                   any(t[col[f]] != '' for f in tf) and not tf[0].startswith(('ip', 'udp', 'vlan'))]
+        if not decoded:
+            empty += 1		# cut inside the LRH: tshark names the protocol, decodes nothing
+            continue
+        diffs.append('frame %d: tshark decodes RDMA (%s: %s), rdmadump printed nothing'
+                     % (n, t[1], ','.join(decoded)))
         continue
     r = rdm[n]
+    op = t[col['infiniband.bth.opcode']]
+    rd = op != '' and 0x40 <= as_int(op) <= 0x5F
     for i, (key, tfields, how) in enumerate(spec):
-        tval = next((t[col[f]] for f in tfields if t[col[f]] != ''), '')
+        if how == 'vlans':
+            tval = ','.join(t[col[f]] for f in tfields if t[col[f]] != '')
+        else:
+            tval = next((t[col[f]] for f in tfields if t[col[f]] != ''), '')
         if tval == '':
+            continue
+        if rd and key.split('.')[0] in RD_SKIP:
+            skipped += 1
             continue
         rval = r[i] if i < len(r) else ''
         compared += 1
@@ -102,6 +124,7 @@ for n in sorted(set(rdm) - set(tshark)):
 for d in diffs:
     print('%s %s' % (name, d))
 print('oracle: %s: %d RDMA frames (tshark), %d rdmadump objects (%d cut ones only it '
-      'decodes), %d fields compared, %d differences'
-      % (name, len(tshark), len(rdm), cut_only, compared, len(diffs)))
+      'decodes, %d where tshark decodes no field), %d fields compared, %d RD fields skipped, '
+      '%d differences'
+      % (name, len(tshark), len(rdm), cut_only, empty, compared, skipped, len(diffs)))
 sys.exit(1 if diffs else 0)

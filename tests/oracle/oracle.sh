@@ -17,13 +17,15 @@ trap 'rm -rf "$tmp"' EXIT
 command -v tshark >/dev/null || { echo "oracle: tshark not found" >&2; exit 2; }
 [ -x "$rdmadump" ] || { echo "oracle: $rdmadump not built" >&2; exit 2; }
 
-# payload heuristics (SMB Direct, iSER, ...) and RPC-over-RDMA (which claims every SEND with
-# Invalidate) would take our test payloads and stop the dissection with "malformed" before the
-# ICRC: switch them all off
-heur=(--disable-protocol rpcordma)
-while IFS=$'\t' read -r table name _; do
-	case $table in infiniband.*) heur+=(--disable-heuristic "$name") ;; esac
-done < <(tshark -G heuristic-decodes 2>/dev/null)
+# payload dissectors (RPC-over-RDMA takes every SEND with Invalidate; SMB Direct, iSER, SDP,
+# ... are heuristics) would take our test payloads and stop the dissection with "malformed"
+# before the ICRC: switch off every protocol registered on the InfiniBand payload.
+# (--disable-heuristic wants internal short names that -G heuristic-decodes does not list.)
+heur=()
+while read -r name; do
+	heur+=(--disable-protocol "$name")
+done < <(tshark -G heuristic-decodes 2>/dev/null |
+	awk -F'\t' '$1 ~ /^infiniband/ && $2 != "ethertype" { print $2 }' | sort -u)
 
 # tshark 4.0 does not know pcap link type 247 (DLT_INFINIBAND): feed it a copy that says
 # USER0 (147) and map USER0 to its "infiniband" dissector
