@@ -3,14 +3,17 @@
 # no network device at all, SHARE read-write on /mnt/host and SRCROOT read-only on /mnt/src
 # (9p).  The guest's /init runs 'bash /mnt/host/RUNNER' and powers off.
 #   usage: boot.sh BUILD SHARE RUNNER SRCROOT     (RUNNER empty: interactive shell)
-# Env: VM_TIMEOUT (hard limit in s, default 240), VM_MEM (MiB, default 512), VM_SMP (2),
+# Env: VM_TIMEOUT (hard limit in s, default 240), VM_MEM (MiB, default 512), VM_SMP (1),
 #      VM_APPEND (more kernel command line)
 # The serial console goes to SHARE/console.log.  Exit: qemu's status, 124 on timeout.
 set -uo pipefail
 BUILD=$(realpath "$1"); SHARE=$(realpath "$2"); RUNNER=${3:-}; SRC=$(realpath "$4")
 # KVM is unusable on the CI machines (kvm_pvm runs only PVM-aware guests): TCG.
 # 512 MiB: an ASan build maps its shadow lazily but still needs headroom.
-args=(-accel tcg -cpu max -m "${VM_MEM:-512}" -smp "${VM_SMP:-2}"
+# One vCPU: on a 2-core host shared with compilers it boots and runs faster than two, and
+# packets then reach a capture and rxe in one order (with two, the per-CPU receive
+# backlogs can interleave differently at the packet tap and at rxe's queue).
+args=(-accel tcg -cpu max -m "${VM_MEM:-512}" -smp "${VM_SMP:-1}"
 	-nodefaults -nographic -serial stdio -no-reboot
 	-kernel "$BUILD/vmlinux" -initrd "$BUILD/initramfs.cpio"
 	-append "console=ttyS0 quiet panic=-1 rdiag.main=${RUNNER:+/mnt/host/$RUNNER} ${VM_APPEND:-}"

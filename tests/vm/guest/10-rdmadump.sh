@@ -1,9 +1,12 @@
-# rdmadump on real rxe traffic: tcpdump captures of ibv_rc_pingpong and of rping (rdma_cm),
-# read back with rdmadump -r, and a live rdmadump -i on the same veth as a tcpdump.
-# The host side (host/10-rdmadump-tshark.sh) compares every -j field written here with
-# tshark's decode of the same files.
+# rdmadump on real rxe traffic, guest side: tcpdump captures of ibv_rc_pingpong and of rping
+# (rdma_cm), each proven complete against the rxe counters, read back with rdmadump -r in the
+# guest; and a live rdmadump -i -j -c N on the same veth as a tcpdump.
+# The guest produces, the host judges: host/10-rdmadump.sh checks the JSON (every frame
+# decoded, every ICRC verified, the CM handshake, live = file) and compares every -j field
+# with tshark -- JSON work under TCG is ten times slower than on the host.
 # Files in $OUT: 10-pingpong.pcap 10-rping.pcap 10-live.pcap (tcpdump), 10-*.guest.json
-# (rdmadump -j -r in the guest), 10-live.json (rdmadump -i -j -c N), 10-rping.summary.json.
+# (rdmadump -j -r), 10-rping.summary.json (rdmadump -S -j -q), 10-live.json (rdmadump -i),
+# 10-*.frames (frames rxe sent during the capture, from its counters).
 
 # capture NAME CMD...: tcpdump on veth0 (which carries both directions) around CMD, and
 # prove the capture complete: as many frames as rxe0 and rxe1 together sent.
@@ -16,67 +19,43 @@ capture() {
 	cap_stop "$name"
 	hwc_snap "$DEV0" /tmp/c.a0; hwc_snap "$DEV1" /tmp/c.a1
 	s0=$(hwc_delta /tmp/c.b0 /tmp/c.a0 sent_pkts); s1=$(hwc_delta /tmp/c.b1 /tmp/c.a1 sent_pkts)
+	echo $((s0 + s1)) > "$OUT/$name.frames"
 	tap_check "$name: tcpdump has every frame rxe sent ($CAP_PACKETS = $s0 from rxe0 + $s1 from rxe1, none dropped)" \
 		[ "$CAP_PACKETS" = $((s0 + s1)) ] && [ "$CAP_DROPPED" = 0 ]
-	FRAMES=$CAP_PACKETS
 }
 
-# decoded NAME FRAMES: rdmadump -r reads the capture; every frame is a RoCE packet with a BTH,
-# none truncated or invalid, and every ICRC (computed by rxe in the kernel) verifies.
-# Leaves the opcodes seen in OPS and the CM messages in order in CM.
-decoded() {
-	local name=$1 n=$2 j=/tmp/$1.json r
-	tap_ok "$name: rdmadump -j -r reads the capture (exit 0)" \
-		sh -c 'rdmadump -j -r "$1" > "$2"' - "$OUT/$name.pcap" "$j" || return 1
-	cp "$j" "$OUT/$name.guest.json"
-	# one jq pass: objects, with BTH+ICRC, truncated/invalid, bad ICRC, opcodes, CM messages
-	r=$(jq -s -r '[length, (map(select(.bth != null and .icrc != null)) | length),
-		(map(select(.truncated == true or .invalid == true)) | length),
-		(map(select(.icrc.ok != true)) | length),
-		(map(.bth.opcode) | unique | map(tostring) | join(",")),
-		(map(.mad.cm.msg // empty) | join(","))] | join(" ")' "$j")
-	read -r objs withbth bad badicrc OPS CM <<< "$r"
-	tap_eq "$name: one -j object per frame, each with a BTH and an ICRC, none truncated" \
-		"$n $n 0" "$objs $withbth $bad"
-	tap_eq "$name: every ICRC verifies" 0 "$badicrc"
+# rd_read NAME: rdmadump -j -r in the guest (the host checks what it printed)
+rd_read() {
+	tap_ok "$1: rdmadump -j -r reads the capture in the guest (exit 0)" \
+		sh -c 'rdmadump -j -r "$1" > "$2"' - "$OUT/$1.pcap" "/tmp/$1.json"
+	cp "/tmp/$1.json" "$OUT/$1.guest.json"
 }
 
 log "pingpong capture"
-# --- RC send/recv: 10 x 4096 B at MTU 1024 = SEND First/Middle/Middle/Last + ACK each way
+# RC send/recv: 10 x 4096 B at MTU 1024 = SEND First/Middle/Middle/Last + ACK each way
 capture 10-pingpong pp_pair 10 4096
-if have rdmadump; then
-	decoded 10-pingpong "$FRAMES"
-	tap_eq "10-pingpong: opcodes are SEND First/Middle/Last and ACK only" "0,1,2,17" "$OPS"
-fi
+have rdmadump && rd_read 10-pingpong
 
 log "rping capture"
-# --- rdma_cm: rping 3 x 3000 B (CM REQ/REP/RTU on QP1, SEND, READ, WRITE, DREQ/DREP)
+# rdma_cm: rping 3 x 3000 B (CM REQ/REP/RTU on QP1, SEND, READ, WRITE, DREQ/DREP)
 capture 10-rping rping_pair 3 3000
 if have rdmadump; then
-	decoded 10-rping "$FRAMES"
-	tap_eq "10-rping: the CM messages in the -j output are REQ REP RTU DREQ DREP" \
-		"REQ,REP,RTU,DREQ,DREP" "$CM"
-	# RDMA READ request 12, its responses 13-16, RDMA WRITE 6-11, SEND 0-5, ACK 17, UD 100
-	tap_check "10-rping: READ request, READ response and WRITE opcodes are there ($OPS)" \
-		eval '[[ ,$OPS, == *,12,* ]] && [[ ,$OPS, =~ ,1[3-6], ]] && [[ ,$OPS, =~ ,([6-9]|10|11), ]]'
-	rdmadump -S -j -q -r "$OUT/10-rping.pcap" > /tmp/rs.json
+	rd_read 10-rping
+	tap_ok "10-rping: rdmadump -S -j -q summarises it in the guest (exit 0)" \
+		sh -c 'rdmadump -S -j -q -r "$1" > /tmp/rs.json' - "$OUT/10-rping.pcap"
 	cp /tmp/rs.json "$OUT/10-rping.summary.json"
-	tap_eq "10-rping: rdmadump -S shows one connection: REQ REP RTU DREQ DREP, disconnected, client $A" \
-		"1 REQ,REP,RTU,DREQ,DREP disconnected $A 0" \
-		"$(jq -r '.summary.cm | [length, (.[0].timeline | map(.msg) | join(",")), .[0].state,
-			.[0].client, .[0].req_retries] | join(" ")' /tmp/rs.json)"
 fi
 
-# --- live: rdmadump -i on veth0 next to a tcpdump, while pingpong runs
+# live: rdmadump -i on veth0 next to a tcpdump, while pingpong runs
 if have rdmadump; then
 	log "live"
-	n=100		# 10 iterations x (4 SEND packets + 1 ACK) x 2 directions
+	n=100		# 10 iterations x (4 SEND packets + 1 ACK) x 2 directions, at least
 	cap_start 10-live "$NET0"
 	rdmadump -i "$NET0" -j -c "$n" > /tmp/live.json 2> /tmp/live.err &
 	rd=$!
 	# ready once it holds a packet socket, plus time for libpcap to set its filter (it
 	# drains the socket while doing so); or when it says "listening on" as tcpdump does
-	if ! wait_for 5 grep -qi "listening on" /tmp/live.err; then
+	if ! wait_for 3 grep -qi "listening on" /tmp/live.err; then
 		wait_for 5 pid_has_packet_socket "$rd" && sleep 0.5
 	fi
 	tap_ok "10-live: pingpong completes while rdmadump -i listens" pp_pair 10 4096
@@ -92,16 +71,7 @@ if have rdmadump; then
 	cap_stop 10-live
 	cp /tmp/live.json "$OUT/10-live.json"
 	cat /tmp/live.err >&2
-	tap_eq "10-live: $n JSON objects, every ICRC verifies" "$n 0" \
-		"$(jq -s -r '[length, (map(select(.icrc.ok != true)) | length)] | join(" ")' /tmp/live.json)"
-	# the same packets, decoded the same, as rdmadump -r on tcpdump's file of that traffic;
-	# times aside (two sockets stamp separately, and the file keeps microseconds): ts and
-	# the latencies under "analysis"
-	rdmadump -j -r "$OUT/10-live.pcap" -c "$n" > /tmp/live.r.json
-	tap_eq "10-live: every -j field (but times) equals rdmadump -r on tcpdump's capture of it" \
-		"$(jq -c 'del(.ts, .analysis)' /tmp/live.r.json | md5sum)" \
-		"$(jq -c 'del(.ts, .analysis)' /tmp/live.json | md5sum)"
 else
-	tap_skip "rdmadump on real captures and live" "tools/rdmadump is not built yet"
+	tap_skip "rdmadump on real captures and live" "tools/rdmadump is not built"
 fi
 log "done"

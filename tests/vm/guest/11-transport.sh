@@ -1,5 +1,7 @@
 # vm-timeout: 90
-# rdmadump's transport analysis against the kernel's own counters, on a lossy run.
+# rdmadump's transport analysis against the kernel's own counters, on a lossy run.  The
+# guest makes the run and saves capture, counters and rdmadump's output; host/11-transport.sh
+# checks the equalities below (JSON work is ten times faster on the host than under TCG).
 #
 # The run: ib_write_bw rxe0 -> rxe1 (RDMA WRITEs, 4 packets per message at MTU 1024) with
 # netem dropping LOSS of the RoCE packets leaving veth0, i.e. only requests from rxe0 are
@@ -17,7 +19,9 @@
 #       rxe's responder sends one NAK each time it counts an out-of-sequence request, and
 #       stays silent (no count) for the following ones until the expected PSN arrives.
 #   E5  replaying rxe1's PSN check over the captured requests (expected PSN, NAK-sent flag)
-#       gives out_of_seq_request(rxe1) and duplicate_request(rxe1) exactly.
+#       gives out_of_seq_request(rxe1) and duplicate_request(rxe1) exactly.  This needs the
+#       capture order to be rxe1's processing order: true with one vCPU (boot.sh); with two,
+#       packets sitting in two per-CPU backlogs can pass the tap and rxe in different orders.
 # And these only as inequalities, with the reason:
 #   I1  rcvd_seq_err(rxe0) <= NAK-seq frames: the requester counts a NAK only when its PSN
 #       is beyond the oldest unacknowledged one (a NAK for that very PSN is not counted).
@@ -50,73 +54,16 @@ d() { hwc_delta "/tmp/l.b$1" "/tmp/l.a$1" "$2"; }
 	done
 } > "$OUT/11-lossy.counters"
 diag "counter deltas: $(tr '\n' ' ' < "$OUT/11-lossy.counters")"
-tap_check "netem really dropped RoCE packets ($drops) and tcpdump none ($CAP_DROPPED)" \
+tap_check "netem really dropped RoCE packets ($drops) and tcpdump none ($CAP_DROPPED of $CAP_PACKETS)" \
 	[ "${drops:-0}" -gt 0 ] && [ "$CAP_DROPPED" = 0 ]
+echo "capture_frames $CAP_PACKETS" >> "$OUT/11-lossy.counters"
 tap_check "I4: rxe0 retried (completer_retry_err +$(d 0 completer_retry_err)) and never gave up" \
 	[ "$(d 0 completer_retry_err)" -ge 1 ] && [ "$(d 0 retry_exceeded_err)" = 0 ]
 
-if ! have rdmadump; then
-	tap_skip "rdmadump's transport analysis vs rxe counters" "tools/rdmadump is not built yet"
-	return 0 2>/dev/null || exit 0
+if have rdmadump; then
+	tap_ok "rdmadump -j -r and -S -j -q read the lossy capture in the guest (exit 0)" \
+		sh -c 'rdmadump -j -r "$1" > /tmp/l.json && rdmadump -S -j -q -r "$1" > /tmp/ls.json' - "$PCAP"
+	cp /tmp/l.json "$OUT/11-lossy.guest.json"
+	cp /tmp/ls.json "$OUT/11-lossy.summary.json"
 fi
-
-log "analysis"
-J=/tmp/l.json
-rdmadump -j -r "$PCAP" > "$J"
-cp "$J" "$OUT/11-lossy.guest.json"
-# one jq pass: frames, bad ones, frames from rxe0 and rxe1, NAK-seq frames from rxe1
-read -r frames bad from_a from_b naks <<< "$(jq -s -r --arg a "$A" --arg b "$B" '[length,
-	(map(select(.icrc.ok != true or .bth == null)) | length),
-	(map(select(.src == $a)) | length), (map(select(.src == $b)) | length),
-	(map(select(.src == $b and .aeth.kind == "nak" and .aeth.nak == 0)) | length)] | join(" ")' "$J")"
-tap_eq "every frame of the lossy capture decodes and its ICRC verifies" "$CAP_PACKETS 0" "$frames $bad"
-tap_eq "E1: frames from rxe0 in the capture = rcvd_pkts(rxe1)" "$(d 1 rcvd_pkts)" "$from_a"
-tap_eq "E2: frames from rxe0 + netem drops = sent_pkts(rxe0)" "$(d 0 sent_pkts)" "$((from_a + drops))"
-tap_eq "E3: frames from rxe1 = sent_pkts(rxe1) = rcvd_pkts(rxe0)" \
-	"$(d 1 sent_pkts) $(d 1 sent_pkts)" "$from_b $(d 0 rcvd_pkts)"
-tap_eq "E4: NAK PSN-sequence-error frames (rdmadump -j) = out_of_seq_request(rxe1)" \
-	"$(d 1 out_of_seq_request)" "$naks"
-
-# E5: rxe1's check_psn replayed over the captured requests.  The expected PSN starts at the
-# first request's, unless rxe1's first answer is a NAK for an earlier PSN (the very first
-# request was lost).
-jq -r --arg a "$A" '[(if .src == $a then "req" else "rsp" end), .bth.psn,
-	(.aeth.kind // "-"), (.aeth.nak // "-")] | @tsv' "$J" > /tmp/l.tsv
-model=$(awk -F'\t' '
-	function diff(a, b) { d = (a - b) % 16777216; if (d >= 8388608) d -= 16777216;
-		if (d < -8388608) d += 16777216; return d }
-	{ kind[NR] = $1; psn[NR] = $2; ak[NR] = $3; nk[NR] = $4 }
-	END {
-		for (i = 1; i <= NR; i++) if (kind[i] == "req") { e = psn[i]; break }
-		for (i = 1; i <= NR; i++) if (kind[i] == "rsp") {
-			if (ak[i] == "nak" && nk[i] == 0 && diff(psn[i], e) < 0) e = psn[i]
-			break
-		}
-		for (i = 1; i <= NR; i++) {
-			if (kind[i] != "req") continue
-			x = diff(psn[i], e)
-			if (x == 0) { e = (e + 1) % 16777216; nak = 0 }
-			else if (x > 0) { if (!nak) { oos++; nak = 1 } }
-			else dup++
-		}
-		printf "%d %d\n", oos, dup
-	}' /tmp/l.tsv)
-tap_eq "E5: replaying rxe1's PSN check on the capture gives its out_of_seq_request and duplicate_request" \
-	"$(d 1 out_of_seq_request) $(d 1 duplicate_request)" "$model"
-tap_check "I1: rcvd_seq_err(rxe0) $(d 0 rcvd_seq_err) <= NAK-seq frames $naks" \
-	[ "$(d 0 rcvd_seq_err)" -le "$naks" ]
-
-# the per-QP summary (rdmadump -S -j -q: one object {"summary": {total, flows, cm}})
-rdmadump -S -j -q -r "$PCAP" > /tmp/ls.json
-cp /tmp/ls.json "$OUT/11-lossy.summary.json"
-read -r s_nak s_gaps s_dup s_ooo <<< "$(jq -r '.summary |
-	[([.flows[].naks.PSN_SEQ_ERR // 0] | add), .total.psn_gaps, .total.psn_dup, .total.psn_ooo] |
-	join(" ")' /tmp/ls.json)"
-diag "rdmadump -S: NAK-seq $s_nak, psn_gaps $s_gaps, psn_dup $s_dup, psn_ooo $s_ooo"
-oos=$(d 1 out_of_seq_request)
-tap_eq "E4: rdmadump -S NAK PSN-sequence-error count = out_of_seq_request(rxe1)" "$oos" "$s_nak"
-tap_check "I3: rdmadump -S saw a PSN gap ($s_gaps) exactly when rxe1 counted out-of-sequence requests ($oos)" \
-	[ -n "$s_gaps" ] && [ $(( s_gaps > 0 )) = $(( oos > 0 )) ]
-tap_check "I2: rdmadump -S duplicates ($s_dup) >= duplicate_request(rxe1) ($(d 1 duplicate_request))" \
-	[ -n "$s_dup" ] && [ "$s_dup" -ge "$(d 1 duplicate_request)" ]
 log "done"

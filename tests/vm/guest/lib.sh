@@ -22,7 +22,7 @@
 : "${NET0:=veth0}" "${NET1:=veth1}" "${GID:=1}" "${ME:=adhoc}"
 
 # --- TAP ---------------------------------------------------------------------------
-diag() { local l; for l in "$@"; do printf '# %s\n' "$l"; done; }
+diag() { local l; for l in "$@"; do printf '%s\n' "$l" | sed 's/^/# /'; done; }
 tap_pass() { echo "ok - $1"; }
 tap_fail() { echo "not ok - $1"; shift; [ $# -gt 0 ] && diag "$@"; return 1; }
 tap_skip() { echo "ok - $1 # SKIP ${2:-}"; }

@@ -1,0 +1,107 @@
+# Host side of guest/11-transport.sh: rdmadump's transport analysis of the lossy run against
+# rxe's own counter deltas over the same window.  The equalities, and why each holds given
+# the capture point (tcpdump on veth1, netem loss on veth0's egress only), are spelled out at
+# the top of guest/11-transport.sh; E1..E5 are exact, I1..I3 inequalities.
+# Inputs in $VM_OUT: 11-lossy.pcap, 11-lossy.counters ("name delta" lines, netem_drops,
+# capture_frames), 11-lossy.guest.json (rdmadump -j -r), 11-lossy.summary.json (-S -j -q).
+cd "$VM_OUT" || exit 2
+C=11-lossy.counters
+J=11-lossy.guest.json
+S=11-lossy.summary.json
+[ -s "$C" ] || { tap_fail "the guest saved the lossy run's counters ($C)"; exit 0; }
+d() { awk -v k="$1" '$1 == k { print $2 }' "$C"; }
+drops=$(d netem_drops)
+
+if [ -s "$J" ]; then
+	read -r frames bad from_a from_b naks <<< "$(jq -s -r --arg a "$A" --arg b "$B" '[length,
+		(map(select(.icrc.ok != true or .bth == null)) | length),
+		(map(select(.src == $a)) | length), (map(select(.src == $b)) | length),
+		(map(select(.src == $b and .aeth.kind == "nak" and .aeth.nak == 0)) | length)] |
+		join(" ")' "$J")"
+	tap_eq "every frame of the lossy capture decodes and its ICRC verifies" "$(d capture_frames) 0" "$frames $bad"
+	tap_eq "E1: frames from rxe0 in the capture = rcvd_pkts(rxe1)" "$(d rxe1.rcvd_pkts)" "$from_a"
+	tap_eq "E2: frames from rxe0 + netem drops ($drops) = sent_pkts(rxe0)" "$(d rxe0.sent_pkts)" \
+		"$((from_a + drops))"
+	tap_eq "E3: frames from rxe1 = sent_pkts(rxe1) = rcvd_pkts(rxe0)" \
+		"$(d rxe1.sent_pkts) $(d rxe1.sent_pkts)" "$from_b $(d rxe0.rcvd_pkts)"
+	tap_eq "E4: NAK PSN-sequence-error frames in -j = out_of_seq_request(rxe1)" \
+		"$(d rxe1.out_of_seq_request)" "$naks"
+	tap_check "I1: rcvd_seq_err(rxe0) $(d rxe0.rcvd_seq_err) <= NAK-seq frames $naks" \
+		[ "$(d rxe0.rcvd_seq_err)" -le "$naks" ]
+else
+	tap_fail "the guest's rdmadump wrote $J"
+fi
+
+# E5: rxe1's check_psn replayed over the captured requests (PSN, direction and AETH from
+# DECODER), giving its out_of_seq_request and duplicate_request.  The expected PSN starts at
+# the first request's, unless rxe1's first answer is a NAK-seq for an earlier PSN (the very
+# first request was lost).  Input lines: "req|rsp PSN NAKSEQ(0|1)".
+replay_resp() {
+	awk '
+	function diff(a, b) { x = (a - b) % 16777216; if (x >= 8388608) x -= 16777216;
+		if (x < -8388608) x += 16777216; return x }
+	{ kind[NR] = $1; psn[NR] = $2; nakseq[NR] = $3 }
+	END {
+		for (i = 1; i <= NR; i++) if (kind[i] == "req") { e = psn[i]; break }
+		for (i = 1; i <= NR; i++) if (kind[i] == "rsp") {
+			if (nakseq[i] && diff(psn[i], e) < 0) e = psn[i]
+			break
+		}
+		for (i = 1; i <= NR; i++) {
+			if (kind[i] != "req") continue
+			x = diff(psn[i], e)
+			if (x == 0) { e = (e + 1) % 16777216; nak = 0 }
+			else if (x > 0) { if (!nak) { oos++; nak = 1 } }
+			else dup++
+		}
+		printf "%d %d\n", oos, dup
+	}'
+}
+want="$(d rxe1.out_of_seq_request) $(d rxe1.duplicate_request)"
+if [ -s "$J" ]; then
+	tap_eq "E5: replaying rxe1's PSN check on rdmadump's PSNs gives out_of_seq_request, duplicate_request" \
+		"$want" "$(jq -r --arg a "$A" '[(if .src == $a then "req" else "rsp" end), .bth.psn,
+			(if .aeth.kind == "nak" and .aeth.nak == 0 then 1 else 0 end)] | @tsv' "$J" |
+			replay_resp)"
+fi
+# the same with tshark's decode, independent of rdmadump (AETH syndrome 0x60: NAK code 0)
+if command -v tshark > /dev/null && [ -s 11-lossy.pcap ]; then
+	tap_eq "E5: replaying rxe1's PSN check on tshark's PSNs gives out_of_seq_request, duplicate_request" \
+		"$want" "$(tshark -n -r 11-lossy.pcap -T fields -e ip.src -e infiniband.bth.psn \
+			-e infiniband.aeth.syndrome 2>/dev/null |
+			awk -v a="$A" '{ print ($1 == a ? "req" : "rsp"), $2, ($3 == 96) }' | replay_resp)"
+fi
+
+# rdmadump -S: {"summary": {total, flows[], cm[]}}; NAKs by name per flow
+if [ -s "$S" ]; then
+	read -r s_nak s_gaps s_dup s_ooo <<< "$(jq -r '.summary |
+		[([.flows[].naks.PSN_SEQ_ERR // 0] | add), .total.psn_gaps, .total.psn_dup,
+		 .total.psn_ooo] | join(" ")' "$S")"
+	diag "rdmadump -S: NAK-seq $s_nak, psn_gaps $s_gaps, psn_dup $s_dup, psn_ooo $s_ooo;" \
+		"rxe1 out_of_seq_request $(d rxe1.out_of_seq_request) duplicate_request $(d rxe1.duplicate_request)," \
+		"rxe0 rcvd_seq_err $(d rxe0.rcvd_seq_err) completer_retry_err $(d rxe0.completer_retry_err), netem drops $drops"
+	oos=$(d rxe1.out_of_seq_request)
+	tap_eq "E4: rdmadump -S NAK PSN-sequence-error count = out_of_seq_request(rxe1)" "$oos" "$s_nak"
+	tap_check "I3: rdmadump -S saw a PSN gap ($s_gaps) exactly when rxe1 counted out-of-sequence requests ($oos)" \
+		[ -n "$s_gaps" ] && [ $((s_gaps > 0)) = $((oos > 0)) ]
+	tap_check "I2: rdmadump -S duplicates ($s_dup) >= duplicate_request(rxe1) ($(d rxe1.duplicate_request))" \
+		[ -n "$s_dup" ] && [ "$s_dup" -ge "$(d rxe1.duplicate_request)" ]
+else
+	tap_fail "the guest's rdmadump wrote $S"
+fi
+
+# and field by field against tshark (the bats tier's oracle), host and guest rdmadump
+ORACLE=$ROOT/tests/oracle/oracle.sh
+if [ -x "$ORACLE" ] && [ -x "$ROOT/tools/rdmadump" ] && [ -s 11-lossy.pcap ]; then
+	out=$("$ORACLE" "$VM_OUT/11-lossy.pcap" 2>&1) &&
+		tap_pass "host rdmadump -r 11-lossy.pcap: every -j field equals tshark's ($(echo "$out" | tail -1))" ||
+		tap_fail "host rdmadump -r 11-lossy.pcap: every -j field equals tshark's" "$(echo "$out" | head -12)"
+	if [ -s "$J" ]; then
+		g=$(mktemp)
+		printf '#!/bin/sh\nexec cat %q\n' "$VM_OUT/$J" > "$g"; chmod +x "$g"
+		out=$("$ORACLE" "$VM_OUT/11-lossy.pcap" "$g" 2>&1) &&
+			tap_pass "guest rdmadump -r 11-lossy.pcap: every -j field equals tshark's ($(echo "$out" | tail -1))" ||
+			tap_fail "guest rdmadump -r 11-lossy.pcap: every -j field equals tshark's" "$(echo "$out" | head -12)"
+		rm -f "$g"
+	fi
+fi
