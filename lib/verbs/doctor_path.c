@@ -46,6 +46,17 @@ static bool find_port(const struct rdiag_devices *devs, const char *ndev,
 	return false;
 }
 
+static void not_rdma(struct rdiag_doctor *d, const char *ndev, const char *dst)
+{
+	struct rdiag_doc_finding *f;
+
+	f = rd_doc_add(d, "port", "link", RDIAG_DOC_PROBLEM, "not_rdma_netdev", ndev,
+		       "the netdev %s has no RDMA device: rdma_cm answers ENODEV", ndev);
+	rd_doc_evidence(f, "no GID table entry and no rxe parent names %s", ndev);
+	rd_doc_hint(f, "route %s through the RDMA netdev, or create one (rdma link add rxe0 type rxe netdev %s)",
+		    dst, ndev);
+}
+
 /* the neighbour of the next hop; "after" marks the re-check after a failed attempt */
 void rd_doc_check_neigh(struct rdiag_doctor *d, const union rd_addr *hop, int ifindex,
 			const char *ifname, bool after)
@@ -100,8 +111,9 @@ int rdiag_doctor_check_path(struct rdiag_doctor *d, const struct rdiag_doc_opts 
 	union rd_addr dst, src, hop;
 	struct rd_route r;
 	char ds[64], ss[64] = "", srcif[IF_NAMESIZE + 1] = "", gw[64] = "", ps[64] = "";
-	bool have_src = false, src_local = false;
-	int oif = 0, ret;
+	struct rd_route r2;
+	bool have_src = false, src_local = false, port_checked = false, route_ok = false;
+	int oif = 0, ret, unbound = 0;
 
 	if (!o || !o->dst || rd_addr_parse(o->dst, &dst)) {
 		rd_doc_err(d, "cannot parse destination '%s'", o && o->dst ? o->dst : "");
@@ -140,16 +152,26 @@ int rdiag_doctor_check_path(struct rdiag_doctor *d, const struct rdiag_doc_opts 
 		rd_doc_hint(f, "add %s to the RDMA netdev (ip addr add %s/PREFIX dev NETDEV) or pass a --src that exists", ss, ss);
 	}
 
+	/* the source binds the RDMA device: check its port first, whatever the route says */
+	if (src_local) {
+		if (find_port(devs, srcif, &dev, &port))
+			port_checked = true;
+		else
+			not_rdma(d, srcif, ds);
+	}
+
 	/* rdma_cm binds to the source's netdev and routes with that oif (addr4_resolve), so
 	 * the lookup here does the same; without a source it is a plain lookup */
 	ret = rd_rtnl_route_get(&dst, src_local ? &src : NULL, oif, &r);
+	if (!ret && oif)
+		unbound = rd_rtnl_route_get(&dst, &src, 0, &r2);
 	if (ret) {
 		f = rd_doc_add(d, "route", "network", RDIAG_DOC_PROBLEM, "no_route", ds,
 			       "no route to %s: the kernel answers %s", ds, strerror(-ret));
 		rd_doc_evidence(f, "RTM_GETROUTE %s%s%s%s%s: %d %s", ds, have_src ? " from " : "", ss,
 				oif ? " oif " : "", srcif, ret, rdiag_errno_name(ret));
 		rd_doc_hint(f, "add a route to %s via the RDMA netdev ('ip route get %s')", ds, ds);
-		goto out;
+		goto port;
 	}
 	if (r.has_gateway)
 		rd_addr_str(&r.gateway, gw, sizeof(gw));
@@ -160,40 +182,62 @@ int rdiag_doctor_check_path(struct rdiag_doctor *d, const struct rdiag_doc_opts 
 			       "the route to %s is of type %s: packets are not forwarded", ds,
 			       rtn_name(r.type));
 		rd_doc_evidence(f, "%s %s table %u", rtn_name(r.type), ds, r.table);
-		goto out;
+		goto port;
 	}
 	if (r.type == RTN_LOCAL) {
 		f = rd_doc_add(d, "route", "network", RDIAG_DOC_INFO, NULL, ds,
 			       "%s is a local address: without --src rdma_cm uses the RDMA device that owns it and loops the traffic inside it",
 			       ds);
 		rd_doc_evidence(f, "local %s dev %s table %u", ds, r.oifname, r.table);
-		goto out;
+		goto port;
 	}
-	f = rd_doc_add(d, "route", "network", RDIAG_DOC_OK, NULL, ds, "%s via %s%s%s%s%s", ds,
-		       r.oifname, gw[0] ? " gateway " : "", gw, ps[0] ? " source " : "", ps);
-	rd_doc_evidence(f, "RTM_GETROUTE %s%s%s%s%s -> %s %s%s%s dev %s%s%s table %u", ds,
-			have_src ? " from " : "", ss, oif ? " oif " : "", srcif, rtn_name(r.type), ds,
-			gw[0] ? " via " : "", gw, r.oifname, ps[0] ? " src " : "", ps, r.table);
-	snprintf(d->egress_ndev, sizeof(d->egress_ndev), "%s", r.oifname);
-
-	if (!find_port(devs, r.oifname, &dev, &port)) {
-		f = rd_doc_add(d, "port", "link", RDIAG_DOC_PROBLEM, "not_rdma_netdev", r.oifname,
-			       "the egress netdev %s has no RDMA device: rdma_cm answers ENODEV",
-			       r.oifname);
-		rd_doc_evidence(f, "no GID table entry and no rxe parent names %s", r.oifname);
-		rd_doc_hint(f, "route %s through the RDMA netdev, or create one (rdma link add rxe0 type rxe netdev %s)",
-			    ds, r.oifname);
+	if (unbound == -ENETUNREACH || unbound == -EHOSTUNREACH || unbound == -EINVAL ||
+	    (!unbound && r2.type != RTN_UNICAST && r2.type != RTN_LOCAL)) {
+		/* bound to a netdev, the kernel assumes an unrouted destination is on-link and
+		 * ARPs for it there: the symptom is an ADDR_ERROR timeout, the cause the route */
+		f = rd_doc_add(d, "route", "network", RDIAG_DOC_PROBLEM, "no_route", ds,
+			       "no route to %s in the routing table; bound to %s the kernel assumes it is on-link and ARPs for it there",
+			       ds, srcif);
+		rd_doc_evidence(f, "RTM_GETROUTE %s from %s: %s", ds, ss, unbound ?
+				rdiag_errno_name(unbound) : rtn_name(r2.type));
+		rd_doc_evidence(f, "RTM_GETROUTE %s from %s oif %s -> %s dev %s (on-link assumption)",
+				ds, ss, srcif, rtn_name(r.type), r.oifname);
+		rd_doc_hint(f, "add a route to %s via the RDMA netdev, or connect to an address on a connected subnet ('ip route get %s')",
+			    ds, ds);
 	} else {
+		f = rd_doc_add(d, "route", "network", RDIAG_DOC_OK, NULL, ds, "%s via %s%s%s%s%s",
+			       ds, r.oifname, gw[0] ? " gateway " : "", gw, ps[0] ? " source " : "",
+			       ps);
+		rd_doc_evidence(f, "RTM_GETROUTE %s%s%s%s%s -> %s %s%s%s dev %s%s%s table %u", ds,
+				have_src ? " from " : "", ss, oif ? " oif " : "", srcif,
+				rtn_name(r.type), ds, gw[0] ? " via " : "", gw, r.oifname,
+				ps[0] ? " src " : "", ps, r.table);
+	}
+	snprintf(d->egress_ndev, sizeof(d->egress_ndev), "%s", r.oifname);
+	if (!port_checked) {
+		if (find_port(devs, r.oifname, &dev, &port)) {
+			port_checked = true;
+			if (!have_src && r.has_prefsrc) {
+				src = r.prefsrc;
+				have_src = true;
+				src_local = true;
+			}
+		} else {
+			not_rdma(d, r.oifname, ds);
+		}
+	}
+	route_ok = true;
+port:
+	if (port_checked) {
 		snprintf(d->egress_dev, sizeof(d->egress_dev), "%s", dev->name);
 		d->egress_port = port->port;
 		d->egress_mtu = port->mtu;
-		if (!have_src && r.has_prefsrc) {
-			src = r.prefsrc;
-			have_src = true;
-			src_local = true;
-		}
+		if (!d->egress_ndev[0])
+			snprintf(d->egress_ndev, sizeof(d->egress_ndev), "%s", port->netdev);
 		rd_doc_check_port(d, dev, port, src_local ? &src : NULL);
 	}
+	if (!route_ok)
+		goto out;
 
 	hop = r.has_gateway ? r.gateway : dst;
 	d->hop = hop;

@@ -40,6 +40,10 @@ struct rdiag_doctor {
 	unsigned int egress_active_mtu;
 	unsigned int egress_gid_type;
 	bool attempted;
+	/* active/max MTU of every port, read once through verbs (opening devices is slow) */
+	bool ports_queried;
+	size_t nqports;
+	struct { char dev[64]; uint32_t port; unsigned int active, max; } qports[16];
 	/* the attempt's parameters, for the verdict's sentences */
 	char dst[64], src[64];
 	uint16_t port;

@@ -7,7 +7,7 @@
 /* state/SM, netns, GIDs (for src when given), MTU and RoCE mode of one port */
 void rd_doc_check_port(struct rdiag_doctor *d, const struct rdiag_device *dev,
 		       const struct rdiag_port *p, const union rd_addr *src);
-/* active/max MTU of a port through verbs; 0 or -errno */
-int rd_doc_query_port(const char *dev, uint32_t port, unsigned int *active_mtu,
-		      unsigned int *max_mtu);
+/* active/max MTU of a port through verbs (cached in d); 0 or -ENODEV */
+int rd_doc_query_port(struct rdiag_doctor *d, const char *dev, uint32_t port,
+		      unsigned int *active_mtu, unsigned int *max_mtu);
 #endif

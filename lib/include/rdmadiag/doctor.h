@@ -58,7 +58,8 @@ struct rdiag_doc_step {
 				 * "disconnect" */
 	bool done;		/* attempted */
 	bool ok;
-	int err;		/* -errno of the call itself (0 = call accepted) */
+	int err;		/* -errno of the call itself (0 = call accepted), or
+				 * -ETIMEDOUT when the doctor gave up waiting (timed_out) */
 	int event;		/* rdma_cm event received (-1: none) */
 	int status;		/* event->status */
 	bool timed_out;		/* no event within the timeout (the doctor gave up) */
