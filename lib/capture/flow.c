@@ -56,6 +56,7 @@ struct rdiag_flow_table {
 	struct rdiag_flow_total t;
 	struct rd_hist read_h, ack_h;
 	bool dirty;
+	int64_t last;		/* the previous packet's flow: trains of one QP are common */
 };
 
 int rdiag_flow_table_new(struct rdiag_flow_table **ftp, const struct rdiag_flow_opts *opts)
@@ -75,6 +76,7 @@ int rdiag_flow_table_new(struct rdiag_flow_table **ftp, const struct rdiag_flow_
 		return r;
 	}
 	ft->max_flows = opts ? opts->max_flows : 0;
+	ft->last = -1;
 	*ftp = ft;
 	return 0;
 }
@@ -179,12 +181,16 @@ static int64_t flow_find(const struct rdiag_flow_table *ft, const struct rdiag_f
 static int64_t flow_get_or_add(struct rdiag_flow_table *ft, const struct rdiag_flow_key *k,
 			       uint64_t ts)
 {
-	uint32_t h = key_hash(k);
-	int64_t i = flow_find(ft, k, h);
+	uint32_t h;
+	int64_t i;
 	struct rd_flow *f;
 
+	if (ft->last >= 0 && memcmp(&ft->f[ft->last].i.key, k, sizeof(*k)) == 0)
+		return ft->last;
+	h = key_hash(k);
+	i = flow_find(ft, k, h);
 	if (i >= 0)
-		return i;
+		return ft->last = i;
 	if (ft->max_flows && ft->n >= ft->max_flows)
 		return -ENOSPC;
 	if (ft->n == ft->cap) {
@@ -216,6 +222,7 @@ static int64_t flow_get_or_add(struct rdiag_flow_table *ft, const struct rdiag_f
 	f->hash = h;
 	index_put(ft->idx, ft->nidx, h, (uint32_t)ft->n + 1);
 	ft->t.flows++;
+	ft->last = (int64_t)ft->n;
 	return (int64_t)ft->n++;
 }
 

@@ -50,10 +50,54 @@ FILE *rdiag_out_file(const struct rdiag_out *o)
 	return o->f;
 }
 
-int rdiag_json_escape(FILE *f, const char *s)
+/* JSON lines of packets are written at millions of values per second: plain ASCII strings and
+ * numbers skip printf and the per-call stdio locking */
+static bool plain_ascii(const char *s, size_t *len)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
+	for (; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
+			return false;
+	*len = (size_t)(p - (const unsigned char *)s);
+	return true;
+}
+
+static void put_u64(FILE *f, uint64_t v)
+{
+	char b[24], *e = b + sizeof(b), *q = e;
+
+	do {
+		*--q = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	fwrite_unlocked(q, 1, (size_t)(e - q), f);
+}
+
+static void put_hex64_str(FILE *f, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char b[21];
+
+	b[0] = '"';
+	b[1] = '0';
+	b[2] = 'x';
+	for (int i = 0; i < 16; i++)
+		b[3 + i] = hex[(v >> (60 - 4 * i)) & 0xf];
+	b[19] = '"';
+	fwrite_unlocked(b, 1, 20, f);
+}
+
+int rdiag_json_escape(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t plain;
+
+	if (plain_ascii(s, &plain)) {
+		putc_unlocked('"', f);
+		fwrite_unlocked(s, 1, plain, f);
+		return putc_unlocked('"', f) == EOF ? -EIO : 0;
+	}
 	if (putc('"', f) == EOF)
 		return -EIO;
 	for (; *p; p++) {
@@ -142,7 +186,7 @@ int rdiag_prom_name(char *buf, size_t len, const char *s)
 static void json_member(struct rdiag_out *o, const char *key)
 {
 	if (!o->first[o->depth])
-		putc(',', o->f);
+		putc_unlocked(',', o->f);
 	o->first[o->depth] = false;
 	if (o->mode == RDIAG_OUT_JSON_PRETTY && o->depth > 0) {
 		putc('\n', o->f);
@@ -150,7 +194,10 @@ static void json_member(struct rdiag_out *o, const char *key)
 	}
 	if (key && o->depth > 0 && !o->is_arr[o->depth]) {
 		rdiag_json_escape(o->f, key);
-		fputs(o->mode == RDIAG_OUT_JSON_PRETTY ? ": " : ":", o->f);
+		if (o->mode == RDIAG_OUT_JSON_PRETTY)
+			fputs(": ", o->f);
+		else
+			putc_unlocked(':', o->f);
 	}
 }
 
@@ -159,7 +206,7 @@ static void open_container(struct rdiag_out *o, const char *key, bool arr)
 	if (o->mode == RDIAG_OUT_TEXT)
 		return;
 	json_member(o, key);
-	putc(arr ? '[' : '{', o->f);
+	putc_unlocked(arr ? '[' : '{', o->f);
 	if (o->depth + 1 < OUT_MAX_DEPTH)
 		o->depth++;
 	o->first[o->depth] = true;
@@ -177,9 +224,9 @@ static void close_container(struct rdiag_out *o, bool arr)
 		o->depth--;
 	if (o->mode == RDIAG_OUT_JSON_PRETTY && !empty)
 		fprintf(o->f, "\n%*s", o->depth * 2, "");
-	putc(arr ? ']' : '}', o->f);
+	putc_unlocked(arr ? ']' : '}', o->f);
 	if (o->depth == 0) {
-		putc('\n', o->f);
+		putc_unlocked('\n', o->f);
 		o->first[0] = true;	/* JSON lines: each top-level value stands alone */
 	}
 }
@@ -216,7 +263,7 @@ void rdiag_out_arr_end(struct rdiag_out *o)
 
 void rdiag_out_u64(struct rdiag_out *o, const char *key, const char *fmt, uint64_t v)
 {
-	TEXT_OR_JSON(o, key, fmt, v, fprintf(o->f, "%" PRIu64, v));
+	TEXT_OR_JSON(o, key, fmt, v, put_u64(o->f, v));
 }
 
 void rdiag_out_i64(struct rdiag_out *o, const char *key, const char *fmt, int64_t v)
@@ -244,7 +291,7 @@ void rdiag_out_bool(struct rdiag_out *o, const char *key, const char *fmt, bool 
 
 void rdiag_out_hex64(struct rdiag_out *o, const char *key, const char *fmt, uint64_t v)
 {
-	TEXT_OR_JSON(o, key, fmt, v, fprintf(o->f, "\"0x%016" PRIx64 "\"", v));
+	TEXT_OR_JSON(o, key, fmt, v, put_hex64_str(o->f, v));
 }
 
 void rdiag_out_null(struct rdiag_out *o, const char *key)

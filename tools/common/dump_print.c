@@ -378,10 +378,25 @@ void dump_packet(struct rdiag_out *o, const struct rdiag_frame *f, const struct 
 
 	rdiag_out_obj_begin(o, NULL);
 	rdiag_out_u64(o, "n", F(NULL, "#%" PRIu64 " "), f->n);
-	dump_time(ts, sizeof(ts), f->ts_sec, f->ts_nsec);
-	rdiag_out_text(o, "%s", ts);
-	snprintf(ts, sizeof(ts), "%" PRIu64 ".%09u", f->ts_sec, f->ts_nsec);
-	rdiag_out_str(o, "ts", NULL, ts);
+	if (rdiag_out_json(o)) {
+		char *q = ts + sizeof(ts);
+		uint64_t sec = f->ts_sec;
+		uint32_t ns = f->ts_nsec;
+
+		/* "sec.nsec" by hand: this runs for every packet of a -j dump */
+		*--q = '\0';
+		for (int i = 0; i < 9; i++, ns /= 10)
+			*--q = (char)('0' + ns % 10);
+		*--q = '.';
+		do {
+			*--q = (char)('0' + sec % 10);
+			sec /= 10;
+		} while (sec);
+		rdiag_out_str(o, "ts", NULL, q);
+	} else {
+		dump_time(ts, sizeof(ts), f->ts_sec, f->ts_nsec);
+		rdiag_out_text(o, "%s", ts);
+	}
 	rdiag_out_u64(o, "caplen", F(NULL, " caplen %" PRIu64), p->caplen);
 	rdiag_out_u64(o, "len", F(NULL, " len %" PRIu64), p->len);
 	rdiag_out_str(o, "encap", F(NULL, " %s"), rdiag_encap_name(p->encap));
