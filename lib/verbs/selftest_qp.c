@@ -257,7 +257,8 @@ static int walk(struct rdiag_selftest *st, enum ibv_qp_type t, const struct rd_c
 	      (uint32_t)(2 * rdiag_mtu_bytes(c->path_mtu) + 17);
 	if (c->path_mtu > act)
 		rd_st_hint(st, "path_mtu %d is above %s port %d's active_mtu %d: packets larger "
-			   "than the link MTU are dropped on a real wire (retry exceeded)",
+			   "than the link MTU are dropped on a real wire: expect WC 12 (retry exceeded) "
+			   "or sends that never complete",
 			   rdiag_mtu_bytes(c->path_mtu), st->a.dev, st->a.port,
 			   rdiag_mtu_bytes(act));
 	if (st->opts.faults.bad_dest_qpn && t != IBV_QPT_UD)
