@@ -138,6 +138,25 @@ static bool selected(const struct rdiag_sample *s)
 	return any;
 }
 
+/* a plain name (no glob) that matches no counter is a typo or an absent device: say so */
+static void check_names(const struct rdiag_samples *set)
+{
+	size_t i, j, n = rdiag_samples_count(set);
+
+	for (i = 0; i < O.n_names; i++) {
+		if (strpbrk(O.names[i], "*?["))
+			continue;
+		for (j = 0; j < n; j++)
+			if (!strcmp(rdiag_samples_get(set, j)->name, O.names[i]))
+				break;
+		if (j == n && (O.dev || i > 0))
+			tool_die("no counter '%s'%s%s", O.names[i], O.dev ? " on " : "",
+				 O.dev ? O.dev : "");
+		if (j == n)
+			tool_die("no RDMA device or counter '%s'", O.names[i]);
+	}
+}
+
 static bool same_port(const struct rdiag_sample *a, const struct rdiag_sample *b)
 {
 	return a->port == b->port && !strcmp(a->dev, b->dev);
@@ -501,6 +520,7 @@ static int cmd_snapshot(void)
 			no_devices();
 		}
 	}
+	check_names(set);
 	switch (O.fmt) {
 	case FMT_TEXT: text_snapshot(set, ds); break;
 	case FMT_JSON: json_snapshot(set); break;
@@ -692,6 +712,7 @@ static int cmd_interval(void)
 			no_devices();
 		rdiag_counters_devices_free(ds);
 	}
+	check_names(prev);
 	if (O.fmt == FMT_CSV)
 		printf("time,interval_s,device,port,counter,value,delta,rate_per_s,state,concept\n");
 	clock_gettime(CLOCK_MONOTONIC, &next);
@@ -1040,9 +1061,11 @@ static void push(char ***v, size_t *n, char *s)
 /* "DEV" or "DEV/PORT" when DEV is a device this system has */
 static bool parse_devport(char *arg)
 {
+	const struct rdiag_device *d;
 	struct rdiag_devices *ds;
 	char *slash = strchr(arg, '/'), dev[128];
 	uint64_t port = 0;
+	size_t i;
 	bool ok;
 
 	if (strpbrk(arg, "*?[") || strlen(arg) >= sizeof(dev))
@@ -1055,7 +1078,15 @@ static bool parse_devport(char *arg)
 	}
 	if (rdiag_counters_discover(C, &ds) < 0)
 		return false;
-	ok = rdiag_counters_device_find(ds, dev) != NULL;
+	d = rdiag_counters_device_find(ds, dev);
+	ok = d != NULL;
+	for (i = 0; d && port && i < d->n_ports; i++)
+		if (d->ports[i].port == port)
+			break;
+	if (d && port && i == d->n_ports) {
+		rdiag_counters_devices_free(ds);
+		tool_die("device '%s' has no port %" PRIu64, dev, port);
+	}
 	rdiag_counters_devices_free(ds);
 	if (!ok)
 		return false;

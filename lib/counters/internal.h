@@ -67,7 +67,9 @@ int rd_samples_add(struct rdiag_samples *set, const char *dev, uint32_t port, co
 typedef int (*rd_nl_cb)(const struct nlmsghdr *nlh, void *data);
 /* open socket (or replay) lazily: 0 or -errno */
 int rd_nl_ready(struct rdiag_counters *c);
-/* build a request for cmd with optional dev index / port / stat res (0 = omitted) */
+/* build a request for cmd with optional dev index (RD_NL_NODEV = omitted: device indexes
+ * start at 0), port and stat res (0 = omitted) */
+#define RD_NL_NODEV UINT32_MAX
 int rd_nl_query(struct rdiag_counters *c, int cmd, bool dump, uint32_t dev_index, uint32_t port,
 		uint32_t stat_res, rd_nl_cb cb, void *data);
 /* parse attributes of a message / nest against the one policy table; unknown ones ignored.

@@ -207,7 +207,7 @@ int rd_nl_query(struct rdiag_counters *c, int cmd, bool dump, uint32_t dev_index
 	nlh = mnl_nlmsg_put_header(req);
 	nlh->nlmsg_type = type;
 	nlh->nlmsg_flags = NLM_F_REQUEST | (dump ? NLM_F_DUMP : 0);
-	if (dev_index)
+	if (dev_index != RD_NL_NODEV)
 		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev_index);
 	if (port)
 		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
@@ -309,7 +309,8 @@ static int devs_cb(const struct nlmsghdr *nlh, void *data)
 int rd_nl_devices(struct rdiag_counters *c, struct rd_nl_dev **out, size_t *n)
 {
 	struct devs_ctx x = { NULL, 0 };
-	int ret = rd_nl_query(c, RDMA_NLDEV_CMD_GET, true, 0, 0, 0, devs_cb, &x);
+	int ret = rd_nl_query(c, RDMA_NLDEV_CMD_GET, true, RD_NL_NODEV, 0, 0, devs_cb,
+			      &x);
 
 	if (ret < 0) {
 		free(x.v);
@@ -358,6 +359,7 @@ static int get_cb(const struct nlmsghdr *nlh, void *data)
 	if (!d)
 		return -ENOMEM;
 	d->index = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
+	d->has_index = true;
 	if (tb[RDMA_NLDEV_ATTR_DEV_PROTOCOL])
 		rd_strlcpy(d->protocol, mnl_attr_get_str(tb[RDMA_NLDEV_ATTR_DEV_PROTOCOL]), sizeof(d->protocol));
 	if (tb[RDMA_NLDEV_ATTR_FW_VERSION] && !d->fw_ver[0])
@@ -418,11 +420,11 @@ int rd_nl_discover(struct rdiag_counters *c, struct rdiag_devices *ds)
 	size_t i;
 	int ret;
 
-	ret = rd_nl_query(c, RDMA_NLDEV_CMD_GET, true, 0, 0, 0, get_cb, &x);
+	ret = rd_nl_query(c, RDMA_NLDEV_CMD_GET, true, RD_NL_NODEV, 0, 0, get_cb, &x);
 	if (ret < 0)
 		return ret;
 	for (i = 0; i < ds->n; i++) {
-		if (!ds->dev[i].index)
+		if (!ds->dev[i].has_index)
 			continue;
 		ret = rd_nl_query(c, RDMA_NLDEV_CMD_PORT_GET, true, ds->dev[i].index, 0, 0,
 				  port_cb, &x);

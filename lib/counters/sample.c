@@ -116,7 +116,8 @@ static const char *const cm_groups[] = {
 struct lite_dev {
 	char name[64];
 	char driver[32];
-	uint32_t nl_index;	/* 0: not known to netlink */
+	uint32_t nl_index;
+	bool in_nl;		/* known to netlink (indexes start at 0) */
 	bool in_sysfs;
 	uint32_t nports;
 	uint32_t *ports;
@@ -184,6 +185,7 @@ static int lite_enum(struct rdiag_counters *c, struct lite_dev **out, size_t *no
 					break;
 				}
 				d->nl_index = nd[i].index;
+				d->in_nl = true;
 				d->nports = nd[i].nports;
 			}
 		} else if (c->source == RDIAG_SRC_NETLINK) {
@@ -257,7 +259,7 @@ static int sample_port(struct rdiag_counters *c, struct rd_sampvec *v, struct li
 	size_t g;
 	int ret;
 
-	if (c->use_netlink && d->nl_index) {
+	if (c->use_netlink && d->in_nl) {
 		ret = rd_nl_sample_port(c, v->set, d->nl_index, d->name, port, d->driver);
 		if (ret == 0)
 			got_nl = true;
@@ -287,8 +289,13 @@ static int sample_port(struct rdiag_counters *c, struct rd_sampvec *v, struct li
 	if (ret < 0)
 		return ret;
 	for (g = 0; g < sizeof(cm_groups) / sizeof(cm_groups[0]); g++) {
-		rd_path(c, path, sizeof(path), "/sys/class/infiniband_cm/%s/%u/%s", d->name, port,
-			cm_groups[g]);
+		/* ports/N/<group>/ since the CM sysfs moved onto the port (5.14; 6.1 has it
+		 * there), /sys/class/infiniband_cm/<dev>/<port>/<group>/ before */
+		rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/%s", d->name,
+			port, cm_groups[g]);
+		if (!rd_is_dir(path))
+			rd_path(c, path, sizeof(path), "/sys/class/infiniband_cm/%s/%u/%s", d->name,
+				port, cm_groups[g]);
 		snprintf(prefix, sizeof(prefix), "%s/", cm_groups[g]);
 		ret = rd_sysfs_sample_dir(c, v, path, d->name, port, RDIAG_ORIG_CM, prefix, 0,
 					  "cm");

@@ -174,8 +174,11 @@ static int read_port(struct rdiag_counters *c, struct rdiag_device *d, struct rd
 	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/hw_counters",
 		    d->name, p->port) >= 0)
 		p->has_hw = rd_is_dir(path);
-	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband_cm/%s/%u", d->name,
-		    p->port) >= 0)
+	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/cm_tx_msgs",
+		    d->name, p->port) >= 0)
+		p->has_cm = rd_is_dir(path);
+	if (!p->has_cm && rd_path(c, path, sizeof(path), "/sys/class/infiniband_cm/%s/%u",
+				  d->name, p->port) >= 0)
 		p->has_cm = rd_is_dir(path);
 	if (read_gids(c, d->name, p) < 0)
 		return -ENOMEM;

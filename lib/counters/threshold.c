@@ -81,7 +81,7 @@ static int parse_line(char *line, struct rdiag_threshold_rule *r, const char **w
 	char *gt, *lhs, *rhs, *at, *slash, *end;
 	unsigned long port;
 
-	gt = strrchr(line, '>');
+	gt = strchr(line, '>');
 	if (!gt) {
 		*why = "expected 'NAME > VALUE'";
 		return -EINVAL;
@@ -89,8 +89,8 @@ static int parse_line(char *line, struct rdiag_threshold_rule *r, const char **w
 	*gt = '\0';
 	lhs = trim(line);
 	rhs = trim(gt + 1);
-	if (*rhs == '=') {
-		*why = "only '>' is supported";
+	if (*rhs == '=' || *rhs == '>' || strchr(rhs, '>')) {
+		*why = "only one '>' comparison is supported";
 		return -EINVAL;
 	}
 	if (!*lhs) {

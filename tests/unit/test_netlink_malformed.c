@@ -36,7 +36,7 @@ static void req(int cmd, bool dump, uint32_t dev, uint32_t port, uint32_t res)
 	char buf[8192];
 	struct nlmsghdr *nlh = msg(buf, cmd, NLM_F_REQUEST | (dump ? NLM_F_DUMP : 0));
 
-	if (dev)
+	if (dev != RD_NL_NODEV)
 		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, dev);
 	if (port)
 		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
@@ -84,12 +84,12 @@ static void get_dump(bool bad_index)
 	struct nlmsghdr *nlh;
 	struct nlattr *n;
 
-	req(RDMA_NLDEV_CMD_GET, true, 0, 0, 0);
+	req(RDMA_NLDEV_CMD_GET, true, RD_NL_NODEV, 0, 0);
 	nlh = msg(buf, RDMA_NLDEV_CMD_GET, NLM_F_MULTI);
 	if (bad_index)
 		mnl_attr_put_u16(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 1);	/* u32 expected */
 	else
-		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 0);	/* the first device is 0 */
 	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");
 	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
 	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_PROTOCOL, "roce");
@@ -110,7 +110,7 @@ static void stat_reply(const struct ctr *c, size_t n, size_t truncate_to)
 	struct nlattr *hw, *e;
 	size_t i;
 
-	req(RDMA_NLDEV_CMD_STAT_GET, false, 1, 1, 0);
+	req(RDMA_NLDEV_CMD_STAT_GET, false, 0, 1, 0);
 	nlh = msg(buf, RDMA_NLDEV_CMD_STAT_GET, 0);
 	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
 	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");
@@ -232,7 +232,7 @@ int main(void)
 	/* 5. NLMSG_ERROR EPERM on STAT_GET */
 	start();
 	get_dump(false);
-	req(RDMA_NLDEV_CMD_STAT_GET, false, 1, 1, 0);
+	req(RDMA_NLDEV_CMD_STAT_GET, false, 0, 1, 0);
 	error_reply(EPERM);
 	c = open_replay();
 	EXPECT_EQ(rdiag_counters_sample(c, &f, &s), -EPERM);
@@ -245,14 +245,14 @@ int main(void)
 	 *    the counter mode still comes from STAT_GET with STAT_RES */
 	start();
 	get_dump(false);
-	req(RDMA_NLDEV_CMD_STAT_GET, false, 1, 1, RDMA_NLDEV_ATTR_RES_QP);
+	req(RDMA_NLDEV_CMD_STAT_GET, false, 0, 1, RDMA_NLDEV_ATTR_RES_QP);
 	nlh = msg(buf, RDMA_NLDEV_CMD_STAT_GET, 0);
 	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
 	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
 	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_MODE, 1);
 	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK, 1);
 	rep(nlh, 0);
-	req(RDMA_NLDEV_CMD_STAT_GET_STATUS, false, 1, 1, 0);
+	req(RDMA_NLDEV_CMD_STAT_GET_STATUS, false, 0, 1, 0);
 	error_reply(EOPNOTSUPP);
 	c = open_replay();
 	EXPECT_EQ(rdiag_counters_status(c, "rxe0", 1, &st), 0);
@@ -266,7 +266,7 @@ int main(void)
 	/* 7. QP and cm_id dumps */
 	start();
 	get_dump(false);
-	req(RDMA_NLDEV_CMD_RES_QP_GET, true, 1, 0, 0);
+	req(RDMA_NLDEV_CMD_RES_QP_GET, true, 0, 0, 0);
 	nlh = msg(buf, RDMA_NLDEV_CMD_RES_QP_GET, NLM_F_MULTI);
 	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
 	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");
@@ -319,7 +319,7 @@ int main(void)
 	}
 	start();
 	get_dump(false);
-	req(RDMA_NLDEV_CMD_RES_CM_ID_GET, true, 1, 0, 0);
+	req(RDMA_NLDEV_CMD_RES_CM_ID_GET, true, 0, 0, 0);
 	nlh = msg(buf, RDMA_NLDEV_CMD_RES_CM_ID_GET, NLM_F_MULTI);
 	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
 	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");

@@ -5,7 +5,8 @@
  *     uncached, skips disabled optional counters), STAT_GET_STATUS, counter mode, resources;
  *   - sysfs /sys/class/infiniband: ports/N/counters/ (IB PMA, which netlink does not carry),
  *     ports/N/hw_counters/ (cached for hw_counters/lifespan ms), device-level hw_counters/,
- *     and /sys/class/infiniband_cm/<dev>/<port>/<group>/<msg> (IB CM MAD counters).
+ *     and the IB CM MAD counters: ports/N/<group>/<msg> on current kernels (6.1 has them
+ *     there), /sys/class/infiniband_cm/<dev>/<port>/<group>/<msg> on older ones.
  * RDIAG_SRC_AUTO merges per port: hw counters from netlink when it answers (sysfs otherwise),
  * plus the PMA, device-level and CM files that netlink never carries, so nothing is counted
  * twice.
@@ -101,7 +102,7 @@ struct rdiag_port {
 
 struct rdiag_device {
 	char name[64];
-	uint32_t index;			/* netlink device index (0 unknown) */
+	uint32_t index;			/* netlink device index (valid when has_index; rxe0 may be 0) */
 	char node_type[16];		/* "ca", "rnic", "switch", "router" ... */
 	char protocol[8];		/* "ib", "roce", "iw", "usnic" ("" unknown) */
 	char driver[32];		/* guessed: "mlx5", "rxe", "bnxt_re", "irdma", "efa" ... */
@@ -110,6 +111,7 @@ struct rdiag_device {
 	bool has_dev_hw;		/* device-level hw_counters/ */
 	size_t n_ports;
 	struct rdiag_port *ports;
+	bool has_index;			/* known to netlink */
 };
 
 struct rdiag_devices {

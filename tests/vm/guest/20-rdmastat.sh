@@ -51,7 +51,7 @@ tap_ok "rdmastat -j --source sysfs equals the sysfs hw_counters files" \
 tap_ok "rdmastat -j (auto) hw counters equal the netlink ones (no double counting)" \
 	diff $T/netlink.txt $T/auto.txt
 cm=$(jq '[.[] | select(.ifname == "rxe0") | to_entries[] | select(.key | startswith("cm_"))] | length' "$OUT/20-stat-auto.json")
-tap_check "auto adds the IB CM counters from /sys/class/infiniband_cm ($cm of them on rxe0)" \
+tap_check "auto adds the IB CM counters from ports/1/cm_* ($cm of them on rxe0)" \
 	[ "${cm:-0}" -eq 44 ]
 
 # --- 2. devices ---------------------------------------------------------------------------

@@ -1,0 +1,365 @@
+#!/usr/bin/env bats
+# rdmastat on the sysfs fixture trees (tests/fixtures/sysfs/, made by make-trees.sh in the
+# kernel's layouts): every command and format, names with spaces and commas, devices and
+# ports that vanish, unreadable and non-numeric counters, empty GID slots, thresholds.
+load helper
+
+SYS=$FIX/sysfs
+PY=/usr/bin/python3
+
+setup() {
+	TMP=$(mktemp -d)
+}
+teardown() {
+	rm -rf "$TMP"
+}
+on() { export RDMADIAG_SYSFS_ROOT=$SYS/$1; }
+# a writable copy of a fixture tree
+copy() { cp -a "$SYS/$1" "$TMP/$1"; export RDMADIAG_SYSFS_ROOT=$TMP/$1; }
+hw() { cat "$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/$1/ports/$2/hw_counters/$3"; }
+
+@test "default view: every port with its state and only its non-zero counters" {
+	on rxe
+	run rdmastat
+	assert_success
+	assert_line "rxe0/1: state ACTIVE physical_state LINK_UP netdev veth0"
+	assert_line "rxe1/1: state ACTIVE physical_state LINK_UP netdev veth1"
+	assert_line --regexp "^    rcvd_rnr_err +2  rnr_nak_received$"
+	assert_line --regexp "^    cm_tx_retries/req +1  cm_req_retry$"
+	refute_output --partial "duplicate_request"
+	refute_output --partial "cm_rx_duplicates"
+}
+
+@test "-a shows the zero counters too, and every fixture file appears" {
+	on rxe
+	run rdmastat -a rxe0
+	assert_success
+	assert_line --regexp "^    duplicate_request +0  duplicate_request$"
+	n=$(ls "$RDMADIAG_SYSFS_ROOT"/sys/class/infiniband/rxe0/ports/1/hw_counters | grep -vc lifespan)
+	m=$(echo "$output" | grep -cE '^    [a-z_/]+ +[0-9]+')
+	[ "$m" -eq $((n + 44)) ] || fail "$m lines for $n hw counters + 44 CM counters"
+}
+
+@test "DEV and DEV/PORT select; an unknown device or port is exit 2" {
+	on rxe
+	run rdmastat rxe1
+	assert_success
+	assert_output --partial "rxe1/1"
+	refute_output --partial "rxe0"
+	run rdmastat rxe1/1
+	assert_success
+	refute_output --partial "rxe0"
+	run --separate-stderr rdmastat rxe7
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "rdmastat: no RDMA device or counter 'rxe7'" ]
+	run --separate-stderr rdmastat rxe7/1
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "rdmastat: no RDMA device 'rxe7/1'" ]
+	run --separate-stderr rdmastat rxe0 sent_pktz
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "rdmastat: no counter 'sent_pktz' on rxe0" ]
+	run --separate-stderr rdmastat rxe0/3
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "rdmastat: device 'rxe0' has no port 3" ]
+}
+
+@test "--concept and globs select counters across drivers" {
+	on rxe
+	run rdmastat --concept rnr_nak_received
+	assert_success
+	assert_output --partial "rcvd_rnr_err"
+	refute_output --partial "sent_pkts"
+	on irdma
+	run rdmastat -c rnr_nak_sent -c ack_timeout
+	assert_success
+	assert_line --regexp "^    RNR sent +5  rnr_nak_sent$"
+	assert_line --regexp "^    RTO +3  ack_timeout$"
+	refute_output --partial "ip4InPkts"
+	run rdmastat 'ip4*Pkts' 'RNR sent'
+	assert_success
+	assert_output --partial "ip4InPkts"
+	assert_output --partial "ip4OutPkts"
+	assert_output --partial "RNR sent"
+	refute_output --partial "Octets"
+}
+
+@test "-j: iproute2 keys (ifname, port, then counters) with the files' values" {
+	on mlx5
+	run rdmastat -j
+	assert_success
+	run jq -r '.[0] | keys_unsorted[0:2] | join(",")' <<< "$output"
+	assert_output "ifname,port"
+	json=$(rdmastat -j)
+	d=$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/mlx5_0/ports/1
+	for f in "$d"/hw_counters/* "$d"/counters/*; do
+		n=${f##*/}; [ "$n" = lifespan ] && continue
+		v=$(jq --arg n "$n" '.[0][$n]' <<< "$json")
+		[ "$v" = "$(cat "$f")" ] || fail "$n: json $v file $(cat "$f")"
+	done
+	[ "$(jq '.[0]["cm_tx_msgs/req"]' <<< "$json")" = 0 ]
+}
+
+@test "-j: names with spaces (irdma) and commas (hfi1) are plain JSON keys" {
+	on irdma
+	run rdmastat -j
+	assert_success
+	[ "$(jq '.[0]["Rcvd Out of order packets"]' <<< "$output")" = 4 ]
+	[ "$(jq '.[0].iwOutRdmaSends' <<< "$output")" = 30 ]
+	on hfi1
+	run rdmastat -j
+	[ "$(jq '.[0]["SwLinkUp,32"]' <<< "$output")" = 2 ]
+	[ "$(jq '.[0].port_xmit_data' <<< "$output")" = 4294967295 ]
+}
+
+@test "device-level hw_counters (bnxt_re, efa) are objects without a port" {
+	on bnxt_re
+	run rdmastat
+	assert_success
+	assert_line "bnxt_re0 (device)"
+	assert_line --regexp "^    oos_drop_count +6  out_of_sequence$"
+	assert_line --regexp "^    res_unaligned_atomic +1  unaligned_atomic$"
+	run rdmastat -j
+	[ "$(jq -c '[.[] | has("port")]' <<< "$output")" = "[false,true]" ]
+	[ "$(jq '.[0].active_qps' <<< "$output")" = 4 ]
+	on efa
+	run rdmastat -j
+	[ "$(jq '.[0].keep_alive_rcvd' <<< "$output")" = 300 ]
+	[ "$(jq '.[1].unresponsive_remote_events' <<< "$output")" = 1 ]
+}
+
+@test "--csv is RFC 4180: commas and quotes escaped, values from the files" {
+	on hfi1
+	run rdmastat --csv
+	assert_success
+	assert_line --index 0 "device,port,counter,value,concept,unit,source"
+	assert_line 'hfi1_0,1,"SwLinkUp,32",2,,events,sysfs'
+	run $PY -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+d = {r["counter"]: r for r in rows}
+assert d["SwLinkUp,32"]["value"] == "2", d
+assert d["port_xmit_data"]["concept"] == "tx_bytes"
+assert d["port_xmit_data"]["source"] == "pma"
+print(len(rows))' <<< "$(rdmastat --csv)"
+	assert_success
+	on irdma
+	run rdmastat --csv
+	assert_line 'irdma0,1,RNR sent,5,rnr_nak_sent,packets,sysfs'
+}
+
+@test "--prom parses with prometheus_client on every fixture, labels and HELP included" {
+	$PY -c 'import prometheus_client.parser' 2>/dev/null || skip "python3-prometheus-client missing"
+	for t in rxe mlx5 bnxt_re irdma hfi1 efa broken; do
+		on $t
+		rdmastat --prom > "$TMP/$t.prom"
+		run $PY -c '
+import json, sys
+from prometheus_client.parser import text_string_to_metric_families as parse
+out = []
+for f in parse(open(sys.argv[1]).read()):
+    assert f.documentation, f.name
+    for s in f.samples:
+        assert set(s.labels) >= {"device", "port", "counter"}, s
+        out.append([s.labels["device"], s.labels["port"], s.labels["counter"], s.value])
+print(json.dumps(out))' "$TMP/$t.prom"
+		assert_success
+		echo "$output" > "$TMP/$t.samples"
+		# every sample equals the JSON value of that counter
+		bad=$(jq -n --slurpfile p "$TMP/$t.samples" --argjson j "$(rdmastat -j)" '
+			[$p[0][] as $s | ($j[] | select(.ifname == $s[0] and ((.port // 0) | tostring) == $s[1]))
+			 | select(.[$s[2]] != $s[3])] | length')
+		[ "$bad" = 0 ] || fail "$t: $bad samples differ from -j"
+	done
+	on irdma
+	run rdmastat --prom
+	assert_line '# TYPE rdma_port_RNR_sent_total counter'
+	assert_line 'rdma_port_RNR_sent_total{device="irdma0",port="1",counter="RNR sent",concept="rnr_nak_sent"} 5'
+	on bnxt_re
+	run rdmastat --prom
+	assert_line '# TYPE rdma_device_active_qps gauge'
+}
+
+@test "--thresholds: breaches listed, exit 1; none, exit 0; a bad line names its number" {
+	on rxe
+	printf '# rules\nrnr_nak_received > 1\nsent_pkts@rxe1/1 > 1000\n' > "$TMP/t"
+	run rdmastat -t "$TMP/t"
+	[ "$status" -eq 1 ]
+	assert_line "BREACH rxe0/1 rcvd_rnr_err = 2 > 1 (line 2: rnr_nak_received)"
+	[ "$(echo "$output" | grep -c BREACH)" = 1 ]
+	printf 'sent_pkts > 1000\n' > "$TMP/ok"
+	run rdmastat -t "$TMP/ok"
+	assert_success
+	refute_output --partial BREACH
+	run rdmastat -j -t "$TMP/t"
+	[ "$status" -eq 1 ]
+	[ "$(echo "$output" | tail -1 | jq -r '.breaches[0] | "\(.ifname) \(.counter) \(.line) \(.observed)"')" = "rxe0 rcvd_rnr_err 2 2" ]
+	printf 'a > 1\n\nb >> 2\n' > "$TMP/bad"
+	run --separate-stderr rdmastat --thresholds "$TMP/bad"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"$TMP/bad: line 3: "* ]] || fail "$stderr"
+	run --separate-stderr rdmastat -t "$TMP/missing"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"No such file or directory"* ]]
+	# names with spaces, and a rate rule in snapshot mode is reported as ignored
+	on irdma
+	printf 'RNR sent@irdma0 > 4\nRTO > 1/s\n' > "$TMP/sp"
+	run --separate-stderr rdmastat -t "$TMP/sp"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"line 2: a rate rule needs --interval; ignored"* ]] || fail "$stderr"
+}
+
+@test "-i/-n: deltas and rates of changed counters, a header per interval" {
+	copy rxe
+	f=$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/rxe0/ports/1/hw_counters/sent_pkts
+	( sleep 0.75; echo 178 > "$f" ) &
+	run rdmastat -i 0.5 -n 2 -j rxe0/1
+	wait
+	assert_success
+	[ "$(echo "$output" | grep -c .)" = 1 ] || fail "one changed port-interval expected: $output"
+	run jq -r '"\(.ifname)/\(.port) \(.counters.sent_pkts.delta) \(.counters.sent_pkts.state) \(.counters | keys | join(","))"' <<< "$output"
+	assert_output "rxe0/1 100 valid sent_pkts"
+	rate=$(rdmastat -i 0.2 -n 1 -a -j rxe0/1 | jq '.counters.sent_pkts.rate')
+	[ "$rate" = 0 ] || fail "unchanged counter after the lifespan: rate $rate"
+	( sleep 0.3; echo 278 > "$f" ) &
+	run rdmastat -i 0.2 -n 2 rxe0/1 sent_pkts
+	wait
+	assert_success
+	[ "$(echo "$output" | grep -c '^--- ')" = 2 ]
+	assert_line --regexp "^    sent_pkts +278 +100 +[0-9.]+$"
+}
+
+@test "-i: a counter read inside hw_counters/lifespan is stale, not a zero rate" {
+	copy rxe
+	echo 10000 > "$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/rxe0/ports/1/hw_counters/lifespan"
+	run rdmastat -i 0.05 -n 2 -a -j rxe0/1 sent_pkts
+	assert_success
+	[ "$(jq -r '.counters.sent_pkts.state' <<< "$output" | sort -u)" = stale ]
+	run rdmastat -i 0.05 -n 1 -a rxe0/1 sent_pkts
+	assert_line --regexp "^    sent_pkts +78 +stale +-$"
+}
+
+@test "-i: a device vanishing between two samples is reported, the rest goes on" {
+	copy rxe
+	( sleep 0.7; rm -rf "$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/rxe1" \
+		"$RDMADIAG_SYSFS_ROOT/sys/class/infiniband_cm/rxe1" ) &
+	run rdmastat -i 0.5 -n 2 -a -j
+	wait
+	assert_success
+	[ "$(echo "$output" | jq -c 'select(.vanished) | [.ifname, .port]')" = '["rxe1",1]' ]
+	[ "$(echo "$output" | jq -r 'select(.counters) | .ifname' | sort | uniq -c | awk '{print $2 $1}' | tr '\n' ' ')" = "rxe02 rxe11 " ]
+	copy2=$TMP/again; cp -a "$SYS/rxe" "$copy2"; export RDMADIAG_SYSFS_ROOT=$copy2
+	( sleep 0.3; rm -rf "$copy2/sys/class/infiniband/rxe1" ) &
+	run --separate-stderr rdmastat -i 0.2 -n 5 rxe1
+	wait
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"device 'rxe1' vanished"* ]] || fail "$stderr"
+	assert_output --partial "rxe1/1: gone"
+}
+
+@test "an unreadable counter file and a non-numeric value are named, never zeros" {
+	on broken
+	run rdmastat
+	assert_success
+	assert_line --regexp "^    out_of_buffer +\? +\(not a number\)$"
+	assert_line --regexp "^    out_of_sequence +\? +\(Is a directory\)$"
+	assert_line --regexp "^    rnr_nak_retry_err +5  rnr_nak_received$"
+	run rdmastat -j
+	[ "$(jq -c '.[0].errors' <<< "$output")" = '{"out_of_buffer":"not a number","out_of_sequence":"Is a directory"}' ]
+	[ "$(jq '.[0] | has("out_of_buffer")' <<< "$output")" = false ]
+	run rdmastat --csv
+	refute_output --partial out_of_buffer
+	run rdmastat -i 0.05 -n 1 -a -j
+	assert_success
+	[ "$(jq -r '.counters.out_of_buffer.state' <<< "$output")" = first ]
+}
+
+@test "devices: GID table with type, netdev, IP; empty slots skipped; routable RoCEv2 marked" {
+	on mlx5
+	run rdmastat devices
+	assert_success
+	assert_line "mlx5_0: node_type ca protocol roce driver mlx5 node_guid 0c42:a103:0010:0a40 fw 20.31.1014"
+	assert_line "    mlx5_0 port 1 ==> enp65s0f0 (ifindex 5, mtu 9000) (Up)"
+	assert_line --regexp "^    3 +0000:0000:0000:0000:0000:ffff:0a00:0001 RoCE v2 +enp65s0f0 +10\.0\.0\.1 +routable RoCEv2 \(IPv4\)$"
+	assert_line --regexp "^    2 +0000:0000:0000:0000:0000:ffff:0a00:0001 IB/RoCE v1 +enp65s0f0 +10\.0\.0\.1 *$"
+	run rdmastat devices -j
+	[ "$(jq -c '[.[0].ports[0].gids[].index]' <<< "$output")" = "[0,1,2,3,5]" ]
+	[ "$(jq -c '[.[0].ports[0].gids[] | select(.routable) | .index]' <<< "$output")" = "[3,5]" ]
+	[ "$(jq -r '.[0].ports[0].gids[1] | "\(.type) \(.ip)"' <<< "$output")" = "RoCE v2 fe80::e42:a1ff:fe10:a40" ]
+	on broken
+	run rdmastat devices -j
+	[ "$(jq -c '[.[0].ports[0].gids[].index]' <<< "$output")" = "[1]" ]
+	[ "$(jq -r '.[0].ports[0].state' <<< "$output")" = DOWN ]
+	on hfi1
+	run rdmastat devices -j
+	[ "$(jq -r '.[0].ports[0] | "\(.link_layer) \(.lid) \(.sm_lid) \(.gids[0].ip) \(.gids[0].routable)"' <<< "$output")" = "InfiniBand 18 1 - false" ]
+	on rxe
+	run rdmastat devices rxe1
+	assert_success
+	refute_output --partial "rxe0"
+	assert_line --regexp "^    1 +0000:0000:0000:0000:0000:ffff:c612:0002 RoCE v2 +veth1 +198\.18\.0\.2 +routable RoCEv2 \(IPv4\)$"
+}
+
+@test "explain: meaning, unit, what to check; aliases and concepts; unknown is exit 1" {
+	run rdmastat explain rcvd_rnr_err
+	assert_success
+	assert_line "rcvd_rnr_err (rxe)"
+	assert_line "  concept:    rnr_nak_received"
+	assert_line "  check:      The remote receiver has no receive WQE posted"
+	run rdmastat explain ack_deffered
+	assert_success
+	assert_line "ack_deferred (rxe)"
+	run rdmastat explain port_xmit_data
+	assert_line "  unit:       4-octet words (x4 for bytes)"
+	assert_line "  width:      64 bits, saturating"
+	run rdmastat -j explain cnp_sent
+	assert_success
+	[ "$(jq -r '[.[].driver] | join(",")' <<< "$output")" = "mlx5,mlx5,irdma" ]
+	run rdmastat explain 'RNR sent'
+	assert_line "RNR sent (irdma)"
+	run --separate-stderr rdmastat explain vendor_magic
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == "rdmastat: no catalogue entry for 'vendor_magic'"* ]]
+	run rdmastat explain
+	[ "$status" -eq 2 ]
+}
+
+@test "no RDMA device at all: one line saying what to check, exit 2" {
+	mkdir -p "$TMP/empty/sys/class"
+	export RDMADIAG_SYSFS_ROOT=$TMP/empty
+	for args in "" "-j" "devices" "-i 0.1 -n 1"; do
+		run --separate-stderr rdmastat $args
+		[ "$status" -eq 2 ] || fail "'$args' exited $status"
+		[ "$(echo "$stderr" | wc -l)" = 1 ] || fail "$stderr"
+		[[ "$stderr" == "rdmastat: no RDMA devices under $TMP/empty/sys/class/infiniband: is ib_core"* ]]
+		assert_output ""
+	done
+}
+
+@test "usage errors are exit 2: bad source, --count without -i, --prom with -i, qp on sysfs" {
+	on rxe
+	run --separate-stderr rdmastat --source magic
+	[ "$status" -eq 2 ]; [[ "$stderr" == *"invalid source 'magic'"* ]]
+	run --separate-stderr rdmastat -n 3
+	[ "$status" -eq 2 ]; [[ "$stderr" == *"--count needs --interval"* ]]
+	run --separate-stderr rdmastat --prom -i 1
+	[ "$status" -eq 2 ]
+	run --separate-stderr rdmastat -i 0
+	[ "$status" -eq 2 ]
+	run --separate-stderr rdmastat --source sysfs qp
+	[ "$status" -eq 2 ]; [[ "$stderr" == *"'qp' needs netlink"* ]]
+	run --separate-stderr rdmastat qp
+	[ "$status" -eq 2 ]; [[ "$stderr" == *"netlink is not in use"* ]]
+	run --separate-stderr rdmastat devices --csv
+	[ "$status" -eq 2 ]
+}
+
+@test "colour only on a terminal, and never with NO_COLOR" {
+	on rxe
+	run script -qec "$ROOT/tools/rdmastat rxe0" /dev/null
+	assert_success
+	[[ "$output" == *$'\033['* ]] || fail "no colour on a tty"
+	run env NO_COLOR=1 script -qec "$ROOT/tools/rdmastat rxe0" /dev/null
+	[[ "$output" != *$'\033['* ]] || fail "colour despite NO_COLOR"
+	run rdmastat rxe0
+	[[ "$output" != *$'\033['* ]] || fail "colour into a pipe"
+}
