@@ -25,30 +25,40 @@
 
 static const uint8_t ones8[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
-static uLong crc_add(uLong crc, const uint8_t *b, uint32_t n)
+/* The masked headers are gathered into one small buffer so the whole ICRC is two crc32()
+ * calls (masked headers, then the rest in place); no copy of the payload is ever made. */
+struct hbuf {
+	uint8_t b[8 + 60 + 8 + RD_GRH_LEN + RD_BTH_LEN];	/* worst case: IPv4 + options */
+	uint32_t n;
+};
+
+static uint8_t *hb_put(struct hbuf *h, const uint8_t *src, uint32_t n)
 {
-	return crc32(crc, b, n);
+	uint8_t *d = h->b + h->n;
+
+	memcpy(d, src, n);
+	h->n += n;
+	return d;
 }
 
 /* GRH with TClass, FlowLabel and HopLmt as ones (IPVer, PayLen, NxtHdr, GIDs kept) */
-static uLong crc_grh(uLong crc, const uint8_t *g)
+static void put_grh(struct hbuf *h, const uint8_t *g)
 {
-	uint8_t m[RD_GRH_LEN];
+	uint8_t *m = hb_put(h, g, RD_GRH_LEN);
 
-	memcpy(m, g, sizeof(m));
 	m[0] |= 0x0f;
 	m[1] = m[2] = m[3] = 0xff;
 	m[7] = 0xff;
-	return crc_add(crc, m, sizeof(m));
 }
 
 int rd_icrc(const struct rd_cur *c, const struct rdiag_pkt *p, uint32_t icrc_off,
 	    uint32_t *out)
 {
-	uLong crc = crc32(0L, Z_NULL, 0);
-	uint8_t m[64];
-	const uint8_t *b;
-	uint32_t bth = p->bth_off;
+	struct hbuf h = { .n = 0 };
+	uLong crc;
+	uint8_t *m;
+	const uint8_t *b, *ext = NULL;
+	uint32_t bth = p->bth_off, ext_len = 0;
 
 	if (!(p->present & RDIAG_HAS_BTH) || icrc_off < bth + RD_BTH_LEN)
 		return -EINVAL;
@@ -59,37 +69,25 @@ int rd_icrc(const struct rd_cur *c, const struct rdiag_pkt *p, uint32_t icrc_off
 
 		if (!(p->present & RDIAG_HAS(RDIAG_HDR_UDP)) || udp + 8 != bth)
 			return -EINVAL;
-		crc = crc_add(crc, ones8, 8);
+		if (p->ip_family == AF_INET ? (hl < 20 || hl > 60) : hl < 40)
+			return -EINVAL;
+		b = rd_at(c, p->ip_off, hl + 8);
+		if (!b)
+			return -ENODATA;
+		hb_put(&h, ones8, 8);
 		if (p->ip_family == AF_INET) {
-			if (hl < 20 || hl > 60)
-				return -EINVAL;
-			b = rd_at(c, p->ip_off, hl);
-			if (!b)
-				return -ENODATA;
-			memcpy(m, b, hl);
+			m = hb_put(&h, b, hl);
 			m[1] = 0xff;			/* TOS */
 			m[8] = 0xff;			/* TTL */
 			m[10] = m[11] = 0xff;		/* header checksum */
-			crc = crc_add(crc, m, hl);
 		} else {
-			if (hl < 40)
-				return -EINVAL;
-			b = rd_at(c, p->ip_off, hl);
-			if (!b)
-				return -ENODATA;
-			memcpy(m, b, 40);
+			m = hb_put(&h, b, 40);
 			m[0] |= 0x0f;			/* traffic class ... */
 			m[1] = m[2] = m[3] = 0xff;	/* ... and flow label */
 			m[7] = 0xff;			/* hop limit */
-			crc = crc_add(crc, m, 40);
-			crc = crc_add(crc, b + 40, hl - 40);	/* extension headers as sent */
+			ext = b + 40;			/* extension headers as sent */
+			ext_len = hl - 40;
 		}
-		b = rd_at(c, udp, 8);
-		if (!b)
-			return -ENODATA;
-		memcpy(m, b, 8);
-		m[6] = m[7] = 0xff;			/* UDP checksum */
-		crc = crc_add(crc, m, 8);
 		break;
 	}
 	case RDIAG_ENCAP_ROCEV1:
@@ -98,8 +96,8 @@ int rd_icrc(const struct rd_cur *c, const struct rdiag_pkt *p, uint32_t icrc_off
 		b = rd_at(c, bth - RD_GRH_LEN, RD_GRH_LEN);
 		if (!b)
 			return -ENODATA;
-		crc = crc_add(crc, ones8, 8);
-		crc = crc_grh(crc, b);
+		hb_put(&h, ones8, 8);
+		put_grh(&h, b);
 		break;
 	case RDIAG_ENCAP_IB:
 		if (p->present & RDIAG_HAS_GRH) {
@@ -108,17 +106,16 @@ int rd_icrc(const struct rd_cur *c, const struct rdiag_pkt *p, uint32_t icrc_off
 			b = rd_at(c, RD_LRH_LEN, RD_GRH_LEN);
 			if (!b)
 				return -ENODATA;
-			crc = crc_add(crc, ones8, 8);
-			crc = crc_grh(crc, b);
+			hb_put(&h, ones8, 8);
+			put_grh(&h, b);
 		} else {
 			if (bth != RD_LRH_LEN)
 				return -EINVAL;
 			b = rd_at(c, 0, RD_LRH_LEN);
 			if (!b)
 				return -ENODATA;
-			memcpy(m, b, RD_LRH_LEN);
+			m = hb_put(&h, b, RD_LRH_LEN);
 			m[0] |= 0xf0;			/* VL */
-			crc = crc_add(crc, m, RD_LRH_LEN);
 		}
 		break;
 	default:
@@ -128,10 +125,21 @@ int rd_icrc(const struct rd_cur *c, const struct rdiag_pkt *p, uint32_t icrc_off
 	b = rd_at(c, bth, icrc_off - bth);
 	if (!b)
 		return -ENODATA;
-	memcpy(m, b, RD_BTH_LEN);
+	crc = crc32(0L, Z_NULL, 0);
+	if (ext_len) {
+		/* IPv6 extension headers sit between the masked IP and UDP headers */
+		crc = crc32(crc, h.b, h.n);
+		crc = crc32(crc, ext, ext_len);
+		h.n = 0;
+	}
+	if (p->encap == RDIAG_ENCAP_ROCEV2) {
+		m = hb_put(&h, b - 8, 8);		/* UDP header */
+		m[6] = m[7] = 0xff;			/* UDP checksum */
+	}
+	m = hb_put(&h, b, RD_BTH_LEN);
 	m[4] = 0xff;					/* FECN, BECN, resv6 */
-	crc = crc_add(crc, m, RD_BTH_LEN);
-	crc = crc_add(crc, b + RD_BTH_LEN, icrc_off - bth - RD_BTH_LEN);
+	crc = crc32(crc, h.b, h.n);
+	crc = crc32(crc, b + RD_BTH_LEN, icrc_off - bth - RD_BTH_LEN);
 	*out = (uint32_t)crc;
 	return 0;
 }
