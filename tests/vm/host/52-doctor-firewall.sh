@@ -1,0 +1,22 @@
+# Host side of guest/52-doctor-firewall.sh: a timeout blamed on the nft rule it found.
+cd "$VM_OUT" || exit 2
+J=52-doctor-fw.json
+[ -s "$J" ] || { tap_fail "the guest saved $J"; exit 0; }
+eval "$(jq -r '
+	def cm($n): [.counters[] | select(.dev == "rxe0" and .port == 1 and .name == $n) | .delta] | add // 0;
+	@sh "cause=\(.verdict.cause) layer=\(.verdict.layer) sentence=\(.verdict.sentence)
+	to=\(.steps[] | select(.name == "connect") | "\(.timed_out) \(.errno)")
+	retries=\(cm("cm_tx_retries/req")) rep=\(cm("cm_rx_msgs/rep")) req=\(cm("cm_tx_msgs/req"))
+	rule=\([.verdict.evidence[] | select(test("rdiag_test input handle [0-9]+: udp dport 4791 .*drop"))] | length)
+	fw=\(.findings[] | select(.check == "firewall") | "\(.level) \(.cause)")"' "$J")"
+diag "CM counters of rxe0 over the attempt: REQ sent +$req, REQ retries +$retries, REP +$rep"
+tap_eq "verdict cause firewall_drops_roce" firewall_drops_roce "$cause"
+tap_eq "verdict layer firewall" firewall "$layer"
+tap_eq "the connect step timed out with ETIMEDOUT (-110)" "true -110" "$to"
+tap_check "cm_tx_retries/req rose: +$retries" [ "$retries" -ge 1 ]
+tap_eq "no REP came back" 0 "$rep"
+tap_check "the verdict's evidence is the rule (table rdiag_test, udp dport 4791 drop)" [ "$rule" -ge 1 ]
+tap_eq "the firewall finding is a warning with that cause" "warning firewall_drops_roce" "$fw"
+dropped=$(jq '[.nftables[].rule? | select(.) | .expr[] | .counter? | select(.) | .packets] | add' 52-doctor-nft.json)
+tap_check "the rule's own counter dropped the REQ and its retries ($dropped packets)" [ "${dropped:-0}" -ge 2 ]
+tap_eq "with the rule removed the same connect works (cause ok)" ok "$(jq -r .verdict.cause 52-doctor-after.json)"
