@@ -57,7 +57,8 @@ PY=/usr/bin/python3	# Debian's interpreter: python3-scapy lives there, not in a 
 	heur=$(tshark -G heuristic-decodes 2>/dev/null |
 		awk -F'\t' '$1 ~ /^infiniband/ && $2 != "ethertype" { print $2 }' |
 		sort -u | sed 's/^/--disable-protocol /')
-	for f in $(jq -r '.captures[] | select(.bad != true and .linktype != 247) | .file' "$FIX/pcap/MANIFEST.json"); do
+	# (not rd.pcap: tshark 4.0 reads opcodes 0x40-0x5F as Mellanox DC, see tests/oracle/compare.py)
+	for f in $(jq -r '.captures[] | select(.bad != true and .linktype != 247 and .file != "rd.pcap") | .file' "$FIX/pcap/MANIFEST.json"); do
 		# shellcheck disable=SC2086
 		n=$(tshark -r "$FIX/pcap/$f" $heur \
 			-Y '(_ws.malformed || _ws.expert.severity >= "Warning") && frame.cap_len == frame.len' |

@@ -534,8 +534,10 @@ def fx_mixed():
     cap.raw(ipv4(17, struct.pack('!HHHH', 49152, 4791, 8 + 16, 0) + b'\0' * 16,
                  frag=0x2000 | 0x0010))
     cap.put(c.ack())
+    echo = b'\x80\x00\x00\x00\x00\x01\x00\x01'
+    ck = g.ip_checksum(g.ip6(A6) + g.ip6(B6) + struct.pack('!IxxxB', len(echo), 58) + echo)
     ip6 = struct.pack('!IHBB', 6 << 28, 8, 58, 255) + g.ip6(A6) + g.ip6(B6) + \
-        b'\x80\x00\x00\x00\x00\x01\x00\x01'
+        echo[:2] + struct.pack('!H', ck) + echo[4:]
     cap.raw(mac_b + mac_a + b'\x86\xdd' + ip6)
     p = v4(dport=4792)
     c2 = RC(p, 0x44, 0x45, psn=0x20)
