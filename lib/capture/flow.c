@@ -35,6 +35,7 @@ struct rd_flow {
 	uint32_t read_slack;	/* READ with unknown MTU: how far the next PSN may jump */
 	uint64_t seen[2];	/* bit k: PSN req_next-1-k was seen */
 	uint64_t gap_pkt;	/* i.pkts when the last gap opened */
+	uint64_t gap_ns;	/* and the time */
 	/* response PSN state */
 	bool rsp_init, in_read;
 	uint32_t rsp_last;
@@ -46,7 +47,19 @@ struct rd_flow {
 	struct rd_hist *read_h, *ack_h;
 };
 
+/* recent NAK PSN-sequence errors: a PSN that fills a hole after the responder asked for it is a
+ * retransmission of a lost packet, not a late (reordered) one */
+#define RD_NAK_RING 16
+struct rd_nak_seen {
+	uint8_t kind, used;
+	uint8_t src[16], dst[16];	/* of the NAK (responder -> requester) */
+	uint32_t psn;
+	uint64_t ts;
+};
+
 struct rdiag_flow_table {
+	struct rd_nak_seen naks[RD_NAK_RING];
+	unsigned int nak_head;
 	struct rd_flow *f;
 	size_t n, cap, max_flows;
 	uint32_t *idx;		/* open addressing, flow index + 1, 0 = empty */
@@ -294,6 +307,22 @@ static uint32_t request_span(struct rd_flow *f, const struct rdiag_pkt *p, bool 
 	return span;
 }
 
+/* did the responder NAK (PSN sequence error) a PSN at or before psn, after the last gap
+ * opened and while psn was missing? */
+static bool nak_asked(const struct rdiag_flow_table *ft, const struct rd_flow *f, uint32_t psn)
+{
+	for (unsigned int i = 0; i < RD_NAK_RING; i++) {
+		const struct rd_nak_seen *n = &ft->naks[i];
+
+		if (n->used && n->ts >= f->gap_ns && n->kind == f->i.key.kind &&
+		    !memcmp(n->src, f->i.key.dst, 16) &&
+		    !memcmp(n->dst, f->i.key.src, 16) && rd_psn_diff(psn, n->psn) >= 0 &&
+		    rd_psn_diff(f->req_next, n->psn) > 0)
+			return true;
+	}
+	return false;
+}
+
 static void request_psn(struct rdiag_flow_table *ft, struct rd_flow *f, const struct rdiag_pkt *p,
 			bool is_read, struct rdiag_flow_verdict *v)
 {
@@ -317,6 +346,7 @@ static void request_psn(struct rdiag_flow_table *ft, struct rd_flow *f, const st
 			ft->t.psn_gaps++;
 			ft->t.psn_lost += (uint32_t)d;
 			f->gap_pkt = f->i.pkts;
+			f->gap_ns = f->i.last_ns;
 			v->flags |= RDIAG_FV_GAP;
 			v->lost = (uint32_t)d;
 			v->expected_psn = f->req_next;
@@ -337,14 +367,21 @@ static void request_psn(struct rdiag_flow_table *ft, struct rd_flow *f, const st
 	{
 		uint32_t k = (uint32_t)(-d) - 1;
 
-		if (k < 128 && !seen_test_set(f->seen, k) && f->i.pkts - f->gap_pkt <= RD_OOO_WINDOW) {
-			f->i.psn_ooo++;
-			ft->t.psn_ooo++;
-			if (f->i.psn_lost) {
-				f->i.psn_lost--;
-				ft->t.psn_lost--;
+		if (k < 128 && !seen_test_set(f->seen, k)) {
+			/* a hole filled: late, or resent because it was lost */
+			if (!nak_asked(ft, f, psn) && f->i.pkts - f->gap_pkt <= RD_OOO_WINDOW) {
+				f->i.psn_ooo++;
+				ft->t.psn_ooo++;
+				if (f->i.psn_lost) {
+					f->i.psn_lost--;
+					ft->t.psn_lost--;
+				}
+				v->flags |= RDIAG_FV_OOO;
+				return;
 			}
-			v->flags |= RDIAG_FV_OOO;
+			f->i.psn_dup++;
+			ft->t.psn_dup++;
+			v->flags |= RDIAG_FV_RETX;
 			return;
 		}
 	}
@@ -439,6 +476,16 @@ static void response(struct rdiag_flow_table *ft, uint32_t fi, const struct rdia
 			f->i.naks[c]++;
 			ft->t.naks[c]++;
 			v->flags |= RDIAG_FV_NAK;
+			if (p->aeth.nak == 0) {
+				struct rd_nak_seen *n = &ft->naks[ft->nak_head++ % RD_NAK_RING];
+
+				n->used = 1;
+				n->kind = (uint8_t)kind;
+				memcpy(n->src, src, 16);
+				memcpy(n->dst, dst, 16);
+				n->psn = p->bth.psn & RD_PSN_MASK;
+				n->ts = ts;
+			}
 			break;
 		}
 		default:

@@ -199,7 +199,8 @@ static void test_late_fill_is_retransmission(void)
 	}
 	p = pkt(0x04, A, B, 0x21, 101);
 	rdiag_flow_add(ft, &p, 200, &v);
-	EXPECT_TRUE(v.flags & RDIAG_FV_DUP);
+	EXPECT_TRUE(v.flags & RDIAG_FV_RETX);
+	EXPECT_TRUE(RDIAG_FV_ERRORS & RDIAG_FV_RETX);
 	p = pkt(0x04, A, B, 0x21, 102);
 	rdiag_flow_add(ft, &p, 201, &v);
 	EXPECT_TRUE(v.flags & RDIAG_FV_DUP);
@@ -209,9 +210,47 @@ static void test_late_fill_is_retransmission(void)
 	EXPECT_EQ(f.psn_dup, 2);
 	EXPECT_EQ(f.psn_ooo, 0);
 	/* far behind (beyond the 128-PSN window): a duplicate too */
-	p = pkt(0x04, A, B, 0x21, 1);
+	p = pkt(0x04, A, B, 0x21, 0xffffff - 50);
 	rdiag_flow_add(ft, &p, 202, &v);
 	EXPECT_TRUE(v.flags & RDIAG_FV_DUP);
+	rdiag_flow_table_free(ft);
+}
+
+static void test_nak_makes_fill_a_retransmission(void)
+{
+	struct rdiag_flow_table *ft = table(0);
+	struct rdiag_flow_verdict v;
+	struct rdiag_flow_info f;
+	struct rdiag_pkt p;
+
+	/* 10, 12 (11 lost), NAK PSN_SEQ_ERR for 11 from B, then 11 right away: resent, not late */
+	p = pkt(0x04, A, B, 0x22, 10);
+	rdiag_flow_add(ft, &p, 1, &v);
+	p = pkt(0x04, A, B, 0x22, 12);
+	rdiag_flow_add(ft, &p, 2, &v);
+	EXPECT_TRUE(v.flags & RDIAG_FV_GAP);
+	p = aeth_pkt(0x11, B, A, 0x23, 11, RDIAG_AETH_NAK, 0);
+	rdiag_flow_add(ft, &p, 3, &v);
+	p = pkt(0x04, A, B, 0x22, 11);
+	rdiag_flow_add(ft, &p, 4, &v);
+	EXPECT_TRUE(v.flags & RDIAG_FV_RETX);
+	EXPECT_EQ(v.flags & RDIAG_FV_OOO, 0);
+	p = pkt(0x04, A, B, 0x22, 12);
+	rdiag_flow_add(ft, &p, 5, &v);
+	EXPECT_TRUE(v.flags & RDIAG_FV_DUP);
+	f = info(ft, 0);
+	EXPECT_EQ(f.psn_gaps, 1);
+	EXPECT_EQ(f.psn_lost, 1);
+	EXPECT_EQ(f.psn_dup, 2);
+	EXPECT_EQ(f.psn_ooo, 0);
+	/* a NAK between other hosts does not count */
+	p = pkt(0x04, A, B, 0x22, 15);
+	rdiag_flow_add(ft, &p, 6, &v);
+	p = aeth_pkt(0x11, 9, A, 0x23, 13, RDIAG_AETH_NAK, 0);
+	rdiag_flow_add(ft, &p, 7, &v);
+	p = pkt(0x04, A, B, 0x22, 13);
+	rdiag_flow_add(ft, &p, 8, &v);
+	EXPECT_TRUE(v.flags & RDIAG_FV_OOO);
 	rdiag_flow_table_free(ft);
 }
 
@@ -572,6 +611,7 @@ int main(void)
 	test_in_order_with_wrap();
 	test_gap_dup_ooo();
 	test_late_fill_is_retransmission();
+	test_nak_makes_fill_a_retransmission();
 	test_read_pairing();
 	test_read_unknown_mtu();
 	test_ack_latency_and_naks();

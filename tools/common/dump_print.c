@@ -348,7 +348,7 @@ static void ext_headers(struct rdiag_out *o, const struct rdiag_pkt *p, bool ver
 
 static void analysis(struct rdiag_out *o, const struct rdiag_flow_verdict *v)
 {
-	const uint32_t shown = RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_OOO | RDIAG_FV_CM_RETRY |
+	const uint32_t shown = RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_OOO | RDIAG_FV_RETX | RDIAG_FV_CM_RETRY |
 			       RDIAG_FV_READ_DONE | RDIAG_FV_ACKED;
 
 	if (!v || !(v->flags & shown))
@@ -360,6 +360,8 @@ static void analysis(struct rdiag_out *o, const struct rdiag_flow_verdict *v)
 	}
 	if (v->flags & RDIAG_FV_DUP)
 		rdiag_out_bool(o, "dup", " [dup]", true);
+	if (v->flags & RDIAG_FV_RETX)
+		rdiag_out_bool(o, "retx", " [retransmission]", true);
 	if (v->flags & RDIAG_FV_OOO)
 		rdiag_out_bool(o, "ooo", " [out of order]", true);
 	if (v->flags & RDIAG_FV_CM_RETRY)

@@ -84,8 +84,9 @@ struct rdiag_flow_info {
 
 	uint64_t psn_gaps;		/* times the PSN jumped forward */
 	uint64_t psn_lost;		/* packets missing in those jumps (not filled later) */
-	uint64_t psn_dup;		/* PSN seen before: retransmissions */
-	uint64_t psn_ooo;		/* arrived late, filling a recent gap */
+	uint64_t psn_dup;		/* retransmissions: a PSN seen before, or one filling a gap
+					 * after a NAK-sequence error (or too late to be reordering) */
+	uint64_t psn_ooo;		/* arrived late, filling a recent gap with no NAK for it */
 
 	uint64_t acks;
 	uint64_t naks[RDIAG_NAK_KINDS];	/* NAKs received on this flow by code */
@@ -139,9 +140,10 @@ enum {
 	RDIAG_FV_ACKED = 1u << 11,	/* ACK matched an A-bit request: latency_ns set */
 	RDIAG_FV_TRUNCATED = 1u << 12,
 	RDIAG_FV_INVALID = 1u << 13,
+	RDIAG_FV_RETX = 1u << 14,	/* fills a gap after a NAK or too late: a resent lost packet */
 };
 /* the set rdmadump --errors and --fail-on-errors use */
-#define RDIAG_FV_ERRORS (RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_NAK | RDIAG_FV_RNR | \
+#define RDIAG_FV_ERRORS (RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_RETX | RDIAG_FV_NAK | RDIAG_FV_RNR | \
 			 RDIAG_FV_BAD_ICRC | RDIAG_FV_CM_REJ)
 
 struct rdiag_flow_verdict {
