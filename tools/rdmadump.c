@@ -268,6 +268,15 @@ int main(int argc, char **argv)
 		r = rdiag_capture_open_live(&g_cap, o.iface, &lo);
 		if (r < 0)
 			tool_die("%s", rdiag_capture_last_error());
+		{
+			char f[1024];
+
+			/* as tcpdump does: scripts wait for this line before starting traffic */
+			if (rdiag_capture_filter_text(f, sizeof(f), &lo) < 0)
+				snprintf(f, sizeof(f), "...");
+			fprintf(stderr, "%s: listening on %s, link-type %d, filter '%s'\n",
+				tool_name(), o.iface, rdiag_capture_linktype(g_cap), f);
+		}
 	}
 	if (o.wfile && rdiag_capture_dump_open(&dump, g_cap, o.wfile) < 0)
 		tool_die("%s", rdiag_capture_last_error());

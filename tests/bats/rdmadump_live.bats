@@ -84,6 +84,7 @@ PY
 	kill "$SENDER" 2>/dev/null || :
 	[ "$st" -eq 0 ]
 	grep -q "^== rdmadump summary ==" "$TMP/out"
+	grep -q "^rdmadump: listening on lo, link-type 1, filter 'udp port 4791 or ether proto 0x8915'$" "$TMP/err"
 	grep -qE "^[0-9]+ packets captured, [0-9]+ received by filter, [0-9]+ dropped by kernel$" "$TMP/err"
 	grep -qE "^capture: [0-9]+ received by filter, [0-9]+ dropped by kernel" "$TMP/out"
 	# the written file reads back
