@@ -181,11 +181,13 @@ static void print_result(struct ui *ui, struct rdiag_selftest *st, const struct 
 	if (r->summary[0] || rdiag_out_json(o))
 		rdiag_out_str(o, "summary", "%s", r->summary);
 	else if (r->verdict == RDIAG_FAIL)
-		rdiag_out_text(o, "failed at: %s", r->step);
+		rdiag_out_text(o, "%s", r->step);
 	rdiag_out_dbl(o, "elapsed_ms", " (%.0f ms)\n", r->elapsed_ms);
 	if (r->verdict == RDIAG_FAIL || rdiag_out_json(o)) {
+		/* without a summary the first line already showed the step */
 		if (r->step[0] || rdiag_out_json(o))
-			rdiag_out_str(o, "step", "      step      %s\n", r->step);
+			rdiag_out_str(o, "step", r->summary[0] ? "      step      %s\n" : NULL,
+				      r->step);
 		rdiag_out_i64(o, "errno", r->err ? "      errno     %" PRId64 : NULL, r->err);
 		if (r->err || rdiag_out_json(o))
 			rdiag_out_str(o, "error", r->err ? " (%s)\n" : NULL,

@@ -118,6 +118,7 @@ int rd_st_connect(struct rdiag_selftest *st, struct rd_ep *a, struct rd_ep *b,
 int rd_st_pair(struct rdiag_selftest *st, struct rd_ep *a, struct rd_ep *b,
 	       enum ibv_qp_type type, size_t buflen, const struct rd_conn *c);
 int rd_st_qp_state(struct ibv_qp *qp);
+void rd_st_record_qp(struct rdiag_selftest *st, struct rd_ep *ep);
 int rd_st_post_recv(struct rdiag_selftest *st, struct rd_ep *ep, void *addr, uint32_t len,
 		    uint32_t lkey, uint64_t id);
 int rd_st_post_send(struct rdiag_selftest *st, struct rd_ep *ep, struct ibv_send_wr *wr);

@@ -268,9 +268,12 @@ static int walk(struct rdiag_selftest *st, enum ibv_qp_type t, const struct rd_c
 			   0xfffff0);
 	snprintf(what, sizeof(what), "%s data exchange", tn);
 	rc = exchange(st, a, b, len, what);
-	if (rc)
+	if (rc) {
+		rd_st_record_qp(st, a);
 		return rc;
+	}
 	if (c->path_mtu > act) {
+		rd_st_record_qp(st, a);
 		snprintf(st->res->expected, sizeof(st->res->expected), "path_mtu <= %d",
 			 rdiag_mtu_bytes(act));
 		snprintf(st->res->observed, sizeof(st->res->observed),

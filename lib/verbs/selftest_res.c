@@ -357,6 +357,32 @@ static void record_attrs(struct rdiag_selftest *st, struct rd_ep *ep,
 		rd_st_attr(r, "rnr_retry", "%u%s", a->rnr_retry, a->rnr_retry == 7 ? " (infinite)" : "");
 }
 
+/* after a failed data exchange: what the QP really holds (ibv_query_qp), in the same form
+ * as the attributes of a failed transition */
+void rd_st_record_qp(struct rdiag_selftest *st, struct rd_ep *ep)
+{
+	struct ibv_qp_attr q;
+	struct ibv_qp_init_attr ia;
+	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
+
+	if (!st->res || st->res->nattrs)
+		return;
+	if (ep->qp->qp_type == IBV_QPT_UD)
+		mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY | IBV_QP_SQ_PSN;
+	else
+		mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			IBV_QP_SQ_PSN;
+	if (ep->qp->qp_type == IBV_QPT_RC)
+		mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER | IBV_QP_TIMEOUT |
+			IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
+	memset(&q, 0, sizeof(q));
+	if (ibv_query_qp(ep->qp, &q, mask, &ia))
+		return;
+	record_attrs(st, ep, &q, mask);
+	/* the mask here is what was queried, not what was set */
+	snprintf(st->res->attrs[1].key, sizeof(st->res->attrs[1].key), "queried");
+}
+
 /* the masks ibv_modify_qp(3) lists as required, for the "expected" text */
 static int required_mask(enum ibv_qp_type t, enum ibv_qp_state to)
 {

@@ -60,7 +60,7 @@ const char *rdiag_verdict_name(enum rdiag_verdict v);	/* "pass" "fail" "skip" */
 /* one attribute passed to the failed call (or one fact about the environment) */
 struct rdiag_st_attr {
 	char key[32];
-	char val[96];
+	char val[160];
 };
 
 /* one counter read before and after the test, by catalogue concept */
