@@ -3,6 +3,7 @@
  * The causes are distilled from the kernel (drivers/infiniband/core/cma.c, addr.c, cm.c) and
  * from the user threads collected in rdma-reference.md ("Connection-failure threads"). */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -114,11 +115,11 @@ char *rdiag_cm_status_str(int event, int status, char *buf, size_t len)
 
 struct cause {
 	int event;
-	int status;	/* 1 = any status (errno values are negative, reasons positive) */
+	int status;	/* or ANY */
 	const char *text;
 };
 
-#define ANY 1
+#define ANY INT_MIN	/* any status (reasons are positive, errnos negative) */
 static const struct cause causes[] = {
 	{ EV_ADDR_ERROR, -ENODEV, "the address is not on an RDMA-capable netdev visible here: the IP is on a netdev without an RDMA device, or the netdev/RDMA device is in another network namespace; check the GID table's ndevs and 'ip addr' in this namespace" },
 	{ EV_ADDR_ERROR, -EADDRNOTAVAIL, "the source address is not configured on any local interface; check --src and 'ip addr'" },

@@ -18,7 +18,8 @@
 #include "rdmadiag/cmstr.h"
 #include "rdmadiag/packet.h"
 
-/* ---- private data: "RDOC", version, then MTUs and the GID type (network order) ---- */
+/* ---- private data: "RDOC", version 1, GID type, netdev/path/active MTU (16 bits each,
+ * network order), the RDMA device name (up to 19 bytes, NUL padded) ---- */
 void rd_doc_pdata_pack(uint8_t *b, const struct rdiag_doc_peer_info *p)
 {
 	memset(b, 0, RD_DOC_PDATA_LEN);
@@ -28,7 +29,7 @@ void rd_doc_pdata_pack(uint8_t *b, const struct rdiag_doc_peer_info *p)
 	b[6] = (uint8_t)(p->netdev_mtu >> 8), b[7] = (uint8_t)p->netdev_mtu;
 	b[8] = (uint8_t)(p->path_mtu >> 8), b[9] = (uint8_t)p->path_mtu;
 	b[10] = (uint8_t)(p->active_mtu >> 8), b[11] = (uint8_t)p->active_mtu;
-	memcpy(b + 12, p->dev, strnlen(p->dev, RD_DOC_PDATA_LEN - 12));
+	memcpy(b + 12, p->dev, strnlen(p->dev, sizeof(p->dev) - 1));	/* 19 bytes at most */
 }
 
 int rd_doc_pdata_unpack(const uint8_t *b, size_t len, struct rdiag_doc_peer_info *p)
@@ -41,8 +42,8 @@ int rd_doc_pdata_unpack(const uint8_t *b, size_t len, struct rdiag_doc_peer_info
 	p->netdev_mtu = (unsigned int)(b[6] << 8 | b[7]);
 	p->path_mtu = (unsigned int)(b[8] << 8 | b[9]);
 	p->active_mtu = (unsigned int)(b[10] << 8 | b[11]);
-	memcpy(p->dev, b + 12, RD_DOC_PDATA_LEN - 12);
-	p->dev[RD_DOC_PDATA_LEN - 12] = 0;
+	memcpy(p->dev, b + 12, sizeof(p->dev) - 1);
+	p->dev[sizeof(p->dev) - 1] = 0;
 	return 0;
 }
 

@@ -142,7 +142,7 @@ void rd_json_free(struct rd_json *j);
 const struct rd_json *rd_json_get(const struct rd_json *obj, const char *key);
 
 /* ---- private data exchanged by doctor client and listener (doctor_attempt.c) ---- */
-#define RD_DOC_PDATA_LEN 16
+#define RD_DOC_PDATA_LEN 32	/* fits a TCP-space REQ (56 bytes of private data) */
 void rd_doc_pdata_pack(uint8_t *buf, const struct rdiag_doc_peer_info *p);
 int rd_doc_pdata_unpack(const uint8_t *buf, size_t len, struct rdiag_doc_peer_info *p);
 /* fill p for the RDMA device/port behind an rdma_cm id (verbs + netdev) */

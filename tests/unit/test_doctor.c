@@ -1,0 +1,352 @@
+/* The doctor's pure parts: RoCE path MTU arithmetic, the private-data record, the JSON reader,
+ * the firewall scans (nft JSON as nft 1.0.6 prints it in the real-kernel guest, and
+ * iptables-save text), the verdict's choice of cause, and one real rtnetlink round trip. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/neighbour.h>
+#include <linux/rtnetlink.h>
+#include <rdma/rdma_cma.h>
+
+#include "tap.h"
+#include "rdmadiag/doctor.h"
+#include "verbs/rd_doctor.h"
+
+/* 'nft -j list ruleset' in the guest after fw_drop_roce (tests/vm/guest/lib.sh) */
+static const char nft_real[] =
+	"{\"nftables\": [{\"metainfo\": {\"version\": \"1.0.6\", \"release_name\": \"Lester Gooch #5\", "
+	"\"json_schema_version\": 1}}, {\"table\": {\"family\": \"inet\", \"name\": \"rdiag_test\", "
+	"\"handle\": 1}}, {\"chain\": {\"family\": \"inet\", \"table\": \"rdiag_test\", \"name\": "
+	"\"input\", \"handle\": 1, \"type\": \"filter\", \"hook\": \"input\", \"prio\": 0, \"policy\": "
+	"\"accept\"}}, {\"rule\": {\"family\": \"inet\", \"table\": \"rdiag_test\", \"chain\": \"input\", "
+	"\"handle\": 2, \"expr\": [{\"match\": {\"op\": \"==\", \"left\": {\"payload\": {\"protocol\": "
+	"\"udp\", \"field\": \"dport\"}}, \"right\": 4791}}, {\"counter\": {\"packets\": 0, \"bytes\": "
+	"0}}, {\"drop\": null}]}}]}";
+
+/* one rule in table t, chain c (policy POL) with the given expression list */
+static int scan_rule(const char *pol, const char *expr, struct rd_fw_result *r)
+{
+	char buf[2048];
+
+	snprintf(buf, sizeof(buf),
+		 "{\"nftables\":[{\"chain\":{\"family\":\"inet\",\"table\":\"t\",\"name\":\"c\","
+		 "\"handle\":1,\"type\":\"filter\",\"hook\":\"input\",\"prio\":0,\"policy\":\"%s\"}},"
+		 "{\"rule\":{\"family\":\"inet\",\"table\":\"t\",\"chain\":\"c\",\"handle\":3,"
+		 "\"expr\":[%s]}}]}", pol, expr);
+	return rd_fw_scan_nft_json(buf, r);
+}
+
+static int strong(const struct rd_fw_result *r)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < r->n; i++)
+		n += r->hit[i].strength == RD_FW_STRONG;
+	return n;
+}
+
+#define M(proto, field, right) \
+	"{\"match\":{\"op\":\"==\",\"left\":{\"payload\":{\"protocol\":\"" proto "\",\"field\":\"" \
+	field "\"}},\"right\":" right "}}"
+#define DROP "{\"drop\":null}"
+
+static void test_nft(void)
+{
+	struct rd_fw_result r;
+
+	EXPECT_EQ(rd_fw_scan_nft_json(nft_real, &r), 0);
+	EXPECT_EQ(r.nrules, 1);
+	EXPECT_EQ(r.n, 1);
+	EXPECT_EQ(r.hit[0].strength, RD_FW_STRONG);
+	EXPECT_STREQ(r.hit[0].where, "inet rdiag_test input handle 2");
+	EXPECT_STREQ(r.hit[0].text, "udp dport 4791 counter drop");
+
+	scan_rule("accept", M("tcp", "dport", "22") "," DROP, &r);
+	EXPECT_EQ(r.n, 0);			/* another protocol */
+	scan_rule("accept", M("udp", "dport", "53") "," DROP, &r);
+	EXPECT_EQ(r.n, 0);			/* another port */
+	scan_rule("accept", M("udp", "dport", "{\"set\":[53,4791]}") "," DROP, &r);
+	EXPECT_EQ(strong(&r), 1);
+	scan_rule("accept", M("th", "dport", "{\"range\":[4000,5000]}") ",{\"reject\":null}", &r);
+	EXPECT_EQ(strong(&r), 1);
+	scan_rule("accept", "{\"match\":{\"op\":\"!=\",\"left\":{\"payload\":{\"protocol\":\"udp\","
+		  "\"field\":\"dport\"}},\"right\":4791}}," DROP, &r);
+	EXPECT_EQ(r.n, 0);			/* everything but 4791 */
+	scan_rule("accept", "{\"match\":{\"op\":\"==\",\"left\":{\"meta\":{\"key\":\"l4proto\"}},"
+		  "\"right\":\"udp\"}}," DROP, &r);
+	EXPECT_EQ(strong(&r), 1);		/* all of UDP */
+	scan_rule("accept", M("ip", "saddr", "\"10.0.0.1\"") "," DROP, &r);
+	EXPECT_EQ(r.n, 1);
+	EXPECT_EQ(r.hit[0].strength, RD_FW_WEAK);	/* may, by address */
+	EXPECT_STREQ(r.hit[0].text, "ip saddr 10.0.0.1 drop");
+	scan_rule("accept", M("udp", "dport", "4791") ",{\"accept\":null}", &r);
+	EXPECT_EQ(r.n, 0);			/* not a drop */
+	scan_rule("drop", M("tcp", "dport", "22") ",{\"accept\":null}", &r);
+	EXPECT_EQ(strong(&r), 1);		/* drop policy, nothing lets 4791 in */
+	EXPECT_STREQ(r.hit[0].where, "inet t c (hook input)");
+	scan_rule("drop", M("udp", "dport", "4791") ",{\"accept\":null}", &r);
+	EXPECT_EQ(r.n, 0);			/* drop policy, 4791 accepted */
+	EXPECT_EQ(rd_fw_scan_nft_json("{\"nftables\": 3}", &r), -EINVAL);
+	EXPECT_EQ(rd_fw_scan_nft_json("Error: Could not process rule", &r), -EINVAL);
+}
+
+static void test_iptables(void)
+{
+	struct rd_fw_result r;
+
+	rd_fw_scan_iptables("*filter\n:INPUT ACCEPT [0:0]\n"
+			    "-A INPUT -p udp -m udp --dport 4791 -j DROP\n"
+			    "-A INPUT -p tcp -m tcp --dport 22 -j DROP\n"
+			    "-A INPUT -s 10.0.0.0/8 -j REJECT\n"
+			    "-A INPUT -p udp -m multiport --dports 4000:5000,53 -j DROP\n"
+			    "-A INPUT -p udp --dport 4791 -j ACCEPT\nCOMMIT\n", &r);
+	EXPECT_EQ(r.nrules, 5);
+	EXPECT_EQ(r.n, 3);
+	EXPECT_EQ(strong(&r), 2);
+	EXPECT_STREQ(r.hit[0].where, "filter INPUT");
+	EXPECT_EQ(r.hit[1].strength, RD_FW_WEAK);
+	rd_fw_scan_iptables("*filter\n:INPUT DROP [3:120]\n:OUTPUT ACCEPT [0:0]\nCOMMIT\n", &r);
+	EXPECT_EQ(strong(&r), 1);
+	EXPECT_STREQ(r.hit[0].where, "filter INPUT");
+	rd_fw_scan_iptables("", &r);
+	EXPECT_EQ(r.n, 0);
+}
+
+static void test_json(void)
+{
+	const char *t = "{\"a\": [1, -2.5e1, true, false, null, \"x\\ty\\u0041\\u00e9\"], \"b\": {}}";
+	struct rd_json *j = rd_json_parse(t, strlen(t));
+	const struct rd_json *a, *e;
+
+	EXPECT_TRUE(j != NULL);
+	a = rd_json_get(j, "a");
+	EXPECT_TRUE(a && a->type == RD_JARR);
+	e = a ? a->child : NULL;
+	EXPECT_TRUE(e && e->type == RD_JNUM && e->num == 1);
+	e = e ? e->next : NULL;
+	EXPECT_DBL(e ? e->num : 0, -25.0, 1e-9);
+	e = e ? e->next->next->next->next : NULL;
+	EXPECT_STREQ(e ? e->str : NULL, "x\tyA?");
+	EXPECT_TRUE(rd_json_get(j, "b") && rd_json_get(j, "b")->type == RD_JOBJ);
+	EXPECT_TRUE(rd_json_get(j, "c") == NULL);
+	rd_json_free(j);
+	EXPECT_TRUE(rd_json_parse("{\"a\": }", 7) == NULL);
+	EXPECT_TRUE(rd_json_parse("[1, 2", 5) == NULL);
+	EXPECT_TRUE(rd_json_parse("{\"a\": 1} x", 10) == NULL);
+	EXPECT_TRUE(rd_json_parse("\"open", 5) == NULL);
+	{
+		/* nesting deeper than the limit is refused, not a stack overflow */
+		char deep[400];
+
+		memset(deep, '[', sizeof(deep) - 1);
+		deep[sizeof(deep) - 1] = 0;
+		EXPECT_TRUE(rd_json_parse(deep, strlen(deep)) == NULL);
+	}
+}
+
+static struct rdiag_doc_step *step(struct rdiag_doctor *d, const char *name, bool ok, int event,
+				   int status)
+{
+	struct rdiag_doc_step *s = &d->steps[d->nsteps++];
+
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	s->done = true;
+	s->ok = ok;
+	s->event = event;
+	s->status = status;
+	return s;
+}
+
+static struct rdiag_doctor *attempted(void)
+{
+	struct rdiag_doctor *d;
+
+	rdiag_doctor_new(&d);
+	d->devices_checked = true;
+	d->ndevices = 1;
+	d->attempted = true;
+	snprintf(d->dst, sizeof(d->dst), "198.18.0.2");
+	d->port = 7471;
+	d->ps = RDMA_PS_TCP;
+	d->timeout_ms = 2000;
+	snprintf(d->egress_dev, sizeof(d->egress_dev), "rxe0");
+	d->egress_port = 1;
+	step(d, "create_id", true, -1, 0);
+	step(d, "resolve_addr", true, RDMA_CM_EVENT_ADDR_RESOLVED, 0);
+	step(d, "resolve_route", true, RDMA_CM_EVENT_ROUTE_RESOLVED, 0);
+	step(d, "create_qp", true, -1, 0);
+	return d;
+}
+
+static void test_verdict(void)
+{
+	struct rdiag_doc_verdict v;
+	struct rdiag_doctor *d;
+	struct rdiag_doc_step *s;
+
+	rdiag_doctor_new(&d);
+	d->devices_checked = true;
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "no_rdma_device");
+	EXPECT_TRUE(!v.ok);
+	rdiag_doctor_free(d);
+
+	d = attempted();
+	step(d, "connect", false, RDMA_CM_EVENT_REJECTED, 8);
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "no_listener");
+	EXPECT_STREQ(v.layer, "cm");
+	EXPECT_STREQ(v.sentence, "REJECTED with reason 8 (INVALID_SERVICE_ID): nothing listens on "
+		     "198.18.0.2 port 7471 in the TCP port space");
+	rdiag_doctor_free(d);
+
+	d = attempted();
+	step(d, "connect", false, RDMA_CM_EVENT_REJECTED, 28);
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "rejected_by_application");
+	rdiag_doctor_free(d);
+
+	/* a timeout with a firewall rule as evidence, then without */
+	d = attempted();
+	s = step(d, "connect", false, -1, 0);
+	s->timed_out = true;
+	s->err = -ETIMEDOUT;
+	rd_doc_add(d, "firewall", "firewall", RDIAG_DOC_WARN, "firewall_drops_roce", "UDP 4791",
+		   "1 rule");
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "firewall_drops_roce");
+	d->nfindings = 0;
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "cm_no_response");
+	rdiag_doctor_free(d);
+
+	d = attempted();
+	d->nsteps = 1;
+	step(d, "resolve_addr", false, RDMA_CM_EVENT_ADDR_ERROR, -ETIMEDOUT);
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "neighbour_unresolved");
+	d->steps[1].event = -1;
+	d->steps[1].err = -ENETUNREACH;
+	d->steps[1].status = 0;
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "no_route");
+	/* a check that found a problem in an earlier layer wins over the attempt */
+	rd_doc_add(d, "port", "link", RDIAG_DOC_PROBLEM, "port_not_active", "rxe0/1",
+		   "port rxe0/1 is DOWN");
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "port_not_active");
+	EXPECT_STREQ(v.sentence, "port rxe0/1 is DOWN");
+	rdiag_doctor_free(d);
+
+	/* established: ok, unless the peer's record shows another MTU */
+	d = attempted();
+	step(d, "connect", true, RDMA_CM_EVENT_ESTABLISHED, 0);
+	step(d, "disconnect", true, RDMA_CM_EVENT_DISCONNECTED, 0);
+	d->egress_mtu = 1500;
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "ok");
+	EXPECT_TRUE(v.ok);
+	d->peer.valid = true;
+	d->peer.netdev_mtu = 9000;
+	d->peer.path_mtu = 4096;
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "mtu_mismatch");
+	d->peer.netdev_mtu = 1500;
+	d->peer.path_mtu = 1024;
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "ok");
+	rdiag_doctor_free(d);
+}
+
+static void test_findings(void)
+{
+	struct rdiag_doctor *d;
+	struct rdiag_doc_finding *f;
+
+	rdiag_doctor_new(&d);
+	f = rd_doc_add(d, "gid", "address", RDIAG_DOC_OK, "ignored", "rxe0/1", "fine %d", 1);
+	EXPECT_TRUE(f->cause == NULL);		/* ok findings carry no cause */
+	rd_doc_evidence(f, "line %d", 1);
+	rd_doc_evidence(f, "line %d", 2);
+	EXPECT_STREQ(f->evidence, "line 1\nline 2");
+	EXPECT_EQ(rdiag_doctor_nfindings(d), 1);
+	EXPECT_TRUE(rd_doc_find(d, "gid", RDIAG_DOC_OK) == f);
+	EXPECT_TRUE(rd_doc_find(d, "gid", RDIAG_DOC_WARN) == NULL);
+	EXPECT_TRUE(rdiag_doctor_finding(d, 1) == NULL);
+	while (rdiag_doctor_nfindings(d) < RD_DOC_MAX_FINDINGS)
+		rd_doc_add(d, "x", "host", RDIAG_DOC_INFO, NULL, "", "filler");
+	f = rd_doc_add(d, "last", "host", RDIAG_DOC_WARN, "c", "", "overflow");
+	EXPECT_EQ(rdiag_doctor_nfindings(d), RD_DOC_MAX_FINDINGS);	/* last slot reused */
+	EXPECT_STREQ(rdiag_doctor_finding(d, RD_DOC_MAX_FINDINGS - 1)->check, "last");
+	EXPECT_STREQ(rdiag_doc_level_name(RDIAG_DOC_PROBLEM), "problem");
+	rdiag_doctor_free(d);
+}
+
+static void test_rtnl(void)
+{
+	union rd_addr a;
+	struct rd_route r;
+	char buf[64];
+	int ret;
+
+	EXPECT_EQ(rd_addr_parse("198.18.0.2", &a), 0);
+	EXPECT_STREQ(rd_addr_str(&a, buf, sizeof(buf)), "198.18.0.2");
+	EXPECT_EQ(rd_addr_parse("fe80::1", &a), 0);
+	EXPECT_EQ(a.sa.sa_family, AF_INET6);
+	EXPECT_EQ(rd_addr_parse("no.such.host.invalid", &a), -EINVAL);
+	EXPECT_STREQ(rd_nud_state_name(NUD_INCOMPLETE, buf, sizeof(buf)), "INCOMPLETE");
+	EXPECT_STREQ(rd_nud_state_name(NUD_REACHABLE | NUD_PERMANENT, buf, sizeof(buf)),
+		     "REACHABLE,PERMANENT");
+	EXPECT_STREQ(rd_nud_state_name(0, buf, sizeof(buf)), "NONE");
+	/* a real RTM_GETROUTE: loopback is local on every Linux host */
+	rd_addr_parse("127.0.0.1", &a);
+	ret = rd_rtnl_route_get(&a, NULL, 0, &r);
+	EXPECT_EQ(ret, 0);
+	EXPECT_EQ(r.type, RTN_LOCAL);
+	EXPECT_STREQ(r.oifname, "lo");
+	EXPECT_EQ(rd_addr_owner(&a, buf, sizeof(buf)) > 0, 1);
+	EXPECT_STREQ(buf, "lo");
+	rd_addr_parse("192.0.2.77", &a);	/* TEST-NET-1: nobody has it */
+	EXPECT_EQ(rd_addr_owner(&a, buf, sizeof(buf)), -EADDRNOTAVAIL);
+}
+
+int main(void)
+{
+	struct rdiag_doc_peer_info p = { .valid = true, .netdev_mtu = 9000, .path_mtu = 4096,
+					 .active_mtu = 4096, .gid_type = 2, .dev = "mlx5_0" }, q;
+	uint8_t buf[RD_DOC_PDATA_LEN];
+
+	EXPECT_EQ(rdiag_roce_path_mtu(1500), 1024);
+	EXPECT_EQ(rdiag_roce_path_mtu(9000), 4096);
+	EXPECT_EQ(rdiag_roce_path_mtu(4192), 4096);
+	EXPECT_EQ(rdiag_roce_path_mtu(4191), 2048);
+	EXPECT_EQ(rdiag_roce_path_mtu(1000), 512);
+	EXPECT_EQ(rdiag_roce_path_mtu(352), 256);
+	EXPECT_EQ(rdiag_roce_path_mtu(351), 0);
+	EXPECT_EQ(rdiag_roce_path_mtu(0), 0);
+
+	rd_doc_pdata_pack(buf, &p);
+	EXPECT_EQ(rd_doc_pdata_unpack(buf, sizeof(buf), &q), 0);
+	EXPECT_TRUE(q.valid);
+	EXPECT_EQ(q.netdev_mtu, 9000);
+	EXPECT_EQ(q.path_mtu, 4096);
+	EXPECT_EQ(q.active_mtu, 4096);
+	EXPECT_EQ(q.gid_type, 2);
+	EXPECT_STREQ(q.dev, "mlx5_0");
+	EXPECT_EQ(rd_doc_pdata_unpack(buf, sizeof(buf) - 1, &q), -EINVAL);
+	EXPECT_TRUE(!q.valid);
+	buf[0] = 'X';
+	EXPECT_EQ(rd_doc_pdata_unpack(buf, sizeof(buf), &q), -EINVAL);
+	EXPECT_EQ(rd_doc_pdata_unpack(NULL, 0, &q), -EINVAL);
+
+	test_nft();
+	test_iptables();
+	test_json();
+	test_findings();
+	test_verdict();
+	test_rtnl();
+	return tap_done();
+}
