@@ -255,6 +255,15 @@ int main(void)
 		}
 		dec("sll2_send");
 		EXPECT_EQ(P.sll_ifindex, 3);
+		/* DLT_RAW as BSD (12) and OpenBSD (14) number it */
+		{
+			const struct pvec *v = vec("raw_send");
+
+			EXPECT_EQ(rdiag_pkt_decode(&P, 12, v->data, v->len, v->len, NULL), 0);
+			EXPECT_TRUE(P.icrc_ok);
+			EXPECT_EQ(rdiag_pkt_decode(&P, 14, v->data, v->len, v->len, NULL), 0);
+			EXPECT_TRUE(P.icrc_ok);
+		}
 		dec("ipv6_write_only");
 		EXPECT_EQ(P.flow_label, 0x12345);
 	}
