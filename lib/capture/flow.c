@@ -379,8 +379,8 @@ static void request_psn(struct rdiag_flow_table *ft, struct rd_flow *f, const st
 				v->flags |= RDIAG_FV_OOO;
 				return;
 			}
-			f->i.psn_dup++;
-			ft->t.psn_dup++;
+			f->i.psn_retx++;
+			ft->t.psn_retx++;
 			v->flags |= RDIAG_FV_RETX;
 			return;
 		}

@@ -104,6 +104,7 @@ static void flow_json(struct rdiag_out *o, struct rdiag_flow_table *ft,
 	rdiag_out_u64(o, "psn_gaps", NULL, f->psn_gaps);
 	rdiag_out_u64(o, "psn_lost", NULL, f->psn_lost);
 	rdiag_out_u64(o, "psn_dup", NULL, f->psn_dup);
+	rdiag_out_u64(o, "psn_retx", NULL, f->psn_retx);
 	rdiag_out_u64(o, "psn_ooo", NULL, f->psn_ooo);
 	rdiag_out_u64(o, "acks", NULL, f->acks);
 	rdiag_out_obj_begin(o, "naks");
@@ -152,8 +153,9 @@ static void flow_text(struct rdiag_out *o, struct rdiag_flow_table *ft,
 
 	flow_name(name, sizeof(name), &f->key);
 	rdiag_out_text(o, "%-44s %7" PRIu64 " %9" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64
-		       " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64,
-		       name, f->pkts, f->bytes, f->psn_gaps, f->psn_lost, f->psn_dup, f->psn_ooo,
+		       " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64
+		       " %4" PRIu64, name, f->pkts, f->bytes, f->psn_gaps, f->psn_lost, f->psn_dup,
+		       f->psn_retx, f->psn_ooo,
 		       naks(f->naks), f->rnr_naks, f->ecn_ce, f->cnp, f->icrc_bad);
 	latency(o, NULL, &f->read_lat);
 	latency(o, NULL, &f->ack_lat);
@@ -194,10 +196,11 @@ static void flow_details(struct rdiag_out *o, struct rdiag_flow_table *ft,
 			rdiag_out_text(o, "    RNR NAKs: %" PRIu64 ", timer %g..%g ms\n", f->rnr_naks,
 				       f->rnr_timer_ms_min, f->rnr_timer_ms_max);
 	}
-	if (f->psn_gaps || f->psn_dup || f->psn_ooo)
+	if (f->psn_gaps || f->psn_dup || f->psn_retx || f->psn_ooo)
 		rdiag_out_text(o, "    PSN: %" PRIu64 " gaps (%" PRIu64 " packets lost), %" PRIu64
-			       " duplicates (retransmissions), %" PRIu64 " out of order\n",
-			       f->psn_gaps, f->psn_lost, f->psn_dup, f->psn_ooo);
+			       " duplicates, %" PRIu64 " lost packets resent, %" PRIu64
+			       " out of order\n", f->psn_gaps, f->psn_lost, f->psn_dup, f->psn_retx,
+			       f->psn_ooo);
 	if (f->ecn_ce || f->cnp_for_ce)
 		rdiag_out_text(o, "    ECN: %" PRIu64 " CE-marked packets, %" PRIu64
 			       " CNPs sent back for them\n", f->ecn_ce, f->cnp_for_ce);
@@ -306,6 +309,7 @@ static void totals(struct rdiag_out *o, const struct rdiag_flow_total *t)
 	rdiag_out_u64(o, "psn_gaps", "PSN: %" PRIu64 " gaps", t->psn_gaps);
 	rdiag_out_u64(o, "psn_lost", " (%" PRIu64 " lost)", t->psn_lost);
 	rdiag_out_u64(o, "psn_dup", ", %" PRIu64 " duplicates", t->psn_dup);
+	rdiag_out_u64(o, "psn_retx", ", %" PRIu64 " resent", t->psn_retx);
 	rdiag_out_u64(o, "psn_ooo", ", %" PRIu64 " out of order", t->psn_ooo);
 	rdiag_out_u64(o, "acks", "; %" PRIu64 " ACKs", t->acks);
 	rdiag_out_u64(o, "naks", ", %" PRIu64 " NAKs", naks(t->naks));
@@ -377,8 +381,8 @@ void dump_summary(struct rdiag_out *o, struct rdiag_flow_table *ft,
 	}
 	if (!json)
 		opcode_table_text(o, &t);
-	rdiag_out_text(o, "\n%-44s %7s %9s %4s %4s %4s %4s %4s %4s %4s %4s %4s %17s %17s\n",
-		       "FLOW (src > dst, dest QP)", "PKTS", "BYTES", "GAP", "LOST", "DUP", "OOO",
+	rdiag_out_text(o, "\n%-44s %7s %9s %4s %4s %4s %4s %4s %4s %4s %4s %4s %4s %17s %17s\n",
+		       "FLOW (src > dst, dest QP)", "PKTS", "BYTES", "GAP", "LOST", "DUP", "RTX", "OOO",
 		       "NAK", "RNR", "CE", "CNP", "ICRC", "READ p50/p99", "ACK p50/p99");
 	rdiag_out_arr_begin(o, "flows");
 	for (i = 0; i < n; i++) {
