@@ -11,6 +11,7 @@
 #include "tap.h"
 #include "rdmadiag/packet.h"
 #include "packet_vectors.h"
+#include "rxe_vectors.h"
 
 static int popcount(uint32_t v)
 {
@@ -84,73 +85,81 @@ static int same_fields(const struct rdiag_pkt *a, const struct rdiag_pkt *f)
 
 static struct rdiag_pkt full, cut;
 
+/* every cut point of one frame: A (capture cut) and B (short frame) */
+static void cut_everywhere(const char *name, int linktype, const uint8_t *data, uint32_t len)
+{
+	uint32_t k, ident, bad_status = 0, bad_rc = 0, bad_fields = 0, bad_stop = 0;
+	uint32_t bad_mono = 0, bad_b = 0, hdrs_end;
+	int prev = 0;
+
+	EXPECT_EQ(rdiag_pkt_decode(&full, linktype, data, len, len, NULL), 0);
+	ident = ident_point(&full);
+	hdrs_end = full.payload_off;
+	for (k = 0; k < len; k++) {
+		uint8_t *b = malloc(k ? k : 1);
+		int r, n;
+
+		memcpy(b, data, k);
+		/* A: capture cut at k */
+		r = rdiag_pkt_decode(&cut, linktype, b, k, len, NULL);
+		if (r != (k >= ident ? 0 : RDIAG_SKIP_SHORT))
+			bad_rc++;
+		if (cut.status != RDIAG_PKT_TRUNCATED)
+			bad_status++;
+		if ((cut.present & ~full.present) || same_fields(&cut, &full))
+			bad_fields++;
+		/* (a VLAN stack may be cut after some of its tags were read) */
+		if (cut.stopped_in == RDIAG_HDR_NONE ||
+		    (cut.stopped_in != RDIAG_HDR_PAYLOAD &&
+		     cut.stopped_in != RDIAG_HDR_VLAN &&
+		     (cut.present & RDIAG_HAS(cut.stopped_in))))
+			bad_stop++;
+		/* once every header before the payload is captured, all are there */
+		if (k >= hdrs_end &&
+		    (cut.present | RDIAG_HAS_ICRC | RDIAG_HAS(RDIAG_HDR_VCRC) |
+		     RDIAG_HAS_MAD | RDIAG_HAS_CM) !=
+		    (full.present | RDIAG_HAS_ICRC | RDIAG_HAS(RDIAG_HDR_VCRC) |
+		     RDIAG_HAS_MAD | RDIAG_HAS_CM))
+			bad_fields++;
+		/* the ICRC is checked only when all of it was captured (IB: VCRC cut) */
+		if (cut.icrc_checked != (full.encap == RDIAG_ENCAP_IB && k >= len - 2) ||
+		    (cut.icrc_checked && !cut.icrc_ok))
+			bad_fields++;
+		n = popcount(cut.present);
+		if (n < prev)
+			bad_mono++;
+		prev = n;
+
+		/* B: the frame is k bytes long */
+		rdiag_pkt_decode(&cut, linktype, b, k, k, NULL);
+		if (full.encap == RDIAG_ENCAP_IB && k >= len - 2) {
+			if (cut.status != RDIAG_PKT_OK ||
+			    (cut.present & RDIAG_HAS(RDIAG_HDR_VCRC)))
+				bad_b++;
+		} else if (cut.status != RDIAG_PKT_INVALID) {
+			bad_b++;
+		}
+		free(b);
+	}
+	printf("# %s: %u cut points\n", name, len);
+	EXPECT_EQ(bad_rc, 0);
+	EXPECT_EQ(bad_status, 0);
+	EXPECT_EQ(bad_fields, 0);
+	EXPECT_EQ(bad_stop, 0);
+	EXPECT_EQ(bad_mono, 0);
+	EXPECT_EQ(bad_b, 0);
+	}
+
+
 int main(void)
 {
 	unsigned int i;
 
-	for (i = 0; i < N_PVECS; i++) {
-		const struct pvec *v = &pvecs[i];
-		uint32_t k, ident, bad_status = 0, bad_rc = 0, bad_fields = 0, bad_stop = 0;
-		uint32_t bad_mono = 0, bad_b = 0, hdrs_end;
-		int prev = 0;
-
-		EXPECT_EQ(rdiag_pkt_decode(&full, v->linktype, v->data, v->len, v->len, NULL), 0);
-		ident = ident_point(&full);
-		hdrs_end = full.payload_off;
-		for (k = 0; k < v->len; k++) {
-			uint8_t *b = malloc(k ? k : 1);
-			int r, n;
-
-			memcpy(b, v->data, k);
-			/* A: capture cut at k */
-			r = rdiag_pkt_decode(&cut, v->linktype, b, k, v->len, NULL);
-			if (r != (k >= ident ? 0 : RDIAG_SKIP_SHORT))
-				bad_rc++;
-			if (cut.status != RDIAG_PKT_TRUNCATED)
-				bad_status++;
-			if ((cut.present & ~full.present) || same_fields(&cut, &full))
-				bad_fields++;
-			/* (a VLAN stack may be cut after some of its tags were read) */
-			if (cut.stopped_in == RDIAG_HDR_NONE ||
-			    (cut.stopped_in != RDIAG_HDR_PAYLOAD &&
-			     cut.stopped_in != RDIAG_HDR_VLAN &&
-			     (cut.present & RDIAG_HAS(cut.stopped_in))))
-				bad_stop++;
-			/* once every header before the payload is captured, all are there */
-			if (k >= hdrs_end &&
-			    (cut.present | RDIAG_HAS_ICRC | RDIAG_HAS(RDIAG_HDR_VCRC) |
-			     RDIAG_HAS_MAD | RDIAG_HAS_CM) !=
-			    (full.present | RDIAG_HAS_ICRC | RDIAG_HAS(RDIAG_HDR_VCRC) |
-			     RDIAG_HAS_MAD | RDIAG_HAS_CM))
-				bad_fields++;
-			/* the ICRC is checked only when all of it was captured (IB: VCRC cut) */
-			if (cut.icrc_checked != (full.encap == RDIAG_ENCAP_IB && k >= v->len - 2) ||
-			    (cut.icrc_checked && !cut.icrc_ok))
-				bad_fields++;
-			n = popcount(cut.present);
-			if (n < prev)
-				bad_mono++;
-			prev = n;
-
-			/* B: the frame is k bytes long */
-			rdiag_pkt_decode(&cut, v->linktype, b, k, k, NULL);
-			if (full.encap == RDIAG_ENCAP_IB && k >= v->len - 2) {
-				if (cut.status != RDIAG_PKT_OK ||
-				    (cut.present & RDIAG_HAS(RDIAG_HDR_VCRC)))
-					bad_b++;
-			} else if (cut.status != RDIAG_PKT_INVALID) {
-				bad_b++;
-			}
-			free(b);
-		}
-		printf("# %s: %u cut points\n", v->name, v->len);
-		EXPECT_EQ(bad_rc, 0);
-		EXPECT_EQ(bad_status, 0);
-		EXPECT_EQ(bad_fields, 0);
-		EXPECT_EQ(bad_stop, 0);
-		EXPECT_EQ(bad_mono, 0);
-		EXPECT_EQ(bad_b, 0);
-	}
+	for (i = 0; i < N_PVECS; i++)
+		cut_everywhere(pvecs[i].name, pvecs[i].linktype, pvecs[i].data, pvecs[i].len);
+	/* and the real rxe frames (rdma_cm MADs, READ, WRITE, NAK) */
+	for (i = 0; i < N_RXE_VECS; i++)
+		cut_everywhere(rxe_vecs[i].name, 1, rxe_vecs[i].data, rxe_vecs[i].len);
 
 	/* the stop point names the header that was cut: BTH, then RETH, then payload, ICRC */
 	{
