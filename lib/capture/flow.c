@@ -680,7 +680,7 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 	}
 	{
 		uint8_t low = op & 0x1f;
-		bool reliable = tr == 0 || tr == 5;	/* RC, XRC */
+		bool reliable = tr == 0 || tr == 2 || tr == 5;	/* RC, RD, XRC */
 		bool is_read = reliable && low == 0x0c;
 		bool is_atomic = reliable && (low == 0x13 || low == 0x14);
 		struct rd_pend_key k;
