@@ -11,3 +11,21 @@ load helper
 	assert_success
 	assert_output --regexp '^[0-9]+ values compared, 0 captures with differences$'
 }
+
+@test "rdmadump on the manifest's bad files: documented exit code, one line, packets before a cut" {
+	[ -f "$FIX/pcap/MANIFEST.json" ] || skip "no generated fixtures"
+	n=0
+	while IFS=$'\t' read -r file code before; do
+		run --separate-stderr rdmadump -r "$FIX/pcap/$file"
+		[ "$status" -eq "$code" ] || fail "$file: exit $status, manifest says $code"
+		if [ "$code" -ne 0 ]; then
+			[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ] || fail "$file: not one line: $stderr"
+			[[ "$stderr" == "rdmadump: "* ]] || fail "$file: $stderr"
+		fi
+		[ -z "$before" ] || [ "${#lines[@]}" -eq "$before" ] ||
+			fail "$file: ${#lines[@]} packets printed before the cut, manifest says $before"
+		n=$((n + 1))
+	done < <(jq -r '.captures[] | select(.expect) | [.file, .expect.exit,
+		(.expect.packets_before // "")] | @tsv' "$FIX/pcap/MANIFEST.json")
+	[ "$n" -ge 5 ]
+}
