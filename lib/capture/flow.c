@@ -29,6 +29,7 @@ struct rd_flow {
 	uint32_t hash;
 	uint32_t cap_ops;
 	struct rdiag_flow_opstat *ops;
+	uint8_t *op_slot;	/* 256 entries: index + 1 into ops, 0 = not seen yet */
 	/* request PSN state */
 	bool req_init;
 	uint32_t req_next;
@@ -100,6 +101,7 @@ void rdiag_flow_table_free(struct rdiag_flow_table *ft)
 		return;
 	for (size_t i = 0; i < ft->n; i++) {
 		free(ft->f[i].ops);
+		free(ft->f[i].op_slot);
 		free(ft->f[i].read_h);
 		free(ft->f[i].ack_h);
 	}
@@ -243,9 +245,12 @@ static int count_opcode(struct rd_flow *f, uint8_t op, uint32_t len, uint32_t pa
 {
 	unsigned int j;
 
-	for (j = 0; j < f->i.n_ops; j++)
-		if (f->ops[j].opcode == op)
-			break;
+	if (!f->op_slot) {
+		f->op_slot = calloc(256, 1);
+		if (!f->op_slot)
+			return -ENOMEM;
+	}
+	j = f->op_slot[op] ? f->op_slot[op] - 1u : f->i.n_ops;
 	if (j == f->i.n_ops) {
 		if (f->i.n_ops == f->cap_ops) {
 			uint32_t nc = f->cap_ops ? f->cap_ops * 2 : 4;
@@ -258,6 +263,7 @@ static int count_opcode(struct rd_flow *f, uint8_t op, uint32_t len, uint32_t pa
 		}
 		memset(&f->ops[j], 0, sizeof(f->ops[j]));
 		f->ops[j].opcode = op;
+		f->op_slot[op] = (uint8_t)(j + 1);
 		f->i.n_ops++;
 	}
 	f->ops[j].pkts++;
