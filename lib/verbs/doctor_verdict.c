@@ -52,18 +52,25 @@ static bool established(const struct rdiag_doctor *d)
 	return false;
 }
 
+/* the step that decided the outcome (the failed one, else connect); the others are in the
+ * steps list already */
 static void step_evidence(const struct rdiag_doctor *d, struct rdiag_doc_verdict *v)
 {
+	const struct rdiag_doc_step *s = NULL;
 	char line[400];
 	size_t i;
 
-	for (i = 0; i < d->nsteps; i++) {
-		const struct rdiag_doc_step *s = &d->steps[i];
-
-		snprintf(line, sizeof(line), "%s: %s after %.1f ms: %s", s->name,
-			 s->ok ? "ok" : "failed", s->ms, s->detail);
-		append(v->evidence, sizeof(v->evidence), line);
-	}
+	for (i = 0; i < d->nsteps && !s; i++)
+		if (!d->steps[i].ok)
+			s = &d->steps[i];
+	for (i = 0; i < d->nsteps && !s; i++)
+		if (!strcmp(d->steps[i].name, "connect"))
+			s = &d->steps[i];
+	if (!s)
+		return;
+	snprintf(line, sizeof(line), "%s: %s after %.1f ms: %s", s->name,
+		 s->ok ? "ok" : s->timed_out ? "timed out" : "failed", s->ms, s->detail);
+	append(v->evidence, sizeof(v->evidence), line);
 }
 
 static void cm_delta_evidence(const struct rdiag_doctor *d, struct rdiag_doc_verdict *v)
@@ -74,7 +81,9 @@ static void cm_delta_evidence(const struct rdiag_doctor *d, struct rdiag_doc_ver
 	for (i = 0; i < d->ndeltas; i++) {
 		const struct rdiag_doc_delta *x = &d->deltas[i];
 
-		if (!x->cm || strcmp(x->dev, d->egress_dev) || x->port != d->egress_port)
+		if (!x->cm || strcmp(x->dev, d->egress_dev) || x->port != d->egress_port ||
+		    !(strcmp(x->name, "cm_tx_msgs/req") == 0 || strcmp(x->name, "cm_tx_retries/req") == 0 ||
+		      strcmp(x->name, "cm_rx_msgs/rep") == 0 || strcmp(x->name, "cm_rx_msgs/rej") == 0))
 			continue;
 		snprintf(line, sizeof(line), "%s/%u %s +%llu", x->dev, x->port, x->name,
 			 (unsigned long long)(x->after - x->before));
@@ -240,7 +249,6 @@ void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict
 		const struct rdiag_doc_peer_info *p = &d->peer;
 
 		step_evidence(d, v);
-		cm_delta_evidence(d, v);
 		if (p->valid && p->path_mtu && d->egress_mtu &&
 		    p->path_mtu != rdiag_roce_path_mtu(d->egress_mtu)) {
 			set(v, "transport", "mtu_mismatch");
