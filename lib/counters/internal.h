@@ -11,6 +11,7 @@
 #include <rdmadiag/counters.h>
 
 struct rd_replay;
+struct rd_fdcache;
 
 struct rdiag_counters {
 	enum rdiag_source source;
@@ -23,6 +24,7 @@ struct rdiag_counters {
 	FILE *record;			/* --nl-record */
 	struct rd_replay *replay;	/* RDMADIAG_NL_REPLAY */
 	char err[256];
+	struct rd_fdcache *fdcache;	/* counter files kept open (fdcache.c) */
 	char *buf;			/* receive buffer */
 	size_t buflen;
 };
@@ -42,8 +44,31 @@ int rd_parse_u64(const char *s, uint64_t *v);
 int rd_read_u64(const char *path, uint64_t *v);
 bool rd_is_dir(const char *path);
 
-/* sysfs discovery and counter reading (sysfs.c) */
+/* kept-open counter files (fdcache.c): read NAME in directory DIR (open as dfd) whose
+ * readdir inode is ino; returns bytes read or -errno */
+#include <sys/types.h>
+struct rdiag_catalog_entry;
+uint64_t rd_fdcache_dirhash(const char *dir);
+/* *cat: the file's catalogue slot (rd_cat_unset until looked up), NULL when not cached */
+ssize_t rd_fdcache_read(struct rdiag_counters *c, int dfd, const char *dir, uint64_t dirhash,
+			const char *name, ino_t ino, char *buf, size_t len,
+			const struct rdiag_catalog_entry ***cat);
+extern const struct rdiag_catalog_entry rd_cat_unset;
+void rd_fdcache_begin(struct rdiag_counters *c);
+void rd_fdcache_sweep(struct rdiag_counters *c);
+void rd_fdcache_free(struct rdiag_counters *c);
+
+/* sysfs discovery and counter reading (sysfs.c).  rd_sysfs_sample_dir returns -ENOENT when
+ * the directory does not exist; cache_ms is taken from a 'lifespan' file in it when there
+ * is one. */
 int rd_sysfs_devices(struct rdiag_counters *c, struct rdiag_devices *d);
+/* which counter directories ports/N/ has: one listing instead of a failed open per absent
+ * directory (snapshots of many ports stay cheap).  -errno when the port directory is gone. */
+#define RD_PORT_HW	1u	/* hw_counters/ */
+#define RD_PORT_PMA	2u	/* counters/ */
+#define RD_PORT_CM	4u	/* cm_tx_msgs/ ... (5.14+) */
+int rd_sysfs_port_dirs(struct rdiag_counters *c, const char *dev, uint32_t port,
+		       unsigned int *mask);
 struct rd_sampvec;
 int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const char *dir,
 			const char *dev, uint32_t port, enum rdiag_origin origin,
@@ -61,6 +86,10 @@ struct rd_sampvec { struct rdiag_samples *set; };
 int rd_samples_add(struct rdiag_samples *set, const char *dev, uint32_t port, const char *name,
 		   uint64_t value, int err, enum rdiag_origin origin, uint64_t ts_ns,
 		   uint32_t cache_ms, const char *driver);
+/* the same with the catalogue entry already known (NULL = unknown counter) */
+int rd_samples_add_cat(struct rdiag_samples *set, const char *dev, uint32_t port,
+		       const char *name, uint64_t value, int err, enum rdiag_origin origin,
+		       uint64_t ts_ns, uint32_t cache_ms, const struct rdiag_catalog_entry *cat);
 
 /* ---- netlink (nl.c) ---- */
 #define RD_NL_MAXATTR RDMA_NLDEV_ATTR_MAX

@@ -32,9 +32,9 @@ static const char *intern(struct rdiag_samples *set, const char *s)
 	return d;
 }
 
-int rd_samples_add(struct rdiag_samples *set, const char *dev, uint32_t port, const char *name,
-		   uint64_t value, int err, enum rdiag_origin origin, uint64_t ts_ns,
-		   uint32_t cache_ms, const char *driver)
+int rd_samples_add_cat(struct rdiag_samples *set, const char *dev, uint32_t port,
+		       const char *name, uint64_t value, int err, enum rdiag_origin origin,
+		       uint64_t ts_ns, uint32_t cache_ms, const struct rdiag_catalog_entry *cat)
 {
 	struct rdiag_sample *s;
 	const char *d, *nm;
@@ -62,8 +62,16 @@ int rd_samples_add(struct rdiag_samples *set, const char *dev, uint32_t port, co
 	s->ts_ns = ts_ns;
 	s->cache_ms = cache_ms;
 	s->err = err;
-	s->cat = rdiag_catalog_lookup(name, driver, origin);
+	s->cat = cat;
 	return 0;
+}
+
+int rd_samples_add(struct rdiag_samples *set, const char *dev, uint32_t port, const char *name,
+		   uint64_t value, int err, enum rdiag_origin origin, uint64_t ts_ns,
+		   uint32_t cache_ms, const char *driver)
+{
+	return rd_samples_add_cat(set, dev, port, name, value, err, origin, ts_ns, cache_ms,
+				  rdiag_catalog_lookup(name, driver, origin));
 }
 
 size_t rdiag_samples_count(const struct rdiag_samples *s)
@@ -236,26 +244,12 @@ static int lite_enum(struct rdiag_counters *c, struct lite_dev **out, size_t *no
 	return 0;
 }
 
-static uint32_t lifespan(struct rdiag_counters *c, const char *dev, uint32_t port)
-{
-	char path[PATH_MAX];
-	uint64_t v;
-
-	if (port)
-		rd_path(c, path, sizeof(path),
-			"/sys/class/infiniband/%s/ports/%u/hw_counters/lifespan", dev, port);
-	else
-		rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/hw_counters/lifespan",
-			dev);
-	/* the kernel default is 10 ms when the file is absent or unreadable */
-	return rd_read_u64(path, &v) == 0 ? (uint32_t)v : 10;
-}
-
 static int sample_port(struct rdiag_counters *c, struct rd_sampvec *v, struct lite_dev *d,
 		       uint32_t port)
 {
 	char path[PATH_MAX], prefix[64];
 	bool got_nl = false;
+	unsigned int dirs;
 	size_t g;
 	int ret;
 
@@ -263,44 +257,48 @@ static int sample_port(struct rdiag_counters *c, struct rd_sampvec *v, struct li
 		ret = rd_nl_sample_port(c, v->set, d->nl_index, d->name, port, d->driver);
 		if (ret == 0)
 			got_nl = true;
-		else if (c->source == RDIAG_SRC_NETLINK)
+		else if (c->source == RDIAG_SRC_NETLINK || ret == -ENOMEM)
 			return ret;
-		else if (ret == -ENOMEM)
-			return ret;
-	} else if (c->source == RDIAG_SRC_NETLINK) {
-		return 0;
 	}
 	if (c->source == RDIAG_SRC_NETLINK)
 		return 0;
-	if (!got_nl) {
+	ret = rd_sysfs_port_dirs(c, d->name, port, &dirs);
+	if (ret < 0)
+		return ret == -ENOENT || ret == -ENOTDIR ? 0 : ret;	/* port vanished */
+	if (!got_nl && (dirs & RD_PORT_HW)) {
+		/* the kernel default lifespan is 10 ms; the directory's own file overrides it */
 		rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/hw_counters",
 			d->name, port);
-		if (rd_is_dir(path)) {
-			ret = rd_sysfs_sample_dir(c, v, path, d->name, port, RDIAG_ORIG_SYSFS_HW,
-						  NULL, lifespan(c, d->name, port), d->driver);
-			if (ret < 0)
-				return ret;
-		}
+		ret = rd_sysfs_sample_dir(c, v, path, d->name, port, RDIAG_ORIG_SYSFS_HW, NULL, 10,
+					  d->driver);
+		if (ret < 0 && ret != -ENOENT)
+			return ret;
 	}
 	/* the PMA counters and the CM counters never travel over netlink */
-	rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/counters", d->name,
-		port);
-	ret = rd_sysfs_sample_dir(c, v, path, d->name, port, RDIAG_ORIG_PMA, NULL, 0, "pma");
-	if (ret < 0)
-		return ret;
+	if (dirs & RD_PORT_PMA) {
+		rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/counters",
+			d->name, port);
+		ret = rd_sysfs_sample_dir(c, v, path, d->name, port, RDIAG_ORIG_PMA, NULL, 0,
+					  "pma");
+		if (ret < 0 && ret != -ENOENT)
+			return ret;
+	}
 	for (g = 0; g < sizeof(cm_groups) / sizeof(cm_groups[0]); g++) {
+		snprintf(prefix, sizeof(prefix), "%s/", cm_groups[g]);
 		/* ports/N/<group>/ since the CM sysfs moved onto the port (5.14; 6.1 has it
 		 * there), /sys/class/infiniband_cm/<dev>/<port>/<group>/ before */
-		rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/%s", d->name,
-			port, cm_groups[g]);
-		if (!rd_is_dir(path))
-			rd_path(c, path, sizeof(path), "/sys/class/infiniband_cm/%s/%u/%s", d->name,
-				port, cm_groups[g]);
-		snprintf(prefix, sizeof(prefix), "%s/", cm_groups[g]);
+		if (dirs & RD_PORT_CM)
+			rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/%s",
+				d->name, port, cm_groups[g]);
+		else
+			rd_path(c, path, sizeof(path), "/sys/class/infiniband_cm/%s/%u/%s",
+				d->name, port, cm_groups[g]);
 		ret = rd_sysfs_sample_dir(c, v, path, d->name, port, RDIAG_ORIG_CM, prefix, 0,
 					  "cm");
-		if (ret < 0)
+		if (ret < 0 && ret != -ENOENT)
 			return ret;
+		if (ret == -ENOENT && !(dirs & RD_PORT_CM))
+			break;	/* no CM counters on this port at all */
 	}
 	return 0;
 }
@@ -322,6 +320,7 @@ int rdiag_counters_sample(struct rdiag_counters *c, const struct rdiag_filter *f
 	if (!set)
 		return -ENOMEM;
 	v.set = set;
+	rd_fdcache_begin(c);
 	ret = lite_enum(c, &devs, &n);
 	if (ret < 0) {
 		if (!c->err[0])
@@ -338,10 +337,10 @@ int rdiag_counters_sample(struct rdiag_counters *c, const struct rdiag_filter *f
 		if ((!f || !f->port) && c->source != RDIAG_SRC_NETLINK && d->in_sysfs) {
 			rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/hw_counters",
 				d->name);
-			if (rd_is_dir(path))
-				ret = rd_sysfs_sample_dir(c, &v, path, d->name, 0,
-							  RDIAG_ORIG_SYSFS_DEV_HW, NULL,
-							  lifespan(c, d->name, 0), d->driver);
+			ret = rd_sysfs_sample_dir(c, &v, path, d->name, 0,
+						  RDIAG_ORIG_SYSFS_DEV_HW, NULL, 10, d->driver);
+			if (ret == -ENOENT)
+				ret = 0;
 		}
 		for (p = 0; p < d->nports && !ret; p++) {
 			if (f && f->port && f->port != d->ports[p])
@@ -360,6 +359,8 @@ int rdiag_counters_sample(struct rdiag_counters *c, const struct rdiag_filter *f
 		rdiag_samples_free(set);
 		return ret;
 	}
+	if (!f || (!f->dev && !f->port))
+		rd_fdcache_sweep(c);	/* a full snapshot: what it did not read is gone */
 	*out = set;
 	return 0;
 }

@@ -270,55 +270,153 @@ int rd_sysfs_devices(struct rdiag_counters *c, struct rdiag_devices *ds)
 	return ret;
 }
 
-/* Read every counter file of one directory.  dirfd + openat: one path walk per directory, not
- * per file (snapshots of 1000+ files stay well under a millisecond). */
+struct dent {
+	char name[256];
+	ino_t ino;
+	unsigned char type;
+};
+
+static int dent_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct dent *)a)->name, ((const struct dent *)b)->name);
+}
+
+/* the entries of an open directory, sorted by name (no dot files) */
+static int list_dir(int dfd, struct dent **out, size_t *nout)
+{
+	struct dent *v = NULL, *nv;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	DIR *d;
+	int fd = dup(dfd);
+
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				free(v);
+				closedir(d);
+				return -ENOMEM;
+			}
+			v = nv;
+		}
+		rd_strlcpy(v[n].name, e->d_name, sizeof(v[n].name));
+		v[n].ino = e->d_ino;
+		v[n].type = e->d_type;
+		n++;
+	}
+	closedir(d);
+	qsort(v, n, sizeof(*v), dent_cmp);
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+int rd_sysfs_port_dirs(struct rdiag_counters *c, const char *dev, uint32_t port,
+		       unsigned int *mask)
+{
+	char path[PATH_MAX];
+	struct dent *l;
+	size_t n, i;
+	int dfd, ret;
+
+	*mask = 0;
+	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u", dev, port) < 0)
+		return -ENAMETOOLONG;
+	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	ret = list_dir(dfd, &l, &n);
+	close(dfd);
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < n; i++) {
+		if (!strcmp(l[i].name, "hw_counters"))
+			*mask |= RD_PORT_HW;
+		else if (!strcmp(l[i].name, "counters"))
+			*mask |= RD_PORT_PMA;
+		else if (!strncmp(l[i].name, "cm_", 3))
+			*mask |= RD_PORT_CM;
+	}
+	free(l);
+	return 0;
+}
+
+/* Read every counter file of one directory.  The listing decides what exists (a counter
+ * that vanished is not read); values come through the kept-open descriptors of fdcache.c. */
 int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const char *dir,
 			const char *dev, uint32_t port, enum rdiag_origin origin,
 			const char *prefix, uint32_t cache_ms, const char *driver)
 {
-	struct dirent **l;
+	const struct rdiag_catalog_entry **slot, *cat;
+	struct dent *l = NULL;
 	char name[512], buf[64];
-	int dfd, n, i, ret = 0;
+	uint64_t val, dh = rd_fdcache_dirhash(dir);
+	size_t n = 0, i;
+	ssize_t r;
+	int dfd, ret;
 
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	n = scandir(dir, &l, no_dots, alphasort);
-	if (n < 0) {
-		ret = -errno;
+		return errno == ENOTDIR ? -ENOENT : -errno;
+	ret = list_dir(dfd, &l, &n);
+	if (ret < 0) {
 		close(dfd);
-		return ret == -ENOENT ? 0 : ret;
+		return ret;
 	}
-	for (i = 0; i < n && !ret; i++) {
-		const char *f = l[i]->d_name;
-		uint64_t val = 0;
-		int err = 0, fd;
-		ssize_t r;
-
-		if (!strcmp(f, "lifespan") || l[i]->d_type == DT_DIR)
-			continue;
-		fd = openat(dfd, f, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			err = -errno;
-			if (err == -ENOENT)
-				continue;	/* vanished between readdir and open */
-		} else {
-			r = read(fd, buf, sizeof(buf) - 1);
-			if (r < 0) {
-				err = -errno;
-			} else {
+	/* hw_counters/lifespan: how old a value may be (ms) */
+	for (i = 0; i < n; i++)
+		if (!strcmp(l[i].name, "lifespan")) {
+			r = rd_fdcache_read(c, dfd, dir, dh, l[i].name, l[i].ino, buf,
+					    sizeof(buf) - 1, &slot);
+			if (r >= 0) {
 				buf[r] = '\0';
-				err = rd_parse_u64(buf, &val);
-				if (err)
-					val = 0;
+				if (rd_parse_u64(buf, &val) == 0)
+					cache_ms = (uint32_t)val;
 			}
-			close(fd);
 		}
-		snprintf(name, sizeof(name), "%s%s", prefix ? prefix : "", f);
-		ret = rd_samples_add(v->set, dev, port, name, val, err, origin, rd_now_ns(),
-				     cache_ms, driver);
+	for (i = 0; i < n && !ret; i++) {
+		int err = 0;
+
+		if (!strcmp(l[i].name, "lifespan") || l[i].type == DT_DIR)
+			continue;
+		val = 0;
+		r = rd_fdcache_read(c, dfd, dir, dh, l[i].name, l[i].ino, buf, sizeof(buf) - 1,
+				    &slot);
+		if (r == -ENOENT)
+			continue;	/* vanished between readdir and open */
+		if (r < 0) {
+			err = (int)r;
+		} else {
+			buf[r] = '\0';
+			err = rd_parse_u64(buf, &val);
+			if (err)
+				val = 0;
+		}
+		if (prefix)
+			snprintf(name, sizeof(name), "%s%s", prefix, l[i].name);
+		/* the catalogue lookup is done once per kept-open file, not per snapshot */
+		if (slot && *slot != &rd_cat_unset) {
+			cat = *slot;
+		} else {
+			cat = rdiag_catalog_lookup(prefix ? name : l[i].name, driver, origin);
+			if (slot)
+				*slot = cat;
+		}
+		ret = rd_samples_add_cat(v->set, dev, port, prefix ? name : l[i].name, val, err,
+					 origin, rd_now_ns(), cache_ms, cat);
 	}
-	free_list(l, n);
+	free(l);
 	close(dfd);
 	return ret;
 }

@@ -63,6 +63,16 @@ int rd_parse_u64(const char *s, uint64_t *v)
 {
 	char *end;
 	unsigned long long x;
+	const char *p = s;
+	uint64_t d = 0;
+
+	/* the common case, a plain decimal line ("123\n"), without strtoull */
+	while (*p >= '0' && *p <= '9' && p - s < 19)
+		d = d * 10 + (uint64_t)(*p++ - '0');
+	if (p != s && (*p == '\n' || !*p) && (*p == '\0' || !p[1]) && !(s[0] == '0' && p - s > 1)) {
+		*v = d;
+		return 0;
+	}
 
 	while (*s == ' ' || *s == '\t')
 		s++;

@@ -1,0 +1,210 @@
+/* Open counter files kept across snapshots.
+ *
+ * A snapshot of 1000 counters costs 3000 syscalls with open/read/close per file; a sysfs
+ * attribute re-generates its value on every read at offset 0, so one pread() on a kept
+ * descriptor does the same job (the 16 x 64 bench: 2.4 ms -> 0.5 ms of CPU on the CI VM).
+ * Entries are keyed by path and checked against the inode number readdir reports, so a file
+ * that was replaced (a device re-created, a fixture rewritten by rename) is reopened, and a
+ * file that disappeared is never read: the directory listing decides what exists.  The
+ * cache holds at most a quarter of RLIMIT_NOFILE; beyond that files are opened per read. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <rdmadiag/catalog.h>
+#include "internal.h"
+
+struct rd_fdent {
+	char *path;
+	int fd;
+	ino_t ino;
+	unsigned int gen;
+	const struct rdiag_catalog_entry *cat;	/* the lookup for this file, done once */
+	struct rd_fdent *next;
+};
+
+/* "not looked up yet" marker for the catalogue slot */
+const struct rdiag_catalog_entry rd_cat_unset;
+
+struct rd_fdcache {
+	struct rd_fdent **tab;
+	size_t nbuckets, n, cap;
+	unsigned int gen;
+};
+
+uint64_t rd_fdcache_dirhash(const char *dir)
+{
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+
+	for (; *dir; dir++)
+		h = (h ^ (unsigned char)*dir) * 1099511628211ull;
+	return (h ^ '/') * 1099511628211ull;
+}
+
+static uint64_t hash(uint64_t h, const char *name)
+{
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 1099511628211ull;
+	return h;
+}
+
+static bool same(const char *path, const char *dir, const char *name)
+{
+	size_t l = strlen(dir);
+
+	return !strncmp(path, dir, l) && path[l] == '/' && !strcmp(path + l + 1, name);
+}
+
+static struct rd_fdcache *cache_get(struct rdiag_counters *c)
+{
+	struct rd_fdcache *fc = c->fdcache;
+	struct rlimit rl;
+
+	if (fc)
+		return fc;
+	fc = calloc(1, sizeof(*fc));
+	if (!fc)
+		return NULL;
+	fc->nbuckets = 1024;
+	fc->tab = calloc(fc->nbuckets, sizeof(*fc->tab));
+	if (!fc->tab) {
+		free(fc);
+		return NULL;
+	}
+	fc->cap = 256;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		fc->cap = rl.rlim_cur / 4;
+	else if (getrlimit(RLIMIT_NOFILE, &rl) == 0)
+		fc->cap = 16384;
+	c->fdcache = fc;
+	return fc;
+}
+
+static ssize_t read_once(int dfd, const char *name, char *buf, size_t len)
+{
+	ssize_t r;
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return -errno;
+	r = read(fd, buf, len);
+	err = errno;
+	close(fd);
+	return r < 0 ? -err : r;
+}
+
+ssize_t rd_fdcache_read(struct rdiag_counters *c, int dfd, const char *dir, uint64_t dirhash,
+			const char *name, ino_t ino, char *buf, size_t len,
+			const struct rdiag_catalog_entry ***cat)
+{
+	struct rd_fdcache *fc = cache_get(c);
+	struct rd_fdent *e, **pp;
+	uint64_t h;
+	ssize_t r;
+	int fd;
+
+	*cat = NULL;
+	if (!fc)
+		return read_once(dfd, name, buf, len);
+	h = hash(dirhash, name) % fc->nbuckets;
+	/* inode first: the cheap test rejects almost every other entry of the bucket */
+	for (pp = &fc->tab[h]; (e = *pp); pp = &e->next)
+		if (e->ino == ino && same(e->path, dir, name))
+			break;
+	if (!e)		/* a miss: maybe the same path with another inode (file replaced) */
+		for (pp = &fc->tab[h]; (e = *pp); pp = &e->next)
+			if (same(e->path, dir, name))
+				break;
+	if (e && e->ino == ino) {
+		r = pread(e->fd, buf, len, 0);
+		if (r >= 0) {
+			e->gen = fc->gen;
+			*cat = &e->cat;
+			return r;
+		}
+		/* the attribute went away under us (ENODEV from kernfs): drop and retry */
+	}
+	if (e) {
+		*pp = e->next;
+		close(e->fd);
+		free(e->path);
+		free(e);
+		fc->n--;
+	}
+	if (fc->n >= fc->cap)
+		return read_once(dfd, name, buf, len);
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = read(fd, buf, len);
+	if (r < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	e = calloc(1, sizeof(*e));
+	if (e && (e->path = malloc(strlen(dir) + strlen(name) + 2))) {
+		strcpy(e->path, dir);
+		strcat(e->path, "/");
+		strcat(e->path, name);
+		e->fd = fd;
+		e->ino = ino;
+		e->gen = fc->gen;
+		e->cat = &rd_cat_unset;
+		*cat = &e->cat;
+		e->next = fc->tab[h];
+		fc->tab[h] = e;
+		fc->n++;
+	} else {
+		free(e);
+		close(fd);
+	}
+	return r;
+}
+
+void rd_fdcache_begin(struct rdiag_counters *c)
+{
+	if (c->fdcache)
+		c->fdcache->gen++;
+}
+
+/* close what the last full snapshot did not read (vanished devices, removed counters) */
+void rd_fdcache_sweep(struct rdiag_counters *c)
+{
+	struct rd_fdcache *fc = c->fdcache;
+	struct rd_fdent *e, **pp;
+	size_t i;
+
+	if (!fc)
+		return;
+	for (i = 0; i < fc->nbuckets; i++) {
+		pp = &fc->tab[i];
+		while ((e = *pp)) {
+			if (e->gen != fc->gen) {
+				*pp = e->next;
+				close(e->fd);
+				free(e->path);
+				free(e);
+				fc->n--;
+			} else {
+				pp = &e->next;
+			}
+		}
+	}
+}
+
+void rd_fdcache_free(struct rdiag_counters *c)
+{
+	struct rd_fdcache *fc = c->fdcache;
+
+	if (!fc)
+		return;
+	fc->gen++;
+	rd_fdcache_sweep(c);
+	free(fc->tab);
+	free(fc);
+	c->fdcache = NULL;
+}

@@ -1,0 +1,43 @@
+# make bench section: rdmastat / librdmadiag counters.
+#  1. CPU time per snapshot of 16 ports x 64 hw counters on a fixture tree (target <= 1 ms),
+#     measured in-process over many snapshots (tests/bench/stat_snapshot.c), plus the whole
+#     `rdmastat -j` process for scale.
+#  2. One full netlink snapshot against `rdma statistic show` on rxe (target ratio <= 1):
+#     that needs the real kernel, so tests/vm/guest/21-rdmastat-bench.sh measures it in the
+#     QEMU guest; this section prints the last figures it wrote ($VM_OUT or the default
+#     harness work dir), or says how to produce them.
+. "$(dirname "$0")/lib.bash"
+cd "$BENCH_ROOT" || exit 2
+W=$BENCH_WORK/rdmastat
+mkdir -p "$W"
+printf '\n== rdmastat: counter snapshots\n'
+
+tests/fixtures/sysfs/make-trees.sh bench "$W/tree" 16 64 ||
+	{ echo "rdmastat: cannot build the fixture tree" >> "$BENCH_FAILS"; exit 1; }
+# shellcheck disable=SC2046
+${CC:-cc} -O2 -Ilib/include -o "$W/stat_snapshot" tests/bench/stat_snapshot.c lib/librdmadiag.a \
+	$(pkg-config --libs libmnl libibverbs librdmacm libpcap zlib) -lm ||
+	{ echo "rdmastat: cannot build stat_snapshot.c" >> "$BENCH_FAILS"; exit 1; }
+read -r n cpu wall < <(RDMADIAG_SYSFS_ROOT=$W/tree "$W/stat_snapshot" 2000)
+printf '   %-52s %s counters, %s us CPU, %s us wall\n' \
+	"librdmadiag snapshot, 16 ports x 64 counters" "$n" "$cpu" "$wall"
+bench_target "16x64 snapshot CPU time <= 1000 us" "$cpu <= 1000 && $n == 1024" "$cpu us"
+
+t0=$(date +%s%N)
+for _ in $(seq 100); do RDMADIAG_SYSFS_ROOT=$W/tree tools/rdmastat -j > /dev/null || exit 1; done
+t1=$(date +%s%N)
+printf '   %-52s %s us per process (exec + snapshot + JSON)\n' "rdmastat -j on the same tree" \
+	"$(( (t1 - t0) / 100000 ))"
+
+f=${VM_OUT:-tests/vm/work/share/out}/21-bench.txt
+if [ -s "$f" ]; then
+	a=$(awk '$1 == "rdma_statistic_show_us" { print $2 }' "$f")
+	b=$(awk '$1 == "rdmastat_netlink_us" { print $2 }' "$f")
+	r=$(awk '$1 == "ratio_netlink" { print $2 }' "$f")
+	printf '   %-52s rdma statistic show %s us, rdmastat %s us (%s)\n' \
+		"netlink snapshot on rxe (QEMU guest, $(date -r "$f" +%F))" "$a" "$b" "$f"
+	bench_target "netlink snapshot vs rdma statistic show <= 1" "$r <= 1" "ratio $r"
+else
+	printf '   %-52s %s\n' "netlink snapshot on rxe vs rdma statistic show" \
+		"not measured here: run 'VM_ONLY=21-rdmastat-bench tests/vm/run out.tap' (needs QEMU)"
+fi
