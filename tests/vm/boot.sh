@@ -1,14 +1,14 @@
 #!/bin/bash
 # Boot the real-kernel tier's VM once: Debian's kernel (PVH ELF) + the initramfs, QEMU/TCG,
-# no network device at all, SHARE read-write on /mnt/host and SRCROOT read-only on /mnt/src
-# (9p).  The guest's /init runs 'bash /mnt/host/RUNNER' and powers off.
-#   usage: boot.sh BUILD SHARE RUNNER SRCROOT     (RUNNER empty: interactive shell)
+# no network device at all, SHARE read-write on /mnt/host (9p) and nothing else.  The guest's /init runs 'bash /mnt/host/RUNNER' and powers off.
+#   usage: boot.sh BUILD SHARE RUNNER     (RUNNER empty: interactive shell)
 # Env: VM_TIMEOUT (hard limit in s, default 240), VM_MEM (MiB, default 512), VM_SMP (1),
 #      VM_APPEND (more kernel command line)
 # The serial console goes to SHARE/console.log.  Exit: qemu's status, 124 on timeout.
 set -uo pipefail
-BUILD=$(realpath "$1"); SHARE=$(realpath "$2"); RUNNER=${3:-}; SRC=$(realpath "$4")
+BUILD=$(realpath "$1"); SHARE=$(realpath "$2"); RUNNER=${3:-}
 # KVM is unusable on the CI machines (kvm_pvm runs only PVM-aware guests): TCG.
+# mitigations=off: a throw-away test guest; retpolines and friends only cost TCG time.
 # 512 MiB: an ASan build maps its shadow lazily but still needs headroom.
 # One vCPU: on a 2-core host shared with compilers it boots and runs faster than two, and
 # packets then reach a capture and rxe in one order (with two, the per-CPU receive
@@ -16,9 +16,8 @@ BUILD=$(realpath "$1"); SHARE=$(realpath "$2"); RUNNER=${3:-}; SRC=$(realpath "$
 args=(-accel tcg -cpu max -m "${VM_MEM:-512}" -smp "${VM_SMP:-1}"
 	-nodefaults -nographic -serial stdio -no-reboot
 	-kernel "$BUILD/vmlinux" -initrd "$BUILD/initramfs.cpio"
-	-append "console=ttyS0 quiet panic=-1 rdiag.main=${RUNNER:+/mnt/host/$RUNNER} ${VM_APPEND:-}"
-	-virtfs "local,path=$SHARE,mount_tag=host,security_model=none,id=host"
-	-virtfs "local,path=$SRC,mount_tag=src,security_model=none,id=src,readonly=on")
+	-append "console=ttyS0 quiet panic=-1 mitigations=off rdiag.main=${RUNNER:+/mnt/host/$RUNNER} ${VM_APPEND:-}"
+	-virtfs "local,path=$SHARE,mount_tag=host,security_model=none,id=host")
 if [ -z "$RUNNER" ]; then exec qemu-system-x86_64 "${args[@]}"; fi
 # -k: SIGKILL if qemu ignores the TERM; the console keeps only printable text
 timeout -k 5 "${VM_TIMEOUT:-240}" qemu-system-x86_64 "${args[@]}" </dev/null 2>&1 |

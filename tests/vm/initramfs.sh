@@ -74,7 +74,7 @@ if [ ! -s "$BASE.cpio" ]; then
 	rm -rf "$CACHE"/initramfs-base-*
 	R=$BASE.root
 	rm -rf "$R"
-	mkdir -p "$R"/{etc,proc,sys,dev,tmp,run,root,mnt/host,mnt/src,usr/bin,usr/lib,usr/lib64}
+	mkdir -p "$R"/{etc,proc,sys,dev,tmp,run,root,mnt/host,usr/bin,usr/lib,usr/lib64}
 	for d in bin sbin; do ln -s usr/bin "$R/$d"; done	# merged /usr, like Debian 12
 	for d in lib lib64; do ln -s "usr/$d" "$R/$d"; done
 	ln -s bin "$R/usr/sbin"
@@ -146,7 +146,6 @@ modprobe -a crc32_generic rdma_rxe rdma_ucm ib_umad veth dummy sch_netem sch_pri
 ip link set lo up
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 host /mnt/host ||
 	echo "init: cannot mount the host share"
-mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro src /mnt/src 2>/dev/null
 echo "init: up after $(cut -d' ' -f1 /proc/uptime)s"
 S=$(sed -n 's/.*rdiag.main=\([^ ]*\).*/\1/p' /proc/cmdline)
 if [ -n "$S" ] && [ -f "$S" ]; then bash "$S"; echo "init: runner exit $?"

@@ -6,7 +6,6 @@
 # and these variables (exported by setup.sh):
 #   OUT      results directory, shared with the host (the host sees it as $VM_OUT);
 #            put pcaps and JSON there under names that start with your script's number
-#   SRC      the rdmadiag tree, read-only (fixtures etc.)
 #   A B      198.18.0.1 198.18.0.2        DEV0 DEV1  rxe0 rxe1     NET0 NET1  veth0 veth1
 #   GID      the GID index of the IPv4 (RoCE v2) address on both devices, from sysfs
 #   ME       this script's name without .sh (e.g. 10-rdmadump)
@@ -316,14 +315,16 @@ wait_port_active() { wait_for "${2:-10}" sh -c "grep -q ACTIVE /sys/class/infini
 
 # gid_index DEV IPV4: the GID table index of ::ffff:IPV4 with type RoCE v2, read from sysfs
 gid_index() {
-	local dev=$1 want g f i
-	want=$(awk -v ip="$2" 'BEGIN { split(ip, o, "."); printf "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x", o[1], o[2], o[3], o[4] }')
+	local dev=$1 want g f i t o1 o2 o3 o4
+	IFS=. read -r o1 o2 o3 o4 <<< "$2"
+	printf -v want '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$o1" "$o2" "$o3" "$o4"
 	for f in /sys/class/infiniband/"$dev"/ports/1/gids/*; do
-		g=$(cat "$f" 2>/dev/null) || continue
+		read -r g < "$f" 2>/dev/null || continue
 		[ "$g" = "$want" ] || continue
 		i=${f##*/}
 		# an unused slot's type file reads EINVAL; a used one says 'RoCE v2' or 'IB/RoCE v1'
-		[ "$(cat "/sys/class/infiniband/$dev/ports/1/gid_attrs/types/$i" 2>/dev/null)" = "RoCE v2" ] || continue
+		read -r t < "/sys/class/infiniband/$dev/ports/1/gid_attrs/types/$i" 2>/dev/null || continue
+		[ "$t" = "RoCE v2" ] || continue
 		echo "$i"
 		return 0
 	done
@@ -357,6 +358,8 @@ setup_verify() {
 		tc qdisc show dev "$d" | grep -q netem && echo "$d still has a netem qdisc"
 		[ -d "/sys/class/infiniband/$dev" ] || { echo "$dev is gone"; continue; }
 		port_state "$dev" | grep -q ACTIVE || echo "$dev port is $(port_state "$dev")"
+		[ "$(gid_index "$dev" "$ip")" = "$GID" ] ||
+			echo "$dev: the RoCE v2 GID of $ip is not at index $GID any more"
 	done
 	nft list tables 2>/dev/null | grep -q . && echo "nft tables left: $(nft list tables | tr '\n' ' ')"
 	iptables -S 2>/dev/null | grep -q -- '-A ' && echo "iptables rules left: $(iptables -S | grep -- '-A ' | tr '\n' ' ')"

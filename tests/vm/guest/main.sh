@@ -8,7 +8,7 @@
 #   status             'complete' once every script has run
 # A script may ask for a longer limit with a line '# vm-timeout: SECONDS' (default 60).
 G=$(dirname "$(realpath "${BASH_SOURCE[0]}")")
-export OUT=/mnt/host/out SRC=/mnt/src
+export OUT=/mnt/host/out
 mkdir -p "$OUT/tap" "$OUT/log"
 # shellcheck source=lib.sh
 . "$G/lib.sh"
