@@ -94,6 +94,7 @@ static int rnr_exceeded(struct rdiag_selftest *st, struct rdiag_st_result *r, ch
 	rd_st_conn_default(st, &ca);
 	cb = ca;
 	ca.rnr_retry = RNR_RETRY_LOW;
+	ca.timeout = 18;	/* 1.07 s: no transport retransmission races the RNR retries */
 	cb.min_rnr_timer = 1;	/* 0.01 ms: the retries come at once */
 	rc = rd_st_ep_create(st, &a, &st->a, IBV_QPT_RC, 4096);
 	if (!rc)
@@ -144,7 +145,11 @@ static int rnr_exceeded(struct rdiag_selftest *st, struct rdiag_st_result *r, ch
 	ok &= expect(r, s0.a, s1.a, "rnr_nak_received", RNR_RETRY_LOW + 1, RNR_RETRY_LOW + 1,
 		     &have_rx, &n_rx);
 	ok &= expect(r, s0.a, s1.a, "rnr_retry_exceeded", 1, 1, &have_x, NULL);
-	ok &= expect(r, b0, b1, "rnr_nak_sent", RNR_RETRY_LOW + 1, RNR_RETRY_LOW + 1, &have_tx,
+	/* The responder NAKs every copy of the request it sees.  Between two rxe devices
+	 * under QEMU it was seen once to send one NAK more than the requester counted (3
+	 * against 2): a copy that reached it after the requester had given up.  Allow that
+	 * one, and no more. */
+	ok &= expect(r, b0, b1, "rnr_nak_sent", RNR_RETRY_LOW + 1, RNR_RETRY_LOW + 2, &have_tx,
 		     &n_tx);
 	if (!ok) {
 		counter_fail(st, "rnr_retry 1");
