@@ -84,7 +84,7 @@ int rdiag_flow_table_new(struct rdiag_flow_table **ftp, const struct rdiag_flow_
 	ft = calloc(1, sizeof(*ft));
 	if (!ft)
 		return -ENOMEM;
-	r = rd_pending_init(&ft->pend, opts && opts->pending_max ? opts->pending_max : 65536);
+	r = rd_pending_init(&ft->pend, opts && opts->pending_max ? opts->pending_max : 32768);
 	if (r < 0) {
 		free(ft);
 		return r;

@@ -9,7 +9,7 @@
 /* ---- latency histogram: 8 log-spaced buckets per power of two (bucket width <= 12.5 %) ---- */
 #define RD_HIST_SUB_BITS 3
 #define RD_HIST_SUB (1u << RD_HIST_SUB_BITS)
-#define RD_HIST_BUCKETS (RD_HIST_SUB * 42)	/* up to 2^44 ns (~4.9 hours) */
+#define RD_HIST_BUCKETS (RD_HIST_SUB * 32)	/* 2^34 ns (17 s); above: the last bucket */
 
 struct rd_hist {
 	uint64_t n, min, max;

@@ -18,7 +18,39 @@ struct rdiag_out {
 	int depth;
 	bool first[OUT_MAX_DEPTH];	/* no member written yet at this depth */
 	bool is_arr[OUT_MAX_DEPTH];
+	/* JSON is assembled here and written once per top-level value: a packet's JSON line
+	 * is a hundred small tokens, and a stdio call per token dominated rdmadump -j */
+	char buf[8192];
+	size_t len;
 };
+
+static void ob_flush(struct rdiag_out *o)
+{
+	if (o->len) {
+		fwrite(o->buf, 1, o->len, o->f);
+		o->len = 0;
+	}
+}
+
+static void ob_put(struct rdiag_out *o, const char *s, size_t n)
+{
+	if (o->len + n > sizeof(o->buf)) {
+		ob_flush(o);
+		if (n > sizeof(o->buf)) {
+			fwrite(s, 1, n, o->f);
+			return;
+		}
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+static void ob_c(struct rdiag_out *o, char c)
+{
+	if (o->len == sizeof(o->buf))
+		ob_flush(o);
+	o->buf[o->len++] = c;
+}
 
 struct rdiag_out *rdiag_out_new(FILE *f, enum rdiag_out_mode mode)
 {
@@ -36,6 +68,7 @@ void rdiag_out_free(struct rdiag_out *o)
 {
 	if (!o)
 		return;
+	ob_flush(o);
 	fflush(o->f);
 	free(o);
 }
@@ -47,6 +80,8 @@ bool rdiag_out_json(const struct rdiag_out *o)
 
 FILE *rdiag_out_file(const struct rdiag_out *o)
 {
+	/* the caller may write to the stream directly: what was assembled goes first */
+	ob_flush((struct rdiag_out *)o);
 	return o->f;
 }
 
@@ -61,31 +96,6 @@ static bool plain_ascii(const char *s, size_t *len)
 			return false;
 	*len = (size_t)(p - (const unsigned char *)s);
 	return true;
-}
-
-static void put_u64(FILE *f, uint64_t v)
-{
-	char b[24], *e = b + sizeof(b), *q = e;
-
-	do {
-		*--q = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	fwrite_unlocked(q, 1, (size_t)(e - q), f);
-}
-
-static void put_hex64_str(FILE *f, uint64_t v)
-{
-	static const char hex[] = "0123456789abcdef";
-	char b[21];
-
-	b[0] = '"';
-	b[1] = '0';
-	b[2] = 'x';
-	for (int i = 0; i < 16; i++)
-		b[3 + i] = hex[(v >> (60 - 4 * i)) & 0xf];
-	b[19] = '"';
-	fwrite_unlocked(b, 1, 20, f);
 }
 
 int rdiag_json_escape(FILE *f, const char *s)
@@ -182,22 +192,54 @@ int rdiag_prom_name(char *buf, size_t len, const char *s)
 	return *s ? -ENOSPC : 0;
 }
 
+/* a JSON string into the buffer; the rare string that needs escapes goes through stdio */
+static void ob_str(struct rdiag_out *o, const char *s)
+{
+	size_t n;
+
+	if (plain_ascii(s, &n)) {
+		ob_c(o, '"');
+		ob_put(o, s, n);
+		ob_c(o, '"');
+		return;
+	}
+	ob_flush(o);
+	rdiag_json_escape(o->f, s);
+}
+
+static void ob_u64(struct rdiag_out *o, uint64_t v)
+{
+	char b[24], *e = b + sizeof(b), *q = e;
+
+	do {
+		*--q = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	ob_put(o, q, (size_t)(e - q));
+}
+
+static void ob_indent(struct rdiag_out *o, int n)
+{
+	while (n-- > 0)
+		ob_c(o, ' ');
+}
+
 /* JSON: separator and key before a member */
 static void json_member(struct rdiag_out *o, const char *key)
 {
 	if (!o->first[o->depth])
-		putc_unlocked(',', o->f);
+		ob_c(o, ',');
 	o->first[o->depth] = false;
 	if (o->mode == RDIAG_OUT_JSON_PRETTY && o->depth > 0) {
-		putc('\n', o->f);
-		fprintf(o->f, "%*s", o->depth * 2, "");
+		ob_c(o, '\n');
+		ob_indent(o, o->depth * 2);
 	}
 	if (key && o->depth > 0 && !o->is_arr[o->depth]) {
-		rdiag_json_escape(o->f, key);
+		ob_str(o, key);
 		if (o->mode == RDIAG_OUT_JSON_PRETTY)
-			fputs(": ", o->f);
+			ob_put(o, ": ", 2);
 		else
-			putc_unlocked(':', o->f);
+			ob_c(o, ':');
 	}
 }
 
@@ -206,7 +248,7 @@ static void open_container(struct rdiag_out *o, const char *key, bool arr)
 	if (o->mode == RDIAG_OUT_TEXT)
 		return;
 	json_member(o, key);
-	putc_unlocked(arr ? '[' : '{', o->f);
+	ob_c(o, arr ? '[' : '{');
 	if (o->depth + 1 < OUT_MAX_DEPTH)
 		o->depth++;
 	o->first[o->depth] = true;
@@ -222,11 +264,14 @@ static void close_container(struct rdiag_out *o, bool arr)
 	empty = o->first[o->depth];
 	if (o->depth > 0)
 		o->depth--;
-	if (o->mode == RDIAG_OUT_JSON_PRETTY && !empty)
-		fprintf(o->f, "\n%*s", o->depth * 2, "");
-	putc_unlocked(arr ? ']' : '}', o->f);
+	if (o->mode == RDIAG_OUT_JSON_PRETTY && !empty) {
+		ob_c(o, '\n');
+		ob_indent(o, o->depth * 2);
+	}
+	ob_c(o, arr ? ']' : '}');
 	if (o->depth == 0) {
-		putc_unlocked('\n', o->f);
+		ob_c(o, '\n');
+		ob_flush(o);
 		o->first[0] = true;	/* JSON lines: each top-level value stands alone */
 	}
 }
@@ -263,35 +308,58 @@ void rdiag_out_arr_end(struct rdiag_out *o)
 
 void rdiag_out_u64(struct rdiag_out *o, const char *key, const char *fmt, uint64_t v)
 {
-	TEXT_OR_JSON(o, key, fmt, v, put_u64(o->f, v));
+	TEXT_OR_JSON(o, key, fmt, v, ob_u64(o, v));
 }
 
 void rdiag_out_i64(struct rdiag_out *o, const char *key, const char *fmt, int64_t v)
 {
-	TEXT_OR_JSON(o, key, fmt, v, fprintf(o->f, "%" PRId64, v));
+	TEXT_OR_JSON(o, key, fmt, v, (v < 0 ? ob_c(o, '-') : (void)0),
+		     ob_u64(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v));
 }
 
 void rdiag_out_dbl(struct rdiag_out *o, const char *key, const char *fmt, double v)
 {
-	TEXT_OR_JSON(o, key, fmt, v,
-		     (v != v || v - v != 0) ? (void)fputs("null", o->f) :
-		     (void)fprintf(o->f, "%.6g", v));
+	char b[32];
+	int n;
+
+	if (o->mode != RDIAG_OUT_TEXT && !(v != v || v - v != 0)) {
+		n = snprintf(b, sizeof(b), "%.6g", v);
+		json_member(o, key);
+		ob_put(o, b, (size_t)n);
+		return;
+	}
+	TEXT_OR_JSON(o, key, fmt, v, ob_put(o, "null", 4));
 }
 
 void rdiag_out_str(struct rdiag_out *o, const char *key, const char *fmt, const char *s)
 {
-	TEXT_OR_JSON(o, key, fmt, s ? s : "", s ? (void)rdiag_json_escape(o->f, s) :
-		     (void)fputs("null", o->f));
+	TEXT_OR_JSON(o, key, fmt, s ? s : "", s ? ob_str(o, s) : ob_put(o, "null", 4));
 }
 
 void rdiag_out_bool(struct rdiag_out *o, const char *key, const char *fmt, bool v)
 {
-	TEXT_OR_JSON(o, key, fmt, v ? "true" : "false", fputs(v ? "true" : "false", o->f));
+	TEXT_OR_JSON(o, key, fmt, v ? "true" : "false", v ? ob_put(o, "true", 4) :
+		     ob_put(o, "false", 5));
 }
 
 void rdiag_out_hex64(struct rdiag_out *o, const char *key, const char *fmt, uint64_t v)
 {
-	TEXT_OR_JSON(o, key, fmt, v, put_hex64_str(o->f, v));
+	static const char hex[] = "0123456789abcdef";
+	char b[20];
+
+	if (o->mode == RDIAG_OUT_TEXT) {
+		if (fmt)
+			fprintf(o->f, fmt, v);
+		return;
+	}
+	b[0] = '"';
+	b[1] = '0';
+	b[2] = 'x';
+	for (int i = 0; i < 16; i++)
+		b[3 + i] = hex[(v >> (60 - 4 * i)) & 0xf];
+	b[19] = '"';
+	json_member(o, key);
+	ob_put(o, b, sizeof(b));
 }
 
 void rdiag_out_null(struct rdiag_out *o, const char *key)
@@ -299,7 +367,7 @@ void rdiag_out_null(struct rdiag_out *o, const char *key)
 	if (o->mode == RDIAG_OUT_TEXT)
 		return;
 	json_member(o, key);
-	fputs("null", o->f);
+	ob_put(o, "null", 4);
 }
 
 void rdiag_out_text(struct rdiag_out *o, const char *fmt, ...)

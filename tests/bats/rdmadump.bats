@@ -215,7 +215,7 @@ EOF
 	assert_success
 	assert_line --index 0 "== rdmadump summary =="
 	assert_line "100 frames, 100 RDMA packets, 0 other, 57080 bytes (50968 payload) in 23.2s"
-	assert_line --regexp '^198\.18\.0\.2 > 198\.18\.0\.1 qp 0x000014 +3 +186 +0 +0 +0 +0 +0 +2 '
+	assert_line --regexp '^198\.18\.0\.2 > 198\.18\.0\.1 qp 0x000014 +3 +186 +0 +0 +0 +0 +0 +0 +2 '
 	assert_line "    RNR NAKs: 2, timer 0.01 ms"
 	assert_line "    READs: 3 (0 unanswered)"
 	assert_line --partial "comm 0xffb125ef TCP:7999 qp 0x000013 <> 0x000000: rejected"

@@ -156,7 +156,7 @@ struct rdiag_flow_verdict {
 };
 
 struct rdiag_flow_opts {
-	size_t pending_max;		/* outstanding requests kept (0 = 65536) */
+	size_t pending_max;		/* outstanding requests kept (0 = 32768) */
 	size_t max_flows;		/* 0 = unlimited; beyond it packets are counted only */
 };
 
