@@ -39,7 +39,7 @@ jq -r "$flat" $T/rdma.json | sort > $T/rdma.txt
 for s in netlink sysfs auto; do
 	jq -r "$flat" "$OUT/20-stat-$s.json" | sort > $T/$s.txt
 done
-cat $T/rdma.json >&2
+cp $T/rdma.json "$OUT/20-rdma-statistic.json"	# the oracle, kept with the recording
 n=$(wc -l < $T/rdma.txt)
 tap_check "rdma statistic show lists counters of both devices ($n)" [ "$n" -ge 20 ]
 sent=$(awk '$1 == "rxe0/1" && $2 == "sent_pkts" { print $3 }' $T/netlink.txt)
@@ -56,7 +56,9 @@ tap_check "auto adds the IB CM counters from ports/1/cm_* ($cm of them on rxe0)"
 
 # --- 2. devices ---------------------------------------------------------------------------
 rdmastat devices -j --nl-record "$OUT/20-nl-devices.rec" > $T/dev.json
-rdmastat devices >&2
+cp $T/dev.json "$OUT/20-devices.json"
+rdmastat devices > "$OUT/20-devices.txt"
+rdmastat > "$OUT/20-stat.txt"
 ip0=$(jq -r '.[] | select(.ifname == "rxe0") | .ports[0].gids[] | select(.routable and .ip == "'"$A"'") | .index' $T/dev.json)
 tap_eq "devices: rxe0's routable RoCE v2 GID for $A is index \$GID" "$GID" "$ip0"
 nd=$(jq -r '.[] | select(.ifname == "rxe1") | "\(.protocol) \(.ports[0].netdev) \(.ports[0].netdev_index) \(.ports[0].mtu)"' $T/dev.json)
@@ -75,7 +77,8 @@ rts() { [ "$(rdma res show qp 2>/dev/null | grep -c 'comm ibv_rc_pingpong.*' )" 
 wait_for 20 rts
 rdmastat qp -j --nl-record "$OUT/20-nl-qp.rec" > $T/qp.json
 rdma -j res show qp > $T/rdma-qp.json
-rdmastat qp >&2
+rdmastat qp > "$OUT/20-qp.txt"
+cp $T/qp.json "$OUT/20-qp.json"; cp $T/rdma-qp.json "$OUT/20-rdma-qp.json"
 kill $srv $cli 2>/dev/null; wait $srv $cli 2>/dev/null
 s=$(jq -r --argjson p $srv '.[] | select(.pid == $p) | "\(.ifname) \(.type) \(.state) \(.comm)"' $T/qp.json)
 c=$(jq -r --argjson p $cli '.[] | select(.pid == $p) | "\(.ifname) \(.type) \(.state) \(.comm)"' $T/qp.json)
@@ -94,7 +97,8 @@ rping -s -a "$B" -p 7330 -C 1 > /dev/null 2>&1 &
 rp=$!
 wait_cm_listen 7330
 rdmastat cm -j --nl-record "$OUT/20-nl-cm.rec" > $T/cm.json
-rdmastat cm >&2
+rdmastat cm > "$OUT/20-cm.txt"
+cp $T/cm.json "$OUT/20-cm.json"
 kill $rp 2>/dev/null; wait $rp 2>/dev/null
 l=$(jq -r --argjson p $rp '.[] | select(.pid == $p) | "\(.state) \(.ps) \(.src) \(.comm)"' $T/cm.json)
 tap_eq "cm: the listening rping (pid $rp) with state, port space and address" \
@@ -116,6 +120,7 @@ rdmastat --source sysfs -i 0.05 -n 30 -a -j rxe0/1 sent_pkts > "$OUT/20-short.js
 echo "$life0" > $L
 wait $bg 2>/dev/null	# finite traffic: let it end rather than leave a QP behind
 cat $T/rate-nl.json $T/rate-sysfs.json >&2
+cp $T/rate-nl.json "$OUT/20-interval.json"
 for s in nl sysfs; do
 	v=$(jq -s '[.[] | .counters.sent_pkts | select(.state == "valid" and .delta > 0 and .rate > 0)] | length' $T/rate-$s.json)
 	tap_check "-i 0.5 --source ${s/nl/netlink} during traffic: sent_pkts has valid, non-zero deltas and rates ($v of 2)" [ "${v:-0}" -eq 2 ]

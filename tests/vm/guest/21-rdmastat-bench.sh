@@ -17,6 +17,10 @@ run() {	# CMD... -> ns per run
 a=$(run rdma -j statistic show)
 b=$(run rdmastat -j --source netlink)
 c=$(run rdmastat -j)
+# process start-up alone (dynamic loading: rdmastat pulls in librdmadiag's 18 libraries,
+# rdma 6), so that the netlink work itself can be compared too
+a0=$(run rdma -V)
+b0=$(run rdmastat --version)
 ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", b / a }')
 {
 	echo "# rdmastat bench in the QEMU guest (TCG, $(nproc) vCPU), $N runs each, two rxe devices"
@@ -24,6 +28,9 @@ ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.2f", b / a }')
 	echo "rdmastat_netlink_us $((b / 1000))"
 	echo "rdmastat_auto_us $((c / 1000))"
 	echo "ratio_netlink $ratio"
+	echo "rdma_startup_us $((a0 / 1000))"
+	echo "rdmastat_startup_us $((b0 / 1000))"
+	echo "ratio_net_of_startup $(awk -v a="$((a - a0))" -v b="$((b - b0))" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "n/a" }')"
 } > "$OUT/21-bench.txt"
 cat "$OUT/21-bench.txt" | sed 's/^/# /'
 tap_check "bench measured: rdmastat --source netlink $((b / 1000)) us vs rdma statistic show $((a / 1000)) us per snapshot (ratio $ratio)" \
