@@ -270,6 +270,7 @@ def fx_rd():
         (p, 0x55, q2, 19, b'', {}),
         (r, 0x51, q1, 19, b'', {'syndrome': 0x1F, 'msn': 6}),
     ]
+    reqs = {}
     for path, op, dq, psn, pl, f in seq:
         f = dict(f, eecnxt=ee)
         span = f.pop('span', 1)			# a READ request: one PSN per response
@@ -278,7 +279,11 @@ def fx_rd():
         pkt = build(path, op, dq, psn, pl, **f)
         if span > 1:
             pkt.meta['psn_span'] = span
-        cap.put(pkt)
+        n = cap.put(pkt)
+        if op == 0x4C:
+            reqs[psn] = n
+        elif op in (0x4D, 0x50) and psn in reqs:		# first READ response
+            cap.reads.append((reqs[psn], n, cap.frames[n - 1][0] - cap.frames[reqs[psn] - 1][0]))
     return cap
 
 
@@ -448,42 +453,62 @@ def fx_bad_icrc():
 
 
 def fx_truncated():
-    """one frame per cut point; orig_len is the full frame, caplen the cut"""
+    """one frame per cut point; orig_len is the full frame, caplen the cut.  Every cut frame
+    is a fresh packet in PSN order (a frame cut before its BTH is complete does not use up a
+    PSN, since nobody can see it), so the file has no PSN events however it is analysed."""
     cap = Capture('truncated.pcap', 'eth', desc='frames cut (caplen < len) at every header '
                   'boundary and inside every header: Ethernet, 802.1Q, IPv4, UDP, BTH, RETH, '
-                  'AETH, AtomicETH, payload, ICRC; also RoCEv1 in the GRH')
+                  'AETH, AtomicETH, payload, ICRC; also RoCEv1 in the GRH.  Each cut frame '
+                  'is its own packet, PSNs in order')
     c = RC(v4(vlans=[(0x8100, 10, 0)]), QA, QB, psn=0xE00)
-    read_req, _ = c.read(512)
-    ack = c.ack()
-    atom, _ = c.atomic('cas', swap=1, compare=2, orig=2)
-    send = c.send(40)[0]
     # layout: eth 14 + vlan 4 = 18, IPv4 20 -> 38, UDP 8 -> 46, BTH 12 -> 58, then ETHs
     hdrs = [('link', 0, 14), ('vlan', 14, 18), ('ipv4', 18, 38), ('udp', 38, 46),
             ('bth', 46, 58)]
-    specs = [(read_req, [('reth', 58, 74), ('icrc', 74, 78)]),
-             (ack, [('aeth', 58, 62), ('icrc', 62, 66)]),
-             (atom, [('atomiceth', 58, 86), ('icrc', 86, 90)]),
-             (send, [('payload', 58, 98), ('icrc', 98, 102)])]
-    for pkt, tail in specs:
-        assert len(pkt.frame) == tail[-1][2], (pkt.meta['op'], len(pkt.frame))
-        layout = (hdrs if pkt is read_req else hdrs[3:]) + tail
+    kinds = [('read', [('reth', 58, 74), ('icrc', 74, 78)]),
+             ('ack', [('aeth', 58, 62), ('icrc', 62, 66)]),
+             ('atomic', [('atomiceth', 58, 86), ('icrc', 86, 90)]),
+             ('send', [('payload', 58, 98), ('icrc', 98, 102)])]
+
+    def make(kind):
+        if kind == 'read':
+            return c.read(200)[0]		# one PSN: no response tells the MTU
+        if kind == 'ack':
+            cap.put(c.send(8))			# something to acknowledge
+            return c.ack()
+        if kind == 'atomic':
+            return c.atomic('cas', swap=1, compare=2, orig=2)[0]
+        return c.send(40)[0]
+
+    for kind, tail in kinds:
+        layout = (hdrs if kind == 'read' else hdrs[3:]) + tail
+        cuts = []
         for hname, start, end in layout:
             for cut in sorted({start + (end - start) // 2, end}):
-                if cut >= len(pkt.frame) or (hname == 'link' and cut == 14):
-                    continue
-                q = Pkt(pkt.path, pkt.frame, dict(pkt.meta))
-                q.meta['cut_in'] = hname if cut < end else 'after_' + hname
-                # identifiable as RoCE: the UDP header (with dport 4791) is complete
-                q.meta['cut_before_bth'] = cut < 58
-                q.meta['identifiable'] = cut >= 46
-                cap.put(q, caplen=cut)
-        cap.put(pkt)				# and the whole frame
+                if cut < tail[-1][2] and not (hname == 'link' and cut == 14):
+                    cuts.append((hname, cut, end))
+        for hname, cut, end in cuts + [(None, None, None)]:
+            saved = (c.psn, c.msn)
+            pkt = make(kind)
+            assert len(pkt.frame) == tail[-1][2], (pkt.meta['op'], len(pkt.frame))
+            if cut is None:
+                cap.put(pkt)			# and one whole frame
+                continue
+            if cut < 58 and kind != 'ack':
+                c.psn, c.msn = saved		# an unreadable BTH uses up no PSN
+            q = Pkt(pkt.path, pkt.frame, dict(pkt.meta))
+            q.meta['cut_in'] = hname if cut < end else 'after_' + hname
+            q.meta['complete'] = [h for h, _, e in layout if e <= cut]
+            q.meta['cut_before_bth'] = cut < 58
+            # identifiable as RoCE: the UDP header (with dport 4791) is complete
+            q.meta['identifiable'] = cut >= 46
+            cap.put(q, caplen=cut)
     sg = bytes.fromhex('fe800000000000000200000000000001')
     dg = bytes.fromhex('fe800000000000000200000000000002')
     v1 = RC(g.Path('v1', sgid=sg, dgid=dg, dscp=0, ecn=0), QA, QB, psn=0xF00).send(20)[0]
     for cut, where in ((14 + 20, 'grh'), (14 + 40, 'after_grh'), (14 + 46, 'bth')):
         q = Pkt(v1.path, v1.frame, dict(v1.meta, cut_in=where, cut_before_bth=cut < 66,
                                         identifiable=True))
+        q.meta['complete'] = ['grh', 'bth'][:(cut >= 54) + (cut >= 66)]
         cap.put(q, caplen=cut)
     cap.put(v1)
     cap.notes.append('cut_in names the header a cut falls inside ("after_X": exactly at its '
@@ -494,21 +519,29 @@ def fx_truncated():
 
 def fx_ib_truncated():
     cap = Capture('ib_truncated.pcap', 'ib', desc='native IB frames cut inside the LRH, '
-                  'after it, inside the GRH, inside the BTH, and before the VCRC')
+                  'after it, inside the GRH, inside the BTH, and before the VCRC (each its '
+                  'own SEND, PSNs in order)')
     p = g.Path('ib', slid=1, dlid=2)
     pg = g.Path('ib', slid=1, dlid=2, grh=True, sgid=b'\xfe\x80' + b'\0' * 13 + b'\x01',
                 dgid=b'\xfe\x80' + b'\0' * 13 + b'\x02')
-    s = RC(p, QA, QB, psn=1).send(20)[0]		# LRH 8 + BTH 12 + 20 + ICRC 4 + VCRC 2 = 46
-    sg = RC(pg, QA, QB, psn=2).send(20)[0]		# + GRH 40 = 86
-    for pkt, cuts in ((s, [(4, 'lrh', True), (8, 'after_lrh', True), (14, 'bth', False),
-                           (44, 'vcrc', False)]),
-                      (sg, [(20, 'grh', True), (48, 'after_grh', True), (84, 'vcrc', False)])):
+    c = RC(p, QA, QB, psn=1)			# LRH 8 + BTH 12 + 20 + ICRC 4 + VCRC 2 = 46
+    cg = RC(pg, 0x21, 0x22, psn=0x100)		# + GRH 40 = 86
+    for conn, cuts in ((c, [(4, 'lrh', True), (8, 'after_lrh', True), (14, 'bth', True),
+                            (44, 'vcrc', False), (None, None, False)]),
+                       (cg, [(20, 'grh', True), (48, 'after_grh', True), (84, 'vcrc', False),
+                             (None, None, False)])):
         for cut, where, before_bth in cuts:
+            saved = conn.psn
+            pkt = conn.send(20)[0]
+            if cut is None:
+                cap.put(pkt)
+                continue
+            if before_bth:
+                conn.psn = saved		# an unreadable BTH uses up no PSN
             # a cut LRH cannot be told from noise: identifiable once the LRH is whole
             cap.put(Pkt(pkt.path, pkt.frame, dict(pkt.meta, cut_in=where,
                                                   cut_before_bth=before_bth,
                                                   identifiable=cut >= 8)), caplen=cut)
-        cap.put(pkt)
     return cap
 
 

@@ -124,7 +124,7 @@ class Capture:
                 continue
             ops[m['op']] = ops.get(m['op'], 0) + 1
             a = m.get('aeth')
-            if a and not m.get('truncated'):
+            if a and (not m.get('truncated') or 'aeth' in m.get('complete', [])):
                 aeth[a['kind']] = aeth.get(a['kind'], 0) + 1
                 if a['kind'] == 'nak':
                     naks[str(a['value'])] = naks.get(str(a['value']), 0) + 1
@@ -149,7 +149,9 @@ class Capture:
             'frames': len(self.frames), 'rdma_packets': len(roce),
             'opcodes': ops, 'aeth': aeth, 'nak_codes': naks, 'rnr_timer_codes': rnr,
             'ack_requested': sum(1 for _, m in roce if m.get('a')),
-            'cnp': sum(1 for _, m in roce if m.get('opcode') == g.CNP),
+            'read_requests': sum(1 for _, m in roce if m.get('opcode') in (0x0C, 0x4C, 0xAC) and
+                                 not m.get('cut_before_bth')),
+            'cnp': sum(1 for _, m in roce if m.get('opcode') in (g.CNP, g.IB_CNP)),
             'ecn_ce': sum(1 for _, m in roce if m.get('ecn') == 3),
             'becn': sum(1 for _, m in roce if m.get('becn')),
             'fecn': sum(1 for _, m in roce if m.get('fecn')),
@@ -201,6 +203,7 @@ class RC:
 
     def send(self, nbytes, imm=None, inv=None, a=1, se=0, ecn=None):
         segs, out = self._segments(nbytes), []
+        a = 0 if self.tr == g.UC else a		# UC is never acknowledged
         for i, s in enumerate(segs):
             last, only = i == len(segs) - 1, len(segs) == 1
             if only:
@@ -219,6 +222,7 @@ class RC:
 
     def write(self, nbytes, imm=None, a=1, ecn=None):
         segs, out = self._segments(nbytes), []
+        a = 0 if self.tr == g.UC else a
         for i, s in enumerate(segs):
             last, only = i == len(segs) - 1, len(segs) == 1
             if only:

@@ -97,7 +97,7 @@ def main():
         for p in c.get('packets', []):
             if not 1 <= p['n'] <= len(recs):
                 errs.append('%s: packet %d out of range' % (c['file'], p['n']))
-            if p.get('truncated') or not is_request(p['opcode']) or p['destqp'] == 1:
+            if p.get('cut_before_bth') or not is_request(p['opcode']) or p['destqp'] == 1:
                 continue
             flows.setdefault(p['flow'], []).append(p)
         for name, want in c.get('flows', {}).items():
