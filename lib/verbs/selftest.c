@@ -303,9 +303,14 @@ int rdiag_selftest_open(struct rdiag_selftest **out, const struct rdiag_selftest
 			char *why, size_t whylen)
 {
 	struct rdiag_selftest *st;
+	char scratch[512];
 	int rc;
 
 	*out = NULL;
+	if (!why || !whylen) {	/* the explanation is optional for the caller, not for us */
+		why = scratch;
+		whylen = sizeof(scratch);
+	}
 	rc = rdiag_selftest_env_check(why, whylen);
 	if (rc)
 		return rc;

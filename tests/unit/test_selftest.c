@@ -190,6 +190,9 @@ static void env(void)
 	rc = rdiag_selftest_open(&st, &o, why, sizeof(why));
 	EXPECT_EQ(rc, -ENODEV);
 	EXPECT_TRUE(st == NULL);
+	/* the explanation buffer is optional */
+	EXPECT_EQ(rdiag_selftest_open(&st, &o, NULL, 0), -ENODEV);
+	EXPECT_EQ(rdiag_selftest_env_check(NULL, 0), -ENODEV);
 }
 
 int main(void)
