@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <rdmadiag/catalog.h>
 #include <rdmadiag/counters.h>
@@ -210,29 +211,47 @@ static int add_port(struct rt_snap *s, size_t *cap, const struct rdiag_device *d
 	return 0;
 }
 
-/* distribute one device's samples over its ports (port 0: device-level counters) */
-static int fill_device(struct rt_snap *s, size_t *cap, const struct rdiag_device *d,
-		       const struct rdiag_samples *smp, uint64_t t, uint64_t took, bool slow)
+/* distribute one device's samples over its ports (port 0: device-level counters); the set
+ * may hold other devices' samples too.  Returns how many samples were this device's. */
+static long fill_device(struct rt_snap *s, size_t *cap, const struct rdiag_device *d,
+			const struct rdiag_samples *smp, uint64_t t, uint64_t iv_ns)
 {
-	size_t n = rdiag_samples_count(smp), i, j, first = s->nports;
+	size_t n = rdiag_samples_count(smp), i, j, first = s->nports, mine = 0;
+	uint64_t lo = UINT64_MAX, hi = 0, took;
 	bool have_dev = false;
 	int r;
 
-	for (i = 0; i < n; i++)
-		if (rdiag_samples_get(smp, i)->port == 0)
+	for (i = 0; i < n; i++) {
+		const struct rdiag_sample *x = rdiag_samples_get(smp, i);
+
+		if (strcmp(x->dev, d->name))
+			continue;
+		mine++;
+		if (x->port == 0)
 			have_dev = true;
-	if (have_dev && (r = add_port(s, cap, d, NULL, 0, 0, t, took, slow)) < 0)
+		if (x->ts_ns && x->ts_ns < lo)
+			lo = x->ts_ns;
+		if (x->ts_ns > hi)
+			hi = x->ts_ns;
+	}
+	/* how long reading this device took, from the samples' own read times */
+	took = hi > lo ? hi - lo : 0;
+	if (have_dev && (r = add_port(s, cap, d, NULL, 0, 0, t, took, took > iv_ns)) < 0)
 		return r;
 	for (i = 0; i < d->n_ports; i++)
-		if ((r = add_port(s, cap, d, &d->ports[i], d->ports[i].port, 0, t, took, slow)) < 0)
+		if ((r = add_port(s, cap, d, &d->ports[i], d->ports[i].port, 0, t, took,
+				  took > iv_ns)) < 0)
 			return r;
 	for (j = first; j < s->nports; j++) {
 		struct rt_snap_port *p = &s->ports[j];
 		size_t k = 0;
 
-		for (i = 0; i < n; i++)
-			if (rdiag_samples_get(smp, i)->port == p->port)
+		for (i = 0; i < n; i++) {
+			const struct rdiag_sample *x = rdiag_samples_get(smp, i);
+
+			if (x->port == p->port && !strcmp(x->dev, d->name))
 				k++;
+		}
 		if (!k)
 			continue;
 		p->ctr = calloc(k, sizeof(*p->ctr));
@@ -242,7 +261,7 @@ static int fill_device(struct rt_snap *s, size_t *cap, const struct rdiag_device
 			const struct rdiag_sample *x = rdiag_samples_get(smp, i);
 			struct rt_snap_ctr *sc;
 
-			if (x->port != p->port || x->err)
+			if (x->port != p->port || x->err || strcmp(x->dev, d->name))
 				continue;	/* unreadable / non-numeric: not a value */
 			sc = &p->ctr[p->nctr++];
 			sc->name = x->name;
@@ -254,7 +273,7 @@ static int fill_device(struct rt_snap *s, size_t *cap, const struct rdiag_device
 				p->t_ns = x->ts_ns;
 		}
 	}
-	return 0;
+	return (long)mine;
 }
 
 static void copy_qps(struct rt_collector *c, struct rt_snap *s)
@@ -370,32 +389,28 @@ static double get_interval(struct rt_collector *c)
 	return iv;
 }
 
-int rt_collect_once(struct rt_collector *c, struct rt_snap *s)
+static bool dev_present(struct rt_collector *c, const char *dev)
 {
-	uint64_t start = rt_now_ns(), iv_ns = (uint64_t)(get_interval(c) * 1e9);
-	struct owner *own;
-	size_t cap = 0, i, j;
-	int r;
+	char path[4096];
 
-	memset(s, 0, sizeof(*s));
-	s->t_ns = start;
-	r = discover(c, start);
-	if (r < 0)
-		return r;
-	own = calloc(1, sizeof(*own) + c->devs->n * sizeof(own->s[0]));
-	if (!own)
-		return -ENOMEM;
-	s->owner = own;
-	s->owner_free = owner_free;
+	snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s", rdiag_counters_sysfs_root(c->h),
+		 dev);
+	return access(path, F_OK) == 0;
+}
+
+/* one device at a time: only after the all-devices read failed, to find the culprit */
+static int collect_each(struct rt_collector *c, struct rt_snap *s, struct owner *own,
+			size_t *cap, uint64_t iv_ns)
+{
+	size_t i, j;
+	long r;
+
 	for (i = 0; i < c->devs->n; i++) {
 		const struct rdiag_device *d = &c->devs->dev[i];
 		struct rdiag_filter f = { .dev = d->name };
 		struct rdiag_samples *smp = NULL;
 		uint64_t t0 = rt_now_ns(), took;
 
-		for (j = 0; j < d->n_ports; j++)
-			if (d->ports[j].hw_lifespan_ms > s->lifespan_ms)
-				s->lifespan_ms = d->ports[j].hw_lifespan_ms;
 		set_busy_dev(c, d->name);
 		r = rdiag_counters_sample(c->h, &f, &smp);
 		took = rt_now_ns() - t0;
@@ -406,14 +421,65 @@ int rt_collect_once(struct rt_collector *c, struct rt_snap *s)
 		}
 		if (r < 0) {
 			for (j = 0; j < d->n_ports; j++)
-				if (add_port(s, &cap, d, &d->ports[j], d->ports[j].port, r, t0, took,
-					     took > iv_ns) < 0)
-					goto nomem;
+				if (add_port(s, cap, d, &d->ports[j], d->ports[j].port, (int)r, t0,
+					     took, took > iv_ns) < 0)
+					return -ENOMEM;
 			continue;
 		}
 		own->s[own->n++] = smp;
-		if (fill_device(s, &cap, d, smp, t0, took, took > iv_ns) < 0)
-			goto nomem;
+		if ((r = fill_device(s, cap, d, smp, t0, iv_ns)) < 0)
+			return (int)r;
+	}
+	return 0;
+}
+
+int rt_collect_once(struct rt_collector *c, struct rt_snap *s)
+{
+	uint64_t start = rt_now_ns(), iv_ns = (uint64_t)(get_interval(c) * 1e9);
+	struct rdiag_filter all = { 0 };
+	struct rdiag_samples *smp = NULL;
+	struct owner *own;
+	size_t cap = 0, i, j;
+	long r;
+
+	memset(s, 0, sizeof(*s));
+	s->t_ns = start;
+	r = discover(c, start);
+	if (r < 0)
+		return (int)r;
+	own = calloc(1, sizeof(*own) + (c->devs->n + 1) * sizeof(own->s[0]));
+	if (!own)
+		return -ENOMEM;
+	s->owner = own;
+	s->owner_free = owner_free;
+	for (i = 0; i < c->devs->n; i++)
+		for (j = 0; j < c->devs->dev[i].n_ports; j++)
+			if (c->devs->dev[i].ports[j].hw_lifespan_ms > s->lifespan_ms)
+				s->lifespan_ms = c->devs->dev[i].ports[j].hw_lifespan_ms;
+
+	/* every device in one read (the library walks the device list once); per device
+	 * only when that fails, so one broken device does not hide the others */
+	set_busy_dev(c, "");
+	r = rdiag_counters_sample(c->h, &all, &smp);
+	if (r < 0) {
+		r = collect_each(c, s, own, &cap, iv_ns);
+	} else {
+		own->s[own->n++] = smp;
+		for (i = 0; i < c->devs->n && r >= 0; i++) {
+			const struct rdiag_device *d = &c->devs->dev[i];
+			size_t before = s->nports;
+
+			r = fill_device(s, &cap, d, smp, start, iv_ns);
+			if (r == 0 && !dev_present(c, d->name)) {
+				/* vanished between discovery and sampling: the model greys it */
+				s->nports = before;
+				c->must_discover = true;
+			}
+		}
+	}
+	if (r < 0) {
+		rt_snap_free(s);
+		return (int)r;
 	}
 	set_busy_dev(c, "");
 	if (c->o.qps) {
@@ -422,9 +488,6 @@ int rt_collect_once(struct rt_collector *c, struct rt_snap *s)
 	}
 	s->took_ns = rt_now_ns() - start;
 	return 0;
-nomem:
-	rt_snap_free(s);
-	return -ENOMEM;
 }
 
 /* ---- the collector thread ---------------------------------------------------------- */

@@ -95,6 +95,7 @@ void rt_port_cells(const struct rt_port *p, char cells[PC__N][RT_CELL])
 void rt_ctr_cells(const struct rt_ctr *c, char cells[CC__N][RT_CELL])
 {
 	const char *concept = rt_meta_concept(&c->meta);
+	char b[RT_CELL];
 
 	CELL(CC_NAME, "%s", c->name);
 	CELL(CC_VALUE, "%llu", (unsigned long long)c->value);
@@ -103,7 +104,11 @@ void rt_ctr_cells(const struct rt_ctr *c, char cells[CC__N][RT_CELL])
 		CELL(CC_RATE, "gone");
 	} else if (c->state == RT_RATE_VALID) {
 		CELL(CC_DELTA, "%llu", (unsigned long long)c->delta);
-		CELL(CC_RATE, "%.1f", c->rate);
+		/* exact while it fits the column, SI above (6.02G rather than 6016496619.6) */
+		if (c->rate < 1e5)
+			CELL(CC_RATE, "%.1f", c->rate);
+		else
+			CELL(CC_RATE, "%s", rt_fmt_si(b, sizeof(b), c->rate));
 	} else if (rt_meta_gauge(&c->meta)) {
 		CELL(CC_DELTA, "-");
 		CELL(CC_RATE, "gauge");

@@ -7,7 +7,8 @@ TOP=$(command -v rdmatop) || { tap_skip "rdmatop runs on real rxe devices" "rdma
 # RC pingpong in the background (server on rxe1, client on rxe0), one short run after the
 # other so that traffic keeps flowing until traffic_stop; its output goes to the log
 traffic_start() {
-	( while :; do PP_TIMEOUT=30 pp_pair 400 64 || sleep 0.2; done ) > /dev/null &
+	rm -f /tmp/30.stop
+	( while [ ! -e /tmp/30.stop ]; do PP_TIMEOUT=30 pp_pair 100 64 || sleep 0.2; done ) > /dev/null &
 	TRAFFIC=$!
 	# traffic is flowing once rxe0 has sent something new
 	local s0
@@ -15,7 +16,8 @@ traffic_start() {
 	wait_for 15 sh -c "[ \$(cat /sys/class/infiniband/$DEV0/ports/1/hw_counters/sent_pkts) -gt $((s0 + 50)) ]"
 }
 traffic_stop() {
-	kill "$TRAFFIC" 2>/dev/null
+	touch /tmp/30.stop		# no new pair; end the running one
+	pkill -f ibv_rc_pingpong 2>/dev/null
 	wait "$TRAFFIC" 2>/dev/null
 	pkill -f ibv_rc_pingpong 2>/dev/null
 	wait_for 10 sh -c '! pgrep -f ibv_rc_pingpong'
