@@ -192,17 +192,30 @@ int rdiag_prom_name(char *buf, size_t len, const char *s)
 	return *s ? -ENOSPC : 0;
 }
 
-/* a JSON string into the buffer; the rare string that needs escapes goes through stdio */
+/* a JSON string into the buffer, copied and checked in one pass; the rare string that needs
+ * escapes (or does not fit) goes through rdiag_json_escape */
 static void ob_str(struct rdiag_out *o, const char *s)
 {
-	size_t n;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t start = o->len, n = o->len, end;
 
-	if (plain_ascii(s, &n)) {
-		ob_c(o, '"');
-		ob_put(o, s, n);
-		ob_c(o, '"');
+	if (sizeof(o->buf) - o->len < 258) {
+		ob_flush(o);
+		start = n = 0;
+	}
+	end = sizeof(o->buf) - 1;
+	o->buf[n++] = '"';
+	for (; *p && n < end; p++) {
+		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
+			break;
+		o->buf[n++] = (char)*p;
+	}
+	if (!*p) {
+		o->buf[n++] = '"';
+		o->len = n;
 		return;
 	}
+	o->len = start;
 	ob_flush(o);
 	rdiag_json_escape(o->f, s);
 }
