@@ -31,6 +31,7 @@ bench_time() {
 	rc=${rc:-0}
 	m=$(tail -1 "$BENCH_WORK/.rss" 2>/dev/null)
 	tm=$(tail -1 "$BENCH_WORK/.time")
+	# shellcheck disable=SC2086	# three numbers, split on purpose
 	set -- $tm
 	SEC[$key]=$1
 	CPU[$key]=$(awk -v u="$2" -v s="$3" 'BEGIN { printf "%.3f", u + s }')

@@ -57,7 +57,7 @@ fi
 
 # tshark side: one -e per tshark field named in the spec
 tfields=()
-while IFS=$'\t' read -r key tf how; do
+while IFS=$'\t' read -r key tf _; do
 	case $key in ''|'#'*) continue ;; esac
 	IFS=, read -ra fs <<< "$tf"
 	for f in "${fs[@]}"; do tfields+=(-e "$f"); done
@@ -75,7 +75,7 @@ fi
 jqprog='def v(x): if x == null then "" elif (x|type) == "array" then
   (x | map(if type == "object" then (.vid // .id // .vlan) else . end | tostring) | join(","))
   else (x|tostring) end; [(.n|tostring)'
-while IFS=$'\t' read -r key tf how; do
+while IFS=$'\t' read -r key tf _; do
 	case $key in ''|'#'*) continue ;; esac
 	alt=""
 	IFS='|' read -ra ks <<< "$key"
