@@ -4,7 +4,7 @@
 set -u
 BUILD="gcc make pkg-config libibverbs-dev librdmacm-dev libpcap-dev libncurses-dev libmnl-dev zlib1g-dev"
 TEST="bats bats-assert bats-support jq bash-completion zsh man-db groff-base tshark python3-scapy python3-prometheus-client tmux tcpdump iproute2 \
-procps psmisc"
+procps psmisc time wireshark-common"
 VM="qemu-system-x86 busybox-static xz-utils kmod cpio rdma-core ibverbs-utils ibverbs-providers \
 rdmacm-utils perftest nftables iptables valgrind"
 FUZZ="clang libclang-rt-14-dev"
