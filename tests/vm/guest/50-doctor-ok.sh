@@ -11,7 +11,7 @@ save() { local n=$1; shift; "$@" > "$J-$n" 2> "$J-$n.err"; echo $? > "$J-$n.rc";
 
 rdmadoctor -j listen "$B:$P" --count 2 > "$J-listen.json" 2> "$J-listen.err" &
 lp=$!
-tap_ok "rdmadoctor listen $B:$P is a LISTEN cm_id" wait_cm_listen $P || { kill $lp; exit 0; }
+tap_ok "rdmadoctor listen $B:$P is a LISTEN cm_id" wait_cm_listen $P 30 || { kill $lp; exit 0; }
 save ok.json rdmadoctor -j connect "$B:$P" --src "$A" --timeout 2000
 tap_eq "connect exits 0 when the connection works" 0 "$(cat "$J-ok.json.rc")"
 # text mode: passed checks only with -v

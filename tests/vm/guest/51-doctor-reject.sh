@@ -9,9 +9,11 @@ save() { local n=$1; shift; "$@" > "$J-$n" 2> "$J-$n.err"; echo $? > "$J-$n.rc";
 
 save reject.json rdmadoctor -j connect "$B:7499" --src "$A" --timeout 2000
 tap_eq "connect to a port nobody listens on exits 1" 1 "$(cat "$J-reject.json.rc")"
+save reject.txt rdmadoctor connect "$B:7499" --src "$A" --timeout 2000
+tap_check "text: the verdict line names the cause" grep -q "^verdict: PROBLEM \[layer cm\] cause=no_listener" "$J-reject.txt"
 rdmadoctor listen "$B:7471" > "$J-listen.txt" 2>&1 &
 lp=$!
-wait_cm_listen 7471
+wait_cm_listen 7471 30
 save ps.json rdmadoctor -j connect "$B:7471" --src "$A" --ps ib --timeout 2000
 kill $lp 2>/dev/null; wait $lp 2>/dev/null
 cat "$J-listen.txt" >&2

@@ -10,7 +10,7 @@ save() { local n=$1; shift; "$@" > "$J-$n" 2> "$J-$n.err"; echo $? > "$J-$n.rc";
 mtu_set "$NET1" 1000
 rdmadoctor -j listen "$B:$P" --count 1 > "$J-listen.json" 2> "$J-listen.err" &
 lp=$!
-wait_cm_listen $P
+wait_cm_listen $P 30
 save mtu.json rdmadoctor -j connect "$B:$P" --src "$A" --timeout 2000
 wait $lp
 cat "$J-listen.json" "$J-listen.err" >&2
