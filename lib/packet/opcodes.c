@@ -97,7 +97,9 @@ static const struct rd_opinfo optab[256] = {
 	OP(0x53, "RD_COMPARE_SWAP", RQ, RDETH, DETH, ATOMIC),
 	OP(0x54, "RD_FETCH_ADD", RQ, RDETH, DETH, ATOMIC),
 	OP(0x55, "RD_RESYNC", RQ, RDETH, DETH),
-	OP(0x5C, "RD_FLUSH", RQ, RDETH, FETH, RETH),
+	/* every RD request carries a DETH (its Q_Key); rxe, which has no RD, lists RD FLUSH
+	 * without one */
+	OP(0x5C, "RD_FLUSH", RQ, RDETH, DETH, FETH, RETH),
 
 	/* UD 0x60 */
 	OP(0x64, "UD_SEND_ONLY", P | RQ, DETH),

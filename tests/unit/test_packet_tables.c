@@ -106,6 +106,8 @@ int main(void)
 				bad++;
 			if (op >> 5 == 2 && rdiag_opcode_is_valid((uint8_t)op) && !(h & H(RDETH)))
 				bad++;	/* every RD packet has an RDETH */
+			if (op >> 5 == 2 && rdiag_opcode_is_request((uint8_t)op) && !(h & H(DETH)))
+				bad++;	/* every RD request has a DETH */
 			if (op >> 5 == 5 && rdiag_opcode_is_request((uint8_t)op) && !(h & H(XRCETH)))
 				bad++;	/* every XRC request has an XRCETH */
 		}
