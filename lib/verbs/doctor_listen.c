@@ -194,11 +194,16 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 			closed++;
 			break;
 		default:
-			/* errors on an accepted connection: it is over */
-			if (id != lid)
-				release = true;
-			if (rdiag_cm_event_is_error(rc.event))
-				closed++;
+			if (!rdiag_cm_event_is_error(rc.event))
+				break;	/* ADDR_CHANGE, TIMEWAIT_EXIT ...: nothing to undo */
+			if (id == lid) {
+				/* DEVICE_REMOVAL of the listening device: nothing left to listen on */
+				quit = true;
+				break;
+			}
+			/* an error on an accepted connection: it is over */
+			release = true;
+			closed++;
 			break;
 		}
 		if (cb && cb(arg, &rc))
