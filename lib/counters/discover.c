@@ -95,7 +95,8 @@ int rdiag_counters_discover(struct rdiag_counters *c, struct rdiag_devices **out
 
 		if (!d->driver[0])
 			rd_strlcpy(d->driver, rd_guess_driver(d->name), sizeof(d->driver));
-		qsort(d->ports, d->n_ports, sizeof(*d->ports), port_cmp);
+		if (d->n_ports)
+			qsort(d->ports, d->n_ports, sizeof(*d->ports), port_cmp);
 		if (d->protocol[0] || !d->n_ports)
 			continue;
 		/* sysfs has no protocol file: derive it like nldev does */
@@ -106,7 +107,8 @@ int rdiag_counters_discover(struct rdiag_counters *c, struct rdiag_devices **out
 		else if (!strcmp(d->ports[0].link_layer, "Ethernet"))
 			strcpy(d->protocol, "roce");
 	}
-	qsort(ds->dev, ds->n, sizeof(*ds->dev), dev_cmp);
+	if (ds->n)
+		qsort(ds->dev, ds->n, sizeof(*ds->dev), dev_cmp);
 	*out = ds;
 	return 0;
 }

@@ -238,7 +238,8 @@ static int lite_enum(struct rdiag_counters *c, struct lite_dev **out, size_t *no
 		free(v);
 		return ret;
 	}
-	qsort(v, n, sizeof(*v), lite_cmp);
+	if (n)
+		qsort(v, n, sizeof(*v), lite_cmp);
 	*out = v;
 	*nout = n;
 	return 0;

@@ -316,7 +316,8 @@ static int list_dir(int dfd, struct dent **out, size_t *nout)
 		n++;
 	}
 	closedir(d);
-	qsort(v, n, sizeof(*v), dent_cmp);
+	if (n)
+		qsort(v, n, sizeof(*v), dent_cmp);
 	*out = v;
 	*nout = n;
 	return 0;
