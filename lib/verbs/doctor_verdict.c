@@ -11,6 +11,7 @@
 #include "rd_doctor.h"
 #include "rdmadiag/cmstr.h"
 #include "rdmadiag/packet.h"
+#include "rdmadiag/selftest.h"
 
 static const char *const layer_order[] = { "host", "link", "address", "network" };
 
@@ -253,9 +254,10 @@ void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict
 		    p->path_mtu != rdiag_roce_path_mtu(d->egress_mtu)) {
 			set(v, "transport", "mtu_mismatch");
 			snprintf(v->sentence, sizeof(v->sentence),
-				 "the connection is established, but the MTUs differ: here %s netdev MTU %u -> RoCE path MTU %u, peer %s netdev MTU %u -> %u; messages larger than the smaller MTU will fail with WC status 12 (retry exceeded)",
+				 "the connection is established, but the MTUs differ: here %s netdev MTU %u -> RoCE path MTU %u, peer %s netdev MTU %u -> %u; packets larger than the smaller MTU are dropped and the sender ends with WC %d %s (%s)",
 				 d->egress_ndev[0] ? d->egress_ndev : "?", d->egress_mtu,
-				 rdiag_roce_path_mtu(d->egress_mtu), p->dev, p->netdev_mtu, p->path_mtu);
+				 rdiag_roce_path_mtu(d->egress_mtu), p->dev, p->netdev_mtu, p->path_mtu,
+				 12, rdiag_wc_status_name(12), rdiag_wc_status_str(12));
 			snprintf(v->next, sizeof(v->next), "set the same MTU on both ends (and every switch port between them)");
 			return;
 		}
