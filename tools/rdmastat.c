@@ -880,16 +880,36 @@ static void need_netlink(const char *what)
 		tool_usage_error("'%s' needs netlink (--source sysfs has no %s)", what, what);
 }
 
+/* the bound statistic counter of a QP (rdma statistic qp), or NULL */
+static const struct rdiag_qp_counter *qp_counter(const struct rdiag_qp_counter *qc, size_t nqc,
+						 const struct rdiag_qp *q)
+{
+	size_t i, j;
+
+	for (i = 0; i < nqc; i++)
+		for (j = 0; j < qc[i].n_qpns; j++)
+			if (qc[i].qpns[j] == q->lqpn && !strcmp(qc[i].dev, q->dev))
+				return &qc[i];
+	return NULL;
+}
+
 static int cmd_qp(void)
 {
+	struct rdiag_qp_counter *qc = NULL;
+	const struct rdiag_qp_counter *b;
 	struct rdiag_qp *q;
-	size_t n, i;
+	size_t n, i, k, nqc = 0;
 	int ret;
 
 	need_netlink("qp");
 	ret = rdiag_counters_qps(C, O.dev, &q, &n);
 	if (ret < 0)
 		lib_fail("cannot list QPs", ret);
+	/* per-QP counters exist only where a counter is bound (auto or manual mode) */
+	if (rdiag_counters_qp_counters(C, O.dev, &qc, &nqc) < 0) {
+		qc = NULL;
+		nqc = 0;
+	}
 	rdiag_out_text(OUT, "%-10s %4s %8s %-6s %-5s %8s %8s %8s %7s %s\n", "DEV", "PORT", "LQPN",
 		       "TYPE", "STATE", "RQPN", "SQ-PSN", "RQ-PSN", "PID", "COMM");
 	rdiag_out_arr_begin(OUT, NULL);
@@ -918,9 +938,22 @@ static int cmd_qp(void)
 			rdiag_out_text(OUT, " %7s", "-");
 		rdiag_out_str(OUT, "comm", " %s", q[i].comm[0] ? q[i].comm : "-");
 		rdiag_out_text(OUT, "\n");
+		b = qp_counter(qc, nqc, &q[i]);
+		if (b) {
+			rdiag_out_u64(OUT, "counter_id", "      counter %" PRIu64 ":", b->id);
+			rdiag_out_obj_begin(OUT, "counters");
+			for (k = 0; k < b->n; k++)
+				if (O.all || b->values[k]) {
+					rdiag_out_text(OUT, " %s", b->names[k]);
+					rdiag_out_u64(OUT, b->names[k], " %" PRIu64, b->values[k]);
+				}
+			rdiag_out_obj_end(OUT);
+			rdiag_out_text(OUT, "\n");
+		}
 		rdiag_out_obj_end(OUT);
 	}
 	rdiag_out_arr_end(OUT);
+	rdiag_counters_qp_counters_free(qc, nqc);
 	free(q);
 	return EXIT_OK;
 }

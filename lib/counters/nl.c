@@ -213,6 +213,10 @@ int rd_nl_query(struct rdiag_counters *c, int cmd, bool dump, uint32_t dev_index
 		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
 	if (stat_res)
 		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_RES, stat_res);
+	/* STAT_GET doit with STAT_RES is the counter-mode query; the kernel wants a STAT_MODE
+	 * attribute present (its value is ignored) or it answers EINVAL */
+	if (stat_res && !dump && cmd == RDMA_NLDEV_CMD_STAT_GET)
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_MODE, 0);
 
 	if (c->replay) {
 		const uint8_t *const *bufs;

@@ -42,6 +42,8 @@ static void req(int cmd, bool dump, uint32_t dev, uint32_t port, uint32_t res)
 		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, port);
 	if (res)
 		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_RES, res);
+	if (res && !dump && cmd == RDMA_NLDEV_CMD_STAT_GET)
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_MODE, 0);
 	rd_record_write(rec, "req", buf, nlh->nlmsg_len);
 }
 

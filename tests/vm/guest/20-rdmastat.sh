@@ -114,6 +114,8 @@ wait_for 10 tcp_listening 18515
 sleep 1
 rdmastat -i 0.5 -n 2 -j --source netlink rxe0/1 sent_pkts > $T/rate-nl.json
 rdmastat -i 0.5 -n 2 -j --source sysfs rxe0/1 sent_pkts > $T/rate-sysfs.json
+rdmastat -i 0.5 -n 2 rxe0/1 > "$OUT/20-interval.txt"
+rdmastat explain rcvd_rnr_err > "$OUT/20-explain.txt"
 # a long cache makes the stale case certain under TCG timing; restored right after
 echo 1000 > $L
 rdmastat --source sysfs -i 0.05 -n 30 -a -j rxe0/1 sent_pkts > "$OUT/20-short.json"
