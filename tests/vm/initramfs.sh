@@ -70,8 +70,12 @@ VG=/usr/libexec/valgrind
 
 key=$( { cat "$0"; echo "$KROOT $KVER"; dpkg-query -W 2>/dev/null; } | sha256sum | cut -c1-16)
 BASE=$CACHE/initramfs-base-$key
+# several runs may share the cache: one builds the system part, the others wait for it;
+# held to the end, so that no run with another key removes this part before it is used
+exec 9> "$CACHE/.initramfs.lock"
+flock 9
 if [ ! -s "$BASE.cpio" ]; then
-	rm -rf "$CACHE"/initramfs-base-*
+	rm -rf "$CACHE"/initramfs-base-*	# an older key: other packages or this script changed
 	R=$BASE.root
 	rm -rf "$R"
 	mkdir -p "$R"/{etc,proc,sys,dev,tmp,run,root,mnt/host,usr/bin,usr/lib,usr/lib64}

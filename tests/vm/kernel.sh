@@ -8,6 +8,10 @@
 set -euo pipefail
 CACHE=$(realpath -m "${1:?usage: kernel.sh CACHE}")
 mkdir -p "$CACHE"
+# several runs may share the cache (developers in one tree): one fetch at a time
+exec 9> "$CACHE/.kernel.lock"
+flock 9
+rm -rf "$CACHE"/dl.*		# left by an interrupted run
 
 # The ABI name (6.1.0-NN) moves with every Debian point release, so ask apt.
 abi_pkg() {

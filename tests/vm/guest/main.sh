@@ -24,9 +24,10 @@ done; } > "$OUT/tap/plan"
 
 say "setup"
 ME=setup
+t0=$(now)
 # sourced: its exports (GID, addresses) reach every script
 . "$G/setup.sh" > "$OUT/tap/setup.out" 2> "$OUT/log/setup.log"
-echo "0 0" > "$OUT/tap/setup.status"
+echo "0 $(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')" > "$OUT/tap/setup.status"
 
 while read -r name; do
 	[ "$name" = setup ] && continue
