@@ -18,8 +18,9 @@ args=(-accel tcg -cpu max -m "${VM_MEM:-512}" -smp "${VM_SMP:-1}"
 	-kernel "$BUILD/vmlinux" -initrd "$BUILD/initramfs.cpio"
 	-append "console=ttyS0 quiet panic=-1 mitigations=off rdiag.main=${RUNNER:+/mnt/host/$RUNNER} ${VM_APPEND:-}"
 	-virtfs "local,path=$SHARE,mount_tag=host,security_model=none,id=host")
-if [ -z "$RUNNER" ]; then exec qemu-system-x86_64 "${args[@]}"; fi
+Q=${VM_QEMU:-qemu-system-x86_64}
+if [ -z "$RUNNER" ]; then exec "$Q" "${args[@]}"; fi
 # -k: SIGKILL if qemu ignores the TERM; the console keeps only printable text
-timeout -k 5 "${VM_TIMEOUT:-240}" qemu-system-x86_64 "${args[@]}" </dev/null 2>&1 |
+timeout -k 5 "${VM_TIMEOUT:-240}" "$Q" "${args[@]}" </dev/null 2>&1 |
 	tr -d '\r' | sed -u 's/\x1b[[(][0-9;?]*[A-Za-z]//g' > "$SHARE/console.log"
 exit "${PIPESTATUS[0]}"
