@@ -65,6 +65,7 @@ void rd_doc_check_neigh(struct rdiag_doctor *d, const union rd_addr *hop, int if
 	struct rd_neigh n;
 	char a[64], st[64], ll[64] = "";
 	unsigned int i;
+	size_t off;
 	int ret;
 
 	rd_addr_str(hop, a, sizeof(a));
@@ -84,8 +85,8 @@ void rd_doc_check_neigh(struct rdiag_doctor *d, const union rd_addr *hop, int if
 		return;
 	}
 	rd_nud_state_name(n.state, st, sizeof(st));
-	for (i = 0; n.has_lladdr && i < n.lladdr_len && i < 16; i++)
-		snprintf(ll + 3 * i, sizeof(ll) - 3 * i, "%s%02x", i ? ":" : "", n.lladdr[i]);
+	for (i = 0, off = 0; n.has_lladdr && i < n.lladdr_len && i < 16; i++)
+		off += (size_t)snprintf(ll + off, sizeof(ll) - off, "%s%02x", i ? ":" : "", n.lladdr[i]);
 	if (n.state & (NUD_FAILED | NUD_INCOMPLETE)) {
 		f = rd_doc_add(d, "neighbour", "network", RDIAG_DOC_PROBLEM, "neighbour_unresolved", a,
 			       "next hop %s does not answer ARP/ND on %s (neighbour %s)", a, ifname, st);
