@@ -80,6 +80,11 @@ static void addr_pair(struct rdiag_out *o, const struct rdiag_pkt *p, bool verbo
 		rdiag_out_u64(o, "dscp", NULL, p->dscp);
 		rdiag_out_u64(o, "ecn", NULL, p->ecn);
 	}
+	/* verbose text: the LRH comes first on the wire, so its line (with the LIDs) goes first */
+	if (verbose && HAS(p, LRH))
+		rdiag_out_text(o, "\n    lrh vl %u lver %u sl %u lnh %u pktlen %u slid %u dlid %u",
+			       p->lrh.vl, p->lrh.lver, p->lrh.sl, p->lrh.lnh, p->lrh.pktlen,
+			       p->lrh.slid, p->lrh.dlid);
 	if (HAS(p, GRH)) {
 		inet_ntop(AF_INET6, p->grh.sgid, s, sizeof(s));
 		inet_ntop(AF_INET6, p->grh.dgid, d, sizeof(d));
@@ -94,13 +99,8 @@ static void addr_pair(struct rdiag_out *o, const struct rdiag_pkt *p, bool verbo
 	if (HAS(p, LRH)) {
 		bool show = !HAS(p, GRH);
 
-		if (verbose)
-			rdiag_out_text(o, "\n    lrh vl %u lver %u sl %u lnh %u pktlen %u", p->lrh.vl,
-				       p->lrh.lver, p->lrh.sl, p->lrh.lnh, p->lrh.pktlen);
-		rdiag_out_u64(o, "slid", verbose ? " slid %" PRIu64 : show ? " lid %" PRIu64 : NULL,
-			      p->lrh.slid);
-		rdiag_out_u64(o, "dlid", verbose ? " dlid %" PRIu64 : show ? " > lid %" PRIu64 : NULL,
-			      p->lrh.dlid);
+		rdiag_out_u64(o, "slid", !verbose && show ? " lid %" PRIu64 : NULL, p->lrh.slid);
+		rdiag_out_u64(o, "dlid", !verbose && show ? " > lid %" PRIu64 : NULL, p->lrh.dlid);
 	}
 }
 
