@@ -357,6 +357,15 @@ static void opcode_table_text(struct rdiag_out *o, const struct rdiag_flow_total
 				       t->per_opcode_bytes[op]);
 }
 
+#define DETAILS_ALL 64
+
+static bool troubled(const struct rdiag_flow_info *f)
+{
+	return f->psn_gaps || f->psn_dup || f->psn_retx || f->psn_ooo || naks(f->naks) ||
+	       f->rnr_naks || f->icrc_bad || f->ecn_ce || f->cnp || f->reads_unanswered ||
+	       f->truncated || f->invalid;
+}
+
 void dump_summary(struct rdiag_out *o, struct rdiag_flow_table *ft,
 		  const struct dump_summary_opts *so)
 {
@@ -395,9 +404,14 @@ void dump_summary(struct rdiag_out *o, struct rdiag_flow_table *ft,
 	}
 	rdiag_out_arr_end(o);
 	if (!json) {
-		rdiag_out_text(o, "\nper flow:\n");
+		/* with many flows only the ones with something wrong get their details */
+		bool all = n <= DETAILS_ALL;
+
+		rdiag_out_text(o, all ? "\nper flow:\n" : "\nper flow, those with transport "
+			       "problems (more than %d flows):\n", DETAILS_ALL);
 		for (i = 0; i < n; i++)
-			if (rdiag_flow_get(ft, i, &f) == 0 && wanted(so, ft, &f, i))
+			if (rdiag_flow_get(ft, i, &f) == 0 && wanted(so, ft, &f, i) &&
+			    (all || troubled(&f)))
 				flow_details(o, ft, &f, i);
 	}
 	if (ncm)
