@@ -28,7 +28,8 @@ start_top() {
 	tm -f /dev/null new-session -d -s t -x "${W:-120}" -y "${H:-30}" \
 		"$cmd; echo \$? > '$EXITF'; stty -a > '$BATS_TEST_TMPDIR/stty'; echo AFTER-EXIT; exec sleep 600"
 	tm set-option -t t status off > /dev/null
-	wait_screen 'devices [0-9]'
+	# the first frame is in (the header alone shows before any data)
+	wait_screen "${START_WAIT:-^rxe1 }"
 }
 
 screen() { tm capture-pane -p -t t; }
@@ -314,7 +315,7 @@ restored() {
 }
 
 @test "-n COUNT ends the interactive UI after COUNT refreshes, terminal restored" {
-	start_top -d 0.2 -n 3
+	START_WAIT='AFTER-EXIT|^rxe1 ' start_top -d 0.2 -n 3
 	wait_screen AFTER-EXIT
 	[ "$(cat "$EXITF")" = 0 ]
 	restored
