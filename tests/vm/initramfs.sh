@@ -60,7 +60,7 @@ BINS="bash ip rdma tc nft tcpdump jq ibv_devinfo ibv_devices ibv_rc_pingpong ibv
 	ibv_ud_pingpong ibv_srq_pingpong ibv_xsrq_pingpong ibv_asyncwatch rping ucmatose udaddy
 	mckey rdma_server rdma_client rstream riostream rcopy ib_send_bw ib_send_lat ib_write_bw
 	ib_write_lat ib_read_bw ib_read_lat ib_atomic_bw ib_atomic_lat xtables-nft-multi
-	xtables-legacy-multi valgrind"
+	xtables-legacy-multi valgrind valgrind.bin"
 OPTIONAL="strace tmux ethtool"		# copied when the host has them
 MODS="crc32_generic rdma_rxe rdma_ucm ib_uverbs ib_umad veth dummy 8021q sch_netem sch_tbf sch_prio cls_u32
 	nf_tables nft_compat nft_reject_inet nft_numgen nft_limit xt_tcpudp iptable_filter
@@ -110,6 +110,12 @@ if [ ! -s "$BASE.cpio" ]; then
 		vgpreload_memcheck-amd64-linux.so default.supp getoff-amd64-linux; do
 		install -D -m755 "$VG/$f" "$R$VG/$f"
 	done
+	# valgrind must redirect ld.so's strlen: it needs ld.so's symbols, which Debian strips
+	# into libc6-dbg (found by build ID under /usr/lib/debug)
+	id=$(readelf -n /lib64/ld-linux-x86-64.so.2 | awk '/Build ID/ { print $3 }')
+	dbg=/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+	if [ -n "$id" ] && [ -f "$dbg" ]; then install -D -m644 "$dbg" "$R$dbg"
+	else echo "initramfs: no $dbg (libc6-dbg): valgrind will not start in the guest" >&2; fi
 	libs_of "${files[@]}" "$PROV" "$VG/vgpreload_memcheck-amd64-linux.so" |
 		while read -r l; do put "$R" "$l"; done
 	put "$R" "$PROV"
