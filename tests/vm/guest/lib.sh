@@ -361,8 +361,10 @@ setup_verify() {
 		[ "$(gid_index "$dev" "$ip")" = "$GID" ] ||
 			echo "$dev: the RoCE v2 GID of $ip is not at index $GID any more"
 	done
-	nft list tables 2>/dev/null | grep -q . && echo "nft tables left: $(nft list tables | tr '\n' ' ')"
-	iptables -S 2>/dev/null | grep -q -- '-A ' && echo "iptables rules left: $(iptables -S | grep -- '-A ' | tr '\n' ' ')"
+	# rules, not tables: iptables-nft leaves its empty tables behind
+	local rules
+	rules=$(nft -j list ruleset 2>/dev/null | jq '[.nftables[]? | select(.rule)] | length' 2>/dev/null)
+	[ "${rules:-0}" = 0 ] || echo "$rules firewall rules left: $(nft list ruleset | tr -s '\t\n' '  ')"
 	[ "$(sysctl -n net.ipv4.conf.all.accept_local)" = 1 ] || echo "accept_local was reset"
 	return 0
 }
