@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@ struct rt_collector {
 
 	pthread_t thr;
 	bool running;
+	bool detached;			/* left behind in a hung read: it still owns h */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool stop, paused, kick;
@@ -77,6 +79,8 @@ void rt_collector_free(struct rt_collector *c)
 	if (!c)
 		return;
 	rt_collector_stop(c);
+	if (c->detached)
+		return;		/* the thread may still be inside the library: leave it all be */
 	if (c->have_ready)
 		rt_snap_free(&c->ready);
 	rdiag_counters_devices_free(c->devs);
@@ -542,12 +546,17 @@ static void *run(void *arg)
 
 int rt_collector_start(struct rt_collector *c)
 {
+	sigset_t all, old;
 	int r;
 
 	if (c->running)
 		return 0;
 	c->stop = false;
+	/* signals belong to the UI thread: the collector inherits a mask blocking them all */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
 	r = pthread_create(&c->thr, NULL, run, c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (r)
 		return -r;
 	c->running = true;
@@ -564,7 +573,10 @@ void rt_collector_stop(struct rt_collector *c)
 	pthread_mutex_unlock(&c->lock);
 	/* a device read that hangs in the kernel would hang the join: the process is exiting
 	 * anyway, so detach rather than wait forever */
-	if (c->busy)
+	pthread_mutex_lock(&c->lock);
+	c->detached = c->busy;
+	pthread_mutex_unlock(&c->lock);
+	if (c->detached)
 		pthread_detach(c->thr);
 	else
 		pthread_join(c->thr, NULL);
