@@ -500,6 +500,9 @@ static int status_add(const char *name, uint64_t value, const struct nlattr **tb
 	bool *ne;
 
 	(void)value;
+	/* the kernel lists every counter; only optional ones carry DYNAMIC (= enabled) */
+	if (!tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC])
+		return 0;
 	nn = realloc(st->names, (st->n + 1) * sizeof(*nn));
 	if (!nn)
 		return -ENOMEM;
@@ -511,8 +514,7 @@ static int status_add(const char *name, uint64_t value, const struct nlattr **tb
 	nn[st->n] = strdup(name);
 	if (!nn[st->n])
 		return -ENOMEM;
-	ne[st->n] = tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC] &&
-		    mnl_attr_get_u8(tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC]);
+	ne[st->n] = mnl_attr_get_u8(tb[RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC]);
 	st->n++;
 	return 0;
 }

@@ -6,7 +6,7 @@
 #   - an interval shorter than hw_counters/lifespan never reports a false zero rate;
 #   - netlink exchanges are recorded ($OUT/20-nl-*.rec) for the replay tests on the host,
 #     and --prom output is kept for the host's Prometheus parser (host/20-rdmastat-prom.sh).
-# vm-timeout: 150
+# vm-timeout: 240
 have rdmastat || { tap_skip "rdmastat runs on the real kernel" "tools/rdmastat not built"; exit 0; }
 T=/tmp/20; mkdir -p $T
 
@@ -108,10 +108,14 @@ tap_eq "cm: the listening rping (pid $rp) with state, port space and address" \
 # sysfs keeps descriptors open across intervals (pread at offset 0): the deltas must move
 L=/sys/class/infiniband/rxe0/ports/1/hw_counters/lifespan
 life0=$(cat $L)
-PP_TIMEOUT=90 pp_pair 3000 64 > /dev/null 2>&1 &
-bg=$!
-wait_for 10 tcp_listening 18515
-sleep 1
+# traffic that lasts until it is stopped (TCG speed varies with the host's load)
+ibv_rc_pingpong -d "$DEV1" -g "$GID" -p 18531 -n 100000000 -s 64 > /dev/null 2>&1 &
+srv=$!
+wait_tcp_listen 18531
+ibv_rc_pingpong -d "$DEV0" -g "$GID" -p 18531 -n 100000000 -s 64 "$B" > /dev/null 2>&1 &
+cli=$!
+wait_for 20 rts
+sleep 0.5
 rdmastat -i 0.5 -n 2 -j --source netlink rxe0/1 sent_pkts > $T/rate-nl.json
 rdmastat -i 0.5 -n 2 -j --source sysfs rxe0/1 sent_pkts > $T/rate-sysfs.json
 rdmastat -i 0.5 -n 2 rxe0/1 > "$OUT/20-interval.txt"
@@ -120,7 +124,7 @@ rdmastat explain rcvd_rnr_err > "$OUT/20-explain.txt"
 echo 1000 > $L
 rdmastat --source sysfs -i 0.05 -n 30 -a -j rxe0/1 sent_pkts > "$OUT/20-short.json"
 echo "$life0" > $L
-wait $bg 2>/dev/null	# finite traffic: let it end rather than leave a QP behind
+kill $srv $cli 2>/dev/null; wait $srv $cli 2>/dev/null
 cat $T/rate-nl.json $T/rate-sysfs.json >&2
 cp $T/rate-nl.json "$OUT/20-interval.json"
 for s in nl sysfs; do
