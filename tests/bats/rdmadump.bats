@@ -272,3 +272,26 @@ EOF
 	[[ "$stderr" == "rdmadump: cannot capture on 'nosuchif0'"* ]]
 	[ "$(echo "$stderr" | wc -l)" -eq 1 ]
 }
+
+@test "a real lossy rxe capture: gaps, NAKs and resends equal netem's drops and rxe's counters" {
+	L="$FIX/rxe/rxe_lossy.pcap"
+	c() { awk -v k="$1" '$1 == k { print $2 }' "$FIX/rxe/rxe_lossy.counters"; }
+	run rdmadump -q -j -r "$L"
+	assert_success
+	t=$(echo "$output" | jq -r '.summary.total | [.rdma, .psn_gaps, .psn_lost, .psn_retx,
+		.psn_ooo, .naks, .icrc_bad] | join(" ")')
+	drops=$(c netem_drops)
+	[ "$drops" -gt 0 ]
+	[ "$t" = "$(c capture_frames) $(c rxe1.out_of_seq_request) $drops $(c rxe0.completer_retry_err) 0 $(c rxe1.out_of_seq_request) 0" ] ||
+		fail "rdmadump: rdma gaps lost resent ooo naks badicrc = $t; counters: $(tr '\n' ' ' < "$FIX/rxe/rxe_lossy.counters")"
+	[ "$(echo "$output" | jq '.summary.flows[0].naks.PSN_SEQ_ERR // 0')" -eq 0 ]
+	[ "$(echo "$output" | jq '.summary.flows[1].naks.PSN_SEQ_ERR')" -eq "$(c rxe1.out_of_seq_request)" ]
+	# each gap is followed by the NAK for the missing PSN and then its resend
+	run rdmadump --errors -r "$L"
+	assert_success
+	assert_line --index 0 --partial "[gap: 1 lost, expected psn 6225398]"
+	assert_line --index 1 --partial "RC_ACKNOWLEDGE qp 0x000014 psn 6225398 NAK PSN_SEQ_ERR"
+	assert_line --index 2 --partial "psn 6225398 va 0x55f50dfc8800 rkey 0x000007fd dmalen 1024 len 256 [retransmission]"
+	run rdmadump -q --fail-on-errors -r "$L"
+	[ "$status" -eq 1 ]
+}
