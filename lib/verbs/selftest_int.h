@@ -89,7 +89,6 @@ void *rd_st_track(struct rdiag_selftest *st, enum rd_obj_type type, void *p, siz
 void *rd_st_alloc(struct rdiag_selftest *st, size_t len);	/* page aligned, zeroed */
 struct ibv_mr *rd_st_reg_mr(struct rdiag_selftest *st, struct ibv_pd *pd, void *addr,
 			    size_t len, unsigned int access);
-void rd_st_dereg_mr(struct rdiag_selftest *st, struct ibv_mr *mr);	/* early release */
 int rd_st_ep_create(struct rdiag_selftest *st, struct rd_ep *ep, struct rd_port *port,
 		    enum ibv_qp_type type, size_t buflen);
 

@@ -82,22 +82,6 @@ struct ibv_mr *rd_st_reg_mr(struct rdiag_selftest *st, struct ibv_pd *pd, void *
 	return rd_st_track(st, RD_OBJ_MR, ibv_reg_mr(pd, addr, len, (int)access), 0);
 }
 
-/* release one MR before the end of the test (mr-cost); the slot stays, emptied */
-void rd_st_dereg_mr(struct rdiag_selftest *st, struct ibv_mr *mr)
-{
-	size_t i;
-
-	for (i = st->nobj; i-- > 0;) {
-		if (st->objs[i].p == mr) {
-			ibv_dereg_mr(mr);
-			st->objs[i].p = NULL;
-			if (i == st->nobj - 1)
-				st->nobj--;
-			return;
-		}
-	}
-}
-
 int rd_st_ep_create(struct rdiag_selftest *st, struct rd_ep *ep, struct rd_port *port,
 		    enum ibv_qp_type type, size_t buflen)
 {
