@@ -11,5 +11,8 @@ echo
 echo "== rdmadump -r $cap --errors   (only the problems)"
 tools/rdmadump -r "$cap" --errors
 echo
+echo "== rdmadump --errors -r tests/fixtures/rxe/rxe_lossy.pcap -c 6   (4% loss: gap, NAK, resend)"
+tools/rdmadump --errors -r tests/fixtures/rxe/rxe_lossy.pcap -c 6
+echo
 echo "== rdmadump -q -r $cap   (the per-QP summary)"
 tools/rdmadump -q -r "$cap"
