@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "rd_doctor.h"
+#include "rdmadiag/counters.h"
 
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 
@@ -33,7 +34,34 @@ int rdiag_doctor_new(struct rdiag_doctor **out)
 
 void rdiag_doctor_free(struct rdiag_doctor *d)
 {
+	if (!d)
+		return;
+	rdiag_counters_devices_free(d->devs);
+	rdiag_counters_close(d->cnt);
 	free(d);
+}
+
+int rd_doc_devices(struct rdiag_doctor *d, struct rdiag_counters **c,
+		   const struct rdiag_devices **devs)
+{
+	if (!d->discovered) {
+		d->discovered = true;
+		d->discover_ret = rdiag_counters_open(&d->cnt, NULL);
+		if (d->discover_ret) {
+			snprintf(d->discover_err, sizeof(d->discover_err), "%s",
+				 strerror(-d->discover_ret));
+		} else {
+			d->discover_ret = rdiag_counters_discover(d->cnt, &d->devs);
+			if (d->discover_ret)
+				snprintf(d->discover_err, sizeof(d->discover_err), "%s",
+					 rdiag_counters_errmsg(d->cnt));
+		}
+	}
+	if (c)
+		*c = d->cnt;
+	if (devs)
+		*devs = d->devs;
+	return d->discover_ret;
 }
 
 const char *rdiag_doctor_errmsg(const struct rdiag_doctor *d)

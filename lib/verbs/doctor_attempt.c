@@ -385,8 +385,8 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	else
 		dst.in6.sin6_port = htons(port);
 
-	if (rdiag_counters_open(&c, NULL) == 0)
-		before = sample_all(c);
+	rd_doc_devices(d, &c, NULL);
+	before = sample_all(c);
 	if (cm0)
 		cm_snap_read(cm0);
 
@@ -523,7 +523,6 @@ out:
 	free(cm1);
 	rdiag_samples_free(before);
 	rdiag_samples_free(after);
-	rdiag_counters_close(c);
 	/* after an address failure the neighbour entry is the answer: read it again */
 	if (d->nsteps >= 2 && !d->steps[1].ok && d->have_hop && d->steps[1].event == RDMA_CM_EVENT_ADDR_ERROR) {
 		char ifname[IF_NAMESIZE + 1] = "";

@@ -172,21 +172,12 @@ static void check_devices(struct rdiag_doctor *d, const struct rdiag_devices *de
 
 int rdiag_doctor_check_local(struct rdiag_doctor *d, unsigned int flags)
 {
-	struct rdiag_counters *c = NULL;
-	struct rdiag_devices *devs = NULL;
-	char errmsg[256] = "";
+	const struct rdiag_devices *devs = NULL;
 	size_t i, j;
 	int ret;
 
-	ret = rdiag_counters_open(&c, NULL);
-	if (!ret) {
-		ret = rdiag_counters_discover(c, &devs);
-		if (ret)
-			snprintf(errmsg, sizeof(errmsg), "%s", rdiag_counters_errmsg(c));
-	} else {
-		snprintf(errmsg, sizeof(errmsg), "%s", strerror(-ret));
-	}
-	check_devices(d, devs, ret, errmsg);
+	ret = rd_doc_devices(d, NULL, &devs);
+	check_devices(d, devs, ret, d->discover_err);
 	if (d->ndevices) {
 		check_device_nodes(d);
 		if (flags & RDIAG_DOC_ALL_PORTS)
@@ -196,7 +187,5 @@ int rdiag_doctor_check_local(struct rdiag_doctor *d, unsigned int flags)
 		rd_doc_check_firewall(d);
 		check_memlock(d);
 	}
-	rdiag_counters_devices_free(devs);
-	rdiag_counters_close(c);
 	return 0;
 }

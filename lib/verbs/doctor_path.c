@@ -104,8 +104,7 @@ void rd_doc_check_neigh(struct rdiag_doctor *d, const union rd_addr *hop, int if
 
 int rdiag_doctor_check_path(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 {
-	struct rdiag_counters *c = NULL;
-	struct rdiag_devices *devs = NULL;
+	const struct rdiag_devices *devs = NULL;
 	const struct rdiag_device *dev = NULL;
 	const struct rdiag_port *port = NULL;
 	struct rdiag_doc_finding *f;
@@ -134,8 +133,7 @@ int rdiag_doctor_check_path(struct rdiag_doctor *d, const struct rdiag_doc_opts 
 			src_local = true;
 		}
 	}
-	if (rdiag_counters_open(&c, NULL) == 0)
-		rdiag_counters_discover(c, &devs);
+	rd_doc_devices(d, NULL, &devs);
 
 	if (have_src && !src_local) {
 		size_t i, j, k;
@@ -246,7 +244,5 @@ port:
 	d->hop_ifindex = r.oif;
 	rd_doc_check_neigh(d, &hop, r.oif, r.oifname, false);
 out:
-	rdiag_counters_devices_free(devs);
-	rdiag_counters_close(c);
 	return 0;
 }

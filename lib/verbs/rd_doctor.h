@@ -21,8 +21,17 @@ union rd_addr {
 	struct sockaddr_storage ss;
 };
 
+struct rdiag_counters;
+struct rdiag_devices;
+
 struct rdiag_doctor {
 	char errmsg[256];
+	/* one counters handle and one device discovery per doctor (rd_doc_devices) */
+	struct rdiag_counters *cnt;
+	struct rdiag_devices *devs;
+	bool discovered;
+	int discover_ret;
+	char discover_err[256];
 	size_t ndevices;
 	bool devices_checked;
 	struct rdiag_doc_finding findings[RD_DOC_MAX_FINDINGS];
@@ -59,6 +68,11 @@ struct rd_finding_arg {
 	const char *check, *layer, *cause;
 	enum rdiag_doc_level level;
 };
+
+/* the counters handle and the device list, opened/discovered on first use; *devs is NULL
+ * and the return -errno when discovery failed (d->discover_err says why) */
+int rd_doc_devices(struct rdiag_doctor *d, struct rdiag_counters **c,
+		   const struct rdiag_devices **devs);
 
 /* append a finding; the format strings fill summary / evidence / hint (hint may be NULL) */
 struct rdiag_doc_finding *rd_doc_add(struct rdiag_doctor *d, const char *check,
