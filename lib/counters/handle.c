@@ -8,6 +8,9 @@
 
 #include "internal.h"
 
+/* why the last rdiag_counters_open() of this thread failed (errmsg(NULL)) */
+static __thread char open_err[256];
+
 void rd_seterr(struct rdiag_counters *c, const char *fmt, ...)
 {
 	va_list ap;
@@ -32,6 +35,7 @@ int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters
 	int ret;
 
 	*out = NULL;
+	open_err[0] = '\0';
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
@@ -53,6 +57,7 @@ int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters
 	if (replay && *replay) {
 		ret = rd_replay_load(replay, &c->replay, c->err, sizeof(c->err));
 		if (ret < 0) {
+			rd_strlcpy(open_err, c->err, sizeof(open_err));
 			free(c);
 			return ret;
 		}
@@ -65,6 +70,8 @@ int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters
 		c->record = fopen(opts->nl_record, "we");
 		if (!c->record) {
 			ret = -errno;
+			snprintf(open_err, sizeof(open_err), "cannot open '%s': %s", opts->nl_record,
+				 strerror(errno));
 			rdiag_counters_close(c);
 			return ret;
 		}
@@ -91,7 +98,7 @@ void rdiag_counters_close(struct rdiag_counters *c)
 
 const char *rdiag_counters_errmsg(const struct rdiag_counters *c)
 {
-	return c ? c->err : "";
+	return c ? c->err : open_err;
 }
 
 const char *rdiag_counters_sysfs_root(const struct rdiag_counters *c)
