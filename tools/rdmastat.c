@@ -840,7 +840,7 @@ static int cmd_devices(void)
 			rdiag_out_u64(OUT, "hw_counters_lifespan_ms", NULL, p->hw_lifespan_ms);
 			port_status(d->name, p->port);
 			if (p->n_gids)
-				rdiag_out_text(OUT, "    %-5s %-39s %-10s %-12s %-15s\n", "INDEX",
+				rdiag_out_text(OUT, "    %-5s %-39s %-10s %-12s %s\n", "INDEX",
 					       "GID", "TYPE", "NETDEV", "IP");
 			rdiag_out_arr_begin(OUT, "gids");
 			for (g = 0; g < p->n_gids; g++) {
