@@ -91,6 +91,8 @@ struct ibv_mr *rd_st_reg_mr(struct rdiag_selftest *st, struct ibv_pd *pd, void *
 			    size_t len, unsigned int access);
 int rd_st_ep_create(struct rdiag_selftest *st, struct rd_ep *ep, struct rd_port *port,
 		    enum ibv_qp_type type, size_t buflen);
+int rd_st_ep_create_ex(struct rdiag_selftest *st, struct rd_ep *ep, struct rd_port *port,
+		       enum ibv_qp_type type, size_t buflen, uint64_t send_ops);
 
 /* selftest_res.c: steps, QP transitions, posting and polling */
 void rd_st_step(struct rdiag_selftest *st, const char *fmt, ...)

@@ -85,7 +85,15 @@ struct ibv_mr *rd_st_reg_mr(struct rdiag_selftest *st, struct ibv_pd *pd, void *
 int rd_st_ep_create(struct rdiag_selftest *st, struct rd_ep *ep, struct rd_port *port,
 		    enum ibv_qp_type type, size_t buflen)
 {
+	return rd_st_ep_create_ex(st, ep, port, type, buflen, 0);
+}
+
+/* send_ops: IBV_QP_EX_WITH_* for the ibv_wr_*() API (0: an ordinary QP) */
+int rd_st_ep_create_ex(struct rdiag_selftest *st, struct rd_ep *ep, struct rd_port *port,
+		       enum ibv_qp_type type, size_t buflen, uint64_t send_ops)
+{
 	struct ibv_qp_init_attr ia;
+	struct ibv_qp_init_attr_ex iax;
 	unsigned int acc = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 			   IBV_ACCESS_REMOTE_READ;
 
@@ -123,7 +131,19 @@ int rd_st_ep_create(struct rdiag_selftest *st, struct rd_ep *ep, struct rd_port 
 	ia.cap.max_recv_wr = 16;
 	ia.cap.max_send_sge = 1;
 	ia.cap.max_recv_sge = 1;
-	ep->qp = rd_st_track(st, RD_OBJ_QP, ibv_create_qp(ep->pd, &ia), 0);
+	if (send_ops) {
+		memset(&iax, 0, sizeof(iax));
+		iax.send_cq = ia.send_cq;
+		iax.recv_cq = ia.recv_cq;
+		iax.qp_type = ia.qp_type;
+		iax.cap = ia.cap;
+		iax.pd = ep->pd;
+		iax.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+		iax.send_ops_flags = send_ops;
+		ep->qp = rd_st_track(st, RD_OBJ_QP, ibv_create_qp_ex(port->ctx, &iax), 0);
+	} else {
+		ep->qp = rd_st_track(st, RD_OBJ_QP, ibv_create_qp(ep->pd, &ia), 0);
+	}
 	if (!ep->qp)
 		return rd_st_fail(st, errno, "%s ibv_create_qp(%s)", port->dev,
 				  rdiag_qp_type_name(type));

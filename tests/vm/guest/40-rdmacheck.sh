@@ -42,6 +42,8 @@ eval "$(jq -r -s '
 	"acc=" + v([(t("access").checks // [])[].wc_status | tostring] | join(",")),
 	"mis=" + v(chk("alignment"; "misaligned atomic").verdict),
 	"mis_detail=" + v(chk("alignment"; "misaligned atomic").detail),
+	"misx=" + v("\(chk("alignment"; "misaligned atomic (wr API)").verdict) \(chk("alignment"; "misaligned atomic (wr API)").wc_status)"),
+	"misx_detail=" + v(chk("alignment"; "misaligned atomic (wr API)").detail),
 	"atom=" + v([(t("alignment").checks // [])[] | select(.what | test("aligned$")) | .verdict] | join(" ")),
 	"gidrec=" + v(t("gid-sweep").summary // "" | capture("use -g (?<g>[0-9]+)").g // ""),
 	"mrn=" + v([(t("mr-cost").checks // [])[] | select(.values.reg_us > 0 and .values.reg_gbps > 0)] | length)
@@ -69,6 +71,11 @@ tap_check "rnr: the send completed within one RNR retry interval of the receive 
 tap_eq "access: three cases, each WC 10" "10,10,10" "$acc"
 tap_eq "alignment: the misaligned atomic failed (WC error or refused at post)" pass "$mis"
 diag "misaligned atomic: $mis_detail"
+# librxe refuses it before it leaves; through ibv_wr_*() the kernel's responder must refuse
+# it (IBA: misaligned atomic -> NAK invalid request -> WC 9 at the requester)
+tap_eq "alignment: a misaligned atomic sent through ibv_wr_*() ends in WC 9 IBV_WC_REM_INV_REQ_ERR" \
+	"pass 9" "$misx"
+diag "misaligned atomic via ibv_wr_*: $misx_detail"
 tap_eq "alignment: atomics aligned CAS and FAA returned the old values" "pass pass" "$atom"
 tap_eq "gid-sweep recommends the IPv4 RoCE v2 GID index setup.sh found" "$GID" "$gidrec"
 tap_check "mr-cost measured 4 KiB .. $MEM with us and GB/s ($mrn sizes)" [ "$mrn" -ge 4 ]
