@@ -26,6 +26,12 @@ $RC -j --max-mem $MEM > "$J-all.json" 2> "$J-all.err"
 st=$?
 cat "$J-all.json" "$J-all.err" >&2
 tap_eq "rdmacheck (all tests, rxe0 loopback) exits 0" 0 "$st"
+# the text form of the same run, for the log and the README
+$RC --max-mem $MEM > "$J-all.txt" 2>&1
+st=$?
+cat "$J-all.txt" >&2
+tap_check "rdmacheck text output: a header and six PASS/SKIP lines (exit $st)" \
+	[ "$st" = 0 -a "$(grep -cE '^(PASS|SKIP) ' "$J-all.txt")" = 6 ]
 # jq is slow under TCG: one pass over the results sets every value the checks below need
 eval "$(jq -r -s '
 	def t($n): (map(select(.test == $n))[0] // {});
