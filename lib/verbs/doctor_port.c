@@ -67,6 +67,12 @@ static bool is_roce(const struct rdiag_port *p)
 	return strcmp(p->link_layer, "Ethernet") == 0;
 }
 
+/* InfiniBand (and OPA) ports need a subnet manager; EFA reports "Unspecified" and has none */
+static bool is_ib(const struct rdiag_port *p)
+{
+	return strcmp(p->link_layer, "InfiniBand") == 0;
+}
+
 static void check_state(struct rdiag_doctor *d, const char *subj, const struct rdiag_port *p)
 {
 	struct rdiag_doc_finding *f;
@@ -75,7 +81,7 @@ static void check_state(struct rdiag_doctor *d, const char *subj, const struct r
 
 	if (active && linkup) {
 		f = rd_doc_add(d, "port", "link", RDIAG_DOC_OK, NULL, subj, "port %s is ACTIVE", subj);
-	} else if (!is_roce(p) && p->state == 2 && linkup) {
+	} else if (is_ib(p) && p->state == 2 && linkup) {
 		f = rd_doc_add(d, "port", "link", RDIAG_DOC_PROBLEM, "ib_no_sm", subj,
 			       "port %s is stuck in INIT with the link up: no subnet manager configured it",
 			       subj);
@@ -96,7 +102,7 @@ static void check_state(struct rdiag_doctor *d, const char *subj, const struct r
 			rdiag_port_state_name(p->state), p->phys_state,
 			rdiag_port_phys_state_name(p->phys_state), p->link_layer,
 			p->netdev[0] ? ", netdev " : "", p->netdev);
-	if (!is_roce(p)) {
+	if (is_ib(p)) {
 		rd_doc_evidence(f, "lid %u, sm_lid %u", p->lid, p->sm_lid);
 		if (active && p->sm_lid == 0) {
 			f->level = RDIAG_DOC_PROBLEM;

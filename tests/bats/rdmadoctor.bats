@@ -76,3 +76,24 @@ setup() {
 	assert_output --partial "local"
 	assert_output --partial "2 usage error or the doctor cannot run"
 }
+
+@test "InfiniBand: a port stuck in INIT without an SM LID is named; EFA (no SM) is not" {
+	T=$BATS_TEST_TMPDIR/ib
+	cp -r "$FIX/sysfs/hfi1" "$T"
+	P=$T/sys/class/infiniband/hfi1_0/ports/1
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j -v local
+	[ "$(jq -r '.findings[] | select(.check == "port") | .level' <<< "$output")" = ok ]
+	echo "2: INIT" > "$P/state"
+	echo "0x0" > "$P/sm_lid"
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	[ "$status" -eq 1 ]
+	f=$(jq -c '.findings[] | select(.check == "port")' <<< "$output")
+	[ "$(jq -r .cause <<< "$f")" = ib_no_sm ]
+	[[ "$(jq -r .summary <<< "$f")" == *"stuck in INIT"* ]]
+	[[ "$(jq -r .hint <<< "$f")" == *"subnet manager"* ]]
+	echo "4: ACTIVE" > "$P/state"
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	[[ "$(jq -r '.findings[] | select(.check == "port") | .summary' <<< "$output")" == *"no SM LID"* ]]
+	RDMADIAG_SYSFS_ROOT=$FIX/sysfs/efa run rdmadoctor -j -v local
+	[ "$(jq -r '.findings[] | select(.check == "port") | .level' <<< "$output")" = ok ]
+}
