@@ -156,7 +156,7 @@ static void check_gids(struct rdiag_doctor *d, const char *subj, const struct rd
 {
 	struct rdiag_doc_finding *f;
 	const struct rdiag_gid *v2 = NULL, *v1 = NULL;
-	size_t i, n_v2_routable = 0, n_ll = 0, n_v4 = 0;
+	size_t i, n_v2_routable = 0, n_ll = 0, n_v4 = 0, n_v1_ip = 0;
 	char ip[64] = "";
 
 	if (!is_roce(p))
@@ -172,6 +172,8 @@ static void check_gids(struct rdiag_doctor *d, const char *subj, const struct rd
 			n_v4++;
 		if (g->type == RDIAG_GID_ROCE_V2 && g->routable)
 			n_v2_routable++;
+		if (g->type == RDIAG_GID_IB_ROCE_V1 && g->ip[0] && !gid_is_ll(g))
+			n_v1_ip++;
 		if (src && g->ip[0] && strcmp(g->ip, ip) == 0) {
 			if (g->type == RDIAG_GID_ROCE_V2 && !v2)
 				v2 = g;
@@ -198,6 +200,11 @@ static void check_gids(struct rdiag_doctor *d, const char *subj, const struct rd
 				 sizeof(f->summary) - strlen(f->summary), "%s is missing)", ip);
 		rd_doc_hint(f, "configure %s on %s (the GID appears when the address is added) or use a source address that has a GID ('rdmastat gids')",
 			    ip, p->netdev[0] ? p->netdev : "the RDMA netdev");
+	} else if (n_v2_routable == 0 && n_v1_ip) {
+		f = rd_doc_add(d, "gid", "address", RDIAG_DOC_WARN, "gid_roce_v1_only", subj,
+			       "%s has only RoCE v1 GIDs for its IP addresses: v1 is not routable and a v2 peer will not talk to it",
+			       subj);
+		rd_doc_hint(f, "set the default RoCE mode to v2 (configfs rdma_cm default_roce_mode) on both ends");
 	} else if (n_v2_routable == 0) {
 		f = rd_doc_add(d, "gid", "address", RDIAG_DOC_WARN,
 			       n_ll ? "gid_link_local_only" : "no_gid_for_source", subj,

@@ -97,3 +97,13 @@ setup() {
 	RDMADIAG_SYSFS_ROOT=$FIX/sysfs/efa run rdmadoctor -j -v local
 	[ "$(jq -r '.findings[] | select(.check == "port") | .level' <<< "$output")" = ok ]
 }
+
+@test "RoCE: a GID table whose IP GIDs are all v1 is a warning of its own" {
+	T=$BATS_TEST_TMPDIR/v1
+	cp -r "$FIX/sysfs/rxe" "$T"
+	G=$T/sys/class/infiniband/rxe0/ports/1/gid_attrs/types
+	for f in "$G"/*; do echo "IB/RoCE v1" > "$f"; done
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	[ "$(jq -r '.findings[] | select(.check == "gid" and .subject == "rxe0/1") | .cause' <<< "$output")" = gid_roce_v1_only ]
+	[ "$(jq -r '.findings[] | select(.check == "gid" and .subject == "rxe1/1") | .level' <<< "$output")" = ok ]
+}
