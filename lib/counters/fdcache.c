@@ -96,7 +96,15 @@ static ssize_t read_once(int dfd, const char *name, char *buf, size_t len)
 	return r < 0 ? -err : r;
 }
 
-ssize_t rd_fdcache_read(struct rdiag_counters *c, int dfd, const char *dir, uint64_t dirhash,
+/* the directory's descriptor, opened on first need */
+static int dirfd_of(int *dfd, const char *dir)
+{
+	if (*dfd < 0)
+		*dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return *dfd;
+}
+
+ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfdp, const char *dir, uint64_t dirhash,
 			const char *name, ino_t ino, char *buf, size_t len,
 			const struct rdiag_catalog_entry ***cat)
 {
@@ -108,7 +116,7 @@ ssize_t rd_fdcache_read(struct rdiag_counters *c, int dfd, const char *dir, uint
 
 	*cat = NULL;
 	if (!fc)
-		return read_once(dfd, name, buf, len);
+		return dirfd_of(dfdp, dir) < 0 ? -errno : read_once(*dfdp, name, buf, len);
 	h = hash(dirhash, name) % fc->nbuckets;
 	/* inode first: the cheap test rejects almost every other entry of the bucket */
 	for (pp = &fc->tab[h]; (e = *pp); pp = &e->next)
@@ -134,9 +142,11 @@ ssize_t rd_fdcache_read(struct rdiag_counters *c, int dfd, const char *dir, uint
 		free(e);
 		fc->n--;
 	}
+	if (dirfd_of(dfdp, dir) < 0)
+		return -errno;
 	if (fc->n >= fc->cap)
-		return read_once(dfd, name, buf, len);
-	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+		return read_once(*dfdp, name, buf, len);
+	fd = openat(*dfdp, name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	r = read(fd, buf, len);

@@ -87,6 +87,7 @@ void rdiag_counters_close(struct rdiag_counters *c)
 	if (!c)
 		return;
 	rd_fdcache_free(c);
+	rd_dircache_free(c);
 	if (c->nl)
 		mnl_socket_close(c->nl);
 	if (c->record)

@@ -12,6 +12,7 @@
 
 struct rd_replay;
 struct rd_fdcache;
+struct rd_dirent_cache;
 
 struct rdiag_counters {
 	enum rdiag_source source;
@@ -25,6 +26,7 @@ struct rdiag_counters {
 	struct rd_replay *replay;	/* RDMADIAG_NL_REPLAY */
 	char err[256];
 	struct rd_fdcache *fdcache;	/* counter files kept open (fdcache.c) */
+	struct rd_dirent_cache *dircache; /* directory listings (sysfs.c) */
 	char *buf;			/* receive buffer */
 	size_t buflen;
 };
@@ -50,7 +52,7 @@ bool rd_is_dir(const char *path);
 struct rdiag_catalog_entry;
 uint64_t rd_fdcache_dirhash(const char *dir);
 /* *cat: the file's catalogue slot (rd_cat_unset until looked up), NULL when not cached */
-ssize_t rd_fdcache_read(struct rdiag_counters *c, int dfd, const char *dir, uint64_t dirhash,
+ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfd, const char *dir, uint64_t dirhash,
 			const char *name, ino_t ino, char *buf, size_t len,
 			const struct rdiag_catalog_entry ***cat);
 extern const struct rdiag_catalog_entry rd_cat_unset;
@@ -67,6 +69,11 @@ int rd_sysfs_devices(struct rdiag_counters *c, struct rdiag_devices *d);
 #define RD_PORT_HW	1u	/* hw_counters/ */
 #define RD_PORT_PMA	2u	/* counters/ */
 #define RD_PORT_CM	4u	/* cm_tx_msgs/ ... (5.14+) */
+/* sorted names in PATH (no dot files), listed afresh; the array is valid until the next
+ * call in this thread */
+int rd_sysfs_list(struct rdiag_counters *c, const char *path, const char *const **names,
+		  size_t *n);
+void rd_dircache_free(struct rdiag_counters *c);
 int rd_sysfs_port_dirs(struct rdiag_counters *c, const char *dev, uint32_t port,
 		       unsigned int *mask);
 struct rd_sampvec;
@@ -78,9 +85,9 @@ int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const ch
 struct rdiag_samples {
 	size_t n, cap;
 	struct rdiag_sample *s;
-	/* string storage: each name/dev is a separate allocation owned here */
-	size_t nstr, capstr;
-	char **str;
+	/* string storage (sample.c): names and device names, in chunks owned here */
+	struct rd_chunk *chunks;
+	const char *last;
 };
 struct rd_sampvec { struct rdiag_samples *set; };
 int rd_samples_add(struct rdiag_samples *set, const char *dev, uint32_t port, const char *name,

@@ -9,26 +9,39 @@
 #include <rdmadiag/catalog.h>
 #include "internal.h"
 
+/* Strings of a set live in chunks (one malloc per 16 KiB, not per name): a snapshot of
+ * 1000 counters would otherwise spend as long in malloc/free as in reading sysfs. */
+#define CHUNK (16 * 1024)
+struct rd_chunk {
+	struct rd_chunk *next;
+	size_t used, size;
+	char data[];
+};
+
 static const char *intern(struct rdiag_samples *set, const char *s)
 {
+	struct rd_chunk *ch = set->chunks;
+	size_t l = strlen(s) + 1;
 	char *d;
 
 	/* consecutive samples share the device name: reuse the last copy */
-	if (set->nstr && !strcmp(set->str[set->nstr - 1], s))
-		return set->str[set->nstr - 1];
-	if (set->nstr == set->capstr) {
-		size_t cap = set->capstr ? set->capstr * 2 : 64;
-		char **n = realloc(set->str, cap * sizeof(*n));
+	if (set->last && !strcmp(set->last, s))
+		return set->last;
+	if (!ch || ch->size - ch->used < l) {
+		size_t sz = l > CHUNK ? l : CHUNK;
 
-		if (!n)
+		ch = malloc(sizeof(*ch) + sz);
+		if (!ch)
 			return NULL;
-		set->str = n;
-		set->capstr = cap;
+		ch->next = set->chunks;
+		ch->used = 0;
+		ch->size = sz;
+		set->chunks = ch;
 	}
-	d = strdup(s);
-	if (!d)
-		return NULL;
-	set->str[set->nstr++] = d;
+	d = ch->data + ch->used;
+	memcpy(d, s, l);
+	ch->used += l;
+	set->last = d;
 	return d;
 }
 
@@ -100,20 +113,17 @@ const struct rdiag_sample *rdiag_samples_find(const struct rdiag_samples *s, con
 
 void rdiag_samples_free(struct rdiag_samples *s)
 {
-	size_t i;
 
 	if (!s)
 		return;
-	for (i = 0; i < s->nstr; i++)
-		free(s->str[i]);
-	free(s->str);
+	while (s->chunks) {
+		struct rd_chunk *nx = s->chunks->next;
+
+		free(s->chunks);
+		s->chunks = nx;
+	}
 	free(s->s);
 	free(s);
-}
-
-static int no_dots(const struct dirent *e)
-{
-	return e->d_name[0] != '.';
 }
 
 static const char *const cm_groups[] = {
@@ -163,23 +173,21 @@ static struct lite_dev *lite_get(struct lite_dev **v, size_t *n, const char *nam
 static int lite_enum(struct rdiag_counters *c, struct lite_dev **out, size_t *nout)
 {
 	struct lite_dev *v = NULL, *d;
-	size_t n = 0, i;
-	struct dirent **l;
+	size_t n = 0, i, k, m;
+	const char *const *l;
 	char path[PATH_MAX];
-	int k, m, ret = 0;
+	int ret = 0;
 
 	if (c->source != RDIAG_SRC_NETLINK &&
 	    rd_path(c, path, sizeof(path), "/sys/class/infiniband") >= 0 &&
-	    (m = scandir(path, &l, no_dots, alphasort)) >= 0) {
-		for (k = 0; k < m; k++) {
-			d = ret ? NULL : lite_get(&v, &n, l[k]->d_name);
+	    rd_sysfs_list(c, path, &l, &m) == 0) {
+		for (k = 0; k < m && !ret; k++) {
+			d = lite_get(&v, &n, l[k]);
 			if (!d)
 				ret = -ENOMEM;
 			else
 				d->in_sysfs = true;
-			free(l[k]);
 		}
-		free(l);
 	}
 	if (!ret && c->use_netlink && rd_nl_ready(c) == 0) {
 		struct rd_nl_dev *nd = NULL;
@@ -208,16 +216,11 @@ static int lite_enum(struct rdiag_counters *c, struct lite_dev **out, size_t *no
 		rd_strlcpy(d->driver, rd_guess_driver(d->name), sizeof(d->driver));
 		if (d->in_sysfs &&
 		    rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports", d->name) >= 0
-		    && (m = scandir(path, &l, no_dots, alphasort)) >= 0) {
-			d->ports = calloc((size_t)m + 1, sizeof(*d->ports));
+		    && rd_sysfs_list(c, path, &l, &m) == 0) {
+			d->ports = calloc(m + 1, sizeof(*d->ports));
 			d->nports = 0;
-			for (k = 0; k < m; k++) {
-				if (d->ports)
-					d->ports[d->nports++] = (uint32_t)strtoul(l[k]->d_name,
-										  NULL, 10);
-				free(l[k]);
-			}
-			free(l);
+			for (k = 0; d->ports && k < m; k++)
+				d->ports[d->nports++] = (uint32_t)strtoul(l[k], NULL, 10);
 			if (!d->ports)
 				ret = -ENOMEM;
 			else

@@ -271,7 +271,7 @@ int rd_sysfs_devices(struct rdiag_counters *c, struct rdiag_devices *ds)
 }
 
 struct dent {
-	char name[256];
+	char *name;
 	ino_t ino;
 	unsigned char type;
 };
@@ -281,45 +281,151 @@ static int dent_cmp(const void *a, const void *b)
 	return strcmp(((const struct dent *)a)->name, ((const struct dent *)b)->name);
 }
 
-/* the entries of an open directory, sorted by name (no dot files) */
-static int list_dir(int dfd, struct dent **out, size_t *nout)
+/* Directory listings, cached per handle and revalidated with one stat().  Only for the
+ * counter directories (ports/N, hw_counters, counters, cm_*): their entries are fixed for
+ * the life of a device, a re-created device has new inodes, and a removed one fails the
+ * stat; a regular file system (the fixtures) also changes the mtime when a file is added
+ * or removed.  kernfs does not always update a directory's mtime when entries come and go,
+ * so /sys/class/infiniband and ports/ are listed afresh every time (hotplug).  Snapshots of
+ * many ports then cost one stat per counter directory instead of open/getdents/close. */
+struct rd_dirent_cache {
+	char *path;
+	ino_t ino;
+	struct timespec mtime;
+	struct dent *l;
+	size_t n;
+	char *names;
+	struct rd_dirent_cache *next;
+};
+
+void rd_dircache_free(struct rdiag_counters *c)
+{
+	struct rd_dirent_cache *e = c->dircache, *nx;
+
+	for (; e; e = nx) {
+		nx = e->next;
+		free(e->path);
+		free(e->l);
+		free(e->names);
+		free(e);
+	}
+	c->dircache = NULL;
+}
+
+static int read_listing(const char *path, struct rd_dirent_cache *e)
 {
 	struct dent *v = NULL, *nv;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-	DIR *d;
-	int fd = dup(dfd);
+	size_t n = 0, cap = 0, nb = 0, nbcap = 0, i;
+	char *names = NULL, *nn;
+	struct dirent *d;
+	DIR *dir = opendir(path);
 
-	if (fd < 0)
-		return -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
+	if (!dir)
+		return errno == ENOTDIR ? -ENOENT : -errno;
+	while ((d = readdir(dir))) {
+		size_t l = strlen(d->d_name) + 1;
+
+		if (d->d_name[0] == '.')
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
 			nv = realloc(v, cap * sizeof(*v));
-			if (!nv) {
-				free(v);
-				closedir(d);
-				return -ENOMEM;
-			}
+			if (!nv)
+				goto nomem;
 			v = nv;
 		}
-		rd_strlcpy(v[n].name, e->d_name, sizeof(v[n].name));
-		v[n].ino = e->d_ino;
-		v[n].type = e->d_type;
+		if (nb + l > nbcap) {
+			nbcap = (nb + l) * 2 + 1024;
+			nn = realloc(names, nbcap);
+			if (!nn)
+				goto nomem;
+			names = nn;
+		}
+		memcpy(names + nb, d->d_name, l);
+		v[n].name = (char *)(uintptr_t)nb;	/* an offset until names stops moving */
+		v[n].ino = d->d_ino;
+		v[n].type = d->d_type;
+		nb += l;
 		n++;
 	}
-	closedir(d);
+	closedir(dir);
+	for (i = 0; i < n; i++)
+		v[i].name = names + (uintptr_t)v[i].name;
 	if (n)
 		qsort(v, n, sizeof(*v), dent_cmp);
-	*out = v;
-	*nout = n;
+	free(e->l);
+	free(e->names);
+	e->l = v;
+	e->n = n;
+	e->names = names;
+	return 0;
+nomem:
+	closedir(dir);
+	free(v);
+	free(names);
+	return -ENOMEM;
+}
+
+/* the sorted entries of PATH (no dot files); valid until the next call for the same path */
+static int list_path(struct rdiag_counters *c, const char *path, const struct dent **out,
+		     size_t *nout, bool fresh)
+{
+	struct rd_dirent_cache *e;
+	struct stat st;
+	int ret;
+
+	if (stat(path, &st) < 0)
+		return errno == ENOTDIR ? -ENOENT : -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOENT;
+	for (e = c->dircache; e; e = e->next)
+		if (!strcmp(e->path, path))
+			break;
+	if (!e) {
+		e = calloc(1, sizeof(*e));
+		if (!e || !(e->path = strdup(path))) {
+			free(e);
+			return -ENOMEM;
+		}
+		e->next = c->dircache;
+		c->dircache = e;
+		e->ino = 0;
+	}
+	if (fresh || !e->l || e->ino != st.st_ino || e->mtime.tv_sec != st.st_mtim.tv_sec ||
+	    e->mtime.tv_nsec != st.st_mtim.tv_nsec) {
+		ret = read_listing(path, e);
+		if (ret < 0)
+			return ret;
+		e->ino = st.st_ino;
+		e->mtime = st.st_mtim;
+	}
+	*out = e->l;
+	*nout = e->n;
+	return 0;
+}
+
+int rd_sysfs_list(struct rdiag_counters *c, const char *path, const char *const **names,
+		  size_t *n)
+{
+	static __thread const char **buf;
+	static __thread size_t cap;
+	const struct dent *l;
+	size_t i;
+	int ret = list_path(c, path, &l, n, true);
+
+	if (ret < 0)
+		return ret;
+	if (*n > cap) {
+		const char **nb = realloc(buf, *n * sizeof(*nb));
+
+		if (!nb)
+			return -ENOMEM;
+		buf = nb;
+		cap = *n;
+	}
+	for (i = 0; i < *n; i++)
+		buf[i] = l[i].name;
+	*names = buf;
 	return 0;
 }
 
@@ -327,18 +433,14 @@ int rd_sysfs_port_dirs(struct rdiag_counters *c, const char *dev, uint32_t port,
 		       unsigned int *mask)
 {
 	char path[PATH_MAX];
-	struct dent *l;
+	const struct dent *l;
 	size_t n, i;
-	int dfd, ret;
+	int ret;
 
 	*mask = 0;
 	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u", dev, port) < 0)
 		return -ENAMETOOLONG;
-	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return -errno;
-	ret = list_dir(dfd, &l, &n);
-	close(dfd);
+	ret = list_path(c, path, &l, &n, false);
 	if (ret < 0)
 		return ret;
 	for (i = 0; i < n; i++) {
@@ -349,7 +451,6 @@ int rd_sysfs_port_dirs(struct rdiag_counters *c, const char *dev, uint32_t port,
 		else if (!strncmp(l[i].name, "cm_", 3))
 			*mask |= RD_PORT_CM;
 	}
-	free(l);
 	return 0;
 }
 
@@ -360,25 +461,21 @@ int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const ch
 			const char *prefix, uint32_t cache_ms, const char *driver)
 {
 	const struct rdiag_catalog_entry **slot, *cat;
-	struct dent *l = NULL;
+	const struct dent *l = NULL;
 	char name[512], buf[64];
 	uint64_t val, dh = rd_fdcache_dirhash(dir);
 	size_t n = 0, i;
 	ssize_t r;
-	int dfd, ret;
+	int dfd = -1, ret;
 
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return errno == ENOTDIR ? -ENOENT : -errno;
-	ret = list_dir(dfd, &l, &n);
-	if (ret < 0) {
-		close(dfd);
+	/* the descriptor of the directory is opened only when a file is not cached yet */
+	ret = list_path(c, dir, &l, &n, false);
+	if (ret < 0)
 		return ret;
-	}
 	/* hw_counters/lifespan: how old a value may be (ms) */
 	for (i = 0; i < n; i++)
 		if (!strcmp(l[i].name, "lifespan")) {
-			r = rd_fdcache_read(c, dfd, dir, dh, l[i].name, l[i].ino, buf,
+			r = rd_fdcache_read(c, &dfd, dir, dh, l[i].name, l[i].ino, buf,
 					    sizeof(buf) - 1, &slot);
 			if (r >= 0) {
 				buf[r] = '\0';
@@ -392,7 +489,7 @@ int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const ch
 		if (!strcmp(l[i].name, "lifespan") || l[i].type == DT_DIR)
 			continue;
 		val = 0;
-		r = rd_fdcache_read(c, dfd, dir, dh, l[i].name, l[i].ino, buf, sizeof(buf) - 1,
+		r = rd_fdcache_read(c, &dfd, dir, dh, l[i].name, l[i].ino, buf, sizeof(buf) - 1,
 				    &slot);
 		if (r == -ENOENT)
 			continue;	/* vanished between readdir and open */
@@ -417,7 +514,7 @@ int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const ch
 		ret = rd_samples_add_cat(v->set, dev, port, prefix ? name : l[i].name, val, err,
 					 origin, rd_now_ns(), cache_ms, cat);
 	}
-	free(l);
-	close(dfd);
+	if (dfd >= 0)
+		close(dfd);
 	return ret;
 }

@@ -1,8 +1,12 @@
 /* CPU time of one counter snapshot through librdmadiag (rdiag_counters_sample: sysfs walk,
  * reads, parsing, catalogue lookup), averaged over N snapshots of the tree at
  * RDMADIAG_SYSFS_ROOT.  Built and run by tests/bench/20-rdmastat.sh.
- *   usage: stat_snapshot N   ->  "<samples per snapshot> <cpu us per snapshot> <wall us>" */
+ *   usage: stat_snapshot N          ->  "<samples per snapshot> <cpu us per snapshot> <wall us>"
+ *          stat_snapshot N FILE...  ->  the floor: CPU us of one pread() on each FILE, kept
+ *                                       open, per round (what the kernel side costs alone) */
+#include <fcntl.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -26,6 +30,24 @@ int main(int argc, char **argv)
 	size_t count = 0;
 	double c0, c1, w0, w1;
 
+	if (argc > 2) {
+		int *fd = calloc((size_t)argc, sizeof(*fd));
+		char buf[64];
+		int k;
+
+		for (k = 2; k < argc; k++)
+			if ((fd[k] = open(argv[k], O_RDONLY)) < 0)
+				return 2;
+		c0 = now(CLOCK_PROCESS_CPUTIME_ID);
+		for (i = 0; i < n; i++)
+			for (k = 2; k < argc; k++)
+				if (pread(fd[k], buf, sizeof(buf), 0) < 0)
+					return 2;
+		c1 = now(CLOCK_PROCESS_CPUTIME_ID);
+		printf("%d %.1f\n", argc - 2, (c1 - c0) / n);
+		free(fd);
+		return 0;
+	}
 	if (n < 1 || rdiag_counters_open(&c, &o) < 0)
 		return 2;
 	/* one warm-up: the dentry cache, the catalogue index */
