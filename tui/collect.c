@@ -15,8 +15,9 @@
 
 #include "collect.h"
 
-/* re-run discovery at least this often (port state, link rate, netdev changes) */
-#define REDISCOVER_NS 1000000000ull
+/* re-run discovery at least this often for port state, link rate and netdev changes;
+ * devices that come and go are noticed at once (directory listing, failed reads) */
+#define REDISCOVER_NS 5000000000ull
 
 struct rt_collector {
 	struct rdiag_counters *h;
@@ -217,8 +218,17 @@ static int add_port(struct rt_snap *s, size_t *cap, const struct rdiag_device *d
 
 /* distribute one device's samples over its ports (port 0: device-level counters); the set
  * may hold other devices' samples too.  Returns how many samples were this device's. */
+/* is sample i of the set device d's?  devof: the device index of every sample, worked out
+ * once per snapshot (NULL: compare names) */
+static bool is_mine(const struct rdiag_sample *x, const struct rdiag_device *d,
+		    const int *devof, size_t i, int di)
+{
+	return devof ? devof[i] == di : !strcmp(x->dev, d->name);
+}
+
 static long fill_device(struct rt_snap *s, size_t *cap, const struct rdiag_device *d,
-			const struct rdiag_samples *smp, uint64_t t, uint64_t iv_ns)
+			const struct rdiag_samples *smp, uint64_t t, uint64_t iv_ns,
+			const int *devof, int di)
 {
 	size_t n = rdiag_samples_count(smp), i, j, first = s->nports, mine = 0;
 	uint64_t lo = UINT64_MAX, hi = 0, took;
@@ -228,7 +238,7 @@ static long fill_device(struct rt_snap *s, size_t *cap, const struct rdiag_devic
 	for (i = 0; i < n; i++) {
 		const struct rdiag_sample *x = rdiag_samples_get(smp, i);
 
-		if (strcmp(x->dev, d->name))
+		if (!is_mine(x, d, devof, i, di))
 			continue;
 		mine++;
 		if (x->port == 0)
@@ -253,7 +263,7 @@ static long fill_device(struct rt_snap *s, size_t *cap, const struct rdiag_devic
 		for (i = 0; i < n; i++) {
 			const struct rdiag_sample *x = rdiag_samples_get(smp, i);
 
-			if (x->port == p->port && !strcmp(x->dev, d->name))
+			if (x->port == p->port && is_mine(x, d, devof, i, di))
 				k++;
 		}
 		if (!k)
@@ -265,7 +275,7 @@ static long fill_device(struct rt_snap *s, size_t *cap, const struct rdiag_devic
 			const struct rdiag_sample *x = rdiag_samples_get(smp, i);
 			struct rt_snap_ctr *sc;
 
-			if (x->port != p->port || x->err || strcmp(x->dev, d->name))
+			if (x->port != p->port || x->err || !is_mine(x, d, devof, i, di))
 				continue;	/* unreadable / non-numeric: not a value */
 			sc = &p->ctr[p->nctr++];
 			sc->name = x->name;
@@ -431,7 +441,7 @@ static int collect_each(struct rt_collector *c, struct rt_snap *s, struct owner 
 			continue;
 		}
 		own->s[own->n++] = smp;
-		if ((r = fill_device(s, cap, d, smp, t0, iv_ns)) < 0)
+		if ((r = fill_device(s, cap, d, smp, t0, iv_ns, NULL, 0)) < 0)
 			return (int)r;
 	}
 	return 0;
@@ -468,18 +478,44 @@ int rt_collect_once(struct rt_collector *c, struct rt_snap *s)
 	if (r < 0) {
 		r = collect_each(c, s, own, &cap, iv_ns);
 	} else {
+		size_t ns = rdiag_samples_count(smp);
+		int *devof = malloc((ns ? ns : 1) * sizeof(*devof));
+		const char *last = NULL;
+		int lastdi = -1;
+
 		own->s[own->n++] = smp;
+		if (!devof) {
+			rt_snap_free(s);
+			return -ENOMEM;
+		}
+		/* which device each sample belongs to, once: samples come grouped by device
+		 * and share its name's storage, so this is mostly a pointer comparison */
+		for (j = 0; j < ns; j++) {
+			const char *dev = rdiag_samples_get(smp, j)->dev;
+
+			if (dev != last || lastdi < 0) {
+				lastdi = -1;
+				for (i = 0; i < c->devs->n; i++)
+					if (!strcmp(dev, c->devs->dev[i].name)) {
+						lastdi = (int)i;
+						break;
+					}
+				last = dev;
+			}
+			devof[j] = lastdi;
+		}
 		for (i = 0; i < c->devs->n && r >= 0; i++) {
 			const struct rdiag_device *d = &c->devs->dev[i];
 			size_t before = s->nports;
 
-			r = fill_device(s, &cap, d, smp, start, iv_ns);
+			r = fill_device(s, &cap, d, smp, start, iv_ns, devof, (int)i);
 			if (r == 0 && !dev_present(c, d->name)) {
 				/* vanished between discovery and sampling: the model greys it */
 				s->nports = before;
 				c->must_discover = true;
 			}
 		}
+		free(devof);
 	}
 	if (r < 0) {
 		rt_snap_free(s);
