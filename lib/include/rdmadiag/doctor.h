@@ -88,7 +88,8 @@ struct rdiag_doc_peer_info {
 
 struct rdiag_doc_verdict {
 	bool ok;
-	const char *layer;	/* first failing layer, or "none" */
+	const char *layer;	/* first failing layer: "host", "link", "address", "network",
+				 * "firewall", "cm", "transport"; "none" when ok */
 	const char *cause;	/* stable id: "ok", "no_rdma_device", "no_cm_device_node",
 				 * "device_node_access", "port_not_active", "ib_no_sm",
 				 * "netdev_other_netns", "no_gid_for_source", "gid_roce_v1_only",
