@@ -161,7 +161,8 @@ S=$(sed -n 's/.*rdiag.main=\([^ ]*\).*/\1/p' /proc/cmdline)
 if [ -n "$S" ] && [ -f "$S" ]; then bash "$S"; echo "init: runner exit $?"
 else setsid cttyhack sh; fi
 echo "init: done after $(cut -d' ' -f1 /proc/uptime)s"
-sync; poweroff -f
+# without ACPI there is no power-off: reboot, which qemu's -no-reboot turns into an exit
+sync; reboot -f
 EOF
 	chmod +x "$R/init"
 	(cd "$R" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$BASE.cpio.tmp"

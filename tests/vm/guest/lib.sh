@@ -29,21 +29,22 @@ tap_skip() { echo "ok - $1 # SKIP ${2:-}"; }
 # tap_ok NAME CMD...: run CMD; ok when it exits 0.  Its output goes to the log, and
 # the last lines of it become diagnostics when it fails.  Returns CMD's status.
 tap_ok() {
-	local name=$1 st f
+	# (names with a prefix: bash scoping is dynamic, and CMD is often a shell function)
+	local _tap_name=$1 _tap_st _tap_out
 	shift
-	f=$(mktemp)
-	"$@" > "$f" 2>&1
-	st=$?
-	cat "$f" >&2
-	if [ $st -eq 0 ]; then
-		echo "ok - $name"
+	_tap_out=$(mktemp)
+	"$@" > "$_tap_out" 2>&1
+	_tap_st=$?
+	cat "$_tap_out" >&2
+	if [ $_tap_st -eq 0 ]; then
+		echo "ok - $_tap_name"
 	else
-		echo "not ok - $name"
-		diag "command: $* (exit $st)"
-		tail -n 8 "$f" | sed 's/^/#   /'
+		echo "not ok - $_tap_name"
+		diag "command: $* (exit $_tap_st)"
+		tail -n 8 "$_tap_out" | sed 's/^/#   /'
 	fi
-	rm -f "$f"
-	return $st
+	rm -f "$_tap_out"
+	return $_tap_st
 }
 
 # tap_check NAME TEST...: like tap_ok for a condition, e.g.
@@ -96,7 +97,7 @@ wait_for() {
 
 # a TCP listener on PORT (the out-of-band exchange of ibv_*_pingpong and perftest)
 tcp_listening() {
-	local hex sl local rem st rest
+	local hex sl local rem st rest f
 	hex=$(printf '%04X' "$1")
 	for f in /proc/net/tcp /proc/net/tcp6; do
 		[ -r "$f" ] || continue
