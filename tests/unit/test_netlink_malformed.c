@@ -265,6 +265,44 @@ int main(void)
 	EXPECT_EQ(rdiag_counters_status(c, "nosuchdev", 1, &st), -ENODEV);
 	finish(c);
 
+	/* 6b. STAT_GET_STATUS as 6.1 sends it: every counter, DYNAMIC only on optional ones */
+	start();
+	get_dump(false);
+	req(RDMA_NLDEV_CMD_STAT_GET, false, 0, 1, RDMA_NLDEV_ATTR_RES_QP);
+	nlh = msg(buf, RDMA_NLDEV_CMD_STAT_GET, 0);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_MODE, 0);
+	rep(nlh, 0);
+	req(RDMA_NLDEV_CMD_STAT_GET_STATUS, false, 0, 1, 0);
+	nlh = msg(buf, RDMA_NLDEV_CMD_STAT_GET_STATUS, 0);
+	n1 = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+	{
+		static const char *const nm[] = { "out_of_sequence", "cc_rx_ce_pkts", "rdma_tx_bytes" };
+		int k;
+
+		for (k = 0; k < 3; k++) {
+			n2 = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+			mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, nm[k]);
+			mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_INDEX, (uint32_t)k);
+			if (k)	/* optional: enabled for the second only */
+				mnl_attr_put_u8(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_DYNAMIC, k == 1);
+			mnl_attr_nest_end(nlh, n2);
+		}
+	}
+	mnl_attr_nest_end(nlh, n1);
+	rep(nlh, 0);
+	c = open_replay();
+	EXPECT_EQ(rdiag_counters_status(c, "rxe0", 1, &st), 0);
+	EXPECT_EQ(st.mode, 0);
+	EXPECT_EQ(st.n, 2);
+	if (st.n == 2) {
+		EXPECT_STREQ(st.names[0], "cc_rx_ce_pkts");
+		EXPECT_EQ(st.enabled[0], 1);
+		EXPECT_STREQ(st.names[1], "rdma_tx_bytes");
+		EXPECT_EQ(st.enabled[1], 0);
+	}
+	rdiag_counters_status_free(&st);
+	finish(c);
+
 	/* 7. QP and cm_id dumps */
 	start();
 	get_dump(false);
@@ -363,7 +401,64 @@ int main(void)
 		finish(c);
 	}
 
-	/* 8. a request that was never recorded, and a broken recording file */
+	/* 8. bound per-QP counters (STAT_GET dump with STAT_RES = RES_QP; rxe has none, mlx5
+	 *    has them in auto mode): counter 3 on rxe0/1 holding QPs 17 and 19 */
+	start();
+	get_dump(false);
+	req(RDMA_NLDEV_CMD_STAT_GET, true, 0, 0, RDMA_NLDEV_ATTR_RES_QP);
+	nlh = msg(buf, RDMA_NLDEV_CMD_STAT_GET, NLM_F_MULTI);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 0);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");
+	n1 = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_COUNTER);
+	n2 = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_COUNTER_ENTRY);
+	{
+		struct nlattr *hw, *e, *qps, *qe;
+		uint32_t qpn[] = { 17, 19 };
+		int k;
+
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_COUNTER_ID, 3);
+		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_AUTO_MODE_MASK, 1);
+		hw = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+		e = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, "out_of_sequence");
+		mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, 12);
+		mnl_attr_nest_end(nlh, e);
+		mnl_attr_nest_end(nlh, hw);
+		qps = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP);
+		for (k = 0; k < 2; k++) {
+			qe = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_RES_QP_ENTRY);
+			mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_RES_LQPN, qpn[k]);
+			mnl_attr_nest_end(nlh, qe);
+		}
+		mnl_attr_nest_end(nlh, qps);
+	}
+	mnl_attr_nest_end(nlh, n2);
+	mnl_attr_nest_end(nlh, n1);
+	rep(nlh, 0);
+	done();
+	{
+		struct rdiag_qp_counter *qc;
+		size_t nqc;
+
+		c = open_replay();
+		EXPECT_EQ(rdiag_counters_qp_counters(c, NULL, &qc, &nqc), 0);
+		EXPECT_EQ(nqc, 1);
+		if (nqc == 1) {
+			EXPECT_STREQ(qc[0].dev, "rxe0");
+			EXPECT_EQ(qc[0].port, 1);
+			EXPECT_EQ(qc[0].id, 3);
+			EXPECT_EQ(qc[0].n_qpns, 2);
+			EXPECT_EQ(qc[0].qpns[1], 19);
+			EXPECT_EQ(qc[0].n, 1);
+			EXPECT_STREQ(qc[0].names[0], "out_of_sequence");
+			EXPECT_U64(qc[0].values[0], 12);
+		}
+		rdiag_counters_qp_counters_free(qc, nqc);
+		finish(c);
+	}
+
+	/* 9. a request that was never recorded, and a broken recording file */
 	start();
 	get_dump(false);
 	c = open_replay();
