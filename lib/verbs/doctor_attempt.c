@@ -135,7 +135,7 @@ static int wait_event(struct rdma_event_channel *ch, int timeout_ms, struct rdma
  * counters cannot show retries live: ib_cm adds a MAD's sends and retries to cm_tx_* only
  * when the send completes, i.e. after the last retry or when the id is destroyed.) */
 static bool step_wait(struct rdiag_doc_step *s, struct rdma_event_channel *ch, int timeout_ms,
-		      double t0, int want, uint8_t *pdata, size_t *plen)
+		      double t0, int want, uint8_t *pdata, size_t *plen, int resolve_timeout)
 {
 	struct rdma_cm_event ev;
 	char st[96];
@@ -163,7 +163,7 @@ static bool step_wait(struct rdiag_doc_step *s, struct rdma_event_channel *ch, i
 		 rdiag_cm_status_str(ev.event, ev.status, st, sizeof(st)));
 	/* seen on rxe/6.1: a first-contact ARP is answered at once, but rdma_cm completes the
 	 * resolution only when its own timer fires, so resolve_addr takes the whole timeout */
-	if (s->ok && want == RDMA_CM_EVENT_ADDR_RESOLVED && s->ms >= 0.9 * timeout_ms - 500)
+	if (s->ok && want == RDMA_CM_EVENT_ADDR_RESOLVED && s->ms >= resolve_timeout * 0.9)
 		snprintf(s->detail + strlen(s->detail), sizeof(s->detail) - strlen(s->detail),
 			 "; completed only at the timeout (the neighbour was not cached)");
 	return s->ok;
@@ -412,7 +412,8 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 		step_call_failed(s, "rdma_resolve_addr", t0);
 		goto out;
 	}
-	if (!step_wait(s, ch, timeout + 500, t0, RDMA_CM_EVENT_ADDR_RESOLVED, NULL, NULL))
+	if (!step_wait(s, ch, timeout + 1000 + timeout / 2, t0, RDMA_CM_EVENT_ADDR_RESOLVED, NULL, NULL,
+		       timeout))
 		goto out;
 	if (id->verbs)
 		snprintf(s->detail + strlen(s->detail), sizeof(s->detail) - strlen(s->detail),
@@ -430,7 +431,8 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 		step_call_failed(s, "rdma_resolve_route", t0);
 		goto out;
 	}
-	if (!step_wait(s, ch, timeout + 500, t0, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL, NULL))
+	if (!step_wait(s, ch, timeout + 1000 + timeout / 2, t0, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL, NULL,
+		       timeout))
 		goto out;
 	if (id->route.num_paths > 0 && id->route.path_rec)
 		snprintf(s->detail + strlen(s->detail), sizeof(s->detail) - strlen(s->detail),
@@ -479,7 +481,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 		goto out;
 	}
 	rplen = sizeof(rpdata);
-	ok = step_wait(s, ch, timeout, t0, RDMA_CM_EVENT_ESTABLISHED, rpdata, &rplen);
+	ok = step_wait(s, ch, timeout, t0, RDMA_CM_EVENT_ESTABLISHED, rpdata, &rplen, timeout);
 	if (!ok)
 		goto out;
 	rd_doc_pdata_unpack(rpdata, rplen, &d->peer);
@@ -494,7 +496,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 		step_call_failed(s, "rdma_disconnect", t0);
 		goto out;
 	}
-	step_wait(s, ch, timeout, t0, RDMA_CM_EVENT_DISCONNECTED, NULL, NULL);
+	step_wait(s, ch, timeout, t0, RDMA_CM_EVENT_DISCONNECTED, NULL, NULL, timeout);
 out:
 	if (qp)
 		rdma_destroy_qp(id);
