@@ -45,6 +45,7 @@ struct rd_flow {
 	uint64_t cnp_unmatched;	/* CNPs before the reverse flow was known */
 	uint64_t cnp_for_ce_late;	/* attributed when the table is read */
 	uint64_t reads_pending;	/* still waiting at the last read of the table */
+	uint32_t hint_srcqp;	/* the sending QP, from a CM REQ/REP pair; RDIAG_QPN_NONE */
 	struct rd_hist *read_h, *ack_h;
 };
 
@@ -58,7 +59,16 @@ struct rd_nak_seen {
 	uint64_t ts;
 };
 
+/* QP pairs learnt from CM handshakes for flows not seen yet: flow key -> sending QPN */
+struct rd_qp_hint {
+	struct rdiag_flow_key key;
+	uint32_t qpn;
+	bool used;
+};
+
 struct rdiag_flow_table {
+	struct rd_qp_hint *hints;
+	size_t nhints, hint_cap;
 	struct rd_nak_seen naks[RD_NAK_RING];
 	unsigned int nak_head;
 	struct rd_flow *f;
@@ -107,6 +117,7 @@ void rdiag_flow_table_free(struct rdiag_flow_table *ft)
 	}
 	free(ft->f);
 	free(ft->idx);
+	free(ft->hints);
 	rd_pending_free(&ft->pend);
 	rd_cm_free(&ft->cm);
 	free(ft);
@@ -193,6 +204,80 @@ static int64_t flow_find(const struct rdiag_flow_table *ft, const struct rdiag_f
 	return -1;
 }
 
+static struct rd_qp_hint *hint_slot(struct rd_qp_hint *h, size_t cap,
+				    const struct rdiag_flow_key *k)
+{
+	size_t mask = cap - 1, i;
+
+	for (i = key_hash(k) & mask; h[i].used; i = (i + 1) & mask)
+		if (!memcmp(&h[i].key, k, sizeof(*k)))
+			break;
+	return &h[i];
+}
+
+static uint32_t hint_get(const struct rdiag_flow_table *ft, const struct rdiag_flow_key *k)
+{
+	const struct rd_qp_hint *h;
+
+	if (!ft->hint_cap)
+		return RDIAG_QPN_NONE;
+	h = hint_slot(ft->hints, ft->hint_cap, k);
+	return h->used ? h->qpn : RDIAG_QPN_NONE;
+}
+
+static void hint_put(struct rdiag_flow_table *ft, const struct rdiag_flow_key *k, uint32_t qpn)
+{
+	struct rd_qp_hint *h;
+
+	if ((ft->nhints + 1) * 2 > ft->hint_cap) {
+		size_t nc = ft->hint_cap ? ft->hint_cap * 2 : 64;
+		struct rd_qp_hint *q = calloc(nc, sizeof(*q));
+
+		if (!q)
+			return;		/* a hint is a nicety: drop it */
+		for (size_t i = 0; i < ft->hint_cap; i++)
+			if (ft->hints[i].used)
+				*hint_slot(q, nc, &ft->hints[i].key) = ft->hints[i];
+		free(ft->hints);
+		ft->hints = q;
+		ft->hint_cap = nc;
+	}
+	h = hint_slot(ft->hints, ft->hint_cap, k);
+	if (!h->used)
+		ft->nhints++;
+	h->key = *k;
+	h->qpn = qpn;
+	h->used = true;
+}
+
+/* a REP completes the QP pair of a connection: remember which QP sends on each of its two
+ * data flows, so that --qp and the summary know it before the first ACK */
+static void learn_cm_qps(struct rdiag_flow_table *ft, const struct rdiag_pkt *p,
+			 unsigned int kind, const uint8_t src[16], const uint8_t dst[16])
+{
+	uint32_t cq, sq;
+	struct rdiag_flow_key k;
+	int64_t i;
+
+	/* the REP goes server (src) -> client (dst) and names the client's comm ID as remote */
+	if (rd_cm_qpns(&ft->cm, kind, dst, p->cm.remote_comm_id, &cq, &sq) < 0)
+		return;
+	for (int dir = 0; dir < 2; dir++) {
+		memset(&k, 0, sizeof(k));
+		k.encap = p->encap;
+		k.kind = (uint8_t)kind;
+		memcpy(k.src, dir ? src : dst, 16);
+		memcpy(k.dst, dir ? dst : src, 16);
+		k.destqp = dir ? cq : sq;
+		k.srcqp = RDIAG_QPN_NONE;
+		i = flow_find(ft, &k, key_hash(&k));
+		if (i >= 0)
+			ft->f[i].hint_srcqp = dir ? sq : cq;
+		else
+			hint_put(ft, &k, dir ? sq : cq);
+	}
+}
+
 static int64_t flow_get_or_add(struct rdiag_flow_table *ft, const struct rdiag_flow_key *k,
 			       uint64_t ts)
 {
@@ -234,6 +319,7 @@ static int64_t flow_get_or_add(struct rdiag_flow_table *ft, const struct rdiag_f
 	f->i.key = *k;
 	f->i.peer = -1;
 	f->i.first_ns = ts;
+	f->hint_srcqp = hint_get(ft, k);
 	f->hash = h;
 	index_put(ft->idx, ft->nidx, h, (uint32_t)ft->n + 1);
 	ft->t.flows++;
@@ -670,6 +756,8 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 		if (r < 0)
 			return r;
 		ft->t.cm_msgs++;
+		if (p->cm.msg == RDIAG_CM_REP)
+			learn_cm_qps(ft, p, kind, src, dst);
 		if (r & RDIAG_FV_CM_REJ)
 			ft->t.cm_rej++;
 		if (r & RDIAG_FV_CM_RETRY)
@@ -723,7 +811,9 @@ uint32_t rdiag_flow_src_qpn(const struct rdiag_flow_table *ft, size_t i)
 	f = &ft->f[i];
 	if (f->i.key.srcqp != RDIAG_QPN_NONE)
 		return f->i.key.srcqp;
-	return f->i.peer >= 0 ? ft->f[f->i.peer].i.key.destqp : RDIAG_QPN_NONE;
+	if (f->i.peer >= 0)
+		return ft->f[f->i.peer].i.key.destqp;
+	return f->hint_srcqp;
 }
 
 size_t rdiag_flow_count(const struct rdiag_flow_table *ft)

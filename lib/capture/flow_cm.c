@@ -100,6 +100,18 @@ static int64_t create(struct rd_cm_table *t, unsigned int kind, const uint8_t cl
 	return (int64_t)t->n++;
 }
 
+int rd_cm_qpns(const struct rd_cm_table *t, unsigned int kind, const uint8_t client[16],
+	       uint32_t client_comm_id, uint32_t *client_qpn, uint32_t *server_qpn)
+{
+	int64_t i = find(t, kind, client, client_comm_id);
+
+	if (i < 0 || !t->c[i].n_req || !t->c[i].n_rep)
+		return -ENOENT;
+	*client_qpn = t->c[i].client_qpn;
+	*server_qpn = t->c[i].server_qpn;
+	return 0;
+}
+
 static void first(uint64_t *slot, uint32_t count, uint64_t ts)
 {
 	if (count == 1)

@@ -80,5 +80,10 @@ void rd_cm_free(struct rd_cm_table *t);
 int rd_cm_add(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kind,
 	      const uint8_t src[16], const uint8_t dst[16], uint64_t ts);
 
+/* after a REP: the QPNs of both ends of the connection whose client has this address and
+ * comm ID; 0, or -ENOENT when the REQ was not seen */
+int rd_cm_qpns(const struct rd_cm_table *t, unsigned int kind, const uint8_t client[16],
+	       uint32_t client_comm_id, uint32_t *client_qpn, uint32_t *server_qpn);
+
 uint32_t rd_hash_bytes(const void *p, size_t n, uint32_t seed);
 #endif

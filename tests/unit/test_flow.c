@@ -513,6 +513,34 @@ static void test_cm(void)
 	rdiag_flow_table_free(ft);
 }
 
+static void test_cm_qp_pairing(void)
+{
+	struct rdiag_flow_table *ft = table(0);
+	struct rdiag_flow_verdict v;
+	struct rdiag_pkt p;
+
+	/* B -> A on QP 0x21 exists before the handshake completes (an early packet) */
+	p = pkt(0x04, B, A, 0x21, 7);
+	rdiag_flow_add(ft, &p, 1, &v);
+	EXPECT_EQ(rdiag_flow_src_qpn(ft, 0), RDIAG_QPN_NONE);
+	p = cm_pkt(RDIAG_CM_REQ, A, B, 0x500, 0);
+	p.cm.local_qpn = 0x21;
+	rdiag_flow_add(ft, &p, 2, &v);
+	p = cm_pkt(RDIAG_CM_REP, B, A, 0x600, 0x500);
+	p.cm.local_qpn = 0x31;
+	rdiag_flow_add(ft, &p, 3, &v);
+	/* the existing flow learns its sender, and a new one knows it from its first packet */
+	EXPECT_EQ(rdiag_flow_src_qpn(ft, 0), 0x31);
+	p = pkt(0x04, A, B, 0x31, 100);
+	rdiag_flow_add(ft, &p, 4, &v);
+	EXPECT_EQ(rdiag_flow_src_qpn(ft, (size_t)v.flow), 0x21);
+	/* a QP pair nobody talked about gets nothing */
+	p = pkt(0x04, A, B, 0x32, 100);
+	rdiag_flow_add(ft, &p, 5, &v);
+	EXPECT_EQ(rdiag_flow_src_qpn(ft, (size_t)v.flow), RDIAG_QPN_NONE);
+	rdiag_flow_table_free(ft);
+}
+
 static void test_bounded_memory(void)
 {
 	struct rdiag_flow_table *ft = table(16);
@@ -619,6 +647,7 @@ int main(void)
 	test_ack_latency_and_naks();
 	test_ecn_cnp();
 	test_cm();
+	test_cm_qp_pairing();
 	test_bounded_memory();
 	test_keys_and_flags();
 	return tap_done();
