@@ -368,3 +368,30 @@ print(json.dumps(out))' "$TMP/$t.prom"
 	run rdmastat rxe0
 	[[ "$output" != *$'\033['* ]] || fail "colour into a pipe"
 }
+
+@test "-i with --thresholds: a rate rule fires on the interval that crosses it, exit 1" {
+	copy rxe
+	f=$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/rxe0/ports/1/hw_counters/rcvd_rnr_err
+	printf 'rnr_nak_received@rxe0 > 50/s\nsent_pkts > +1000\n' > "$TMP/t"
+	rdmastat -i 0.4 -n 3 -t "$TMP/t" > "$TMP/out" 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do grep -q '^--- ' "$TMP/out" && break; sleep 0.05; done
+	echo 500 > "$f"
+	st=0; wait $pid || st=$?
+	[ "$st" -eq 1 ] || fail "exit $st: $(cat "$TMP/out")"
+	[ "$(grep -c '^BREACH' "$TMP/out")" = 1 ] || fail "$(cat "$TMP/out")"
+	grep -qE '^BREACH rxe0/1 rcvd_rnr_err rate [0-9.]+/s > 50/s \(line 1: rnr_nak_received\)$' "$TMP/out" ||
+		fail "$(cat "$TMP/out")"
+}
+
+@test "-i until Ctrl-C: SIGINT stops it cleanly with exit 0 and complete output" {
+	on rxe
+	rdmastat -i 0.2 -a -j rxe0/1 > "$TMP/out" 2> "$TMP/err" &
+	pid=$!
+	for _ in $(seq 100); do [ -s "$TMP/out" ] && break; sleep 0.05; done
+	kill -INT $pid
+	st=0; wait $pid || st=$?
+	[ "$st" -eq 0 ] || fail "exit $st"
+	[ ! -s "$TMP/err" ] || fail "$(cat "$TMP/err")"
+	jq -e . "$TMP/out" > /dev/null || fail "truncated JSON: $(tail -c 200 "$TMP/out")"
+}
