@@ -231,9 +231,13 @@ rping_pair() {
 
 # write_bw_pair [ib_write_bw options...]   (perftest; with -R over rdma_cm, else TCP + GID)
 # e.g. write_bw_pair -R -n 200 -s 65536
+# -F always: perftest fits the TSC against the clock to get the CPU frequency, the fit
+# fails now and then under TCG ("Correlation coefficient r^2 < 0.9"), and without -F it
+# then exits 1 after the traffic ("Can't produce a report").  Use -F with any perftest.
 write_bw_pair() {
 	local port=${BW_PORT:-18600} t=${BW_TIMEOUT:-60} s a cm=0
 	for a in "$@"; do [ "$a" = -R ] && cm=1; done
+	set -- -F "$@"
 	if [ $cm = 1 ]; then
 		timeout "$t" ib_write_bw -d "$DEV1" -p "$port" --source_ip "$B" "$@" >&2 2>&1 &
 		s=$!
