@@ -331,3 +331,25 @@ restored() {
 	[ "$(cat "$EXITF")" = 0 ]
 	restored
 }
+
+@test "a counter read that hangs does not freeze the UI: keys answered, the wait shown, q quits" {
+	start_top -d 0.3
+	# a FIFO among the counters: opening it blocks until someone writes -- a hung device
+	mkfifo "$FXD/sys/class/infiniband/rxe1/ports/1/hw_counters/stuck_counter"
+	wait_screen '\[collecting .*[0-9.]+s\]' 10
+	keys h
+	wait_screen '^rdmatop keys' 2			# the UI still answers at once
+	keys Escape
+	wait_screen '^DEVICE +PORT' 2
+	# release the read: sampling goes on
+	echo 7 > "$FXD/sys/class/infiniband/rxe1/ports/1/hw_counters/stuck_counter" &
+	wait_screen '^rxe1 ' 5
+	rm -f "$FXD/sys/class/infiniband/rxe1/ports/1/hw_counters/stuck_counter"
+	# hang it again and quit while the collector is stuck: q is not held up by it
+	mkfifo "$FXD/sys/class/infiniband/rxe1/ports/1/hw_counters/stuck_again"
+	wait_screen '\[collecting ' 10
+	keys q
+	wait_screen AFTER-EXIT 3
+	[ "$(cat "$EXITF")" = 0 ]
+	restored
+}
