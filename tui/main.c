@@ -254,8 +254,10 @@ static int run_tui(const struct opts *o, struct rt_collector *col, struct rt_mod
 	rt_ui_init(&ui, o->interval);
 	r = term_start(want_color());
 	if (r < 0) {
-		tool_err("cannot start the terminal (TERM=%s): %s", getenv("TERM") ? getenv("TERM") : "",
-			 strerror(-r));
+		/* newterm fails for one reason in practice: no terminfo entry for TERM */
+		tool_err("cannot drive the terminal: TERM='%s' has no terminfo entry (try "
+			 "TERM=xterm), or use -b for batch output",
+			 getenv("TERM") ? getenv("TERM") : "");
 		return EXIT_USAGE;
 	}
 	r = rt_collector_start(col);

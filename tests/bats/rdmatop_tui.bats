@@ -353,3 +353,10 @@ restored() {
 	[ "$(cat "$EXITF")" = 0 ]
 	restored
 }
+
+@test "a terminal type curses does not know: one line saying so, exit 2" {
+	TERMTYPE=no-such-terminal-xyz START_WAIT=AFTER-EXIT start_top
+	[ "$(cat "$EXITF")" = 2 ]
+	screen | grep -q "^rdmatop: cannot drive the terminal: TERM='no-such-terminal-xyz' has no terminfo entry"
+	restored
+}
