@@ -25,7 +25,7 @@ save fw.json rdmadoctor -j connect "$B:$P" --src "$A" --timeout $T
 kill $wp 2>/dev/null; wait $wp 2>/dev/null
 # the first send is the REQ; then its retries; the last one is the REJ ib_cm sends when the
 # doctor gives up and destroys the id
-diag "rxe0 sends while the doctor waited, s after the REQ: $(awk '{ if (NR == 1) t = $1; printf "%s+%.2f", (NR > 1 ? ", " : ""), $1 - t }' "$J-sends.txt")"
+diag "rxe0 sends while the doctor waited, s after the REQ: $(awk '{ if (NR == 1) t = $1; printf "%s+%.2f", (NR == 1 ? "" : ", "), $1 - t }' "$J-sends.txt")"
 cat "$J-sends.txt" >&2
 tap_eq "connect through the firewall exits 1" 1 "$(cat "$J-fw.json.rc")"
 nft -j list table inet rdiag_test > "$J-nft.json" 2>&1
