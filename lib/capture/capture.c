@@ -13,6 +13,7 @@
 
 #include "rdmadiag/capture.h"
 #include "rdmadiag/packet.h"
+#include "pcap_dl.h"		/* pcap_*() go through the table libpcap is loaded into */
 
 #define ERR_LEN (PCAP_ERRBUF_SIZE + 256)
 
@@ -118,6 +119,9 @@ int rdiag_capture_open_file(struct rdiag_capture **cp, const char *path)
 		return -EINVAL;
 	*cp = NULL;
 	last_err[0] = '\0';
+	r = rd_pcap_load(last_err, sizeof(last_err));
+	if (r < 0)
+		return r;
 	c = calloc(1, sizeof(*c));
 	if (!c) {
 		set_err(last_err, "out of memory");
@@ -229,6 +233,9 @@ int rdiag_capture_open_live(struct rdiag_capture **cp, const char *iface,
 		return -EINVAL;
 	*cp = NULL;
 	last_err[0] = '\0';
+	r = rd_pcap_load(last_err, sizeof(last_err));
+	if (r < 0)
+		return r;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
