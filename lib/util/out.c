@@ -192,43 +192,80 @@ int rdiag_prom_name(char *buf, size_t len, const char *s)
 	return *s ? -ENOSPC : 0;
 }
 
-/* a JSON string into the buffer, copied and checked in one pass; the rare string that needs
- * escapes (or does not fit) goes through rdiag_json_escape */
-static void ob_str(struct rdiag_out *o, const char *s)
+/* bytes a JSON string carries as they are: printable ASCII but '"' and '\\' (and not NUL) */
+static const bool json_plain[256] = {
+	[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7e] = true,	/* '"' 0x22, '\\' 0x5c */
+};
+
+/* copy a plain string to b[n] (room for 256 bytes guaranteed); the length copied, or -1 when
+ * it needs escapes or is longer.  One table lookup per byte: keys and most values are short */
+static long ob_plain_copy(char *b, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t start = o->len, n = o->len, end;
+	long i = 0;
 
-	if (sizeof(o->buf) - o->len < 258) {
+	while (json_plain[p[i]]) {
+		b[i] = (char)p[i];
+		if (++i == 256)
+			return -1;
+	}
+	return p[i] ? -1 : i;
+}
+
+/* room for one member: the separator, a short key and a number, without further checks */
+#define OB_ROOM 300
+
+static void ob_room(struct rdiag_out *o)
+{
+	if (sizeof(o->buf) - o->len < OB_ROOM)
 		ob_flush(o);
-		start = n = 0;
-	}
-	end = sizeof(o->buf) - 1;
-	o->buf[n++] = '"';
-	for (; *p && n < end; p++) {
-		if (*p < 0x20 || *p >= 0x7f || *p == '"' || *p == '\\')
-			break;
-		o->buf[n++] = (char)*p;
-	}
-	if (!*p) {
-		o->buf[n++] = '"';
-		o->len = n;
+}
+
+/* a JSON string into the buffer; the rare string that needs escapes (or is long) goes through
+ * rdiag_json_escape */
+static void ob_str(struct rdiag_out *o, const char *s)
+{
+	long n;
+
+	ob_room(o);
+	n = ob_plain_copy(o->buf + o->len + 1, s);
+	if (n >= 0) {
+		o->buf[o->len] = '"';
+		o->buf[o->len + 1 + (size_t)n] = '"';
+		o->len += (size_t)n + 2;
 		return;
 	}
-	o->len = start;
 	ob_flush(o);
 	rdiag_json_escape(o->f, s);
 }
 
+static const char digits2[200] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* a decimal number straight into the buffer, two digits per division */
 static void ob_u64(struct rdiag_out *o, uint64_t v)
 {
-	char b[24], *e = b + sizeof(b), *q = e;
+	char b[48], *e = b + 24, *q = e;	/* at most 20 digits end at b + 24 */
 
-	do {
-		*--q = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	ob_put(o, q, (size_t)(e - q));
+	while (v >= 100) {
+		unsigned int r = (unsigned int)(v % 100);
+
+		v /= 100;
+		q -= 2;
+		memcpy(q, digits2 + 2 * r, 2);
+	}
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, digits2 + 2 * v, 2);
+	} else {
+		*--q = (char)('0' + v);
+	}
+	ob_room(o);
+	/* a fixed 24-byte move (q + 24 stays inside b): the length is set below */
+	memcpy(o->buf + o->len, q, 24);
+	o->len += (size_t)(e - q);
 }
 
 static void ob_indent(struct rdiag_out *o, int n)
@@ -237,23 +274,46 @@ static void ob_indent(struct rdiag_out *o, int n)
 		ob_c(o, ' ');
 }
 
-/* JSON: separator and key before a member */
+/* JSON: separator and key before a member; a plain key is written as ,"key": in one go */
 static void json_member(struct rdiag_out *o, const char *key)
 {
-	if (!o->first[o->depth])
-		ob_c(o, ',');
+	bool comma = !o->first[o->depth];
+	char *b;
+	long n;
+
 	o->first[o->depth] = false;
-	if (o->mode == RDIAG_OUT_JSON_PRETTY && o->depth > 0) {
-		ob_c(o, '\n');
-		ob_indent(o, o->depth * 2);
+	if (o->mode == RDIAG_OUT_JSON_PRETTY) {
+		if (comma)
+			ob_c(o, ',');
+		comma = false;
+		if (o->depth > 0) {
+			ob_c(o, '\n');
+			ob_indent(o, o->depth * 2);
+		}
 	}
-	if (key && o->depth > 0 && !o->is_arr[o->depth]) {
-		ob_str(o, key);
-		if (o->mode == RDIAG_OUT_JSON_PRETTY)
-			ob_put(o, ": ", 2);
-		else
-			ob_c(o, ':');
+	if (!key || o->depth == 0 || o->is_arr[o->depth]) {
+		if (comma)
+			ob_c(o, ',');
+		return;
 	}
+	ob_room(o);
+	b = o->buf + o->len;
+	*b = ',';
+	b += comma;
+	n = ob_plain_copy(b + 1, key);
+	if (n >= 0 && o->mode != RDIAG_OUT_JSON_PRETTY) {
+		b[0] = '"';
+		b[n + 1] = '"';
+		b[n + 2] = ':';
+		o->len += (size_t)comma + (size_t)n + 3;
+		return;
+	}
+	o->len += comma;
+	ob_str(o, key);
+	if (o->mode == RDIAG_OUT_JSON_PRETTY)
+		ob_put(o, ": ", 2);
+	else
+		ob_c(o, ':');
 }
 
 static void open_container(struct rdiag_out *o, const char *key, bool arr)
