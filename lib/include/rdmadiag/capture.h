@@ -50,7 +50,8 @@ struct rdiag_live_opts {
 
 /* Open a pcap or pcapng file; path "-" is stdin.  0 or -errno: -ENOENT/-EACCES/... for the
  * file, -EINVAL for something that is not a capture (or is empty), -EPROTONOSUPPORT for a link
- * type the packet decoder does not handle.  On failure rdiag_capture_last_error() says why. */
+ * type the packet decoder does not handle, -ELIBACC when libpcap cannot be loaded (it is
+ * dlopen()ed by the first open, not linked).  On failure rdiag_capture_last_error() says why. */
 int rdiag_capture_open_file(struct rdiag_capture **cp, const char *path);
 
 /* Open a live capture (immediate mode, nanosecond timestamps when the platform has them). */
