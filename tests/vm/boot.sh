@@ -2,7 +2,7 @@
 # Boot the real-kernel tier's VM once: Debian's kernel (PVH ELF) + the initramfs, QEMU/TCG,
 # no network device at all, SHARE read-write on /mnt/host (9p) and nothing else.  The guest's /init runs 'bash /mnt/host/RUNNER' and powers off.
 #   usage: boot.sh BUILD SHARE RUNNER     (RUNNER empty: interactive shell)
-# Env: VM_TIMEOUT (hard limit in s, default 240), VM_MEM (MiB, default 512), VM_SMP (1),
+# Env: VM_TIMEOUT (hard limit in s, default 600), VM_MEM (MiB, default 512), VM_SMP (1),
 #      VM_APPEND (more kernel command line)
 # The serial console goes to SHARE/console.log.  Exit: qemu's status, 124 on timeout.
 set -uo pipefail
@@ -23,6 +23,6 @@ args=(-accel tcg -cpu max -m "${VM_MEM:-512}" -smp "${VM_SMP:-1}"
 Q=${VM_QEMU:-qemu-system-x86_64}
 if [ -z "$RUNNER" ]; then exec "$Q" "${args[@]}"; fi
 # -k: SIGKILL if qemu ignores the TERM; the console keeps only printable text
-timeout -k 5 "${VM_TIMEOUT:-240}" "$Q" "${args[@]}" </dev/null 2>&1 |
+timeout -k 5 "${VM_TIMEOUT:-600}" "$Q" "${args[@]}" </dev/null 2>&1 |
 	tr -d '\r' | sed -u 's/\x1b[[(][0-9;?]*[A-Za-z]//g' > "$SHARE/console.log"
 exit "${PIPESTATUS[0]}"
