@@ -38,9 +38,22 @@ T=$OUT/30-rdmatop.txt
 st_json=$?
 "$TOP" -b -n 2 -d 0.5 > "$T" 2>&1
 st_text=$?
-# the same QPs as iproute2 at (nearly) the same moment
-"$TOP" -b -j -n 1 > "$OUT/30-qps-now.json" 2>/dev/null
-rdma res show qp -j > "$OUT/30-rdma-res-qp.json" 2>/dev/null
+# the same QPs as iproute2: rdma res show before and after our read; when both agree (no
+# pingpong run started or ended in between) ours must equal them -- up to 5 tries
+qpkeys='[.[] | [.ifname, .lqpn, .type]] | sort'
+for try in 1 2 3 4 5; do
+	rdma res show qp -j > "$OUT/30-rdma-res-qp.json" 2>/dev/null
+	"$TOP" -b -j -n 1 > "$OUT/30-qps-now.json" 2>/dev/null
+	rdma res show qp -j > "$OUT/30-rdma-res-qp-after.json" 2>/dev/null
+	[ "$(jq -c "$qpkeys" "$OUT/30-rdma-res-qp.json")" = "$(jq -c "$qpkeys" "$OUT/30-rdma-res-qp-after.json")" ] && break
+done
+# an rdma_cm listener (rping server) for the rdma_cm ID data
+rping -s -a "$B" -p 7199 -C 1 > /dev/null 2>&1 &
+RPING=$!
+wait_cm_listen 7199
+"$TOP" -b -j -n 1 > "$OUT/30-cm-now.json" 2>/dev/null
+rdma res show cm_id -j > "$OUT/30-rdma-res-cm.json" 2>/dev/null
+kill "$RPING" 2>/dev/null; wait "$RPING" 2>/dev/null
 # a netlink-only recording against an empty sysfs root: it replays on any machine (the bats
 # QP-screen test, tests/fixtures/tui/pingpong.nlrec, is a copy of it)
 mkdir -p /tmp/30-empty
@@ -79,8 +92,16 @@ l0=$(jq -r --arg d "$DEV0" 'map(select(.ifname == $d))[0].lqpn // "none"' <<< "$
 r1=$(jq -r --arg d "$DEV1" 'map(select(.ifname == $d))[0].rqpn // "none"' <<< "$q")
 tap_check "rxe1's pingpong QP has rxe0's QP as its remote QPN" [ "$l0" != none ] && [ "$l0" = "$r1" ]
 ours=$(jq -c '[.qps[] | [.ifname, .lqpn, .type]] | sort' "$OUT/30-qps-now.json")
-theirs=$(jq -c '[.[] | [.ifname, .lqpn, .type]] | sort' "$OUT/30-rdma-res-qp.json")
+theirs=$(jq -c "$qpkeys" "$OUT/30-rdma-res-qp.json")
 tap_eq "the QP list equals 'rdma res show qp' (device, lqpn, type)" "$theirs" "$ours"
+
+# --- rdma_cm IDs (the cm screen's data) -------------------------------------------------
+cm=$(jq -c '[.cm_ids[] | select(.state == "LISTEN" and (."src-addr" | endswith(":7199")))]' "$OUT/30-cm-now.json")
+diag "listening cm_ids: $cm"
+tap_check "the rdma_cm ID data shows rping's listener: LISTEN, TCP port space, $B:7199, its pid" \
+	jq -e --arg a "$B:7199" 'length >= 1 and (.[0]."src-addr" == $a) and (.[0].ps == "TCP") and (.[0].pid != null) and (.[0].comm == "rping")' <<< "$cm"
+theirs=$(jq -c '[.[] | select(."src-addr" == "'"$B"':7199") | .state] | sort' "$OUT/30-rdma-res-cm.json" 2>/dev/null)
+tap_eq "the same listener as 'rdma res show cm_id'" "$theirs" "$(jq -c '[.[] | .state] | sort' <<< "$cm")"
 tap_check "a netlink-only run (empty sysfs root) sees both devices and pingpong QPs" \
 	jq -se '.[-1] | (.devices == 2) and ([.qps[] | select(.type == "RC")] | length >= 1)' \
 	"$OUT/30-rdmatop-netlink.jsonl"
