@@ -249,6 +249,11 @@ static void ob_u64(struct rdiag_out *o, uint64_t v)
 {
 	char b[48], *e = b + 24, *q = e;	/* at most 20 digits end at b + 24 */
 
+	ob_room(o);
+	if (v < 10) {		/* most per-packet fields are flags and small counts */
+		o->buf[o->len++] = (char)('0' + v);
+		return;
+	}
 	while (v >= 100) {
 		unsigned int r = (unsigned int)(v % 100);
 
@@ -262,7 +267,6 @@ static void ob_u64(struct rdiag_out *o, uint64_t v)
 	} else {
 		*--q = (char)('0' + v);
 	}
-	ob_room(o);
 	/* a fixed 24-byte move (q + 24 stays inside b): the length is set below */
 	memcpy(o->buf + o->len, q, 24);
 	o->len += (size_t)(e - q);
@@ -316,11 +320,57 @@ static void json_member(struct rdiag_out *o, const char *key)
 		ob_c(o, ':');
 }
 
-static void open_container(struct rdiag_out *o, const char *key, bool arr)
+/* a key object's escape check, done on its first use (keys are string literals, so the answer
+ * never changes; concurrent first uses store the same value) */
+static bool key_check(struct rdiag_out_key *k)
+{
+	char tmp[260];
+	long n = ob_plain_copy(tmp, k->name);
+	signed char v = n >= 0 && (size_t)n == k->len && (size_t)k->len + 3 <= sizeof(k->json) ? 1 : -1;
+
+	__atomic_store_n(&k->plain, v, __ATOMIC_RELAXED);
+	return v > 0;
+}
+
+static inline bool key_plain(struct rdiag_out_key *k)
+{
+	signed char v = __atomic_load_n(&k->plain, __ATOMIC_RELAXED);
+
+	return __builtin_expect(v != 0, 1) ? v > 0 : key_check(k);
+}
+
+/* JSON lines: ,"key": from the key object in one fixed-size move */
+static void json_member_k(struct rdiag_out *o, struct rdiag_out_key *k)
+{
+	bool comma;
+	char *b;
+
+	if (o->mode != RDIAG_OUT_JSON || o->depth == 0 || o->is_arr[o->depth] || !key_plain(k)) {
+		json_member(o, k->name);
+		return;
+	}
+	comma = !o->first[o->depth];
+	o->first[o->depth] = false;
+	ob_room(o);
+	b = o->buf + o->len;
+	*b = ',';
+	memcpy(b + comma, k->json, sizeof(k->json));
+	o->len += (size_t)comma + k->len + 3;
+}
+
+static void member(struct rdiag_out *o, const char *key, struct rdiag_out_key *k)
+{
+	if (k)
+		json_member_k(o, k);
+	else
+		json_member(o, key);
+}
+
+static void open_container(struct rdiag_out *o, const char *key, struct rdiag_out_key *k, bool arr)
 {
 	if (o->mode == RDIAG_OUT_TEXT)
 		return;
-	json_member(o, key);
+	member(o, key, k);
 	ob_c(o, arr ? '[' : '{');
 	if (o->depth + 1 < OUT_MAX_DEPTH)
 		o->depth++;
@@ -351,7 +401,12 @@ static void close_container(struct rdiag_out *o, bool arr)
 
 void rdiag_out_obj_begin(struct rdiag_out *o, const char *key)
 {
-	open_container(o, key, false);
+	open_container(o, key, NULL, false);
+}
+
+void rdiag_out_obj_begin_k(struct rdiag_out *o, struct rdiag_out_key *k)
+{
+	open_container(o, NULL, k, false);
 }
 
 void rdiag_out_obj_end(struct rdiag_out *o)
@@ -361,7 +416,7 @@ void rdiag_out_obj_end(struct rdiag_out *o)
 
 void rdiag_out_arr_begin(struct rdiag_out *o, const char *key)
 {
-	open_container(o, key, true);
+	open_container(o, key, NULL, true);
 }
 
 void rdiag_out_arr_end(struct rdiag_out *o)
@@ -369,53 +424,99 @@ void rdiag_out_arr_end(struct rdiag_out *o)
 	close_container(o, true);
 }
 
-#define TEXT_OR_JSON(o, key, fmt, textval, ...) do { \
+/* each value writer below takes the key as a string (key) or as a key object (k) */
+#define TEXT_OR_JSON(o, key, k, fmt, textval, ...) do { \
 	if ((o)->mode == RDIAG_OUT_TEXT) { \
 		if (fmt) \
 			fprintf((o)->f, fmt, textval); \
 		return; \
 	} \
-	json_member(o, key); \
+	member(o, key, k); \
 	__VA_ARGS__; \
 } while (0)
 
+static void out_u64(struct rdiag_out *o, const char *key, struct rdiag_out_key *k, const char *fmt,
+		    uint64_t v)
+{
+	TEXT_OR_JSON(o, key, k, fmt, v, ob_u64(o, v));
+}
+
 void rdiag_out_u64(struct rdiag_out *o, const char *key, const char *fmt, uint64_t v)
 {
-	TEXT_OR_JSON(o, key, fmt, v, ob_u64(o, v));
+	out_u64(o, key, NULL, fmt, v);
+}
+
+void rdiag_out_u64_k(struct rdiag_out *o, struct rdiag_out_key *k, const char *fmt, uint64_t v)
+{
+	out_u64(o, NULL, k, fmt, v);
 }
 
 void rdiag_out_i64(struct rdiag_out *o, const char *key, const char *fmt, int64_t v)
 {
-	TEXT_OR_JSON(o, key, fmt, v, (v < 0 ? ob_c(o, '-') : (void)0),
+	TEXT_OR_JSON(o, key, NULL, fmt, v, (v < 0 ? ob_c(o, '-') : (void)0),
 		     ob_u64(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v));
 }
 
-void rdiag_out_dbl(struct rdiag_out *o, const char *key, const char *fmt, double v)
+static void out_dbl(struct rdiag_out *o, const char *key, struct rdiag_out_key *k, const char *fmt,
+		    double v)
 {
 	char b[32];
 	int n;
 
 	if (o->mode != RDIAG_OUT_TEXT && !(v != v || v - v != 0)) {
 		n = snprintf(b, sizeof(b), "%.6g", v);
-		json_member(o, key);
+		member(o, key, k);
 		ob_put(o, b, (size_t)n);
 		return;
 	}
-	TEXT_OR_JSON(o, key, fmt, v, ob_put(o, "null", 4));
+	TEXT_OR_JSON(o, key, k, fmt, v, ob_put(o, "null", 4));
+}
+
+void rdiag_out_dbl(struct rdiag_out *o, const char *key, const char *fmt, double v)
+{
+	out_dbl(o, key, NULL, fmt, v);
+}
+
+void rdiag_out_dbl_k(struct rdiag_out *o, struct rdiag_out_key *k, const char *fmt, double v)
+{
+	out_dbl(o, NULL, k, fmt, v);
+}
+
+static void out_str(struct rdiag_out *o, const char *key, struct rdiag_out_key *k, const char *fmt,
+		    const char *s)
+{
+	TEXT_OR_JSON(o, key, k, fmt, s ? s : "", s ? ob_str(o, s) : ob_put(o, "null", 4));
 }
 
 void rdiag_out_str(struct rdiag_out *o, const char *key, const char *fmt, const char *s)
 {
-	TEXT_OR_JSON(o, key, fmt, s ? s : "", s ? ob_str(o, s) : ob_put(o, "null", 4));
+	out_str(o, key, NULL, fmt, s);
+}
+
+void rdiag_out_str_k(struct rdiag_out *o, struct rdiag_out_key *k, const char *fmt, const char *s)
+{
+	out_str(o, NULL, k, fmt, s);
+}
+
+static void out_bool(struct rdiag_out *o, const char *key, struct rdiag_out_key *k, const char *fmt,
+		     bool v)
+{
+	TEXT_OR_JSON(o, key, k, fmt, v ? "true" : "false", v ? ob_put(o, "true", 4) :
+		     ob_put(o, "false", 5));
 }
 
 void rdiag_out_bool(struct rdiag_out *o, const char *key, const char *fmt, bool v)
 {
-	TEXT_OR_JSON(o, key, fmt, v ? "true" : "false", v ? ob_put(o, "true", 4) :
-		     ob_put(o, "false", 5));
+	out_bool(o, key, NULL, fmt, v);
 }
 
-void rdiag_out_hex64(struct rdiag_out *o, const char *key, const char *fmt, uint64_t v)
+void rdiag_out_bool_k(struct rdiag_out *o, struct rdiag_out_key *k, const char *fmt, bool v)
+{
+	out_bool(o, NULL, k, fmt, v);
+}
+
+static void out_hex64(struct rdiag_out *o, const char *key, struct rdiag_out_key *k,
+		      const char *fmt, uint64_t v)
 {
 	static const char hex[] = "0123456789abcdef";
 	char b[20];
@@ -431,8 +532,18 @@ void rdiag_out_hex64(struct rdiag_out *o, const char *key, const char *fmt, uint
 	for (int i = 0; i < 16; i++)
 		b[3 + i] = hex[(v >> (60 - 4 * i)) & 0xf];
 	b[19] = '"';
-	json_member(o, key);
+	member(o, key, k);
 	ob_put(o, b, sizeof(b));
+}
+
+void rdiag_out_hex64(struct rdiag_out *o, const char *key, const char *fmt, uint64_t v)
+{
+	out_hex64(o, key, NULL, fmt, v);
+}
+
+void rdiag_out_hex64_k(struct rdiag_out *o, struct rdiag_out_key *k, const char *fmt, uint64_t v)
+{
+	out_hex64(o, NULL, k, fmt, v);
 }
 
 void rdiag_out_null(struct rdiag_out *o, const char *key)

@@ -34,6 +34,95 @@ static void sample(struct rdiag_out *o)
 	rdiag_out_obj_end(o);
 }
 
+/* the same through key objects, plus a key that needs escapes and the longest one allowed */
+static void sample_k(struct rdiag_out *o)
+{
+	rdiag_out_obj_begin(o, NULL);
+	rdiag_out_u64_k(o, RDIAG_KEY("n"), "#%" PRIu64, 7);
+	rdiag_out_str_k(o, RDIAG_KEY("op"), " %s", "SEND \"x\"\n");
+	rdiag_out_arr_begin(o, "vlan");
+	rdiag_out_u64(o, NULL, NULL, 1);
+	rdiag_out_u64(o, NULL, NULL, 2);
+	rdiag_out_arr_end(o);
+	rdiag_out_obj_begin_k(o, RDIAG_KEY("reth"));
+	rdiag_out_hex64_k(o, RDIAG_KEY("va"), " va 0x%" PRIx64, 0xdeadbeefULL);
+	rdiag_out_obj_end(o);
+	rdiag_out_bool_k(o, RDIAG_KEY("ok"), NULL, true);
+	rdiag_out_obj_end(o);
+	rdiag_out_obj_begin(o, NULL);
+	rdiag_out_obj_end(o);
+}
+
+static void sample_s(struct rdiag_out *o)
+{
+	rdiag_out_obj_begin(o, NULL);
+	rdiag_out_u64(o, "n", "#%" PRIu64, 7);
+	rdiag_out_str(o, "op", " %s", "SEND \"x\"\n");
+	rdiag_out_arr_begin(o, "vlan");
+	rdiag_out_u64(o, NULL, NULL, 1);
+	rdiag_out_u64(o, NULL, NULL, 2);
+	rdiag_out_arr_end(o);
+	rdiag_out_obj_begin(o, "reth");
+	rdiag_out_hex64(o, "va", " va 0x%" PRIx64, 0xdeadbeefULL);
+	rdiag_out_obj_end(o);
+	rdiag_out_bool(o, "ok", NULL, true);
+	rdiag_out_obj_end(o);
+	rdiag_out_obj_begin(o, NULL);
+	rdiag_out_obj_end(o);
+}
+
+static void odd_keys_k(struct rdiag_out *o)
+{
+	for (int i = 0; i < 2; i++) {	/* the second pass uses each key's cached check */
+		rdiag_out_obj_begin(o, NULL);
+		rdiag_out_u64_k(o, RDIAG_KEY("say \"hi\"\n"), NULL, 12345678901234567890ULL);
+		rdiag_out_dbl_k(o, RDIAG_KEY("abcdefghijklmnopqrstuvwxyz012"), NULL, 0.5);
+		rdiag_out_u64_k(o, RDIAG_KEY("caf\xc3\xa9"), NULL, 99);
+		rdiag_out_str_k(o, RDIAG_KEY("s"), NULL, NULL);
+		rdiag_out_obj_end(o);
+	}
+}
+
+static void odd_keys_s(struct rdiag_out *o)
+{
+	for (int i = 0; i < 2; i++) {
+		rdiag_out_obj_begin(o, NULL);
+		rdiag_out_u64(o, "say \"hi\"\n", NULL, 12345678901234567890ULL);
+		rdiag_out_dbl(o, "abcdefghijklmnopqrstuvwxyz012", NULL, 0.5);
+		rdiag_out_u64(o, "caf\xc3\xa9", NULL, 99);
+		rdiag_out_str(o, "s", NULL, NULL);
+		rdiag_out_obj_end(o);
+	}
+}
+
+static void keyed(void)
+{
+	static const enum rdiag_out_mode modes[] = {
+		RDIAG_OUT_TEXT, RDIAG_OUT_JSON, RDIAG_OUT_JSON_PRETTY,
+	};
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		char *a = render(sample_k, modes[i]), *b = render(sample_s, modes[i]);
+		char *c = render(odd_keys_k, modes[i]), *d = render(odd_keys_s, modes[i]);
+
+		EXPECT_STREQ(a, b);
+		EXPECT_STREQ(c, d);
+		free(a);
+		free(b);
+		free(c);
+		free(d);
+	}
+	{
+		char *c = render(odd_keys_k, RDIAG_OUT_JSON);
+
+		EXPECT_STREQ(c, "{\"say \\\"hi\\\"\\n\":12345678901234567890,"
+			     "\"abcdefghijklmnopqrstuvwxyz012\":0.5,\"caf\xc3\xa9\":99,\"s\":null}\n"
+			     "{\"say \\\"hi\\\"\\n\":12345678901234567890,"
+			     "\"abcdefghijklmnopqrstuvwxyz012\":0.5,\"caf\xc3\xa9\":99,\"s\":null}\n");
+		free(c);
+	}
+}
+
 static void escapes(void)
 {
 	char *buf = NULL;
@@ -70,5 +159,6 @@ int main(void)
 	free(j);
 	free(t);
 	escapes();
+	keyed();
 	return tap_done();
 }
