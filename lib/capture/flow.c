@@ -23,13 +23,15 @@
 
 #define RD_OOO_WINDOW 8		/* packets after a gap in which a filler counts as reordering */
 #define NIL UINT32_MAX
+#define RD_OPS_INLINE 8		/* distinct opcodes per flow looked up inside struct rd_flow */
 
 struct rd_flow {
 	struct rdiag_flow_info i;
 	uint32_t hash;
 	uint32_t cap_ops;
 	struct rdiag_flow_opstat *ops;
-	uint8_t *op_slot;	/* 256 entries: index + 1 into ops, 0 = not seen yet */
+	uint8_t op_first[RD_OPS_INLINE];	/* opcodes of ops[0..7]: found without a second
+						 * cache line (ops past 8: searched in ops) */
 	/* request PSN state */
 	bool req_init;
 	uint32_t req_next;
@@ -111,7 +113,6 @@ void rdiag_flow_table_free(struct rdiag_flow_table *ft)
 		return;
 	for (size_t i = 0; i < ft->n; i++) {
 		free(ft->f[i].ops);
-		free(ft->f[i].op_slot);
 		free(ft->f[i].read_h);
 		free(ft->f[i].ack_h);
 	}
@@ -329,29 +330,31 @@ static int64_t flow_get_or_add(struct rdiag_flow_table *ft, const struct rdiag_f
 
 static int count_opcode(struct rd_flow *f, uint8_t op, uint32_t len, uint32_t payload)
 {
-	unsigned int j;
+	unsigned int n = f->i.n_ops, j;
 
-	if (!f->op_slot) {
-		f->op_slot = calloc(256, 1);
-		if (!f->op_slot)
+	/* a flow sees a handful of opcodes: a scan of the bytes beside the ops pointer beats a
+	 * per-opcode index (one more cache miss per packet with thousands of flows) */
+	for (j = 0; j < n && j < RD_OPS_INLINE; j++)
+		if (f->op_first[j] == op)
+			goto found;
+	for (; j < n; j++)
+		if (f->ops[j].opcode == op)
+			goto found;
+	if (n == f->cap_ops) {
+		uint32_t nc = f->cap_ops ? f->cap_ops * 2 : 4;
+		void *q = realloc(f->ops, nc * sizeof(*f->ops));
+
+		if (!q)
 			return -ENOMEM;
+		f->ops = q;
+		f->cap_ops = nc;
 	}
-	j = f->op_slot[op] ? f->op_slot[op] - 1u : f->i.n_ops;
-	if (j == f->i.n_ops) {
-		if (f->i.n_ops == f->cap_ops) {
-			uint32_t nc = f->cap_ops ? f->cap_ops * 2 : 4;
-			void *q = realloc(f->ops, nc * sizeof(*f->ops));
-
-			if (!q)
-				return -ENOMEM;
-			f->ops = q;
-			f->cap_ops = nc;
-		}
-		memset(&f->ops[j], 0, sizeof(f->ops[j]));
-		f->ops[j].opcode = op;
-		f->op_slot[op] = (uint8_t)(j + 1);
-		f->i.n_ops++;
-	}
+	memset(&f->ops[j], 0, sizeof(f->ops[j]));
+	f->ops[j].opcode = op;
+	if (j < RD_OPS_INLINE)
+		f->op_first[j] = op;
+	f->i.n_ops++;
+found:
 	f->ops[j].pkts++;
 	f->ops[j].bytes += len;
 	f->ops[j].payload += payload;
