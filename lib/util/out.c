@@ -11,6 +11,8 @@
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 
 #define OUT_MAX_DEPTH 32
+/* the per-value steps, inlined into each rdiag_out_* (one call per value, not three) */
+#define OUT_HOT static inline __attribute__((always_inline))
 
 struct rdiag_out {
 	FILE *f;
@@ -245,7 +247,7 @@ static const char digits2[200] =
 	"8081828384858687888990919293949596979899";
 
 /* a decimal number straight into the buffer, two digits per division */
-static void ob_u64(struct rdiag_out *o, uint64_t v)
+OUT_HOT void ob_u64(struct rdiag_out *o, uint64_t v)
 {
 	char b[48], *e = b + 24, *q = e;	/* at most 20 digits end at b + 24 */
 
@@ -340,7 +342,7 @@ static inline bool key_plain(struct rdiag_out_key *k)
 }
 
 /* JSON lines: ,"key": from the key object in one fixed-size move */
-static void json_member_k(struct rdiag_out *o, struct rdiag_out_key *k)
+OUT_HOT void json_member_k(struct rdiag_out *o, struct rdiag_out_key *k)
 {
 	bool comma;
 	char *b;
@@ -358,7 +360,7 @@ static void json_member_k(struct rdiag_out *o, struct rdiag_out_key *k)
 	o->len += (size_t)comma + k->len + 3;
 }
 
-static void member(struct rdiag_out *o, const char *key, struct rdiag_out_key *k)
+OUT_HOT void member(struct rdiag_out *o, const char *key, struct rdiag_out_key *k)
 {
 	if (k)
 		json_member_k(o, k);
