@@ -15,10 +15,26 @@ BUILD=$(realpath "$1"); SHARE=$(realpath "$2"); RUNNER=${3:-}
 # One vCPU: on a 2-core host shared with compilers it boots and runs faster than two, and
 # packets then reach a capture and rxe in one order (with two, the per-CPU receive
 # backlogs can interleave differently at the packet tap and at rxe's queue).
+# The guest's clock: under TCG with acpi=off the kernel finds no HPET/PM timer, cannot
+# calibrate the TSC against the PIT, marks it unstable and falls back to refined-jiffies
+# (CLOCK_MONOTONIC in 4 ms steps, and jiffies lose ticks when the host is busy: rdmacheck
+# mr-cost measured 0 us, the scripts' uptime stamps ran slow).  TCG's rdtsc is the host's
+# TSC, so the host's TSC rate is the guest's: given that (and no watchdog against the
+# lossy jiffies) the guest runs on the tsc clocksource, 1 ns resolution, host time.
+tsc_khz() {
+	local m
+	m=$(dmesg 2>/dev/null | sed -n 's/.*tsc: Refined TSC clocksource calibration: \([0-9.]*\) MHz.*/\1/p;
+		s/.*tsc: Detected \([0-9.]*\) MHz processor.*/\1/p' | tail -1)
+	# no dmesg (restricted): cpu MHz is the TSC rate where the TSC is constant
+	[ -n "$m" ] || ! grep -qw constant_tsc /proc/cpuinfo ||
+		m=$(awk -F': *' '/^cpu MHz/ { print $2; exit }' /proc/cpuinfo)
+	[ -n "$m" ] && awk -v m="$m" 'BEGIN { if (m > 100) printf "%d\n", m * 1000 }'
+}
+khz=$(tsc_khz)
 args=(-accel tcg -cpu max -m "${VM_MEM:-512}" -smp "${VM_SMP:-1}"
 	-nodefaults -nographic -serial stdio -no-reboot
 	-kernel "$BUILD/vmlinux" -initrd "$BUILD/initramfs.cpio"
-	-append "console=ttyS0 quiet panic=-1 mitigations=off acpi=off reboot=t rdiag.main=${RUNNER:+/mnt/host/$RUNNER} ${VM_APPEND:-}"
+	-append "console=ttyS0 quiet panic=-1 mitigations=off acpi=off reboot=t ${khz:+tsc_early_khz=$khz tsc=reliable} rdiag.main=${RUNNER:+/mnt/host/$RUNNER} ${VM_APPEND:-}"
 	-virtfs "local,path=$SHARE,mount_tag=host,security_model=none,id=host")
 Q=${VM_QEMU:-qemu-system-x86_64}
 if [ -z "$RUNNER" ]; then exec "$Q" "${args[@]}"; fi

@@ -22,7 +22,7 @@ only=$(sed -n 's/.*rdiag.only=\([^ ]*\).*/\1/p' /proc/cmdline)	# VM_ONLY=10-rdma
 	[ -z "$only" ] || [[ ",$only," == *",$n,"* ]] && echo "$n"
 done; } > "$OUT/tap/plan"
 
-say "setup"
+say "setup (clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource))"
 ME=setup
 t0=$(now)
 # sourced: its exports (GID, addresses) reach every script
