@@ -246,16 +246,29 @@ static const char digits2[200] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* a decimal number straight into the buffer, two digits per division */
+/* a decimal number straight into the buffer, two digits per division.  The digits are written
+ * in place, back to front: building them on the stack and copying them with wider loads made
+ * every number wait for a failed store-to-load forward (perf: 40 % of this function) */
 OUT_HOT void ob_u64(struct rdiag_out *o, uint64_t v)
 {
-	char b[48], *e = b + 24, *q = e;	/* at most 20 digits end at b + 24 */
+	static const uint64_t pow10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+		10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull,
+	};
+	unsigned int n = 1;
+	char *q;
 
 	ob_room(o);
 	if (v < 10) {		/* most per-packet fields are flags and small counts */
 		o->buf[o->len++] = (char)('0' + v);
 		return;
 	}
+	while (n < 20 && v >= pow10[n])
+		n++;
+	q = o->buf + o->len + n;
+	o->len += n;
 	while (v >= 100) {
 		unsigned int r = (unsigned int)(v % 100);
 
@@ -263,15 +276,10 @@ OUT_HOT void ob_u64(struct rdiag_out *o, uint64_t v)
 		q -= 2;
 		memcpy(q, digits2 + 2 * r, 2);
 	}
-	if (v >= 10) {
-		q -= 2;
-		memcpy(q, digits2 + 2 * v, 2);
-	} else {
-		*--q = (char)('0' + v);
-	}
-	/* a fixed 24-byte move (q + 24 stays inside b): the length is set below */
-	memcpy(o->buf + o->len, q, 24);
-	o->len += (size_t)(e - q);
+	if (v >= 10)
+		memcpy(q - 2, digits2 + 2 * v, 2);
+	else
+		q[-1] = (char)('0' + v);
 }
 
 static void ob_indent(struct rdiag_out *o, int n)

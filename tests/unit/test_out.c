@@ -123,6 +123,47 @@ static void keyed(void)
 	}
 }
 
+/* every digit count, at and around each power of ten, against printf */
+static void numbers(void)
+{
+	uint64_t p = 1;
+
+	for (int d = 0; d < 20; d++, p *= 10) {
+		uint64_t vals[3] = { p - 1, p, p + 1 };
+
+		for (int i = 0; i < 3; i++) {
+			char *buf = NULL, want[48];
+			size_t len = 0;
+			FILE *f = open_memstream(&buf, &len);
+			struct rdiag_out *o = rdiag_out_new(f, RDIAG_OUT_JSON);
+
+			rdiag_out_obj_begin(o, NULL);
+			rdiag_out_u64_k(o, RDIAG_KEY("v"), NULL, vals[i]);
+			rdiag_out_obj_end(o);
+			rdiag_out_free(o);
+			fclose(f);
+			snprintf(want, sizeof(want), "{\"v\":%" PRIu64 "}\n", vals[i]);
+			EXPECT_STREQ(buf, want);
+			free(buf);
+		}
+	}
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		struct rdiag_out *o = rdiag_out_new(f, RDIAG_OUT_JSON);
+
+		rdiag_out_arr_begin(o, NULL);
+		rdiag_out_u64(o, NULL, NULL, UINT64_MAX);
+		rdiag_out_i64(o, NULL, NULL, INT64_MIN);
+		rdiag_out_arr_end(o);
+		rdiag_out_free(o);
+		fclose(f);
+		EXPECT_STREQ(buf, "[18446744073709551615,-9223372036854775808]\n");
+		free(buf);
+	}
+}
+
 static void escapes(void)
 {
 	char *buf = NULL;
@@ -160,5 +201,6 @@ int main(void)
 	free(t);
 	escapes();
 	keyed();
+	numbers();
 	return tap_done();
 }
