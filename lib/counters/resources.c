@@ -21,12 +21,21 @@ static void task_comm(struct rdiag_counters *c, uint32_t pid, char *buf, size_t 
 		buf[0] = '\0';
 }
 
+struct res_ctx;
+
+/* fills one element (already zeroed and counted) from its nested attributes q; dev is the
+ * device the dump message is about */
+typedef int (*res_fill_fn)(struct res_ctx *x, void *elem, const struct nlattr **q,
+			   const char *dev);
+
 struct res_ctx {
 	struct rdiag_counters *c;
 	void *v;
 	size_t n;
 	size_t elem;
 	uint32_t qp_counter_mode;
+	int nest;		/* the attribute nesting one entry per element */
+	res_fill_fn fill;
 };
 
 static void *res_push(struct res_ctx *x)
@@ -40,7 +49,9 @@ static void *res_push(struct res_ctx *x)
 	return nv + x->n++ * x->elem;
 }
 
-static int qp_cb(const struct nlmsghdr *nlh, void *data)
+/* every RES_*_GET / STAT_GET dump message has the same frame: the device name, then a nest
+ * with one entry per element; x->fill reads the entry */
+static int res_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[RD_NL_MAXATTR], *e;
 	struct res_ctx *x = data;
@@ -50,42 +61,56 @@ static int qp_cb(const struct nlmsghdr *nlh, void *data)
 		return -EBADMSG;
 	if (tb[RDMA_NLDEV_ATTR_DEV_NAME])
 		rd_strlcpy(dev, mnl_attr_get_str(tb[RDMA_NLDEV_ATTR_DEV_NAME]), sizeof(dev));
-	if (!tb[RDMA_NLDEV_ATTR_RES_QP])
+	if (!tb[x->nest])
 		return 0;
-	mnl_attr_for_each_nested(e, tb[RDMA_NLDEV_ATTR_RES_QP]) {
+	mnl_attr_for_each_nested(e, tb[x->nest]) {
 		const struct nlattr *q[RD_NL_MAXATTR];
-		struct rdiag_qp *qp;
+		void *elem;
+		int ret;
 
-		if (rd_nl_parse_nested(e, q) < 0 || !q[RDMA_NLDEV_ATTR_RES_LQPN])
+		if (rd_nl_parse_nested(e, q) < 0)
 			return -EBADMSG;
-		qp = res_push(x);
-		if (!qp)
+		elem = res_push(x);
+		if (!elem)
 			return -ENOMEM;
-		rd_strlcpy(qp->dev, dev, sizeof(qp->dev));
-		qp->lqpn = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_RES_LQPN]);
-		if (q[RDMA_NLDEV_ATTR_PORT_INDEX])
-			qp->port = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_PORT_INDEX]);
-		if (q[RDMA_NLDEV_ATTR_RES_RQPN]) {
-			qp->rqpn = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_RES_RQPN]);
-			qp->has_rqpn = true;
-		}
-		if (q[RDMA_NLDEV_ATTR_RES_TYPE])
-			qp->type = mnl_attr_get_u8(q[RDMA_NLDEV_ATTR_RES_TYPE]);
-		if (q[RDMA_NLDEV_ATTR_RES_STATE])
-			qp->state = mnl_attr_get_u8(q[RDMA_NLDEV_ATTR_RES_STATE]);
-		if (q[RDMA_NLDEV_ATTR_RES_SQ_PSN])
-			qp->sq_psn = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_RES_SQ_PSN]);
-		if (q[RDMA_NLDEV_ATTR_RES_RQ_PSN]) {
-			qp->rq_psn = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_RES_RQ_PSN]);
-			qp->has_rq_psn = true;
-		}
-		if (q[RDMA_NLDEV_ATTR_RES_PID]) {
-			qp->pid = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_RES_PID]);
-			task_comm(x->c, qp->pid, qp->comm, sizeof(qp->comm));
-		}
-		if (q[RDMA_NLDEV_ATTR_RES_KERN_NAME])
-			rd_strlcpy(qp->comm, mnl_attr_get_str(q[RDMA_NLDEV_ATTR_RES_KERN_NAME]), sizeof(qp->comm));
+		ret = x->fill(x, elem, q, dev);
+		if (ret < 0)
+			return ret;
 	}
+	return 0;
+}
+
+static int qp_fill(struct res_ctx *x, void *elem, const struct nlattr **q, const char *dev)
+{
+	struct rdiag_qp *qp = elem;
+
+	/* a QP without its number is a broken message (the caller drops all it collected) */
+	if (!q[RDMA_NLDEV_ATTR_RES_LQPN])
+		return -EBADMSG;
+	rd_strlcpy(qp->dev, dev, sizeof(qp->dev));
+	qp->lqpn = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_RES_LQPN]);
+	if (q[RDMA_NLDEV_ATTR_PORT_INDEX])
+		qp->port = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_PORT_INDEX]);
+	if (q[RDMA_NLDEV_ATTR_RES_RQPN]) {
+		qp->rqpn = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_RES_RQPN]);
+		qp->has_rqpn = true;
+	}
+	if (q[RDMA_NLDEV_ATTR_RES_TYPE])
+		qp->type = mnl_attr_get_u8(q[RDMA_NLDEV_ATTR_RES_TYPE]);
+	if (q[RDMA_NLDEV_ATTR_RES_STATE])
+		qp->state = mnl_attr_get_u8(q[RDMA_NLDEV_ATTR_RES_STATE]);
+	if (q[RDMA_NLDEV_ATTR_RES_SQ_PSN])
+		qp->sq_psn = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_RES_SQ_PSN]);
+	if (q[RDMA_NLDEV_ATTR_RES_RQ_PSN]) {
+		qp->rq_psn = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_RES_RQ_PSN]);
+		qp->has_rq_psn = true;
+	}
+	if (q[RDMA_NLDEV_ATTR_RES_PID]) {
+		qp->pid = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_RES_PID]);
+		task_comm(x->c, qp->pid, qp->comm, sizeof(qp->comm));
+	}
+	if (q[RDMA_NLDEV_ATTR_RES_KERN_NAME])
+		rd_strlcpy(qp->comm, mnl_attr_get_str(q[RDMA_NLDEV_ATTR_RES_KERN_NAME]), sizeof(qp->comm));
 	return 0;
 }
 
@@ -98,55 +123,37 @@ static void sockaddr_copy(const struct nlattr *a, struct sockaddr_storage *ss, b
 	*has = true;
 }
 
-static int cm_cb(const struct nlmsghdr *nlh, void *data)
+static int cm_fill(struct res_ctx *x, void *elem, const struct nlattr **q, const char *dev)
 {
-	const struct nlattr *tb[RD_NL_MAXATTR], *e;
-	struct res_ctx *x = data;
-	char dev[64] = "";
+	struct rdiag_cm_id *id = elem;
 
-	if (rd_nl_parse(nlh, tb) < 0)
-		return -EBADMSG;
-	if (tb[RDMA_NLDEV_ATTR_DEV_NAME])
-		rd_strlcpy(dev, mnl_attr_get_str(tb[RDMA_NLDEV_ATTR_DEV_NAME]), sizeof(dev));
-	if (!tb[RDMA_NLDEV_ATTR_RES_CM_ID])
-		return 0;
-	mnl_attr_for_each_nested(e, tb[RDMA_NLDEV_ATTR_RES_CM_ID]) {
-		const struct nlattr *q[RD_NL_MAXATTR];
-		struct rdiag_cm_id *id;
-
-		if (rd_nl_parse_nested(e, q) < 0)
-			return -EBADMSG;
-		id = res_push(x);
-		if (!id)
-			return -ENOMEM;
-		rd_strlcpy(id->dev, dev, sizeof(id->dev));
-		if (q[RDMA_NLDEV_ATTR_PORT_INDEX])
-			id->port = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_PORT_INDEX]);
-		if (q[RDMA_NLDEV_ATTR_RES_LQPN])
-			id->lqpn = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_RES_LQPN]);
-		if (q[RDMA_NLDEV_ATTR_RES_PS]) {
-			id->ps_full = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_RES_PS]);
-			id->ps = (uint8_t)id->ps_full;
-		}
-		if (q[RDMA_NLDEV_ATTR_RES_STATE])
-			id->state = mnl_attr_get_u8(q[RDMA_NLDEV_ATTR_RES_STATE]);
-		if (q[RDMA_NLDEV_ATTR_RES_SRC_ADDR])
-			sockaddr_copy(q[RDMA_NLDEV_ATTR_RES_SRC_ADDR], &id->src, &id->has_src);
-		if (q[RDMA_NLDEV_ATTR_RES_DST_ADDR])
-			sockaddr_copy(q[RDMA_NLDEV_ATTR_RES_DST_ADDR], &id->dst, &id->has_dst);
-		if (q[RDMA_NLDEV_ATTR_RES_PID]) {
-			id->pid = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_RES_PID]);
-			task_comm(x->c, id->pid, id->comm, sizeof(id->comm));
-		}
-		if (q[RDMA_NLDEV_ATTR_RES_KERN_NAME])
-			rd_strlcpy(id->comm, mnl_attr_get_str(q[RDMA_NLDEV_ATTR_RES_KERN_NAME]), sizeof(id->comm));
+	rd_strlcpy(id->dev, dev, sizeof(id->dev));
+	if (q[RDMA_NLDEV_ATTR_PORT_INDEX])
+		id->port = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_PORT_INDEX]);
+	if (q[RDMA_NLDEV_ATTR_RES_LQPN])
+		id->lqpn = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_RES_LQPN]);
+	if (q[RDMA_NLDEV_ATTR_RES_PS]) {
+		id->ps_full = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_RES_PS]);
+		id->ps = (uint8_t)id->ps_full;
 	}
+	if (q[RDMA_NLDEV_ATTR_RES_STATE])
+		id->state = mnl_attr_get_u8(q[RDMA_NLDEV_ATTR_RES_STATE]);
+	if (q[RDMA_NLDEV_ATTR_RES_SRC_ADDR])
+		sockaddr_copy(q[RDMA_NLDEV_ATTR_RES_SRC_ADDR], &id->src, &id->has_src);
+	if (q[RDMA_NLDEV_ATTR_RES_DST_ADDR])
+		sockaddr_copy(q[RDMA_NLDEV_ATTR_RES_DST_ADDR], &id->dst, &id->has_dst);
+	if (q[RDMA_NLDEV_ATTR_RES_PID]) {
+		id->pid = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_RES_PID]);
+		task_comm(x->c, id->pid, id->comm, sizeof(id->comm));
+	}
+	if (q[RDMA_NLDEV_ATTR_RES_KERN_NAME])
+		rd_strlcpy(id->comm, mnl_attr_get_str(q[RDMA_NLDEV_ATTR_RES_KERN_NAME]), sizeof(id->comm));
 	return 0;
 }
 
 /* RES_*_GET dumps need a device index: one dump per device */
 static int per_device(struct rdiag_counters *c, const char *dev, int cmd, uint32_t stat_res,
-		      rd_nl_cb cb, struct res_ctx *x)
+		      struct res_ctx *x)
 {
 	struct rd_nl_dev *v;
 	size_t n, i;
@@ -164,7 +171,7 @@ static int per_device(struct rdiag_counters *c, const char *dev, int cmd, uint32
 		if (dev && strcmp(dev, v[i].name))
 			continue;
 		found = true;
-		ret = rd_nl_query(c, cmd, true, v[i].index, 0, stat_res, cb, x);
+		ret = rd_nl_query(c, cmd, true, v[i].index, 0, stat_res, res_cb, x);
 	}
 	free(v);
 	if (!ret && dev && !found) {
@@ -177,8 +184,9 @@ static int per_device(struct rdiag_counters *c, const char *dev, int cmd, uint32
 int rdiag_counters_qps(struct rdiag_counters *c, const char *dev, struct rdiag_qp **out,
 		       size_t *n)
 {
-	struct res_ctx x = { c, NULL, 0, sizeof(struct rdiag_qp), 0 };
-	int ret = per_device(c, dev, RDMA_NLDEV_CMD_RES_QP_GET, 0, qp_cb, &x);
+	struct res_ctx x = { .c = c, .elem = sizeof(struct rdiag_qp),
+			     .nest = RDMA_NLDEV_ATTR_RES_QP, .fill = qp_fill };
+	int ret = per_device(c, dev, RDMA_NLDEV_CMD_RES_QP_GET, 0, &x);
 
 	if (ret < 0) {
 		free(x.v);
@@ -192,8 +200,9 @@ int rdiag_counters_qps(struct rdiag_counters *c, const char *dev, struct rdiag_q
 int rdiag_counters_cm_ids(struct rdiag_counters *c, const char *dev, struct rdiag_cm_id **out,
 			  size_t *n)
 {
-	struct res_ctx x = { c, NULL, 0, sizeof(struct rdiag_cm_id), 0 };
-	int ret = per_device(c, dev, RDMA_NLDEV_CMD_RES_CM_ID_GET, 0, cm_cb, &x);
+	struct res_ctx x = { .c = c, .elem = sizeof(struct rdiag_cm_id),
+			     .nest = RDMA_NLDEV_ATTR_RES_CM_ID, .fill = cm_fill };
+	int ret = per_device(c, dev, RDMA_NLDEV_CMD_RES_CM_ID_GET, 0, &x);
 
 	if (ret < 0) {
 		free(x.v);
@@ -231,56 +240,40 @@ static int qpc_add(const char *name, uint64_t value, const struct nlattr **tb, v
 	return 0;
 }
 
-static int qpc_cb(const struct nlmsghdr *nlh, void *data)
+static int qpc_fill(struct res_ctx *x, void *elem, const struct nlattr **q, const char *dev)
 {
-	const struct nlattr *tb[RD_NL_MAXATTR], *e;
-	struct res_ctx *x = data;
-	char dev[64] = "";
+	struct rdiag_qp_counter *qc = elem;
+	const struct nlattr *qe;
+	struct qpc_hwc h;
+	int ret;
 
-	if (rd_nl_parse(nlh, tb) < 0)
-		return -EBADMSG;
-	if (tb[RDMA_NLDEV_ATTR_DEV_NAME])
-		rd_strlcpy(dev, mnl_attr_get_str(tb[RDMA_NLDEV_ATTR_DEV_NAME]), sizeof(dev));
-	if (!tb[RDMA_NLDEV_ATTR_STAT_COUNTER])
+	(void)x;
+	rd_strlcpy(qc->dev, dev, sizeof(qc->dev));
+	if (q[RDMA_NLDEV_ATTR_PORT_INDEX])
+		qc->port = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_PORT_INDEX]);
+	if (q[RDMA_NLDEV_ATTR_STAT_COUNTER_ID])
+		qc->id = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_STAT_COUNTER_ID]);
+	h.q = qc;
+	if (q[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS]) {
+		ret = rd_nl_hwcounters(q[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS], qpc_add, &h);
+		if (ret < 0)
+			return ret;
+	}
+	if (!q[RDMA_NLDEV_ATTR_RES_QP])
 		return 0;
-	mnl_attr_for_each_nested(e, tb[RDMA_NLDEV_ATTR_STAT_COUNTER]) {
-		const struct nlattr *q[RD_NL_MAXATTR], *qe;
-		struct rdiag_qp_counter *qc;
-		struct qpc_hwc h;
-		int ret;
+	mnl_attr_for_each_nested(qe, q[RDMA_NLDEV_ATTR_RES_QP]) {
+		const struct nlattr *a[RD_NL_MAXATTR];
+		uint32_t *nq;
 
-		if (rd_nl_parse_nested(e, q) < 0)
+		if (rd_nl_parse_nested(qe, a) < 0)
 			return -EBADMSG;
-		qc = res_push(x);
-		if (!qc)
-			return -ENOMEM;
-		rd_strlcpy(qc->dev, dev, sizeof(qc->dev));
-		if (q[RDMA_NLDEV_ATTR_PORT_INDEX])
-			qc->port = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_PORT_INDEX]);
-		if (q[RDMA_NLDEV_ATTR_STAT_COUNTER_ID])
-			qc->id = mnl_attr_get_u32(q[RDMA_NLDEV_ATTR_STAT_COUNTER_ID]);
-		h.q = qc;
-		if (q[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS]) {
-			ret = rd_nl_hwcounters(q[RDMA_NLDEV_ATTR_STAT_HWCOUNTERS], qpc_add, &h);
-			if (ret < 0)
-				return ret;
-		}
-		if (!q[RDMA_NLDEV_ATTR_RES_QP])
+		if (!a[RDMA_NLDEV_ATTR_RES_LQPN])
 			continue;
-		mnl_attr_for_each_nested(qe, q[RDMA_NLDEV_ATTR_RES_QP]) {
-			const struct nlattr *a[RD_NL_MAXATTR];
-			uint32_t *nq;
-
-			if (rd_nl_parse_nested(qe, a) < 0)
-				return -EBADMSG;
-			if (!a[RDMA_NLDEV_ATTR_RES_LQPN])
-				continue;
-			nq = realloc(qc->qpns, (qc->n_qpns + 1) * sizeof(*nq));
-			if (!nq)
-				return -ENOMEM;
-			qc->qpns = nq;
-			nq[qc->n_qpns++] = mnl_attr_get_u32(a[RDMA_NLDEV_ATTR_RES_LQPN]);
-		}
+		nq = realloc(qc->qpns, (qc->n_qpns + 1) * sizeof(*nq));
+		if (!nq)
+			return -ENOMEM;
+		qc->qpns = nq;
+		nq[qc->n_qpns++] = mnl_attr_get_u32(a[RDMA_NLDEV_ATTR_RES_LQPN]);
 	}
 	return 0;
 }
@@ -302,8 +295,9 @@ void rdiag_counters_qp_counters_free(struct rdiag_qp_counter *q, size_t n)
 int rdiag_counters_qp_counters(struct rdiag_counters *c, const char *dev,
 			       struct rdiag_qp_counter **out, size_t *n)
 {
-	struct res_ctx x = { c, NULL, 0, sizeof(struct rdiag_qp_counter), 0 };
-	int ret = per_device(c, dev, RDMA_NLDEV_CMD_STAT_GET, RDMA_NLDEV_ATTR_RES_QP, qpc_cb, &x);
+	struct res_ctx x = { .c = c, .elem = sizeof(struct rdiag_qp_counter),
+			     .nest = RDMA_NLDEV_ATTR_STAT_COUNTER, .fill = qpc_fill };
+	int ret = per_device(c, dev, RDMA_NLDEV_CMD_STAT_GET, RDMA_NLDEV_ATTR_RES_QP, &x);
 
 	if (ret < 0) {
 		rdiag_counters_qp_counters_free(x.v, x.n);
