@@ -170,6 +170,50 @@ static int atomic_op(struct rdiag_selftest *st, struct rd_ep *a, struct rd_ep *b
 	}
 }
 
+/* a misaligned atomic completed successfully: the device broke the alignment rule */
+static int misaligned_succeeded(struct rdiag_selftest *st, struct rdiag_st_result *r,
+				const uint64_t *mis, const uint64_t *v0)
+{
+	snprintf(r->expected, sizeof(r->expected), "an error completion "
+		 "(IBV_WC_REM_INV_REQ_ERR expected)");
+	snprintf(r->observed, sizeof(r->observed), "success, target now %s",
+		 memcmp(mis, v0, 8) ? "modified" : "unchanged");
+	rd_st_hint(st, "the IB spec requires atomics on 8-byte aligned addresses; a "
+		   "device that accepts others may tear the value");
+	return rd_st_fail(st, 0, "ATOMIC FETCH_AND_ADD on a misaligned target succeeded");
+}
+
+/* a misaligned atomic failed as it must (how: who refused it); it still fails the test if
+ * the target changed anyway */
+static int misaligned_refused(struct rdiag_selftest *st, struct rdiag_st_result *r,
+			      const char *name, const char *how, const struct ibv_wc *wc,
+			      const uint64_t *mis, const uint64_t *v0)
+{
+	struct rdiag_st_check *ck;
+
+	ck = rd_st_check(r, RDIAG_PASS, name, "%s: WC %d %s, target %s", how, wc->status,
+			 rdiag_wc_status_name((int)wc->status),
+			 memcmp(mis, v0, 8) ? "MODIFIED" : "unchanged");
+	ck->wc_status = (int)wc->status;
+	r->wc_status = (int)wc->status;
+	if (memcmp(mis, v0, 8))
+		return rd_st_fail(st, 0, "misaligned atomic failed but modified the target");
+	return 0;
+}
+
+/* an aligned atomic must return the old value and leave the new one in the target */
+static int aligned_values(struct rdiag_selftest *st, struct rdiag_st_result *r, uint64_t old,
+			  uint64_t now, uint64_t want_old, uint64_t want_now, const char *what)
+{
+	if (old == want_old && now == want_now)
+		return 0;
+	snprintf(r->expected, sizeof(r->expected), "old 0x%016llx, target now 0x%016llx",
+		 (unsigned long long)want_old, (unsigned long long)want_now);
+	snprintf(r->observed, sizeof(r->observed), "old 0x%016llx, target now 0x%016llx",
+		 (unsigned long long)old, (unsigned long long)now);
+	return rd_st_fail(st, 0, "%s: values", what);
+}
+
 /* a misaligned FETCH_AND_ADD through ibv_wr_*(): the responder must refuse it */
 static int misaligned_ex(struct rdiag_selftest *st, struct rdiag_st_result *r, char *sum,
 			 size_t sl)
@@ -178,7 +222,6 @@ static int misaligned_ex(struct rdiag_selftest *st, struct rdiag_st_result *r, c
 	struct rd_conn c;
 	struct ibv_qp_ex *qx;
 	struct ibv_wc wc;
-	struct rdiag_st_check *ck;
 	uint64_t *mis, v0 = 0x0102030405060708ULL;
 	int rc;
 
@@ -219,22 +262,12 @@ static int misaligned_ex(struct rdiag_selftest *st, struct rdiag_st_result *r, c
 	rc = rd_st_poll(st, a.cq, &wc, 0);
 	if (rc)
 		return rd_st_fail(st, rc, "misaligned atomic via ibv_wr_*: completion");
-	if (wc.status == IBV_WC_SUCCESS) {
-		snprintf(r->expected, sizeof(r->expected), "an error completion "
-			 "(IBV_WC_REM_INV_REQ_ERR expected)");
-		snprintf(r->observed, sizeof(r->observed), "success, target now %s",
-			 memcmp(mis, &v0, 8) ? "modified" : "unchanged");
-		rd_st_hint(st, "the IB spec requires atomics on 8-byte aligned addresses; a "
-			   "device that accepts others may tear the value");
-		return rd_st_fail(st, 0, "ATOMIC FETCH_AND_ADD on a misaligned target succeeded");
-	}
-	ck = rd_st_check(r, RDIAG_PASS, "misaligned atomic (wr API)", "the responder refused it: "
-			 "WC %d %s, target %s", wc.status, rdiag_wc_status_name((int)wc.status),
-			 memcmp(mis, &v0, 8) ? "MODIFIED" : "unchanged");
-	ck->wc_status = (int)wc.status;
-	r->wc_status = (int)wc.status;
-	if (memcmp(mis, &v0, 8))
-		return rd_st_fail(st, 0, "misaligned atomic failed but modified the target");
+	if (wc.status == IBV_WC_SUCCESS)
+		return misaligned_succeeded(st, r, mis, &v0);
+	rc = misaligned_refused(st, r, "misaligned atomic (wr API)", "the responder refused it",
+				&wc, mis, &v0);
+	if (rc)
+		return rc;
 	snprintf(sum, sl, "CAS/FAA aligned ok, misaligned FAA refused at post and by the "
 		 "responder (WC %d %s)", wc.status, rdiag_wc_status_name((int)wc.status));
 	return 0;
@@ -245,7 +278,6 @@ static int atomics(struct rdiag_selftest *st, struct rdiag_st_result *r, struct 
 {
 	uint64_t *t = (uint64_t *)(void *)(b->buf + 8192), *mis, old = 0, v0, v1;
 	struct ibv_wc wc;
-	struct rdiag_st_check *ck;
 	int rc;
 
 	if (st->a.dattr.orig_attr.atomic_cap == IBV_ATOMIC_NONE ||
@@ -264,13 +296,9 @@ static int atomics(struct rdiag_selftest *st, struct rdiag_st_result *r, struct 
 		return rd_st_wc_fail(st, &wc, "ATOMIC CMP_AND_SWP aligned");
 	if (rc)
 		return rc;
-	if (old != v0 || *t != v1) {
-		snprintf(r->expected, sizeof(r->expected), "old 0x%016llx, target now 0x%016llx",
-			 (unsigned long long)v0, (unsigned long long)v1);
-		snprintf(r->observed, sizeof(r->observed), "old 0x%016llx, target now 0x%016llx",
-			 (unsigned long long)old, (unsigned long long)*t);
-		return rd_st_fail(st, 0, "ATOMIC CMP_AND_SWP aligned: values");
-	}
+	rc = aligned_values(st, r, old, *t, v0, v1, "ATOMIC CMP_AND_SWP aligned");
+	if (rc)
+		return rc;
 	rd_st_check(r, RDIAG_PASS, "CMP_AND_SWP aligned", "old value 0x%016llx returned, swapped",
 		    (unsigned long long)old);
 	rc = atomic_op(st, a, b, IBV_WR_ATOMIC_FETCH_AND_ADD, t, 0x10, 0, &old, &wc,
@@ -279,13 +307,9 @@ static int atomics(struct rdiag_selftest *st, struct rdiag_st_result *r, struct 
 		return rd_st_wc_fail(st, &wc, "ATOMIC FETCH_AND_ADD aligned");
 	if (rc)
 		return rc;
-	if (old != v1 || *t != v1 + 0x10) {
-		snprintf(r->expected, sizeof(r->expected), "old 0x%016llx, target now 0x%016llx",
-			 (unsigned long long)v1, (unsigned long long)(v1 + 0x10));
-		snprintf(r->observed, sizeof(r->observed), "old 0x%016llx, target now 0x%016llx",
-			 (unsigned long long)old, (unsigned long long)*t);
-		return rd_st_fail(st, 0, "ATOMIC FETCH_AND_ADD aligned: values");
-	}
+	rc = aligned_values(st, r, old, *t, v1, v1 + 0x10, "ATOMIC FETCH_AND_ADD aligned");
+	if (rc)
+		return rc;
 	rd_st_check(r, RDIAG_PASS, "FETCH_AND_ADD aligned", "old value 0x%016llx returned, added",
 		    (unsigned long long)old);
 	/* last, because a failed atomic moves the QP to ERR */
@@ -306,22 +330,11 @@ static int atomics(struct rdiag_selftest *st, struct rdiag_st_result *r, struct 
 		st->res->step[0] = '\0';
 		return misaligned_ex(st, r, sum, sl);
 	}
-	if (rc == 0) {
-		snprintf(r->expected, sizeof(r->expected), "an error completion "
-			 "(IBV_WC_REM_INV_REQ_ERR expected)");
-		snprintf(r->observed, sizeof(r->observed), "success, target now %s",
-			 memcmp(mis, &v0, 8) ? "modified" : "unchanged");
-		rd_st_hint(st, "the IB spec requires atomics on 8-byte aligned addresses; a "
-			   "device that accepts others may tear the value");
-		return rd_st_fail(st, 0, "ATOMIC FETCH_AND_ADD on a misaligned target succeeded");
-	}
-	ck = rd_st_check(r, RDIAG_PASS, "misaligned atomic", "failed as required: WC %d %s, "
-			 "target %s", wc.status, rdiag_wc_status_name((int)wc.status),
-			 memcmp(mis, &v0, 8) ? "MODIFIED" : "unchanged");
-	ck->wc_status = (int)wc.status;
-	r->wc_status = (int)wc.status;
-	if (memcmp(mis, &v0, 8))
-		return rd_st_fail(st, 0, "misaligned atomic failed but modified the target");
+	if (rc == 0)
+		return misaligned_succeeded(st, r, mis, &v0);
+	rc = misaligned_refused(st, r, "misaligned atomic", "failed as required", &wc, mis, &v0);
+	if (rc)
+		return rc;
 	snprintf(sum, sl, "CAS/FAA aligned ok, misaligned FAA failed with WC %d %s", wc.status,
 		 rdiag_wc_status_name((int)wc.status));
 	return 0;
