@@ -60,15 +60,7 @@ static int one(struct rdiag_selftest *st, struct rdiag_st_result *r, int which)
 	a0 = rd_ctr_snap(st, &st->a);
 	if (!st->loopback)
 		b0 = rd_ctr_snap(st, &st->b);
-	memset(&sge, 0, sizeof(sge));
-	sge.addr = (uintptr_t)a.buf;
-	sge.length = len;
-	sge.lkey = a.mr->lkey;
-	memset(&wr, 0, sizeof(wr));
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = IBV_WR_RDMA_WRITE;
-	wr.send_flags = IBV_SEND_SIGNALED;
+	rd_st_wr_init(&wr, &sge, IBV_WR_RDMA_WRITE, a.buf, len, a.mr->lkey);
 	wr.wr.rdma.remote_addr = (uintptr_t)target;
 	wr.wr.rdma.rkey = rkey;
 	rd_st_step(st, "%s: %u bytes to 0x%llx rkey 0x%x", case_name[which], len,

@@ -96,15 +96,7 @@ static int data_ops(struct rdiag_selftest *st, struct rdiag_st_result *r, struct
 	rc = rd_st_post_recv(st, b, dst, 5001, mb->lkey, 1);
 	if (rc)
 		return rc;
-	memset(&sge, 0, sizeof(sge));
-	sge.addr = (uintptr_t)src;
-	sge.length = 5001;
-	sge.lkey = ma->lkey;
-	memset(&wr, 0, sizeof(wr));
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = IBV_WR_SEND;
-	wr.send_flags = IBV_SEND_SIGNALED;
+	rd_st_wr_init(&wr, &sge, IBV_WR_SEND, src, 5001, ma->lkey);
 	if ((rc = run_wr(st, a, b, &wr, "SEND 5001 bytes a+3 -> b+1005", NULL)) ||
 	    (rc = verify(st, "SEND 5001 bytes a+3 -> b+1005", src, dst, 5001)))
 		return rc;
@@ -149,15 +141,11 @@ static int atomic_op(struct rdiag_selftest *st, struct rd_ep *a, struct rd_ep *b
 		     uint64_t *old, struct ibv_wc *wc, const char *what)
 {
 	uint64_t *res = (uint64_t *)(void *)(a->buf + 16384);
-	struct ibv_sge sge = { .addr = (uintptr_t)res, .length = 8, .lkey = a->mr->lkey };
+	struct ibv_sge sge;
 	struct ibv_send_wr wr;
 
 	*res = 0xdeadbeefdeadbeefULL;
-	memset(&wr, 0, sizeof(wr));
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = op;
-	wr.send_flags = IBV_SEND_SIGNALED;
+	rd_st_wr_init(&wr, &sge, op, res, 8, a->mr->lkey);
 	wr.wr.atomic.remote_addr = (uintptr_t)target;
 	wr.wr.atomic.rkey = b->mr->rkey;
 	wr.wr.atomic.compare_add = cmp_add;

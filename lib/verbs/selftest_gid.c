@@ -85,15 +85,7 @@ static int try_index(struct rdiag_selftest *st, const struct ibv_gid_entry *e,
 	if (!rc)
 		rc = rd_st_connect(st, &a, &b, &c, &c);
 	if (!rc) {
-		memset(&sge, 0, sizeof(sge));
-		sge.addr = (uintptr_t)a.buf;
-		sge.length = 512;
-		sge.lkey = a.mr->lkey;
-		memset(&wr, 0, sizeof(wr));
-		wr.sg_list = &sge;
-		wr.num_sge = 1;
-		wr.opcode = IBV_WR_SEND;
-		wr.send_flags = IBV_SEND_SIGNALED;
+		rd_st_wr_init(&wr, &sge, IBV_WR_SEND, a.buf, 512, a.mr->lkey);
 		rc = rd_st_post_recv(st, &b, b.buf, 4096, b.mr->lkey, 1);
 		if (!rc)
 			rc = rd_st_post_send(st, &a, &wr);

@@ -122,6 +122,8 @@ int rd_st_qp_state(struct ibv_qp *qp);
 void rd_st_record_qp(struct rdiag_selftest *st, struct rd_ep *ep);
 int rd_st_post_recv(struct rdiag_selftest *st, struct rd_ep *ep, void *addr, uint32_t len,
 		    uint32_t lkey, uint64_t id);
+void rd_st_wr_init(struct ibv_send_wr *wr, struct ibv_sge *sge, enum ibv_wr_opcode op,
+		   void *addr, uint32_t len, uint32_t lkey);
 int rd_st_post_send(struct rdiag_selftest *st, struct rd_ep *ep, struct ibv_send_wr *wr);
 int rd_st_poll(struct rdiag_selftest *st, struct ibv_cq *cq, struct ibv_wc *wc,
 	       unsigned int timeout_ms);

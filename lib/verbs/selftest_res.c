@@ -627,6 +627,22 @@ int rd_st_pair(struct rdiag_selftest *st, struct rd_ep *a, struct rd_ep *b,
 
 /* ---- data path -------------------------------------------------------------------- */
 
+/* a signaled work request with one gather entry; the caller sets wr_id and the remote
+ * address fields its opcode needs */
+void rd_st_wr_init(struct ibv_send_wr *wr, struct ibv_sge *sge, enum ibv_wr_opcode op,
+		   void *addr, uint32_t len, uint32_t lkey)
+{
+	memset(sge, 0, sizeof(*sge));
+	sge->addr = (uintptr_t)addr;
+	sge->length = len;
+	sge->lkey = lkey;
+	memset(wr, 0, sizeof(*wr));
+	wr->sg_list = sge;
+	wr->num_sge = 1;
+	wr->opcode = op;
+	wr->send_flags = IBV_SEND_SIGNALED;
+}
+
 int rd_st_post_recv(struct rdiag_selftest *st, struct rd_ep *ep, void *addr, uint32_t len,
 		    uint32_t lkey, uint64_t id)
 {

@@ -104,16 +104,8 @@ static int rnr_exceeded(struct rdiag_selftest *st, struct rdiag_st_result *r, ch
 	if (rc)
 		return rc;
 	snap(st, &s0);
-	memset(&sge, 0, sizeof(sge));
-	sge.addr = (uintptr_t)a.buf;
-	sge.length = 64;
-	sge.lkey = a.mr->lkey;
-	memset(&wr, 0, sizeof(wr));
+	rd_st_wr_init(&wr, &sge, IBV_WR_SEND, a.buf, 64, a.mr->lkey);
 	wr.wr_id = 7;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = IBV_WR_SEND;
-	wr.send_flags = IBV_SEND_SIGNALED;
 	rd_st_step(st, "SEND with rnr_retry %d to a QP with no receive posted", RNR_RETRY_LOW);
 	rc = rd_st_post_send(st, &a, &wr);
 	if (rc)
@@ -202,16 +194,8 @@ static int rnr_delayed(struct rdiag_selftest *st, struct rdiag_st_result *r, cha
 		return rc;
 	snap(st, &s0);
 	memset(a.buf, 0x5a, 256);
-	memset(&sge, 0, sizeof(sge));
-	sge.addr = (uintptr_t)a.buf;
-	sge.length = 256;
-	sge.lkey = a.mr->lkey;
-	memset(&wr, 0, sizeof(wr));
+	rd_st_wr_init(&wr, &sge, IBV_WR_SEND, a.buf, 256, a.mr->lkey);
 	wr.wr_id = 8;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = IBV_WR_SEND;
-	wr.send_flags = IBV_SEND_SIGNALED;
 	rd_st_step(st, "SEND with rnr_retry 7, min_rnr_timer %d (%.2f ms); receive posted after "
 		   "%.0f ms", RNR_TIMER_CODE, timer_ms, RNR_DELAY_MS);
 	t0 = rd_st_now_ms();
