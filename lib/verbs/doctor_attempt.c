@@ -63,6 +63,30 @@ static unsigned int netdev_mtu(const char *ifname)
 	return mtu;
 }
 
+void rd_doc_qp_init_attr(struct ibv_qp_init_attr *qa, struct ibv_cq *cq)
+{
+	memset(qa, 0, sizeof(*qa));
+	qa->send_cq = qa->recv_cq = cq;
+	qa->qp_type = IBV_QPT_RC;
+	qa->cap.max_send_wr = qa->cap.max_recv_wr = 4;
+	qa->cap.max_send_sge = qa->cap.max_recv_sge = 1;
+}
+
+/* one RDMA READ/atomic in flight each way, RNR retries forever; retry_count is the
+ * client's (the listener has always sent 0) */
+void rd_doc_conn_param(struct rdma_conn_param *cp, uint8_t *pdata,
+		       const struct rdiag_doc_peer_info *p, uint8_t retry_count)
+{
+	rd_doc_pdata_pack(pdata, p);
+	memset(cp, 0, sizeof(*cp));
+	cp->private_data = pdata;
+	cp->private_data_len = RD_DOC_PDATA_LEN;
+	cp->responder_resources = 1;
+	cp->initiator_depth = 1;
+	cp->retry_count = retry_count;
+	cp->rnr_retry_count = 7;
+}
+
 void rd_doc_local_info(struct rdma_cm_id *id, struct rdiag_doc_peer_info *p)
 {
 	struct ibv_port_attr pa;
@@ -451,11 +475,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 		step_call_failed(s, "ibv_create_cq", t0);
 		goto out;
 	}
-	memset(&qa, 0, sizeof(qa));
-	qa.send_cq = qa.recv_cq = cq;
-	qa.qp_type = IBV_QPT_RC;
-	qa.cap.max_send_wr = qa.cap.max_recv_wr = 4;
-	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
+	rd_doc_qp_init_attr(&qa, cq);
 	if (rdma_create_qp(id, pd, &qa)) {
 		step_call_failed(s, "rdma_create_qp", t0);
 		goto out;
@@ -467,14 +487,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 
 	s = step_begin(d, "connect");
 	rd_doc_local_info(id, &mine);
-	rd_doc_pdata_pack(pdata, &mine);
-	memset(&cp, 0, sizeof(cp));
-	cp.private_data = pdata;
-	cp.private_data_len = sizeof(pdata);
-	cp.responder_resources = 1;
-	cp.initiator_depth = 1;
-	cp.retry_count = 7;
-	cp.rnr_retry_count = 7;
+	rd_doc_conn_param(&cp, pdata, &mine, 7);
 	t0 = rd_now_ms();
 	if (rdma_connect(id, &cp)) {
 		step_call_failed(s, "rdma_connect", t0);

@@ -63,11 +63,7 @@ static int accept_conn(struct rdma_cm_id *id, struct conn *c, char *note, size_t
 		rdma_reject(id, NULL, 0);
 		return -errno;
 	}
-	memset(&qa, 0, sizeof(qa));
-	qa.send_cq = qa.recv_cq = c->cq;
-	qa.qp_type = IBV_QPT_RC;
-	qa.cap.max_send_wr = qa.cap.max_recv_wr = 4;
-	qa.cap.max_send_sge = qa.cap.max_recv_sge = 1;
+	rd_doc_qp_init_attr(&qa, c->cq);
 	if (rdma_create_qp(id, c->pd, &qa)) {
 		snprintf(note, nlen, "rdma_create_qp failed: %s; rejecting", strerror(errno));
 		rdma_reject(id, NULL, 0);
@@ -79,13 +75,7 @@ static int accept_conn(struct rdma_cm_id *id, struct conn *c, char *note, size_t
 		snprintf(note, nlen, "MTU mismatch: client %s netdev MTU %u (RoCE path MTU %u), here %s netdev MTU %u (path MTU %u)",
 			 c->peer.dev, c->peer.netdev_mtu, c->peer.path_mtu, mine.dev, mine.netdev_mtu,
 			 mine.path_mtu);
-	rd_doc_pdata_pack(pdata, &mine);
-	memset(&cp, 0, sizeof(cp));
-	cp.private_data = pdata;
-	cp.private_data_len = sizeof(pdata);
-	cp.responder_resources = 1;
-	cp.initiator_depth = 1;
-	cp.rnr_retry_count = 7;
+	rd_doc_conn_param(&cp, pdata, &mine, 0);
 	if (rdma_accept(id, &cp)) {
 		snprintf(note, nlen, "rdma_accept failed: %s", strerror(errno));
 		return -errno;

@@ -159,6 +159,15 @@ const struct rd_json *rd_json_get(const struct rd_json *obj, const char *key);
 #define RD_DOC_PDATA_LEN 32	/* fits a TCP-space REQ (56 bytes of private data) */
 void rd_doc_pdata_pack(uint8_t *buf, const struct rdiag_doc_peer_info *p);
 int rd_doc_pdata_unpack(const uint8_t *buf, size_t len, struct rdiag_doc_peer_info *p);
+/* what client and listener both ask of rdma_cm (doctor_attempt.c): the same small RC QP,
+ * and connection parameters carrying p packed into pdata (RD_DOC_PDATA_LEN bytes, which
+ * must live until rdma_connect/rdma_accept returns) */
+struct ibv_cq;
+struct ibv_qp_init_attr;
+struct rdma_conn_param;
+void rd_doc_qp_init_attr(struct ibv_qp_init_attr *qa, struct ibv_cq *cq);
+void rd_doc_conn_param(struct rdma_conn_param *cp, uint8_t *pdata,
+		       const struct rdiag_doc_peer_info *p, uint8_t retry_count);
 /* fill p for the RDMA device/port behind an rdma_cm id (verbs + netdev) */
 struct rdma_cm_id;
 void rd_doc_local_info(struct rdma_cm_id *id, struct rdiag_doc_peer_info *p);
