@@ -891,6 +891,23 @@ static const struct rdiag_qp_counter *qp_counter(const struct rdiag_qp_counter *
 	return NULL;
 }
 
+/* a number column of the qp/cm tables: "-" in text, and no key in JSON, when the kernel
+ * did not give it (width is fmt's) */
+static void out_u64_or_dash(const char *key, const char *fmt, int width, bool has, uint64_t v)
+{
+	if (has)
+		rdiag_out_u64(OUT, key, fmt, v);
+	else
+		rdiag_out_text(OUT, " %*s", width, "-");
+}
+
+/* the last two columns of the qp/cm tables: the owning process, or "-" */
+static void out_owner(uint32_t pid, const char *comm)
+{
+	out_u64_or_dash("pid", " %7" PRIu64, 7, pid, pid);
+	rdiag_out_str(OUT, "comm", " %s", comm[0] ? comm : "-");
+}
+
 static int cmd_qp(void)
 {
 	struct rdiag_qp_counter *qc = NULL;
@@ -914,27 +931,14 @@ static int cmd_qp(void)
 	for (i = 0; i < n; i++) {
 		rdiag_out_obj_begin(OUT, NULL);
 		rdiag_out_str(OUT, "ifname", "%-10s", q[i].dev);
-		if (q[i].port)
-			rdiag_out_u64(OUT, "port", " %4" PRIu64, q[i].port);
-		else
-			rdiag_out_text(OUT, " %4s", "-");
+		out_u64_or_dash("port", " %4" PRIu64, 4, q[i].port, q[i].port);
 		rdiag_out_u64(OUT, "lqpn", " %8" PRIu64, q[i].lqpn);
 		rdiag_out_str(OUT, "type", " %-6s", rdiag_res_qp_type_name(q[i].type));
 		rdiag_out_str(OUT, "state", " %-5s", rdiag_res_qp_state_name(q[i].state));
-		if (q[i].has_rqpn)
-			rdiag_out_u64(OUT, "rqpn", " %8" PRIu64, q[i].rqpn);
-		else
-			rdiag_out_text(OUT, " %8s", "-");
+		out_u64_or_dash("rqpn", " %8" PRIu64, 8, q[i].has_rqpn, q[i].rqpn);
 		rdiag_out_u64(OUT, "sq-psn", " %8" PRIu64, q[i].sq_psn);
-		if (q[i].has_rq_psn)
-			rdiag_out_u64(OUT, "rq-psn", " %8" PRIu64, q[i].rq_psn);
-		else
-			rdiag_out_text(OUT, " %8s", "-");
-		if (q[i].pid)
-			rdiag_out_u64(OUT, "pid", " %7" PRIu64, q[i].pid);
-		else
-			rdiag_out_text(OUT, " %7s", "-");
-		rdiag_out_str(OUT, "comm", " %s", q[i].comm[0] ? q[i].comm : "-");
+		out_u64_or_dash("rq-psn", " %8" PRIu64, 8, q[i].has_rq_psn, q[i].rq_psn);
+		out_owner(q[i].pid, q[i].comm);
 		rdiag_out_text(OUT, "\n");
 		b = qp_counter(qc, nqc, &q[i]);
 		if (b) {
@@ -980,15 +984,8 @@ static int cmd_cm(void)
 			      rdiag_sockaddr_str(&id[i].src, a, sizeof(a)) : "-");
 		rdiag_out_str(OUT, "dst", " %-24s", id[i].has_dst ?
 			      rdiag_sockaddr_str(&id[i].dst, b, sizeof(b)) : "-");
-		if (id[i].lqpn)
-			rdiag_out_u64(OUT, "lqpn", " %8" PRIu64, id[i].lqpn);
-		else
-			rdiag_out_text(OUT, " %8s", "-");
-		if (id[i].pid)
-			rdiag_out_u64(OUT, "pid", " %7" PRIu64, id[i].pid);
-		else
-			rdiag_out_text(OUT, " %7s", "-");
-		rdiag_out_str(OUT, "comm", " %s", id[i].comm[0] ? id[i].comm : "-");
+		out_u64_or_dash("lqpn", " %8" PRIu64, 8, id[i].lqpn, id[i].lqpn);
+		out_owner(id[i].pid, id[i].comm);
 		rdiag_out_text(OUT, "\n");
 		rdiag_out_obj_end(OUT);
 	}
