@@ -56,6 +56,24 @@ static void rate_or_null(struct rdiag_out *o, const char *key, bool have, double
 		rdiag_out_null(o, key);
 }
 
+static void u64_or_null(struct rdiag_out *o, const char *key, bool have, uint64_t v)
+{
+	if (have)
+		rdiag_out_u64(o, key, NULL, v);
+	else
+		rdiag_out_null(o, key);
+}
+
+/* the process behind a QP or rdma_cm ID: pid null for a kernel one */
+static void owner(struct rdiag_out *o, int64_t pid, const char *comm)
+{
+	if (pid >= 0)
+		rdiag_out_i64(o, "pid", NULL, pid);
+	else
+		rdiag_out_null(o, "pid");
+	rdiag_out_str(o, "comm", NULL, comm);
+}
+
 static void json_port(struct rdiag_out *o, const struct rt_port *p)
 {
 	bool rates = p->have_rates && !p->gone && !p->err;
@@ -140,22 +158,12 @@ static void json_frame(struct rdiag_out *o, const struct rt_model *m,
 		rdiag_out_str(o, "ifname", NULL, q->dev);
 		rdiag_out_u64(o, "port", NULL, q->port);
 		rdiag_out_u64(o, "lqpn", NULL, q->lqpn);
-		if (q->has_rqpn)
-			rdiag_out_u64(o, "rqpn", NULL, q->rqpn);
-		else
-			rdiag_out_null(o, "rqpn");
+		u64_or_null(o, "rqpn", q->has_rqpn, q->rqpn);
 		rdiag_out_str(o, "type", NULL, q->type);
 		rdiag_out_str(o, "state", NULL, q->state);
 		rdiag_out_u64(o, "sq-psn", NULL, q->sq_psn);
-		if (q->has_psn)
-			rdiag_out_u64(o, "rq-psn", NULL, q->rq_psn);
-		else
-			rdiag_out_null(o, "rq-psn");
-		if (q->pid >= 0)
-			rdiag_out_i64(o, "pid", NULL, q->pid);
-		else
-			rdiag_out_null(o, "pid");
-		rdiag_out_str(o, "comm", NULL, q->comm);
+		u64_or_null(o, "rq-psn", q->has_psn, q->rq_psn);
+		owner(o, q->pid, q->comm);
 		if (q->has_counter) {
 			rdiag_out_u64(o, "counter_packets", NULL, q->ctr_packets);
 			rdiag_out_u64(o, "counter_errors", NULL, q->ctr_errors);
@@ -177,15 +185,8 @@ static void json_frame(struct rdiag_out *o, const struct rt_model *m,
 		rdiag_out_str(o, "ps", NULL, c->ps);
 		rdiag_out_str(o, "src-addr", NULL, c->src);
 		rdiag_out_str(o, "dst-addr", NULL, c->dst);
-		if (c->lqpn)
-			rdiag_out_u64(o, "lqpn", NULL, c->lqpn);
-		else
-			rdiag_out_null(o, "lqpn");
-		if (c->pid >= 0)
-			rdiag_out_i64(o, "pid", NULL, c->pid);
-		else
-			rdiag_out_null(o, "pid");
-		rdiag_out_str(o, "comm", NULL, c->comm);
+		u64_or_null(o, "lqpn", c->lqpn, c->lqpn);
+		owner(o, c->pid, c->comm);
 		rdiag_out_obj_end(o);
 	}
 	rdiag_out_arr_end(o);
