@@ -76,6 +76,19 @@ static void counter_fail(struct rdiag_selftest *st, const char *what)
 	}
 }
 
+/* both tests: an RC pair whose ends differ in their RNR settings (ca requester, cb responder) */
+static int rnr_pair(struct rdiag_selftest *st, struct rd_ep *a, struct rd_ep *b,
+		    const struct rd_conn *ca, const struct rd_conn *cb)
+{
+	int rc = rd_st_ep_create(st, a, &st->a, IBV_QPT_RC, 4096);
+
+	if (!rc)
+		rc = rd_st_ep_create(st, b, &st->b, IBV_QPT_RC, 4096);
+	if (!rc)
+		rc = rd_st_connect(st, a, b, ca, cb);
+	return rc;
+}
+
 static int rnr_exceeded(struct rdiag_selftest *st, struct rdiag_st_result *r, char *sum,
 			size_t sl)
 {
@@ -96,11 +109,7 @@ static int rnr_exceeded(struct rdiag_selftest *st, struct rdiag_st_result *r, ch
 	ca.rnr_retry = RNR_RETRY_LOW;
 	ca.timeout = 18;	/* 1.07 s: no transport retransmission races the RNR retries */
 	cb.min_rnr_timer = 1;	/* 0.01 ms: the retries come at once */
-	rc = rd_st_ep_create(st, &a, &st->a, IBV_QPT_RC, 4096);
-	if (!rc)
-		rc = rd_st_ep_create(st, &b, &st->b, IBV_QPT_RC, 4096);
-	if (!rc)
-		rc = rd_st_connect(st, &a, &b, &ca, &cb);
+	rc = rnr_pair(st, &a, &b, &ca, &cb);
 	if (rc)
 		return rc;
 	snap(st, &s0);
@@ -185,11 +194,7 @@ static int rnr_delayed(struct rdiag_selftest *st, struct rdiag_st_result *r, cha
 	cb = ca;
 	ca.rnr_retry = 7;
 	cb.min_rnr_timer = RNR_TIMER_CODE;
-	rc = rd_st_ep_create(st, &a, &st->a, IBV_QPT_RC, 4096);
-	if (!rc)
-		rc = rd_st_ep_create(st, &b, &st->b, IBV_QPT_RC, 4096);
-	if (!rc)
-		rc = rd_st_connect(st, &a, &b, &ca, &cb);
+	rc = rnr_pair(st, &a, &b, &ca, &cb);
 	if (rc)
 		return rc;
 	snap(st, &s0);
