@@ -4,9 +4,9 @@
 # dynamic loading, netlink, JSON).  The runs are interleaved (A B A B ...) so that the drift
 # of a shared, TCG-emulated CPU hits both alike, and the medians are compared.  Start-up
 # alone (`--version` / `-V`) is measured the same way.  Written to $OUT/21-bench.txt.
-# vm-timeout: 150
+# vm-timeout: 90
 have rdmastat || { tap_skip "rdmastat bench" "tools/rdmastat not built"; exit 0; }
-N=${RDMASTAT_BENCH_N:-31}
+N=${RDMASTAT_BENCH_N:-11}
 us() { local t=${EPOCHREALTIME/./}; echo "$t"; }	# busybox date has no %N
 once() {	# CMD... -> microseconds of one run
 	local t0 t1
