@@ -10,26 +10,21 @@ readd() {
 	rdma link add "$DEV1" type rxe netdev "$NET1" && wait_port_active "$DEV1"
 }
 
-"$TOP" -b -j -d 0.2 -n 40 > "$J" 2> "$OUT/95-rdmatop.err" &
+# 24 frames, 0.2 s apart: a few with both devices, some with rxe1 gone, the last ones
+# with it back (readd waits for ACTIVE); the frames are judged in host/95-rdmatop-delete.sh
+"$TOP" -b -j -d 0.2 -n 24 > "$J" 2> "$OUT/95-rdmatop.err" &
 top=$!
 # let it see both devices, then take rxe1 away while it samples
 wait_for 10 sh -c "[ \$(wc -l < '$J') -ge 3 ]"
 rdma link delete "$DEV1"
 tap_check "rdma link delete $DEV1 succeeded" [ $? -eq 0 ]
-wait_for 10 sh -c "[ \$(wc -l < '$J') -ge 12 ]"
+wait_for 10 sh -c "[ \$(wc -l < '$J') -ge 8 ]"
 readd
 tap_check "$DEV1 was added back" rdma link show "$DEV1/1"
 wait "$top"
 st=$?
 tap_eq "rdmatop -b kept running through the deletion and exited 0 (no crash)" 0 "$st"
 [ -s "$OUT/95-rdmatop.err" ] && diag "stderr: $(head -3 "$OUT/95-rdmatop.err")"
-tap_eq "it wrote all 40 frames" 40 "$(jq -s length "$J")"
-tap_check "some frame shows $DEV1 as gone (greyed out), with rxe0 still sampled" \
-	jq -se --arg d "$DEV1" 'map(select(any(.ports[]; .ifname == $d and .gone) and any(.ports[]; .ifname == "rxe0" and (.gone | not)))) | length >= 1' "$J"
-tap_check "the last frame shows $DEV1 back and not gone" \
-	jq -se --arg d "$DEV1" '.[-1].ports | any(.ifname == $d and (.gone | not) and .state == "ACTIVE")' "$J"
-tap_check "while gone it had fewer devices in the header" \
-	jq -se 'map(.devices) | (min == 1 and max == 2)' "$J"
 
 # the curses UI in tmux: delete the device under it, add it back, then quit with 'q'
 # tmux needs a UTF-8 locale (the C.utf8 files); without them there is no terminal to drive
