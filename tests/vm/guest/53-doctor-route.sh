@@ -7,10 +7,10 @@ J=$OUT/53-doctor
 have rdmadoctor || { tap_fail "rdmadoctor is built and in the image"; exit 0; }
 save() { local n=$1; shift; "$@" > "$J-$n" 2> "$J-$n.err"; echo $? > "$J-$n.rc"; cat "$J-$n" "$J-$n.err" >&2; }
 
-save noroute.json rdmadoctor -j connect 203.0.113.9 --src "$A" --timeout 2000
+save noroute.json rdmadoctor -j connect 203.0.113.9 --src "$A" --timeout 1000
 tap_eq "no route: exit 1" 1 "$(cat "$J-noroute.json.rc")"
 ip route add 203.0.113.0/24 via 198.18.0.99 dev "$NET0"
-save gw.json rdmadoctor -j connect 203.0.113.9 --src "$A" --timeout 2000
+save gw.json rdmadoctor -j connect 203.0.113.9 --src "$A" --timeout 1000
 tap_eq "dead gateway: exit 1" 1 "$(cat "$J-gw.json.rc")"
 ip route del 203.0.113.0/24
 ip neigh del 198.18.0.99 dev "$NET0" 2>/dev/null

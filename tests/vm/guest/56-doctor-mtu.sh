@@ -11,7 +11,7 @@ mtu_set "$NET1" 1000
 rdmadoctor -j listen "$B:$P" --count 1 > "$J-listen.json" 2> "$J-listen.err" &
 lp=$!
 wait_cm_listen $P 30
-save mtu.json rdmadoctor -j connect "$B:$P" --src "$A" --timeout 2000
+save mtu.json rdmadoctor -j connect "$B:$P" --src "$A" --timeout 1000
 wait $lp
 cat "$J-listen.json" "$J-listen.err" >&2
 tap_eq "exit 1 (a problem: the MTUs differ)" 1 "$(cat "$J-mtu.json.rc")"
