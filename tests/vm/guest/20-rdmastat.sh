@@ -90,8 +90,10 @@ ibv_rc_pingpong -d "$DEV0" -g "$GID" -p 18531 -n 100000000 -s 64 -e "$B" > /dev/
 cli=$!
 wait_for 20 rts
 sleep 0.5
-rdmastat -i 0.5 -n 2 -j --source netlink rxe0/1 sent_pkts > $T/rate-nl.json
+# both sources at once: each mostly sleeps between its samples
+rdmastat -i 0.5 -n 2 -j --source netlink rxe0/1 sent_pkts > $T/rate-nl.json &
 rdmastat -i 0.5 -n 2 -j --source sysfs rxe0/1 sent_pkts > $T/rate-sysfs.json
+wait $!
 # a long cache makes the stale case certain under TCG timing; restored right after
 echo 1000 > $L
 rdmastat --source sysfs -i 0.05 -n 30 -a -j rxe0/1 sent_pkts > "$OUT/20-short.json"
