@@ -94,6 +94,7 @@ void rdiag_counters_close(struct rdiag_counters *c)
 		fclose(c->record);
 	rd_replay_free(c->replay);
 	free(c->buf);
+	free(c->names);
 	free(c);
 }
 

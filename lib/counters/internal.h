@@ -29,6 +29,8 @@ struct rdiag_counters {
 	struct rd_dirent_cache *dircache; /* directory listings (sysfs.c) */
 	char *buf;			/* receive buffer */
 	size_t buflen;
+	const char **names;		/* rd_sysfs_list's result array */
+	size_t names_cap;
 };
 
 void rd_seterr(struct rdiag_counters *c, const char *fmt, ...)
@@ -69,8 +71,8 @@ int rd_sysfs_devices(struct rdiag_counters *c, struct rdiag_devices *d);
 #define RD_PORT_HW	1u	/* hw_counters/ */
 #define RD_PORT_PMA	2u	/* counters/ */
 #define RD_PORT_CM	4u	/* cm_tx_msgs/ ... (5.14+) */
-/* sorted names in PATH (no dot files), listed afresh; the array is valid until the next
- * call in this thread */
+/* sorted names in PATH (no dot files), listed afresh; the array belongs to the handle and
+ * is valid until the next call on it */
 int rd_sysfs_list(struct rdiag_counters *c, const char *path, const char *const **names,
 		  size_t *n);
 void rd_dircache_free(struct rdiag_counters *c);

@@ -407,25 +407,25 @@ static int list_path(struct rdiag_counters *c, const char *path, const struct de
 int rd_sysfs_list(struct rdiag_counters *c, const char *path, const char *const **names,
 		  size_t *n)
 {
-	static __thread const char **buf;
-	static __thread size_t cap;
 	const struct dent *l;
 	size_t i;
 	int ret = list_path(c, path, &l, n, true);
 
 	if (ret < 0)
 		return ret;
-	if (*n > cap) {
-		const char **nb = realloc(buf, *n * sizeof(*nb));
+	/* owned by the handle, not a thread-local static: a collector thread that exits
+	 * would leak that */
+	if (*n > c->names_cap) {
+		const char **nb = realloc(c->names, *n * sizeof(*nb));
 
 		if (!nb)
 			return -ENOMEM;
-		buf = nb;
-		cap = *n;
+		c->names = nb;
+		c->names_cap = *n;
 	}
 	for (i = 0; i < *n; i++)
-		buf[i] = l[i].name;
-	*names = buf;
+		c->names[i] = l[i].name;
+	*names = c->names;
 	return 0;
 }
 

@@ -9,3 +9,5 @@ FIX="$ROOT/tests/fixtures"
 export PATH="$ROOT/tools:$ROOT/tui:$PATH"
 # never let the developer's environment leak into a test
 unset RDMADIAG_SYSFS_ROOT RDMADIAG_NL_REPLAY NO_COLOR
+# under SANITIZE=address: ignore leaks that live inside third-party libraries (mk/lsan.supp)
+export LSAN_OPTIONS="suppressions=$ROOT/mk/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
