@@ -35,7 +35,9 @@ int main(void) { struct rdiag_out *o = rdiag_out_new(stdout, RDIAG_OUT_JSON);
 rdiag_out_obj_begin(o, NULL); rdiag_out_u64(o, "x", NULL, 1); rdiag_out_obj_end(o);
 rdiag_out_free(o); return 0; }
 C
-	run cc -o "$BATS_TEST_TMPDIR/p" "$BATS_TEST_TMPDIR/p.c" -I"$DEST/opt/rd/include" \
+	# a library built with SANITIZE= needs its users built the same way
+	san=$(grep -o -- '-fsanitize=[^ ]*' "$ROOT/.build-flags" | head -1)
+	run cc $san -o "$BATS_TEST_TMPDIR/p" "$BATS_TEST_TMPDIR/p.c" -I"$DEST/opt/rd/include" \
 		-L"$DEST/opt/rd/lib" -lrdmadiag -Wl,-rpath,"$DEST/opt/rd/lib"
 	assert_success
 	run "$BATS_TEST_TMPDIR/p"
