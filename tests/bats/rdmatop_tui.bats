@@ -11,12 +11,19 @@ setup() {
 	command -v tmux > /dev/null || skip "tmux is not installed"
 	FXD="$BATS_TEST_TMPDIR/fx"
 	"$MK" "$FXD"
-	SOCK="rdmatop-bats-$$-$BATS_TEST_NUMBER"
+	# every start_top gets a tmux server of its own: a new session on a socket whose server
+	# is still shutting down after kill-server fails with "server exited unexpectedly"
+	SOCKBASE="rdmatop-bats-$$-$BATS_TEST_NUMBER"
+	NSOCK=0
+	SOCK="$SOCKBASE-0"
 	EXITF="$BATS_TEST_TMPDIR/exit"
 }
 
 teardown() {
-	tmux -L "$SOCK" kill-server 2> /dev/null || :
+	local i
+	for i in $(seq 0 "$NSOCK"); do
+		tmux -L "$SOCKBASE-$i" kill-server 2> /dev/null || :
+	done
 }
 
 tm() { tmux -L "$SOCK" "$@"; }
@@ -24,6 +31,8 @@ tm() { tmux -L "$SOCK" "$@"; }
 # start rdmatop ARGS... in a W x H pane (env: W H TERMTYPE EXTRA_ENV); when it exits the
 # pane records its status and the tty modes it left behind
 start_top() {
+	NSOCK=$((NSOCK + 1))
+	SOCK="$SOCKBASE-$NSOCK"
 	local cmd="env TERM=${TERMTYPE:-xterm} RDMADIAG_SYSFS_ROOT='$FXD' ${EXTRA_ENV:-} '$ROOT/tui/rdmatop' $*"
 	tm -f /dev/null new-session -d -s t -x "${W:-120}" -y "${H:-30}" \
 		"$cmd; echo \$? > '$EXITF'; stty -a > '$BATS_TEST_TMPDIR/stty'; echo AFTER-EXIT; exec sleep 600"
