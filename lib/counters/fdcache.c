@@ -19,6 +19,8 @@
 
 struct rd_fdent {
 	char *path;
+	uint64_t dirhash;		/* of the directory part of path */
+	size_t dlen;			/* its length: the name starts at path + dlen + 1 */
 	int fd;
 	ino_t ino;
 	unsigned int gen;
@@ -51,11 +53,11 @@ static uint64_t hash(uint64_t h, const char *name)
 	return h;
 }
 
-static bool same(const char *path, const char *dir, const char *name)
+/* the directory by its hash (the paths share a long prefix; comparing them cost more than
+ * the read), the name by its text */
+static bool same(const struct rd_fdent *e, uint64_t dirhash, const char *name)
 {
-	size_t l = strlen(dir);
-
-	return !strncmp(path, dir, l) && path[l] == '/' && !strcmp(path + l + 1, name);
+	return e->dirhash == dirhash && !strcmp(e->path + e->dlen + 1, name);
 }
 
 static struct rd_fdcache *cache_get(struct rdiag_counters *c)
@@ -120,11 +122,11 @@ ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfdp, const char *dir, ui
 	h = hash(dirhash, name) % fc->nbuckets;
 	/* inode first: the cheap test rejects almost every other entry of the bucket */
 	for (pp = &fc->tab[h]; (e = *pp); pp = &e->next)
-		if (e->ino == ino && same(e->path, dir, name))
+		if (e->ino == ino && same(e, dirhash, name))
 			break;
 	if (!e)		/* a miss: maybe the same path with another inode (file replaced) */
 		for (pp = &fc->tab[h]; (e = *pp); pp = &e->next)
-			if (same(e->path, dir, name))
+			if (same(e, dirhash, name))
 				break;
 	if (e && e->ino == ino) {
 		r = pread(e->fd, buf, len, 0);
@@ -157,9 +159,11 @@ ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfdp, const char *dir, ui
 	}
 	e = calloc(1, sizeof(*e));
 	if (e && (e->path = malloc(strlen(dir) + strlen(name) + 2))) {
-		strcpy(e->path, dir);
-		strcat(e->path, "/");
-		strcat(e->path, name);
+		e->dlen = strlen(dir);
+		e->dirhash = dirhash;
+		memcpy(e->path, dir, e->dlen);
+		e->path[e->dlen] = '/';
+		strcpy(e->path + e->dlen + 1, name);
 		e->fd = fd;
 		e->ino = ino;
 		e->gen = fc->gen;

@@ -89,7 +89,6 @@ struct rdiag_samples {
 	struct rdiag_sample *s;
 	/* string storage (sample.c): names and device names, in chunks owned here */
 	struct rd_chunk *chunks;
-	const char *last;
 };
 struct rd_sampvec { struct rdiag_samples *set; };
 int rd_samples_add(struct rdiag_samples *set, const char *dev, uint32_t port, const char *name,

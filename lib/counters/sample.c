@@ -24,9 +24,6 @@ static const char *intern(struct rdiag_samples *set, const char *s)
 	size_t l = strlen(s) + 1;
 	char *d;
 
-	/* consecutive samples share the device name: reuse the last copy */
-	if (set->last && !strcmp(set->last, s))
-		return set->last;
 	if (!ch || ch->size - ch->used < l) {
 		size_t sz = l > CHUNK ? l : CHUNK;
 
@@ -41,7 +38,6 @@ static const char *intern(struct rdiag_samples *set, const char *s)
 	d = ch->data + ch->used;
 	memcpy(d, s, l);
 	ch->used += l;
-	set->last = d;
 	return d;
 }
 
@@ -61,6 +57,7 @@ int rd_samples_add_cat(struct rdiag_samples *set, const char *dev, uint32_t port
 		set->s = ns;
 		set->cap = cap;
 	}
+	/* consecutive samples share the device name: reuse the last copy */
 	d = set->n && !strcmp(set->s[set->n - 1].dev, dev) ? set->s[set->n - 1].dev
 							    : intern(set, dev);
 	nm = intern(set, name);

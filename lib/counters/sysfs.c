@@ -290,6 +290,7 @@ static int dent_cmp(const void *a, const void *b)
  * many ports then cost one stat per counter directory instead of open/getdents/close. */
 struct rd_dirent_cache {
 	char *path;
+	uint64_t hash;			/* of path: the lookup compares it before the string */
 	ino_t ino;
 	struct timespec mtime;
 	struct dent *l;
@@ -371,6 +372,7 @@ static int list_path(struct rdiag_counters *c, const char *path, const struct de
 		     size_t *nout, bool fresh)
 {
 	struct rd_dirent_cache *e;
+	uint64_t h = rd_fdcache_dirhash(path);
 	struct stat st;
 	int ret;
 
@@ -378,8 +380,10 @@ static int list_path(struct rdiag_counters *c, const char *path, const struct de
 		return errno == ENOTDIR ? -ENOENT : -errno;
 	if (!S_ISDIR(st.st_mode))
 		return -ENOENT;
+	/* the counter paths share a long prefix: strcmp() on every entry cost more than the
+	 * hash */
 	for (e = c->dircache; e; e = e->next)
-		if (!strcmp(e->path, path))
+		if (e->hash == h && !strcmp(e->path, path))
 			break;
 	if (!e) {
 		e = calloc(1, sizeof(*e));
@@ -390,6 +394,7 @@ static int list_path(struct rdiag_counters *c, const char *path, const struct de
 		e->next = c->dircache;
 		c->dircache = e;
 		e->ino = 0;
+		e->hash = h;
 	}
 	if (fresh || !e->l || e->ino != st.st_ino || e->mtime.tv_sec != st.st_mtim.tv_sec ||
 	    e->mtime.tv_nsec != st.st_mtim.tv_nsec) {
@@ -463,7 +468,7 @@ int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const ch
 	const struct rdiag_catalog_entry **slot, *cat;
 	const struct dent *l = NULL;
 	char name[512], buf[64];
-	uint64_t val, dh = rd_fdcache_dirhash(dir);
+	uint64_t val, dh = rd_fdcache_dirhash(dir), now;
 	size_t n = 0, i;
 	ssize_t r;
 	int dfd = -1, ret;
@@ -472,9 +477,12 @@ int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const ch
 	ret = list_path(c, dir, &l, &n, false);
 	if (ret < 0)
 		return ret;
+	/* one timestamp for the directory: its files are read within microseconds of it, and
+	 * a clock read per counter was a measurable part of a snapshot */
+	now = rd_now_ns();
 	/* hw_counters/lifespan: how old a value may be (ms) */
 	for (i = 0; i < n; i++)
-		if (!strcmp(l[i].name, "lifespan")) {
+		if (l[i].name[0] == 'l' && !strcmp(l[i].name, "lifespan")) {
 			r = rd_fdcache_read(c, &dfd, dir, dh, l[i].name, l[i].ino, buf,
 					    sizeof(buf) - 1, &slot);
 			if (r >= 0) {
@@ -486,7 +494,7 @@ int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const ch
 	for (i = 0; i < n && !ret; i++) {
 		int err = 0;
 
-		if (!strcmp(l[i].name, "lifespan") || l[i].type == DT_DIR)
+		if (l[i].type == DT_DIR || (l[i].name[0] == 'l' && !strcmp(l[i].name, "lifespan")))
 			continue;
 		val = 0;
 		r = rd_fdcache_read(c, &dfd, dir, dh, l[i].name, l[i].ino, buf, sizeof(buf) - 1,
@@ -512,7 +520,7 @@ int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const ch
 				*slot = cat;
 		}
 		ret = rd_samples_add_cat(v->set, dev, port, prefix ? name : l[i].name, val, err,
-					 origin, rd_now_ns(), cache_ms, cat);
+					 origin, now, cache_ms, cat);
 	}
 	if (dfd >= 0)
 		close(dfd);
