@@ -132,6 +132,10 @@ if [ ! -s "$BASE.cpio" ]; then
 		[ ! -e "/usr/share/terminfo/$t" ] || install -D -m644 "/usr/share/terminfo/$t" "$R/usr/share/terminfo/$t"
 	done
 	cp /etc/protocols /etc/services "$R/etc/" 2>/dev/null || true
+	# tmux refuses to start without a UTF-8 locale: glibc's C.utf8 (libc-bin) lets the guest
+	# drive rdmatop's curses UI through it
+	mkdir -p "$R/usr/lib/locale"
+	[ ! -d /usr/lib/locale/C.utf8 ] || cp -a /usr/lib/locale/C.utf8 "$R/usr/lib/locale/"
 
 	# busybox (static) for everything else; real binaries win over its applets
 	cp /bin/busybox "$R/usr/bin/busybox"
