@@ -24,6 +24,7 @@ struct rd_fdent {
 	int fd;
 	ino_t ino;
 	unsigned int gen;
+	uint32_t slot, serial;		/* its place in slots[] and its serial (rd_fdhint) */
 	const struct rdiag_catalog_entry *cat;	/* the lookup for this file, done once */
 	struct rd_fdent *next;
 };
@@ -35,7 +36,49 @@ struct rd_fdcache {
 	struct rd_fdent **tab;
 	size_t nbuckets, n, cap;
 	unsigned int gen;
+	/* every live entry by slot number, for the hints; freed slots are reused */
+	struct rd_fdent **slots;
+	uint32_t nslots, slotcap, serial;
+	uint32_t *freeslots, nfree;
 };
+
+/* give e a slot (0 when none could be had: it then never matches a hint) */
+static void slot_take(struct rd_fdcache *fc, struct rd_fdent *e)
+{
+	e->serial = ++fc->serial ? fc->serial : ++fc->serial;	/* never 0 */
+	if (fc->nfree) {
+		e->slot = fc->freeslots[--fc->nfree];
+	} else {
+		if (fc->nslots == fc->slotcap) {
+			uint32_t cap = fc->slotcap ? fc->slotcap * 2 : 256;
+			struct rd_fdent **ns = realloc(fc->slots, cap * sizeof(*ns));
+			uint32_t *nf = ns ? realloc(fc->freeslots, cap * sizeof(*nf)) : NULL;
+
+			if (ns)
+				fc->slots = ns;
+			if (!nf) {
+				e->serial = 0;
+				return;
+			}
+			fc->freeslots = nf;
+			fc->slotcap = cap;
+		}
+		e->slot = fc->nslots++;
+	}
+	fc->slots[e->slot] = e;
+}
+
+static void ent_free(struct rd_fdcache *fc, struct rd_fdent *e)
+{
+	if (e->serial) {
+		fc->slots[e->slot] = NULL;
+		fc->freeslots[fc->nfree++] = e->slot;
+	}
+	close(e->fd);
+	free(e->path);
+	free(e);
+	fc->n--;
+}
 
 uint64_t rd_fdcache_dirhash(const char *dir)
 {
@@ -108,7 +151,7 @@ static int dirfd_of(int *dfd, const char *dir)
 
 ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfdp, const char *dir, uint64_t dirhash,
 			const char *name, ino_t ino, char *buf, size_t len,
-			const struct rdiag_catalog_entry ***cat)
+			const struct rdiag_catalog_entry ***cat, struct rd_fdhint *hint)
 {
 	struct rd_fdcache *fc = cache_get(c);
 	struct rd_fdent *e, **pp;
@@ -119,6 +162,17 @@ ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfdp, const char *dir, ui
 	*cat = NULL;
 	if (!fc)
 		return dirfd_of(dfdp, dir) < 0 ? -errno : read_once(*dfdp, name, buf, len);
+	/* the listing remembers where this file's entry is: no hashing, no chain walk */
+	if (hint && hint->serial && hint->slot < fc->nslots && (e = fc->slots[hint->slot]) &&
+	    e->serial == hint->serial && e->ino == ino) {
+		r = pread(e->fd, buf, len, 0);
+		if (r >= 0) {
+			e->gen = fc->gen;
+			*cat = &e->cat;
+			return r;
+		}
+		/* gone under us: the slow path below drops the entry and reopens */
+	}
 	h = hash(dirhash, name) % fc->nbuckets;
 	/* inode first: the cheap test rejects almost every other entry of the bucket */
 	for (pp = &fc->tab[h]; (e = *pp); pp = &e->next)
@@ -133,16 +187,17 @@ ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfdp, const char *dir, ui
 		if (r >= 0) {
 			e->gen = fc->gen;
 			*cat = &e->cat;
+			if (hint) {
+				hint->slot = e->slot;
+				hint->serial = e->serial;
+			}
 			return r;
 		}
 		/* the attribute went away under us (ENODEV from kernfs): drop and retry */
 	}
 	if (e) {
 		*pp = e->next;
-		close(e->fd);
-		free(e->path);
-		free(e);
-		fc->n--;
+		ent_free(fc, e);
 	}
 	if (dirfd_of(dfdp, dir) < 0)
 		return -errno;
@@ -172,6 +227,11 @@ ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfdp, const char *dir, ui
 		e->next = fc->tab[h];
 		fc->tab[h] = e;
 		fc->n++;
+		slot_take(fc, e);
+		if (hint) {
+			hint->slot = e->slot;
+			hint->serial = e->serial;
+		}
 	} else {
 		free(e);
 		close(fd);
@@ -199,10 +259,7 @@ void rd_fdcache_sweep(struct rdiag_counters *c)
 		while ((e = *pp)) {
 			if (e->gen != fc->gen) {
 				*pp = e->next;
-				close(e->fd);
-				free(e->path);
-				free(e);
-				fc->n--;
+				ent_free(fc, e);
 			} else {
 				pp = &e->next;
 			}
@@ -219,6 +276,8 @@ void rd_fdcache_free(struct rdiag_counters *c)
 	fc->gen++;
 	rd_fdcache_sweep(c);
 	free(fc->tab);
+	free(fc->slots);
+	free(fc->freeslots);
 	free(fc);
 	c->fdcache = NULL;
 }

@@ -53,10 +53,17 @@ bool rd_is_dir(const char *path);
 #include <sys/types.h>
 struct rdiag_catalog_entry;
 uint64_t rd_fdcache_dirhash(const char *dir);
-/* *cat: the file's catalogue slot (rd_cat_unset until looked up), NULL when not cached */
+/* where a file's entry was last time (kept by the caller with the directory listing): a
+ * valid hint skips the hash lookup; a stale one (entry closed, slot reused) is detected by
+ * its serial number.  Zero-initialised = no hint. */
+struct rd_fdhint {
+	uint32_t slot, serial;
+};
+/* *cat: the file's catalogue slot (rd_cat_unset until looked up), NULL when not cached;
+ * hint may be NULL */
 ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfd, const char *dir, uint64_t dirhash,
 			const char *name, ino_t ino, char *buf, size_t len,
-			const struct rdiag_catalog_entry ***cat);
+			const struct rdiag_catalog_entry ***cat, struct rd_fdhint *hint);
 extern const struct rdiag_catalog_entry rd_cat_unset;
 void rd_fdcache_begin(struct rdiag_counters *c);
 void rd_fdcache_sweep(struct rdiag_counters *c);

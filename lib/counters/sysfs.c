@@ -274,6 +274,7 @@ struct dent {
 	char *name;
 	ino_t ino;
 	unsigned char type;
+	struct rd_fdhint hint;		/* where fdcache.c keeps this file open */
 };
 
 static int dent_cmp(const void *a, const void *b)
@@ -346,6 +347,7 @@ static int read_listing(const char *path, struct rd_dirent_cache *e)
 		v[n].name = (char *)(uintptr_t)nb;	/* an offset until names stops moving */
 		v[n].ino = d->d_ino;
 		v[n].type = d->d_type;
+		v[n].hint.slot = v[n].hint.serial = 0;
 		nb += l;
 		n++;
 	}
@@ -368,7 +370,7 @@ nomem:
 }
 
 /* the sorted entries of PATH (no dot files); valid until the next call for the same path */
-static int list_path(struct rdiag_counters *c, const char *path, const struct dent **out,
+static int list_path(struct rdiag_counters *c, const char *path, struct dent **out,
 		     size_t *nout, bool fresh)
 {
 	struct rd_dirent_cache *e;
@@ -412,7 +414,7 @@ static int list_path(struct rdiag_counters *c, const char *path, const struct de
 int rd_sysfs_list(struct rdiag_counters *c, const char *path, const char *const **names,
 		  size_t *n)
 {
-	const struct dent *l;
+	struct dent *l;
 	size_t i;
 	int ret = list_path(c, path, &l, n, true);
 
@@ -438,7 +440,7 @@ int rd_sysfs_port_dirs(struct rdiag_counters *c, const char *dev, uint32_t port,
 		       unsigned int *mask)
 {
 	char path[PATH_MAX];
-	const struct dent *l;
+	struct dent *l;
 	size_t n, i;
 	int ret;
 
@@ -466,7 +468,7 @@ int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const ch
 			const char *prefix, uint32_t cache_ms, const char *driver)
 {
 	const struct rdiag_catalog_entry **slot, *cat;
-	const struct dent *l = NULL;
+	struct dent *l = NULL;
 	char name[512], buf[64];
 	uint64_t val, dh = rd_fdcache_dirhash(dir), now;
 	size_t n = 0, i;
@@ -484,7 +486,7 @@ int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const ch
 	for (i = 0; i < n; i++)
 		if (l[i].name[0] == 'l' && !strcmp(l[i].name, "lifespan")) {
 			r = rd_fdcache_read(c, &dfd, dir, dh, l[i].name, l[i].ino, buf,
-					    sizeof(buf) - 1, &slot);
+					    sizeof(buf) - 1, &slot, &l[i].hint);
 			if (r >= 0) {
 				buf[r] = '\0';
 				if (rd_parse_u64(buf, &val) == 0)
@@ -498,7 +500,7 @@ int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const ch
 			continue;
 		val = 0;
 		r = rd_fdcache_read(c, &dfd, dir, dh, l[i].name, l[i].ino, buf, sizeof(buf) - 1,
-				    &slot);
+				    &slot, &l[i].hint);
 		if (r == -ENOENT)
 			continue;	/* vanished between readdir and open */
 		if (r < 0) {
