@@ -12,11 +12,11 @@
 #include <string.h>
 #include <time.h>
 #include <arpa/inet.h>
-#include <rdma/rdma_cma.h>
 
 #include "rd_doctor_port.h"
 #include "rdmadiag/cmstr.h"
 #include "rdmadiag/packet.h"
+#include "verbs_dl.h"
 
 /* ---- private data: "RDOC", version 1, GID type, netdev/path/active MTU (16 bits each,
  * network order), the RDMA device name (up to 19 bytes, NUL padded) ---- */
@@ -385,17 +385,25 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	int timeout = o->timeout_ms > 0 ? o->timeout_ms : RD_DOC_DEFAULT_TIMEOUT;
 	uint16_t port = o->port ? o->port : RD_DOC_DEFAULT_PORT;
 	int ps = o->ps ? o->ps : RDMA_PS_TCP;
+	int ret;
 
 	d->nsteps = 0;
 	d->ndeltas = 0;
 	memset(&d->peer, 0, sizeof(d->peer));
 	if (!o->dst || rd_addr_parse(o->dst, &dst)) {
 		rd_doc_err(d, "cannot parse destination '%s'", o->dst ? o->dst : "");
-		return -EINVAL;
-	}
-	if (o->src && rd_addr_parse(o->src, &src)) {
+		ret = -EINVAL;
+	} else if (o->src && rd_addr_parse(o->src, &src)) {
 		rd_doc_err(d, "cannot parse source '%s'", o->src);
-		return -EINVAL;
+		ret = -EINVAL;
+	} else {
+		/* "cannot load librdmacm: librdmacm.so.1: cannot open shared object file: ..." */
+		ret = rd_rdmacm_load(d->errmsg, sizeof(d->errmsg));
+	}
+	if (ret) {
+		free(cm0);
+		free(cm1);
+		return ret;
 	}
 	d->attempted = true;
 	rd_addr_str(&dst, d->dst, sizeof(d->dst));

@@ -9,11 +9,11 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <infiniband/verbs.h>
 
 #include "rd_doctor.h"
 #include "rd_doctor_port.h"
 #include "rdmadiag/counters.h"
+#include "verbs_dl.h"
 
 static void check_modules(struct rdiag_doctor *d, struct rdiag_doc_finding *f)
 {

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
-#include <rdma/rdma_cma.h>
 
 #include "rd_doctor.h"
 #include "rdmadiag/cmstr.h"
+#include "verbs_dl.h"
 
 struct conn {
 	struct ibv_pd *pd;
@@ -108,6 +108,9 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 		a.in.sin_port = htons(port ? port : RD_DOC_DEFAULT_PORT);
 	else
 		a.in6.sin6_port = htons(port ? port : RD_DOC_DEFAULT_PORT);
+	ret = rd_rdmacm_load(d->errmsg, sizeof(d->errmsg));
+	if (ret)
+		return ret;
 	ch = rdma_create_event_channel();
 	if (!ch) {
 		ret = -errno;

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <arpa/inet.h>
-#include <infiniband/verbs.h>
 
 #include "rd_doctor_port.h"
+#include "verbs_dl.h"
 
 /* one ibv_get_device_list() pass for all ports: loading the providers and opening a
  * device costs about 0.7 s under QEMU/TCG, so it is done once per doctor */
@@ -22,6 +22,8 @@ static void query_all_ports(struct rdiag_doctor *d)
 	uint32_t p;
 
 	d->ports_queried = true;
+	if (rd_ibv_load(NULL, 0))	/* check_mtu() says why */
+		return;
 	list = ibv_get_device_list(&n);
 	if (!list)
 		return;
@@ -240,10 +242,16 @@ static void check_mtu(struct rdiag_doctor *d, const char *subj, const char *devn
 	want = rdiag_roce_path_mtu(p->mtu);
 	ret = rd_doc_query_port(d, devname, p->port, &act, &max);
 	if (ret) {
+		char why[256];
+
 		f = rd_doc_add(d, "mtu", "transport", RDIAG_DOC_INFO, NULL, subj,
 			       "netdev %s MTU %u allows a RoCE path MTU of %u; the port's active MTU is unknown",
 			       p->netdev, p->mtu, want);
-		rd_doc_evidence(f, "ibv_query_port(%s, %u): %s", devname, p->port, strerror(-ret));
+		if (rd_ibv_load(why, sizeof(why)))
+			rd_doc_evidence(f, "%s", why);
+		else
+			rd_doc_evidence(f, "ibv_query_port(%s, %u): %s", devname, p->port,
+					strerror(-ret));
 		return;
 	}
 	d->egress_active_mtu = act;

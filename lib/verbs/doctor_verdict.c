@@ -6,12 +6,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <rdma/rdma_cma.h>
 
 #include "rd_doctor.h"
 #include "rdmadiag/cmstr.h"
 #include "rdmadiag/packet.h"
 #include "rdmadiag/selftest.h"
+#include "verbs_dl.h"
 
 static const char *const layer_order[] = { "host", "link", "address", "network" };
 

@@ -93,20 +93,25 @@ static bool dir_has_entry(const char *path, const char *prefix, char *first, siz
 }
 
 /* The checks go from the kernel outwards: driver, uverbs char device, permissions, provider
- * library.  The memlock limit is named because it is the next thing that stops a user. */
+ * library.  The memlock limit is named because it is the next thing that stops a user.
+ * libibverbs itself comes first: before it was dlopen()ed, a missing one stopped the tool
+ * before anything else, and nothing below the sysfs look works without it. */
 int rdiag_selftest_env_check(char *why, size_t whylen)
 {
 	char ent[256], path[300];
 	struct ibv_device **list;
 	struct rlimit rl;
 	char mem[64] = "";
-	int n = 0;
+	int n = 0, rc;
 
 	if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
 		snprintf(mem, sizeof(mem), "; memlock limit (ulimit -l) is %llu KiB",
 			 (unsigned long long)rl.rlim_cur / 1024);
 	if (why && whylen)
 		why[0] = '\0';
+	rc = rd_ibv_load(why, whylen);
+	if (rc)
+		return rc;
 	if (!dir_has_entry("/sys/class/infiniband", NULL, NULL, 0))
 		return say(why, whylen, "no RDMA device: /sys/class/infiniband is %s; load the "
 			   "driver (mlx5_ib, or rdma_rxe + 'rdma link add rxe0 type rxe netdev "

@@ -1,10 +1,10 @@
 /* Names and encodings used by the self-tests: QP attribute masks, states, types, MTUs and
  * the two IB timer encodings.  No device needed, so all of it is unit-tested. */
-#include <infiniband/verbs.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "rdmadiag/selftest.h"
+#include "verbs_dl.h"
 
 static const struct {
 	unsigned int bit;

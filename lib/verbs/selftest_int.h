@@ -6,7 +6,7 @@
  * at the end of a test cleans up after success, failure and interruption alike. */
 #ifndef RD_SELFTEST_INT_H
 #define RD_SELFTEST_INT_H
-#include <infiniband/verbs.h>
+#include "verbs_dl.h"
 #include <net/if.h>
 #include <signal.h>
 
