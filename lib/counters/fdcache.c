@@ -36,6 +36,7 @@ struct rd_fdcache {
 	struct rd_fdent **tab;
 	size_t nbuckets, n, cap;
 	unsigned int gen;
+	size_t nread;			/* entries read in this generation */
 	/* every live entry by slot number, for the hints; freed slots are reused */
 	struct rd_fdent **slots;
 	uint32_t nslots, slotcap, serial;
@@ -70,6 +71,8 @@ static void slot_take(struct rd_fdcache *fc, struct rd_fdent *e)
 
 static void ent_free(struct rd_fdcache *fc, struct rd_fdent *e)
 {
+	if (e->gen == fc->gen && fc->nread)
+		fc->nread--;
 	if (e->serial) {
 		fc->slots[e->slot] = NULL;
 		fc->freeslots[fc->nfree++] = e->slot;
@@ -167,6 +170,7 @@ ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfdp, const char *dir, ui
 	    e->serial == hint->serial && e->ino == ino) {
 		r = pread(e->fd, buf, len, 0);
 		if (r >= 0) {
+			fc->nread += e->gen != fc->gen;
 			e->gen = fc->gen;
 			*cat = &e->cat;
 			return r;
@@ -185,6 +189,7 @@ ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfdp, const char *dir, ui
 	if (e && e->ino == ino) {
 		r = pread(e->fd, buf, len, 0);
 		if (r >= 0) {
+			fc->nread += e->gen != fc->gen;
 			e->gen = fc->gen;
 			*cat = &e->cat;
 			if (hint) {
@@ -222,6 +227,7 @@ ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfdp, const char *dir, ui
 		e->fd = fd;
 		e->ino = ino;
 		e->gen = fc->gen;
+		fc->nread++;
 		e->cat = &rd_cat_unset;
 		*cat = &e->cat;
 		e->next = fc->tab[h];
@@ -241,8 +247,10 @@ ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfdp, const char *dir, ui
 
 void rd_fdcache_begin(struct rdiag_counters *c)
 {
-	if (c->fdcache)
+	if (c->fdcache) {
 		c->fdcache->gen++;
+		c->fdcache->nread = 0;
+	}
 }
 
 /* close what the last full snapshot did not read (vanished devices, removed counters) */
@@ -252,7 +260,8 @@ void rd_fdcache_sweep(struct rdiag_counters *c)
 	struct rd_fdent *e, **pp;
 	size_t i;
 
-	if (!fc)
+	/* every kept file was read in this snapshot: nothing to close, no table walk */
+	if (!fc || fc->nread == fc->n)
 		return;
 	for (i = 0; i < fc->nbuckets; i++) {
 		pp = &fc->tab[i];
@@ -274,6 +283,7 @@ void rd_fdcache_free(struct rdiag_counters *c)
 	if (!fc)
 		return;
 	fc->gen++;
+	fc->nread = 0;			/* so that the sweep closes everything */
 	rd_fdcache_sweep(c);
 	free(fc->tab);
 	free(fc->slots);

@@ -96,11 +96,14 @@ struct rdiag_samples {
 	struct rdiag_sample *s;
 	/* string storage (sample.c): names and device names, in chunks owned here */
 	struct rd_chunk *chunks;
+	const char *dev_last;		/* the last device name interned (rd_samples_dev) */
 };
 struct rd_sampvec { struct rdiag_samples *set; };
 int rd_samples_add(struct rdiag_samples *set, const char *dev, uint32_t port, const char *name,
 		   uint64_t value, int err, enum rdiag_origin origin, uint64_t ts_ns,
 		   uint32_t cache_ms, const char *driver);
+/* the set's copy of a device name (pass it to the add functions: compared by address) */
+const char *rd_samples_dev(struct rdiag_samples *set, const char *dev);
 /* the same with the catalogue entry already known (NULL = unknown counter) */
 int rd_samples_add_cat(struct rdiag_samples *set, const char *dev, uint32_t port,
 		       const char *name, uint64_t value, int err, enum rdiag_origin origin,

@@ -41,6 +41,18 @@ static const char *intern(struct rdiag_samples *set, const char *s)
 	return d;
 }
 
+/* consecutive samples share the device name: reuse the last copy.  A caller that passes
+ * the pointer this returned (rd_sysfs_sample_dir, once per directory) is matched by
+ * address, without a string compare per counter. */
+const char *rd_samples_dev(struct rdiag_samples *set, const char *dev)
+{
+	const char *last = set->dev_last;
+
+	if (last && (last == dev || !strcmp(last, dev)))
+		return last;
+	return set->dev_last = intern(set, dev);
+}
+
 int rd_samples_add_cat(struct rdiag_samples *set, const char *dev, uint32_t port,
 		       const char *name, uint64_t value, int err, enum rdiag_origin origin,
 		       uint64_t ts_ns, uint32_t cache_ms, const struct rdiag_catalog_entry *cat)
@@ -57,9 +69,7 @@ int rd_samples_add_cat(struct rdiag_samples *set, const char *dev, uint32_t port
 		set->s = ns;
 		set->cap = cap;
 	}
-	/* consecutive samples share the device name: reuse the last copy */
-	d = set->n && !strcmp(set->s[set->n - 1].dev, dev) ? set->s[set->n - 1].dev
-							    : intern(set, dev);
+	d = rd_samples_dev(set, dev);
 	nm = intern(set, name);
 	if (!d || !nm)
 		return -ENOMEM;

@@ -482,6 +482,9 @@ int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const ch
 	/* one timestamp for the directory: its files are read within microseconds of it, and
 	 * a clock read per counter was a measurable part of a snapshot */
 	now = rd_now_ns();
+	dev = rd_samples_dev(v->set, dev);
+	if (!dev)
+		return -ENOMEM;
 	/* hw_counters/lifespan: how old a value may be (ms) */
 	for (i = 0; i < n; i++)
 		if (l[i].name[0] == 'l' && !strcmp(l[i].name, "lifespan")) {
