@@ -56,40 +56,52 @@ const struct rt_col rt_cm_cols[MC__N] = {
 };
 
 #define CELL(i, ...) snprintf(cells[i], RT_CELL, __VA_ARGS__)
+/* a cell that is one string: a copy, cut to the cell size, without format parsing */
+#define CELLS(i, s) cell_copy(cells[i], (s))
+
+static void cell_copy(char *cell, const char *s)
+{
+	size_t l = strlen(s);
+
+	if (l >= RT_CELL)
+		l = RT_CELL - 1;
+	memcpy(cell, s, l);
+	cell[l] = '\0';
+}
 
 void rt_port_cells(const struct rt_port *p, char cells[PC__N][RT_CELL])
 {
 	char b[RT_CELL];
 	bool rates = p->have_rates && !p->gone && !p->err;
 
-	CELL(PC_DEV, "%s", p->dev);
+	CELLS(PC_DEV, p->dev);
 	if (p->port)
 		CELL(PC_PORT, "%u", p->port);
 	else
-		CELL(PC_PORT, "dev");
+		CELLS(PC_PORT, "dev");
 	if (p->gone)
-		CELL(PC_STATE, "GONE");
+		CELLS(PC_STATE, "GONE");
 	else if (p->err)
-		CELL(PC_STATE, "ERROR");
+		CELLS(PC_STATE, "ERROR");
 	else if (p->slow)
-		CELL(PC_STATE, "SLOW");
+		CELLS(PC_STATE, "SLOW");
 	else
-		CELL(PC_STATE, "%s", p->state);
-	CELL(PC_NETDEV, "%s", p->netdev[0] ? p->netdev : "-");
-	CELL(PC_LINK, "%s", rt_fmt_gbps(b, sizeof(b), p->link_gbps));
+		CELLS(PC_STATE, p->state);
+	CELLS(PC_NETDEV, p->netdev[0] ? p->netdev : "-");
+	CELLS(PC_LINK, rt_fmt_gbps(b, sizeof(b), p->link_gbps));
 	/* "-": no rate yet (first sample, stale, gone) or no such counter on this port */
-	CELL(PC_RXP, "%s", rates && p->have_pkts ? rt_fmt_si(b, sizeof(b), p->rx_pps) : "-");
-	CELL(PC_TXP, "%s", rates && p->have_pkts ? rt_fmt_si(b, sizeof(b), p->tx_pps) : "-");
-	CELL(PC_RXB, "%s", rates && p->have_bytes ? rt_fmt_bytes(b, sizeof(b), p->rx_Bps) : "-");
-	CELL(PC_TXB, "%s", rates && p->have_bytes ? rt_fmt_bytes(b, sizeof(b), p->tx_Bps) : "-");
-	CELL(PC_UTIL, "%s", rt_fmt_bar(b, sizeof(b), rates ? p->util : -1, 10));
+	CELLS(PC_RXP, rates && p->have_pkts ? rt_fmt_si(b, sizeof(b), p->rx_pps) : "-");
+	CELLS(PC_TXP, rates && p->have_pkts ? rt_fmt_si(b, sizeof(b), p->tx_pps) : "-");
+	CELLS(PC_RXB, rates && p->have_bytes ? rt_fmt_bytes(b, sizeof(b), p->rx_Bps) : "-");
+	CELLS(PC_TXB, rates && p->have_bytes ? rt_fmt_bytes(b, sizeof(b), p->tx_Bps) : "-");
+	CELLS(PC_UTIL, rt_fmt_bar(b, sizeof(b), rates ? p->util : -1, 10));
 	CELL(PC_ERRS, "%u", p->err_moving);
 	if (p->top_err)
-		CELL(PC_TOP, "%s", p->top_err);
+		CELLS(PC_TOP, p->top_err);
 	else if (p->breaches)
 		CELL(PC_TOP, "(%u over threshold)", p->breaches);
 	else
-		CELL(PC_TOP, "-");
+		CELLS(PC_TOP, "-");
 }
 
 void rt_ctr_cells(const struct rt_ctr *c, char cells[CC__N][RT_CELL])
@@ -97,81 +109,81 @@ void rt_ctr_cells(const struct rt_ctr *c, char cells[CC__N][RT_CELL])
 	const char *concept = rt_meta_concept(&c->meta);
 	char b[RT_CELL];
 
-	CELL(CC_NAME, "%s", c->name);
+	CELLS(CC_NAME, c->name);
 	CELL(CC_VALUE, "%llu", (unsigned long long)c->value);
 	if (!c->present) {
-		CELL(CC_DELTA, "-");
-		CELL(CC_RATE, "gone");
+		CELLS(CC_DELTA, "-");
+		CELLS(CC_RATE, "gone");
 	} else if (c->state == RT_RATE_VALID) {
 		CELL(CC_DELTA, "%llu", (unsigned long long)c->delta);
 		/* exact while it fits the column, SI above (6.02G rather than 6016496619.6) */
 		if (c->rate < 1e5)
 			CELL(CC_RATE, "%.1f", c->rate);
 		else
-			CELL(CC_RATE, "%s", rt_fmt_si(b, sizeof(b), c->rate));
+			CELLS(CC_RATE, rt_fmt_si(b, sizeof(b), c->rate));
 	} else if (rt_meta_gauge(&c->meta)) {
-		CELL(CC_DELTA, "-");
-		CELL(CC_RATE, "gauge");
+		CELLS(CC_DELTA, "-");
+		CELLS(CC_RATE, "gauge");
 	} else {
 		/* say why there is no rate rather than print a fake zero */
-		CELL(CC_DELTA, "-");
-		CELL(CC_RATE, "%s", rt_rate_state_name(c->state));
+		CELLS(CC_DELTA, "-");
+		CELLS(CC_RATE, rt_rate_state_name(c->state));
 	}
-	CELL(CC_SEV, "%s", rt_sev_name(rt_meta_sev(&c->meta)));
-	CELL(CC_CONCEPT, "%s", *concept ? concept : "-");
+	CELLS(CC_SEV, rt_sev_name(rt_meta_sev(&c->meta)));
+	CELLS(CC_CONCEPT, *concept ? concept : "-");
 }
 
 void rt_qp_cells(const struct rt_qp *q, char cells[QC__N][RT_CELL])
 {
-	CELL(QC_DEV, "%s", q->dev);
+	CELLS(QC_DEV, q->dev);
 	if (q->port)
 		CELL(QC_PORT, "%u", q->port);
 	else
-		CELL(QC_PORT, "-");
+		CELLS(QC_PORT, "-");
 	CELL(QC_LQPN, "%u", q->lqpn);
 	if (q->has_rqpn)
 		CELL(QC_RQPN, "%u", q->rqpn);
 	else
-		CELL(QC_RQPN, "-");
-	CELL(QC_TYPE, "%s", q->type);
-	CELL(QC_STATE, "%s", q->state);
+		CELLS(QC_RQPN, "-");
+	CELLS(QC_TYPE, q->type);
+	CELLS(QC_STATE, q->state);
 	CELL(QC_SQPSN, "%u", q->sq_psn);
 	if (q->has_psn)
 		CELL(QC_RQPSN, "%u", q->rq_psn);
 	else
-		CELL(QC_RQPSN, "-");
+		CELLS(QC_RQPSN, "-");
 	if (q->pid >= 0)
 		CELL(QC_PID, "%lld", (long long)q->pid);
 	else
-		CELL(QC_PID, "-");
-	CELL(QC_COMM, "%s", q->comm[0] ? q->comm : "-");
+		CELLS(QC_PID, "-");
+	CELLS(QC_COMM, q->comm[0] ? q->comm : "-");
 	if (q->has_counter)
 		CELL(QC_CTR, "%llu pkts %llu err", (unsigned long long)q->ctr_packets,
 		     (unsigned long long)q->ctr_errors);
 	else
-		CELL(QC_CTR, "-");
+		CELLS(QC_CTR, "-");
 }
 
 void rt_cm_cells(const struct rt_cmid *c, char cells[MC__N][RT_CELL])
 {
-	CELL(MC_DEV, "%s", c->dev[0] ? c->dev : "-");
+	CELLS(MC_DEV, c->dev[0] ? c->dev : "-");
 	if (c->port)
 		CELL(MC_PORT, "%u", c->port);
 	else
-		CELL(MC_PORT, "-");
-	CELL(MC_STATE, "%s", c->state);
-	CELL(MC_PS, "%s", c->ps);
-	CELL(MC_SRC, "%s", c->src[0] ? c->src : "-");
-	CELL(MC_DST, "%s", c->dst[0] ? c->dst : "-");
+		CELLS(MC_PORT, "-");
+	CELLS(MC_STATE, c->state);
+	CELLS(MC_PS, c->ps);
+	CELLS(MC_SRC, c->src[0] ? c->src : "-");
+	CELLS(MC_DST, c->dst[0] ? c->dst : "-");
 	if (c->lqpn)
 		CELL(MC_QPN, "%u", c->lqpn);
 	else
-		CELL(MC_QPN, "-");
+		CELLS(MC_QPN, "-");
 	if (c->pid >= 0)
 		CELL(MC_PID, "%lld", (long long)c->pid);
 	else
-		CELL(MC_PID, "-");
-	CELL(MC_COMM, "%s", c->comm[0] ? c->comm : "-");
+		CELLS(MC_PID, "-");
+	CELLS(MC_COMM, c->comm[0] ? c->comm : "-");
 }
 
 int rt_cols_fit(const struct rt_col *cols, int n, int width, bool *shown)
@@ -215,6 +227,34 @@ int rt_col_x(const struct rt_col *cols, int n, const bool *shown, int col)
 	return -1;
 }
 
+/* append s to buf (len bytes, *off used) padded to w columns, right- or left-aligned,
+ * after one space unless first: what snprintf("%s%*s") did, without the format parsing
+ * (this runs for every cell of every row of every frame) */
+static void put_cell(char *buf, size_t len, size_t *off, const char *s, int w, bool right)
+{
+	size_t l = strlen(s), pad = w > 0 && (size_t)w > l ? (size_t)w - l : 0;
+	size_t o = *off, end = len - 1, k;	/* buf[end] is kept for the terminator */
+
+	if (o) {
+		if (o < end)
+			buf[o] = ' ';
+		o++;
+	}
+	if (right)
+		for (k = 0; k < pad; k++, o++)
+			if (o < end)
+				buf[o] = ' ';
+	if (o < end)
+		memcpy(buf + o, s, l < end - o ? l : end - o);
+	o += l;
+	if (!right)
+		for (k = 0; k < pad; k++, o++)
+			if (o < end)
+				buf[o] = ' ';
+	buf[o < end ? o : end] = '\0';
+	*off = o;		/* like snprintf: the length it would have had */
+}
+
 const char *rt_row(const struct rt_col *cols, int n, const bool *shown,
 		   char cells[][RT_CELL], char *buf, size_t len)
 {
@@ -234,10 +274,7 @@ const char *rt_row(const struct rt_col *cols, int n, const bool *shown,
 		/* a cell longer than its column pushes the rest right rather than being cut:
 		 * counter names are data; the view clips at the screen edge */
 		w = i == last && !cols[i].right ? 0 : cols[i].width;
-		if (cols[i].right)
-			off += (size_t)snprintf(buf + off, len - off, "%s%*s", off ? " " : "", w, s);
-		else
-			off += (size_t)snprintf(buf + off, len - off, "%s%-*s", off ? " " : "", w, s);
+		put_cell(buf, len, &off, s, w, cols[i].right);
 	}
 	if (off >= len)
 		off = len - 1;

@@ -424,8 +424,52 @@ static void test_format(void)
 	EXPECT_EQ(rt_cols_fit(rt_port_cols, PC__N, 0, shown), PC__N);
 }
 
+/* rt_row against what snprintf("%s%*s") / ("%s%-*s") makes of the same cells, at every
+ * buffer size from 1 to past the full row: padding, alignment, a cell wider than its
+ * column, the last left-aligned column unpadded, trailing blanks trimmed, truncation */
+static void test_row_layout(void)
+{
+	static const struct rt_col cols[] = {
+		{ "NAME", 6, false, 0 }, { "N", 5, true, 0 }, { "X", 3, false, 0 },
+		{ "LAST", 4, false, 0 } };
+	char cells[4][RT_CELL] = { "ab", "12", "toolong", "z" };
+	bool shown[4] = { true, true, true, true };
+	char buf[64], ref[64], tmp[64];
+	size_t len, off;
+	int i, bad = 0;
+
+	EXPECT_STREQ(rt_row(cols, 4, shown, cells, buf, sizeof(buf)), "ab        12 toolong z");
+	shown[3] = false;
+	EXPECT_STREQ(rt_row(cols, 4, shown, cells, buf, sizeof(buf)), "ab        12 toolong");
+	shown[3] = true;
+	strcpy(cells[3], "");
+	EXPECT_STREQ(rt_row(cols, 4, shown, cells, buf, sizeof(buf)), "ab        12 toolong");
+	strcpy(cells[3], "z");
+	for (len = 1; len < 30; len++) {
+		off = 0;
+		tmp[0] = '\0';
+		for (i = 0; i < 4 && off < sizeof(tmp); i++) {
+			int w = i == 3 ? 0 : cols[i].width;
+
+			off += (size_t)snprintf(tmp + off, sizeof(tmp) - off,
+						cols[i].right ? "%s%*s" : "%s%-*s", off ? " " : "",
+						w, cells[i]);
+		}
+		snprintf(ref, len, "%s", tmp);
+		while (*ref && ref[strlen(ref) - 1] == ' ')
+			ref[strlen(ref) - 1] = '\0';
+		rt_row(cols, 4, shown, cells, buf, len);
+		if (strcmp(buf, ref)) {
+			printf("# len %zu: got '%s', expected '%s'\n", len, buf, ref);
+			bad++;
+		}
+	}
+	EXPECT_EQ(bad, 0);
+}
+
 int main(void)
 {
+	test_row_layout();
 	test_rates();
 	test_pma_bytes();
 	test_gone_and_back();
