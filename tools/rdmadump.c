@@ -295,9 +295,12 @@ int main(int argc, char **argv)
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 	}
-	/* packet lines go to stdout in big writes; live output is flushed per packet below */
-	if (!rdiag_capture_is_live(g_cap))
+	/* packet lines go to stdout in big writes (JSON lines held by the writer until its buffer
+	 * is full); live output is flushed per packet below */
+	if (!rdiag_capture_is_live(g_cap)) {
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		rdiag_out_hold(out, true);
+	}
 	tty_progress = !rdiag_capture_is_live(g_cap) && isatty(STDERR_FILENO);
 	last_progress = now_ms();
 	print = !o.quiet && !o.wfile;

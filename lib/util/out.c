@@ -20,10 +20,12 @@ struct rdiag_out {
 	int depth;
 	bool first[OUT_MAX_DEPTH];	/* no member written yet at this depth */
 	bool is_arr[OUT_MAX_DEPTH];
-	/* JSON is assembled here and written once per top-level value: a packet's JSON line
-	 * is a hundred small tokens, and a stdio call per token dominated rdmadump -j */
-	char buf[8192];
+	bool hold;			/* whole lines wait for a full buffer (rdiag_out_hold) */
+	/* JSON is assembled here and written once per top-level value (or per full buffer when
+	 * held): a packet's JSON line is a hundred small tokens, and a stdio call per token
+	 * dominated rdmadump -j */
 	size_t len;
+	char buf[65536];
 };
 
 static void ob_flush(struct rdiag_out *o)
@@ -78,6 +80,18 @@ void rdiag_out_free(struct rdiag_out *o)
 bool rdiag_out_json(const struct rdiag_out *o)
 {
 	return o->mode != RDIAG_OUT_TEXT;
+}
+
+void rdiag_out_hold(struct rdiag_out *o, bool hold)
+{
+	o->hold = hold;
+	if (!hold)
+		ob_flush(o);
+}
+
+void rdiag_out_flush(struct rdiag_out *o)
+{
+	ob_flush(o);
 }
 
 FILE *rdiag_out_file(const struct rdiag_out *o)
@@ -223,18 +237,60 @@ static void ob_room(struct rdiag_out *o)
 		ob_flush(o);
 }
 
+/* eight bytes at once: none is a control character, DEL or above, '"' or '\\' (each test is
+ * the exact "has a byte less than / more than / equal to" bit trick, so no false answers) */
+static inline bool plain8(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t lt = (x - ones * 0x20) & ~x & high;		/* a byte < 0x20 */
+	uint64_t gt = ((x + ones) | x) & high;			/* a byte > 0x7e */
+	uint64_t q = x ^ (ones * '"'), bs = x ^ (ones * '\\');
+
+	q = (q - ones) & ~q & high;
+	bs = (bs - ones) & ~bs & high;
+	return !(lt | gt | q | bs);
+}
+
+/* a JSON string to p, checked and copied eight bytes at a time (this is most of a packet's
+ * bytes: time stamp, addresses, opcode name): the end written, or NULL when the string needs
+ * escapes or is longer than 256 bytes.  p has room for 2 + 256 + 7 bytes: the last chunk
+ * may write past the string */
+OUT_HOT char *put_str(char *p, const char *s)
+{
+	size_t n = strlen(s), i;
+	uint64_t x;
+
+	if (n > 256)
+		return NULL;
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&x, s + i, 8);
+		if (!plain8(x))
+			return NULL;
+		memcpy(p + 1 + i, &x, 8);
+	}
+	if (i < n) {
+		x = 0x6161616161616161ull;	/* "aaaaaaaa": the bytes past the end pass */
+		for (size_t j = 0; i + j < n; j++)
+			((unsigned char *)&x)[j] = (unsigned char)s[i + j];
+		if (!plain8(x))
+			return NULL;
+		memcpy(p + 1 + i, &x, 8);
+	}
+	p[0] = '"';
+	p[n + 1] = '"';
+	return p + n + 2;
+}
+
 /* a JSON string into the buffer; the rare string that needs escapes (or is long) goes through
  * rdiag_json_escape */
 static void ob_str(struct rdiag_out *o, const char *s)
 {
-	long n;
+	char *e;
 
 	ob_room(o);
-	n = ob_plain_copy(o->buf + o->len + 1, s);
-	if (n >= 0) {
-		o->buf[o->len] = '"';
-		o->buf[o->len + 1 + (size_t)n] = '"';
-		o->len += (size_t)n + 2;
+	e = put_str(o->buf + o->len, s);
+	if (e) {
+		o->len = (size_t)(e - o->buf);
 		return;
 	}
 	ob_flush(o);
@@ -249,7 +305,7 @@ static const char digits2[200] =
 /* a decimal number straight into the buffer, two digits per division.  The digits are written
  * in place, back to front: building them on the stack and copying them with wider loads made
  * every number wait for a failed store-to-load forward (perf: 40 % of this function) */
-OUT_HOT void ob_u64(struct rdiag_out *o, uint64_t v)
+OUT_HOT char *put_u64(char *p, uint64_t v)
 {
 	static const uint64_t pow10[20] = {
 		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
@@ -257,18 +313,45 @@ OUT_HOT void ob_u64(struct rdiag_out *o, uint64_t v)
 		10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
 		100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull,
 	};
-	unsigned int n = 1;
+	unsigned int n;
 	char *q;
 
-	ob_room(o);
 	if (v < 10) {		/* most per-packet fields are flags and small counts */
-		o->buf[o->len++] = (char)('0' + v);
-		return;
+		*p = (char)('0' + v);
+		return p + 1;
 	}
-	while (n < 20 && v >= pow10[n])
-		n++;
-	q = o->buf + o->len + n;
-	o->len += n;
+	if (v < 100) {
+		memcpy(p, digits2 + 2 * v, 2);
+		return p + 2;
+	}
+	/* the digit count from the bit length (log10(2) ~ 1233/4096), one compare to correct it */
+	n = ((64u - (unsigned int)__builtin_clzll(v)) * 1233u) >> 12;
+	n += v >= pow10[n];
+	p += n;
+	q = p;
+	if (v <= UINT32_MAX) {
+		/* 32-bit divisions, four digits per step: sequence numbers, QPNs, keys, lengths */
+		uint32_t w = (uint32_t)v;
+
+		while (w >= 10000) {
+			uint32_t r = w % 10000;
+
+			w /= 10000;
+			q -= 4;
+			memcpy(q, digits2 + 2 * (r / 100), 2);
+			memcpy(q + 2, digits2 + 2 * (r % 100), 2);
+		}
+		if (w >= 100) {
+			q -= 2;
+			memcpy(q, digits2 + 2 * (w % 100), 2);
+			w /= 100;
+		}
+		if (w >= 10)
+			memcpy(q - 2, digits2 + 2 * w, 2);
+		else
+			q[-1] = (char)('0' + w);
+		return p;
+	}
 	while (v >= 100) {
 		unsigned int r = (unsigned int)(v % 100);
 
@@ -280,6 +363,13 @@ OUT_HOT void ob_u64(struct rdiag_out *o, uint64_t v)
 		memcpy(q - 2, digits2 + 2 * v, 2);
 	else
 		q[-1] = (char)('0' + v);
+	return p;
+}
+
+OUT_HOT void ob_u64(struct rdiag_out *o, uint64_t v)
+{
+	ob_room(o);
+	o->len = (size_t)(put_u64(o->buf + o->len, v) - o->buf);
 }
 
 static void ob_indent(struct rdiag_out *o, int n)
@@ -404,7 +494,8 @@ static void close_container(struct rdiag_out *o, bool arr)
 	ob_c(o, arr ? ']' : '}');
 	if (o->depth == 0) {
 		ob_c(o, '\n');
-		ob_flush(o);
+		if (!o->hold)
+			ob_flush(o);
 		o->first[0] = true;	/* JSON lines: each top-level value stands alone */
 	}
 }
@@ -525,25 +616,31 @@ void rdiag_out_bool_k(struct rdiag_out *o, struct rdiag_out_key *k, const char *
 	out_bool(o, NULL, k, fmt, v);
 }
 
-static void out_hex64(struct rdiag_out *o, const char *key, struct rdiag_out_key *k,
-		      const char *fmt, uint64_t v)
+/* "0x" and 16 hex digits, quoted: 20 bytes */
+OUT_HOT char *put_hex64(char *b, uint64_t v)
 {
 	static const char hex[] = "0123456789abcdef";
-	char b[20];
 
-	if (o->mode == RDIAG_OUT_TEXT) {
-		if (fmt)
-			fprintf(o->f, fmt, v);
-		return;
-	}
 	b[0] = '"';
 	b[1] = '0';
 	b[2] = 'x';
 	for (int i = 0; i < 16; i++)
 		b[3 + i] = hex[(v >> (60 - 4 * i)) & 0xf];
 	b[19] = '"';
+	return b + 20;
+}
+
+static void out_hex64(struct rdiag_out *o, const char *key, struct rdiag_out_key *k,
+		      const char *fmt, uint64_t v)
+{
+	if (o->mode == RDIAG_OUT_TEXT) {
+		if (fmt)
+			fprintf(o->f, fmt, v);
+		return;
+	}
 	member(o, key, k);
-	ob_put(o, b, sizeof(b));
+	ob_room(o);
+	o->len = (size_t)(put_hex64(o->buf + o->len, v) - o->buf);
 }
 
 void rdiag_out_hex64(struct rdiag_out *o, const char *key, const char *fmt, uint64_t v)
@@ -573,4 +670,141 @@ void rdiag_out_text(struct rdiag_out *o, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(o->f, fmt, ap);
 	va_end(ap);
+}
+
+/* one item the long way, through the single-value calls (text mode, pretty JSON, a key that
+ * needs escapes, a member of an array or of nothing) */
+static void item_slow(struct rdiag_out *o, const struct rdiag_out_item *it)
+{
+	switch (it->type) {
+	case RDIAG_OUT_U64:
+		out_u64(o, NULL, it->k, it->fmt, it->u);
+		break;
+	case RDIAG_OUT_STR:
+		out_str(o, NULL, it->k, it->fmt, it->s);
+		break;
+	case RDIAG_OUT_HEX64:
+		out_hex64(o, NULL, it->k, it->fmt, it->u);
+		break;
+	case RDIAG_OUT_BOOL:
+		out_bool(o, NULL, it->k, it->fmt, it->b);
+		break;
+	case RDIAG_OUT_BEGIN:
+		open_container(o, NULL, it->k, false);
+		break;
+	case RDIAG_OUT_END:
+		close_container(o, false);
+		break;
+	}
+}
+
+/* JSON lines: a run of members written through a local pointer (a store through o->buf may
+ * alias o->len, so the single-value writers reload and store it around every byte).  What
+ * those check per value is checked here once per run (the mode, the buffer space: ITEM_ROOM
+ * bytes per member at most) or once per container (a member of an object, not of an array or
+ * of nothing). */
+#define ITEM_ROOM (1 + sizeof(((struct rdiag_out_key *)0)->json) + 2 + 256 + 7)
+#define ITEM_RUN 64
+
+static void items_run(struct rdiag_out *o, const struct rdiag_out_item *it, unsigned int n)
+{
+	const struct rdiag_out_item *end = it + n;
+	char *p = o->buf + o->len;
+	bool *first = &o->first[o->depth];
+	bool fast = o->depth > 0 && !o->is_arr[o->depth];
+
+	for (; it < end; it++) {
+		struct rdiag_out_key *k = it->k;
+		char *e;
+
+		if (it->type == RDIAG_OUT_END && o->depth > 0 && !o->is_arr[o->depth]) {
+			/* close_container for an object of JSON lines */
+			*p++ = '}';
+			if (--o->depth == 0) {
+				*p++ = '\n';
+				o->first[0] = true;	/* JSON lines: each top-level value stands alone */
+				if (!o->hold) {
+					o->len = (size_t)(p - o->buf);
+					ob_flush(o);
+					p = o->buf;
+				}
+			}
+			first = &o->first[o->depth];
+			fast = o->depth > 0 && !o->is_arr[o->depth];
+			continue;
+		}
+		if (__builtin_expect(it->type == RDIAG_OUT_END || !fast || !k || !key_plain(k), 0)) {
+			o->len = (size_t)(p - o->buf);
+			item_slow(o, it);
+			p = o->buf + o->len;
+			first = &o->first[o->depth];
+			fast = o->depth > 0 && !o->is_arr[o->depth];
+			continue;
+		}
+		*p = ',';
+		p += !*first;
+		*first = false;
+		memcpy(p, k->json, sizeof(k->json));
+		p += k->len + 3;
+		switch (it->type) {
+		case RDIAG_OUT_U64:
+			p = put_u64(p, it->u);
+			break;
+		case RDIAG_OUT_STR:
+			if (!it->s) {
+				memcpy(p, "null", 4);
+				p += 4;
+				break;
+			}
+			e = put_str(p, it->s);
+			if (e) {
+				p = e;
+				break;
+			}
+			o->len = (size_t)(p - o->buf);
+			ob_flush(o);
+			rdiag_json_escape(o->f, it->s);
+			p = o->buf;
+			break;
+		case RDIAG_OUT_HEX64:
+			p = put_hex64(p, it->u);
+			break;
+		case RDIAG_OUT_BOOL:
+			if (it->b)
+				memcpy(p, "true", 4);
+			else
+				memcpy(p, "false", 5);
+			p += 5 - it->b;
+			break;
+		case RDIAG_OUT_BEGIN:
+			*p++ = '{';
+			if (o->depth + 1 < OUT_MAX_DEPTH)
+				o->depth++;
+			first = &o->first[o->depth];
+			*first = true;
+			o->is_arr[o->depth] = false;
+			break;
+		case RDIAG_OUT_END:
+			break;
+		}
+	}
+	o->len = (size_t)(p - o->buf);
+}
+
+void rdiag_out_items(struct rdiag_out *o, const struct rdiag_out_item *it, unsigned int n)
+{
+	if (o->mode != RDIAG_OUT_JSON) {
+		for (unsigned int i = 0; i < n; i++)
+			item_slow(o, it + i);
+		return;
+	}
+	while (n) {
+		unsigned int run = n < ITEM_RUN ? n : ITEM_RUN;
+
+		if (sizeof(o->buf) - o->len < OB_ROOM + run * ITEM_ROOM)
+			ob_flush(o);
+		items_run(o, it, run);
+		it += run;
+		n -= run;
+	}
 }

@@ -20,6 +20,90 @@
 /* pick the short-line or the verbose format */
 #define F(shortf, verbosef) (verbose ? (verbosef) : (shortf))
 
+/* A packet's members are collected here and handed to rdiag_out_items in one call (a packet
+ * of the bench writes some thirty, and a call per member was most of -j's cost).  Strings
+ * formatted on the way (addresses, the time stamp) live in slots until the items are written.
+ * Text mode collects the same items; a text-only line first writes what is collected, so
+ * the order is that of the calls. */
+#define PO_ITEMS 64
+#define PO_SLOTS 6
+
+struct pkt_out {
+	struct rdiag_out *o;
+	bool json;
+	unsigned int n, slots;
+	struct rdiag_out_item it[PO_ITEMS];
+	char slot[PO_SLOTS][INET6_ADDRSTRLEN + 2];
+};
+
+static void w_flush(struct pkt_out *w)
+{
+	rdiag_out_items(w->o, w->it, w->n);
+	w->n = 0;
+	w->slots = 0;
+}
+
+static inline struct rdiag_out_item *w_add(struct pkt_out *w, struct rdiag_out_key *k,
+					  const char *fmt, enum rdiag_out_type type)
+{
+	struct rdiag_out_item *it;
+
+	if (w->n == PO_ITEMS)
+		w_flush(w);
+	it = &w->it[w->n++];
+	it->k = k;
+	it->fmt = fmt;
+	it->type = type;
+	return it;
+}
+
+static inline void w_u64(struct pkt_out *w, struct rdiag_out_key *k, const char *fmt, uint64_t v)
+{
+	w_add(w, k, fmt, RDIAG_OUT_U64)->u = v;
+}
+
+static inline void w_hex64(struct pkt_out *w, struct rdiag_out_key *k, const char *fmt, uint64_t v)
+{
+	w_add(w, k, fmt, RDIAG_OUT_HEX64)->u = v;
+}
+
+/* s must stay valid until the items are written: a literal, a name table entry or a slot */
+static inline void w_str(struct pkt_out *w, struct rdiag_out_key *k, const char *fmt, const char *s)
+{
+	w_add(w, k, fmt, RDIAG_OUT_STR)->s = s;
+}
+
+static inline void w_bool(struct pkt_out *w, struct rdiag_out_key *k, const char *fmt, bool v)
+{
+	w_add(w, k, fmt, RDIAG_OUT_BOOL)->b = v;
+}
+
+static inline void w_begin(struct pkt_out *w, struct rdiag_out_key *k)
+{
+	w_add(w, k, NULL, RDIAG_OUT_BEGIN);
+}
+
+static inline void w_end(struct pkt_out *w)
+{
+	w_add(w, NULL, NULL, RDIAG_OUT_END);
+}
+
+/* room for one formatted string (an address), free again once the items are written */
+static char *w_slot(struct pkt_out *w)
+{
+	if (w->slots == PO_SLOTS)
+		w_flush(w);
+	return w->slot[w->slots++];
+}
+
+/* text only (nothing in JSON): what is collected goes first */
+#define w_text(w, ...) do { \
+	if (!(w)->json) { \
+		w_flush(w); \
+		rdiag_out_text((w)->o, __VA_ARGS__); \
+	} \
+} while (0)
+
 void dump_time(char *buf, size_t len, uint64_t sec, uint32_t nsec)
 {
 	time_t t = (time_t)sec;
@@ -28,6 +112,25 @@ void dump_time(char *buf, size_t len, uint64_t sec, uint32_t nsec)
 	gmtime_r(&t, &tm);
 	snprintf(buf, len, "%02d:%02d:%02d.%09u", tm.tm_hour, tm.tm_min, tm.tm_sec, nsec);
 }
+
+/* "0" .. "255" as four bytes each: the digits, then a byte that holds the digit count */
+static const char octet[256][4] = {
+#define O1(n) { (char)('0' + (n)), 0, 0, 1 }
+#define O2(n) { (char)('0' + (n) / 10), (char)('0' + (n) % 10), 0, 2 }
+#define O3(n) { (char)('0' + (n) / 100), (char)('0' + (n) / 10 % 10), (char)('0' + (n) % 10), 3 }
+#define R10(f, b) f(b), f(b + 1), f(b + 2), f(b + 3), f(b + 4), f(b + 5), f(b + 6), f(b + 7), \
+		  f(b + 8), f(b + 9)
+	R10(O1, 0), R10(O2, 10), R10(O2, 20), R10(O2, 30), R10(O2, 40), R10(O2, 50), R10(O2, 60),
+	R10(O2, 70), R10(O2, 80), R10(O2, 90),
+	R10(O3, 100), R10(O3, 110), R10(O3, 120), R10(O3, 130), R10(O3, 140), R10(O3, 150),
+	R10(O3, 160), R10(O3, 170), R10(O3, 180), R10(O3, 190), R10(O3, 200), R10(O3, 210),
+	R10(O3, 220), R10(O3, 230), R10(O3, 240),
+	O3(250), O3(251), O3(252), O3(253), O3(254), O3(255),
+#undef O1
+#undef O2
+#undef O3
+#undef R10
+};
 
 /* inet_ntop goes through printf for IPv4; this runs twice per packet of a -j dump */
 static void ip_str(char *buf, size_t len, int af, const uint8_t *a)
@@ -39,235 +142,269 @@ static void ip_str(char *buf, size_t len, int af, const uint8_t *a)
 		return;
 	}
 	for (int i = 0; i < 4; i++) {
-		unsigned int v = a[i];
+		const char *d = octet[a[i]];
 
-		if (v >= 100)
-			*q++ = (char)('0' + v / 100);
-		if (v >= 10)
-			*q++ = (char)('0' + v / 10 % 10);
-		*q++ = (char)('0' + v % 10);
-		*q++ = i < 3 ? '.' : '\0';
+		memcpy(q, d, 4);	/* the fourth byte is overwritten by '.' or the NUL */
+		q += d[3];
+		*q++ = '.';
 	}
+	q[-1] = '\0';
 }
 
-static void addr_pair(struct rdiag_out *o, const struct rdiag_pkt *p, bool verbose)
+/* "sec.nsec" by hand: this runs for every packet of a -j dump */
+static const char *ts_str(char *end, uint64_t sec, uint32_t ns)
 {
-	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
+	static const char d2[200] =
+		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+		"8081828384858687888990919293949596979899";
+	char *q = end;
+
+	*--q = '\0';
+	for (int i = 0; i < 4; i++, ns /= 100) {
+		q -= 2;
+		memcpy(q, d2 + 2 * (ns % 100), 2);
+	}
+	*--q = (char)('0' + ns % 10);
+	*--q = '.';
+	while (sec >= 100) {
+		q -= 2;
+		memcpy(q, d2 + 2 * (sec % 100), 2);
+		sec /= 100;
+	}
+	if (sec >= 10) {
+		q -= 2;
+		memcpy(q, d2 + 2 * sec, 2);
+	} else {
+		*--q = (char)('0' + sec);
+	}
+	return q;
+}
+
+static void addr_pair(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
+{
+	char *s, *d;
 	int af = p->ip_family == AF_INET6 ? AF_INET6 : AF_INET;
 
 	if (p->ip_family) {
-		ip_str(s, sizeof(s), af, p->ip_src);
-		ip_str(d, sizeof(d), af, p->ip_dst);
+		s = w_slot(w);
+		d = w_slot(w);
+		ip_str(s, INET6_ADDRSTRLEN, af, p->ip_src);
+		ip_str(d, INET6_ADDRSTRLEN, af, p->ip_dst);
 		if (verbose)
-			rdiag_out_text(o, "\n    %s", af == AF_INET6 ? "ipv6" : "ipv4");
-		rdiag_out_str_k(o, K("src"), " %s", s);
-		rdiag_out_str_k(o, K("dst"), " > %s", d);
+			w_text(w, "\n    %s", af == AF_INET6 ? "ipv6" : "ipv4");
+		w_str(w, K("src"), " %s", s);
+		w_str(w, K("dst"), " > %s", d);
 		if (verbose) {
-			rdiag_out_text(o, " dscp %u ecn %u ttl %u proto %u len %u", p->dscp, p->ecn,
+			w_text(w, " dscp %u ecn %u ttl %u proto %u len %u", p->dscp, p->ecn,
 				       p->ttl, p->ip_proto, p->ip_tot_len);
 			if (af == AF_INET)
-				rdiag_out_text(o, " id 0x%04x%s csum 0x%04x hdrlen %u", p->ip_id,
+				w_text(w, " id 0x%04x%s csum 0x%04x hdrlen %u", p->ip_id,
 					       p->ip_df ? " df" : "", p->ip_csum, p->ip_hdr_len);
 			else
-				rdiag_out_text(o, " flowlabel 0x%05x", p->flow_label);
+				w_text(w, " flowlabel 0x%05x", p->flow_label);
 		}
 	}
 	if (HAS(p, UDP)) {
-		rdiag_out_u64_k(o, K("sport"), F(NULL, "\n    udp sport %" PRIu64), p->sport);
-		rdiag_out_u64_k(o, K("dport"), F(NULL, " dport %" PRIu64), p->dport);
+		w_u64(w, K("sport"), F(NULL, "\n    udp sport %" PRIu64), p->sport);
+		w_u64(w, K("dport"), F(NULL, " dport %" PRIu64), p->dport);
 		if (verbose)
-			rdiag_out_text(o, " len %u csum 0x%04x", p->udp_len, p->udp_csum);
+			w_text(w, " len %u csum 0x%04x", p->udp_len, p->udp_csum);
 	}
 	if (p->ip_family) {
 		/* shown on the ip line above in verbose text */
-		rdiag_out_u64_k(o, K("dscp"), NULL, p->dscp);
-		rdiag_out_u64_k(o, K("ecn"), NULL, p->ecn);
+		w_u64(w, K("dscp"), NULL, p->dscp);
+		w_u64(w, K("ecn"), NULL, p->ecn);
 	}
 	/* verbose text: the LRH comes first on the wire, so its line (with the LIDs) goes first */
 	if (verbose && HAS(p, LRH))
-		rdiag_out_text(o, "\n    lrh vl %u lver %u sl %u lnh %u pktlen %u slid %u dlid %u",
+		w_text(w, "\n    lrh vl %u lver %u sl %u lnh %u pktlen %u slid %u dlid %u",
 			       p->lrh.vl, p->lrh.lver, p->lrh.sl, p->lrh.lnh, p->lrh.pktlen,
 			       p->lrh.slid, p->lrh.dlid);
 	if (HAS(p, GRH)) {
-		inet_ntop(AF_INET6, p->grh.sgid, s, sizeof(s));
-		inet_ntop(AF_INET6, p->grh.dgid, d, sizeof(d));
+		s = w_slot(w);
+		d = w_slot(w);
+		inet_ntop(AF_INET6, p->grh.sgid, s, INET6_ADDRSTRLEN);
+		inet_ntop(AF_INET6, p->grh.dgid, d, INET6_ADDRSTRLEN);
 		if (verbose)
-			rdiag_out_text(o, "\n    grh ipver %u tclass 0x%02x flowlabel 0x%05x paylen %u "
+			w_text(w, "\n    grh ipver %u tclass 0x%02x flowlabel 0x%05x paylen %u "
 				       "nxthdr 0x%02x hoplmt %u", p->grh.ipver, p->grh.tclass,
 				       p->grh.flow_label, p->grh.paylen, p->grh.nxthdr, p->grh.hoplmt);
 		/* the short line shows GIDs only when there is no IP header */
-		rdiag_out_str_k(o, K("sgid"), p->ip_family ? F(NULL, " sgid %s") : F(" %s", " sgid %s"), s);
-		rdiag_out_str_k(o, K("dgid"), p->ip_family ? F(NULL, " dgid %s") : F(" > %s", " dgid %s"), d);
+		w_str(w, K("sgid"), p->ip_family ? F(NULL, " sgid %s") : F(" %s", " sgid %s"), s);
+		w_str(w, K("dgid"), p->ip_family ? F(NULL, " dgid %s") : F(" > %s", " dgid %s"), d);
 	}
 	if (HAS(p, LRH)) {
 		bool show = !HAS(p, GRH);
 
-		rdiag_out_u64_k(o, K("slid"), !verbose && show ? " lid %" PRIu64 : NULL, p->lrh.slid);
-		rdiag_out_u64_k(o, K("dlid"), !verbose && show ? " > lid %" PRIu64 : NULL, p->lrh.dlid);
+		w_u64(w, K("slid"), !verbose && show ? " lid %" PRIu64 : NULL, p->lrh.slid);
+		w_u64(w, K("dlid"), !verbose && show ? " > lid %" PRIu64 : NULL, p->lrh.dlid);
 	}
 }
 
-static void link_layer(struct rdiag_out *o, const struct rdiag_pkt *p, bool verbose)
+static void link_layer(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
 {
 	const uint8_t *s = p->eth_src, *d = p->eth_dst;
 
 	if (p->n_vlan) {
-		rdiag_out_arr_begin(o, "vlan");
+		w_flush(w);
+		rdiag_out_arr_begin(w->o, "vlan");
 		for (unsigned int i = 0; i < p->n_vlan; i++)
-			rdiag_out_u64(o, NULL, F(NULL, " vlan %" PRIu64), p->vlan[i].vid);
-		rdiag_out_arr_end(o);
+			rdiag_out_u64(w->o, NULL, F(NULL, " vlan %" PRIu64), p->vlan[i].vid);
+		rdiag_out_arr_end(w->o);
 	}
 	if (!verbose || !HAS(p, LINK))
 		return;
 	if (p->linktype == RDIAG_DLT_EN10MB)
-		rdiag_out_text(o, "\n    eth %02x:%02x:%02x:%02x:%02x:%02x > "
+		w_text(w, "\n    eth %02x:%02x:%02x:%02x:%02x:%02x > "
 			       "%02x:%02x:%02x:%02x:%02x:%02x type 0x%04x",
 			       s[0], s[1], s[2], s[3], s[4], s[5], d[0], d[1], d[2], d[3], d[4], d[5],
 			       p->ethertype);
 	else
-		rdiag_out_text(o, "\n    sll pkttype %u ifindex %u protocol 0x%04x", p->sll_pkttype,
+		w_text(w, "\n    sll pkttype %u ifindex %u protocol 0x%04x", p->sll_pkttype,
 			       p->sll_ifindex, p->ethertype);
 	for (unsigned int i = 0; i < p->n_vlan; i++)
-		rdiag_out_text(o, " [tpid 0x%04x vid %u pcp %u dei %u]", p->vlan[i].tpid,
+		w_text(w, " [tpid 0x%04x vid %u pcp %u dei %u]", p->vlan[i].tpid,
 			       p->vlan[i].vid, p->vlan[i].pcp, p->vlan[i].dei);
 }
 
-static void bth(struct rdiag_out *o, const struct rdiag_pkt *p, bool verbose)
+static void bth(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
 {
 	const struct rdiag_bth *b = &p->bth;
 
-	rdiag_out_obj_begin_k(o, K("bth"));
-	rdiag_out_u64_k(o, K("opcode"), F(NULL, "\n    bth opcode 0x%02" PRIx64), b->opcode);
-	rdiag_out_str_k(o, K("op"), F(" %s", " (%s)"), rdiag_opcode_name(b->opcode));
-	rdiag_out_u64_k(o, K("se"), F(NULL, " se %" PRIu64), b->se);
-	rdiag_out_u64_k(o, K("m"), F(NULL, " m %" PRIu64), b->m);
-	rdiag_out_u64_k(o, K("padcnt"), F(NULL, " padcnt %" PRIu64), b->padcnt);
-	rdiag_out_u64_k(o, K("tver"), F(NULL, " tver %" PRIu64), b->tver);
-	rdiag_out_u64_k(o, K("pkey"), F(NULL, " pkey 0x%04" PRIx64), b->pkey);
-	rdiag_out_u64_k(o, K("fecn"), F(NULL, " fecn %" PRIu64), b->fecn);
-	rdiag_out_u64_k(o, K("becn"), F(NULL, " becn %" PRIu64), b->becn);
-	rdiag_out_u64_k(o, K("destqp"), F(" qp 0x%06" PRIx64, " destqp 0x%06" PRIx64), b->destqp);
-	rdiag_out_u64_k(o, K("a"), F(NULL, " a %" PRIu64), b->ackreq);
-	rdiag_out_u64_k(o, K("psn"), " psn %" PRIu64, b->psn);
-	rdiag_out_obj_end(o);
+	w_begin(w, K("bth"));
+	w_u64(w, K("opcode"), F(NULL, "\n    bth opcode 0x%02" PRIx64), b->opcode);
+	w_str(w, K("op"), F(" %s", " (%s)"), rdiag_opcode_name(b->opcode));
+	w_u64(w, K("se"), F(NULL, " se %" PRIu64), b->se);
+	w_u64(w, K("m"), F(NULL, " m %" PRIu64), b->m);
+	w_u64(w, K("padcnt"), F(NULL, " padcnt %" PRIu64), b->padcnt);
+	w_u64(w, K("tver"), F(NULL, " tver %" PRIu64), b->tver);
+	w_u64(w, K("pkey"), F(NULL, " pkey 0x%04" PRIx64), b->pkey);
+	w_u64(w, K("fecn"), F(NULL, " fecn %" PRIu64), b->fecn);
+	w_u64(w, K("becn"), F(NULL, " becn %" PRIu64), b->becn);
+	w_u64(w, K("destqp"), F(" qp 0x%06" PRIx64, " destqp 0x%06" PRIx64), b->destqp);
+	w_u64(w, K("a"), F(NULL, " a %" PRIu64), b->ackreq);
+	w_u64(w, K("psn"), " psn %" PRIu64, b->psn);
+	w_end(w);
 	if (!verbose && (b->ackreq || b->se || b->fecn || b->becn || p->ecn == 3))
-		rdiag_out_text(o, "%s%s%s%s%s", b->ackreq ? " A" : "", b->se ? " SE" : "",
+		w_text(w, "%s%s%s%s%s", b->ackreq ? " A" : "", b->se ? " SE" : "",
 			       b->fecn ? " FECN" : "", b->becn ? " BECN" : "",
 			       (p->ip_family && p->ecn == 3) ? " CE" : "");
 }
 
-static void aeth(struct rdiag_out *o, const struct rdiag_pkt *p, bool verbose)
+static void aeth(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
 {
 	const struct rdiag_aeth *a = &p->aeth;
 
-	rdiag_out_obj_begin_k(o, K("aeth"));
-	rdiag_out_u64_k(o, K("syndrome"), F(NULL, "\n    aeth syndrome 0x%02" PRIx64), a->syndrome);
+	w_begin(w, K("aeth"));
+	w_u64(w, K("syndrome"), F(NULL, "\n    aeth syndrome 0x%02" PRIx64), a->syndrome);
 	switch (a->kind) {
 	case RDIAG_AETH_ACK:
-		rdiag_out_str_k(o, K("kind"), F(" %s", " kind %s"), "ack");
-		rdiag_out_u64_k(o, K("credits"), " credits %" PRIu64, a->credits);
+		w_str(w, K("kind"), F(" %s", " kind %s"), "ack");
+		w_u64(w, K("credits"), " credits %" PRIu64, a->credits);
 		break;
 	case RDIAG_AETH_RNR_NAK:
-		rdiag_out_str_k(o, K("kind"), F(" RNR NAK", " kind %s"), "rnr_nak");
-		rdiag_out_u64_k(o, K("timer"), F(NULL, " timer %" PRIu64), a->timer);
-		rdiag_out_dbl_k(o, K("timer_ms"), F(" timer %g ms", " (%g ms)"), a->timer_ms);
+		w_str(w, K("kind"), F(" RNR NAK", " kind %s"), "rnr_nak");
+		w_u64(w, K("timer"), F(NULL, " timer %" PRIu64), a->timer);
+		w_flush(w);
+		rdiag_out_dbl_k(w->o, K("timer_ms"), F(" timer %g ms", " (%g ms)"), a->timer_ms);
 		break;
 	case RDIAG_AETH_NAK:
-		rdiag_out_str_k(o, K("kind"), F(" NAK", " kind %s"), "nak");
-		rdiag_out_u64_k(o, K("nak"), F(NULL, " nak %" PRIu64), a->nak);
-		rdiag_out_str_k(o, K("nak_name"), F(" %s", " (%s)"), a->nak_name ? a->nak_name :
+		w_str(w, K("kind"), F(" NAK", " kind %s"), "nak");
+		w_u64(w, K("nak"), F(NULL, " nak %" PRIu64), a->nak);
+		w_str(w, K("nak_name"), F(" %s", " (%s)"), a->nak_name ? a->nak_name :
 			      rdiag_nak_name(a->nak));
 		break;
 	default:
-		rdiag_out_str_k(o, K("kind"), " %s", "reserved");
+		w_str(w, K("kind"), " %s", "reserved");
 		break;
 	}
-	rdiag_out_u64_k(o, K("msn"), " msn %" PRIu64, a->msn);
-	rdiag_out_obj_end(o);
+	w_u64(w, K("msn"), " msn %" PRIu64, a->msn);
+	w_end(w);
 }
 
-static void cm(struct rdiag_out *o, const struct rdiag_pkt *p, bool verbose)
+static void cm(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
 {
 	const struct rdiag_cm *c = &p->cm;
 	const char *name = rdiag_cm_msg_name(c->msg);
-	char ip[INET6_ADDRSTRLEN];
+	char *ip;
 
-	rdiag_out_obj_begin_k(o, K("cm"));
-	rdiag_out_str_k(o, K("msg"), F(" CM %s", "\n    cm %s"), name ? name : "?");
+	w_begin(w, K("cm"));
+	w_str(w, K("msg"), F(" CM %s", "\n    cm %s"), name ? name : "?");
 	if (c->msg == RDIAG_CM_SIDR_REQ || c->msg == RDIAG_CM_SIDR_REP) {
-		rdiag_out_u64_k(o, K("request_id"), " request_id 0x%08" PRIx64, c->local_comm_id);
+		w_u64(w, K("request_id"), " request_id 0x%08" PRIx64, c->local_comm_id);
 	} else {
-		rdiag_out_u64_k(o, K("local_comm_id"), " comm 0x%08" PRIx64, c->local_comm_id);
+		w_u64(w, K("local_comm_id"), " comm 0x%08" PRIx64, c->local_comm_id);
 		if (c->msg != RDIAG_CM_REQ)
-			rdiag_out_u64_k(o, K("remote_comm_id"), F(" > 0x%08" PRIx64,
+			w_u64(w, K("remote_comm_id"), F(" > 0x%08" PRIx64,
 				      " remote_comm 0x%08" PRIx64), c->remote_comm_id);
 	}
 	switch (c->msg) {
 	case RDIAG_CM_REQ:
 	case RDIAG_CM_SIDR_REQ:
 	case RDIAG_CM_SIDR_REP:
-		rdiag_out_hex64_k(o, K("service_id"), F(NULL, " service_id 0x%016" PRIx64), c->service_id);
+		w_hex64(w, K("service_id"), F(NULL, " service_id 0x%016" PRIx64), c->service_id);
 		if (c->sid_is_ip) {
 			const char *ps = rdiag_port_space_name(c->port_space);
 
-			rdiag_out_str_k(o, K("port_space"), " %s", ps ? ps : "?");
-			rdiag_out_u64_k(o, K("port"), " port %" PRIu64, c->port);
+			w_str(w, K("port_space"), " %s", ps ? ps : "?");
+			w_u64(w, K("port"), " port %" PRIu64, c->port);
 		}
 		if (c->msg == RDIAG_CM_SIDR_REP) {
-			rdiag_out_u64_k(o, K("status"), " status %" PRIu64, c->sidr_status);
-			rdiag_out_u64_k(o, K("qpn"), " qpn 0x%06" PRIx64, c->local_qpn);
-			rdiag_out_u64_k(o, K("qkey"), F(NULL, " qkey 0x%08" PRIx64), c->qkey);
+			w_u64(w, K("status"), " status %" PRIu64, c->sidr_status);
+			w_u64(w, K("qpn"), " qpn 0x%06" PRIx64, c->local_qpn);
+			w_u64(w, K("qkey"), F(NULL, " qkey 0x%08" PRIx64), c->qkey);
 		}
 		if (c->msg != RDIAG_CM_REQ)
 			break;
-		rdiag_out_hex64_k(o, K("local_ca_guid"), F(NULL, " ca_guid 0x%016" PRIx64),
+		w_hex64(w, K("local_ca_guid"), F(NULL, " ca_guid 0x%016" PRIx64),
 				c->local_ca_guid);
-		rdiag_out_u64_k(o, K("local_qpn"), " qpn 0x%06" PRIx64, c->local_qpn);
-		rdiag_out_u64_k(o, K("starting_psn"), " psn %" PRIu64, c->starting_psn);
-		rdiag_out_u64_k(o, K("path_mtu"), F(NULL, " path_mtu %" PRIu64), c->path_mtu);
-		rdiag_out_u64_k(o, K("transport"), F(NULL, " transport %" PRIu64), c->transport);
-		rdiag_out_u64_k(o, K("retry_count"), F(NULL, " retry %" PRIu64), c->retry_count);
-		rdiag_out_u64_k(o, K("rnr_retry_count"), F(NULL, " rnr_retry %" PRIu64),
+		w_u64(w, K("local_qpn"), " qpn 0x%06" PRIx64, c->local_qpn);
+		w_u64(w, K("starting_psn"), " psn %" PRIu64, c->starting_psn);
+		w_u64(w, K("path_mtu"), F(NULL, " path_mtu %" PRIu64), c->path_mtu);
+		w_u64(w, K("transport"), F(NULL, " transport %" PRIu64), c->transport);
+		w_u64(w, K("retry_count"), F(NULL, " retry %" PRIu64), c->retry_count);
+		w_u64(w, K("rnr_retry_count"), F(NULL, " rnr_retry %" PRIu64),
 			      c->rnr_retry_count);
-		rdiag_out_u64_k(o, K("resp_resources"), F(NULL, " resp_res %" PRIu64), c->resp_resources);
-		rdiag_out_u64_k(o, K("initiator_depth"), F(NULL, " init_depth %" PRIu64),
+		w_u64(w, K("resp_resources"), F(NULL, " resp_res %" PRIu64), c->resp_resources);
+		w_u64(w, K("initiator_depth"), F(NULL, " init_depth %" PRIu64),
 			      c->initiator_depth);
-		rdiag_out_u64_k(o, K("local_cm_timeout"), F(NULL, " local_cm_timeout %" PRIu64),
+		w_u64(w, K("local_cm_timeout"), F(NULL, " local_cm_timeout %" PRIu64),
 			      c->local_cm_timeout);
-		rdiag_out_u64_k(o, K("remote_cm_timeout"), F(NULL, " remote_cm_timeout %" PRIu64),
+		w_u64(w, K("remote_cm_timeout"), F(NULL, " remote_cm_timeout %" PRIu64),
 			      c->remote_cm_timeout);
-		rdiag_out_u64_k(o, K("max_cm_retries"), F(NULL, " max_cm_retries %" PRIu64),
+		w_u64(w, K("max_cm_retries"), F(NULL, " max_cm_retries %" PRIu64),
 			      c->max_cm_retries);
-		rdiag_out_u64_k(o, K("pkey"), F(NULL, " pkey 0x%04" PRIx64), c->pkey);
+		w_u64(w, K("pkey"), F(NULL, " pkey 0x%04" PRIx64), c->pkey);
 		break;
 	case RDIAG_CM_REP:
-		rdiag_out_hex64_k(o, K("local_ca_guid"), F(NULL, " ca_guid 0x%016" PRIx64),
+		w_hex64(w, K("local_ca_guid"), F(NULL, " ca_guid 0x%016" PRIx64),
 				c->local_ca_guid);
-		rdiag_out_u64_k(o, K("local_qpn"), " qpn 0x%06" PRIx64, c->local_qpn);
-		rdiag_out_u64_k(o, K("starting_psn"), " psn %" PRIu64, c->starting_psn);
-		rdiag_out_u64_k(o, K("resp_resources"), F(NULL, " resp_res %" PRIu64), c->resp_resources);
-		rdiag_out_u64_k(o, K("initiator_depth"), F(NULL, " init_depth %" PRIu64),
+		w_u64(w, K("local_qpn"), " qpn 0x%06" PRIx64, c->local_qpn);
+		w_u64(w, K("starting_psn"), " psn %" PRIu64, c->starting_psn);
+		w_u64(w, K("resp_resources"), F(NULL, " resp_res %" PRIu64), c->resp_resources);
+		w_u64(w, K("initiator_depth"), F(NULL, " init_depth %" PRIu64),
 			      c->initiator_depth);
-		rdiag_out_u64_k(o, K("rnr_retry_count"), F(NULL, " rnr_retry %" PRIu64),
+		w_u64(w, K("rnr_retry_count"), F(NULL, " rnr_retry %" PRIu64),
 			      c->rnr_retry_count);
-		rdiag_out_u64_k(o, K("target_ack_delay"), F(NULL, " target_ack_delay %" PRIu64),
+		w_u64(w, K("target_ack_delay"), F(NULL, " target_ack_delay %" PRIu64),
 			      c->target_ack_delay);
 		break;
 	case RDIAG_CM_REJ: {
 		const char *rn = rdiag_cm_rej_reason_name(c->reason);
 
-		rdiag_out_u64_k(o, K("msg_rejected"), F(NULL, " msg_rejected %" PRIu64), c->msg_rejected);
-		rdiag_out_u64_k(o, K("reason"), " reason %" PRIu64, c->reason);
-		rdiag_out_str_k(o, K("reason_name"), " %s", rn ? rn : "unassigned");
+		w_u64(w, K("msg_rejected"), F(NULL, " msg_rejected %" PRIu64), c->msg_rejected);
+		w_u64(w, K("reason"), " reason %" PRIu64, c->reason);
+		w_str(w, K("reason_name"), " %s", rn ? rn : "unassigned");
 		break;
 	}
 	case RDIAG_CM_MRA:
-		rdiag_out_u64_k(o, K("msg_mraed"), F(NULL, " msg_mraed %" PRIu64), c->msg_mraed);
-		rdiag_out_u64_k(o, K("service_timeout"), F(NULL, " service_timeout %" PRIu64),
+		w_u64(w, K("msg_mraed"), F(NULL, " msg_mraed %" PRIu64), c->msg_mraed);
+		w_u64(w, K("service_timeout"), F(NULL, " service_timeout %" PRIu64),
 			      c->service_timeout);
 		break;
 	case RDIAG_CM_DREQ:
-		rdiag_out_u64_k(o, K("remote_qpn"), F(NULL, " remote_qpn 0x%06" PRIx64), c->remote_qpn);
+		w_u64(w, K("remote_qpn"), F(NULL, " remote_qpn 0x%06" PRIx64), c->remote_qpn);
 		break;
 	default:
 		break;
@@ -275,193 +412,188 @@ static void cm(struct rdiag_out *o, const struct rdiag_pkt *p, bool verbose)
 	if (c->has_ip) {
 		int af = c->ip_family == AF_INET6 ? AF_INET6 : AF_INET;
 
-		rdiag_out_obj_begin_k(o, K("ip"));
-		inet_ntop(af, c->ip_src, ip, sizeof(ip));
-		rdiag_out_str_k(o, K("src"), F(NULL, " ip %s"), ip);
-		rdiag_out_u64_k(o, K("sport"), F(NULL, ".%" PRIu64), c->ip_src_port);
-		inet_ntop(af, c->ip_dst, ip, sizeof(ip));
-		rdiag_out_str_k(o, K("dst"), F(NULL, " > %s"), ip);
-		rdiag_out_obj_end(o);
+		w_begin(w, K("ip"));
+		ip = w_slot(w);
+		inet_ntop(af, c->ip_src, ip, INET6_ADDRSTRLEN);
+		w_str(w, K("src"), F(NULL, " ip %s"), ip);
+		w_u64(w, K("sport"), F(NULL, ".%" PRIu64), c->ip_src_port);
+		ip = w_slot(w);
+		inet_ntop(af, c->ip_dst, ip, INET6_ADDRSTRLEN);
+		w_str(w, K("dst"), F(NULL, " > %s"), ip);
+		w_end(w);
 	}
-	rdiag_out_obj_end(o);
+	w_end(w);
 }
 
-static void mad(struct rdiag_out *o, const struct rdiag_pkt *p, bool verbose)
+static void mad(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
 {
 	const struct rdiag_mad *m = &p->mad;
 	const char *cls = rdiag_mad_class_name(m->mgmt_class);
 
-	rdiag_out_obj_begin_k(o, K("mad"));
-	rdiag_out_u64_k(o, K("base_version"), F(NULL, "\n    mad base_version %" PRIu64), m->base_version);
-	rdiag_out_u64_k(o, K("mgmt_class"), HAS(p, CM) ? F(NULL, " class 0x%02" PRIx64) :
+	w_begin(w, K("mad"));
+	w_u64(w, K("base_version"), F(NULL, "\n    mad base_version %" PRIu64), m->base_version);
+	w_u64(w, K("mgmt_class"), HAS(p, CM) ? F(NULL, " class 0x%02" PRIx64) :
 		      " MAD class 0x%02" PRIx64, m->mgmt_class);
-	rdiag_out_str_k(o, K("class"), F(NULL, " (%s)"), cls ? cls : "?");
-	rdiag_out_u64_k(o, K("class_version"), F(NULL, " class_version %" PRIu64), m->class_version);
-	rdiag_out_u64_k(o, K("method"), HAS(p, CM) ? F(NULL, " method 0x%02" PRIx64) :
+	w_str(w, K("class"), F(NULL, " (%s)"), cls ? cls : "?");
+	w_u64(w, K("class_version"), F(NULL, " class_version %" PRIu64), m->class_version);
+	w_u64(w, K("method"), HAS(p, CM) ? F(NULL, " method 0x%02" PRIx64) :
 		      " method 0x%02" PRIx64, m->method);
-	rdiag_out_u64_k(o, K("status"), F(NULL, " status 0x%04" PRIx64), m->status);
-	rdiag_out_hex64_k(o, K("tid"), F(NULL, " tid 0x%016" PRIx64), m->tid);
-	rdiag_out_u64_k(o, K("attr_id"), HAS(p, CM) ? F(NULL, " attr 0x%04" PRIx64) :
+	w_u64(w, K("status"), F(NULL, " status 0x%04" PRIx64), m->status);
+	w_hex64(w, K("tid"), F(NULL, " tid 0x%016" PRIx64), m->tid);
+	w_u64(w, K("attr_id"), HAS(p, CM) ? F(NULL, " attr 0x%04" PRIx64) :
 		      " attr 0x%04" PRIx64, m->attr_id);
-	rdiag_out_u64_k(o, K("attr_mod"), F(NULL, " attr_mod 0x%08" PRIx64), m->attr_mod);
+	w_u64(w, K("attr_mod"), F(NULL, " attr_mod 0x%08" PRIx64), m->attr_mod);
 	if (HAS(p, CM))
-		cm(o, p, verbose);
-	rdiag_out_obj_end(o);
+		cm(w, p, verbose);
+	w_end(w);
 }
 
-static void ext_headers(struct rdiag_out *o, const struct rdiag_pkt *p, bool verbose)
+static void ext_headers(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
 {
 	if (HAS(p, RDETH)) {
-		rdiag_out_obj_begin_k(o, K("rdeth"));
-		rdiag_out_u64_k(o, K("eecnxt"), F(" eecnxt 0x%06" PRIx64, "\n    rdeth eecnxt 0x%06" PRIx64),
+		w_begin(w, K("rdeth"));
+		w_u64(w, K("eecnxt"), F(" eecnxt 0x%06" PRIx64, "\n    rdeth eecnxt 0x%06" PRIx64),
 			      p->rdeth_eecnxt);
-		rdiag_out_obj_end(o);
+		w_end(w);
 	}
 	if (HAS(p, DETH)) {
-		rdiag_out_obj_begin_k(o, K("deth"));
-		rdiag_out_u64_k(o, K("qkey"), F(" qkey 0x%08" PRIx64, "\n    deth qkey 0x%08" PRIx64),
+		w_begin(w, K("deth"));
+		w_u64(w, K("qkey"), F(" qkey 0x%08" PRIx64, "\n    deth qkey 0x%08" PRIx64),
 			      p->deth_qkey);
-		rdiag_out_u64_k(o, K("srcqp"), " srcqp 0x%06" PRIx64, p->deth_srcqp);
-		rdiag_out_obj_end(o);
+		w_u64(w, K("srcqp"), " srcqp 0x%06" PRIx64, p->deth_srcqp);
+		w_end(w);
 	}
 	if (HAS(p, XRCETH)) {
-		rdiag_out_obj_begin_k(o, K("xrceth"));
-		rdiag_out_u64_k(o, K("xrcsrq"), F(" xrcsrq 0x%06" PRIx64, "\n    xrceth xrcsrq 0x%06" PRIx64),
+		w_begin(w, K("xrceth"));
+		w_u64(w, K("xrcsrq"), F(" xrcsrq 0x%06" PRIx64, "\n    xrceth xrcsrq 0x%06" PRIx64),
 			      p->xrceth_xrcsrq);
-		rdiag_out_obj_end(o);
+		w_end(w);
 	}
 	if (HAS(p, RETH)) {
-		rdiag_out_obj_begin_k(o, K("reth"));
-		rdiag_out_hex64_k(o, K("va"), F(" va 0x%" PRIx64, "\n    reth va 0x%016" PRIx64), p->reth.va);
-		rdiag_out_u64_k(o, K("rkey"), " rkey 0x%08" PRIx64, p->reth.rkey);
-		rdiag_out_u64_k(o, K("dmalen"), " dmalen %" PRIu64, p->reth.dmalen);
-		rdiag_out_obj_end(o);
+		w_begin(w, K("reth"));
+		w_hex64(w, K("va"), F(" va 0x%" PRIx64, "\n    reth va 0x%016" PRIx64), p->reth.va);
+		w_u64(w, K("rkey"), " rkey 0x%08" PRIx64, p->reth.rkey);
+		w_u64(w, K("dmalen"), " dmalen %" PRIu64, p->reth.dmalen);
+		w_end(w);
 	}
 	if (HAS(p, ATOMICETH)) {
 		const struct rdiag_atomiceth *a = &p->atomiceth;
 
-		rdiag_out_obj_begin_k(o, K("atomiceth"));
-		rdiag_out_hex64_k(o, K("va"), F(" va 0x%" PRIx64, "\n    atomiceth va 0x%016" PRIx64), a->va);
-		rdiag_out_u64_k(o, K("rkey"), " rkey 0x%08" PRIx64, a->rkey);
-		rdiag_out_hex64_k(o, K("swap"), " swap 0x%" PRIx64, a->swap);
-		rdiag_out_hex64_k(o, K("compare"), " compare 0x%" PRIx64, a->compare);
-		rdiag_out_obj_end(o);
+		w_begin(w, K("atomiceth"));
+		w_hex64(w, K("va"), F(" va 0x%" PRIx64, "\n    atomiceth va 0x%016" PRIx64), a->va);
+		w_u64(w, K("rkey"), " rkey 0x%08" PRIx64, a->rkey);
+		w_hex64(w, K("swap"), " swap 0x%" PRIx64, a->swap);
+		w_hex64(w, K("compare"), " compare 0x%" PRIx64, a->compare);
+		w_end(w);
 	}
 	if (HAS(p, AETH))
-		aeth(o, p, verbose);
+		aeth(w, p, verbose);
 	if (HAS(p, ATOMICACKETH)) {
-		rdiag_out_obj_begin_k(o, K("atomicacketh"));
-		rdiag_out_hex64_k(o, K("orig"), F(" orig 0x%" PRIx64, "\n    atomicacketh orig 0x%016" PRIx64),
+		w_begin(w, K("atomicacketh"));
+		w_hex64(w, K("orig"), F(" orig 0x%" PRIx64, "\n    atomicacketh orig 0x%016" PRIx64),
 				p->atomicacketh_orig);
-		rdiag_out_obj_end(o);
+		w_end(w);
 	}
 	if (HAS(p, IMMDT))
-		rdiag_out_u64_k(o, K("immdt"), F(" imm 0x%08" PRIx64, "\n    immdt 0x%08" PRIx64), p->immdt);
+		w_u64(w, K("immdt"), F(" imm 0x%08" PRIx64, "\n    immdt 0x%08" PRIx64), p->immdt);
 	if (HAS(p, IETH))
-		rdiag_out_u64_k(o, K("ieth"), F(" inv_rkey 0x%08" PRIx64, "\n    ieth rkey 0x%08" PRIx64),
+		w_u64(w, K("ieth"), F(" inv_rkey 0x%08" PRIx64, "\n    ieth rkey 0x%08" PRIx64),
 			      p->ieth_rkey);
 	if (HAS(p, FETH)) {
-		rdiag_out_obj_begin_k(o, K("feth"));
-		rdiag_out_u64_k(o, K("sel"), F(" sel %" PRIu64, "\n    feth sel %" PRIu64), p->feth.sel);
-		rdiag_out_u64_k(o, K("plt"), " plt %" PRIu64, p->feth.plt);
-		rdiag_out_obj_end(o);
+		w_begin(w, K("feth"));
+		w_u64(w, K("sel"), F(" sel %" PRIu64, "\n    feth sel %" PRIu64), p->feth.sel);
+		w_u64(w, K("plt"), " plt %" PRIu64, p->feth.plt);
+		w_end(w);
 	}
 	if (HAS(p, MAD))
-		mad(o, p, verbose);
+		mad(w, p, verbose);
 }
 
-static void analysis(struct rdiag_out *o, const struct rdiag_flow_verdict *v)
+static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 {
 	const uint32_t shown = RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_OOO | RDIAG_FV_RETX | RDIAG_FV_CM_RETRY |
 			       RDIAG_FV_READ_DONE | RDIAG_FV_ACKED;
 
 	if (!v || !(v->flags & shown))
 		return;
-	rdiag_out_obj_begin_k(o, K("analysis"));
+	w_begin(w, K("analysis"));
 	if (v->flags & RDIAG_FV_GAP) {
-		rdiag_out_u64_k(o, K("lost"), " [gap: %" PRIu64 " lost", v->lost);
-		rdiag_out_u64_k(o, K("expected_psn"), ", expected psn %" PRIu64 "]", v->expected_psn);
+		w_u64(w, K("lost"), " [gap: %" PRIu64 " lost", v->lost);
+		w_u64(w, K("expected_psn"), ", expected psn %" PRIu64 "]", v->expected_psn);
 	}
 	if (v->flags & RDIAG_FV_DUP)
-		rdiag_out_bool_k(o, K("dup"), " [dup]", true);
+		w_bool(w, K("dup"), " [dup]", true);
 	if (v->flags & RDIAG_FV_RETX)
-		rdiag_out_bool_k(o, K("retx"), " [retransmission]", true);
+		w_bool(w, K("retx"), " [retransmission]", true);
 	if (v->flags & RDIAG_FV_OOO)
-		rdiag_out_bool_k(o, K("ooo"), " [out of order]", true);
+		w_bool(w, K("ooo"), " [out of order]", true);
 	if (v->flags & RDIAG_FV_CM_RETRY)
-		rdiag_out_bool_k(o, K("cm_retry"), " [CM retry]", true);
+		w_bool(w, K("cm_retry"), " [CM retry]", true);
 	if (v->flags & RDIAG_FV_READ_DONE)
-		rdiag_out_u64_k(o, K("read_latency_ns"), NULL, v->latency_ns);
+		w_u64(w, K("read_latency_ns"), NULL, v->latency_ns);
 	if (v->flags & RDIAG_FV_ACKED)
-		rdiag_out_u64_k(o, K("ack_latency_ns"), NULL, v->latency_ns);
-	rdiag_out_obj_end(o);
+		w_u64(w, K("ack_latency_ns"), NULL, v->latency_ns);
+	w_end(w);
 }
 
 void dump_packet(struct rdiag_out *o, const struct rdiag_frame *f, const struct rdiag_pkt *p,
 		 const struct rdiag_flow_verdict *v, bool verbose)
 {
+	struct pkt_out po, *w = &po;
 	char ts[48];
 
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_u64_k(o, K("n"), F(NULL, "#%" PRIu64 " "), f->n);
-	if (rdiag_out_json(o)) {
-		char *q = ts + sizeof(ts);
-		uint64_t sec = f->ts_sec;
-		uint32_t ns = f->ts_nsec;
-
-		/* "sec.nsec" by hand: this runs for every packet of a -j dump */
-		*--q = '\0';
-		for (int i = 0; i < 9; i++, ns /= 10)
-			*--q = (char)('0' + ns % 10);
-		*--q = '.';
-		do {
-			*--q = (char)('0' + sec % 10);
-			sec /= 10;
-		} while (sec);
-		rdiag_out_str_k(o, K("ts"), NULL, q);
+	po.o = o;
+	po.json = rdiag_out_json(o);
+	po.n = 0;
+	po.slots = 0;
+	w_begin(w, NULL);		/* the top-level object */
+	w_u64(w, K("n"), F(NULL, "#%" PRIu64 " "), f->n);
+	if (w->json) {
+		w_str(w, K("ts"), NULL, ts_str(ts + sizeof(ts), f->ts_sec, f->ts_nsec));
 	} else {
 		dump_time(ts, sizeof(ts), f->ts_sec, f->ts_nsec);
-		rdiag_out_text(o, "%s", ts);
+		w_text(w, "%s", ts);
 	}
-	rdiag_out_u64_k(o, K("caplen"), F(NULL, " caplen %" PRIu64), p->caplen);
-	rdiag_out_u64_k(o, K("len"), F(NULL, " len %" PRIu64), p->len);
-	rdiag_out_str_k(o, K("encap"), F(NULL, " %s"), rdiag_encap_name(p->encap));
-	link_layer(o, p, verbose);
-	addr_pair(o, p, verbose);
+	w_u64(w, K("caplen"), F(NULL, " caplen %" PRIu64), p->caplen);
+	w_u64(w, K("len"), F(NULL, " len %" PRIu64), p->len);
+	w_str(w, K("encap"), F(NULL, " %s"), rdiag_encap_name(p->encap));
+	link_layer(w, p, verbose);
+	addr_pair(w, p, verbose);
 	if (HAS(p, BTH)) {
-		bth(o, p, verbose);
-		ext_headers(o, p, verbose);
+		bth(w, p, verbose);
+		ext_headers(w, p, verbose);
 		if (HAS(p, PAYLOAD) || p->payload_len)
-			rdiag_out_u64_k(o, K("payload"), F(p->payload_len ? " len %" PRIu64 : NULL,
+			w_u64(w, K("payload"), F(p->payload_len ? " len %" PRIu64 : NULL,
 				      "\n    payload %" PRIu64), p->payload_len);
 		if (verbose && p->pad)
-			rdiag_out_text(o, " pad %u", p->pad);
+			w_text(w, " pad %u", p->pad);
 	} else if (!verbose) {
-		rdiag_out_text(o, " %s", p->encap == RDIAG_ENCAP_IB ? "IB" : "RoCE");
+		w_text(w, " %s", p->encap == RDIAG_ENCAP_IB ? "IB" : "RoCE");
 	}
 	if (HAS(p, ICRC)) {
-		rdiag_out_obj_begin_k(o, K("icrc"));
-		rdiag_out_u64_k(o, K("value"), F(NULL, "\n    icrc 0x%08" PRIx64), p->icrc);
+		w_begin(w, K("icrc"));
+		w_u64(w, K("value"), F(NULL, "\n    icrc 0x%08" PRIx64), p->icrc);
 		if (p->icrc_checked)
-			rdiag_out_bool_k(o, K("ok"), NULL, p->icrc_ok);
-		rdiag_out_obj_end(o);
+			w_bool(w, K("ok"), NULL, p->icrc_ok);
+		w_end(w);
 		if (verbose && p->icrc_checked)
-			rdiag_out_text(o, p->icrc_ok ? " ok" : " (computed 0x%08x)", p->icrc_computed);
+			w_text(w, p->icrc_ok ? " ok" : " (computed 0x%08x)", p->icrc_computed);
 		else if (verbose)
-			rdiag_out_text(o, " not checked");
+			w_text(w, " not checked");
 		if (p->icrc_checked && !p->icrc_ok)
-			rdiag_out_text(o, " [bad icrc]");
+			w_text(w, " [bad icrc]");
 	}
 	if (verbose && p->vcrc_checked)
-		rdiag_out_text(o, "\n    vcrc 0x%04x %s", p->vcrc, p->vcrc_ok ? "ok" : "[bad vcrc]");
+		w_text(w, "\n    vcrc 0x%04x %s", p->vcrc, p->vcrc_ok ? "ok" : "[bad vcrc]");
 	if (p->status == RDIAG_PKT_TRUNCATED) {
-		rdiag_out_bool_k(o, K("truncated"), " [truncated]", true);
+		w_bool(w, K("truncated"), " [truncated]", true);
 		if (verbose)
-			rdiag_out_text(o, " in %s", rdiag_hdr_name(p->stopped_in));
+			w_text(w, " in %s", rdiag_hdr_name(p->stopped_in));
 	} else if (p->status == RDIAG_PKT_INVALID) {
-		rdiag_out_str_k(o, K("invalid"), " [invalid %s]", rdiag_hdr_name(p->stopped_in));
+		w_str(w, K("invalid"), " [invalid %s]", rdiag_hdr_name(p->stopped_in));
 	}
-	analysis(o, v);
-	rdiag_out_text(o, "\n");
-	rdiag_out_obj_end(o);
+	analysis(w, v);
+	w_text(w, "\n");
+	w_end(w);
+	w_flush(w);
 }

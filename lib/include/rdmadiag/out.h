@@ -67,6 +67,38 @@ void rdiag_out_str_k(struct rdiag_out *o, struct rdiag_out_key *k, const char *f
 void rdiag_out_bool_k(struct rdiag_out *o, struct rdiag_out_key *k, const char *fmt, bool v);
 void rdiag_out_hex64_k(struct rdiag_out *o, struct rdiag_out_key *k, const char *fmt, uint64_t v);
 
+/* A run of members written in one call, for output written per packet: the same bytes as the
+ * single-value calls above, in order, without a call, a mode check and a container check per
+ * value.  Text mode prints each item's fmt (NULL = not shown) with its value; JSON mode writes
+ * "key":value.  RDIAG_OUT_BEGIN opens an object under k (fmt and value unused) and
+ * RDIAG_OUT_END closes it (k unused), so a header with its fields is one call. */
+enum rdiag_out_type {
+	RDIAG_OUT_U64,		/* .u */
+	RDIAG_OUT_STR,		/* .s (NULL = null in JSON, "" in text) */
+	RDIAG_OUT_HEX64,	/* .u */
+	RDIAG_OUT_BOOL,		/* .b */
+	RDIAG_OUT_BEGIN,
+	RDIAG_OUT_END,
+};
+struct rdiag_out_item {
+	struct rdiag_out_key *k;
+	const char *fmt;
+	enum rdiag_out_type type;
+	union {
+		uint64_t u;
+		const char *s;
+		bool b;
+	};
+};
+void rdiag_out_items(struct rdiag_out *o, const struct rdiag_out_item *it, unsigned int n);
+
+/* JSON lines normally leave for the stream once per top-level value (a reader of a live
+ * capture sees each line at once).  Held, they collect until the buffer (64 KiB) is full,
+ * and the stream gets one big write instead of one per line: for reading files.  Whatever
+ * is held is written by rdiag_out_flush(), rdiag_out_file() and rdiag_out_free(). */
+void rdiag_out_hold(struct rdiag_out *o, bool hold);
+void rdiag_out_flush(struct rdiag_out *o);
+
 /* text-only output (ignored in JSON mode) */
 void rdiag_out_text(struct rdiag_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

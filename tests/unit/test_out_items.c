@@ -1,0 +1,384 @@
+/* Unit tests of rdiag_out_items (a run of members in one call) and rdiag_out_hold (JSON lines
+ * held until the buffer is full): the bytes must be those of the single-value calls, in every
+ * mode, for every value shape the fast path treats on its own (digit counts, string lengths
+ * around the eight-byte chunks, each byte class that needs escapes, strings past 256 bytes,
+ * nested objects, members of arrays, runs longer than one buffer check). */
+#include <stdlib.h>
+#include "tap.h"
+#include "rdmadiag/out.h"
+
+#define MAX_ITEMS 4096
+
+struct script {
+	struct rdiag_out_item it[MAX_ITEMS];
+	unsigned int n;
+	char strs[MAX_ITEMS / 4][400];
+	unsigned int n_strs;
+};
+
+static struct rdiag_out_key *keys[5];
+
+static void add(struct script *s, struct rdiag_out_key *k, const char *fmt, enum rdiag_out_type t)
+{
+	struct rdiag_out_item *it = &s->it[s->n++];
+
+	if (s->n > MAX_ITEMS)
+		abort();
+	it->k = k;
+	it->fmt = fmt;
+	it->type = t;
+	it->u = 0;
+}
+
+static void add_u64(struct script *s, unsigned int i, uint64_t v)
+{
+	add(s, keys[i % 5], i % 3 ? " u%" PRIu64 : NULL, RDIAG_OUT_U64);
+	s->it[s->n - 1].u = v;
+}
+
+static void add_str(struct script *s, unsigned int i, const char *v)
+{
+	add(s, keys[i % 5], i % 4 ? " s%s" : NULL, RDIAG_OUT_STR);
+	s->it[s->n - 1].s = v;
+}
+
+static char *new_str(struct script *s)
+{
+	return s->strs[s->n_strs++];
+}
+
+/* a top-level object with every shape, a nested one, an empty one, a second line */
+static void build(struct script *s)
+{
+	static const unsigned char bad[] = { 0x01, 0x1f, 0x7f, 0x80, 0xff, '"', '\\', '\n' };
+	static const unsigned char edge[] = { 0x20, 0x7e, '!', '#', '[', ']', 'a' };
+	unsigned int i = 0;
+	uint64_t p = 1;
+
+	s->n = 0;
+	s->n_strs = 0;
+	add(s, NULL, NULL, RDIAG_OUT_BEGIN);
+	for (int d = 0; d < 20; d++, p *= 10) {
+		add_u64(s, i++, p - 1);
+		add_u64(s, i++, p);
+		add_u64(s, i++, p + 1);
+	}
+	add_u64(s, i++, UINT32_MAX);
+	add_u64(s, i++, (uint64_t)UINT32_MAX + 1);
+	add_u64(s, i++, UINT64_MAX);
+	add(s, keys[1], " h%" PRIx64, RDIAG_OUT_HEX64);
+	s->it[s->n - 1].u = 0xdeadbeefcafe0123ull;
+	add(s, keys[2], " b%s", RDIAG_OUT_BOOL);
+	s->it[s->n - 1].b = true;
+	add(s, keys[0], NULL, RDIAG_OUT_BOOL);
+	s->it[s->n - 1].b = false;
+	add_str(s, i++, NULL);
+	/* plain strings of every length around the chunks, one with each edge byte */
+	for (unsigned int len = 0; len <= 40; len++) {
+		char *t = new_str(s);
+
+		for (unsigned int j = 0; j < len; j++)
+			t[j] = (char)('A' + j % 26);
+		t[len] = '\0';
+		if (len)
+			t[len - 1] = (char)edge[len % sizeof(edge)];
+		add_str(s, i++, t);
+	}
+	/* one byte that needs an escape (or is UTF-8) at each place of strings up to 17 bytes */
+	for (unsigned int b = 0; b < sizeof(bad); b++) {
+		for (unsigned int len = 1; len <= 17; len += 2) {
+			char *t = new_str(s);
+
+			memset(t, 'x', len);
+			t[len] = '\0';
+			t[(len * 7 + b) % len] = (char)bad[b];
+			add_str(s, i++, t);
+		}
+	}
+	{
+		char *t = new_str(s);
+
+		strcpy(t, "caf\xc3\xa9 ok");
+		add_str(s, i++, t);
+	}
+	/* 255, 256, 257 and 300 bytes: the fast path takes at most 256 */
+	for (unsigned int len = 255; len <= 300; len += len < 257 ? 1 : 43) {
+		char *t = new_str(s);
+
+		memset(t, 'y', len);
+		t[len] = '\0';
+		add_str(s, i++, t);
+	}
+	add(s, keys[3], NULL, RDIAG_OUT_BEGIN);
+	add_u64(s, i++, 42);
+	add(s, keys[4], NULL, RDIAG_OUT_BEGIN);
+	add(s, NULL, NULL, RDIAG_OUT_END);
+	add_str(s, i++, "inner");
+	add(s, NULL, NULL, RDIAG_OUT_END);
+	add_u64(s, i++, 7);
+	add(s, NULL, NULL, RDIAG_OUT_END);
+	add(s, NULL, NULL, RDIAG_OUT_BEGIN);
+	add_u64(s, i++, 8);
+	add(s, NULL, NULL, RDIAG_OUT_END);
+}
+
+/* the single-value call that an item stands for */
+static void one(struct rdiag_out *o, const struct rdiag_out_item *it)
+{
+	switch (it->type) {
+	case RDIAG_OUT_U64:
+		rdiag_out_u64_k(o, it->k, it->fmt, it->u);
+		break;
+	case RDIAG_OUT_STR:
+		rdiag_out_str_k(o, it->k, it->fmt, it->s);
+		break;
+	case RDIAG_OUT_HEX64:
+		rdiag_out_hex64_k(o, it->k, it->fmt, it->u);
+		break;
+	case RDIAG_OUT_BOOL:
+		rdiag_out_bool_k(o, it->k, it->fmt, it->b);
+		break;
+	case RDIAG_OUT_BEGIN:
+		if (it->k)
+			rdiag_out_obj_begin_k(o, it->k);
+		else
+			rdiag_out_obj_begin(o, NULL);
+		break;
+	case RDIAG_OUT_END:
+		rdiag_out_obj_end(o);
+		break;
+	}
+}
+
+/* JSON lines of a script written here by hand, strings and keys through rdiag_json_escape (its
+ * own check and escapes, not the writer's eight-byte one): an oracle that shares no code with
+ * the writer's fast path */
+static char *reference(const struct script *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	bool first[8] = { true };
+	int depth = 0;
+
+	for (unsigned int i = 0; i < s->n; i++) {
+		const struct rdiag_out_item *it = &s->it[i];
+
+		if (it->type == RDIAG_OUT_END) {
+			depth--;
+			fputs(depth ? "}" : "}\n", f);
+			continue;
+		}
+		if (depth > 0) {
+			if (!first[depth])
+				putc(',', f);
+			first[depth] = false;
+			rdiag_json_escape(f, it->k->name);
+			putc(':', f);
+		}
+		switch (it->type) {
+		case RDIAG_OUT_U64:
+			fprintf(f, "%" PRIu64, it->u);
+			break;
+		case RDIAG_OUT_STR:
+			if (it->s)
+				rdiag_json_escape(f, it->s);
+			else
+				fputs("null", f);
+			break;
+		case RDIAG_OUT_HEX64:
+			fprintf(f, "\"0x%016" PRIx64 "\"", it->u);
+			break;
+		case RDIAG_OUT_BOOL:
+			fputs(it->b ? "true" : "false", f);
+			break;
+		case RDIAG_OUT_BEGIN:
+			putc('{', f);
+			first[++depth] = true;
+			break;
+		case RDIAG_OUT_END:
+			break;
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+enum how { SINGLE, ALL, CHUNKS, IN_ARRAY_SINGLE, IN_ARRAY_ITEMS };
+
+static char *render(const struct script *s, enum rdiag_out_mode mode, enum how how, bool hold)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct rdiag_out *o = rdiag_out_new(f, mode);
+	unsigned int i, c;
+
+	rdiag_out_hold(o, hold);
+	switch (how) {
+	case SINGLE:
+		for (i = 0; i < s->n; i++)
+			one(o, &s->it[i]);
+		break;
+	case ALL:
+		rdiag_out_items(o, s->it, s->n);
+		break;
+	case CHUNKS:	/* runs of 1 to 7 items */
+		for (i = 0, c = 1; i < s->n; i += c, c = c % 7 + 1)
+			rdiag_out_items(o, s->it + i, c <= s->n - i ? c : s->n - i);
+		break;
+	case IN_ARRAY_SINGLE:
+	case IN_ARRAY_ITEMS:
+		/* members of an array have no key: the items take the long way */
+		rdiag_out_obj_begin(o, NULL);
+		rdiag_out_arr_begin(o, "arr");
+		for (i = 1; i < 60; i++) {
+			if (how == IN_ARRAY_SINGLE)
+				one(o, &s->it[i]);
+			else
+				rdiag_out_items(o, &s->it[i], 1);
+		}
+		rdiag_out_arr_end(o);
+		rdiag_out_items(o, s->it + 1, 5);
+		rdiag_out_obj_end(o);
+		break;
+	}
+	rdiag_out_free(o);
+	fclose(f);
+	return buf;
+}
+
+static void same_bytes(const struct script *s)
+{
+	static const enum rdiag_out_mode modes[] = {
+		RDIAG_OUT_TEXT, RDIAG_OUT_JSON, RDIAG_OUT_JSON_PRETTY,
+	};
+
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
+		char *want = render(s, modes[m], SINGLE, false);
+		char *all = render(s, modes[m], ALL, false);
+		char *chunks = render(s, modes[m], CHUNKS, false);
+		char *held = render(s, modes[m], ALL, true);
+		char *arr_want = render(s, modes[m], IN_ARRAY_SINGLE, false);
+		char *arr = render(s, modes[m], IN_ARRAY_ITEMS, false);
+
+		EXPECT_TRUE(strlen(want) > 1000);
+		if (modes[m] == RDIAG_OUT_JSON) {
+			char *ref = reference(s);
+
+			EXPECT_STREQ(all, ref);
+			free(ref);
+		}
+		EXPECT_STREQ(all, want);
+		EXPECT_STREQ(chunks, want);
+		EXPECT_STREQ(held, want);
+		EXPECT_STREQ(arr, arr_want);
+		free(want);
+		free(all);
+		free(chunks);
+		free(held);
+		free(arr_want);
+		free(arr);
+	}
+}
+
+/* a few members spelled out, so that a change in both paths at once is seen too */
+static void literal(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct rdiag_out *o = rdiag_out_new(f, RDIAG_OUT_JSON);
+	const struct rdiag_out_item it[] = {
+		{ NULL, NULL, RDIAG_OUT_BEGIN, { 0 } },
+		{ RDIAG_KEY("n"), "#%" PRIu64, RDIAG_OUT_U64, { .u = 1234567 } },
+		{ RDIAG_KEY("op"), " %s", RDIAG_OUT_STR, { .s = "RC_SEND_ONLY" } },
+		{ RDIAG_KEY("bth"), NULL, RDIAG_OUT_BEGIN, { 0 } },
+		{ RDIAG_KEY("psn"), " psn %" PRIu64, RDIAG_OUT_U64, { .u = 0 } },
+		{ RDIAG_KEY("x"), NULL, RDIAG_OUT_STR, { .s = "tab\there" } },
+		{ NULL, NULL, RDIAG_OUT_END, { 0 } },
+		{ RDIAG_KEY("va"), NULL, RDIAG_OUT_HEX64, { .u = 0x7f00 } },
+		{ RDIAG_KEY("ok"), NULL, RDIAG_OUT_BOOL, { .b = false } },
+		{ NULL, NULL, RDIAG_OUT_END, { 0 } },
+	};
+
+	rdiag_out_items(o, it, sizeof(it) / sizeof(it[0]));
+	rdiag_out_free(o);
+	fclose(f);
+	EXPECT_STREQ(buf, "{\"n\":1234567,\"op\":\"RC_SEND_ONLY\",\"bth\":{\"psn\":0,\"x\":\"tab\\there\"},"
+		     "\"va\":\"0x0000000000007f00\",\"ok\":false}\n");
+	free(buf);
+}
+
+/* held lines stay in the writer until flushed; not held, each line reaches the stream */
+static void hold(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct rdiag_out *o = rdiag_out_new(f, RDIAG_OUT_JSON);
+	char *want = NULL;
+	size_t want_len = 0, mid;
+	FILE *g = open_memstream(&want, &want_len);
+	struct rdiag_out *p = rdiag_out_new(g, RDIAG_OUT_JSON);
+
+	rdiag_out_obj_begin(o, NULL);
+	rdiag_out_u64(o, "a", NULL, 1);
+	rdiag_out_obj_end(o);
+	fflush(f);
+	EXPECT_EQ(len, 8);		/* {"a":1}\n */
+	rdiag_out_hold(o, true);
+	rdiag_out_obj_begin(o, NULL);
+	rdiag_out_u64(o, "b", NULL, 2);
+	rdiag_out_obj_end(o);
+	fflush(f);
+	EXPECT_EQ(len, 8);		/* held */
+	rdiag_out_flush(o);
+	fflush(f);
+	EXPECT_EQ(len, 16);
+	/* 100 000 held lines, several buffers full, are the lines written one by one */
+	for (unsigned int i = 0; i < 100000; i++) {
+		const struct rdiag_out_item it[] = {
+			{ NULL, NULL, RDIAG_OUT_BEGIN, { 0 } },
+			{ RDIAG_KEY("i"), NULL, RDIAG_OUT_U64, { .u = i } },
+			{ RDIAG_KEY("s"), NULL, RDIAG_OUT_STR, { .s = "a string of some length" } },
+			{ NULL, NULL, RDIAG_OUT_END, { 0 } },
+		};
+
+		rdiag_out_items(o, it, 4);
+		rdiag_out_obj_begin(p, NULL);
+		rdiag_out_u64(p, "i", NULL, i);
+		rdiag_out_str(p, "s", NULL, "a string of some length");
+		rdiag_out_obj_end(p);
+	}
+	fflush(f);
+	mid = len;
+	rdiag_out_hold(o, false);	/* writes what is held */
+	fflush(f);
+	rdiag_out_free(p);
+	fclose(g);
+	/* full buffers went out on the way, less than one buffer was still held */
+	EXPECT_TRUE(want_len > 4000000 && mid > 16 + want_len - 65536 && mid < 16 + want_len);
+	EXPECT_EQ(len, 16 + want_len);
+	EXPECT_TRUE(len == 16 + want_len && memcmp(buf + 16, want, want_len) == 0);
+	rdiag_out_free(o);
+	fclose(f);
+	free(buf);
+	free(want);
+}
+
+int main(void)
+{
+	static struct script s;
+
+	keys[0] = RDIAG_KEY("a");
+	keys[1] = RDIAG_KEY("bb");
+	keys[2] = RDIAG_KEY("say \"hi\"");
+	keys[3] = RDIAG_KEY("abcdefghijklmnopqrstuvwxyz012");
+	keys[4] = RDIAG_KEY("caf\xc3\xa9");
+	build(&s);
+	same_bytes(&s);
+	literal();
+	hold();
+	return tap_done();
+}
