@@ -220,8 +220,10 @@ print(json.dumps(out))' "$TMP/$t.prom"
 	assert_output "rxe0/1 100 valid sent_pkts"
 	rate=$(rdmastat -i 0.2 -n 1 -a -j rxe0/1 | jq '.counters.sent_pkts.rate')
 	[ "$rate" = 0 ] || fail "unchanged counter after the lifespan: rate $rate"
-	( sleep 0.3; echo 278 > "$f" ) &
-	run rdmastat -i 0.2 -n 2 rxe0/1 sent_pkts
+	# the write lands mid-way through the second interval (0.4-0.8 s), 0.2 s from either
+	# sample, so a slow start on a loaded machine does not move it into another interval
+	( sleep 0.6; echo 278 > "$f" ) &
+	run rdmastat -i 0.4 -n 2 rxe0/1 sent_pkts
 	wait
 	assert_success
 	[ "$(echo "$output" | grep -c '^--- ')" = 2 ]

@@ -77,11 +77,15 @@ jnorm() { jq -S -c 'del(.time, .host)'; }
 	[ "$a" = "$b" ]
 }
 
+# lines in FILE so far; 0 while a background job has not created it yet (an empty string
+# would end a wait loop at once and let the test race ahead of the tool)
+nlines() { local n; n=$(wc -l < "$1" 2> /dev/null); echo "${n:-0}"; }
+
 # run rdmatop -b -j in the background, bump counters after its first frame
 bumped_frames() {
 	rdmatop -b -j -n "$1" -d "$2" > "$BATS_TEST_TMPDIR/frames" &
 	local pid=$! i=0
-	while [ "$(wc -l < "$BATS_TEST_TMPDIR/frames")" -lt 1 ] && [ $i -lt 100 ]; do
+	while [ "$(nlines "$BATS_TEST_TMPDIR/frames")" -lt 1 ] && [ $i -lt 100 ]; do
 		sleep 0.05; i=$((i + 1))
 	done
 	"$MK" "$FXD" bump rxe0 1 sent_pkts 600
@@ -131,7 +135,7 @@ bumped_frames() {
 	printf 'rnr_nak_received > 2/s\n' > "$BATS_TEST_TMPDIR/th"
 	rdmatop -b -j -n 4 -d 0.5 --thresholds "$BATS_TEST_TMPDIR/th" > "$BATS_TEST_TMPDIR/frames" &
 	pid=$!
-	while [ "$(wc -l < "$BATS_TEST_TMPDIR/frames")" -lt 1 ]; do sleep 0.05; done
+	while [ "$(nlines "$BATS_TEST_TMPDIR/frames")" -lt 1 ]; do sleep 0.05; done
 	"$MK" "$FXD" bump rxe1 1 rcvd_rnr_err 7
 	st=0; wait "$pid" || st=$?
 	[ "$st" -eq 1 ]
@@ -142,9 +146,9 @@ bumped_frames() {
 @test "batch: a device that vanishes is greyed out (GONE), one that appears is added" {
 	rdmatop -b -j -n 8 -d 0.3 > "$BATS_TEST_TMPDIR/frames" &
 	pid=$!
-	while [ "$(wc -l < "$BATS_TEST_TMPDIR/frames")" -lt 2 ]; do sleep 0.05; done
+	while [ "$(nlines "$BATS_TEST_TMPDIR/frames")" -lt 2 ]; do sleep 0.05; done
 	rm -rf "$FXD/sys/class/infiniband/rxe1"
-	while [ "$(wc -l < "$BATS_TEST_TMPDIR/frames")" -lt 4 ]; do sleep 0.05; done
+	while [ "$(nlines "$BATS_TEST_TMPDIR/frames")" -lt 4 ]; do sleep 0.05; done
 	"$MK" "$BATS_TEST_TMPDIR/fx2"
 	cp -a "$BATS_TEST_TMPDIR/fx2/sys/class/infiniband/rxe1" "$FXD/sys/class/infiniband/rxe2"
 	st=0; wait "$pid" || st=$?
@@ -184,7 +188,10 @@ bumped_frames() {
 @test "SIGINT stops batch mode cleanly between frames" {
 	rdmatop -b -n 100 -d 0.2 > "$BATS_TEST_TMPDIR/out" &
 	pid=$!
-	while [ "$(grep -c '^rdmatop - ' "$BATS_TEST_TMPDIR/out")" -lt 2 ]; do sleep 0.05; done
+	# (the background job may not have created the file yet: count that as no frame)
+	while n=$(grep -c '^rdmatop - ' "$BATS_TEST_TMPDIR/out" 2> /dev/null); [ "${n:-0}" -lt 2 ]; do
+		sleep 0.05
+	done
 	kill -INT "$pid"
 	st=0; wait "$pid" || st=$?
 	[ "$st" -eq 0 ]
