@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <rdmadiag/catalog.h>
 #include "internal.h"
@@ -255,8 +256,9 @@ static int lite_enum(struct rdiag_counters *c, struct lite_dev **out, size_t *no
 	return 0;
 }
 
+/* old_cm: /sys/class/infiniband_cm exists (kernels before 5.14 keep the CM counters there) */
 static int sample_port(struct rdiag_counters *c, struct rd_sampvec *v, struct lite_dev *d,
-		       uint32_t port)
+		       uint32_t port, bool old_cm)
 {
 	char path[PATH_MAX], prefix[64];
 	bool got_nl = false;
@@ -294,7 +296,8 @@ static int sample_port(struct rdiag_counters *c, struct rd_sampvec *v, struct li
 		if (ret < 0 && ret != -ENOENT)
 			return ret;
 	}
-	for (g = 0; g < sizeof(cm_groups) / sizeof(cm_groups[0]); g++) {
+	for (g = 0; g < sizeof(cm_groups) / sizeof(cm_groups[0]) &&
+		    ((dirs & RD_PORT_CM) || old_cm); g++) {
 		snprintf(prefix, sizeof(prefix), "%s/", cm_groups[g]);
 		/* ports/N/<group>/ since the CM sysfs moved onto the port (5.14; 6.1 has it
 		 * there), /sys/class/infiniband_cm/<dev>/<port>/<group>/ before */
@@ -323,7 +326,8 @@ int rdiag_counters_sample(struct rdiag_counters *c, const struct rdiag_filter *f
 	char path[PATH_MAX];
 	size_t n = 0, i;
 	uint32_t p;
-	bool found = false;
+	bool found = false, old_cm;
+	struct stat st;
 	int ret;
 
 	*out = NULL;
@@ -339,6 +343,9 @@ int rdiag_counters_sample(struct rdiag_counters *c, const struct rdiag_filter *f
 		free(set);
 		return ret;
 	}
+	/* one look for the old CM location per snapshot, not one per port */
+	old_cm = rd_path(c, path, sizeof(path), "/sys/class/infiniband_cm") >= 0 &&
+		 stat(path, &st) == 0;
 	for (i = 0; i < n && !ret; i++) {
 		struct lite_dev *d = &devs[i];
 
@@ -356,7 +363,7 @@ int rdiag_counters_sample(struct rdiag_counters *c, const struct rdiag_filter *f
 		for (p = 0; p < d->nports && !ret; p++) {
 			if (f && f->port && f->port != d->ports[p])
 				continue;
-			ret = sample_port(c, &v, d, d->ports[p]);
+			ret = sample_port(c, &v, d, d->ports[p], old_cm);
 		}
 	}
 	for (i = 0; i < n; i++)
