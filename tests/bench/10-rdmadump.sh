@@ -11,6 +11,8 @@ SUBN=$BENCH_SUB_N
 
 bench_section "rdmadump: $N RoCEv2 packets over $BENCH_QPS QPs (tshark: first $SUBN)"
 bench_time loop "bare libpcap read loop" "$N" "$BENCH_LOOP" "$BENCH_PCAP"
+# the same loop plus zlib's crc32() over every packet: what ICRC verification alone costs
+bench_time loopcrc "  + zlib crc32() of every packet (ICRC floor)" "$N" "$BENCH_LOOP" --crc "$BENCH_PCAP"
 if [ ! -x "$RD" ]; then
 	echo "   rdmadump is not built (tools/rdmadump)"
 	echo "rdmadump: not built" >> "$BENCH_FAILS"
@@ -38,6 +40,9 @@ bench_target "rdmadump -S -q >= 40x tshark -r" "\"$r\" != \"n/a\" && $r >= 40" \
 r=$(bench_ratio loop S)
 bench_target "rdmadump -S -q within 3x of the bare libpcap loop" "\"$r\" != \"n/a\" && $r <= 3" \
 	"loop ${r}x faster ($(bench_ratio loop S wall)x wall)"
+printf '   info  %-52s %sx the loop: rdmadump -S -q is %sx of this floor\n' \
+	"loop + zlib crc32 of every packet" "$(bench_ratio loop loopcrc)" "$(bench_ratio loopcrc S)"
+printf '   info  %-52s %sx tshark -r\n' "loop + zlib crc32 of every packet" "$(bench_ratio loopcrc tshark)"
 r=$(bench_ratio j fields)
 bench_target "rdmadump -j >= 20x tshark -T fields" "\"$r\" != \"n/a\" && $r >= 20" \
 	"${r}x ($(bench_ratio j fields wall)x wall; on the subset ${CPU[j_sub]:+$(bench_ratio j_sub fields)x})"

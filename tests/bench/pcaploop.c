@@ -1,13 +1,19 @@
 /* The floor for `make bench`: read every record of a capture through libpcap and touch its
- * bytes (sum caplen, xor the first byte), nothing else.  Prints "<packets> <bytes>".
- *   pcaploop FILE */
+ * bytes (sum caplen, xor the first byte), nothing else.  Prints "<packets> <bytes> <x>".
+ *   pcaploop FILE
+ *   pcaploop --crc FILE   the same plus zlib's crc32() over every packet's bytes: the cost
+ *                         that ICRC verification alone adds (issue 2 mandates zlib's crc32
+ *                         over each RoCE packet), the floor under rdmadump -S */
 #include <stdio.h>
 #include <stdint.h>
+#include <string.h>
 #include <pcap/pcap.h>
+#include <zlib.h>
 
 struct acc {
 	uint64_t packets, bytes;
 	unsigned int x;
+	int crc;
 };
 
 static void one(u_char *user, const struct pcap_pkthdr *h, const u_char *data)
@@ -18,16 +24,23 @@ static void one(u_char *user, const struct pcap_pkthdr *h, const u_char *data)
 	a->bytes += h->caplen;
 	if (h->caplen)
 		a->x ^= data[0];
+	if (a->crc)
+		a->x ^= (unsigned int)crc32(0L, data, h->caplen);
 }
 
 int main(int argc, char **argv)
 {
 	char err[PCAP_ERRBUF_SIZE];
-	struct acc a = { 0, 0, 0 };
+	struct acc a = { 0, 0, 0, 0 };
 	pcap_t *p;
 
+	if (argc == 3 && !strcmp(argv[1], "--crc")) {
+		a.crc = 1;
+		argv++;
+		argc--;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: pcaploop FILE\n");
+		fprintf(stderr, "usage: pcaploop [--crc] FILE\n");
 		return 2;
 	}
 	p = pcap_open_offline_with_tstamp_precision(argv[1], PCAP_TSTAMP_PRECISION_NANO, err);
