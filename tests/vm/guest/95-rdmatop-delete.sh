@@ -1,6 +1,6 @@
 # rdmatop while an rxe device is deleted (rdma link delete) and added again: no crash, the
-# device shows as gone and comes back; both in batch mode and in the curses UI (under
-# script(1) for a pseudo-terminal).  Destructive: runs last, and re-adds the device.
+# device shows as gone and comes back; both in batch mode and in the curses UI (driven
+# through tmux).  Destructive: runs last, and re-adds the device.
 # vm-timeout: 90
 TOP=$(command -v rdmatop) || { tap_skip "rdmatop survives rdma link delete" "rdmatop not built"; exit 0; }
 J=$OUT/95-rdmatop.jsonl
