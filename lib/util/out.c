@@ -253,8 +253,9 @@ static inline bool plain8(uint64_t x)
 
 /* a JSON string to p, checked and copied eight bytes at a time (this is most of a packet's
  * bytes: time stamp, addresses, opcode name): the end written, or NULL when the string needs
- * escapes or is longer than 256 bytes.  p has room for 2 + 256 + 7 bytes: the last chunk
- * may write past the string */
+ * escapes or is longer than 256 bytes (p has room for 2 + 256 bytes).  A short tail is read
+ * as overlapping words, never byte by byte into memory that is then read as one word (that
+ * store-to-load forward fails and stalls). */
 OUT_HOT char *put_str(char *p, const char *s)
 {
 	size_t n = strlen(s), i;
@@ -262,19 +263,38 @@ OUT_HOT char *put_str(char *p, const char *s)
 
 	if (n > 256)
 		return NULL;
-	for (i = 0; i + 8 <= n; i += 8) {
-		memcpy(&x, s + i, 8);
-		if (!plain8(x))
+	if (n >= 8) {
+		for (i = 0; i + 8 <= n; i += 8) {
+			memcpy(&x, s + i, 8);
+			if (!plain8(x))
+				return NULL;
+			memcpy(p + 1 + i, &x, 8);
+		}
+		if (i < n) {
+			memcpy(&x, s + n - 8, 8);
+			if (!plain8(x))
+				return NULL;
+			memcpy(p + 1 + n - 8, &x, 8);
+		}
+	} else if (n >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		if (!plain8((uint64_t)b << 32 | a))
 			return NULL;
-		memcpy(p + 1 + i, &x, 8);
-	}
-	if (i < n) {
-		x = 0x6161616161616161ull;	/* "aaaaaaaa": the bytes past the end pass */
-		for (size_t j = 0; i + j < n; j++)
-			((unsigned char *)&x)[j] = (unsigned char)s[i + j];
-		if (!plain8(x))
+		memcpy(p + 1, &a, 4);
+		memcpy(p + 1 + n - 4, &b, 4);
+	} else if (n) {
+		uint64_t a = (unsigned char)s[0], b = (unsigned char)s[n / 2];
+		uint64_t c = (unsigned char)s[n - 1];
+
+		/* the first, middle and last byte are all of one to three; "a" pads */
+		if (!plain8(0x6161616161000000ull | c << 16 | b << 8 | a))
 			return NULL;
-		memcpy(p + 1 + i, &x, 8);
+		p[1] = s[0];
+		p[1 + n / 2] = s[n / 2];
+		p[n] = s[n - 1];
 	}
 	p[0] = '"';
 	p[n + 1] = '"';
@@ -711,13 +731,69 @@ static void items_run(struct rdiag_out *o, const struct rdiag_out_item *it, unsi
 	const struct rdiag_out_item *end = it + n;
 	char *p = o->buf + o->len;
 	bool *first = &o->first[o->depth];
+	bool comma = !*first;
 	bool fast = o->depth > 0 && !o->is_arr[o->depth];
 
 	for (; it < end; it++) {
 		struct rdiag_out_key *k = it->k;
+		enum rdiag_out_type t = it->type;
 		char *e;
 
-		if (it->type == RDIAG_OUT_END && o->depth > 0 && !o->is_arr[o->depth]) {
+		if (__builtin_expect(t != RDIAG_OUT_END && fast && k && key_plain(k), 1)) {
+			/* a member of an object: ,"key": then the value */
+			*p = ',';
+			p += comma;
+			comma = true;
+			*first = false;
+			memcpy(p, k->json, sizeof(k->json));
+			p += k->len + 3;
+			if (t == RDIAG_OUT_U64) {	/* most members */
+				p = put_u64(p, it->u);
+				continue;
+			}
+			switch (t) {
+			case RDIAG_OUT_STR:
+				if (!it->s) {
+					memcpy(p, "null", 4);
+					p += 4;
+					break;
+				}
+				e = put_str(p, it->s);
+				if (e) {
+					p = e;
+					break;
+				}
+				o->len = (size_t)(p - o->buf);
+				ob_flush(o);
+				rdiag_json_escape(o->f, it->s);
+				p = o->buf;
+				break;
+			case RDIAG_OUT_HEX64:
+				p = put_hex64(p, it->u);
+				break;
+			case RDIAG_OUT_BOOL:
+				if (it->b)
+					memcpy(p, "true", 4);
+				else
+					memcpy(p, "false", 5);
+				p += 5 - it->b;
+				break;
+			case RDIAG_OUT_BEGIN:
+				*p++ = '{';
+				if (o->depth + 1 < OUT_MAX_DEPTH)
+					o->depth++;
+				first = &o->first[o->depth];
+				*first = true;
+				comma = false;
+				o->is_arr[o->depth] = false;
+				break;
+			case RDIAG_OUT_U64:
+			case RDIAG_OUT_END:
+				break;
+			}
+			continue;
+		}
+		if (t == RDIAG_OUT_END && fast) {
 			/* close_container for an object of JSON lines */
 			*p++ = '}';
 			if (--o->depth == 0) {
@@ -729,64 +805,14 @@ static void items_run(struct rdiag_out *o, const struct rdiag_out_item *it, unsi
 					p = o->buf;
 				}
 			}
-			first = &o->first[o->depth];
-			fast = o->depth > 0 && !o->is_arr[o->depth];
-			continue;
-		}
-		if (__builtin_expect(it->type == RDIAG_OUT_END || !fast || !k || !key_plain(k), 0)) {
+		} else {
 			o->len = (size_t)(p - o->buf);
 			item_slow(o, it);
 			p = o->buf + o->len;
-			first = &o->first[o->depth];
-			fast = o->depth > 0 && !o->is_arr[o->depth];
-			continue;
 		}
-		*p = ',';
-		p += !*first;
-		*first = false;
-		memcpy(p, k->json, sizeof(k->json));
-		p += k->len + 3;
-		switch (it->type) {
-		case RDIAG_OUT_U64:
-			p = put_u64(p, it->u);
-			break;
-		case RDIAG_OUT_STR:
-			if (!it->s) {
-				memcpy(p, "null", 4);
-				p += 4;
-				break;
-			}
-			e = put_str(p, it->s);
-			if (e) {
-				p = e;
-				break;
-			}
-			o->len = (size_t)(p - o->buf);
-			ob_flush(o);
-			rdiag_json_escape(o->f, it->s);
-			p = o->buf;
-			break;
-		case RDIAG_OUT_HEX64:
-			p = put_hex64(p, it->u);
-			break;
-		case RDIAG_OUT_BOOL:
-			if (it->b)
-				memcpy(p, "true", 4);
-			else
-				memcpy(p, "false", 5);
-			p += 5 - it->b;
-			break;
-		case RDIAG_OUT_BEGIN:
-			*p++ = '{';
-			if (o->depth + 1 < OUT_MAX_DEPTH)
-				o->depth++;
-			first = &o->first[o->depth];
-			*first = true;
-			o->is_arr[o->depth] = false;
-			break;
-		case RDIAG_OUT_END:
-			break;
-		}
+		first = &o->first[o->depth];
+		comma = !*first;
+		fast = o->depth > 0 && !o->is_arr[o->depth];
 	}
 	o->len = (size_t)(p - o->buf);
 }

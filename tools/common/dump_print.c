@@ -20,11 +20,11 @@
 /* pick the short-line or the verbose format */
 #define F(shortf, verbosef) (verbose ? (verbosef) : (shortf))
 
-/* A packet's members are collected here and handed to rdiag_out_items in one call (a packet
- * of the bench writes some thirty, and a call per member was most of -j's cost).  Strings
- * formatted on the way (addresses, the time stamp) live in slots until the items are written.
- * Text mode collects the same items; a text-only line first writes what is collected, so
- * the order is that of the calls. */
+/* JSON: a packet's members are collected here and handed to rdiag_out_items in one call (a
+ * packet of the bench writes some thirty, and a call per member was most of -j's cost).
+ * Strings formatted on the way (addresses, the time stamp) live in slots until the items are
+ * written.  Text: nothing is collected; a member with a text format is printed at once by
+ * its single-value call, one without prints nothing in text and is skipped. */
 #define PO_ITEMS 64
 #define PO_SLOTS 6
 
@@ -59,33 +59,48 @@ static inline struct rdiag_out_item *w_add(struct pkt_out *w, struct rdiag_out_k
 
 static inline void w_u64(struct pkt_out *w, struct rdiag_out_key *k, const char *fmt, uint64_t v)
 {
-	w_add(w, k, fmt, RDIAG_OUT_U64)->u = v;
+	if (w->json)
+		w_add(w, k, fmt, RDIAG_OUT_U64)->u = v;
+	else if (fmt)
+		rdiag_out_u64_k(w->o, k, fmt, v);
 }
 
 static inline void w_hex64(struct pkt_out *w, struct rdiag_out_key *k, const char *fmt, uint64_t v)
 {
-	w_add(w, k, fmt, RDIAG_OUT_HEX64)->u = v;
+	if (w->json)
+		w_add(w, k, fmt, RDIAG_OUT_HEX64)->u = v;
+	else if (fmt)
+		rdiag_out_hex64_k(w->o, k, fmt, v);
 }
 
 /* s must stay valid until the items are written: a literal, a name table entry or a slot */
 static inline void w_str(struct pkt_out *w, struct rdiag_out_key *k, const char *fmt, const char *s)
 {
-	w_add(w, k, fmt, RDIAG_OUT_STR)->s = s;
+	if (w->json)
+		w_add(w, k, fmt, RDIAG_OUT_STR)->s = s;
+	else if (fmt)
+		rdiag_out_str_k(w->o, k, fmt, s);
 }
 
 static inline void w_bool(struct pkt_out *w, struct rdiag_out_key *k, const char *fmt, bool v)
 {
-	w_add(w, k, fmt, RDIAG_OUT_BOOL)->b = v;
+	if (w->json)
+		w_add(w, k, fmt, RDIAG_OUT_BOOL)->b = v;
+	else if (fmt)
+		rdiag_out_bool_k(w->o, k, fmt, v);
 }
 
+/* objects are JSON only */
 static inline void w_begin(struct pkt_out *w, struct rdiag_out_key *k)
 {
-	w_add(w, k, NULL, RDIAG_OUT_BEGIN);
+	if (w->json)
+		w_add(w, k, NULL, RDIAG_OUT_BEGIN);
 }
 
 static inline void w_end(struct pkt_out *w)
 {
-	w_add(w, NULL, NULL, RDIAG_OUT_END);
+	if (w->json)
+		w_add(w, NULL, NULL, RDIAG_OUT_END);
 }
 
 /* room for one formatted string (an address), free again once the items are written */
@@ -96,12 +111,10 @@ static char *w_slot(struct pkt_out *w)
 	return w->slot[w->slots++];
 }
 
-/* text only (nothing in JSON): what is collected goes first */
+/* text only (nothing in JSON; nothing is collected in text) */
 #define w_text(w, ...) do { \
-	if (!(w)->json) { \
-		w_flush(w); \
+	if (!(w)->json) \
 		rdiag_out_text((w)->o, __VA_ARGS__); \
-	} \
 } while (0)
 
 void dump_time(char *buf, size_t len, uint64_t sec, uint32_t nsec)
