@@ -78,10 +78,14 @@ int rd_sysfs_devices(struct rdiag_counters *c, struct rdiag_devices *d);
 #define RD_PORT_HW	1u	/* hw_counters/ */
 #define RD_PORT_PMA	2u	/* counters/ */
 #define RD_PORT_CM	4u	/* cm_tx_msgs/ ... (5.14+) */
-/* sorted names in PATH (no dot files), listed afresh; the array belongs to the handle and
- * is valid until the next call on it */
+/* sorted names in PATH (no dot files); the array belongs to the handle and is valid until
+ * the next call on it.  fresh: list it now (/sys/class/infiniband: kernfs does not always
+ * move a directory's mtime on hotplug); else the cached listing while the directory's
+ * inode and mtime are unchanged (a device's ports/: fixed for the life of the device, and
+ * a re-created device has a new inode) */
 int rd_sysfs_list(struct rdiag_counters *c, const char *path, const char *const **names,
-		  size_t *n);
+		  size_t *n,
+		  bool fresh);
 void rd_dircache_free(struct rdiag_counters *c);
 int rd_sysfs_port_dirs(struct rdiag_counters *c, const char *dev, uint32_t port,
 		       unsigned int *mask);

@@ -188,7 +188,7 @@ static int lite_enum(struct rdiag_counters *c, struct lite_dev **out, size_t *no
 
 	if (c->source != RDIAG_SRC_NETLINK &&
 	    rd_path(c, path, sizeof(path), "/sys/class/infiniband") >= 0 &&
-	    rd_sysfs_list(c, path, &l, &m) == 0) {
+	    rd_sysfs_list(c, path, &l, &m, true) == 0) {
 		for (k = 0; k < m && !ret; k++) {
 			d = lite_get(&v, &n, l[k]);
 			if (!d)
@@ -224,7 +224,7 @@ static int lite_enum(struct rdiag_counters *c, struct lite_dev **out, size_t *no
 		rd_strlcpy(d->driver, rd_guess_driver(d->name), sizeof(d->driver));
 		if (d->in_sysfs &&
 		    rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports", d->name) >= 0
-		    && rd_sysfs_list(c, path, &l, &m) == 0) {
+		    && rd_sysfs_list(c, path, &l, &m, false) == 0) {
 			d->ports = calloc(m + 1, sizeof(*d->ports));
 			d->nports = 0;
 			for (k = 0; d->ports && k < m; k++)

@@ -412,11 +412,12 @@ static int list_path(struct rdiag_counters *c, const char *path, struct dent **o
 }
 
 int rd_sysfs_list(struct rdiag_counters *c, const char *path, const char *const **names,
-		  size_t *n)
+		  size_t *n,
+		  bool fresh)
 {
 	struct dent *l;
 	size_t i;
-	int ret = list_path(c, path, &l, n, true);
+	int ret = list_path(c, path, &l, n, fresh);
 
 	if (ret < 0)
 		return ret;
