@@ -26,6 +26,42 @@ static int idx_cmp(const void *a, const void *b)
 	return r;
 }
 
+/* heap sort: the order is total (ties broken by row), so stability does not matter; a
+ * few lines of straight code rather than qsort()'s merge sort with its allocation and
+ * indirect calls, which every process paid for on its first lookup (measurable at start-up
+ * under emulation, where each distinct code path costs its translation) */
+static void sift(struct idx *v, size_t root, size_t n)
+{
+	struct idx t;
+	size_t c;
+
+	while ((c = 2 * root + 1) < n) {
+		if (c + 1 < n && idx_cmp(&v[c], &v[c + 1]) < 0)
+			c++;
+		if (idx_cmp(&v[root], &v[c]) >= 0)
+			return;
+		t = v[root];
+		v[root] = v[c];
+		v[c] = t;
+		root = c;
+	}
+}
+
+static void idx_sort(struct idx *v, size_t n)
+{
+	struct idx t;
+	size_t i;
+
+	for (i = n / 2; i-- > 0;)
+		sift(v, i, n);
+	for (i = n; i-- > 1;) {
+		t = v[0];
+		v[0] = v[i];
+		v[i] = t;
+		sift(v, 0, i);
+	}
+}
+
 static void build_index(void)
 {
 	size_t i, j, n = 0;
@@ -44,7 +80,7 @@ static void build_index(void)
 			index_v[index_n++].e = &rd_catalog[i];
 		}
 	}
-	qsort(index_v, index_n, sizeof(*index_v), idx_cmp);
+	idx_sort(index_v, index_n);
 }
 
 static const struct rdiag_catalog_entry *find(const char *name, const char *driver,

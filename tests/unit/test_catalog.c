@@ -40,6 +40,30 @@ int main(void)
 	EXPECT_EQ(bad, 0);
 	EXPECT_EQ(dup, 0);
 	EXPECT_TRUE(rdiag_catalog_at(n) == NULL);
+	/* the sorted index finds every row by its name and by each alias, for its own driver
+	 * (names are unique per driver, so the row itself comes back) */
+	for (bad = 0, i = 0; i < n; i++) {
+		enum rdiag_origin o;
+
+		e = rdiag_catalog_at(i);
+		o = !strcmp(e->driver, "pma") ? RDIAG_ORIG_PMA : !strcmp(e->driver, "cm") ?
+			RDIAG_ORIG_CM : RDIAG_ORIG_NETLINK;
+		if (rdiag_catalog_lookup(e->name, e->driver, o) != e) {
+			printf("# %s/%s not found by name\n", e->driver, e->name);
+			bad++;
+		}
+		for (j = 0; j < 3 && e->aliases[j]; j++) {
+			const struct rdiag_catalog_entry *a = rdiag_catalog_lookup(e->aliases[j],
+										     e->driver, o);
+
+			if (!a || strcmp(a->driver, e->driver)) {
+				printf("# %s/%s not found by alias %s\n", e->driver, e->name,
+				       e->aliases[j]);
+				bad++;
+			}
+		}
+	}
+	EXPECT_EQ(bad, 0);
 	/* every driver of the issue is covered */
 	for (j = 0; j < sizeof(drivers) / sizeof(drivers[0]); j++) {
 		size_t cnt = 0;
