@@ -367,6 +367,44 @@ static void hold(void)
 	free(want);
 }
 
+/* numbers of every magnitude (random bit lengths, random digits) against printf, through the
+ * single-value call and through items */
+static void numbers(void)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	unsigned int bad = 0;
+
+	for (unsigned int i = 0; i < 200000; i++) {
+		char *buf = NULL, want[64];
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		struct rdiag_out *o = rdiag_out_new(f, RDIAG_OUT_JSON);
+		uint64_t v;
+		struct rdiag_out_item it[3] = {
+			{ NULL, NULL, RDIAG_OUT_BEGIN, { 0 } },
+			{ RDIAG_KEY("v"), NULL, RDIAG_OUT_U64, { 0 } },
+			{ NULL, NULL, RDIAG_OUT_END, { 0 } },
+		};
+
+		x ^= x << 13;	/* xorshift64 */
+		x ^= x >> 7;
+		x ^= x << 17;
+		v = x >> (x % 64);
+		it[1].u = v;
+		rdiag_out_items(o, it, 3);
+		rdiag_out_obj_begin(o, NULL);
+		rdiag_out_u64(o, "v", NULL, v);
+		rdiag_out_obj_end(o);
+		rdiag_out_free(o);
+		fclose(f);
+		snprintf(want, sizeof(want), "{\"v\":%" PRIu64 "}\n{\"v\":%" PRIu64 "}\n", v, v);
+		if (strcmp(buf, want) != 0 && bad++ < 5)
+			printf("# %s != %s", buf, want);
+		free(buf);
+	}
+	EXPECT_EQ(bad, 0);
+}
+
 int main(void)
 {
 	static struct script s;
@@ -379,6 +417,7 @@ int main(void)
 	build(&s);
 	same_bytes(&s);
 	literal();
+	numbers();
 	hold();
 	return tap_done();
 }
