@@ -1,5 +1,10 @@
-/* Catalogue lookup: a sorted index of names and aliases over the data table, built once. */
+/* Catalogue lookup: a hash index of names and aliases over the data table, built once.
+ *
+ * A hash rather than a sorted array: every process that looks up a counter builds it, and
+ * sorting ~600 keys was most of the instructions of a whole netlink snapshot (and under
+ * emulation most of its time); hashing them is a few thousand instructions. */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,98 +14,72 @@
 struct idx {
 	const char *key;
 	const struct rdiag_catalog_entry *e;
+	uint32_t next;			/* 1-based index of the next key in the bucket, 0 = end */
 };
 
 static struct idx *index_v;
-static size_t index_n;
+static uint32_t *index_head;		/* per bucket: 1-based first key, 0 = empty */
+static size_t index_mask;
 static pthread_once_t index_once = PTHREAD_ONCE_INIT;
 
-static int idx_cmp(const void *a, const void *b)
+static uint32_t key_hash(const char *s)
 {
-	const struct idx *x = a, *y = b;
-	int r = strcmp(x->key, y->key);
+	uint32_t h = 2166136261u;	/* FNV-1a */
 
-	/* equal keys keep table order: earlier rows win ties */
-	if (!r)
-		r = x->e < y->e ? -1 : x->e > y->e;
-	return r;
-}
-
-/* heap sort: the order is total (ties broken by row), so stability does not matter; a
- * few lines of straight code rather than qsort()'s merge sort with its allocation and
- * indirect calls, which every process paid for on its first lookup (measurable at start-up
- * under emulation, where each distinct code path costs its translation) */
-static void sift(struct idx *v, size_t root, size_t n)
-{
-	struct idx t;
-	size_t c;
-
-	while ((c = 2 * root + 1) < n) {
-		if (c + 1 < n && idx_cmp(&v[c], &v[c + 1]) < 0)
-			c++;
-		if (idx_cmp(&v[root], &v[c]) >= 0)
-			return;
-		t = v[root];
-		v[root] = v[c];
-		v[c] = t;
-		root = c;
-	}
-}
-
-static void idx_sort(struct idx *v, size_t n)
-{
-	struct idx t;
-	size_t i;
-
-	for (i = n / 2; i-- > 0;)
-		sift(v, i, n);
-	for (i = n; i-- > 1;) {
-		t = v[0];
-		v[0] = v[i];
-		v[i] = t;
-		sift(v, 0, i);
-	}
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
 }
 
 static void build_index(void)
 {
-	size_t i, j, n = 0;
+	size_t i, j, n = 0, nb = 64, k;
+	uint32_t h;
 
 	for (i = 0; i < rd_catalog_n; i++)
 		for (n++, j = 0; j < 3 && rd_catalog[i].aliases[j]; j++)
 			n++;
+	while (nb < 2 * n)
+		nb *= 2;
 	index_v = calloc(n, sizeof(*index_v));
-	if (!index_v)
-		return;	/* lookups then find nothing: unknown counters pass through */
-	for (i = 0; i < rd_catalog_n; i++) {
-		index_v[index_n].key = rd_catalog[i].name;
-		index_v[index_n++].e = &rd_catalog[i];
+	index_head = calloc(nb, sizeof(*index_head));
+	if (!index_v || !index_head) {
+		free(index_v);
+		free(index_head);
+		index_v = NULL;	/* lookups then find nothing: unknown counters pass through */
+		return;
+	}
+	index_mask = nb - 1;
+	/* keys in table order (each row's name, then its aliases); each is put at the head of
+	 * its bucket from the last to the first, so a bucket lists equal keys in table order
+	 * and earlier rows win ties */
+	for (k = 0, i = 0; i < rd_catalog_n; i++) {
+		index_v[k].key = rd_catalog[i].name;
+		index_v[k++].e = &rd_catalog[i];
 		for (j = 0; j < 3 && rd_catalog[i].aliases[j]; j++) {
-			index_v[index_n].key = rd_catalog[i].aliases[j];
-			index_v[index_n++].e = &rd_catalog[i];
+			index_v[k].key = rd_catalog[i].aliases[j];
+			index_v[k++].e = &rd_catalog[i];
 		}
 	}
-	idx_sort(index_v, index_n);
+	for (k = n; k-- > 0;) {
+		h = key_hash(index_v[k].key) & (uint32_t)index_mask;
+		index_v[k].next = index_head[h];
+		index_head[h] = (uint32_t)k + 1;
+	}
 }
 
 static const struct rdiag_catalog_entry *find(const char *name, const char *driver,
 					      enum rdiag_origin origin)
 {
 	const struct rdiag_catalog_entry *generic = NULL;
-	size_t lo = 0, hi = index_n, i;
 	const char *only = origin == RDIAG_ORIG_PMA ? "pma" : origin == RDIAG_ORIG_CM ? "cm" : NULL;
+	uint32_t k;
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
+	for (k = index_head[key_hash(name) & index_mask]; k; k = index_v[k - 1].next) {
+		const struct rdiag_catalog_entry *e = index_v[k - 1].e;
 
-		if (strcmp(index_v[mid].key, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i < index_n && !strcmp(index_v[i].key, name); i++) {
-		const struct rdiag_catalog_entry *e = index_v[i].e;
-
+		if (strcmp(index_v[k - 1].key, name))
+			continue;
 		if (only) {
 			if (!strcmp(e->driver, only))
 				return e;
