@@ -736,7 +736,9 @@ static void items_run(struct rdiag_out *o, const struct rdiag_out_item *it, unsi
 		enum rdiag_out_type t = it->type;
 		char *e;
 
-		if (__builtin_expect(t != RDIAG_OUT_END && fast && k && key_plain(k), 1)) {
+		/* a key seen for the first time (plain 0) takes the long way once, which checks it */
+		if (__builtin_expect(fast && t != RDIAG_OUT_END && k &&
+				     __atomic_load_n(&k->plain, __ATOMIC_RELAXED) > 0, 1)) {
 			/* a member of an object: ,"key": then the value */
 			*p = ',';
 			p += comma;

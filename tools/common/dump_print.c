@@ -180,16 +180,20 @@ static const char *ts_str(char *end, uint64_t sec, uint32_t ns)
 	}
 	*--q = (char)('0' + ns % 10);
 	*--q = '.';
-	while (sec >= 100) {
+	while (sec > UINT32_MAX) {
 		q -= 2;
 		memcpy(q, d2 + 2 * (sec % 100), 2);
 		sec /= 100;
 	}
-	if (sec >= 10) {
+	for (uint32_t s = (uint32_t)sec; ; s /= 100) {	/* 32-bit divisions until 2106 */
+		if (s < 10) {
+			*--q = (char)('0' + s);
+			break;
+		}
 		q -= 2;
-		memcpy(q, d2 + 2 * sec, 2);
-	} else {
-		*--q = (char)('0' + sec);
+		memcpy(q, d2 + 2 * (s % 100), 2);
+		if (s < 100)
+			break;
 	}
 	return q;
 }
