@@ -303,6 +303,50 @@ OUT_HOT char *put_str(char *p, const char *s)
 
 /* a JSON string into the buffer; the rare string that needs escapes (or is long) goes through
  * rdiag_json_escape */
+/* the escaped form, byte for byte that of rdiag_json_escape, into the buffer (written to
+ * the stream it would be a stdio call per byte, a write(2) each on an unbuffered stream) */
+static void ob_escape(struct rdiag_out *o, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+
+	ob_c(o, '"');
+	for (; *p; p++) {
+		unsigned char c = *p;
+		char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf] };
+
+		switch (c) {
+		case '"': ob_put(o, "\\\"", 2); break;
+		case '\\': ob_put(o, "\\\\", 2); break;
+		case '\n': ob_put(o, "\\n", 2); break;
+		case '\r': ob_put(o, "\\r", 2); break;
+		case '\t': ob_put(o, "\\t", 2); break;
+		default:
+			if (c < 0x20 || c == 0x7f) {
+				ob_put(o, u, sizeof(u));
+			} else if (c >= 0x80) {
+				/* pass valid UTF-8 sequences through, escape stray bytes */
+				int n = (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 :
+					(c & 0xf8) == 0xf0 ? 3 : -1;
+				int i;
+
+				for (i = 1; n > 0 && i <= n; i++)
+					if ((p[i] & 0xc0) != 0x80)
+						break;
+				if (n > 0 && i > n) {
+					ob_put(o, (const char *)p, (size_t)n + 1);
+					p += n;
+				} else {
+					ob_put(o, u, sizeof(u));
+				}
+			} else {
+				ob_c(o, (char)c);
+			}
+		}
+	}
+	ob_c(o, '"');
+}
+
 static void ob_str(struct rdiag_out *o, const char *s)
 {
 	char *e;
@@ -313,8 +357,7 @@ static void ob_str(struct rdiag_out *o, const char *s)
 		o->len = (size_t)(e - o->buf);
 		return;
 	}
-	ob_flush(o);
-	rdiag_json_escape(o->f, s);
+	ob_escape(o, s);
 }
 
 static const char digits2[200] =
@@ -762,10 +805,13 @@ static void items_run(struct rdiag_out *o, const struct rdiag_out_item *it, unsi
 					p = e;
 					break;
 				}
+				/* escapes (or a long string) may take more than the room of
+				 * one item: the rest of the run gets its room again */
 				o->len = (size_t)(p - o->buf);
-				ob_flush(o);
-				rdiag_json_escape(o->f, it->s);
-				p = o->buf;
+				ob_escape(o, it->s);
+				if (sizeof(o->buf) - o->len < OB_ROOM + (size_t)(end - it) * ITEM_ROOM)
+					ob_flush(o);
+				p = o->buf + o->len;
 				break;
 			case RDIAG_OUT_HEX64:
 				p = put_hex64(p, it->u);
@@ -805,8 +851,12 @@ static void items_run(struct rdiag_out *o, const struct rdiag_out_item *it, unsi
 				}
 			}
 		} else {
+			/* the long way checks its own space, but may use more than one item's
+			 * (an escaped key or string): the rest of the run gets its room again */
 			o->len = (size_t)(p - o->buf);
 			item_slow(o, it);
+			if (sizeof(o->buf) - o->len < OB_ROOM + (size_t)(end - it) * ITEM_ROOM)
+				ob_flush(o);
 			p = o->buf + o->len;
 		}
 		first = &o->first[o->depth];

@@ -96,10 +96,19 @@ static void build(struct script *s)
 		}
 	}
 	{
-		char *t = new_str(s);
+		/* UTF-8 of two, three and four bytes passes; cut or invalid sequences are escaped */
+		static const char *const utf8[] = {
+			"caf\xc3\xa9 ok", "\xe2\x82\xac", "x\xf0\x9f\x98\x80y", "\xe2\x82", "ab\xc3",
+			"\xf8\x80\x80", "\xc3\xa9\xc3", "\r\t\b\x1b", "\xf0\x9f\x98",
+		};
+		static char big[70001];
 
-		strcpy(t, "caf\xc3\xa9 ok");
-		add_str(s, i++, t);
+		for (unsigned int j = 0; j < sizeof(utf8) / sizeof(utf8[0]); j++)
+			add_str(s, i++, utf8[j]);
+		/* more than the whole buffer once escaped, in the middle of a run */
+		for (unsigned int j = 0; j < sizeof(big) - 1; j++)
+			big[j] = j % 3 ? '"' : (char)('a' + j % 26);
+		add_str(s, i++, big);
 	}
 	/* 255, 256, 257 and 300 bytes: the fast path takes at most 256 */
 	for (unsigned int len = 255; len <= 300; len += len < 257 ? 1 : 43) {
@@ -405,6 +414,49 @@ static void numbers(void)
 	EXPECT_EQ(bad, 0);
 }
 
+/* a run whose escaped string leaves the buffer anywhere between empty and full, then sixty
+ * long members: the rest of the run must get its room again (a sanitizer build sees a write
+ * past the buffer, the plain build wrong bytes) */
+static void room_after_escape(void)
+{
+	static char big[70001], plain[251];
+	unsigned int bad = 0;
+
+	memset(plain, 'p', sizeof(plain) - 1);
+	for (unsigned int len = 20000; len < 70000; len += 997) {
+		static struct rdiag_out_item it[64];
+		char *a = NULL, *b = NULL;
+		size_t alen = 0, blen = 0;
+		FILE *fa = open_memstream(&a, &alen), *fb = open_memstream(&b, &blen);
+		struct rdiag_out *oa = rdiag_out_new(fa, RDIAG_OUT_JSON);
+		struct rdiag_out *ob = rdiag_out_new(fb, RDIAG_OUT_JSON);
+		unsigned int n = 0;
+
+		memset(big, '"', len);
+		big[len] = '\0';
+		it[n++] = (struct rdiag_out_item){ NULL, NULL, RDIAG_OUT_BEGIN, { 0 } };
+		it[n++] = (struct rdiag_out_item){ RDIAG_KEY("big"), NULL, RDIAG_OUT_STR, { .s = big } };
+		while (n < 63)
+			it[n++] = (struct rdiag_out_item){ RDIAG_KEY("p"), NULL, RDIAG_OUT_STR, { .s = plain } };
+		it[n++] = (struct rdiag_out_item){ NULL, NULL, RDIAG_OUT_END, { 0 } };
+		rdiag_out_hold(oa, true);
+		rdiag_out_hold(ob, true);
+		for (unsigned int r = 0; r < 3; r++) {
+			rdiag_out_items(oa, it, n);
+			for (unsigned int j = 0; j < n; j++)
+				one(ob, &it[j]);
+		}
+		rdiag_out_free(oa);
+		rdiag_out_free(ob);
+		fclose(fa);
+		fclose(fb);
+		bad += alen != blen || memcmp(a, b, alen) != 0;
+		free(a);
+		free(b);
+	}
+	EXPECT_EQ(bad, 0);
+}
+
 int main(void)
 {
 	static struct script s;
@@ -418,6 +470,7 @@ int main(void)
 	same_bytes(&s);
 	literal();
 	numbers();
+	room_after_escape();
 	hold();
 	return tap_done();
 }
