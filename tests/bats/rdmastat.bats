@@ -397,3 +397,18 @@ print(json.dumps(out))' "$TMP/$t.prom"
 	[ ! -s "$TMP/err" ] || fail "$(cat "$TMP/err")"
 	jq -e . "$TMP/out" > /dev/null || fail "truncated JSON: $(tail -c 200 "$TMP/out")"
 }
+
+@test "a user who does not own the counter files reads them too (O_NOATIME refused, opened without)" {
+	[ "$(id -u)" = 0 ] && command -v setpriv > /dev/null || skip "needs root and setpriv to become another user"
+	d=$(mktemp -d /tmp/rdiag-owner.XXXXXX)
+	chmod 755 "$d"
+	cp -a "$SYS/mlx5" "$d/mlx5"
+	chmod -R a+rX "$d/mlx5"
+	# 'nobody' may read but does not own them: the kernel refuses O_NOATIME with EPERM
+	as_root=$(RDMADIAG_SYSFS_ROOT=$d/mlx5 "$ROOT/tools/rdmastat" -j -a)
+	as_nobody=$(setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		env RDMADIAG_SYSFS_ROOT="$d/mlx5" "$ROOT/tools/rdmastat" -j -a)
+	rm -rf "$d"
+	[ -n "$as_root" ] && [ "$as_root" = "$as_nobody" ] || fail "root: $as_root / nobody: $as_nobody"
+	[ "$(jq '.[0].port_xmit_data' <<< "$as_nobody")" != null ]
+}
