@@ -1278,7 +1278,5 @@ int main(int argc, char **argv)
 	rdiag_counters_close(C);
 	free(O.names);
 	free(O.concepts);
-	if (fflush(stdout) == EOF || ferror(stdout))
-		tool_die("write error: %s", strerror(errno));
-	return ret;
+	return ret;	/* a write error is reported at exit (tool_init) */
 }

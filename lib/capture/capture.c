@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <pcap/pcap.h>
 
@@ -440,7 +441,20 @@ int rdiag_capture_dump_open(struct rdiag_capture_dump **dp, struct rdiag_capture
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
-	f = strcmp(path, "-") == 0 ? stdout : fopen(path, "wb");
+	if (strcmp(path, "-") == 0) {
+		/* a stream of its own on a copy of standard output: closing the dump (libpcap
+		 * fcloses it) must not close stdout under the tool, which checks its stdout for
+		 * write errors at exit */
+		int fd;
+
+		fflush(stdout);
+		fd = dup(STDOUT_FILENO);
+		f = fd < 0 ? NULL : fdopen(fd, "wb");
+		if (!f && fd >= 0)
+			close(fd);
+	} else {
+		f = fopen(path, "wb");
+	}
 	if (!f) {
 		r = -errno;
 		set_err(last_err, "cannot create '%s': %s", path, strerror(errno));
@@ -450,8 +464,7 @@ int rdiag_capture_dump_open(struct rdiag_capture_dump **dp, struct rdiag_capture
 	d->d = pcap_dump_fopen(c->p, f);
 	if (!d->d) {
 		set_err(last_err, "cannot write '%s': %s", path, pcap_geterr(c->p));
-		if (f != stdout)
-			fclose(f);
+		fclose(f);
 		free(d);
 		return -EIO;
 	}

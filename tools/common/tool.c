@@ -4,14 +4,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tool.h"
 
 static const char *progname = "rdmadiag";
 
+/* At exit: output that could not be written is an error, never a silent success (a full
+ * disk or /dev/full must not leave a cut-off file behind exit status 0).  As coreutils'
+ * close_stdout does; a closed pipe ends the tool with SIGPIPE before it gets here. */
+static void close_stdout(void)
+{
+	int bad = fflush(stdout) == EOF || ferror(stdout);
+
+	if (bad || fclose(stdout) == EOF) {
+		fprintf(stderr, "%s: write error: %s\n", progname, strerror(errno ? errno : EIO));
+		_exit(EXIT_USAGE);
+	}
+}
+
 void tool_init(const char *name)
 {
 	progname = name;
+	atexit(close_stdout);
 }
 
 const char *tool_name(void)
