@@ -211,9 +211,18 @@ static int run_batch(const struct opts *o, struct rt_collector *col, struct rt_m
 		}
 		frame_info(&fi, host, o->interval, th);
 		rt_view_batch_frame(out, m, &fi);
+		/* a frame is out when it is complete, as top -b does: whoever reads a pipe or
+		 * follows a file sees each refresh then, not when a stdio buffer fills */
+		fflush(stdout);
 		if (m->breaches)
 			breached = true;
+		/* the next frame one interval after this one's due time; when this one ran past
+		 * that (a hung device, a loaded machine), one interval from now, as the collector
+		 * of the interactive UI does: no burst of back-to-back frames catching up on
+		 * missed ticks, whose rates would span milliseconds */
 		due += (uint64_t)(o->interval * 1e9);
+		if (due < rt_now_ns())
+			due = rt_now_ns() + (uint64_t)(o->interval * 1e9);
 	}
 	rdiag_out_free(out);
 	if (r == EXIT_USAGE)

@@ -198,3 +198,37 @@ bumped_frames() {
 	# whole frames only: every frame ends with its blank line
 	[ "$(tail -c 2 "$BATS_TEST_TMPDIR/out" | od -An -c | tr -d ' ')" = '\n\n' ]
 }
+
+@test "batch: each frame reaches a file or pipe when it is complete, not when the tool exits" {
+	for fmt in -j ""; do
+		# shellcheck disable=SC2086
+		rdmatop -b $fmt -d 1 -n 5 > "$BATS_TEST_TMPDIR/live" &
+		pid=$!
+		# the first frame must be readable while the tool still runs (~4 s left)
+		for _ in $(seq 60); do [ -s "$BATS_TEST_TMPDIR/live" ] && break; sleep 0.05; done
+		kill -0 "$pid" || fail "rdmatop $fmt had already exited"
+		[ -s "$BATS_TEST_TMPDIR/live" ] || fail "rdmatop $fmt: nothing written after 3 s"
+		if [ -n "$fmt" ]; then
+			[ "$(nlines "$BATS_TEST_TMPDIR/live")" -ge 1 ]
+			head -1 "$BATS_TEST_TMPDIR/live" | jq -e '.ports | length > 0' > /dev/null
+		else
+			grep -q '^rdmatop - ' "$BATS_TEST_TMPDIR/live"
+		fi
+		kill "$pid"; wait "$pid" || :
+	done
+}
+
+@test "batch: after a refresh that overran the interval, no burst of catch-up frames" {
+	t=$BATS_TEST_TMPDIR/times
+	rdmatop -b -j -d 0.3 -n 5 > >(while IFS= read -r _; do echo "$EPOCHREALTIME"; done > "$t") &
+	pid=$!
+	while [ "$(nlines "$t")" -lt 1 ]; do sleep 0.02; done
+	# held up for 1.5 s after its first frame (a machine too busy to run it): the due times
+	# of frames 2..5 have all passed when it runs again
+	kill -STOP "$pid"; sleep 1.5; kill -CONT "$pid"
+	wait "$pid"
+	for _ in $(seq 50); do [ "$(nlines "$t")" -ge 5 ] && break; sleep 0.05; done
+	[ "$(nlines "$t")" -eq 5 ] || fail "$(cat "$t")"
+	# frames 3..5 come one interval apart (0.3 s; 0.2 allows for scheduling), not at once
+	awk 'NR > 2 { gap = $1 - prev; if (gap < 0.2) { print "frame " NR " only " gap " s after the last"; bad = 1 } } { prev = $1 } END { exit bad }' "$t"
+}
