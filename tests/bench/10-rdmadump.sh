@@ -33,7 +33,7 @@ bench_time fields "tshark -T fields (subset; BTH, RETH, AETH)" "$SUBN" tshark -n
 	-e infiniband.reth.dmalen -e infiniband.aeth.syndrome -e infiniband.aeth.msn
 
 echo
-echo "   ratios of packets/s, judged on CPU time (user+sys; the machine is shared), wall in ()"
+echo "   ratios of packets/s, judged on CPU time (user+sys, the least of ${BENCH_REPEAT:-3} runs each: the machine is shared), wall in ()"
 r=$(bench_ratio S tshark)
 bench_target "rdmadump -S -q >= 40x tshark -r" "\"$r\" != \"n/a\" && $r >= 40" \
 	"${r}x ($(bench_ratio S tshark wall)x wall; on the subset ${CPU[S_sub]:+$(bench_ratio S_sub tshark)x})"
