@@ -119,10 +119,60 @@ static bool plain_ascii(const char *s, size_t *len)
 	return true;
 }
 
+/* The body of a JSON string, escaped: '"', '\\', newline, CR and tab as two-character
+ * escapes, other control bytes and DEL as \u00XX, valid UTF-8 sequences passed through, stray
+ * bytes as \u00XX.  Escapes from *pp into dst as many source bytes as fit (room >= 6: the
+ * longest output of one step) and advances *pp past them; returns the bytes written.  The one
+ * implementation behind rdiag_json_escape (to a stream) and ob_escape (into the buffer). */
+static size_t escape_some(const unsigned char **pp, char *dst, size_t room)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = *pp;
+	size_t o = 0;
+
+	for (; *p && room - o >= 6; p++) {
+		unsigned char c = *p;
+		char two = c == '"' ? '"' : c == '\\' ? '\\' : c == '\n' ? 'n' : c == '\r' ? 'r' :
+			   c == '\t' ? 't' : 0;
+
+		if (two) {
+			dst[o++] = '\\';
+			dst[o++] = two;
+			continue;
+		}
+		if (c >= 0x20 && c < 0x7f) {
+			dst[o++] = (char)c;
+			continue;
+		}
+		if (c >= 0x80) {
+			int n = (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 :
+				(c & 0xf8) == 0xf0 ? 3 : -1;
+			int i;
+
+			for (i = 1; n > 0 && i <= n; i++)
+				if ((p[i] & 0xc0) != 0x80)
+					break;
+			if (n > 0 && i > n) {
+				memcpy(dst + o, p, (size_t)n + 1);
+				o += (size_t)n + 1;
+				p += n;
+				continue;
+			}
+		}
+		memcpy(dst + o, "\\u00", 4);
+		dst[o + 4] = hex[c >> 4];
+		dst[o + 5] = hex[c & 0xf];
+		o += 6;
+	}
+	*pp = p;
+	return o;
+}
+
 int rdiag_json_escape(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t plain;
+	char b[256];
 
 	if (plain_ascii(s, &plain)) {
 		putc_unlocked('"', f);
@@ -131,37 +181,8 @@ int rdiag_json_escape(FILE *f, const char *s)
 	}
 	if (putc('"', f) == EOF)
 		return -EIO;
-	for (; *p; p++) {
-		unsigned char c = *p;
-
-		switch (c) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\t': fputs("\\t", f); break;
-		default:
-			if (c < 0x20 || c == 0x7f)
-				fprintf(f, "\\u%04x", c);
-			else if (c >= 0x80) {
-				/* pass valid UTF-8 sequences through, escape stray bytes */
-				int n = (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 :
-					(c & 0xf8) == 0xf0 ? 3 : -1;
-				int i;
-
-				for (i = 1; n > 0 && i <= n; i++)
-					if ((p[i] & 0xc0) != 0x80)
-						break;
-				if (n > 0 && i > n) {
-					fwrite(p, 1, (size_t)n + 1, f);
-					p += n;
-				} else {
-					fprintf(f, "\\u%04x", c);
-				}
-			} else
-				putc(c, f);
-		}
-	}
+	while (*p)
+		fwrite(b, 1, escape_some(&p, b, sizeof(b)), f);
 	return putc('"', f) == EOF ? -EIO : 0;
 }
 
@@ -306,49 +327,16 @@ OUT_HOT char *put_str(char *p, const char *s)
 	return p + n + 2;
 }
 
-/* a JSON string into the buffer; the rare string that needs escapes (or is long) goes through
- * rdiag_json_escape */
-/* the escaped form, byte for byte that of rdiag_json_escape, into the buffer (written to
- * the stream it would be a stdio call per byte, a write(2) each on an unbuffered stream) */
+/* a string that needs escapes, escaped into the buffer (to the stream it would be a stdio
+ * call per byte, a write(2) each on an unbuffered stream) */
 static void ob_escape(struct rdiag_out *o, const char *s)
 {
-	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
+	char b[256];
 
 	ob_c(o, '"');
-	for (; *p; p++) {
-		unsigned char c = *p;
-		char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf] };
-
-		switch (c) {
-		case '"': ob_put(o, "\\\"", 2); break;
-		case '\\': ob_put(o, "\\\\", 2); break;
-		case '\n': ob_put(o, "\\n", 2); break;
-		case '\r': ob_put(o, "\\r", 2); break;
-		case '\t': ob_put(o, "\\t", 2); break;
-		default:
-			if (c < 0x20 || c == 0x7f) {
-				ob_put(o, u, sizeof(u));
-			} else if (c >= 0x80) {
-				/* pass valid UTF-8 sequences through, escape stray bytes */
-				int n = (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 :
-					(c & 0xf8) == 0xf0 ? 3 : -1;
-				int i;
-
-				for (i = 1; n > 0 && i <= n; i++)
-					if ((p[i] & 0xc0) != 0x80)
-						break;
-				if (n > 0 && i > n) {
-					ob_put(o, (const char *)p, (size_t)n + 1);
-					p += n;
-				} else {
-					ob_put(o, u, sizeof(u));
-				}
-			} else {
-				ob_c(o, (char)c);
-			}
-		}
-	}
+	while (*p)
+		ob_put(o, b, escape_some(&p, b, sizeof(b)));
 	ob_c(o, '"');
 }
 
