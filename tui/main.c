@@ -179,7 +179,7 @@ static int run_batch(const struct opts *o, struct rt_collector *col, struct rt_m
 		     const char *host, const struct rt_thresholds *th)
 {
 	struct rdiag_out *out = rdiag_out_new(stdout, o->json ? RDIAG_OUT_JSON : RDIAG_OUT_TEXT);
-	uint64_t due = rt_now_ns(), k;
+	uint64_t due = rt_now_ns(), iv_ns = (uint64_t)(o->interval * 1e9), now, k;
 	bool breached = false, warned = false;
 	char note[256];
 	int r = 0;
@@ -220,9 +220,10 @@ static int run_batch(const struct opts *o, struct rt_collector *col, struct rt_m
 		 * that (a hung device, a loaded machine), one interval from now, as the collector
 		 * of the interactive UI does: no burst of back-to-back frames catching up on
 		 * missed ticks, whose rates would span milliseconds */
-		due += (uint64_t)(o->interval * 1e9);
-		if (due < rt_now_ns())
-			due = rt_now_ns() + (uint64_t)(o->interval * 1e9);
+		now = rt_now_ns();
+		due += iv_ns;
+		if (due < now)
+			due = now + iv_ns;
 	}
 	rdiag_out_free(out);
 	if (r == EXIT_USAGE)

@@ -343,8 +343,10 @@ int rdiag_counters_sample(struct rdiag_counters *c, const struct rdiag_filter *f
 		free(set);
 		return ret;
 	}
-	/* one look for the old CM location per snapshot, not one per port */
-	old_cm = rd_path(c, path, sizeof(path), "/sys/class/infiniband_cm") >= 0 &&
+	/* one look for the old CM location per snapshot, not one per port (and none when
+	 * sysfs is not a source: sample_port does not get that far) */
+	old_cm = c->source != RDIAG_SRC_NETLINK &&
+		 rd_path(c, path, sizeof(path), "/sys/class/infiniband_cm") >= 0 &&
 		 stat(path, &st) == 0;
 	for (i = 0; i < n && !ret; i++) {
 		struct lite_dev *d = &devs[i];
