@@ -11,3 +11,13 @@ export PATH="$ROOT/tools:$ROOT/tui:$PATH"
 unset RDMADIAG_SYSFS_ROOT RDMADIAG_NL_REPLAY NO_COLOR
 # under SANITIZE=address: ignore leaks that live inside third-party libraries (mk/lsan.supp)
 export LSAN_OPTIONS="suppressions=$ROOT/mk/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+
+# the libraries the dynamic loader initialised for "$@" (LD_DEBUG=libs, dlopen() included),
+# one per line; what the command prints is dropped
+loaded_libs() {
+	local d
+	d=$(mktemp -d)
+	LD_DEBUG=libs LD_DEBUG_OUTPUT="$d/ld" "$@" > /dev/null 2>&1 || :
+	cat "$d"/ld.* | sed -n 's/.*calling init: //p'
+	rm -rf "$d"
+}

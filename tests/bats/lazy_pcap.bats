@@ -14,13 +14,6 @@ teardown() {
 	rm -rf "$TMP"
 }
 
-# the libraries the dynamic loader opened for "$@" (LD_DEBUG=libs, dlopen() included)
-loaded_libs() {
-	LD_DEBUG=libs LD_DEBUG_OUTPUT="$TMP/ld" "$@" > /dev/null 2>&1 || :
-	cat "$TMP"/ld.* | sed -n 's/.*calling init: //p'
-	rm -f "$TMP"/ld.*
-}
-
 @test "no tool and not the library link libpcap" {
 	for b in "$ROOT"/lib/librdmadiag.so.0 "$ROOT"/tools/rdmastat "$ROOT"/tools/rdmadump \
 		 "$ROOT"/tools/rdmacheck "$ROOT"/tools/rdmadoctor "$ROOT"/tui/rdmatop; do

@@ -14,13 +14,6 @@ teardown() {
 	rm -rf "$TMP"
 }
 
-# the libraries the dynamic loader initialised for "$@" (LD_DEBUG=libs, dlopen() included)
-loaded_libs() {
-	LD_DEBUG=libs LD_DEBUG_OUTPUT="$TMP/ld" "$@" > /dev/null 2>&1 || :
-	cat "$TMP"/ld.* | sed -n 's/.*calling init: //p'
-	rm -f "$TMP"/ld.*
-}
-
 @test "neither the library nor a tool links libibverbs or librdmacm" {
 	for b in "$ROOT"/lib/librdmadiag.so.0 "$ROOT"/tools/rdmastat "$ROOT"/tools/rdmadump \
 		 "$ROOT"/tools/rdmacheck "$ROOT"/tools/rdmadoctor "$ROOT"/tui/rdmatop; do

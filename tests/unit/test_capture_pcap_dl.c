@@ -9,26 +9,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "tap.h"
+#include "proc_maps.h"
 #include "rdmadiag/capture.h"
 #include "capture/pcap_dl.h"
 
 #define SAMPLE "tests/fixtures/rxe/rxe_sample.pcap"
 
-/* is a file whose name contains "libpcap" mapped into this process? */
-static int pcap_mapped(void)
-{
-	char line[1024];
-	int found = 0;
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "/libpcap"))
-			found = 1;
-	fclose(f);
-	return found;
-}
 
 struct loader {
 	pthread_t t;
@@ -66,7 +52,7 @@ static void test_missing_library(void)
 		close(fds[0]);
 		setenv("RDMADIAG_PCAP_LIB", "libpcap-not-here.so.9", 1);
 		r = rdiag_capture_open_file(&c, SAMPLE);
-		dprintf(fds[1], "%d|%d|%d|%s", r, c == NULL, pcap_mapped(),
+		dprintf(fds[1], "%d|%d|%d|%s", r, c == NULL, proc_mapped("/libpcap"),
 			rdiag_capture_last_error());
 		_exit(0);
 	}
@@ -96,9 +82,9 @@ int main(void)
 
 	unsetenv("RDMADIAG_PCAP_LIB");
 	/* this binary links no libpcap: nothing has loaded it yet */
-	EXPECT_EQ(pcap_mapped(), 0);
+	EXPECT_EQ(proc_mapped("/libpcap"), 0);
 	test_missing_library();
-	EXPECT_EQ(pcap_mapped(), 0);
+	EXPECT_EQ(proc_mapped("/libpcap"), 0);
 
 	EXPECT_EQ(pthread_create(&a.t, NULL, load_thread, &a), 0);
 	EXPECT_EQ(pthread_create(&b.t, NULL, load_thread, &b), 0);
@@ -108,7 +94,7 @@ int main(void)
 	EXPECT_EQ(b.rc, 0);
 	EXPECT_TRUE(a.next_ex != NULL);
 	EXPECT_TRUE(a.next_ex == b.next_ex);
-	EXPECT_EQ(pcap_mapped(), 1);
+	EXPECT_EQ(proc_mapped("/libpcap"), 1);
 
 	/* and the loaded functions do the work */
 	EXPECT_EQ(rdiag_capture_open_file(&c, SAMPLE), 0);

@@ -53,24 +53,6 @@ static void sample_k(struct rdiag_out *o)
 	rdiag_out_obj_end(o);
 }
 
-static void sample_s(struct rdiag_out *o)
-{
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_u64(o, "n", "#%" PRIu64, 7);
-	rdiag_out_str(o, "op", " %s", "SEND \"x\"\n");
-	rdiag_out_arr_begin(o, "vlan");
-	rdiag_out_u64(o, NULL, NULL, 1);
-	rdiag_out_u64(o, NULL, NULL, 2);
-	rdiag_out_arr_end(o);
-	rdiag_out_obj_begin(o, "reth");
-	rdiag_out_hex64(o, "va", " va 0x%" PRIx64, 0xdeadbeefULL);
-	rdiag_out_obj_end(o);
-	rdiag_out_bool(o, "ok", NULL, true);
-	rdiag_out_obj_end(o);
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_obj_end(o);
-}
-
 static void odd_keys_k(struct rdiag_out *o)
 {
 	for (int i = 0; i < 2; i++) {	/* the second pass uses each key's cached check */
@@ -102,7 +84,7 @@ static void keyed(void)
 	};
 
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
-		char *a = render(sample_k, modes[i]), *b = render(sample_s, modes[i]);
+		char *a = render(sample_k, modes[i]), *b = render(sample, modes[i]);
 		char *c = render(odd_keys_k, modes[i]), *d = render(odd_keys_s, modes[i]);
 
 		EXPECT_STREQ(a, b);

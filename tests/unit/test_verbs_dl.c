@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "tap.h"
+#include "proc_maps.h"
 #include "rdmadiag/doctor.h"
 #include "rdmadiag/selftest.h"
 #include "verbs/verbs_dl.h"
@@ -22,21 +23,6 @@
  * a sanitizer link (--no-as-needed after libasan) keeps them */
 static int pre_ibv, pre_cm;
 
-/* is a file whose name contains what ("/libibverbs") mapped into this process? */
-static int mapped(const char *what)
-{
-	char line[1024];
-	int found = 0;
-	FILE *f = fopen("/proc/self/maps", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, what))
-			found = 1;
-	fclose(f);
-	return found;
-}
 
 /* run fn in a child with env var=val, so that this process's once-only load is still
  * ahead; fn writes its findings into out, which comes back here */
@@ -78,7 +64,7 @@ static void selftest_env(char *out, size_t len)
 	char why[512];
 	int rc = rdiag_selftest_env_check(why, sizeof(why));
 
-	snprintf(out, len, "%d|%d|%s", rc, mapped("/libibverbs") && !pre_ibv, why);
+	snprintf(out, len, "%d|%d|%s", rc, proc_mapped("/libibverbs") && !pre_ibv, why);
 }
 
 /* rc|steps|message of a doctor attempt and of a listen (the same), and rd_ibv_load's rc */
@@ -99,7 +85,7 @@ static void doctor(char *out, size_t len)
 	rl = rdiag_doctor_listen(d, "127.0.0.1", 7471, 0, NULL, NULL, NULL, 1, &stop);
 	snprintf(out, len, "%d|%zu|%s|%d|%s|%d|%d", rc, rdiag_doctor_nsteps(d), attempt, rl,
 		 strcmp(attempt, rdiag_doctor_errmsg(d)) ? "differs" : "same",
-		 rd_ibv_load(NULL, 0), mapped("/librdmacm") && !pre_cm);
+		 rd_ibv_load(NULL, 0), proc_mapped("/librdmacm") && !pre_cm);
 	rdiag_doctor_free(d);
 }
 
@@ -202,14 +188,14 @@ int main(void)
 
 	unsetenv("RDMADIAG_IBVERBS_LIB");
 	unsetenv("RDMADIAG_RDMACM_LIB");
-	pre_ibv = mapped("/libibverbs");
-	pre_cm = mapped("/librdmacm");
+	pre_ibv = proc_mapped("/libibverbs");
+	pre_cm = proc_mapped("/librdmacm");
 	/* the library itself maps neither before the first load (tests/bats/lazy_verbs.bats
 	 * checks that on the tools); here only a failed load must not map them */
 	if (pre_ibv || pre_cm)
 		printf("# libibverbs/librdmacm are linked into this binary (no --as-needed)\n");
 	missing_and_wrong();
-	EXPECT_EQ(mapped("/libibverbs"), pre_ibv);
+	EXPECT_EQ(proc_mapped("/libibverbs"), pre_ibv);
 
 	EXPECT_EQ(pthread_create(&a.t, NULL, load_thread, &a), 0);
 	EXPECT_EQ(pthread_create(&b.t, NULL, load_thread, &b), 0);
@@ -219,8 +205,8 @@ int main(void)
 	EXPECT_EQ(b.rc, 0);
 	EXPECT_TRUE(a.create_id != NULL && a.create_id == b.create_id);
 	EXPECT_TRUE(a.get_device_list != NULL && a.get_device_list == b.get_device_list);
-	EXPECT_EQ(mapped("/libibverbs"), 1);
-	EXPECT_EQ(mapped("/librdmacm"), 1);
+	EXPECT_EQ(proc_mapped("/libibverbs"), 1);
+	EXPECT_EQ(proc_mapped("/librdmacm"), 1);
 	EXPECT_EQ(null_slots(&rd_ibv, sizeof(rd_ibv)), 0);
 	EXPECT_EQ(null_slots(&rd_rdmacm, sizeof(rd_rdmacm)), 0);
 
