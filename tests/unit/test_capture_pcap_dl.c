@@ -15,7 +15,6 @@
 
 #define SAMPLE "tests/fixtures/rxe/rxe_sample.pcap"
 
-
 struct loader {
 	pthread_t t;
 	int rc;
