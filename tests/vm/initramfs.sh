@@ -5,8 +5,9 @@
 #     KROOT    a 'dpkg-deb -x' tree of linux-image-<abi>-amd64 (from kernel.sh)
 #     CACHE    where the system part of the image is kept between runs
 #     OUTDIR   gets vmlinux and initramfs.cpio
-#     SRCROOT  the rdmadiag tree: every binary under tools/ and tui/ and lib/librdmadiag.so.0
-#              go to /opt/rdmadiag/{tools,tui,lib} (the $ORIGIN/../lib rpath keeps working)
+#     SRCROOT  the rdmadiag tree: every binary under tools/ and tui/ (self-contained: they link
+#              librdmadiag.a) and lib/librdmadiag.so.0
+#              go to /opt/rdmadiag/{tools,tui,lib}
 # Env: VM_EXTRA_BINS  more host binaries to put in /usr/bin (with their libraries)
 #
 # The image is two newc archives back to back, which the kernel unpacks in order:
