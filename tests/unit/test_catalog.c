@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include <rdmadiag/catalog.h>
+#include "../../lib/counters/catalog_int.h"
 #include "tap.h"
 
 static const char *concept(const char *name, const char *drv, enum rdiag_origin o)
@@ -20,7 +21,7 @@ static const char *driver(const char *name, const char *drv, enum rdiag_origin o
 
 int main(void)
 {
-	size_t i, j, n = rdiag_catalog_count(), bad = 0, dup = 0;
+	size_t i, j, n = rdiag_catalog_count(), bad = 0, dup = 0, nkeys, seen = 0;
 	const struct rdiag_catalog_entry *e;
 	static const char *const drivers[] = { "pma", "cm", "rxe", "mlx5", "bnxt_re", "irdma",
 					       "efa", "mana", "erdma", "hfi1" };
@@ -40,8 +41,30 @@ int main(void)
 	EXPECT_EQ(bad, 0);
 	EXPECT_EQ(dup, 0);
 	EXPECT_TRUE(rdiag_catalog_at(n) == NULL);
-	/* the sorted index finds every row by its name and by each alias, for its own driver
-	 * (names are unique per driver, so the row itself comes back) */
+	/* the build-time index holds exactly the table's keys, each in its own hash's bucket, in
+	 * table order (earlier rows win ties); and finds every row by its name and by each
+	 * alias, for its own driver (names are unique per driver, so the row itself comes back) */
+	for (bad = 0, nkeys = 0, i = 0; i < n; i++)
+		for (nkeys++, j = 0; j < 3 && rdiag_catalog_at(i)->aliases[j]; j++)
+			nkeys++;
+	EXPECT_EQ(rd_catalog_nkeys, nkeys);
+	for (i = 0; i <= rd_catalog_mask; i++) {
+		uint32_t k, prev = 0;
+
+		for (k = rd_catalog_heads[i]; k; prev = k, k = rd_catalog_keys[k - 1].next) {
+			const struct rd_catalog_key *key = &rd_catalog_keys[k - 1];
+
+			if (k > nkeys || key->row >= n || key->alias > 3 ||
+			    (rd_catalog_hash(rd_catalog_key_name(key)) & rd_catalog_mask) != i ||
+			    (prev && rd_catalog_keys[prev - 1].row > key->row)) {
+				printf("# index key %u misplaced in bucket %zu\n", k, i);
+				bad++;
+			}
+			seen++;
+		}
+	}
+	EXPECT_EQ(bad, 0);
+	EXPECT_EQ(seen, nkeys);
 	for (bad = 0, i = 0; i < n; i++) {
 		enum rdiag_origin o;
 
