@@ -6,7 +6,9 @@
 # alone (`--version` / `-V`) is measured the same way.  Written to $OUT/21-bench.txt.
 # vm-timeout: 90
 have rdmastat || { tap_skip "rdmastat bench" "tools/rdmastat not built"; exit 0; }
-N=${RDMASTAT_BENCH_N:-11}
+# runs per figure: RDMASTAT_BENCH_N on the host (tests/vm/run passes it as rdiag.bench_n=)
+N=$(sed -n 's/.*rdiag\.bench_n=\([0-9]*\).*/\1/p' /proc/cmdline)
+N=${N:-11}
 us() { local t=${EPOCHREALTIME/./}; echo "$t"; }	# busybox date has no %N
 once() {	# CMD... -> microseconds of one run
 	local t0 t1
