@@ -7,6 +7,7 @@
 #include <inttypes.h>
 
 #include "rdmadiag/out.h"
+#include "text_fmt.h"
 
 /* the text formats come from the callers by design (iproute2 print_* style) */
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
@@ -589,10 +590,28 @@ void rdiag_out_arr_end(struct rdiag_out *o)
 	__VA_ARGS__; \
 } while (0)
 
+/* text mode: the common formats without printf (text_fmt.c), the rest through it */
+static void text_u64(struct rdiag_out *o, const char *fmt, uint64_t v)
+{
+	if (fmt && rd_text_u64(o->f, fmt, v) < 0)
+		fprintf(o->f, fmt, v);
+}
+
+static void text_str(struct rdiag_out *o, const char *fmt, const char *s)
+{
+	if (fmt && rd_text_str(o->f, fmt, s) < 0)
+		fprintf(o->f, fmt, s);
+}
+
 static void out_u64(struct rdiag_out *o, const char *key, struct rdiag_out_key *k, const char *fmt,
 		    uint64_t v)
 {
-	TEXT_OR_JSON(o, key, k, fmt, v, ob_u64(o, v));
+	if (o->mode == RDIAG_OUT_TEXT) {
+		text_u64(o, fmt, v);
+		return;
+	}
+	member(o, key, k);
+	ob_u64(o, v);
 }
 
 void rdiag_out_u64(struct rdiag_out *o, const char *key, const char *fmt, uint64_t v)
@@ -639,7 +658,15 @@ void rdiag_out_dbl_k(struct rdiag_out *o, struct rdiag_out_key *k, const char *f
 static void out_str(struct rdiag_out *o, const char *key, struct rdiag_out_key *k, const char *fmt,
 		    const char *s)
 {
-	TEXT_OR_JSON(o, key, k, fmt, s ? s : "", s ? ob_str(o, s) : ob_put(o, "null", 4));
+	if (o->mode == RDIAG_OUT_TEXT) {
+		text_str(o, fmt, s ? s : "");
+		return;
+	}
+	member(o, key, k);
+	if (s)
+		ob_str(o, s);
+	else
+		ob_put(o, "null", 4);
 }
 
 void rdiag_out_str(struct rdiag_out *o, const char *key, const char *fmt, const char *s)
@@ -655,8 +682,12 @@ void rdiag_out_str_k(struct rdiag_out *o, struct rdiag_out_key *k, const char *f
 static void out_bool(struct rdiag_out *o, const char *key, struct rdiag_out_key *k, const char *fmt,
 		     bool v)
 {
-	TEXT_OR_JSON(o, key, k, fmt, v ? "true" : "false", v ? ob_put(o, "true", 4) :
-		     ob_put(o, "false", 5));
+	if (o->mode == RDIAG_OUT_TEXT) {
+		text_str(o, fmt, v ? "true" : "false");
+		return;
+	}
+	member(o, key, k);
+	ob_put(o, v ? "true" : "false", v ? 4 : 5);
 }
 
 void rdiag_out_bool(struct rdiag_out *o, const char *key, const char *fmt, bool v)
@@ -687,8 +718,7 @@ static void out_hex64(struct rdiag_out *o, const char *key, struct rdiag_out_key
 		      const char *fmt, uint64_t v)
 {
 	if (o->mode == RDIAG_OUT_TEXT) {
-		if (fmt)
-			fprintf(o->f, fmt, v);
+		text_u64(o, fmt, v);
 		return;
 	}
 	member(o, key, k);

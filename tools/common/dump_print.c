@@ -119,11 +119,23 @@ static char *w_slot(struct pkt_out *w)
 
 void dump_time(char *buf, size_t len, uint64_t sec, uint32_t nsec)
 {
-	time_t t = (time_t)sec;
-	struct tm tm;
+	/* the time of day of a POSIX timestamp (UTC has no leap seconds there): what gmtime()
+	 * gives, without its calendar work or snprintf's format parsing on every packet line */
+	unsigned int day = (unsigned int)(sec % 86400), hms[3] = { day / 3600, day / 60 % 60,
+								   day % 60 };
 
-	gmtime_r(&t, &tm);
-	snprintf(buf, len, "%02d:%02d:%02d.%09u", tm.tm_hour, tm.tm_min, tm.tm_sec, nsec);
+	if (len < 19 || nsec >= 1000000000u) {
+		snprintf(buf, len, "%02u:%02u:%02u.%09u", hms[0], hms[1], hms[2], nsec);
+		return;
+	}
+	for (int i = 0; i < 3; i++) {
+		buf[3 * i] = (char)('0' + hms[i] / 10);
+		buf[3 * i + 1] = (char)('0' + hms[i] % 10);
+		buf[3 * i + 2] = i < 2 ? ':' : '.';
+	}
+	for (int i = 17; i >= 9; i--, nsec /= 10)
+		buf[i] = (char)('0' + nsec % 10);
+	buf[18] = '\0';
 }
 
 /* "0" .. "255" as four bytes each: the digits, then a byte that holds the digit count */
@@ -569,7 +581,7 @@ void dump_packet(struct rdiag_out *o, const struct rdiag_frame *f, const struct 
 		w_str(w, K("ts"), NULL, ts_str(ts + sizeof(ts), f->ts_sec, f->ts_nsec));
 	} else {
 		dump_time(ts, sizeof(ts), f->ts_sec, f->ts_nsec);
-		w_text(w, "%s", ts);
+		rdiag_out_str(w->o, NULL, "%s", ts);
 	}
 	w_u64(w, K("caplen"), F(NULL, " caplen %" PRIu64), p->caplen);
 	w_u64(w, K("len"), F(NULL, " len %" PRIu64), p->len);

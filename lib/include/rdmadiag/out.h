@@ -8,6 +8,9 @@
  * Keys are escaped; strings are escaped (control characters, quotes, backslashes, invalid
  * UTF-8 bytes as \u00XX).  64-bit identifiers (VAs, GUIDs, service IDs) use rdiag_out_hex64,
  * which writes the string "0x" + 16 hex digits in JSON.
+ *
+ * A handle belongs to one thread, and so does its FILE while the handle writes to it: text
+ * fields go out with stdio's unlocked calls (JSON is buffered in the handle and flushed).
  */
 #ifndef RDMADIAG_OUT_H
 #define RDMADIAG_OUT_H

@@ -1,0 +1,157 @@
+/* Text-mode fields without printf (lib/util/text_fmt.c): for every format shape the fast path
+ * takes, and for shapes it hands back to fprintf, rdiag_out's text output is byte for byte
+ * what snprintf makes of the same format and value. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tap.h"
+#include "rdmadiag/out.h"
+#include "../../lib/util/text_fmt.h"
+
+/* the formats are built at run time on purpose: snprintf is the reference */
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* one value through rdiag_out (text) and through snprintf; 1 when they differ */
+static int differs_u64(const char *fmt, uint64_t v, int hex)
+{
+	char *buf = NULL, want[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct rdiag_out *o = rdiag_out_new(f, RDIAG_OUT_TEXT);
+	int bad;
+
+	if (hex)
+		rdiag_out_hex64(o, "k", fmt, v);
+	else
+		rdiag_out_u64(o, "k", fmt, v);
+	rdiag_out_free(o);
+	fclose(f);
+	snprintf(want, sizeof(want), fmt, v);
+	bad = strcmp(buf, want) != 0;
+	if (bad)
+		printf("# '%s' %" PRIu64 ": got '%s' want '%s'\n", fmt, v, buf, want);
+	free(buf);
+	return bad;
+}
+
+static int differs_str(const char *fmt, const char *s)
+{
+	char *buf = NULL, want[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct rdiag_out *o = rdiag_out_new(f, RDIAG_OUT_TEXT);
+	int bad;
+
+	rdiag_out_str(o, "k", fmt, s);
+	rdiag_out_free(o);
+	fclose(f);
+	snprintf(want, sizeof(want), fmt, s);
+	bad = strcmp(buf, want) != 0;
+	if (bad)
+		printf("# '%s' '%s': got '%s' want '%s'\n", fmt, s, buf, want);
+	free(buf);
+	return bad;
+}
+
+int main(void)
+{
+	static const char *const len_mods[] = { "l", "ll", "j", "z" };
+	static const char convs[] = "uxX";
+	static const char *const flags[] = { "", "0", "-", "0-", "-0", "00" };
+	static const char *const strs[] = { "", "a", "SEND_ONLY", "10.1.0.32 > 10.1.0.62",
+					    "a string longer than most widths used here" };
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	char fmt[64];
+	int bad = 0, n = 0, fast = 0;
+	FILE *null = fopen("/dev/null", "w");
+
+	/* numbers: every flag set, widths 0..63, every 64-bit length, u/x/X, literal text on
+	 * both sides, values from 0 and 1 to all ones */
+	for (size_t fl = 0; fl < sizeof(flags) / sizeof(flags[0]); fl++)
+		for (unsigned int w = 0; w < 64; w += (w < 20 ? 1 : 7))
+			for (size_t m = 0; m < 4; m++)
+				for (size_t c = 0; c < 3; c++) {
+					char ws[8] = "";
+
+					if (w)
+						snprintf(ws, sizeof(ws), "%u", w);
+					snprintf(fmt, sizeof(fmt), " qp 0x%%%s%s%s%c]", flags[fl], ws,
+						 len_mods[m], convs[c]);
+					for (int i = 0; i < 8; i++) {
+						uint64_t v = i == 0 ? 0 : i == 1 ? 1 : i == 2 ? UINT64_MAX :
+							     rnd(&seed) >> (rnd(&seed) % 64);
+
+						bad += differs_u64(fmt, v, i & 1);
+						n++;
+					}
+					fast += rd_text_u64(null, fmt, 1) == 0;
+				}
+	printf("# %d number fields compared\n", n);
+	EXPECT_EQ(bad, 0);
+	EXPECT_EQ(fast, 6 * 27 * 4 * 3);	/* every one of those took the fast path */
+
+	/* strings: flags, widths, empty and long strings */
+	for (bad = 0, fast = 0, n = 0; n < 6 * 40; n++) {
+		unsigned int w = (unsigned int)n / 6;
+
+		snprintf(fmt, sizeof(fmt), "%s%%%s%.0u%s", n % 2 ? " > " : "", flags[n % 6], w, "s (x)");
+		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+			bad += differs_str(fmt, strs[i]);
+		fast += rd_text_str(null, fmt, "x") == 0;
+	}
+	EXPECT_EQ(bad, 0);
+	EXPECT_EQ(fast, 6 * 40);
+
+	/* shapes handed back to fprintf (output compared where the format takes one 64-bit
+	 * value: the others would be undefined with one argument) */
+	{
+		static const struct { const char *fmt; int compare; } other[] = {
+			{ "%%u %lu", 1 }, { "%lu%%", 1 }, { "%#lx", 1 }, { "%+lu", 1 },
+			{ "% lu", 1 }, { "%.3lu", 1 }, { "%8.3lx", 1 }, { "%5000lu", 0 },
+			{ "no conversion", 1 }, { "%lu and %lu", 0 }, { "%hlu", 0 }, { "%Lu", 0 },
+			{ "%u", 0 }, { "%s", 0 },
+		};
+
+		for (bad = 0, fast = 0, n = 0; n < (int)(sizeof(other) / sizeof(other[0])); n++) {
+			fast += rd_text_u64(null, other[n].fmt, 5) == 0;
+			if (other[n].compare)
+				bad += differs_u64(other[n].fmt, 123456789, 0);
+		}
+		EXPECT_EQ(bad, 0);
+		EXPECT_EQ(fast, 0);
+		EXPECT_EQ(rd_text_str(null, "%lu", "x"), -1);
+		EXPECT_EQ(rd_text_str(null, "%-.2s", "x"), -1);
+		EXPECT_EQ(differs_str(" %s%%", "x"), 0);
+	}
+	/* fields longer than the one-write buffer go out piece by piece, the same bytes */
+	{
+		static const char *const wide[] = { "%150lu", "%-200lx]", " %0210lX", "%-150s|",
+						    "%155s", "%s" };
+		char big[230];
+
+		memset(big, 'q', sizeof(big) - 1);
+		big[sizeof(big) - 1] = '\0';
+		for (bad = 0, fast = 0, n = 0; n < 6; n++) {
+			if (strchr(wide[n], 's')) {
+				bad += differs_str(wide[n], "abc") + differs_str(wide[n], big + 60);
+				fast += rd_text_str(null, wide[n], "abc") == 0;
+			} else {
+				bad += differs_u64(wide[n], UINT64_MAX, 0) + differs_u64(wide[n], 7, 1);
+				fast += rd_text_u64(null, wide[n], 7) == 0;
+			}
+		}
+		EXPECT_EQ(bad, 0);
+		EXPECT_EQ(fast, 6);
+	}
+	fclose(null);
+	return tap_done();
+}
