@@ -1,15 +1,16 @@
 /* Text-mode output of one value through a printf format (see text_fmt.h).  rdmadump's packet
  * lines are a few dozen such fields each: through fprintf they cost about 4 000 instructions
  * per line, most of it vfprintf parsing the format and setting up; here a field is a scan of
- * its format, a digit loop and one fwrite_unlocked. */
+ * its format, the library's digit writer (put_u64.h) or a hex loop, and one fwrite_unlocked. */
 #include <stdbool.h>
 #include <string.h>
 
+#include "put_u64.h"
 #include "text_fmt.h"
 
 struct conv {
 	const char *pre, *post;		/* literal text before and after the conversion */
-	size_t npre;
+	size_t npre, npost;
 	bool zero, left;
 	unsigned int width;
 	bool wide;			/* an l, ll, j or z length: a 64-bit argument */
@@ -55,8 +56,10 @@ static int parse(const char *fmt, struct conv *cv)
 	if (cv->c != 's' && cv->c != 'u' && cv->c != 'x' && cv->c != 'X')
 		return -1;
 	cv->post = p + 1;
-	if (strchr(cv->post, '%'))
+	p = strchrnul(cv->post, '%');
+	if (*p)
 		return -1;
+	cv->npost = (size_t)(p - cv->post);
 	if (cv->left)
 		cv->zero = false;	/* '-' overrides '0' */
 	return 0;
@@ -64,8 +67,8 @@ static int parse(const char *fmt, struct conv *cv)
 
 static void put_padded(FILE *f, const struct conv *cv, const char *s, size_t n, bool number)
 {
-	size_t pad = cv->width > n ? cv->width - n : 0, npost = strlen(cv->post);
-	size_t total = cv->npre + pad + n + npost;
+	size_t pad = cv->width > n ? cv->width - n : 0;
+	size_t total = cv->npre + pad + n + cv->npost;
 	/* '0' pads numbers only; for %s glibc pads with spaces whatever the flag */
 	char fill = cv->zero && number ? '0' : ' ', line[160], *q = line;
 
@@ -76,7 +79,7 @@ static void put_padded(FILE *f, const struct conv *cv, const char *s, size_t n, 
 		fwrite_unlocked(s, 1, n, f);
 		for (size_t i = 0; cv->left && i < pad; i++)
 			putc_unlocked(' ', f);
-		fwrite_unlocked(cv->post, 1, npost, f);
+		fwrite_unlocked(cv->post, 1, cv->npost, f);
 		return;
 	}
 	/* one write per field: stdio's small-write path costs more than the copies */
@@ -92,7 +95,7 @@ static void put_padded(FILE *f, const struct conv *cv, const char *s, size_t n, 
 		memset(q, ' ', pad);
 		q += pad;
 	}
-	memcpy(q, cv->post, npost);
+	memcpy(q, cv->post, cv->npost);
 	fwrite_unlocked(line, 1, total, f);
 }
 
@@ -105,9 +108,8 @@ int rd_text_u64(FILE *f, const char *fmt, uint64_t v)
 	if (parse(fmt, &cv) < 0 || cv.c == 's' || !cv.wide)
 		return -1;
 	if (cv.c == 'u') {
-		do
-			*--q = (char)('0' + v % 10);
-		while (v /= 10);
+		q = b;
+		e = put_u64(b, v);
 	} else {
 		const char *dig = cv.c == 'x' ? lower : upper;
 
