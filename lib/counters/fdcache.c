@@ -144,6 +144,20 @@ static int open_counter(int dfd, const char *name)
 	return fd;
 }
 
+/* a read through a kept entry; on success it counts as read in this snapshot */
+static ssize_t read_kept(struct rd_fdcache *fc, struct rd_fdent *e, char *buf, size_t len,
+			 const struct rdiag_catalog_entry ***cat)
+{
+	ssize_t r = pread(e->fd, buf, len, 0);
+
+	if (r >= 0) {
+		fc->nread += e->gen != fc->gen;
+		e->gen = fc->gen;
+		*cat = &e->cat;
+	}
+	return r;
+}
+
 static ssize_t read_once(int dfd, const char *name, char *buf, size_t len)
 {
 	ssize_t r;
@@ -181,13 +195,9 @@ ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfdp, const char *dir, ui
 	/* the listing remembers where this file's entry is: no hashing, no chain walk */
 	if (hint && hint->serial && hint->slot < fc->nslots && (e = fc->slots[hint->slot]) &&
 	    e->serial == hint->serial && e->ino == ino) {
-		r = pread(e->fd, buf, len, 0);
-		if (r >= 0) {
-			fc->nread += e->gen != fc->gen;
-			e->gen = fc->gen;
-			*cat = &e->cat;
+		r = read_kept(fc, e, buf, len, cat);
+		if (r >= 0)
 			return r;
-		}
 		/* gone under us: the slow path below drops the entry and reopens */
 	}
 	h = hash(dirhash, name) % fc->nbuckets;
@@ -200,11 +210,8 @@ ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfdp, const char *dir, ui
 			if (same(e, dirhash, name))
 				break;
 	if (e && e->ino == ino) {
-		r = pread(e->fd, buf, len, 0);
+		r = read_kept(fc, e, buf, len, cat);
 		if (r >= 0) {
-			fc->nread += e->gen != fc->gen;
-			e->gen = fc->gen;
-			*cat = &e->cat;
 			if (hint) {
 				hint->slot = e->slot;
 				hint->serial = e->serial;

@@ -84,8 +84,7 @@ int rd_sysfs_devices(struct rdiag_counters *c, struct rdiag_devices *d);
  * inode and mtime are unchanged (a device's ports/: fixed for the life of the device, and
  * a re-created device has a new inode) */
 int rd_sysfs_list(struct rdiag_counters *c, const char *path, const char *const **names,
-		  size_t *n,
-		  bool fresh);
+		  size_t *n, bool fresh);
 void rd_dircache_free(struct rdiag_counters *c);
 int rd_sysfs_port_dirs(struct rdiag_counters *c, const char *dev, uint32_t port,
 		       unsigned int *mask);

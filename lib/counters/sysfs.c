@@ -412,8 +412,7 @@ static int list_path(struct rdiag_counters *c, const char *path, struct dent **o
 }
 
 int rd_sysfs_list(struct rdiag_counters *c, const char *path, const char *const **names,
-		  size_t *n,
-		  bool fresh)
+		  size_t *n, bool fresh)
 {
 	struct dent *l;
 	size_t i;
