@@ -117,6 +117,22 @@ static char *w_slot(struct pkt_out *w)
 		rdiag_out_text((w)->o, __VA_ARGS__); \
 } while (0)
 
+static const char d2[200] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* the nine digits of ns < 10^9, written backwards so that they end at q; their start */
+static char *ns9_before(char *q, uint32_t ns)
+{
+	for (int i = 0; i < 4; i++, ns /= 100) {
+		q -= 2;
+		memcpy(q, d2 + 2 * (ns % 100), 2);
+	}
+	*--q = (char)('0' + ns % 10);
+	return q;
+}
+
 void dump_time(char *buf, size_t len, uint64_t sec, uint32_t nsec)
 {
 	/* the time of day of a POSIX timestamp (UTC has no leap seconds there): what gmtime()
@@ -129,12 +145,10 @@ void dump_time(char *buf, size_t len, uint64_t sec, uint32_t nsec)
 		return;
 	}
 	for (int i = 0; i < 3; i++) {
-		buf[3 * i] = (char)('0' + hms[i] / 10);
-		buf[3 * i + 1] = (char)('0' + hms[i] % 10);
+		memcpy(buf + 3 * i, d2 + 2 * hms[i], 2);
 		buf[3 * i + 2] = i < 2 ? ':' : '.';
 	}
-	for (int i = 17; i >= 9; i--, nsec /= 10)
-		buf[i] = (char)('0' + nsec % 10);
+	ns9_before(buf + 18, nsec);
 	buf[18] = '\0';
 }
 
@@ -179,18 +193,10 @@ static void ip_str(char *buf, size_t len, int af, const uint8_t *a)
 /* "sec.nsec" by hand: this runs for every packet of a -j dump */
 static const char *ts_str(char *end, uint64_t sec, uint32_t ns)
 {
-	static const char d2[200] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
 	char *q = end;
 
 	*--q = '\0';
-	for (int i = 0; i < 4; i++, ns /= 100) {
-		q -= 2;
-		memcpy(q, d2 + 2 * (ns % 100), 2);
-	}
-	*--q = (char)('0' + ns % 10);
+	q = ns9_before(q, ns);
 	*--q = '.';
 	while (sec > UINT32_MAX) {
 		q -= 2;
