@@ -35,6 +35,7 @@ struct rd_flow {
 	/* request PSN state */
 	bool req_init;
 	uint32_t req_next;
+	uint32_t req_end;	/* the PSN after the previous request packet's last one */
 	uint32_t read_slack;	/* READ with unknown MTU: how far the next PSN may jump */
 	uint64_t seen[2];	/* bit k: PSN req_next-1-k was seen */
 	uint64_t gap_pkt;	/* i.pkts when the last gap opened */
@@ -384,21 +385,23 @@ static bool seen_test_set(uint64_t s[2], uint32_t k)
 }
 
 /* PSNs a request uses: a READ reserves one per response packet */
-static uint32_t request_span(struct rd_flow *f, const struct rdiag_pkt *p, bool is_read)
+static uint32_t request_span(const struct rd_flow *f, const struct rdiag_pkt *p, bool is_read,
+			     uint32_t *slack)
 {
 	uint32_t len = p->reth.dmalen, span, worst;
 
-	f->read_slack = 0;
+	*slack = 0;
 	if (!is_read || !(p->present & RDIAG_HAS_RETH) || len == 0)
 		return 1;
 	if (f->i.mtu) {
 		span = (uint32_t)(((uint64_t)len + f->i.mtu - 1) / f->i.mtu);
 		return span ? span : 1;
 	}
-	/* MTU unknown: assume 4096 and let the next PSN land anywhere up to the 256 B case */
+	/* MTU unknown: assume 4096 (the fewest PSNs, so a go-back is never seen where there is
+	 * none) and let the next PSN land anywhere up to the 256 B case */
 	span = (uint32_t)(((uint64_t)len + 4095) / 4096);
 	worst = (uint32_t)(((uint64_t)len + 255) / 256);
-	f->read_slack = worst - span;
+	*slack = worst - span;
 	return span;
 }
 
@@ -418,21 +421,35 @@ static bool nak_asked(const struct rdiag_flow_table *ft, const struct rd_flow *f
 	return false;
 }
 
+static void goback(struct rdiag_flow_table *ft, struct rd_flow *f, bool back)
+{
+	f->i.psn_goback += back;
+	ft->t.psn_goback += back;
+}
+
 static void request_psn(struct rdiag_flow_table *ft, struct rd_flow *f, const struct rdiag_pkt *p,
 			bool is_read, struct rdiag_flow_verdict *v)
 {
-	uint32_t psn = p->bth.psn & RD_PSN_MASK, slack = f->read_slack, span;
+	uint32_t psn = p->bth.psn & RD_PSN_MASK, slack = f->read_slack, new_slack, span;
 	int32_t d;
+	bool back;
 
+	span = request_span(f, p, is_read, &new_slack);
 	if (!f->req_init) {
 		f->req_init = true;
-		span = request_span(f, p, is_read);
+		f->read_slack = new_slack;
 		f->req_next = (psn + span) & RD_PSN_MASK;
+		f->req_end = f->req_next;
 		f->seen[0] = f->seen[1] = 0;
 		seen_shift(f->seen, span);
 		f->seen[0] |= span >= 64 ? ~0ull : (1ull << span) - 1;
 		return;
 	}
+	/* a sender emits PSNs in order except when it retries (go-back-N, after a NAK or a
+	 * timeout): a step back behind its previous packet that is not a late packet is one
+	 * retry (back implies d < 0: req_next is never behind req_end) */
+	back = rd_psn_diff(psn, f->req_end) < 0;
+	f->req_end = (psn + span) & RD_PSN_MASK;
 	d = rd_psn_diff(psn, f->req_next);
 	if (d >= 0) {
 		if (d > 0 && (uint32_t)d > slack) {
@@ -451,7 +468,7 @@ static void request_psn(struct rdiag_flow_table *ft, struct rd_flow *f, const st
 			seen_shift(f->seen, (uint32_t)d);
 			f->seen[0] |= d >= 64 ? ~0ull : (1ull << d) - 1;
 		}
-		span = request_span(f, p, is_read);
+		f->read_slack = new_slack;
 		seen_shift(f->seen, span);
 		f->seen[0] |= span >= 64 ? ~0ull : (1ull << span) - 1;
 		f->req_next = (psn + span) & RD_PSN_MASK;
@@ -477,12 +494,14 @@ static void request_psn(struct rdiag_flow_table *ft, struct rd_flow *f, const st
 			f->i.psn_retx++;
 			ft->t.psn_retx++;
 			v->flags |= RDIAG_FV_RETX;
+			goback(ft, f, back);
 			return;
 		}
 	}
 	f->i.psn_dup++;
 	ft->t.psn_dup++;
 	v->flags |= RDIAG_FV_DUP;
+	goback(ft, f, back);
 }
 
 static void link_peers(struct rdiag_flow_table *ft, uint32_t req, uint32_t rsp)

@@ -29,7 +29,7 @@ $output"
 	done < "$GOLD/cases"
 }
 
-@test "golden: the text summary of go-back-N shows the gap, the resend and the duplicates" {
-	run grep -F "PSN: 1 gaps (1 packets lost), 7 duplicates, 1 lost packets resent, 0 out of order" "$GOLD/gen_go_back_n.txt"
+@test "golden: the text summary of go-back-N shows the gap, the resend, the duplicates and the two retries (after the NAK and the RNR NAK)" {
+	run grep -F "PSN: 1 gaps (1 packets lost), 7 duplicates, 1 lost packets resent, 0 out of order, 2 go-back retries" "$GOLD/gen_go_back_n.txt"
 	assert_success
 }

@@ -179,6 +179,7 @@ static void test_gap_dup_ooo(void)
 	EXPECT_EQ(f.psn_lost, 1);	/* 13 never came */
 	EXPECT_EQ(f.psn_ooo, 1);
 	EXPECT_EQ(f.psn_dup, 1);
+	EXPECT_EQ(f.psn_goback, 1);	/* 11 after 15; 12 after 14 was late, not a retry */
 	rdiag_flow_table_free(ft);
 }
 
@@ -210,10 +211,18 @@ static void test_late_fill_is_retransmission(void)
 	EXPECT_EQ(f.psn_dup, 1);
 	EXPECT_EQ(f.psn_retx, 1);
 	EXPECT_EQ(f.psn_ooo, 0);
-	/* far behind (beyond the 128-PSN window): a duplicate too */
+	EXPECT_EQ(f.psn_goback, 1);	/* 101 after 111; 102 after 101 goes on in order */
+	/* far behind (beyond the 128-PSN window): a duplicate too, and a second go-back */
 	p = pkt(0x04, A, B, 0x21, 0xffffff - 50);
 	rdiag_flow_add(ft, &p, 202, &v);
 	EXPECT_TRUE(v.flags & RDIAG_FV_DUP);
+	EXPECT_EQ(info(ft, 0).psn_goback, 2);
+	{
+		struct rdiag_flow_total t;
+
+		EXPECT_EQ(rdiag_flow_total(ft, &t), 0);
+		EXPECT_EQ(t.psn_goback, 2);
+	}
 	rdiag_flow_table_free(ft);
 }
 
@@ -327,9 +336,11 @@ static void test_read_unknown_mtu(void)
 	p = pkt(0x04, A, B, 5, 204);
 	rdiag_flow_add(ft, &p, 2, &v);
 	EXPECT_EQ(v.flags & (RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_OOO), 0);
+	EXPECT_EQ(info(ft, 0).psn_goback, 0);	/* the READ's span is not taken for a step back */
 	p = pkt(0x04, A, B, 5, 201);	/* reserved by the READ: a duplicate */
 	rdiag_flow_add(ft, &p, 3, &v);
 	EXPECT_TRUE(v.flags & RDIAG_FV_DUP);
+	EXPECT_EQ(info(ft, 0).psn_goback, 1);
 	rdiag_flow_table_free(ft);
 }
 

@@ -106,6 +106,7 @@ static void flow_json(struct rdiag_out *o, struct rdiag_flow_table *ft,
 	rdiag_out_u64(o, "psn_dup", NULL, f->psn_dup);
 	rdiag_out_u64(o, "psn_retx", NULL, f->psn_retx);
 	rdiag_out_u64(o, "psn_ooo", NULL, f->psn_ooo);
+	rdiag_out_u64(o, "psn_goback", NULL, f->psn_goback);
 	rdiag_out_u64(o, "acks", NULL, f->acks);
 	rdiag_out_obj_begin(o, "naks");
 	for (unsigned int k = 0; k < RDIAG_NAK_KINDS; k++)
@@ -196,11 +197,11 @@ static void flow_details(struct rdiag_out *o, struct rdiag_flow_table *ft,
 			rdiag_out_text(o, "    RNR NAKs: %" PRIu64 ", timer %g..%g ms\n", f->rnr_naks,
 				       f->rnr_timer_ms_min, f->rnr_timer_ms_max);
 	}
-	if (f->psn_gaps || f->psn_dup || f->psn_retx || f->psn_ooo)
+	if (f->psn_gaps || f->psn_dup || f->psn_retx || f->psn_ooo || f->psn_goback)
 		rdiag_out_text(o, "    PSN: %" PRIu64 " gaps (%" PRIu64 " packets lost), %" PRIu64
 			       " duplicates, %" PRIu64 " lost packets resent, %" PRIu64
-			       " out of order\n", f->psn_gaps, f->psn_lost, f->psn_dup, f->psn_retx,
-			       f->psn_ooo);
+			       " out of order, %" PRIu64 " go-back retries\n", f->psn_gaps,
+			       f->psn_lost, f->psn_dup, f->psn_retx, f->psn_ooo, f->psn_goback);
 	if (f->ecn_ce || f->cnp_for_ce)
 		rdiag_out_text(o, "    ECN: %" PRIu64 " CE-marked packets, %" PRIu64
 			       " CNPs sent back for them\n", f->ecn_ce, f->cnp_for_ce);
@@ -311,6 +312,7 @@ static void totals(struct rdiag_out *o, const struct rdiag_flow_total *t)
 	rdiag_out_u64(o, "psn_dup", ", %" PRIu64 " duplicates", t->psn_dup);
 	rdiag_out_u64(o, "psn_retx", ", %" PRIu64 " resent", t->psn_retx);
 	rdiag_out_u64(o, "psn_ooo", ", %" PRIu64 " out of order", t->psn_ooo);
+	rdiag_out_u64(o, "psn_goback", ", %" PRIu64 " go-back retries", t->psn_goback);
 	rdiag_out_u64(o, "acks", "; %" PRIu64 " ACKs", t->acks);
 	rdiag_out_u64(o, "naks", ", %" PRIu64 " NAKs", naks(t->naks));
 	rdiag_out_u64(o, "rnr_naks", ", %" PRIu64 " RNR NAKs\n", t->rnr_naks);
@@ -361,8 +363,8 @@ static void opcode_table_text(struct rdiag_out *o, const struct rdiag_flow_total
 
 static bool troubled(const struct rdiag_flow_info *f)
 {
-	return f->psn_gaps || f->psn_dup || f->psn_retx || f->psn_ooo || naks(f->naks) ||
-	       f->rnr_naks || f->icrc_bad || f->ecn_ce || f->cnp || f->reads_unanswered ||
+	return f->psn_gaps || f->psn_dup || f->psn_retx || f->psn_ooo || f->psn_goback ||
+	       naks(f->naks) || f->rnr_naks || f->icrc_bad || f->ecn_ce || f->cnp || f->reads_unanswered ||
 	       f->truncated || f->invalid;
 }
 

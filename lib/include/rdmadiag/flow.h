@@ -88,6 +88,8 @@ struct rdiag_flow_info {
 	uint64_t psn_retx;		/* a PSN filling a gap after a NAK-sequence error for it (or
 					 * too late to be reordering): a lost packet, resent */
 	uint64_t psn_ooo;		/* a PSN filling a recent gap with no NAK for it: late */
+	uint64_t psn_goback;		/* times the sender went back behind its previous packet's
+					 * PSN: one per go-back-N retry (after a NAK or a timeout) */
 
 	uint64_t acks;
 	uint64_t naks[RDIAG_NAK_KINDS];	/* NAKs received on this flow by code */
@@ -115,7 +117,7 @@ struct rdiag_flow_total {
 	uint64_t no_bth;		/* cut before the BTH: counted, not analysed */
 	uint64_t per_opcode_pkts[256], per_opcode_bytes[256];
 	uint64_t flows, cm_conns;
-	uint64_t psn_gaps, psn_lost, psn_dup, psn_retx, psn_ooo;
+	uint64_t psn_gaps, psn_lost, psn_dup, psn_retx, psn_ooo, psn_goback;
 	uint64_t acks, naks[RDIAG_NAK_KINDS], rnr_naks;
 	uint64_t icrc_bad, ecn_ce, becn, cnp, cnp_for_ce;
 	uint64_t reads, reads_unanswered, ack_reqs;
