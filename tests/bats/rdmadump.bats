@@ -273,6 +273,24 @@ EOF
 	[ "$(echo "$stderr" | wc -l)" -eq 1 ]
 }
 
+@test "the lossy run kept from the real-kernel tier: frames, NAKs and go-back retries equal rxe's counters" {
+	L="$FIX/vm/rxe-lossy-write.pcap"
+	c() { awk -v k="$1" '$1 == k { print $2 }' "$FIX/vm/rxe-lossy-write.counters"; }
+	run rdmadump -j -r "$L"
+	assert_success
+	pk=$(echo "$output" | jq -s -r '[(map(select(.src == "198.18.0.1")) | length),
+		(map(select(.src == "198.18.0.2")) | length),
+		(map(select(.aeth.kind == "nak" and .aeth.nak == 0)) | length)] | join(" ")')
+	[ "$pk" = "$(c rxe1.rcvd_pkts) $(c rxe1.sent_pkts) $(c rxe1.out_of_seq_request)" ] ||
+		fail "frames from rxe0, from rxe1, NAK-seq = $pk; counters: $(tr '\n' ' ' < "$FIX/vm/rxe-lossy-write.counters")"
+	[ $(( $(c rxe1.rcvd_pkts) + $(c netem_drops) )) -eq "$(c rxe0.sent_pkts)" ]
+	run rdmadump -q -j -r "$L"
+	assert_success
+	t=$(echo "$output" | jq -r '.summary.total | [.psn_goback, .psn_gaps, .naks] | join(" ")')
+	[ "$t" = "$(c rxe0.completer_retry_err) $(c rxe1.out_of_seq_request) $(c rxe1.out_of_seq_request)" ] ||
+		fail "rdmadump: go-back gaps naks = $t"
+}
+
 @test "a real lossy rxe capture: gaps, NAKs and resends equal netem's drops and rxe's counters" {
 	L="$FIX/rxe/rxe_lossy.pcap"
 	c() { awk -v k="$1" '$1 == k { print $2 }' "$FIX/rxe/rxe_lossy.counters"; }
@@ -284,6 +302,8 @@ EOF
 	[ "$drops" -gt 0 ]
 	[ "$t" = "$(c capture_frames) $(c rxe1.out_of_seq_request) $drops $(c rxe0.completer_retry_err) 0 $(c rxe1.out_of_seq_request) 0" ] ||
 		fail "rdmadump: rdma gaps lost resent ooo naks badicrc = $t; counters: $(tr '\n' ' ' < "$FIX/rxe/rxe_lossy.counters")"
+	# every rxe retry (go-back-N) resends from a PSN behind the last one sent
+	[ "$(echo "$output" | jq '.summary.total.psn_goback')" -eq "$(c rxe0.completer_retry_err)" ]
 	[ "$(echo "$output" | jq '.summary.flows[0].naks.PSN_SEQ_ERR // 0')" -eq 0 ]
 	[ "$(echo "$output" | jq '.summary.flows[1].naks.PSN_SEQ_ERR')" -eq "$(c rxe1.out_of_seq_request)" ]
 	# each gap is followed by the NAK for the missing PSN and then its resend
@@ -294,4 +314,17 @@ EOF
 	assert_line --index 2 --partial "psn 6225398 va 0x55f50dfc8800 rkey 0x000007fd dmalen 1024 len 256 [retransmission]"
 	run rdmadump -q --fail-on-errors -r "$L"
 	[ "$status" -eq 1 ]
+}
+
+@test "real rxe captures (IPv4 and IPv6 RoCE v2): every packet decodes and every ICRC verifies" {
+	for f in "$FIX"/rxe/*.pcap "$FIX"/vm/*.pcap; do
+		run rdmadump -j -r "$f"
+		assert_success
+		r=$(echo "$output" | jq -s -r '[length, (map(select(.bth != null and .icrc.ok == true)) | length)] | join(" ")')
+		read -r n ok <<< "$r"
+		[ "$n" -gt 0 ] && [ "$n" = "$ok" ] || fail "$f: $ok of $n packets with a BTH and a good ICRC"
+	done
+	# the IPv6 one really is IPv6 (traffic class, flow label and hop limit masked in its ICRC)
+	run rdmadump -j -r "$FIX/vm/rxe-ipv6-pingpong.pcap"
+	[ "$(echo "$output" | jq -s '[.[] | select(.src | startswith("fe80::"))] | length')" -eq 40 ]
 }
