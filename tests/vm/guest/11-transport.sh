@@ -32,6 +32,15 @@
 #       loss is both the first jump forward and rxe1's first out-of-sequence request.
 #   I4  netem dropped packets and the transfer completed => completer_retry_err(rxe0) >= 1
 #       (rxe resends only in a retry), and retry_exceeded_err(rxe0) = 0.
+#   I5  rdmadump's go-back retries (psn_goback: a request PSN behind the previous one) <=
+#       completer_retry_err(rxe0): rxe sends PSNs in order except when it retries (each retry
+#       resends from the oldest unacknowledged PSN, behind the last one sent), netem neither
+#       reorders nor duplicates, and no RNR NAK occurs here (WRITEs need no receive).
+#   I6  go-back retries >= completer_retry_err(rxe0) - (netem drops - psn_lost): a retry is
+#       hidden from the capture only when netem also drops every resent packet up to the last
+#       PSN the capture had seen, or the retry resends a packet whose first copy was the last
+#       one sent and was dropped; either way it takes a drop that no forward gap counted.
+#       (Over the runs so far the two were equal; E-level equality is not guaranteed.)
 LOSS=${VM_LOSS:-5%}	# P(no drop at all in ~180 packets) = 0.95^180, about 1e-4
 PCAP=$OUT/11-lossy.pcap
 

@@ -1,7 +1,7 @@
 # Host side of guest/11-transport.sh: rdmadump's transport analysis of the lossy run against
 # rxe's own counter deltas over the same window.  The equalities, and why each holds given
 # the capture point (tcpdump on veth1, netem loss on veth0's egress only), are spelled out at
-# the top of guest/11-transport.sh; E1..E5 are exact, I1..I3 inequalities.
+# the top of guest/11-transport.sh; E1..E5 are exact, I1..I6 inequalities.
 # Inputs in $VM_OUT: 11-lossy.pcap, 11-lossy.counters ("name delta" lines, netem_drops,
 # capture_frames), 11-lossy.guest.json (rdmadump -j -r), 11-lossy.summary.json (-S -j -q).
 cd "$VM_OUT" || exit 2
@@ -74,10 +74,10 @@ fi
 
 # rdmadump -S: {"summary": {total, flows[], cm[]}}; NAKs by name per flow
 if [ -s "$S" ]; then
-	read -r s_nak s_gaps s_dup s_ooo <<< "$(jq -r '.summary |
+	read -r s_nak s_gaps s_dup s_ooo s_back s_lost <<< "$(jq -r '.summary |
 		[([.flows[].naks.PSN_SEQ_ERR // 0] | add), .total.psn_gaps, .total.psn_dup,
-		 .total.psn_ooo] | join(" ")' "$S")"
-	diag "rdmadump -S: NAK-seq $s_nak, psn_gaps $s_gaps, psn_dup $s_dup, psn_ooo $s_ooo;" \
+		 .total.psn_ooo, .total.psn_goback, .total.psn_lost] | join(" ")' "$S")"
+	diag "rdmadump -S: NAK-seq $s_nak, psn_gaps $s_gaps, psn_dup $s_dup, psn_ooo $s_ooo, go-back $s_back;" \
 		"rxe1 out_of_seq_request $(d rxe1.out_of_seq_request) duplicate_request $(d rxe1.duplicate_request)," \
 		"rxe0 rcvd_seq_err $(d rxe0.rcvd_seq_err) completer_retry_err $(d rxe0.completer_retry_err), netem drops $drops"
 	oos=$(d rxe1.out_of_seq_request)
@@ -86,6 +86,11 @@ if [ -s "$S" ]; then
 		[ -n "$s_gaps" ] && [ $((s_gaps > 0)) = $((oos > 0)) ]
 	tap_check "I2: rdmadump -S duplicates ($s_dup) >= duplicate_request(rxe1) ($(d rxe1.duplicate_request))" \
 		[ -n "$s_dup" ] && [ "$s_dup" -ge "$(d rxe1.duplicate_request)" ]
+	retries=$(d rxe0.completer_retry_err)
+	tap_check "I5: rdmadump -S go-back retries ($s_back) <= completer_retry_err(rxe0) ($retries)" \
+		[ -n "$s_back" ] && [ "$s_back" -le "$retries" ]
+	tap_check "I6: go-back retries ($s_back) >= completer_retry_err(rxe0) - (netem drops - PSNs lost in gaps) ($retries - ($drops - $s_lost))" \
+		[ -n "$s_back" ] && [ "$s_back" -ge $((retries - (drops - s_lost))) ]
 else
 	tap_fail "the guest's rdmadump wrote $S"
 fi
