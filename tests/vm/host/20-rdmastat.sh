@@ -80,3 +80,22 @@ diag "lifespan 1000 ms, -i 0.05 x 30 under traffic: $stale stale, $moved valid w
 tap_check "lifespan 1000 ms, -i 0.05: no interval reports a false zero rate ($bad)" [ "${bad:-1}" -eq 0 ]
 tap_check "lifespan 1000 ms, -i 0.05: the cached reads are reported stale ($stale of 30)" [ "${stale:-0}" -ge 20 ]
 tap_check "lifespan 1000 ms, -i 0.05: the refreshed reads carry the traffic ($moved)" [ "${moved:-0}" -ge 1 ]
+
+# --- 5. the netlink recordings made here (the replay fixtures of tests/fixtures/netlink and
+# tests/unit/test_netlink_replay.c come from these files): replayed on the host, with no sysfs,
+# the host's rdmastat prints what the guest's printed from the live kernel
+for r in stat:"-j --source netlink":20-stat-netlink.json qp:"qp -j":20-qp.json; do
+	IFS=: read -r name args out <<< "$r"
+	rec=20-nl-$name.rec
+	if [ -s "$rec" ] && [ -s "$out" ] && [ -x "$ROOT/tools/rdmastat" ]; then
+		# shellcheck disable=SC2086
+		got=$(RDMADIAG_NL_REPLAY=$VM_OUT/$rec RDMADIAG_SYSFS_ROOT=$tmp/nosysfs \
+			"$ROOT/tools/rdmastat" $args 2>&1)
+		# pid/comm of a QP come from /proc in the guest: compare what netlink carries
+		keep='del(.. | .comm?, .cmdline?) | walk(if type == "object" then del(.ts, .ts_ns, .time) else . end)'
+		tap_eq "the netlink recording $rec replays on the host to the guest's output" \
+			"$(jq -cS "$keep" "$out" 2>&1)" "$(jq -cS "$keep" <<< "$got" 2>&1)"
+	else
+		tap_fail "the guest recorded its netlink exchange ($rec) and output ($out)"
+	fi
+done
