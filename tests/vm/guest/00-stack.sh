@@ -18,6 +18,8 @@ tap_eq "GID index $GID of $DEV0 belongs to $NET0" "$NET0" \
 hwc_snap "$DEV0" /tmp/st.b0; hwc_snap "$DEV1" /tmp/st.b1
 tap_ok "ibv_rc_pingpong rxe0 -> rxe1 completes (10 x 4096 B)" pp_pair 10 4096
 tap_ok "rping over rdma_cm (client bound to $A) completes 3 iterations" rping_pair 3 64
+tap_ok "ib_write_bw -R (perftest over rdma_cm) rxe0 -> rxe1 completes (20 x 4 KiB)" \
+	write_bw_pair -R -n 20 -s 4096
 hwc_snap "$DEV0" /tmp/st.a0; hwc_snap "$DEV1" /tmp/st.a1
 # the traffic really went through rxe: each sends what the other receives (veth is
 # lossless here and no other RoCE traffic runs)

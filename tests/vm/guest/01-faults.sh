@@ -39,6 +39,8 @@ tap_eq "mtu_restore $NET0: $DEV0 active_mtu is 1024 again" 1024 "$(mtu "$DEV0")"
 
 log netem
 # netem: on everything, or on RoCE only; netem_clear removes both
+netem_loss "$NET0" 10%
+tap_check "netem_loss: $NET0 has a netem qdisc dropping 10%" eval 'tc qdisc show dev $NET0 | grep -q "netem.*loss 10%"'
 netem_delay "$NET0" 20ms
 tap_check "netem_delay: $NET0 has a 20 ms netem qdisc" eval 'tc qdisc show dev $NET0 | grep -q "netem.*delay 20ms"'
 netem_clear "$NET0"

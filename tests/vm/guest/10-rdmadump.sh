@@ -8,14 +8,14 @@
 # (rdmadump -j -r), 10-rping.summary.json (rdmadump -S -j -q), 10-live.json (rdmadump -i),
 # 10-*.frames (frames rxe sent during the capture, from its counters).
 
-# capture NAME CMD...: tcpdump on veth0 (which carries both directions) around CMD, and
-# prove the capture complete: as many frames as rxe0 and rxe1 together sent.
+# capture NAME WHAT CMD...: tcpdump on veth0 (which carries both directions) around CMD (WHAT
+# says what it does), and prove the capture complete: as many frames as rxe0 and rxe1 sent.
 capture() {
-	local name=$1 s0 s1
-	shift
+	local name=$1 what=$2 s0 s1
+	shift 2
 	hwc_snap "$DEV0" /tmp/c.b0; hwc_snap "$DEV1" /tmp/c.b1
 	cap_start "$name" "$NET0" || { tap_fail "tcpdump starts on $NET0 for $name"; return 1; }
-	tap_ok "$name: $* completes" "$@"
+	tap_ok "$name: $what completes" "$@"
 	cap_stop "$name"
 	hwc_snap "$DEV0" /tmp/c.a0; hwc_snap "$DEV1" /tmp/c.a1
 	s0=$(hwc_delta /tmp/c.b0 /tmp/c.a0 sent_pkts); s1=$(hwc_delta /tmp/c.b1 /tmp/c.a1 sent_pkts)
@@ -33,12 +33,12 @@ rd_read() {
 
 log "pingpong capture"
 # RC send/recv: 10 x 4096 B at MTU 1024 = SEND First/Middle/Middle/Last + ACK each way
-capture 10-pingpong pp_pair 10 4096
+capture 10-pingpong "ibv_rc_pingpong rxe0 -> rxe1 (10 x 4096 B)" pp_pair 10 4096
 have rdmadump && rd_read 10-pingpong
 
 log "rping capture"
 # rdma_cm: rping 3 x 3000 B (CM REQ/REP/RTU on QP1, SEND, READ, WRITE, DREQ/DREP)
-capture 10-rping rping_pair 3 3000
+capture 10-rping "rping over rdma_cm (3 x 3000 B)" rping_pair 3 3000
 if have rdmadump; then
 	rd_read 10-rping
 	tap_ok "10-rping: rdmadump -S -j -q summarises it in the guest (exit 0)" \
