@@ -92,45 +92,58 @@ static bool dir_has_entry(const char *path, const char *prefix, char *first, siz
 	return found;
 }
 
+/* RLIMIT_MEMLOCK as the message shows it: "unlimited" or "8192 KiB" */
+void rd_st_memlock_str(unsigned long long cur, char *buf, size_t len)
+{
+	if (cur == (unsigned long long)RLIM_INFINITY)
+		snprintf(buf, len, "unlimited");
+	else
+		snprintf(buf, len, "%llu KiB", cur / 1024);
+}
+
 /* The checks go from the kernel outwards: driver, uverbs char device, permissions, provider
- * library.  The memlock limit is named because it is the next thing that stops a user.
- * libibverbs itself comes first: before it was dlopen()ed, a missing one stopped the tool
- * before anything else, and nothing below the sysfs look works without it. */
+ * library.  The memlock limit is always named (also when unlimited, so that it is seen to
+ * have been looked at): it is the next thing that stops a user.  libibverbs itself comes
+ * first: before it was dlopen()ed, a missing one stopped the tool before anything else, and
+ * nothing below the sysfs look works without it. */
 int rdiag_selftest_env_check(char *why, size_t whylen)
 {
 	char ent[256], path[300];
 	struct ibv_device **list;
 	struct rlimit rl;
-	char mem[64] = "";
+	char mem[64] = "unknown";
 	int n = 0, rc;
 
-	if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-		snprintf(mem, sizeof(mem), "; memlock limit (ulimit -l) is %llu KiB",
-			 (unsigned long long)rl.rlim_cur / 1024);
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0)
+		rd_st_memlock_str(rl.rlim_cur, mem, sizeof(mem));
 	if (why && whylen)
 		why[0] = '\0';
 	rc = rd_ibv_load(why, whylen);
 	if (rc)
 		return rc;
 	if (!dir_has_entry("/sys/class/infiniband", NULL, NULL, 0))
-		return say(why, whylen, "no RDMA device: /sys/class/infiniband is %s; load the "
-			   "driver (mlx5_ib, or rdma_rxe + 'rdma link add rxe0 type rxe netdev "
-			   "IFACE'), or run the container with the device passed in%s",
+		return say(why, whylen, "no RDMA device: /sys/class/infiniband is %s; check the "
+			   "modules (mlx5_ib, or rdma_rxe + 'rdma link add rxe0 type rxe netdev "
+			   "IFACE'; ib_uverbs), /dev/infiniband/uverbs* and its permissions, a "
+			   "container started without the device (--device /dev/infiniband), "
+			   "the memlock limit (ulimit -l: %s)",
 			   access("/sys/class/infiniband", F_OK) ? "missing" : "empty", mem);
 	if (!dir_has_entry("/dev/infiniband", "uverbs", ent, sizeof(ent)))
 		return say(why, whylen, "no /dev/infiniband/uverbs*: load ib_uverbs ('modprobe "
-			   "ib_uverbs'), or pass /dev/infiniband into the container%s", mem);
+			   "ib_uverbs'), or pass /dev/infiniband into the container; memlock "
+			   "limit (ulimit -l): %s", mem);
 	snprintf(path, sizeof(path), "/dev/infiniband/%s", ent);
 	if (access(path, R_OK | W_OK))
 		return say(why, whylen, "cannot open %s: %s; run as root or grant access "
-			   "(udev rule, the 'rdma' group)%s", path, strerror(errno), mem);
+			   "(udev rule, the 'rdma' group); memlock limit (ulimit -l): %s", path,
+			   strerror(errno), mem);
 	list = ibv_get_device_list(&n);
 	if (list)
 		ibv_free_device_list(list);
 	if (!list || n == 0)
 		return say(why, whylen, "libibverbs lists no device although the kernel has "
 			   "one: is the provider installed (ibverbs-providers, "
-			   "/etc/libibverbs.d/)?%s", mem);
+			   "/etc/libibverbs.d/)?; memlock limit (ulimit -l): %s", mem);
 	return 0;
 }
 

@@ -147,6 +147,9 @@ void rd_ctr_close(struct rdiag_selftest *st);
 /* wait until counters read now reflect everything that happened before (sysfs lifespan) */
 void rd_ctr_settle(struct rdiag_selftest *st, const struct rd_port *p);
 
+/* selftest.c: RLIMIT_MEMLOCK as the no-device message shows it ("unlimited", "8192 KiB") */
+void rd_st_memlock_str(unsigned long long cur, char *buf, size_t len);
+
 /* the tests */
 int rd_test_qp_states(struct rdiag_selftest *st, struct rdiag_st_result *r);
 int rd_test_gid_sweep(struct rdiag_selftest *st, struct rdiag_st_result *r);

@@ -14,11 +14,32 @@ no_rdma() {
 	[ -z "$output" ]
 	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
 	[[ $stderr == "rdmacheck: no RDMA device: "* ]]
-	# the things to check: the driver, a container without the device, the memlock limit
-	[[ $stderr == *"/sys/class/infiniband"* ]]
-	[[ $stderr == *"rdma_rxe"* ]]
-	[[ $stderr == *"container"* ]]
-	[[ $stderr == *"ulimit -l"* ]]
+	[[ $stderr == *"/sys/class/infiniband is "* ]]
+	# the things to check: the modules, the uverbs device and its permissions, a container
+	# without the device, the memlock limit with its value
+	[[ $stderr == *"modules ("*"rdma_rxe"*"ib_uverbs"* ]] || fail "modules: $stderr"
+	[[ $stderr == *"/dev/infiniband/uverbs* and its permissions"* ]] || fail "uverbs: $stderr"
+	[[ $stderr == *"container started without the device"* ]] || fail "container: $stderr"
+	local l
+	l=$(ulimit -l)
+	[ "$l" = unlimited ] || l="$l KiB"
+	[[ $stderr == *"memlock limit (ulimit -l: $l)" ]] || fail "memlock ($l): $stderr"
+}
+
+@test "no RDMA device: the memlock limit is named with its value" {
+	no_rdma || skip "this machine has RDMA devices"
+	run --separate-stderr bash -c 'ulimit -l 64 && exec rdmacheck'
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"(ulimit -l: 64 KiB)" ]] || fail "$stderr"
+}
+
+@test "no RDMA device: an unlimited memlock limit is named too" {
+	no_rdma || skip "this machine has RDMA devices"
+	# raising the limit needs CAP_SYS_RESOURCE (test_selftest covers the wording without)
+	bash -c 'ulimit -l unlimited' 2> /dev/null || skip "cannot raise the memlock limit here"
+	run --separate-stderr bash -c 'ulimit -l unlimited && exec rdmacheck'
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"(ulimit -l: unlimited)" ]] || fail "$stderr"
 }
 
 @test "no RDMA device: the same with -j, nothing on stdout, and with a named test" {

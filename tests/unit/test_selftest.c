@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <infiniband/verbs.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "tap.h"
@@ -168,6 +169,19 @@ static void tracker(void)
 	EXPECT_EQ(r.checks[0].nnum, RDIAG_ST_MAX_NUMS);
 }
 
+/* the memlock part of the no-device line: the value, "unlimited" included */
+static void memlock(void)
+{
+	char buf[64];
+
+	rd_st_memlock_str(RLIM_INFINITY, buf, sizeof(buf));
+	EXPECT_STREQ(buf, "unlimited");
+	rd_st_memlock_str(8ULL << 20, buf, sizeof(buf));
+	EXPECT_STREQ(buf, "8192 KiB");
+	rd_st_memlock_str(65536, buf, sizeof(buf));
+	EXPECT_STREQ(buf, "64 KiB");
+}
+
 static void env(void)
 {
 	char why[512];
@@ -184,6 +198,9 @@ static void env(void)
 	EXPECT_EQ(rc, -ENODEV);
 	EXPECT_TRUE(strstr(why, "/sys/class/infiniband") != NULL);
 	EXPECT_TRUE(strstr(why, "ulimit -l") != NULL || strstr(why, "memlock") != NULL);
+	EXPECT_TRUE(strstr(why, "/dev/infiniband/uverbs* and its permissions") != NULL);
+	EXPECT_TRUE(strstr(why, "ib_uverbs") != NULL);
+	EXPECT_TRUE(strstr(why, "container") != NULL);
 	EXPECT_TRUE(strchr(why, '\n') == NULL);	/* one line */
 	memset(&o, 0, sizeof(o));
 	o.gid_index = -1;
@@ -202,6 +219,7 @@ int main(void)
 	encodings();
 	table();
 	tracker();
+	memlock();
 	env();
 	return tap_done();
 }
