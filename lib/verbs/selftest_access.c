@@ -1,31 +1,123 @@
 /* access: three RDMA WRITEs the responder must refuse with a remote access error (WC 10):
  * into an MR registered without REMOTE_WRITE, with a wrong rkey, and running past the end
  * of the MR.  Each uses a fresh QP pair (the error moves the QP to ERR) and checks that not
- * one byte landed in the target. */
+ * one byte landed in the target.
+ *
+ * Counters: where the driver counts remote access errors (catalogue concept
+ * remote_access_error: mlx5 req_/resp_remote_access_errors, bnxt_re remote_access_err and
+ * res_rx_*, efa rdma_write_wr_err), each refused WRITE is one NAK: the requester's counters
+ * must move by 1 and the responder's by 1, case by case, and by 3 over the test.  Where it
+ * has none at an end (rxe has none at all) the result says "not counted by this driver"
+ * and no time is spent waiting for counters. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "selftest_int.h"
 
-enum { NO_REMOTE_WRITE, WRONG_RKEY, PAST_END };
+enum { NO_REMOTE_WRITE, WRONG_RKEY, PAST_END, NCASES };
 
 static const char *const case_name[] = {
 	"WRITE without REMOTE_WRITE", "WRITE with a wrong rkey", "WRITE past the MR end",
 };
 
-static int one(struct rdiag_selftest *st, struct rdiag_st_result *r, int which)
+#define CONCEPT "remote_access_error"
+
+/* counter snapshots of the requester (a) and responder (b) end; b is a in loopback */
+struct ends {
+	struct rd_ctr_snap *a, *b;
+	size_t nreq, nresp;	/* counters of the concept at each end (0: not counted) */
+};
+
+static void ends_snap(struct rdiag_selftest *st, struct ends *e)
+{
+	e->a = rd_ctr_snap(st, &st->a);
+	e->b = st->loopback ? NULL : rd_ctr_snap(st, &st->b);
+}
+
+static void ends_free(struct ends *e)
+{
+	rd_ctr_snap_free(e->a);
+	rd_ctr_snap_free(e->b);
+	e->a = e->b = NULL;
+}
+
+static const struct rd_ctr_snap *resp_of(const struct rdiag_selftest *st, const struct ends *e)
+{
+	return st->loopback ? e->a : e->b;
+}
+
+/* "; remote access error counters: requester +1, responder +1", or which end does not count */
+static void counted_text(char *buf, size_t len, const struct ends *e, int64_t req, int64_t resp)
+{
+	char rq[40] = "not counted by this driver", rs[40] = "not counted by this driver";
+
+	if (!e->nreq && !e->nresp) {
+		snprintf(buf, len, "; remote access errors not counted by this driver");
+		return;
+	}
+	if (e->nreq)
+		snprintf(rq, sizeof(rq), "%+lld", (long long)req);
+	if (e->nresp)
+		snprintf(rs, sizeof(rs), "%+lld", (long long)resp);
+	snprintf(buf, len, "; remote access error counters: requester %s, responder %s", rq, rs);
+}
+
+/* after one case: each end's remote access error counters moved by exactly one event */
+static int case_counters(struct rdiag_selftest *st, struct rdiag_st_result *r, struct ends *prev,
+			 int which, char *txt, size_t tl)
+{
+	struct ends now = { 0 };
+	int64_t req = 0, resp = 0, got;
+	size_t nreq, nresp, n;
+	const char *end;
+
+	if (!prev->nreq && !prev->nresp) {
+		counted_text(txt, tl, prev, 0, 0);
+		return 0;
+	}
+	rd_ctr_settle(st, &st->a);
+	ends_snap(st, &now);
+	nreq = rd_ctr_sum(prev->a, now.a, CONCEPT, RDIAG_DIR_REQUESTER, &req);
+	nresp = rd_ctr_sum(resp_of(st, prev), resp_of(st, &now), CONCEPT, RDIAG_DIR_RESPONDER,
+			   &resp);
+	now.nreq = prev->nreq;
+	now.nresp = prev->nresp;
+	ends_free(prev);
+	*prev = now;
+	counted_text(txt, tl, prev, req, resp);
+	/* one refused WRITE is one NAK: each counter counts it at most once, one at least */
+	if (nreq && (req < 1 || req > (int64_t)nreq)) {
+		end = "requester";
+		got = req;
+		n = nreq;
+	} else if (nresp && (resp < 1 || resp > (int64_t)nresp)) {
+		end = "responder";
+		got = resp;
+		n = nresp;
+	} else {
+		return 0;
+	}
+	snprintf(r->expected, sizeof(r->expected), "%s %s counters +1 (one refused WRITE, one "
+		 "NAK)", end, CONCEPT);
+	snprintf(r->observed, sizeof(r->observed), "%+lld over %zu counter%s", (long long)got, n,
+		 n == 1 ? "" : "s");
+	rd_st_fail(st, 0, "%s: the %s's remote access error counters", case_name[which], end);
+	rd_st_hint(st, "the driver counts remote access errors differently, or other traffic "
+		   "on the port hit one during the test");
+	return -EIO;
+}
+
+static int one(struct rdiag_selftest *st, struct rdiag_st_result *r, int which, struct ends *e)
 {
 	struct rd_ep a, b;
 	struct rd_conn c;
-	struct rd_ctr_snap *a0, *a1, *b0 = NULL, *b1 = NULL;
 	struct ibv_mr *mr;
 	struct ibv_sge sge;
 	struct ibv_send_wr wr;
 	struct ibv_wc wc;
 	struct rdiag_st_check *ck;
-	struct rdiag_st_counter *cnt;
-	char *target, cnt_txt[128] = "";
+	char *target, cnt_txt[160] = "";
 	uint32_t rkey, len = 64;
 	size_t i;
 	int rc;
@@ -56,10 +148,6 @@ static int one(struct rdiag_selftest *st, struct rdiag_st_result *r, int which)
 	}
 	memset(b.buf, 0, b.buflen);
 	memset(a.buf, 0xa5, len);
-	rd_ctr_settle(st, &st->a);
-	a0 = rd_ctr_snap(st, &st->a);
-	if (!st->loopback)
-		b0 = rd_ctr_snap(st, &st->b);
 	rd_st_wr_init(&wr, &sge, IBV_WR_RDMA_WRITE, a.buf, len, a.mr->lkey);
 	wr.wr.rdma.remote_addr = (uintptr_t)target;
 	wr.wr.rdma.rkey = rkey;
@@ -68,10 +156,8 @@ static int one(struct rdiag_selftest *st, struct rdiag_st_result *r, int which)
 	rc = rd_st_post_send(st, &a, &wr);
 	if (!rc)
 		rc = rd_st_poll(st, a.cq, &wc, 0);
-	if (rc) {
-		rd_st_fail(st, rc, "%s: completion", case_name[which]);
-		goto out;
-	}
+	if (rc)
+		return rd_st_fail(st, rc, "%s: completion", case_name[which]);
 	if (wc.status != IBV_WC_REM_ACCESS_ERR) {
 		r->wc_status = (int)wc.status;
 		snprintf(r->expected, sizeof(r->expected), "WC 10 IBV_WC_REM_ACCESS_ERR");
@@ -81,7 +167,7 @@ static int one(struct rdiag_selftest *st, struct rdiag_st_result *r, int which)
 		rd_st_hint(st, "%s", wc.status == IBV_WC_SUCCESS ? "the responder let a write through "
 			   "that the MR does not allow: memory protection is broken" :
 			   rdiag_wc_status_hint((int)wc.status));
-		goto out;
+		return rc;
 	}
 	for (i = 0; i < b.buflen; i++)
 		if (b.buf[i])
@@ -90,48 +176,88 @@ static int one(struct rdiag_selftest *st, struct rdiag_st_result *r, int which)
 		snprintf(r->expected, sizeof(r->expected), "target memory untouched");
 		snprintf(r->observed, sizeof(r->observed), "byte %zu of the responder buffer "
 			 "written", i);
-		rc = rd_st_fail(st, 0, "%s: responder memory", case_name[which]);
-		goto out;
+		return rd_st_fail(st, 0, "%s: responder memory", case_name[which]);
 	}
-	rd_ctr_settle(st, &st->a);
-	a1 = rd_ctr_snap(st, &st->a);
-	if (!st->loopback)
-		b1 = rd_ctr_snap(st, &st->b);
-	cnt = rd_ctr_delta(r, a0, a1, "remote_access_error", RDIAG_DIR_REQUESTER);
-	if (cnt)
-		snprintf(cnt_txt, sizeof(cnt_txt), "; %s +%lld", cnt->name, (long long)cnt->delta);
-	cnt = rd_ctr_delta(r, st->loopback ? a0 : b0, st->loopback ? a1 : b1,
-			   "remote_access_error", RDIAG_DIR_RESPONDER);
-	if (cnt)
-		snprintf(cnt_txt + strlen(cnt_txt), sizeof(cnt_txt) - strlen(cnt_txt),
-			 "; %s +%lld", cnt->name, (long long)cnt->delta);
-	if (!cnt_txt[0])
-		snprintf(cnt_txt, sizeof(cnt_txt), "; no remote-access counter on this driver");
-	rd_ctr_snap_free(a1);
-	rd_ctr_snap_free(b1);
+	rc = case_counters(st, r, e, which, cnt_txt, sizeof(cnt_txt));
+	if (rc)
+		return rc;
 	ck = rd_st_check(r, RDIAG_PASS, case_name[which], "WC 10 IBV_WC_REM_ACCESS_ERR, requester "
 			 "QP %s, target untouched%s", rdiag_qp_state_name(rd_st_qp_state(a.qp)),
 			 cnt_txt);
 	ck->wc_status = (int)wc.status;
 	r->wc_status = (int)wc.status;
-	rc = 0;
-out:
-	rd_ctr_snap_free(a0);
-	rd_ctr_snap_free(b0);
-	return rc;
+	return 0;
+}
+
+/* the counters over the whole test, recorded and asserted: NCASES events at each end */
+static int totals(struct rdiag_selftest *st, struct rdiag_st_result *r, const struct ends *e0,
+		  const struct ends *e1)
+{
+	struct rdiag_st_counter *c;
+	size_t n;
+	int64_t sum;
+
+	n = rd_ctr_delta_all(r, e0->a, e1->a, CONCEPT, RDIAG_DIR_REQUESTER, &c);
+	if (n && !rd_ctr_expect_sum(c, n, NCASES, NCASES, &sum)) {
+		snprintf(r->expected, sizeof(r->expected), "requester %s counters +%d", CONCEPT,
+			 NCASES);
+		snprintf(r->observed, sizeof(r->observed), "%+lld", (long long)sum);
+		return rd_st_fail(st, 0, "the requester's remote access error counters over the "
+				  "test");
+	}
+	n = rd_ctr_delta_all(r, resp_of(st, e0), resp_of(st, e1), CONCEPT, RDIAG_DIR_RESPONDER,
+			     &c);
+	if (n && !rd_ctr_expect_sum(c, n, NCASES, NCASES, &sum)) {
+		snprintf(r->expected, sizeof(r->expected), "responder %s counters +%d", CONCEPT,
+			 NCASES);
+		snprintf(r->observed, sizeof(r->observed), "%+lld", (long long)sum);
+		return rd_st_fail(st, 0, "the responder's remote access error counters over the "
+				  "test");
+	}
+	return 0;
 }
 
 int rd_test_access(struct rdiag_selftest *st, struct rdiag_st_result *r)
 {
-	int i, rc;
+	struct ends e0 = { 0 }, e = { 0 };
+	int64_t zero;
+	int i, rc = 0;
 
-	for (i = NO_REMOTE_WRITE; i <= PAST_END; i++) {
-		rc = one(st, r, i);
-		if (rc)
-			return rc;
+	/* a first look says whether the driver counts the concept at all; only then is a
+	 * settled baseline worth its wait */
+	ends_snap(st, &e0);
+	e0.nreq = rd_ctr_sum(e0.a, e0.a, CONCEPT, RDIAG_DIR_REQUESTER, &zero);
+	e0.nresp = rd_ctr_sum(resp_of(st, &e0), resp_of(st, &e0), CONCEPT, RDIAG_DIR_RESPONDER,
+			      &zero);
+	if (e0.nreq || e0.nresp) {
+		size_t nreq = e0.nreq, nresp = e0.nresp;
+
+		ends_free(&e0);
+		rd_ctr_settle(st, &st->a);
+		ends_snap(st, &e0);
+		e0.nreq = nreq;
+		e0.nresp = nresp;
 	}
+	/* e walks from case to case; e0 stays the baseline */
+	e.nreq = e0.nreq;
+	e.nresp = e0.nresp;
+	if (e0.nreq || e0.nresp)
+		ends_snap(st, &e);
+	for (i = NO_REMOTE_WRITE; i < NCASES && !rc; i++)
+		rc = one(st, r, i, &e);
+	if (!rc && (e0.nreq || e0.nresp))
+		rc = totals(st, r, &e0, &e);
+	ends_free(&e0);
+	ends_free(&e);
+	if (rc)
+		return rc;
 	snprintf(r->summary, sizeof(r->summary), "WRITE without REMOTE_WRITE, wrong rkey, past the "
-		 "MR end: each WC 10 IBV_WC_REM_ACCESS_ERR, target memory untouched");
+		 "MR end: each WC 10 IBV_WC_REM_ACCESS_ERR, target memory untouched; %s%s%s",
+		 !e0.nreq && !e0.nresp ? "remote access errors not counted by this driver" :
+		 e0.nreq ? "remote access errors counted +1 per case by the requester" :
+		 "requester does not count remote access errors",
+		 !e0.nreq && !e0.nresp ? "" : e0.nresp ? ", +1 by the responder" :
+		 ", the responder does not", "");
 	r->verdict = RDIAG_PASS;
 	return 0;
 }

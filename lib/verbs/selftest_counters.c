@@ -109,6 +109,96 @@ struct rdiag_st_counter *rd_ctr_delta(struct rdiag_st_result *r, const struct rd
 	return c;
 }
 
+/* the n-th counter (from 0) of the snapshot with this concept and direction, or NULL */
+static const struct rdiag_sample *nth_of_concept(const struct rd_ctr_snap *s, const char *concept,
+						int dir, size_t nth)
+{
+	size_t i;
+
+	for (i = 0; s && s->s && i < rdiag_samples_count(s->s); i++) {
+		const struct rdiag_sample *x = rdiag_samples_get(s->s, i);
+
+		if (x->err || !x->cat || !x->cat->concept || strcmp(x->cat->concept, concept))
+			continue;
+		if (dir != RDIAG_DIR_NONE && (int)x->cat->direction != dir)
+			continue;
+		if (!nth--)
+			return x;
+	}
+	return NULL;
+}
+
+size_t rd_ctr_sum(const struct rd_ctr_snap *a, const struct rd_ctr_snap *b, const char *concept,
+		  int dir, int64_t *sum)
+{
+	const struct rdiag_sample *x, *y;
+	size_t n = 0;
+
+	*sum = 0;
+	if (!a || !b)
+		return 0;
+	while ((x = nth_of_concept(a, concept, dir, n))) {
+		y = rdiag_samples_find(b->s, x->dev, x->port, x->name);
+		if (y && !y->err)
+			*sum += (int64_t)(y->value - x->value);
+		n++;
+	}
+	return n;
+}
+
+size_t rd_ctr_delta_all(struct rdiag_st_result *r, const struct rd_ctr_snap *a,
+			const struct rd_ctr_snap *b, const char *concept, int dir,
+			struct rdiag_st_counter **first)
+{
+	const struct rdiag_sample *x, *y;
+	struct rdiag_st_counter *c;
+	size_t n = 0, i = 0;
+
+	*first = r->ncounters < RDIAG_ST_MAX_COUNTERS ? &r->counters[r->ncounters] : NULL;
+	if (!a || !b)
+		return 0;
+	while ((x = nth_of_concept(a, concept, dir, i++))) {
+		y = rdiag_samples_find(b->s, x->dev, x->port, x->name);
+		if (!y || y->err || r->ncounters >= RDIAG_ST_MAX_COUNTERS)
+			continue;
+		c = &r->counters[r->ncounters++];
+		memset(c, 0, sizeof(*c));
+		snprintf(c->dev, sizeof(c->dev), "%.31s", a->dev);
+		c->port = a->port;
+		snprintf(c->name, sizeof(c->name), "%.47s", x->name);
+		snprintf(c->concept, sizeof(c->concept), "%.39s", concept);
+		c->before = x->value;
+		c->after = y->value;
+		c->delta = (int64_t)(c->after - c->before);
+		n++;
+	}
+	if (!n)
+		*first = NULL;
+	return n;
+}
+
+/* One event may be counted by several counters of a concept at one end (bnxt_re has a
+ * responder counter per cause of a remote access error), but by each at most once: each of
+ * the n counters is asserted against 0..hi (lo..hi when it is the only one) and their sum
+ * against lo..hi*n (lo..hi for one). */
+bool rd_ctr_expect_sum(struct rdiag_st_counter *c, size_t n, int64_t lo, int64_t hi,
+		       int64_t *sum)
+{
+	size_t i;
+	bool ok = true;
+
+	*sum = 0;
+	for (i = 0; i < n; i++) {
+		c[i].checked = true;
+		c[i].expect_min = n == 1 ? lo : 0;
+		c[i].expect_max = hi;
+		c[i].ok = c[i].delta >= c[i].expect_min && c[i].delta <= hi;
+		ok &= c[i].ok;
+		*sum += c[i].delta;
+	}
+	return n && ok && *sum >= lo && *sum <= hi * (int64_t)n;
+}
+
 /* netlink values are fresh; sysfs ones may be cache_ms old: wait that long (and a margin)
  * so that a read now reflects everything that happened before.  Before the first read the
  * source is unknown, so assume the sysfs default (10 ms, 12 at HZ=250). */

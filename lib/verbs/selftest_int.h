@@ -143,6 +143,20 @@ void rd_ctr_snap_free(struct rd_ctr_snap *s);
  * when the driver has no counter for that concept */
 struct rdiag_st_counter *rd_ctr_delta(struct rdiag_st_result *r, const struct rd_ctr_snap *a,
 				      const struct rd_ctr_snap *b, const char *concept, int dir);
+/* sum of the deltas of every counter of concept and direction between two snaps; returns
+ * how many counters the driver has for it (0: not counted by this driver) */
+size_t rd_ctr_sum(const struct rd_ctr_snap *a, const struct rd_ctr_snap *b, const char *concept,
+		  int dir, int64_t *sum);
+/* record every counter of concept and direction into the result (*first: the first entry,
+ * NULL when none); returns how many were recorded */
+size_t rd_ctr_delta_all(struct rdiag_st_result *r, const struct rd_ctr_snap *a,
+			const struct rd_ctr_snap *b, const char *concept, int dir,
+			struct rdiag_st_counter **first);
+/* assert that n counters of one concept at one end moved by lo..hi for one event count:
+ * each by 0..hi (lo..hi when alone), together by lo..hi*n; sets checked/expect/ok on each and
+ * *sum; true when it holds (false for n == 0) */
+bool rd_ctr_expect_sum(struct rdiag_st_counter *c, size_t n, int64_t lo, int64_t hi,
+		       int64_t *sum);
 void rd_ctr_close(struct rdiag_selftest *st);
 /* wait until counters read now reflect everything that happened before (sysfs lifespan) */
 void rd_ctr_settle(struct rdiag_selftest *st, const struct rd_port *p);

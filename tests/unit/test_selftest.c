@@ -182,6 +182,52 @@ static void memlock(void)
 	EXPECT_STREQ(buf, "64 KiB");
 }
 
+/* the counter expectation of the access test: one event per case, counted at most once by
+ * each counter of the concept at one end, at least once by one of them */
+static void counter_expect(void)
+{
+	struct rdiag_st_counter c[3];
+	int64_t sum;
+
+	memset(c, 0, sizeof(c));
+	/* one counter (mlx5 req_remote_access_errors): exactly lo..hi */
+	c[0].delta = 1;
+	EXPECT_TRUE(rd_ctr_expect_sum(c, 1, 1, 1, &sum));
+	EXPECT_EQ(sum, 1);
+	EXPECT_TRUE(c[0].checked && c[0].ok);
+	EXPECT_EQ(c[0].expect_min, 1);
+	EXPECT_EQ(c[0].expect_max, 1);
+	c[0].delta = 0;		/* the driver did not count it */
+	EXPECT_TRUE(!rd_ctr_expect_sum(c, 1, 1, 1, &sum));
+	EXPECT_TRUE(!c[0].ok);
+	c[0].delta = 2;		/* counted twice, or other traffic */
+	EXPECT_TRUE(!rd_ctr_expect_sum(c, 1, 1, 1, &sum));
+	c[0].delta = 3;		/* the whole test: three cases */
+	EXPECT_TRUE(rd_ctr_expect_sum(c, 1, 3, 3, &sum));
+	/* several counters of the concept at one end (bnxt_re res_rx_invalid_rkey,
+	 * res_rx_range_err, ...): each 0..hi, one at least */
+	c[0].delta = 0;
+	c[1].delta = 1;
+	c[2].delta = 0;
+	EXPECT_TRUE(rd_ctr_expect_sum(c, 3, 1, 1, &sum));
+	EXPECT_EQ(sum, 1);
+	EXPECT_EQ(c[0].expect_min, 0);
+	EXPECT_TRUE(c[0].ok && c[1].ok && c[2].ok);
+	c[1].delta = 0;		/* none of them moved */
+	EXPECT_TRUE(!rd_ctr_expect_sum(c, 3, 1, 1, &sum));
+	EXPECT_EQ(sum, 0);
+	c[0].delta = 1;		/* two counters for one event: allowed */
+	c[1].delta = 1;
+	EXPECT_TRUE(rd_ctr_expect_sum(c, 3, 1, 1, &sum));
+	c[2].delta = 2;		/* one counter twice for one event: not */
+	EXPECT_TRUE(!rd_ctr_expect_sum(c, 3, 1, 1, &sum));
+	EXPECT_TRUE(!c[2].ok);
+	EXPECT_TRUE(c[0].ok);
+	/* no counter: nothing to assert, and not a pass */
+	EXPECT_TRUE(!rd_ctr_expect_sum(c, 0, 1, 1, &sum));
+	EXPECT_EQ(sum, 0);
+}
+
 static void env(void)
 {
 	char why[512];
@@ -220,6 +266,7 @@ int main(void)
 	table();
 	tracker();
 	memlock();
+	counter_expect();
 	env();
 	return tap_done();
 }
