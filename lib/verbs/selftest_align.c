@@ -1,6 +1,7 @@
 /* alignment: what the device accepts for MRs at odd addresses and lengths, and whether
- * SEND, RDMA WRITE and RDMA READ between odd offsets move exactly the right bytes (the bytes
- * around the target are checked too); atomics on aligned and misaligned targets. */
+ * SEND, RDMA WRITE and RDMA READ between odd addresses (local and remote) with odd lengths
+ * move exactly the right bytes (the bytes around the target are checked too); atomics on
+ * aligned and misaligned targets. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,17 +69,59 @@ static int verify(struct rdiag_selftest *st, const char *what, const char *src, 
 	return 0;
 }
 
+/* one SEND, WRITE or READ of len bytes from src to dst, both odd addresses; verified */
+static int odd_op(struct rdiag_selftest *st, struct rdiag_st_result *r, struct rd_ep *a,
+		  struct rd_ep *b, enum ibv_wr_opcode op, struct ibv_mr *ma, struct ibv_mr *mb,
+		  char *src, char *dst, uint32_t len, const char *name)
+{
+	/* READ: the local buffer is the destination, the remote one the source */
+	char *local = op == IBV_WR_RDMA_READ ? dst : src;
+	char *remote = op == IBV_WR_RDMA_READ ? src : dst;
+	char *clear = op == IBV_WR_RDMA_READ ? a->buf : b->buf;
+	size_t clear_len = op == IBV_WR_RDMA_READ ? a->buflen : b->buflen;
+	char what[96];
+	struct ibv_sge sge;
+	struct ibv_send_wr wr;
+	struct rdiag_st_check *ck;
+	int rc;
+	bool src_a = src >= a->buf && src < a->buf + a->buflen;
+	bool dst_a = dst >= a->buf && dst < a->buf + a->buflen;
+
+	snprintf(what, sizeof(what), "%s %u bytes %c+%zu -> %c+%zu", name, len, src_a ? 'a' : 'b',
+		 (size_t)(src - (src_a ? a->buf : b->buf)), dst_a ? 'a' : 'b',
+		 (size_t)(dst - (dst_a ? a->buf : b->buf)));
+	memset(clear, 0, clear_len);	/* the target and its guard bytes start at 0 */
+	pattern(src, len, (unsigned int)op + 1);
+	if (op == IBV_WR_SEND) {
+		rc = rd_st_post_recv(st, b, dst, len, mb->lkey, 1);
+		if (rc)
+			return rc;
+	}
+	rd_st_wr_init(&wr, &sge, op, local, len, ma->lkey);
+	if (op != IBV_WR_SEND) {
+		wr.wr.rdma.remote_addr = (uintptr_t)remote;
+		wr.wr.rdma.rkey = mb->rkey;
+	}
+	if ((rc = run_wr(st, a, b, &wr, what, NULL)) || (rc = verify(st, what, src, dst, len)))
+		return rc;
+	ck = rd_st_check(r, RDIAG_PASS, name, "%s verified, %d guard bytes either side untouched",
+			 what + strlen(name) + 1, GUARD);
+	/* where in their pages the local and remote addresses lie (both odd) */
+	rd_st_check_num(ck, "bytes", len);
+	rd_st_check_num(ck, "local_page_off", (double)((uintptr_t)local & 4095));
+	rd_st_check_num(ck, "remote_page_off", (double)((uintptr_t)remote & 4095));
+	return 0;
+}
+
+/* SEND, RDMA WRITE and RDMA READ with every local and remote address odd (each at another
+ * offset within its 8-byte word) and odd lengths, through MRs that themselves start at odd
+ * addresses; the target is checked byte for byte with GUARD bytes either side */
 static int data_ops(struct rdiag_selftest *st, struct rdiag_st_result *r, struct rd_ep *a,
 		    struct rd_ep *b)
 {
 	struct ibv_mr *ma, *mb;
-	struct ibv_sge sge;
-	struct ibv_send_wr wr;
-	char *src, *dst;
 	int rc;
-	struct rdiag_st_check *ck;
 
-	/* operate through MRs that themselves start at odd addresses */
 	ma = rd_st_reg_mr(st, a->pd, a->buf + 3, 20001, IBV_ACCESS_LOCAL_WRITE |
 			  IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE);
 	mb = rd_st_reg_mr(st, b->pd, b->buf + 5, 20003, IBV_ACCESS_LOCAL_WRITE |
@@ -87,53 +130,18 @@ static int data_ops(struct rdiag_selftest *st, struct rdiag_st_result *r, struct
 		ma = a->mr;
 	if (!mb)
 		mb = b->mr;
-
-	/* SEND 5001 bytes from a+3 to b+5+1000 */
-	src = a->buf + 3;
-	dst = b->buf + 5 + 1000;
-	pattern(src, 5001, 1);
-	memset(b->buf, 0, b->buflen);
-	rc = rd_st_post_recv(st, b, dst, 5001, mb->lkey, 1);
-	if (rc)
-		return rc;
-	rd_st_wr_init(&wr, &sge, IBV_WR_SEND, src, 5001, ma->lkey);
-	if ((rc = run_wr(st, a, b, &wr, "SEND 5001 bytes a+3 -> b+1005", NULL)) ||
-	    (rc = verify(st, "SEND 5001 bytes a+3 -> b+1005", src, dst, 5001)))
-		return rc;
-	rd_st_check(r, RDIAG_PASS, "SEND odd offset/length", "5001 bytes a+3 -> b+1005 verified");
-
-	/* RDMA WRITE 4099 bytes from a+103 to b+4100 (crosses a page boundary) */
-	src = a->buf + 103;
-	dst = b->buf + 4100;
-	pattern(src, 4099, 2);
-	memset(b->buf, 0, b->buflen);
-	sge.addr = (uintptr_t)src;
-	sge.length = 4099;
-	wr.opcode = IBV_WR_RDMA_WRITE;
-	wr.wr.rdma.remote_addr = (uintptr_t)dst;
-	wr.wr.rdma.rkey = mb->rkey;
-	if ((rc = run_wr(st, a, b, &wr, "RDMA WRITE 4099 bytes a+103 -> b+4100", NULL)) ||
-	    (rc = verify(st, "RDMA WRITE 4099 bytes a+103 -> b+4100", src, dst, 4099)))
-		return rc;
-	rd_st_check(r, RDIAG_PASS, "WRITE odd offset/length", "4099 bytes a+103 -> b+4100 verified");
-
-	/* RDMA READ 3001 bytes from b+12 into a+10004 */
-	src = b->buf + 12;
-	dst = a->buf + 10004;
-	pattern(src, 3001, 3);
-	memset(a->buf + 9000, 0, 6000);
-	sge.addr = (uintptr_t)dst;
-	sge.length = 3001;
-	wr.opcode = IBV_WR_RDMA_READ;
-	wr.wr.rdma.remote_addr = (uintptr_t)src;
-	wr.wr.rdma.rkey = mb->rkey;
-	if ((rc = run_wr(st, a, b, &wr, "RDMA READ 3001 bytes b+12 -> a+10004", NULL)) ||
-	    (rc = verify(st, "RDMA READ 3001 bytes b+12 -> a+10004", src, dst, 3001)))
-		return rc;
-	ck = rd_st_check(r, RDIAG_PASS, "READ odd offset/length",
-			 "3001 bytes b+12 -> a+10004 verified");
-	(void)ck;
-	return 0;
+	/* SEND 5001 bytes a+3 -> b+1005 */
+	rc = odd_op(st, r, a, b, IBV_WR_SEND, ma, mb, a->buf + 3, b->buf + 1005, 5001,
+		    "SEND odd offset/length");
+	/* RDMA WRITE 4099 bytes a+103 -> b+4101: the target crosses a page boundary */
+	if (!rc)
+		rc = odd_op(st, r, a, b, IBV_WR_RDMA_WRITE, ma, mb, a->buf + 103, b->buf + 4101,
+			    4099, "WRITE odd offset/length");
+	/* RDMA READ 3001 bytes b+15 -> a+10007: the local target crosses a page boundary */
+	if (!rc)
+		rc = odd_op(st, r, a, b, IBV_WR_RDMA_READ, ma, mb, b->buf + 15, a->buf + 10007,
+			    3001, "READ odd offset/length");
+	return rc;
 }
 
 static int atomic_op(struct rdiag_selftest *st, struct rd_ep *a, struct rd_ep *b,
@@ -261,20 +269,25 @@ static int misaligned_ex(struct rdiag_selftest *st, struct rdiag_st_result *r, c
 	return 0;
 }
 
-static int atomics(struct rdiag_selftest *st, struct rdiag_st_result *r, struct rd_ep *a,
-		   struct rd_ep *b, char *sum, size_t sl)
+int rd_align_atomics(struct rdiag_selftest *st, struct rdiag_st_result *r, struct rd_ep *a,
+		     struct rd_ep *b, char *sum, size_t sl)
 {
-	uint64_t *t = (uint64_t *)(void *)(b->buf + 8192), *mis, old = 0, v0, v1;
+	uint64_t *t, *mis, old = 0, v0, v1;
 	struct ibv_wc wc;
 	int rc;
 
 	if (st->a.dattr.orig_attr.atomic_cap == IBV_ATOMIC_NONE ||
 	    st->b.dattr.orig_attr.atomic_cap == IBV_ATOMIC_NONE) {
-		rd_st_check(r, RDIAG_SKIP, "atomics", "device reports atomic_cap NONE "
-			    "(ibv_query_device): no atomic operations to test");
-		snprintf(sum, sl, "atomics skipped: atomic_cap NONE");
+		const char *dev = st->a.dattr.orig_attr.atomic_cap == IBV_ATOMIC_NONE ?
+				  st->a.dev : st->b.dev;
+
+		rd_st_check(r, RDIAG_SKIP, "atomics", "%s reports atomic_cap NONE "
+			    "(ibv_query_device): no atomic operations to test", dev);
+		snprintf(sum, sl, "atomics skipped: %s has no atomic support (atomic_cap NONE)",
+			 dev);
 		return 0;
 	}
+	t = (uint64_t *)(void *)(b->buf + 8192);
 	v0 = 0x1111222233334444ULL;
 	v1 = 0x5555666677778888ULL;
 	*t = v0;
@@ -367,7 +380,7 @@ int rd_test_alignment(struct rdiag_selftest *st, struct rdiag_st_result *r)
 	rc = data_ops(st, r, &a, &b);
 	if (rc)
 		return rc;
-	rc = atomics(st, r, &a, &b, sum, sizeof(sum));
+	rc = rd_align_atomics(st, r, &a, &b, sum, sizeof(sum));
 	if (rc)
 		return rc;
 	snprintf(r->summary, sizeof(r->summary), "odd-address MRs accepted %d/%zu; SEND/WRITE/READ "

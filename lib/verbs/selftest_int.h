@@ -164,6 +164,11 @@ void rd_ctr_settle(struct rdiag_selftest *st, const struct rd_port *p);
 /* selftest.c: RLIMIT_MEMLOCK as the no-device message shows it ("unlimited", "8192 KiB") */
 void rd_st_memlock_str(unsigned long long cur, char *buf, size_t len);
 
+/* selftest_align.c: the atomics part of alignment (a skip with the reason, without touching
+ * a or b, when either device reports atomic_cap NONE) */
+int rd_align_atomics(struct rdiag_selftest *st, struct rdiag_st_result *r, struct rd_ep *a,
+		     struct rd_ep *b, char *sum, size_t sl);
+
 /* the tests */
 int rd_test_qp_states(struct rdiag_selftest *st, struct rdiag_st_result *r);
 int rd_test_gid_sweep(struct rdiag_selftest *st, struct rdiag_st_result *r);

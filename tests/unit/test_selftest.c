@@ -228,6 +228,30 @@ static void counter_expect(void)
 	EXPECT_EQ(sum, 0);
 }
 
+/* alignment's atomics are skipped, with the reason, on a device without atomic support;
+ * the endpoints are not touched then (NULL here) */
+static void atomics_skip(void)
+{
+	struct rdiag_selftest st;
+	struct rdiag_st_result r;
+	char sum[128];
+
+	memset(&st, 0, sizeof(st));
+	memset(&r, 0, sizeof(r));
+	st.res = &r;
+	snprintf(st.a.dev, sizeof(st.a.dev), "mock0");
+	snprintf(st.b.dev, sizeof(st.b.dev), "mock1");
+	st.a.dattr.orig_attr.atomic_cap = IBV_ATOMIC_HCA;
+	st.b.dattr.orig_attr.atomic_cap = IBV_ATOMIC_NONE;
+	EXPECT_EQ(rd_align_atomics(&st, &r, NULL, NULL, sum, sizeof(sum)), 0);
+	EXPECT_EQ(r.nchecks, 1);
+	EXPECT_EQ(r.checks[0].verdict, RDIAG_SKIP);
+	EXPECT_STREQ(r.checks[0].what, "atomics");
+	EXPECT_TRUE(strstr(r.checks[0].detail, "mock1 reports atomic_cap NONE") != NULL);
+	EXPECT_TRUE(strstr(sum, "atomics skipped: mock1 has no atomic support") != NULL);
+	EXPECT_TRUE(r.verdict != RDIAG_FAIL);
+}
+
 static void env(void)
 {
 	char why[512];
@@ -267,6 +291,7 @@ int main(void)
 	tracker();
 	memlock();
 	counter_expect();
+	atomics_skip();
 	env();
 	return tap_done();
 }
