@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rdmadiag/out.h"
 #include "rdmadiag/selftest.h"
@@ -89,14 +90,18 @@ struct ui {
 	struct rdiag_out *o;
 	bool verbose;
 	bool json;
+	struct timespec t0;	/* the steps of -v are stamped with the seconds since */
 };
 
 static void on_step(void *arg, const char *test, const char *step)
 {
 	struct ui *ui = arg;
 	FILE *f = ui->json ? stderr : stdout;
+	struct timespec now;
 
-	fprintf(f, "  .. %-10s %s\n", test, step);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	fprintf(f, "  .. %7.3f %-10s %s\n", (double)(now.tv_sec - ui->t0.tv_sec) +
+		(double)(now.tv_nsec - ui->t0.tv_nsec) / 1e9, test, step);
 	fflush(f);
 }
 
@@ -174,10 +179,15 @@ static void print_result(struct ui *ui, struct rdiag_selftest *st, const struct 
 	rdiag_out_str(o, "device", NULL, rdiag_selftest_dev(st));
 	rdiag_out_i64(o, "port", NULL, rdiag_selftest_port(st));
 	rdiag_out_i64(o, "gid_index", NULL, rdiag_selftest_gid_index(st));
-	if (rdiag_selftest_peer_dev(st))
+	if (rdiag_selftest_peer_dev(st)) {
 		rdiag_out_str(o, "peer", NULL, rdiag_selftest_peer_dev(st));
-	else
+		rdiag_out_i64(o, "peer_port", NULL, rdiag_selftest_peer_port(st));
+		rdiag_out_i64(o, "peer_gid_index", NULL, rdiag_selftest_peer_gid_index(st));
+	} else {
 		rdiag_out_null(o, "peer");
+		rdiag_out_null(o, "peer_port");
+		rdiag_out_null(o, "peer_gid_index");
+	}
 	if (r->summary[0] || rdiag_out_json(o))
 		rdiag_out_str(o, "summary", "%s", r->summary);
 	else if (r->verdict == RDIAG_FAIL)
@@ -323,6 +333,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (ui.verbose) {
+		clock_gettime(CLOCK_MONOTONIC, &ui.t0);
 		opts.on_step = on_step;
 		opts.on_step_arg = &ui;
 	}
@@ -337,11 +348,14 @@ int main(int argc, char **argv)
 	sa.sa_flags = (int)SA_RESETHAND;	/* a second ^C kills at once */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (!ui.json)
-		printf("rdmacheck: %s port %d, GID index %d, %s%s\n", rdiag_selftest_dev(st),
-		       rdiag_selftest_port(st), rdiag_selftest_gid_index(st),
-		       rdiag_selftest_peer_dev(st) ? "peer " : "loopback",
-		       rdiag_selftest_peer_dev(st) ? rdiag_selftest_peer_dev(st) : "");
+	if (!ui.json && rdiag_selftest_peer_dev(st))
+		printf("rdmacheck: %s port %d, GID index %d, peer %s port %d, GID index %d\n",
+		       rdiag_selftest_dev(st), rdiag_selftest_port(st),
+		       rdiag_selftest_gid_index(st), rdiag_selftest_peer_dev(st),
+		       rdiag_selftest_peer_port(st), rdiag_selftest_peer_gid_index(st));
+	else if (!ui.json)
+		printf("rdmacheck: %s port %d, GID index %d, loopback\n", rdiag_selftest_dev(st),
+		       rdiag_selftest_port(st), rdiag_selftest_gid_index(st));
 	res = malloc(sizeof(*res));
 	if (!res) {
 		rdiag_selftest_close(st);

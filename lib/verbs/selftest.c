@@ -317,6 +317,14 @@ static void close_port(struct rd_port *p)
 	p->ctx = NULL;
 }
 
+void rd_st_opts_defaults(struct rdiag_selftest_opts *o)
+{
+	if (!o->max_mem)
+		o->max_mem = RD_ST_MAX_MEM_DEFAULT;
+	if (!o->timeout_ms)
+		o->timeout_ms = RD_ST_TIMEOUT_DEFAULT;
+}
+
 int rdiag_selftest_open(struct rdiag_selftest **out, const struct rdiag_selftest_opts *opts,
 			char *why, size_t whylen)
 {
@@ -336,10 +344,7 @@ int rdiag_selftest_open(struct rdiag_selftest **out, const struct rdiag_selftest
 	if (!st)
 		return -ENOMEM;
 	st->opts = *opts;
-	if (!st->opts.max_mem)
-		st->opts.max_mem = 256ULL << 20;
-	if (!st->opts.timeout_ms)
-		st->opts.timeout_ms = 5000;
+	rd_st_opts_defaults(&st->opts);
 	rc = open_port(&st->a, opts->dev, opts->port, why, whylen);
 	if (rc)
 		goto fail;
@@ -407,6 +412,16 @@ int rdiag_selftest_gid_index(const struct rdiag_selftest *st)
 const char *rdiag_selftest_peer_dev(const struct rdiag_selftest *st)
 {
 	return st->loopback ? NULL : st->b.dev;
+}
+
+int rdiag_selftest_peer_port(const struct rdiag_selftest *st)
+{
+	return st->b.port;
+}
+
+int rdiag_selftest_peer_gid_index(const struct rdiag_selftest *st)
+{
+	return st->b.gid_index;
 }
 
 size_t rdiag_selftest_live_objects(const struct rdiag_selftest *st)

@@ -161,6 +161,12 @@ void rd_ctr_close(struct rdiag_selftest *st);
 /* wait until counters read now reflect everything that happened before (sysfs lifespan) */
 void rd_ctr_settle(struct rdiag_selftest *st, const struct rd_port *p);
 
+/* selftest.c: the defaults of rdiag_selftest_opts (0 fields): mr-cost up to 256 MiB, 5 s
+ * per completion */
+#define RD_ST_MAX_MEM_DEFAULT	(256ULL << 20)
+#define RD_ST_TIMEOUT_DEFAULT	5000u
+void rd_st_opts_defaults(struct rdiag_selftest_opts *o);
+
 /* selftest.c: RLIMIT_MEMLOCK as the no-device message shows it ("unlimited", "8192 KiB") */
 void rd_st_memlock_str(unsigned long long cur, char *buf, size_t len);
 

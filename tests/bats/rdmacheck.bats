@@ -98,6 +98,9 @@ no_rdma() {
 @test "--help lists the tests, the peer option and the fault-injection options" {
 	run rdmacheck --help
 	assert_success
+	# the defaults the library applies (test_selftest checks rd_st_opts_defaults)
+	assert_output --regexp "--max-mem SIZE +mr-cost upper size, K/M/G suffixes \(default 256M\)"
+	assert_output --regexp "--timeout MS +wait for one completion at most MS \(default 5000\)"
 	for w in qp-states gid-sweep rnr alignment access mr-cost --peer --max-mem \
 		--force-path-mtu --force-bad-dest-qpn "Exit status"; do
 		assert_output --partial -- "$w"

@@ -252,6 +252,22 @@ static void atomics_skip(void)
 	EXPECT_TRUE(r.verdict != RDIAG_FAIL);
 }
 
+/* the option defaults: --max-mem 256 MiB, --timeout 5000 ms; given values are kept */
+static void defaults(void)
+{
+	struct rdiag_selftest_opts o;
+
+	memset(&o, 0, sizeof(o));
+	rd_st_opts_defaults(&o);
+	EXPECT_EQ(o.max_mem, 256ULL << 20);
+	EXPECT_EQ(o.timeout_ms, 5000);
+	o.max_mem = 1 << 20;
+	o.timeout_ms = 200;
+	rd_st_opts_defaults(&o);
+	EXPECT_EQ(o.max_mem, 1 << 20);
+	EXPECT_EQ(o.timeout_ms, 200);
+}
+
 static void env(void)
 {
 	char why[512];
@@ -292,6 +308,7 @@ int main(void)
 	memlock();
 	counter_expect();
 	atomics_skip();
+	defaults();
 	env();
 	return tap_done();
 }

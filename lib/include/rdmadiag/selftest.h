@@ -148,6 +148,9 @@ const char *rdiag_selftest_dev(const struct rdiag_selftest *st);
 int rdiag_selftest_port(const struct rdiag_selftest *st);
 int rdiag_selftest_gid_index(const struct rdiag_selftest *st);
 const char *rdiag_selftest_peer_dev(const struct rdiag_selftest *st);	/* NULL: loopback */
+/* the peer's port and GID index (in loopback: the device's own) */
+int rdiag_selftest_peer_port(const struct rdiag_selftest *st);
+int rdiag_selftest_peer_gid_index(const struct rdiag_selftest *st);
 /* number of verbs objects the context holds right now (0 between tests) */
 size_t rdiag_selftest_live_objects(const struct rdiag_selftest *st);
 
