@@ -384,7 +384,7 @@ int rd_test_alignment(struct rdiag_selftest *st, struct rdiag_st_result *r)
 	if (rc)
 		return rc;
 	snprintf(r->summary, sizeof(r->summary), "odd-address MRs accepted %d/%zu; SEND/WRITE/READ "
-		 "at odd offsets and lengths verified byte for byte; %s", accepted,
+		 "between odd addresses, odd lengths, verified byte for byte; %s", accepted,
 		 sizeof(cases) / sizeof(cases[0]), sum);
 	r->verdict = RDIAG_PASS;
 	return 0;
