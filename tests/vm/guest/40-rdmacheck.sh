@@ -1,9 +1,11 @@
 # vm-timeout: 240
 # rdmacheck on real rxe: every test passes or skips with a reason, the RNR, access and
-# misaligned-atomic outcomes are asserted from the JSON, the forced failures name their
-# step and cause, nothing is left behind, and valgrind finds no leak.  The guest runs
-# rdmacheck and checks exit statuses, text output, rdma res and the leak check; the JSON
-# it writes ($OUT/40-rdmacheck-*.json) is judged by host/40-rdmacheck.sh.
+# misaligned-atomic outcomes are asserted from the JSON, the options choose what they say,
+# the default is the first ACTIVE port, the forced failures name their step and cause,
+# nothing is left behind, and valgrind finds no leak.  The guest runs rdmacheck and checks
+# exit statuses and rdma res; what it wrote ($OUT/40-rdmacheck-*: JSON, -v steps, text,
+# valgrind's log) is judged by host/40-rdmacheck.sh (jq costs 0.6 s a start under TCG, and
+# every grep a fork).
 RC=rdmacheck
 J=$OUT/40-rdmacheck
 MEM=16M		# the guest has 512 MiB
@@ -20,143 +22,149 @@ log "rdma res before: $before"
 
 # --- 1. every test on the default device (first ACTIVE port: rxe0, loopback) -----------
 # One JSON run of all six tests, with 9 x 2 MiB huge pages reserved so that mr-cost also
-# measures hugetlb 2 MiB and 16 MiB (given back right after).  The JSON is judged on the
-# host (host/40-rdmacheck.sh: verdicts, RNR WC and counters, access WC 10, atomics,
-# gid-sweep, mr-cost sizes); jq costs 0.6 s a start under TCG.
+# measures hugetlb 2 MiB and 16 MiB (given back right after).  Judged on the host
+# (verdicts, the device chosen, RNR WC and counters and NAK spacing, access WC 10 and
+# counters, odd addresses, atomics, gid-sweep, mr-cost sizes).  The text form of the
+# output is checked on the valgrind run below.
 log "section 1"
 hp=/proc/sys/vm/nr_hugepages
-hp0=$(cat $hp)
+read -r hp0 < $hp
 echo 9 > $hp
 $RC -j --max-mem $MEM > "$J-all.json" 2> "$J-all.err"
 st_all=$?
 echo "$hp0" > $hp
-cat "$J-all.json" "$J-all.err" >&2
-tap_eq "rdmacheck (all tests, rxe0 loopback, huge pages reserved) exits 0" 0 "$st_all"
-tap_eq "nr_hugepages is back to $hp0" "$hp0" "$(cat $hp)"
-# the text form: a header and six PASS/SKIP lines (without huge pages this time)
-$RC --max-mem $MEM > "$J-all.txt" 2>&1
-st=$?
-cat "$J-all.txt" >&2
-tap_check "rdmacheck text output: a header and six PASS/SKIP lines (exit $st)" \
-	[ "$st" = 0 -a "$(grep -cE '^(PASS|SKIP) ' "$J-all.txt")" = 6 ]
-{ echo "GID=$GID"; echo "MEM=$MEM"; echo "st_all=$st_all"; } > "$J.env"
+read -r hp1 < $hp
+tap_eq "rdmacheck (all tests, default device, huge pages reserved) exits 0" 0 "$st_all"
+tap_eq "nr_hugepages is back to $hp0" "$hp0" "$hp1"
 
-# --- 3. two devices: rxe0 -> rxe1 over veth, counters of both ends ----------------------
-# (host/40-rdmacheck.sh asserts the RNR counter deltas of both ends from the JSON)
-log "section 3"
-$RC -j --peer "$DEV1" qp-states rnr access alignment gid-sweep > "$J-peer.json" 2> "$J-peer.err"
-st=$?
-cat "$J-peer.json" "$J-peer.err" >&2
-tap_eq "rdmacheck --peer rxe1 (qp-states rnr access alignment gid-sweep) exits 0" 0 "$st"
+# --- 2. every device option at once, two devices, -v ------------------------------------
+# rxe0 -> rxe1 over veth: the counters of both ends (the RNR deltas are asserted on the
+# host).  -g 0 and --peer-gid-index 0 are the link-local fe80:: RoCE v2 GIDs, not the
+# default IPv4 one, so the JSON shows that -g was obeyed; -v's steps go to stderr, here
+# into the same file as the JSON lines, so that their order shows they came as each test
+# ran.
+log "section 2"
+$RC -v -j -d "$DEV0" -p 1 -g 0 --peer "$DEV1" --peer-port 1 --peer-gid-index 0 \
+	qp-states rnr access alignment gid-sweep > "$J-peer.out" 2>&1
+st_peer=$?
+tap_eq "rdmacheck -v -j -d rxe0 -p 1 -g 0 --peer rxe1 --peer-port 1 --peer-gid-index 0 (qp-states rnr access alignment gid-sweep) exits 0" 0 "$st_peer"
 
-# --- 4. forced failures: each names its step and cause, exit 1 --------------------------
+# --- 3. forced failures: each names its step and cause, exit 1 --------------------------
 # the exit status here; the step, errno and hint of each from its JSON on the host
-log "section 4"
+log "section 3"
 $RC -j -g 7 qp-states > "$J-badgid.json" 2>&1; st=$?
-cat "$J-badgid.json" >&2
 tap_eq "a bad GID index (-g 7) fails with exit 1" 1 "$st"
 $RC -j --force-path-mtu 4096 qp-states > "$J-mtu.json" 2>&1; st=$?
-cat "$J-mtu.json" >&2
 tap_eq "path MTU 4096 above the port's 1024 fails with exit 1" 1 "$st"
-# the send of a packet above the veth MTU never completes: 500 ms of waiting shows it
-$RC -j --peer "$DEV1" --force-path-mtu 4096 --timeout 500 qp-states > "$J-mtu-peer.json" 2>&1; st=$?
-cat "$J-mtu-peer.json" >&2
+# the send of a packet above the veth MTU never completes: 200 ms of waiting shows it
+$RC -j --peer "$DEV1" --force-path-mtu 4096 --timeout 200 qp-states > "$J-mtu-peer.json" 2>&1; st=$?
 tap_eq "path MTU 4096 between rxe0 and rxe1 over veth (MTU 1500) fails with exit 1" 1 "$st"
 $RC -j --force-bad-dest-qpn qp-states > "$J-qpn.json" 2>&1; st=$?
-cat "$J-qpn.json" >&2
 tap_eq "a destination QP that does not exist fails with exit 1" 1 "$st"
-$RC -g 7 qp-states > "$J-badgid.txt" 2>&1
-cat "$J-badgid.txt" >&2
-text_expanded() {
-	grep -q '^FAIL qp-states  RC QP 0x[0-9a-f]* INIT->RTR' "$1" &&
-	grep -q '^      errno     61 ' "$1" &&
-	grep -q '^      attr      ah.grh.sgid_index    7 (not populated' "$1" &&
-	grep -q '^      attr      path_mtu             1024 (port active_mtu 1024' "$1" &&
-	grep -q '^      hint      sgid_index 7 is not a populated GID' "$1"
-}
-tap_check "text output expands the failure: step, errno, attributes, hint" text_expanded "$J-badgid.txt"
+# the text form of a failure (its expansion is checked on the host)
+$RC -g 7 qp-states > "$J-badgid.txt" 2>&1; st=$?
+tap_eq "the same bad GID index in text form: exit 1" 1 "$st"
 
-# --- 5. SIGINT in the middle of a test releases everything ------------------------------
-log "section 5"
+# --- 4. SIGINT in the middle of a test releases everything ------------------------------
+log "section 4"
 # A path MTU above the veth's makes rxe's send wait with no completion (seen above): a
 # wait that lasts (--timeout 30 s) is the place to interrupt.
 $RC -v --peer "$DEV1" --force-path-mtu 4096 --timeout 30000 qp-states > "$J-int.txt" 2>&1 &
 pid=$!
 wait_for 20 grep -q "RC data exchange: SEND" "$J-int.txt"
-sleep 0.3
+sleep 0.1
 t0=$(now)
 kill -INT $pid
 wait $pid; st=$?
 t1=$(now)
-cat "$J-int.txt" >&2
 tap_eq "SIGINT while waiting for a completion: exit 2" 2 "$st"
 tap_check "SIGINT: rdmacheck stopped within 2 s ($t0 -> $t1)" \
 	awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 2) }'
-tap_check "SIGINT: it says it was interrupted and released everything" \
-	grep -q "interrupted: everything created was released" "$J-int.txt"
 tap_eq "SIGINT: rdma res show is the same as before" "$before" "$(res_snap)"
 
-# --- 6. nothing left behind, and no leak ------------------------------------------------
-log "section 6"
-after=$(res_snap)
-log "rdma res after: $after"
-tap_eq "rdma res show is the same before and after every run above" "$before" "$after"
-
+# --- 5. no leak, and the text form ----------------------------------------------------
 # Leak check, one way: when rdmacheck itself is an ASan build (make SANITIZE=address,...:
 # LeakSanitizer then runs at the exit of every rdmacheck above too) or an ASan build is
 # in the image as rdmacheck-asan (VM_EXTRA_BINS), that; else valgrind's memcheck.  The
 # image may carry only valgrind's tool binary (Debian's /usr/bin/valgrind is a shell
 # wrapper around valgrind.bin): then memcheck runs directly.
 # What it covers: one process running qp-states (RC/UC/UD QPs through every state, the
-# illegal transitions, ERR->RESET, data exchange), alignment (odd-address MRs, SEND/WRITE/
-# READ, atomics, the refused misaligned atomic), access (three remote access errors: QPs
-# left in ERR), gid-sweep (a QP per GID index) and mr-cost --max-mem 1M (4 KiB .. 1 MiB
-# registrations): every create/release path of the self-test library and its error
-# cleanup.  Not rnr: its resources are the qp-states pair's, and its RNR retry waits are
-# what is slow under valgrind on TCG (~4 s of ~25).  Valgrind's own complaints about the
+# illegal transitions, ERR->RESET, data exchange), gid-sweep (a QP per GID index),
+# alignment (odd-address MRs, SEND/WRITE/READ, atomics, the refused misaligned atomic),
+# access (three remote access errors: QPs left in ERR) and mr-cost --max-mem 64K (4 and
+# 64 KiB registrations, huge pages, ODP): every create/release path of the self-test
+# library and its error cleanup.  Not rnr: it creates and releases nothing the others do
+# not, and its waits cost 4 s under valgrind on TCG (a fifth more on the run).
+# Valgrind's own start costs ~7 s here, so this one run also gives the text output that
+# the host checks (a header and five PASS/SKIP lines).  Valgrind's complaints about the
 # image turn into a skip.
+log "section 5"
 vg() {
 	if have valgrind.bin; then valgrind "$@"
 	else VALGRIND_LAUNCHER=/usr/bin/valgrind VALGRIND_LIB=/usr/libexec/valgrind \
 		/usr/libexec/valgrind/memcheck-amd64-linux "$@"; fi
 }
-LEAKRUN="--max-mem 1M qp-states alignment access gid-sweep mr-cost"
-LEAKN=5
-log "leak check"
+LEAKRUN="--max-mem 64K qp-states gid-sweep alignment access mr-cost"
+leak=none
 asan=
 if grep -q __asan_init "$(command -v $RC)" 2>/dev/null; then asan=$RC
 elif have rdmacheck-asan; then asan=rdmacheck-asan; fi
+t0=$(now)
 if [ -n "$asan" ]; then
-	ASAN_OPTIONS=detect_leaks=1:exitcode=99 $asan -j $LEAKRUN \
-		> "$J-asan.json" 2> "$J-asan.log"
-	st=$?
-	cat "$J-asan.json" "$J-asan.log" >&2
-	tap_check "ASan/LSan build ($asan): every test ran, no leak and no memory error (exit $st)" \
-		[ "$st" = 0 -o "$st" = 1 ]
-	tap_check "ASan/LSan build: $LEAKN results and no sanitizer report" \
-		[ "$(grep -c '"test":' "$J-asan.json")" = $LEAKN -a "$(grep -c Sanitizer "$J-asan.log")" = 0 ]
-	tap_eq "rdma res show is unchanged after the ASan run" "$before" "$(res_snap)"
+	leak=asan
+	ASAN_OPTIONS=detect_leaks=1:exitcode=99 $asan $LEAKRUN > "$J-leak.txt" 2> "$J-leak.log"
+	st_leak=$?
 elif have valgrind || [ -x /usr/libexec/valgrind/memcheck-amd64-linux ]; then
-	t0=$(now)
+	leak=valgrind
 	vg --leak-check=full --show-leak-kinds=definite,indirect --read-inline-info=no \
 		--errors-for-leak-kinds=definite,indirect --error-exitcode=99 \
-		$RC $LEAKRUN > "$J-vg.txt" 2> "$J-vg.log"
-	st=$?
-	cat "$J-vg.txt" "$J-vg.log" >&2
-	diag "valgrind run: $(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }') s"
-	if ! grep -q "ERROR SUMMARY" "$J-vg.log"; then
-		tap_skip "leak check" "valgrind cannot run in this image: $(grep -m1 -iE 'cannot|libc6-dbg|not found' "$J-vg.log")"
-	else
-		tap_check "valgrind: rdmacheck ran qp-states alignment access gid-sweep mr-cost, each PASS or SKIP (exit $st)" \
-			[ "$st" = 0 -a "$(grep -cE '^(PASS|SKIP) ' "$J-vg.txt")" = $LEAKN ]
-		# --errors-for-leak-kinds=definite,indirect: a leak of either kind is an error
-		tap_check "valgrind: 0 bytes definitely and indirectly lost, 0 errors" \
-			grep -Eq "ERROR SUMMARY: 0 errors" "$J-vg.log"
-		grep -E "definitely lost|indirectly lost|ERROR SUMMARY|in use at exit|All heap" "$J-vg.log" |
-			sed 's/^/# /'
-		tap_eq "rdma res show is unchanged after the valgrind run" "$before" "$(res_snap)"
-	fi
+		$RC $LEAKRUN > "$J-leak.txt" 2> "$J-leak.log"
+	st_leak=$?
 else
-	tap_skip "leak check" "neither an ASan build of rdmacheck nor valgrind is in the image"
+	$RC $LEAKRUN > "$J-leak.txt" 2> "$J-leak.log"
+	st_leak=$?
 fi
+t1=$(now)
+# judged on the host: valgrind's summary (or ASan's silence), five PASS/SKIP lines
+tap_eq "rdma res show is the same before and after every run above" "$before" "$(res_snap)"
+
+# --- 6. the default device is the first one with an ACTIVE port --------------------------
+# Run 1 took rxe0 port 1 (asserted on the host).  To see a later device chosen, the first
+# ones must not be ACTIVE: veth0 down takes rxe0 down, and rxe1 too (the peer of a downed
+# veth loses its carrier), so a third device, rxe2 on a dummy netdev, is the first ACTIVE
+# one then.  Last in this script: link_down flushes the neighbour entries of both veths
+# (the IPv4 ones are put back as STALE, so the next script's first connection does not
+# wait for ARP) and veth0's link-local address is new after link_up.
+log "section 6"
+neigh=$(ip -4 neigh show)
+log "neighbours: $neigh"
+ip -b - <<-EOF
+	link add rdchk0 type dummy
+	link set rdchk0 up
+EOF
+rdma link add rxe2 type rxe netdev rdchk0
+wait_port_active rxe2
+link_down "$NET0"
+read -r s0 < /sys/class/infiniband/$DEV0/ports/1/state
+read -r s1 < /sys/class/infiniband/$DEV1/ports/1/state
+read -r s2 < /sys/class/infiniband/rxe2/ports/1/state
+$RC -j gid-sweep > "$J-first.json" 2>&1
+st_first=$?
+link_up "$NET0"
+wait_port_active "$DEV1"
+rdma link delete rxe2
+# the neighbour entries as they were (STALE: the kernel confirms them on use); the GIDs
+# and addresses are back by themselves (the runner checks)
+{
+	echo "link del rdchk0"
+	while read -r ip _ dev _ mac _; do
+		[ "$dev" = "$NET0" ] || [ "$dev" = "$NET1" ] || continue
+		[ -n "$mac" ] && echo "neigh replace $ip lladdr $mac dev $dev nud stale"
+	done <<< "$neigh"
+} | ip -force -b -
+tap_eq "with veth0 down, rdmacheck (no -d) runs on the first ACTIVE device (exit 0; ports: rxe0 $s0, rxe1 $s1, rxe2 $s2)" 0 "$st_first"
+
+{ echo "GID=$GID"; echo "MEM=$MEM"; echo "st_all=$st_all"; echo "leak=$leak"
+  echo "st_leak=$st_leak"; echo "leak_s='$t0 $t1'"; echo "LEAKRUN='$LEAKRUN'"
+  echo "s0='$s0'"; echo "s1='$s1'"; echo "s2='$s2'"; } > "$J.env"
 log "done"
