@@ -25,11 +25,36 @@ const char *rdiag_doc_level_name(enum rdiag_doc_level l)
 int rdiag_doctor_new(struct rdiag_doctor **out)
 {
 	struct rdiag_doctor *d = calloc(1, sizeof(*d));
+	const char *root;
+	size_t l;
 
 	if (!d)
 		return -ENOMEM;
+	/* the same test seam as the counters handle (secure_getenv: not when setuid) */
+	root = secure_getenv("RDMADIAG_SYSFS_ROOT");
+	if (root && *root) {
+		snprintf(d->root, sizeof(d->root), "%s", root);
+		l = strlen(d->root);
+		while (l > 1 && d->root[l - 1] == '/')
+			d->root[--l] = 0;
+		if (!strcmp(d->root, "/"))
+			d->root[0] = 0;
+	}
 	*out = d;
 	return 0;
+}
+
+const char *rd_doc_path(const struct rdiag_doctor *d, char *buf, size_t len, const char *fmt, ...)
+{
+	size_t off = (size_t)snprintf(buf, len, "%s", d->root);
+	va_list ap;
+
+	if (off >= len)
+		return buf;
+	va_start(ap, fmt);
+	vsnprintf(buf + off, len - off, fmt, ap);
+	va_end(ap);
+	return buf;
 }
 
 void rdiag_doctor_free(struct rdiag_doctor *d)

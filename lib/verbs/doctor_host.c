@@ -1,55 +1,241 @@
-/* Host checks that need no destination: RDMA devices and modules, the device nodes, every
+/* Host checks that need no destination: RDMA devices, the modules, the device nodes, every
  * port (state, SM, netdev namespace, GIDs, MTU, RoCE mode) and the memlock limit.  Each
  * check appends findings; nothing here fails the handle. */
 #include <dirent.h>
 #include <errno.h>
-#include <net/if.h>
+#include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include "rd_doctor.h"
 #include "rd_doctor_port.h"
 #include "rdmadiag/counters.h"
 #include "verbs_dl.h"
 
-static void check_modules(struct rdiag_doctor *d, struct rdiag_doc_finding *f)
+/* ---- modules ----
+ * A module is loaded when /sys/module/NAME/initstate says "live"; built in when
+ * /sys/module/NAME exists without initstate (only built-ins with parameters get one) or
+ * modules.builtin lists it.  A built-in without parameters leaves no trace in /sys/module,
+ * and containers often lack /lib/modules, so a module that is not found there but whose
+ * device node (or a module depending on it) is present counts as present. */
+enum { M_CORE, M_UVERBS, M_CM, M_RDMA_CM, M_UCM, M_N };
+static const struct {
+	const char *name;
+	const char *without;	/* what breaks without it */
+} mods[M_N] = {
+	[M_CORE] = { "ib_core", "no RDMA device can register" },
+	[M_UVERBS] = { "ib_uverbs", "user space cannot open an RDMA device (no /dev/infiniband/uverbs*)" },
+	[M_CM] = { "ib_cm", "rdma_cm cannot connect over InfiniBand or RoCE" },
+	[M_RDMA_CM] = { "rdma_cm", "there is no RDMA connection manager" },
+	[M_UCM] = { "rdma_ucm", "user space cannot use rdma_cm (no /dev/infiniband/rdma_cm)" },
+};
+
+struct mod_state {
+	bool present, transient;
+	char how[320];
+};
+
+static bool exists(const char *path)
 {
-	static const char *const mods[] = { "ib_core", "ib_uverbs", "ib_cm", "rdma_cm", "rdma_ucm" };
-	char line[256] = "", path[64];
-	size_t i, off = 0;
 	struct stat st;
 
-	for (i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
-		snprintf(path, sizeof(path), "/sys/module/%s", mods[i]);
-		off += (size_t)snprintf(line + off, off < sizeof(line) ? sizeof(line) - off : 0,
-					"%s%s %s", i ? ", " : "", mods[i],
-					stat(path, &st) == 0 ? "loaded" : "not loaded");
-	}
-	rd_doc_evidence(f, "modules: %s", line);
+	return stat(path, &st) == 0;
 }
 
-static int count_uverbs(char *names, size_t len, int *accessible)
+/* modules.builtin of the running kernel ("kernel/drivers/infiniband/core/ib_core.ko"
+ * lines); 1 listed, 0 not, -errno unreadable */
+static int builtin_listed(const struct rdiag_doctor *d, const char *name, char *file, size_t flen)
 {
-	DIR *dir = opendir("/dev/infiniband");
+	struct utsname u;
+	char line[256];
+	size_t n = strlen(name);
+	FILE *fp;
+	int hit = 0;
+
+	if (uname(&u))
+		return -errno;
+	rd_doc_path(d, file, flen, "/lib/modules/%s/modules.builtin", u.release);
+	fp = fopen(file, "re");
+	if (!fp)
+		return -errno;
+	while (!hit && fgets(line, sizeof(line), fp)) {
+		char *base = strrchr(line, '/'), *p;
+
+		base = base ? base + 1 : line;
+		for (p = base; *p; p++)
+			if (*p == '-')
+				*p = '_';
+		hit = strncmp(base, name, n) == 0 && strncmp(base + n, ".ko", 3) == 0;
+	}
+	fclose(fp);
+	return hit;
+}
+
+static bool any_uverbs(const struct rdiag_doctor *d)
+{
+	char path[512];
 	struct dirent *de;
-	char path[300];
+	DIR *dir = opendir(rd_doc_path(d, path, sizeof(path), "/dev/infiniband"));
+	bool hit = false;
+
+	if (!dir)
+		return false;
+	while (!hit && (de = readdir(dir)))
+		hit = strncmp(de->d_name, "uverbs", 6) == 0;
+	closedir(dir);
+	return hit;
+}
+
+static void module_state(const struct rdiag_doctor *d, size_t i, struct mod_state *m)
+{
+	char path[512], file[512], state[32] = "";
+	FILE *fp;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	if (exists(rd_doc_path(d, path, sizeof(path), "/sys/module/%s", mods[i].name))) {
+		m->present = true;
+		fp = fopen(rd_doc_path(d, path, sizeof(path), "/sys/module/%s/initstate",
+				       mods[i].name), "re");
+		if (!fp) {
+			snprintf(m->how, sizeof(m->how), "built in (/sys/module/%s without initstate)",
+				 mods[i].name);
+			return;
+		}
+		if (!fgets(state, sizeof(state), fp))
+			state[0] = 0;
+		fclose(fp);
+		state[strcspn(state, "\n")] = 0;
+		m->transient = strcmp(state, "live") != 0;
+		snprintf(m->how, sizeof(m->how), "%s (initstate %s)",
+			 m->transient ? "not ready" : "loaded", state[0] ? state : "empty");
+		return;
+	}
+	ret = builtin_listed(d, mods[i].name, file, sizeof(file));
+	if (ret > 0) {
+		m->present = true;
+		snprintf(m->how, sizeof(m->how), "built in (%.250s)", file);
+	} else if (ret == 0) {
+		snprintf(m->how, sizeof(m->how), "not loaded, not built in (no /sys/module/%s, not in %.220s)",
+			 mods[i].name, file);
+	} else {
+		snprintf(m->how, sizeof(m->how), "not loaded (no /sys/module/%s; %.200s: %s)",
+			 mods[i].name, file, strerror(-ret));
+	}
+}
+
+/* a module that was not found, but whose work is visibly done, is built in */
+static void implied(struct mod_state *m, const char *by)
+{
+	if (m->present)
+		return;
+	m->present = true;
+	snprintf(m->how, sizeof(m->how), "present: built in without a /sys/module entry (%s)", by);
+}
+
+static void check_modules(struct rdiag_doctor *d)
+{
+	struct rdiag_doc_finding *f;
+	struct mod_state m[M_N];
+	char path[512], missing[128] = "", waiting[128] = "";
+	size_t i, nmiss = 0, nwait = 0, first = M_N;
+
+	for (i = 0; i < M_N; i++)
+		module_state(d, i, &m[i]);
+	if (exists(rd_doc_path(d, path, sizeof(path), "/dev/infiniband/rdma_cm")))
+		implied(&m[M_UCM], "/dev/infiniband/rdma_cm exists");
+	if (m[M_UCM].present)
+		implied(&m[M_RDMA_CM], "rdma_ucm, which needs it, is present");
+	if (m[M_RDMA_CM].present)
+		implied(&m[M_CM], "rdma_cm, which needs it, is present");
+	if (any_uverbs(d))
+		implied(&m[M_UVERBS], "/dev/infiniband/uverbs* exists");
+	if (d->ndevices)
+		implied(&m[M_CORE], "RDMA devices are registered");
+	for (i = 0; i < M_N; i++) {
+		char *list = m[i].present ? waiting : missing;
+
+		if (m[i].present && !m[i].transient)
+			continue;
+		snprintf(list + strlen(list), sizeof(missing) - strlen(list), "%s%s",
+			 list[0] ? " " : "", mods[i].name);
+		if (m[i].present)
+			nwait++;
+		else if (nmiss++ == 0)
+			first = i;
+	}
+	if (nmiss) {
+		f = rd_doc_add(d, "modules", "host", RDIAG_DOC_PROBLEM, "module_not_loaded", missing,
+			       "module%s not loaded: %s; without %s %s", nmiss > 1 ? "s" : "",
+			       missing, mods[first].name, mods[first].without);
+		rd_doc_hint(f, "modprobe -a %s (for every boot: list %s in /etc/modules-load.d/rdma.conf)",
+			    missing, missing);
+	} else if (nwait) {
+		f = rd_doc_add(d, "modules", "host", RDIAG_DOC_WARN, "module_not_loaded", waiting,
+			       "module%s %s being loaded or unloaded right now", nwait > 1 ? "s" : "",
+			       waiting);
+		rd_doc_hint(f, "wait for modprobe/rmmod to finish (or for the module's users to go), then run the doctor again");
+	} else {
+		f = rd_doc_add(d, "modules", "host", RDIAG_DOC_OK, NULL, "",
+			       "ib_core, ib_uverbs, ib_cm, rdma_cm and rdma_ucm are loaded or built in");
+	}
+	for (i = 0; i < M_N; i++)
+		rd_doc_evidence(f, "%s: %s", mods[i].name, m[i].how);
+}
+
+/* ---- device nodes ---- */
+
+/* "mode 0660 owner root:rdma" of a node, for the evidence of an access problem */
+static void node_owner(const char *path, char *buf, size_t len)
+{
+	struct stat st;
+	struct passwd pw, *pwp = NULL;
+	struct group gr, *grp = NULL;
+	char pwbuf[1024], grbuf[1024], u[32], g[32];
+
+	if (stat(path, &st)) {
+		snprintf(buf, len, "%s", strerror(errno));
+		return;
+	}
+	getpwuid_r(st.st_uid, &pw, pwbuf, sizeof(pwbuf), &pwp);
+	getgrgid_r(st.st_gid, &gr, grbuf, sizeof(grbuf), &grp);
+	snprintf(u, sizeof(u), "%u", (unsigned int)st.st_uid);
+	snprintf(g, sizeof(g), "%u", (unsigned int)st.st_gid);
+	snprintf(buf, len, "mode %04o owner %s:%s", (unsigned int)(st.st_mode & 07777),
+		 pwp ? pwp->pw_name : u, grp ? grp->gr_name : g);
+}
+
+static int count_uverbs(const struct rdiag_doctor *d, char *names, size_t len, int *accessible,
+			char *denied, size_t dlen)
+{
+	char path[512];
+	DIR *dir = opendir(rd_doc_path(d, path, sizeof(path), "/dev/infiniband"));
+	struct dirent *de;
 	size_t off = 0;
 	int n = 0;
 
 	*accessible = 0;
-	names[0] = 0;
+	names[0] = denied[0] = 0;
 	if (!dir)
 		return -errno;
 	while ((de = readdir(dir))) {
 		if (strncmp(de->d_name, "uverbs", 6))
 			continue;
 		n++;
-		snprintf(path, sizeof(path), "/dev/infiniband/%s", de->d_name);
-		if (access(path, R_OK | W_OK) == 0)
+		rd_doc_path(d, path, sizeof(path), "/dev/infiniband/%s", de->d_name);
+		if (access(path, R_OK | W_OK) == 0) {
 			(*accessible)++;
+		} else if (!denied[0]) {
+			size_t l = (size_t)snprintf(denied, dlen, "/dev/infiniband/%s: ", de->d_name);
+
+			if (l < dlen)
+				node_owner(path, denied + l, dlen - l);
+		}
 		off += (size_t)snprintf(names + off, off < len ? len - off : 0, "%s%s",
 					off ? " " : "", de->d_name);
 	}
@@ -60,12 +246,15 @@ static int count_uverbs(char *names, size_t len, int *accessible)
 static void check_device_nodes(struct rdiag_doctor *d)
 {
 	struct rdiag_doc_finding *f;
-	char names[256];
+	char names[256], denied[160], cm[512], own[96] = "";
 	int n, acc, cm_ok, cm_acc;
 
-	cm_ok = access("/dev/infiniband/rdma_cm", F_OK) == 0;
-	cm_acc = access("/dev/infiniband/rdma_cm", R_OK | W_OK) == 0;
-	n = count_uverbs(names, sizeof(names), &acc);
+	rd_doc_path(d, cm, sizeof(cm), "/dev/infiniband/rdma_cm");
+	cm_ok = access(cm, F_OK) == 0;
+	cm_acc = access(cm, R_OK | W_OK) == 0;
+	if (cm_ok && !cm_acc)
+		node_owner(cm, own, sizeof(own));
+	n = count_uverbs(d, names, sizeof(names), &acc, denied, sizeof(denied));
 	if (!cm_ok) {
 		f = rd_doc_add(d, "device_nodes", "host", RDIAG_DOC_PROBLEM, "no_cm_device_node",
 			       "/dev/infiniband/rdma_cm",
@@ -91,10 +280,12 @@ static void check_device_nodes(struct rdiag_doctor *d)
 		f = rd_doc_add(d, "device_nodes", "host", RDIAG_DOC_OK, NULL, "/dev/infiniband",
 			       "rdma_cm and %d uverbs node(s) present and accessible", n);
 	}
-	rd_doc_evidence(f, "/dev/infiniband/rdma_cm: %s; uverbs nodes: %s",
+	rd_doc_evidence(f, "/dev/infiniband/rdma_cm: %s%s%s; uverbs nodes: %s",
 			cm_ok ? (cm_acc ? "present, rw" : "present, no access") : "missing",
-			n > 0 ? names : "none");
-	check_modules(d, f);
+			own[0] ? ", " : "", own, n > 0 ? names : "none");
+	if ((cm_ok && !cm_acc) || (n > 0 && acc < n))
+		rd_doc_evidence(f, "%s%sthis process: uid %u, gid %u", denied, denied[0] ? "; " : "",
+				(unsigned int)getuid(), (unsigned int)getgid());
 }
 
 /* CAP_IPC_LOCK (bit 14) in the effective set, from /proc/self/status (no libcap needed) */
@@ -157,7 +348,6 @@ static void check_devices(struct rdiag_doctor *d, const struct rdiag_devices *de
 		else
 			rd_doc_evidence(f, "/sys/class/infiniband is empty or missing and the RDMA netlink lists no device");
 		rd_doc_hint(f, "load the driver (e.g. modprobe mlx5_ib) or create a soft device: rdma link add rxe0 type rxe netdev eth0");
-		check_modules(d, f);
 		return;
 	}
 	for (i = 0; i < devs->n; i++)
@@ -178,6 +368,7 @@ int rdiag_doctor_check_local(struct rdiag_doctor *d, unsigned int flags)
 
 	ret = rd_doc_devices(d, NULL, &devs);
 	check_devices(d, devs, ret, d->discover_err);
+	check_modules(d);
 	if (d->ndevices) {
 		check_device_nodes(d);
 		if (flags & RDIAG_DOC_ALL_PORTS)

@@ -278,13 +278,13 @@ static void check_roce_mode(struct rdiag_doctor *d, const char *subj, const char
 			    const struct rdiag_port *p)
 {
 	struct rdiag_doc_finding *f;
-	char path[256], mode[64] = "";
+	char path[512], mode[64] = "";
 	FILE *fp;
 
 	if (!is_roce(p))
 		return;
-	snprintf(path, sizeof(path), "/sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_mode",
-		 devname, p->port);
+	rd_doc_path(d, path, sizeof(path), "/sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_mode",
+		    devname, p->port);
 	fp = fopen(path, "re");
 	if (!fp) {
 		/* the configfs group exists only after someone created it (mkdir): creating it

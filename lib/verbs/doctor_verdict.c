@@ -243,6 +243,9 @@ void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict
 		if (rd_doc_find(d, "devices", RDIAG_DOC_PROBLEM))
 			append(v->evidence, sizeof(v->evidence),
 			       rd_doc_find(d, "devices", RDIAG_DOC_PROBLEM)->evidence);
+		if (rd_doc_find(d, "modules", RDIAG_DOC_WARN))
+			append(v->evidence, sizeof(v->evidence),
+			       rd_doc_find(d, "modules", RDIAG_DOC_WARN)->summary);
 		snprintf(v->next, sizeof(v->next), "load the RDMA driver or create a soft device (rdma link add rxe0 type rxe netdev NETDEV)");
 		return;
 	}

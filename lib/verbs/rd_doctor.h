@@ -26,6 +26,9 @@ struct rdiag_devices;
 
 struct rdiag_doctor {
 	char errmsg[256];
+	/* RDMADIAG_SYSFS_ROOT ("" = /): the checks read /sys, /dev/infiniband and
+	 * /lib/modules under it, like the counters handle reads its sysfs tree */
+	char root[256];
 	/* one counters handle and one device discovery per doctor (rd_doc_devices) */
 	struct rdiag_counters *cnt;
 	struct rdiag_devices *devs;
@@ -88,6 +91,9 @@ const struct rdiag_doc_finding *rd_doc_find(const struct rdiag_doctor *d, const 
 					    enum rdiag_doc_level min);
 void rd_doc_err(struct rdiag_doctor *d, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* d->root followed by the formatted absolute path */
+const char *rd_doc_path(const struct rdiag_doctor *d, char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /* ---- rtnetlink (rtnl.c) ---- */
 

@@ -6,6 +6,44 @@ load helper
 setup() {
 	EMPTY=$BATS_TEST_TMPDIR/empty
 	mkdir -p "$EMPTY/sys/class/infiniband"
+	PUBLIC=
+}
+
+teardown() {
+	[ -z "$PUBLIC" ] || rm -rf "$PUBLIC"
+}
+
+# ---- fake roots: RDMADIAG_SYSFS_ROOT also roots /sys/module, /sys/kernel/config,
+# /dev/infiniband and /lib/modules for the doctor's checks ----
+
+# the rxe fixture (rxe0 on veth0 198.18.0.1, rxe1 on veth1 198.18.0.2) plus the five RDMA core
+# modules loaded and /dev/infiniband/rdma_cm, uverbs0, uverbs1 (plain files, rw for all)
+fakeroot() {
+	local t=$1 m
+	cp -r "$FIX/sysfs/rxe" "$t"
+	for m in ib_core ib_uverbs ib_cm rdma_cm rdma_ucm; do
+		mkdir -p "$t/sys/module/$m"
+		echo live > "$t/sys/module/$m/initstate"
+	done
+	mkdir -p "$t/dev/infiniband"
+	touch "$t/dev/infiniband/rdma_cm" "$t/dev/infiniband/uverbs0" "$t/dev/infiniband/uverbs1"
+	chmod 666 "$t/dev/infiniband/"*
+}
+
+# finding CHECK [SUBJECT] of the JSON in $output, compact
+finding() {
+	jq -c --arg c "$1" --arg s "${2:-}" \
+		'[.findings[] | select(.check == $c and ($s == "" or .subject == $s))][0]' <<< "$output"
+}
+
+# every warning or problem finding carries a fix hint, and a failed verdict a next step
+hinted() {
+	local bare
+	bare=$(jq -r '.findings[] | select((.level == "warning" or .level == "problem") and
+		((.hint // "") == "")) | "\(.check) \(.subject): \(.summary)"' <<< "$output")
+	[ -z "$bare" ] || fail "findings without a fix hint: $bare"
+	[ "$(jq -r '.verdict.ok or (.verdict.next // "") != ""' <<< "$output")" = true ] ||
+		fail "a failed verdict without a next step"
 }
 
 @test "no RDMA device: local exits 2 and explains why (fake empty sysfs)" {
@@ -41,6 +79,7 @@ setup() {
 @test "a DOWN port in a fixture tree is a problem finding with its fix" {
 	RDMADIAG_SYSFS_ROOT=$FIX/sysfs/broken run rdmadoctor -j local
 	[ "$status" -eq 1 ]
+	hinted
 	f=$(jq -c '.findings[] | select(.check == "port")' <<< "$output")
 	[ "$(jq -r .level <<< "$f")" = problem ]
 	[ "$(jq -r .cause <<< "$f")" = port_not_active ]
@@ -87,6 +126,7 @@ setup() {
 	echo "0x0" > "$P/sm_lid"
 	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
 	[ "$status" -eq 1 ]
+	hinted
 	f=$(jq -c '.findings[] | select(.check == "port")' <<< "$output")
 	[ "$(jq -r .cause <<< "$f")" = ib_no_sm ]
 	[[ "$(jq -r .summary <<< "$f")" == *"stuck in INIT"* ]]
@@ -104,6 +144,155 @@ setup() {
 	G=$T/sys/class/infiniband/rxe0/ports/1/gid_attrs/types
 	for f in "$G"/*; do echo "IB/RoCE v1" > "$f"; done
 	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	hinted
 	[ "$(jq -r '.findings[] | select(.check == "gid" and .subject == "rxe0/1") | .cause' <<< "$output")" = gid_roce_v1_only ]
 	[ "$(jq -r '.findings[] | select(.check == "gid" and .subject == "rxe1/1") | .level' <<< "$output")" = ok ]
+}
+
+@test "modules: loaded, built in (modules.builtin, /sys/module without initstate, implied), missing, unloading" {
+	T=$BATS_TEST_TMPDIR/mod
+	fakeroot "$T"
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	hinted
+	f=$(finding modules)
+	[ "$(jq -r .level <<< "$f")" = ok ]
+	[ "$(jq -r .layer <<< "$f")" = host ]
+	[ "$(jq -r '.evidence | join("|")' <<< "$f")" = "ib_core: loaded (initstate live)|ib_uverbs: loaded (initstate live)|ib_cm: loaded (initstate live)|rdma_cm: loaded (initstate live)|rdma_ucm: loaded (initstate live)" ]
+	# built in: listed in modules.builtin, or a /sys/module entry without initstate (a
+	# built-in with parameters); ib_cm without any trace is implied by rdma_cm
+	mkdir -p "$T/lib/modules/$(uname -r)"
+	echo kernel/drivers/infiniband/core/ib_uverbs.ko > "$T/lib/modules/$(uname -r)/modules.builtin"
+	rm -r "$T/sys/module/ib_uverbs" "$T/sys/module/ib_cm"
+	rm "$T/sys/module/ib_core/initstate"
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	f=$(finding modules)
+	[ "$(jq -r .level <<< "$f")" = ok ]
+	[[ "$(jq -r '.evidence[1]' <<< "$f")" == "ib_uverbs: built in ($T/lib/modules/$(uname -r)/modules.builtin)" ]]
+	[ "$(jq -r '.evidence[0]' <<< "$f")" = "ib_core: built in (/sys/module/ib_core without initstate)" ]
+	[ "$(jq -r '.evidence[2]' <<< "$f")" = "ib_cm: present: built in without a /sys/module entry (rdma_cm, which needs it, is present)" ]
+	# rdma_ucm not loaded and its node missing: a problem, named before the device node
+	rm -r "$T/sys/module/rdma_ucm" "$T/dev/infiniband/rdma_cm"
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	[ "$status" -eq 1 ]
+	hinted
+	f=$(finding modules)
+	[ "$(jq -r '"\(.level) \(.cause) \(.subject)"' <<< "$f")" = "problem module_not_loaded rdma_ucm" ]
+	[ "$(jq -r .summary <<< "$f")" = "module not loaded: rdma_ucm; without rdma_ucm user space cannot use rdma_cm (no /dev/infiniband/rdma_cm)" ]
+	[[ "$(jq -r '.evidence[4]' <<< "$f")" == "rdma_ucm: not loaded, not built in (no /sys/module/rdma_ucm, not in $T/lib/modules/"*"/modules.builtin)" ]]
+	[[ "$(jq -r .hint <<< "$f")" == "modprobe -a rdma_ucm"* ]]
+	[ "$(jq -r .verdict.cause <<< "$output")" = module_not_loaded ]
+	[[ "$(jq -r .verdict.next <<< "$output")" == "modprobe -a rdma_ucm"* ]]
+	# a module being unloaded: a warning
+	fakeroot "$BATS_TEST_TMPDIR/mod2"
+	echo going > "$BATS_TEST_TMPDIR/mod2/sys/module/ib_uverbs/initstate"
+	RDMADIAG_SYSFS_ROOT=$BATS_TEST_TMPDIR/mod2 run rdmadoctor -j local
+	hinted
+	f=$(finding modules)
+	[ "$(jq -r '"\(.level) \(.cause)"' <<< "$f")" = "warning module_not_loaded" ]
+	[ "$(jq -r .summary <<< "$f")" = "module ib_uverbs being loaded or unloaded right now" ]
+	[ "$(jq -r '.evidence[1]' <<< "$f")" = "ib_uverbs: not ready (initstate going)" ]
+}
+
+@test "modules: with no RDMA device, the missing modules are a finding and in the verdict's evidence" {
+	RDMADIAG_SYSFS_ROOT=$EMPTY run --separate-stderr rdmadoctor -j local
+	[ "$status" -eq 2 ]
+	hinted
+	f=$(finding modules)
+	[ "$(jq -r '"\(.level) \(.subject)"' <<< "$f")" = "problem ib_core ib_uverbs ib_cm rdma_cm rdma_ucm" ]
+	[ "$(jq -r .verdict.cause <<< "$output")" = no_rdma_device ]
+	[ "$(jq -r '.verdict.evidence[-1]' <<< "$output")" = "$(jq -r .summary <<< "$f")" ]
+}
+
+@test "device_nodes: present and accessible, missing, no uverbs" {
+	T=$BATS_TEST_TMPDIR/dev
+	fakeroot "$T"
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	f=$(finding device_nodes)
+	[ "$(jq -r '"\(.level) \(.summary)"' <<< "$f")" = "ok rdma_cm and 2 uverbs node(s) present and accessible" ]
+	[[ "$(jq -r '.evidence[0]' <<< "$f")" == "/dev/infiniband/rdma_cm: present, rw; uverbs nodes: uverbs"[01]" uverbs"[01] ]]
+	rm "$T/dev/infiniband/uverbs"*
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	hinted
+	f=$(finding device_nodes)
+	[ "$(jq -r '"\(.level) \(.cause) \(.subject)"' <<< "$f")" = "problem no_cm_device_node /dev/infiniband/uverbs*" ]
+	[ "$(jq -r .hint <<< "$f")" = "modprobe ib_uverbs" ]
+	rm "$T/dev/infiniband/rdma_cm"
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	hinted
+	f=$(finding device_nodes)
+	[ "$(jq -r '"\(.level) \(.cause) \(.subject)"' <<< "$f")" = "problem no_cm_device_node /dev/infiniband/rdma_cm" ]
+	[ "$(jq -r '.evidence[0]' <<< "$f")" = "/dev/infiniband/rdma_cm: missing; uverbs nodes: none" ]
+	# the modules are loaded, so the device node is the first host problem
+	[ "$(jq -r .verdict.cause <<< "$output")" = no_cm_device_node ]
+}
+
+# run rdmadoctor as user nobody (uid/gid 65534): root passes every access() check
+as_nobody() {
+	if [ "$(id -u)" -eq 0 ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	else
+		"$@"
+	fi
+}
+
+@test "device_nodes: nodes this user cannot open (as nobody): which node, its mode and owner" {
+	if [ "$(id -u)" -eq 0 ]; then
+		command -v setpriv > /dev/null || skip "no setpriv to drop to user nobody"
+		as_nobody "$ROOT/tools/rdmadoctor" --version > /dev/null 2>&1 ||
+			skip "user nobody cannot run $ROOT/tools/rdmadoctor"
+	fi
+	# a root that nobody can walk through (bats' own temporary directories are private)
+	PUBLIC=$(mktemp -d /tmp/rdmadoctor-bats.XXXXXX)
+	T=$PUBLIC
+	chmod 755 "$T"
+	fakeroot "$T/r"
+	# root's node as nobody sees it; without root, a mode that denies even the owner
+	deny=600
+	[ "$(id -u)" -eq 0 ] || deny=000
+	chmod $deny "$T/r/dev/infiniband/rdma_cm"
+	RDMADIAG_SYSFS_ROOT=$T/r run as_nobody "$ROOT/tools/rdmadoctor" -j local
+	f=$(finding device_nodes)
+	[ "$(jq -r '"\(.level) \(.cause) \(.subject)"' <<< "$f")" = "problem device_node_access /dev/infiniband/rdma_cm" ]
+	[[ "$(jq -r '.evidence[0]' <<< "$f")" == "/dev/infiniband/rdma_cm: present, no access, mode 0$deny owner "* ]]
+	[[ "$(jq -r '.evidence[1]' <<< "$f")" == "this process: uid $(as_nobody id -u), gid "* ]]
+	[[ "$(jq -r .hint <<< "$f")" == *"group rdma"* ]]
+	[ "$(jq -r .verdict.cause <<< "$output")" = device_node_access ]
+	hinted
+	chmod 666 "$T/r/dev/infiniband/rdma_cm"
+	chmod $deny "$T/r/dev/infiniband/uverbs1"
+	RDMADIAG_SYSFS_ROOT=$T/r run as_nobody "$ROOT/tools/rdmadoctor" -j local
+	f=$(finding device_nodes)
+	[ "$(jq -r '"\(.level) \(.cause) \(.subject)"' <<< "$f")" = "problem device_node_access /dev/infiniband/uverbs*" ]
+	[ "$(jq -r .summary <<< "$f")" = "1 of 2 uverbs nodes are not readable and writable by this user" ]
+	[[ "$(jq -r '.evidence[1]' <<< "$f")" == "/dev/infiniband/uverbs1: mode 0$deny owner "*"; this process: uid"* ]]
+	hinted
+	chmod 666 "$T/r/dev/infiniband/uverbs1"
+	RDMADIAG_SYSFS_ROOT=$T/r run as_nobody "$ROOT/tools/rdmadoctor" -j local
+	[ "$(jq -r '"\(.level) \(.summary)"' <<< "$(finding device_nodes)")" = "ok rdma_cm and 2 uverbs node(s) present and accessible" ]
+}
+
+@test "roce_mode: configfs default_roce_mode RoCE v2 is ok, IB/RoCE v1 a warning, no group info" {
+	T=$BATS_TEST_TMPDIR/cfs
+	fakeroot "$T"
+	M=$T/sys/kernel/config/rdma_cm/rxe0/ports/1/default_roce_mode
+	mkdir -p "${M%/*}"
+	echo "RoCE v2" > "$M"
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	f=$(finding roce_mode rxe0/1)
+	[ "$(jq -r '"\(.level) \(.summary)"' <<< "$f")" = "ok default RoCE mode of rxe0/1 is RoCE v2" ]
+	[ "$(jq -r '.evidence[0]' <<< "$f")" = "$M: RoCE v2" ]
+	f=$(finding roce_mode rxe1/1)
+	[ "$(jq -r '"\(.level) \(.summary)"' <<< "$f")" = "info default RoCE mode of rxe1/1 not readable (No such file or directory)" ]
+	[[ "$(jq -r .hint <<< "$f")" == *"mkdir /sys/kernel/config/rdma_cm/rxe1" ]]
+	echo "IB/RoCE v1" > "$M"
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	hinted
+	f=$(finding roce_mode rxe0/1)
+	[ "$(jq -r '"\(.level) \(.cause) \(.layer)"' <<< "$f")" = "warning gid_roce_v1_only address" ]
+	[ "$(jq -r .summary <<< "$f")" = "default RoCE mode of rxe0/1 is 'IB/RoCE v1': rdma_cm uses RoCE v1, which a v2-only peer does not accept" ]
+	[ "$(jq -r '.evidence[0]' <<< "$f")" = "$M: IB/RoCE v1" ]
+	[ "$(jq -r .hint <<< "$f")" = "echo 'RoCE v2' > $M (the same on both ends)" ]
+	# a warning is not the verdict: nothing else is wrong
+	[ "$(jq -r .verdict.cause <<< "$output")" = ok ]
+	[ "$status" -eq 0 ]
 }

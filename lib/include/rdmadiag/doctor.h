@@ -41,7 +41,7 @@ enum rdiag_doc_level {
 const char *rdiag_doc_level_name(enum rdiag_doc_level l);	/* "ok" "info" "warning" "problem" */
 
 struct rdiag_doc_finding {
-	const char *check;	/* stable check id: "devices", "device_nodes", "modules", "port",
+	const char *check;	/* stable check id: "devices", "modules", "device_nodes", "port",
 				 * "gid", "roce_mode", "route", "neighbour", "mtu", "netns",
 				 * "firewall", "memlock" */
 	const char *layer;	/* "host", "link", "address", "network", "firewall", "transport" */
@@ -91,7 +91,7 @@ struct rdiag_doc_verdict {
 	const char *layer;	/* first failing layer: "host", "link", "address", "network",
 				 * "firewall", "cm", "transport"; "none" when ok */
 	const char *cause;	/* stable id: "ok", "no_rdma_device", "no_cm_device_node",
-				 * "device_node_access", "port_not_active", "ib_no_sm",
+				 * "device_node_access", "module_not_loaded", "port_not_active", "ib_no_sm",
 				 * "netdev_other_netns", "no_gid_for_source", "gid_roce_v1_only",
 				 * "gid_link_local_only", "not_rdma_netdev", "no_route",
 				 * "neighbour_unresolved", "firewall_drops_roce", "no_listener",
