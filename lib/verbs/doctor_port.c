@@ -230,48 +230,60 @@ static void check_gids(struct rdiag_doctor *d, const char *subj, const struct rd
 		rd_doc_evidence(f, "no IPv4-mapped GID at all on %s", subj);
 }
 
+void rd_doc_mtu_finding(struct rdiag_doctor *d, const char *subj, const char *ndev,
+			unsigned int mtu, int qret, unsigned int act, unsigned int max,
+			const char *why)
+{
+	struct rdiag_doc_finding *f;
+	unsigned int want = rdiag_roce_path_mtu(mtu);
+	char port[320];
+
+	if (want == 0) {
+		/* whatever the port says: not even a 256-byte IB MTU fits the netdev */
+		f = rd_doc_add(d, "mtu", "transport", RDIAG_DOC_PROBLEM, "mtu_too_small", subj,
+			       "netdev %s MTU %u is too small for RoCE (needs at least 352)", ndev, mtu);
+		rd_doc_hint(f, "ip link set %s mtu 1500", ndev);
+	} else if (qret) {
+		f = rd_doc_add(d, "mtu", "transport", RDIAG_DOC_INFO, NULL, subj,
+			       "netdev %s MTU %u allows a RoCE path MTU of %u; the port's active MTU is unknown",
+			       ndev, mtu, want);
+	} else if (act != want && act < max) {
+		/* the port's active MTU is not what the netdev allows (and not because the port
+		 * cannot do more): the two ends may disagree on the path MTU */
+		f = rd_doc_add(d, "mtu", "transport", RDIAG_DOC_WARN, "mtu_mismatch", subj,
+			       "active MTU %u of %s differs from the RoCE path MTU %u that netdev %s (MTU %u) allows",
+			       act, subj, want, ndev, mtu);
+		rd_doc_hint(f, "keep the netdev MTU and the port MTU consistent on both ends");
+	} else {
+		f = rd_doc_add(d, "mtu", "transport", RDIAG_DOC_OK, NULL, subj,
+			       "netdev %s MTU %u -> RoCE path MTU %u, active MTU %u", ndev, mtu, want,
+			       act);
+	}
+	if (qret) {
+		snprintf(port, sizeof(port), "port active MTU unknown (%.256s)",
+			 why && *why ? why : strerror(-qret));
+	} else {
+		d->egress_active_mtu = act;
+		snprintf(port, sizeof(port), "port active_mtu %u, max_mtu %u", act, max);
+	}
+	rd_doc_evidence(f, "netdev %s mtu %u; %u - 96 = %u -> largest IB MTU that fits %u; %s",
+			ndev, mtu, mtu, mtu > 96 ? mtu - 96 : 0, want, port);
+}
+
 static void check_mtu(struct rdiag_doctor *d, const char *subj, const char *devname,
 		      const struct rdiag_port *p)
 {
-	struct rdiag_doc_finding *f;
-	unsigned int act = 0, max = 0, want;
+	unsigned int act = 0, max = 0;
+	char why[256] = "";
 	int ret;
 
 	if (!is_roce(p) || !p->mtu)
 		return;
-	want = rdiag_roce_path_mtu(p->mtu);
 	ret = rd_doc_query_port(d, devname, p->port, &act, &max);
-	if (ret) {
-		char why[256];
-
-		f = rd_doc_add(d, "mtu", "transport", RDIAG_DOC_INFO, NULL, subj,
-			       "netdev %s MTU %u allows a RoCE path MTU of %u; the port's active MTU is unknown",
-			       p->netdev, p->mtu, want);
-		if (rd_ibv_load(why, sizeof(why)))
-			rd_doc_evidence(f, "%s", why);
-		else
-			rd_doc_evidence(f, "ibv_query_port(%s, %u): %s", devname, p->port,
-					strerror(-ret));
-		return;
-	}
-	d->egress_active_mtu = act;
-	if (want == 0) {
-		f = rd_doc_add(d, "mtu", "transport", RDIAG_DOC_PROBLEM, "mtu_too_small", subj,
-			       "netdev %s MTU %u is too small for RoCE (needs at least 352)", p->netdev,
-			       p->mtu);
-		rd_doc_hint(f, "ip link set %s mtu 1500", p->netdev);
-	} else if (act != want && act < max) {
-		f = rd_doc_add(d, "mtu", "transport", RDIAG_DOC_WARN, "mtu_mismatch", subj,
-			       "active MTU %u of %s differs from the RoCE path MTU %u that netdev %s (MTU %u) allows",
-			       act, subj, want, p->netdev, p->mtu);
-		rd_doc_hint(f, "keep the netdev MTU and the port MTU consistent on both ends");
-	} else {
-		f = rd_doc_add(d, "mtu", "transport", RDIAG_DOC_OK, NULL, subj,
-			       "netdev %s MTU %u -> RoCE path MTU %u, active MTU %u", p->netdev,
-			       p->mtu, want, act);
-	}
-	rd_doc_evidence(f, "netdev %s mtu %u; %u - 96 = %u -> largest IB MTU that fits %u; port active_mtu %u, max_mtu %u",
-			p->netdev, p->mtu, p->mtu, p->mtu > 96 ? p->mtu - 96 : 0, want, act, max);
+	if (ret && !rd_ibv_load(why, sizeof(why)))
+		snprintf(why, sizeof(why), "ibv_query_port(%s, %u): %s", devname, p->port,
+			 strerror(-ret));
+	rd_doc_mtu_finding(d, subj, p->netdev, p->mtu, ret, act, max, why);
 }
 
 static void check_roce_mode(struct rdiag_doctor *d, const char *subj, const char *devname,

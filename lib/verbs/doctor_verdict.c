@@ -13,7 +13,8 @@
 #include "rdmadiag/selftest.h"
 #include "verbs_dl.h"
 
-static const char *const layer_order[] = { "host", "link", "address", "network" };
+static const char *const layer_order[] = { "host", "link", "address", "network", "firewall",
+					   "transport" };
 
 static void set(struct rdiag_doc_verdict *v, const char *layer, const char *cause)
 {

@@ -10,4 +10,9 @@ void rd_doc_check_port(struct rdiag_doctor *d, const struct rdiag_device *dev,
 /* active/max MTU of a port through verbs (cached in d); 0 or -ENODEV */
 int rd_doc_query_port(struct rdiag_doctor *d, const char *dev, uint32_t port,
 		      unsigned int *active_mtu, unsigned int *max_mtu);
+/* the mtu finding of a port whose netdev ndev has MTU mtu: qret is what querying the port's
+ * active/max MTU returned (-errno: unknown, why says so) */
+void rd_doc_mtu_finding(struct rdiag_doctor *d, const char *subj, const char *ndev,
+			unsigned int mtu, int qret, unsigned int act, unsigned int max,
+			const char *why);
 #endif

@@ -271,6 +271,89 @@ as_nobody() {
 	[ "$(jq -r '"\(.level) \(.summary)"' <<< "$(finding device_nodes)")" = "ok rdma_cm and 2 uverbs node(s) present and accessible" ]
 }
 
+@test "memlock: a low limit without CAP_IPC_LOCK is a warning; unlimited, or CAP_IPC_LOCK, is ok" {
+	T=$BATS_TEST_TMPDIR/ml
+	fakeroot "$T"
+	drop=()
+	if [ "$(id -u)" -eq 0 ]; then
+		command -v setpriv > /dev/null || skip "no setpriv to drop CAP_IPC_LOCK"
+		drop=(setpriv --bounding-set=-ipc_lock)
+	fi
+	RDMADIAG_SYSFS_ROOT=$T run bash -c 'ulimit -S -l 64 && exec "$@"' _ "${drop[@]}" rdmadoctor -j local
+	hinted
+	f=$(finding memlock)
+	[ "$(jq -r '"\(.level) \(.cause) \(.layer)"' <<< "$f")" = "warning memlock_low host" ]
+	[ "$(jq -r .summary <<< "$f")" = "the memlock limit is 64 KiB: large or many registrations will fail with ENOMEM" ]
+	[ "$(jq -r '.evidence | join("|")' <<< "$f")" = "RLIMIT_MEMLOCK soft limit 64 KiB|CAP_IPC_LOCK not held" ]
+	[[ "$(jq -r .hint <<< "$f")" == *"ulimit -l unlimited"* ]]
+	# 64 MiB and more is enough
+	if [ "$(ulimit -H -l)" = unlimited ] || [ "$(ulimit -H -l)" -ge 65536 ]; then
+		RDMADIAG_SYSFS_ROOT=$T run bash -c 'ulimit -S -l 65536 && exec "$@"' _ "${drop[@]}" rdmadoctor -j local
+		[ "$(jq -r '"\(.level) \(.evidence[0])"' <<< "$(finding memlock)")" = "ok RLIMIT_MEMLOCK soft limit 65536 KiB" ]
+	fi
+	if [ "$(ulimit -H -l)" = unlimited ]; then
+		RDMADIAG_SYSFS_ROOT=$T run bash -c 'ulimit -S -l unlimited && exec "$@"' _ "${drop[@]}" rdmadoctor -j local
+		[ "$(jq -r '"\(.level) \(.evidence[0])"' <<< "$(finding memlock)")" = "ok RLIMIT_MEMLOCK soft limit unlimited" ]
+	fi
+	# CAP_IPC_LOCK lifts the limit
+	if [ "$(id -u)" -eq 0 ]; then
+		RDMADIAG_SYSFS_ROOT=$T run bash -c 'ulimit -S -l 64 && exec "$@"' _ rdmadoctor -j local
+		f=$(finding memlock)
+		[ "$(jq -r .level <<< "$f")" = ok ]
+		[ "$(jq -r '.evidence | join("|")' <<< "$f")" = "RLIMIT_MEMLOCK soft limit 64 KiB|CAP_IPC_LOCK effective (limit not enforced)" ]
+	fi
+}
+
+@test "netns: the port's netdev here, in another namespace, or none at all" {
+	T=$BATS_TEST_TMPDIR/ns
+	fakeroot "$T"
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	f=$(finding netns rxe0/1)
+	[ "$(jq -r '"\(.level) \(.layer) \(.summary)"' <<< "$f")" = "ok address netdev veth0 of rxe0/1 is in this network namespace" ]
+	[ "$(jq -r '.evidence[0]' <<< "$f")" = "veth0 ifindex $(cat "$T/sys/class/net/veth0/ifindex")" ]
+	# rxe1's GIDs name a netdev that does not exist here (nor on this host)
+	P=$T/sys/class/infiniband/rxe1/ports/1
+	for n in "$P"/gid_attrs/ndevs/*; do echo rdgone9 > "$n"; done
+	echo rdgone9 > "$T/sys/class/infiniband/rxe1/parent"
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	[ "$status" -eq 1 ]
+	hinted
+	f=$(finding netns rxe1/1)
+	[ "$(jq -r '"\(.level) \(.cause)"' <<< "$f")" = "problem netdev_other_netns" ]
+	[ "$(jq -r .summary <<< "$f")" = "netdev rdgone9 of rxe1/1 is not in this network namespace: rdma_cm will answer ENODEV" ]
+	[ "$(jq -r '.evidence[0]' <<< "$f")" = "the GID table names netdev rdgone9, but no interface of that name exists here" ]
+	[[ "$(jq -r .hint <<< "$f")" == *"rdma dev set DEV netns NS"* ]]
+	[ "$(jq -r '"\(.verdict.cause) \(.verdict.layer)"' <<< "$output")" = "netdev_other_netns address" ]
+	# no netdev bound at all
+	rm "$P"/gid_attrs/ndevs/* "$T/sys/class/infiniband/rxe1/parent"
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	hinted
+	f=$(finding netns rxe1/1)
+	[ "$(jq -r '"\(.level) \(.cause) \(.summary)"' <<< "$f")" = "warning netdev_other_netns no netdev is bound to rxe1/1 as seen from this network namespace" ]
+}
+
+@test "mtu: netdev MTU -> RoCE path MTU; too small for RoCE; active MTU unknown without verbs" {
+	T=$BATS_TEST_TMPDIR/mtu
+	fakeroot "$T"
+	echo 9000 > "$T/sys/class/net/veth0/mtu"
+	echo 300 > "$T/sys/class/net/veth1/mtu"
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	hinted
+	# the fixture's devices cannot be opened through verbs here: the active MTU is unknown
+	f=$(finding mtu rxe0/1)
+	[ "$(jq -r '"\(.level) \(.layer)"' <<< "$f")" = "info transport" ]
+	[ "$(jq -r .summary <<< "$f")" = "netdev veth0 MTU 9000 allows a RoCE path MTU of 4096; the port's active MTU is unknown" ]
+	[[ "$(jq -r '.evidence[0]' <<< "$f")" == "netdev veth0 mtu 9000; 9000 - 96 = 8904 -> largest IB MTU that fits 4096; port active MTU unknown ("?*")" ]]
+	f=$(finding mtu rxe1/1)
+	[ "$(jq -r '"\(.level) \(.cause)"' <<< "$f")" = "problem mtu_too_small" ]
+	[ "$(jq -r .summary <<< "$f")" = "netdev veth1 MTU 300 is too small for RoCE (needs at least 352)" ]
+	[ "$(jq -r .hint <<< "$f")" = "ip link set veth1 mtu 1500" ]
+	[[ "$(jq -r '.evidence[0]' <<< "$f")" == "netdev veth1 mtu 300; 300 - 96 = 204 -> largest IB MTU that fits 0; "* ]]
+	# the only problem: it is the verdict
+	[ "$status" -eq 1 ]
+	[ "$(jq -r '"\(.verdict.cause) \(.verdict.layer)"' <<< "$output")" = "mtu_too_small transport" ]
+}
+
 @test "roce_mode: configfs default_roce_mode RoCE v2 is ok, IB/RoCE v1 a warning, no group info" {
 	T=$BATS_TEST_TMPDIR/cfs
 	fakeroot "$T"

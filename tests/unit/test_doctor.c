@@ -10,8 +10,10 @@
 #include <rdma/rdma_cma.h>
 
 #include "tap.h"
+#include "rdmadiag/counters.h"
 #include "rdmadiag/doctor.h"
 #include "verbs/rd_doctor.h"
+#include "verbs/rd_doctor_port.h"
 
 /* 'nft -j list ruleset' in the guest after fw_drop_roce (tests/vm/guest/lib.sh) */
 static const char nft_real[] =
@@ -261,6 +263,162 @@ static void test_verdict(void)
 	rdiag_doctor_free(d);
 }
 
+/* every warning or problem finding of d carries a fix hint */
+static void expect_hints(const struct rdiag_doctor *d, const char *what)
+{
+	size_t i, bare = 0;
+
+	for (i = 0; i < rdiag_doctor_nfindings(d); i++) {
+		const struct rdiag_doc_finding *f = rdiag_doctor_finding(d, i);
+
+		if (f->level >= RDIAG_DOC_WARN && !f->hint[0]) {
+			bare++;
+			printf("# %s: %s finding without a hint: %s\n", what, f->check, f->summary);
+		}
+	}
+	EXPECT_EQ(bare, 0);
+}
+
+static void test_mtu_finding(void)
+{
+	struct rdiag_doctor *d;
+	const struct rdiag_doc_finding *f;
+
+	rdiag_doctor_new(&d);
+	rd_doc_mtu_finding(d, "rxe0/1", "veth0", 1500, 0, 1024, 4096, NULL);
+	f = rdiag_doctor_finding(d, 0);
+	EXPECT_STREQ(f->check, "mtu");
+	EXPECT_EQ(f->level, RDIAG_DOC_OK);
+	EXPECT_STREQ(f->summary, "netdev veth0 MTU 1500 -> RoCE path MTU 1024, active MTU 1024");
+	EXPECT_STREQ(f->evidence, "netdev veth0 mtu 1500; 1500 - 96 = 1404 -> largest IB MTU that "
+		     "fits 1024; port active_mtu 1024, max_mtu 4096");
+	EXPECT_EQ(d->egress_active_mtu, 1024);
+	/* jumbo netdev, port left at 1024 below its max: the ends may disagree */
+	rd_doc_mtu_finding(d, "mlx5_0/1", "ens1", 9000, 0, 1024, 4096, NULL);
+	f = rdiag_doctor_finding(d, 1);
+	EXPECT_EQ(f->level, RDIAG_DOC_WARN);
+	EXPECT_STREQ(f->cause, "mtu_mismatch");
+	EXPECT_STREQ(f->summary, "active MTU 1024 of mlx5_0/1 differs from the RoCE path MTU 4096 "
+		     "that netdev ens1 (MTU 9000) allows");
+	EXPECT_TRUE(strstr(f->evidence, "9000 - 96 = 8904 -> largest IB MTU that fits 4096; port "
+			   "active_mtu 1024, max_mtu 4096") != NULL);
+	/* the port at its maximum below what the netdev allows is no mismatch */
+	rd_doc_mtu_finding(d, "x/1", "ens2", 9000, 0, 2048, 2048, NULL);
+	EXPECT_EQ(rdiag_doctor_finding(d, 2)->level, RDIAG_DOC_OK);
+	/* active above what the netdev carries, below the max: a mismatch too */
+	rd_doc_mtu_finding(d, "x/1", "ens3", 1500, 0, 2048, 4096, NULL);
+	EXPECT_EQ(rdiag_doctor_finding(d, 3)->level, RDIAG_DOC_WARN);
+	/* too small for the smallest IB MTU */
+	rd_doc_mtu_finding(d, "rxe0/1", "veth0", 300, 0, 256, 4096, NULL);
+	f = rdiag_doctor_finding(d, 4);
+	EXPECT_EQ(f->level, RDIAG_DOC_PROBLEM);
+	EXPECT_STREQ(f->cause, "mtu_too_small");
+	EXPECT_STREQ(f->hint, "ip link set veth0 mtu 1500");
+	EXPECT_TRUE(strstr(f->evidence, "300 - 96 = 204 -> largest IB MTU that fits 0") != NULL);
+	/* the port could not be queried: info, with the reason */
+	rd_doc_mtu_finding(d, "rxe0/1", "veth0", 1500, -ENODEV, 0, 0,
+			   "ibv_query_port(rxe0, 1): No such device");
+	f = rdiag_doctor_finding(d, 5);
+	EXPECT_EQ(f->level, RDIAG_DOC_INFO);
+	EXPECT_TRUE(f->cause == NULL);
+	EXPECT_STREQ(f->summary, "netdev veth0 MTU 1500 allows a RoCE path MTU of 1024; the port's "
+		     "active MTU is unknown");
+	EXPECT_STREQ(f->evidence, "netdev veth0 mtu 1500; 1500 - 96 = 1404 -> largest IB MTU that "
+		     "fits 1024; port active MTU unknown (ibv_query_port(rxe0, 1): No such device)");
+	/* too small is a problem even when the port cannot be queried */
+	rd_doc_mtu_finding(d, "rxe0/1", "veth0", 300, -ENODEV, 0, 0, NULL);
+	f = rdiag_doctor_finding(d, 6);
+	EXPECT_STREQ(f->cause, "mtu_too_small");
+	EXPECT_TRUE(strstr(f->evidence, "port active MTU unknown (No such device)") != NULL);
+	expect_hints(d, "mtu");
+	rdiag_doctor_free(d);
+}
+
+static void set_gid(struct rdiag_gid *g, unsigned int index, enum rdiag_gid_type type,
+		    const char *ip, bool ll)
+{
+	memset(g, 0, sizeof(*g));
+	g->index = index;
+	g->type = type;
+	snprintf(g->ndev, sizeof(g->ndev), "lo");
+	snprintf(g->ip, sizeof(g->ip), "%s", ip);
+	if (ll) {
+		g->raw[0] = 0xfe, g->raw[1] = 0x80;
+		snprintf(g->gid, sizeof(g->gid), "fe80:0000:0000:0000:0000:0000:0000:0001");
+	} else if (strchr(ip, '.')) {
+		g->ipv4 = true;
+		g->raw[10] = g->raw[11] = 0xff;
+		snprintf(g->gid, sizeof(g->gid), "0000:0000:0000:0000:0000:ffff:%s", ip);
+	}
+	g->routable = type == RDIAG_GID_ROCE_V2 && !ll;
+}
+
+/* the GID findings of a RoCE port built here (netdev lo, so that it is in this namespace;
+ * MTU 0 skips the mtu check) for the source 198.18.0.1 */
+static const struct rdiag_doc_finding *gid_finding(struct rdiag_gid *gids, size_t n,
+						   struct rdiag_doctor **out)
+{
+	struct rdiag_port p = { .port = 1, .state = 4, .phys_state = 5, .link_layer = "Ethernet",
+				.netdev = "lo", .n_gids = n, .gids = gids };
+	struct rdiag_device dev = { .name = "mlx5_0", .n_ports = 1, .ports = &p };
+	union rd_addr src;
+	static const struct rdiag_doc_finding none = { .check = "none", .summary = "no gid finding" };
+	const struct rdiag_doc_finding *f;
+
+	rdiag_doctor_new(out);
+	(*out)->ports_queried = true;
+	rd_addr_parse("198.18.0.1", &src);
+	rd_doc_check_port(*out, &dev, &p, &src);
+	expect_hints(*out, "gid");
+	f = rd_doc_find(*out, "gid", RDIAG_DOC_OK);
+	EXPECT_TRUE(f != NULL);
+	return f ? f : &none;
+}
+
+static void test_gid_findings(void)
+{
+	struct rdiag_gid g[2];
+	struct rdiag_doctor *d;
+	const struct rdiag_doc_finding *f;
+
+	/* only a link-local GID: no IPv4-mapped GID at all */
+	set_gid(&g[0], 0, RDIAG_GID_ROCE_V2, "fe80::1", true);
+	f = gid_finding(g, 1, &d);
+	EXPECT_EQ(f->level, RDIAG_DOC_PROBLEM);
+	EXPECT_STREQ(f->cause, "no_gid_for_source");
+	EXPECT_STREQ(f->summary, "no RoCE v2 GID on mlx5_0/1 carries the source address 198.18.0.1 "
+		     "(the IPv4-mapped GID ::ffff:198.18.0.1 is missing)");
+	EXPECT_TRUE(strstr(f->evidence, "gid 0 fe80:0000:0000:0000:0000:0000:0000:0001 RoCE v2 lo") != NULL);
+	EXPECT_TRUE(strstr(f->evidence, "no IPv4-mapped GID at all on mlx5_0/1") != NULL);
+	EXPECT_TRUE(strstr(f->hint, "configure 198.18.0.1 on lo") != NULL);
+	rdiag_doctor_free(d);
+	/* an IPv4-mapped GID for another address: still missing for this one */
+	set_gid(&g[1], 1, RDIAG_GID_ROCE_V2, "198.18.0.5", false);
+	f = gid_finding(g, 2, &d);
+	EXPECT_STREQ(f->cause, "no_gid_for_source");
+	EXPECT_TRUE(strstr(f->summary, "(the IPv4-mapped GID ::ffff:198.18.0.1 is missing)") != NULL);
+	EXPECT_TRUE(strstr(f->evidence, "ip 198.18.0.5") != NULL);
+	EXPECT_TRUE(strstr(f->evidence, "no IPv4-mapped GID at all") == NULL);
+	rdiag_doctor_free(d);
+	/* the source's GID is RoCE v1 only */
+	set_gid(&g[1], 1, RDIAG_GID_IB_ROCE_V1, "198.18.0.1", false);
+	f = gid_finding(g, 2, &d);
+	EXPECT_EQ(f->level, RDIAG_DOC_WARN);
+	EXPECT_STREQ(f->cause, "gid_roce_v1_only");
+	EXPECT_TRUE(strstr(f->summary, "has only a RoCE v1 GID (index 1)") != NULL);
+	EXPECT_EQ(d->egress_gid_type, RDIAG_GID_IB_ROCE_V1);
+	rdiag_doctor_free(d);
+	/* and RoCE v2: ok */
+	set_gid(&g[1], 1, RDIAG_GID_ROCE_V2, "198.18.0.1", false);
+	f = gid_finding(g, 2, &d);
+	EXPECT_EQ(f->level, RDIAG_DOC_OK);
+	EXPECT_STREQ(f->summary, "RoCE v2 GID index 1 of mlx5_0/1 carries the source 198.18.0.1");
+	/* the same port's netdev lo is in this namespace */
+	f = rd_doc_find(d, "netns", RDIAG_DOC_OK);
+	EXPECT_EQ(f->level, RDIAG_DOC_OK);
+	rdiag_doctor_free(d);
+}
+
 static void test_findings(void)
 {
 	struct rdiag_doctor *d;
@@ -347,6 +505,8 @@ int main(void)
 	test_json();
 	test_findings();
 	test_verdict();
+	test_mtu_finding();
+	test_gid_findings();
 	test_rtnl();
 	return tap_done();
 }
