@@ -76,6 +76,9 @@ void rd_doc_check_neigh(struct rdiag_doctor *d, const union rd_addr *hop, int if
 			       "no neighbour entry for next hop %s on %s%s", a, ifname,
 			       after ? " after the attempt" : " yet (it is resolved by the first attempt)");
 		rd_doc_evidence(f, "RTM_GETNEIGH %s dev %s: no entry", a, ifname);
+		if (after)
+			rd_doc_hint(f, "check that %s is up and on the same L2 segment as %s (VLAN, cabling) and that the route's next hop is right ('ip route get %s', 'ip neigh show dev %s')",
+				    a, ifname, a, ifname);
 		return;
 	}
 	if (ret) {
@@ -181,6 +184,12 @@ int rdiag_doctor_check_path(struct rdiag_doctor *d, const struct rdiag_doc_opts 
 			       "the route to %s is of type %s: packets are not forwarded", ds,
 			       rtn_name(r.type));
 		rd_doc_evidence(f, "%s %s table %u", rtn_name(r.type), ds, r.table);
+		if (r.type == RTN_BROADCAST || r.type == RTN_MULTICAST || r.type == RTN_ANYCAST)
+			rd_doc_hint(f, "%s is a %s address: rdma_cm connects to one unicast address, use the peer's own address",
+				    ds, rtn_name(r.type));
+		else
+			rd_doc_hint(f, "remove or replace the %s route that covers %s ('ip route get %s'; 'ip route show table all type %s')",
+				    rtn_name(r.type), ds, ds, rtn_name(r.type));
 		goto port;
 	}
 	if (r.type == RTN_LOCAL) {

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
 #include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
 #include <rdma/rdma_cma.h>
@@ -419,6 +420,41 @@ static void test_gid_findings(void)
 	rdiag_doctor_free(d);
 }
 
+/* findings from real rtnetlink answers: a broadcast destination, and no neighbour entry */
+static void test_path_hints(void)
+{
+	struct rdiag_doc_opts o = { .dst = "127.255.255.255" };
+	const struct rdiag_doc_finding *f;
+	struct rdiag_doctor *d;
+	union rd_addr hop;
+
+	rdiag_doctor_new(&d);
+	EXPECT_EQ(rdiag_doctor_check_path(d, &o), 0);
+	f = rd_doc_find(d, "route", RDIAG_DOC_OK);
+	EXPECT_TRUE(f != NULL);
+	if (f) {
+		EXPECT_EQ(f->level, RDIAG_DOC_PROBLEM);
+		EXPECT_STREQ(f->cause, "no_route");
+		EXPECT_STREQ(f->summary, "the route to 127.255.255.255 is of type broadcast: packets "
+			     "are not forwarded");
+		EXPECT_TRUE(strstr(f->evidence, "broadcast 127.255.255.255 table") != NULL);
+		EXPECT_TRUE(strstr(f->hint, "127.255.255.255 is a broadcast address") != NULL);
+	}
+	rd_addr_parse("127.0.0.9", &hop);
+	rd_doc_check_neigh(d, &hop, (int)if_nametoindex("lo"), "lo", false);
+	f = &d->findings[d->nfindings - 1];
+	EXPECT_EQ(f->level, RDIAG_DOC_INFO);	/* before the attempt: not resolved yet */
+	rd_doc_check_neigh(d, &hop, (int)if_nametoindex("lo"), "lo", true);
+	f = &d->findings[d->nfindings - 1];
+	EXPECT_EQ(f->level, RDIAG_DOC_WARN);
+	EXPECT_STREQ(f->cause, "neighbour_unresolved");
+	EXPECT_STREQ(f->summary, "no neighbour entry for next hop 127.0.0.9 on lo after the attempt");
+	EXPECT_STREQ(f->evidence, "RTM_GETNEIGH 127.0.0.9 dev lo: no entry");
+	EXPECT_TRUE(strstr(f->hint, "check that 127.0.0.9 is up") != NULL);
+	expect_hints(d, "path");
+	rdiag_doctor_free(d);
+}
+
 static void test_findings(void)
 {
 	struct rdiag_doctor *d;
@@ -507,6 +543,7 @@ int main(void)
 	test_verdict();
 	test_mtu_finding();
 	test_gid_findings();
+	test_path_hints();
 	test_rtnl();
 	return tap_done();
 }
