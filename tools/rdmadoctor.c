@@ -201,9 +201,14 @@ static void print_deltas(struct rdiag_out *o, const struct rdiag_doctor *d)
 
 static void print_verdict(struct rdiag_out *o, const struct rdiag_doc_verdict *v)
 {
+	/* ok with another cause than "ok": the connection works, with a warning (a failed
+	 * disconnect) */
+	bool warn = v->ok && strcmp(v->cause, "ok");
+
 	rdiag_out_obj_begin(o, "verdict");
-	rdiag_out_text(o, "verdict: %s", v->ok ? "OK" : "PROBLEM");
+	rdiag_out_text(o, "verdict: %s", warn ? "OK, WARNING" : v->ok ? "OK" : "PROBLEM");
 	rdiag_out_bool(o, "ok", NULL, v->ok);
+	rdiag_out_str(o, "level", NULL, warn ? "warning" : v->ok ? "ok" : "problem");
 	rdiag_out_str(o, "layer", " [layer %s]", v->layer);
 	rdiag_out_str(o, "cause", " cause=%s\n", v->cause);
 	rdiag_out_str(o, "sentence", "  %s\n", v->sentence);

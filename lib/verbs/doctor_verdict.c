@@ -1,8 +1,9 @@
 /* The verdict: the first failing layer, a stable cause id, one sentence, the evidence and the
  * next step.  Host checks that found a problem come first in layer order (host, link,
- * address, network), because the attempt's failure is then their consequence; otherwise the
- * attempt's failing step is decoded, using the checks as evidence (the firewall rule for a
- * timeout, the neighbour entry for an ADDR_ERROR). */
+ * address, network, firewall, transport), because the attempt's failure is then their
+ * consequence; otherwise the attempt's failing step is decoded, using the checks as evidence
+ * (the firewall rule for a timeout, the neighbour entry for an ADDR_ERROR).  An established
+ * connection whose disconnect did not complete stays ok, with the cause disconnect_failed. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -44,14 +45,56 @@ static const struct rdiag_doc_step *failed_step(const struct rdiag_doctor *d)
 	return NULL;
 }
 
-static bool established(const struct rdiag_doctor *d)
+static const struct rdiag_doc_step *step_named(const struct rdiag_doctor *d, const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < d->nsteps; i++)
-		if (!strcmp(d->steps[i].name, "connect") && d->steps[i].ok)
-			return true;
-	return false;
+		if (!strcmp(d->steps[i].name, name))
+			return &d->steps[i];
+	return NULL;
+}
+
+static bool established(const struct rdiag_doctor *d)
+{
+	const struct rdiag_doc_step *s = step_named(d, "connect");
+
+	return s && s->ok;
+}
+
+/* ESTABLISHED, but the disconnect did not complete: the connection works (ok stays true),
+ * the cause names the disconnect */
+static void disconnect_failed(const struct rdiag_doctor *d, const struct rdiag_doc_step *s,
+			      struct rdiag_doc_verdict *v)
+{
+	char line[400];
+
+	set(v, "cm", "disconnect_failed");
+	v->ok = true;
+	if (!s->done || (!s->timed_out && s->event < 0 && !s->err)) {
+		snprintf(v->sentence, sizeof(v->sentence),
+			 "rdma_connect to %s port %u works (ESTABLISHED), but the disconnect was not made",
+			 d->dst, d->port);
+		snprintf(v->next, sizeof(v->next), "see the disconnect step");
+	} else if (s->timed_out) {
+		snprintf(v->sentence, sizeof(v->sentence),
+			 "rdma_connect to %s port %u works (ESTABLISHED), but the disconnect did not complete: no DISCONNECTED within %d ms (the doctor gave up; the peer did not answer the DREQ)",
+			 d->dst, d->port, d->timeout_ms);
+		snprintf(v->next, sizeof(v->next), "the peer's application must call rdma_disconnect() (or destroy its id) when it gets DISCONNECTED, or ib_cm never sends the DREP; check that the path still works after the connection (firewall, link)");
+	} else if (s->event >= 0) {
+		snprintf(v->sentence, sizeof(v->sentence),
+			 "rdma_connect to %s port %u works (ESTABLISHED), but the disconnect ended with %.200s instead of DISCONNECTED",
+			 d->dst, d->port, s->detail);
+		snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(s->event, s->status));
+	} else {
+		snprintf(v->sentence, sizeof(v->sentence),
+			 "rdma_connect to %s port %u works (ESTABLISHED), but the disconnect failed: %.200s",
+			 d->dst, d->port, s->detail);
+		snprintf(v->next, sizeof(v->next), "see the disconnect step's error; the connection itself works");
+	}
+	snprintf(line, sizeof(line), "disconnect: %s after %.1f ms: %s",
+		 s->timed_out ? "timed out" : "failed", s->ms, s->detail);
+	append(v->evidence, sizeof(v->evidence), line);
 }
 
 /* the step that decided the outcome (the failed one, else connect); the others are in the
@@ -252,6 +295,9 @@ void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict
 	}
 	if (d->attempted && established(d)) {
 		const struct rdiag_doc_peer_info *p = &d->peer;
+		const struct rdiag_doc_step *dis = step_named(d, "disconnect");
+		struct rdiag_doc_step none = { .name = "disconnect", .event = -1 };
+		bool dis_ok = dis && dis->ok;
 
 		step_evidence(d, v);
 		if (p->valid && p->path_mtu && d->egress_mtu &&
@@ -263,6 +309,13 @@ void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict
 				 rdiag_roce_path_mtu(d->egress_mtu), p->dev, p->netdev_mtu, p->path_mtu,
 				 12, rdiag_wc_status_name(12), rdiag_wc_status_str(12));
 			snprintf(v->next, sizeof(v->next), "set the same MTU on both ends (and every switch port between them)");
+			if (!dis_ok)
+				append(v->evidence, sizeof(v->evidence), dis ? dis->detail :
+				       "disconnect: not made");
+			return;
+		}
+		if (!dis_ok) {
+			disconnect_failed(d, dis ? dis : &none, v);
 			return;
 		}
 		set(v, "none", "ok");

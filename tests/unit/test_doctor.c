@@ -261,6 +261,55 @@ static void test_verdict(void)
 	d->peer.path_mtu = 1024;
 	rdiag_doctor_verdict(d, &v);
 	EXPECT_STREQ(v.cause, "ok");
+	EXPECT_STREQ(v.sentence, "rdma_connect to 198.18.0.2 port 7471 works: ESTABLISHED and "
+		     "disconnected cleanly");
+
+	/* the disconnect timed out: the connection works (ok), the cause names the disconnect */
+	s = &d->steps[d->nsteps - 1];
+	s->ok = false;
+	s->event = -1;
+	s->timed_out = true;
+	s->err = -ETIMEDOUT;
+	s->ms = 2000.4;
+	snprintf(s->detail, sizeof(s->detail), "no DISCONNECTED within 2000 ms: the doctor gave up");
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "disconnect_failed");
+	EXPECT_TRUE(v.ok);
+	EXPECT_STREQ(v.layer, "cm");
+	EXPECT_TRUE(strstr(v.sentence, "works (ESTABLISHED), but the disconnect did not complete: "
+			   "no DISCONNECTED within 2000 ms") != NULL);
+	EXPECT_TRUE(strstr(v.evidence, "disconnect: timed out after 2000.4 ms") != NULL);
+	EXPECT_TRUE(strstr(v.next, "rdma_disconnect()") != NULL);
+	/* rdma_disconnect() itself failed */
+	s->timed_out = false;
+	s->err = -EINVAL;
+	snprintf(s->detail, sizeof(s->detail), "rdma_disconnect: -22 EINVAL (Invalid argument)");
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "disconnect_failed");
+	EXPECT_TRUE(v.ok);
+	EXPECT_TRUE(strstr(v.sentence, "but the disconnect failed: rdma_disconnect: -22 EINVAL") != NULL);
+	/* another event than DISCONNECTED */
+	s->err = 0;
+	s->event = RDMA_CM_EVENT_DEVICE_REMOVAL;
+	snprintf(s->detail, sizeof(s->detail), "DEVICE_REMOVAL, status 0 (success)");
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "disconnect_failed");
+	EXPECT_TRUE(strstr(v.sentence, "ended with DEVICE_REMOVAL") != NULL);
+	/* no disconnect step at all after ESTABLISHED */
+	d->nsteps--;
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "disconnect_failed");
+	EXPECT_TRUE(strstr(v.sentence, "the disconnect was not made") != NULL);
+	/* an MTU mismatch is the problem; the failed disconnect is in its evidence */
+	s = step(d, "disconnect", false, -1, 0);
+	s->timed_out = true;
+	snprintf(s->detail, sizeof(s->detail), "no DISCONNECTED within 2000 ms");
+	d->peer.netdev_mtu = 9000;
+	d->peer.path_mtu = 4096;
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "mtu_mismatch");
+	EXPECT_TRUE(!v.ok);
+	EXPECT_TRUE(strstr(v.evidence, "no DISCONNECTED within 2000 ms") != NULL);
 	rdiag_doctor_free(d);
 }
 

@@ -97,7 +97,8 @@ struct rdiag_doc_verdict {
 				 * "neighbour_unresolved", "firewall_drops_roce", "no_listener",
 				 * "rejected_by_application", "rejected", "cm_no_response",
 				 * "connect_error", "addr_error", "route_error", "qp_create_failed",
-				 * "mtu_mismatch", "attempt_failed" */
+				 * "mtu_mismatch", "attempt_failed"; and "disconnect_failed" with ok
+				 * true: established, but the disconnect did not complete */
 	char sentence[384];
 	char evidence[768];
 	char next[256];
