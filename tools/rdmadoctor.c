@@ -40,7 +40,8 @@ static void usage(void)
 	       "  listen [ADDR][:PORT] accept connections and report each attempt (run on the peer)\n"
 	       "  local               the host checks alone, no destination\n\n"
 	       "  -s, --src ADDR      source address to bind (rdma_resolve_addr's src)\n"
-	       "  -t, --timeout MS    give up on each step after MS milliseconds (default 5000)\n"
+	       "  -t, --timeout MS    give up on each step after MS milliseconds (default %d: long\n"
+	       "                      enough to see rdma_cm resend an unanswered CM REQ once)\n"
 	       "  -p, --ps tcp|ib     rdma_cm port space (default tcp)\n"
 	       "  -c, --count N       listen: exit after N connections ended\n"
 	       "  -j, --json          JSON output\n"
@@ -49,7 +50,7 @@ static void usage(void)
 	       "      --version       print the version\n\n"
 	       "Exit status: 0 the connection works (or no problem found), 1 a problem was found,\n"
 	       "2 usage error or the doctor cannot run (no RDMA device, no rdma_cm).\n",
-	       tool_name(), tool_name(), tool_name());
+	       tool_name(), tool_name(), tool_name(), RDIAG_DOC_DEFAULT_TIMEOUT_MS);
 }
 
 /* "a.b.c.d[:port]", "[v6][:port]", "v6", ":port" */
@@ -430,7 +431,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cfg cfg = { .timeout_ms = 5000, .ps = RDMA_PS_TCP };
+	struct cfg cfg = { .timeout_ms = RDIAG_DOC_DEFAULT_TIMEOUT_MS, .ps = RDMA_PS_TCP };
 	uint64_t v;
 	int c;
 

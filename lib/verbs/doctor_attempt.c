@@ -1,8 +1,9 @@
 /* The real attempt: rdma_create_id -> rdma_resolve_addr -> rdma_resolve_route -> QP ->
  * rdma_connect -> ESTABLISHED (-> rdma_disconnect) or the failure event.  Each step is timed
  * from the call to its event; the doctor gives up on a step after timeout_ms (rdma_cm's own
- * REQ retries take far longer, see rdmadoctor(1)).  The IB CM and hw counters of every port
- * are sampled before and after, and the ones that moved are kept as deltas. */
+ * REQ retries take far longer; the default timeout sees one of them, see rdmadoctor(1)).
+ * The IB CM and hw counters of every port are sampled before and after, and the ones that
+ * moved are kept as deltas. */
 #include <dirent.h>
 #include <errno.h>
 #include <net/if.h>
@@ -169,10 +170,22 @@ static bool step_wait(struct rdiag_doc_step *s, struct rdma_event_channel *ch, i
 	ret = wait_event(ch, timeout_ms, &ev, pdata, plen);
 	s->ms = rd_now_ms() - t0;
 	if (ret == -ETIMEDOUT) {
-		/* the doctor gave up: reported as ETIMEDOUT, like rdma_cm's own timeouts */
+		/* the doctor gave up: reported as ETIMEDOUT, like rdma_cm's own timeouts, but no
+		 * event came, and the detail says so */
 		s->timed_out = true;
 		s->err = -ETIMEDOUT;
-		snprintf(s->detail, sizeof(s->detail), "no event within %d ms (gave up)", timeout_ms);
+		if (want == RDMA_CM_EVENT_ESTABLISHED)
+			snprintf(s->detail, sizeof(s->detail),
+				 "no REP or REJ within %d ms: the doctor gave up (no rdma_cm event; rdma_cm would resend the REQ up to 15 times before UNREACHABLE)",
+				 timeout_ms);
+		else if (want == RDMA_CM_EVENT_DISCONNECTED)
+			snprintf(s->detail, sizeof(s->detail),
+				 "no DISCONNECTED within %d ms: the doctor gave up (no rdma_cm event; the peer did not answer the DREQ)",
+				 timeout_ms);
+		else
+			snprintf(s->detail, sizeof(s->detail),
+				 "no %s or error event within %d ms: the doctor gave up (no rdma_cm event, not even rdma_cm's own timeout)",
+				 rdiag_cm_event_name(want), timeout_ms);
 		return false;
 	}
 	if (ret) {
@@ -382,7 +395,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	size_t rplen;
 	bool qp = false, ok;
 	double t0;
-	int timeout = o->timeout_ms > 0 ? o->timeout_ms : RD_DOC_DEFAULT_TIMEOUT;
+	int timeout = o->timeout_ms > 0 ? o->timeout_ms : RDIAG_DOC_DEFAULT_TIMEOUT_MS;
 	uint16_t port = o->port ? o->port : RD_DOC_DEFAULT_PORT;
 	int ps = o->ps ? o->ps : RDMA_PS_TCP;
 	int ret;

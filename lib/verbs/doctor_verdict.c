@@ -241,28 +241,33 @@ static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step 
 			snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(RDMA_CM_EVENT_REJECTED, s->status));
 		}
 	} else if (!strcmp(s->name, "connect") && (s->timed_out || s->event == RDMA_CM_EVENT_UNREACHABLE)) {
-		char what[160];
+		char what[128];
+		const char *tail = "";
 		uint64_t req = delta_of(d, "cm_tx_msgs/req"), rtr = delta_of(d, "cm_tx_retries/req");
 		uint64_t rep = delta_of(d, "cm_rx_msgs/rep"), rej = delta_of(d, "cm_rx_msgs/rej");
 
-		if (s->timed_out)
-			snprintf(what, sizeof(what), "no answer to the CM REQ within %d ms", d->timeout_ms);
-		else
+		/* a timeout is the doctor giving up, not an rdma_cm event: say so */
+		if (s->timed_out) {
+			snprintf(what, sizeof(what), "no REP or REJ within %d ms of the CM REQ",
+				 d->timeout_ms);
+			tail = "; the doctor gave up waiting (no rdma_cm event: rdma_cm would resend the REQ up to 15 times before UNREACHABLE)";
+		} else {
 			snprintf(what, sizeof(what), "UNREACHABLE (%s)", stx);
+		}
 		if (fw && fw->cause && !strcmp(fw->cause, "firewall_drops_roce")) {
 			set(v, "firewall", "firewall_drops_roce");
 			snprintf(v->sentence, sizeof(v->sentence),
-				 "%s (REQ sent %llu, retries %llu, REP %llu, REJ %llu): a firewall rule drops RoCE v2 (UDP 4791)",
+				 "%s (REQ sent %llu, retries %llu, REP %llu, REJ %llu): a firewall rule drops RoCE v2 (UDP 4791)%s",
 				 what, (unsigned long long)req, (unsigned long long)rtr,
-				 (unsigned long long)rep, (unsigned long long)rej);
+				 (unsigned long long)rep, (unsigned long long)rej, tail);
 			append(v->evidence, sizeof(v->evidence), fw->evidence);
 			snprintf(v->next, sizeof(v->next), "%s", fw->hint);
 		} else {
 			set(v, "cm", "cm_no_response");
 			snprintf(v->sentence, sizeof(v->sentence),
-				 "%s (REQ sent %llu, retries %llu, REP %llu): the peer does not answer at the CM level",
+				 "%s (REQ sent %llu, retries %llu, REP %llu): the peer does not answer at the CM level%s",
 				 what, (unsigned long long)req, (unsigned long long)rtr,
-				 (unsigned long long)rep);
+				 (unsigned long long)rep, tail);
 			snprintf(v->next, sizeof(v->next), "check the firewall on the peer for UDP 4791, that the peer host and its RDMA port are up, and the GID/route on both ends");
 		}
 	} else if (!strcmp(s->name, "connect")) {

@@ -12,7 +12,6 @@
 #define RD_DOC_MAX_STEPS 8
 #define RD_DOC_MAX_DELTAS 64
 #define RD_DOC_DEFAULT_PORT 7471
-#define RD_DOC_DEFAULT_TIMEOUT 5000
 
 union rd_addr {
 	struct sockaddr sa;

@@ -379,3 +379,38 @@ as_nobody() {
 	[ "$(jq -r .verdict.cause <<< "$output")" = ok ]
 	[ "$status" -eq 0 ]
 }
+
+@test "short options -s -t -p reach the device check; --ps tcp; the default timeout is 8000 ms" {
+	RDMADIAG_SYSFS_ROOT=$EMPTY run --separate-stderr rdmadoctor -j -s 198.18.0.1 -t 3000 -p ib connect 198.18.0.2:7472
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"cannot run: there is no RDMA device"* ]]
+	[ "$(jq -r '"\(.src) \(.timeout_ms) \(.ps) \(.dst) \(.port)"' <<< "$output")" = "198.18.0.1 3000 IB 198.18.0.2 7472" ]
+	RDMADIAG_SYSFS_ROOT=$EMPTY run --separate-stderr rdmadoctor -j --ps tcp connect 198.18.0.2
+	[ "$status" -eq 2 ]
+	[ "$(jq -r '"\(.src) \(.timeout_ms) \(.ps) \(.port)"' <<< "$output")" = "null 8000 TCP 7471" ]
+	RDMADIAG_SYSFS_ROOT=$EMPTY run --separate-stderr rdmadoctor connect 198.18.0.2 -p TCP --timeout=1500
+	[ "$status" -eq 2 ]
+	assert_output --partial "connect 198.18.0.2 port 7471 (port space TCP, timeout 1500 ms)"
+	RDMADIAG_SYSFS_ROOT=$EMPTY run --separate-stderr rdmadoctor -c 3 listen :7471
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"cannot run: there is no RDMA device"* ]]
+	run rdmadoctor -h
+	assert_success
+	[ "$output" = "$(rdmadoctor --help)" ]
+	assert_output --partial "(default 8000: long"
+}
+
+@test "short options with bad values are usage errors naming the option" {
+	for args in "-t 0 connect 1.2.3.4" "-t 3600001 connect 1.2.3.4" "-p udp connect 1.2.3.4" \
+		"-c -1 listen" "-c x listen" "connect 1.2.3.4 -s"; do
+		run --separate-stderr rdmadoctor $args
+		[ "$status" -eq 2 ] || fail "'$args' exited $status"
+		[[ "$stderr" == rdmadoctor:* ]] || fail "'$args': $stderr"
+	done
+	run --separate-stderr rdmadoctor -t 0 connect 1.2.3.4
+	[[ "$stderr" == *"bad --timeout '0'"* ]]
+	run --separate-stderr rdmadoctor -p udp connect 1.2.3.4
+	[[ "$stderr" == *"bad --ps 'udp' (tcp or ib)"* ]]
+	run --separate-stderr rdmadoctor -c x listen
+	[[ "$stderr" == *"bad --count 'x'"* ]]
+}

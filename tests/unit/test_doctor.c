@@ -1,6 +1,9 @@
 /* The doctor's pure parts: RoCE path MTU arithmetic, the private-data record, the JSON reader,
  * the firewall scans (nft JSON as nft 1.0.6 prints it in the real-kernel guest, and
- * iptables-save text), the verdict's choice of cause, and one real rtnetlink round trip. */
+ * iptables-save text), the verdict's choice of cause (a failed disconnect included), the mtu
+ * and GID findings of a port built here, and real rtnetlink round trips (a broadcast route,
+ * a missing neighbour entry).  Every warning or problem finding made here must carry a fix
+ * hint. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,6 +313,25 @@ static void test_verdict(void)
 	EXPECT_STREQ(v.cause, "mtu_mismatch");
 	EXPECT_TRUE(!v.ok);
 	EXPECT_TRUE(strstr(v.evidence, "no DISCONNECTED within 2000 ms") != NULL);
+	rdiag_doctor_free(d);
+
+	/* a connect timeout is the doctor giving up, and the sentence says so */
+	d = attempted();
+	s = step(d, "connect", false, -1, 0);
+	s->timed_out = true;
+	s->err = -ETIMEDOUT;
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "cm_no_response");
+	EXPECT_TRUE(strstr(v.sentence, "no REP or REJ within 2000 ms of the CM REQ") != NULL);
+	EXPECT_TRUE(strstr(v.sentence, "the doctor gave up waiting (no rdma_cm event: rdma_cm "
+			   "would resend the REQ up to 15 times before UNREACHABLE)") != NULL);
+	s->timed_out = false;
+	s->event = RDMA_CM_EVENT_UNREACHABLE;
+	s->status = -ETIMEDOUT;
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "cm_no_response");
+	EXPECT_TRUE(strstr(v.sentence, "UNREACHABLE (-110 ETIMEDOUT") != NULL);
+	EXPECT_TRUE(strstr(v.sentence, "gave up") == NULL);
 	rdiag_doctor_free(d);
 }
 

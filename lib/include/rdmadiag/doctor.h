@@ -104,11 +104,16 @@ struct rdiag_doc_verdict {
 	char next[256];
 };
 
+/* the default per-step timeout: long enough to see rdma_cm resend an unanswered REQ once
+ * (on RoCE after 2 x packet lifetime + the CM response timeout, ~6.3 s on rxe), so that
+ * cm_tx_retries/req shows that the REQ went out and nothing came back */
+#define RDIAG_DOC_DEFAULT_TIMEOUT_MS 8000
+
 struct rdiag_doc_opts {
 	const char *dst;	/* destination address (IPv4 or IPv6 literal or a name) */
 	uint16_t port;		/* 0 = 7471 */
 	const char *src;	/* source address or NULL */
-	int timeout_ms;		/* per step; 0 = 5000 */
+	int timeout_ms;		/* per step; 0 = RDIAG_DOC_DEFAULT_TIMEOUT_MS */
 	int ps;			/* enum rdma_port_space; 0 = RDMA_PS_TCP */
 };
 

@@ -1,16 +1,17 @@
 # vm-timeout: 90
 # rdmadoctor, UDP 4791 dropped by nft on the receiving side (input hook): the REQ never
-# arrives and the attempt times out.  host/52-doctor-firewall.sh judges: cause
-# firewall_drops_roce, the rule as evidence, ETIMEDOUT, cm_tx_retries/req rose, no REP.
+# arrives and the attempt times out with the default --timeout (8000 ms).
+# host/52-doctor-firewall.sh judges: cause firewall_drops_roce, the rule as evidence,
+# ETIMEDOUT as the doctor's own give-up, cm_tx_retries/req rose, no REP.
 # rdma_cm's REQ retry timing is measured here from rxe0's sent_pkts while the doctor waits
 # (ib_cm adds sends and retries to its cm_tx_* counters only when a MAD send completes, after
 # the last retry or the cancel, so those cannot tell when each retry went out).
 J=$OUT/52-doctor
 P=7471
-# ms; the doctor's wait: long enough for one REQ retry -- rdma_cm's REQ is resent ~6.3 s
-# after the first (packet lifetimes + the CM response timeout; measured +6.31 s on the TSC
-# clock, +6.22 s on jiffies), and cm_tx_retries only counts once the MAD is cancelled
-T=${DOC_FW_TIMEOUT:-7000}
+# the doctor's default wait (8000 ms per step) is long enough for one REQ retry: rdma_cm's REQ
+# is resent ~6.3 s after the first (packet lifetimes + the CM response timeout; measured
+# +6.31 s on the TSC clock, +6.22 s on jiffies), and cm_tx_retries only counts once the MAD
+# is cancelled
 have rdmadoctor || { tap_fail "rdmadoctor is built and in the image"; exit 0; }
 save() { local n=$1; shift; "$@" > "$J-$n" 2> "$J-$n.err"; echo $? > "$J-$n.rc"; cat "$J-$n" "$J-$n.err" >&2; }
 
@@ -24,7 +25,7 @@ SP=/sys/class/infiniband/$DEV0/ports/1/hw_counters/sent_pkts
 	if [ "$s" != "$s0" ]; then echo "$EPOCHREALTIME $((s - s0))"; s0=$s; fi
 	sleep 0.1; done ) > "$J-sends.txt" 2>&1 &
 wp=$!
-save fw.json rdmadoctor -j connect "$B:$P" --src "$A" --timeout $T
+save fw.json rdmadoctor -j connect "$B:$P" --src "$A"
 kill $wp 2>/dev/null; wait $wp 2>/dev/null
 # the first send is the REQ; then its retries; the last one is the REJ ib_cm sends when the
 # doctor gives up and destroys the id

@@ -5,14 +5,21 @@ J=52-doctor-fw.json
 eval "$(jq -r '
 	def cm($n): [.counters[] | select(.dev == "rxe0" and .port == 1 and .name == $n) | .delta] | add // 0;
 	@sh "cause=\(.verdict.cause) layer=\(.verdict.layer) sentence=\(.verdict.sentence)
-	to=\(.steps[] | select(.name == "connect") | "\(.timed_out) \(.errno)")
+	to=\(.steps[] | select(.name == "connect") | "\(.timed_out) \(.errno) \(.event)")
+	detail=\(.steps[] | select(.name == "connect") | .detail) tmo=\(.timeout_ms)
 	retries=\(cm("cm_tx_retries/req")) rep=\(cm("cm_rx_msgs/rep")) req=\(cm("cm_tx_msgs/req"))
 	rule=\([.verdict.evidence[] | select(test("rdiag_test input handle [0-9]+: udp dport 4791 .*drop"))] | length)
 	fw=\(.findings[] | select(.check == "firewall") | "\(.level) \(.cause)")"' "$J")"
 diag "CM counters of rxe0 over the attempt: REQ sent +$req, REQ retries +$retries, REP +$rep"
 tap_eq "verdict cause firewall_drops_roce" firewall_drops_roce "$cause"
 tap_eq "verdict layer firewall" firewall "$layer"
-tap_eq "the connect step timed out with ETIMEDOUT (-110)" "true -110" "$to"
+tap_eq "the attempt ran with the default timeout" 8000 "$tmo"
+tap_eq "the connect step timed out with ETIMEDOUT (-110) and no rdma_cm event" "true -110 null" "$to"
+tap_check "the step says the doctor gave up, not rdma_cm: $detail" \
+	eval '[[ $detail == "no REP or REJ within 8000 ms: the doctor gave up (no rdma_cm event; rdma_cm would resend the REQ up to 15 times before UNREACHABLE)" ]]'
+tap_check "the verdict says so too" \
+	eval '[[ $sentence == "no REP or REJ within 8000 ms of the CM REQ (REQ sent "*"; the doctor gave up waiting (no rdma_cm event: rdma_cm would resend the REQ up to 15 times before UNREACHABLE)" ]]'
+
 tap_check "cm_tx_retries/req rose: +$retries" [ "$retries" -ge 1 ]
 tap_eq "no REP came back" 0 "$rep"
 tap_check "the verdict's evidence is the rule (table rdiag_test, udp dport 4791 drop)" [ "$rule" -ge 1 ]
