@@ -23,6 +23,38 @@ tap_check "cm_tx_msgs/req on rxe0 rose (REQ sent): +$req" [ "$req" -ge 1 ]
 tap_check "cm_rx_msgs/rep on rxe0 rose (REP received): +$rep" [ "$rep" -ge 1 ]
 tap_eq "no REQ retry on a working path" 0 "$retries"
 tap_eq "the listener's private data: rxe1, netdev MTU 1500, path MTU 1024" "rxe1 1500 1024" "$peer"
+tap_eq "the short options -s -t and --ps tcp were taken" "198.18.0.1 1000 TCP" \
+	"$(jq -r '"\(.src) \(.timeout_ms) \(.ps)"' "$J")"
+
+# the host checks on a real kernel, each with its level and evidence
+eval "$(jq -r '
+	def f($c; $s): [.findings[] | select(.check == $c and ($s == "" or .subject == $s))][0];
+	@sh "mods=\(f("modules"; "") | "\(.level) \(.evidence | join(", "))")
+	nodes=\(f("device_nodes"; "") | "\(.level) \(.evidence[0])")
+	netns=\(f("netns"; "rxe0/1") | "\(.level) \(.summary)")
+	nsev=\(f("netns"; "rxe0/1") | .evidence[0])
+	mtu=\(f("mtu"; "rxe0/1") | "\(.level) \(.summary)")
+	mtuev=\(f("mtu"; "rxe0/1") | .evidence[0])
+	mem=\(f("memlock"; "") | "\(.level) \(.evidence | join(", "))")"' "$J")"
+tap_eq "modules: ok, the five RDMA core modules loaded (Debian builds them as modules)" \
+	"ok ib_core: loaded (initstate live), ib_uverbs: loaded (initstate live), ib_cm: loaded (initstate live), rdma_cm: loaded (initstate live), rdma_ucm: loaded (initstate live)" "$mods"
+tap_check "device_nodes: ok, rdma_cm rw and both uverbs nodes: $nodes" \
+	eval '[[ $nodes =~ ^"ok /dev/infiniband/rdma_cm: present, rw; uverbs nodes: uverbs"[01]" uverbs"[01]$ ]]'
+tap_eq "netns: veth0 of rxe0/1 is in this namespace" \
+	"ok netdev veth0 of rxe0/1 is in this network namespace" "$netns"
+tap_check "netns evidence: veth0's ifindex ($nsev)" eval '[[ $nsev =~ ^"veth0 ifindex "[0-9]+$ ]]'
+tap_eq "mtu: the RoCE path MTU of veth0 matches rxe0's active MTU" \
+	"ok netdev veth0 MTU 1500 -> RoCE path MTU 1024, active MTU 1024" "$mtu"
+tap_eq "mtu evidence: the arithmetic and the port's MTUs through verbs" \
+	"netdev veth0 mtu 1500; 1500 - 96 = 1404 -> largest IB MTU that fits 1024; port active_mtu 1024, max_mtu 4096" "$mtuev"
+tap_check "memlock: ok as root (CAP_IPC_LOCK): $mem" \
+	eval '[[ $mem =~ ^"ok RLIMIT_MEMLOCK soft limit ".*", CAP_IPC_LOCK effective (limit not enforced)"$ ]]'
+
+T=50-doctor-ok.txt
+tap_check "text: the verdict line says OK cause=ok" grep -q "^verdict: OK .*cause=ok" "$T"
+tap_check "text: the steps with their timings" grep -qE "^  connect +ok +[0-9.]+ ms  ESTABLISHED" "$T"
+tap_check "text -v: passed checks shown (port rxe0/1 ACTIVE)" grep -q "^  ok  *port  *port rxe0/1 is ACTIVE" "$T"
+tap_check "text -v: the modules finding with its evidence" grep -q "^             evidence: rdma_ucm: loaded (initstate live)" "$T"
 
 L=50-doctor-listen.json
 eval "$(jq -rs '@sh "levents=\([.[].event] | join(" "))
