@@ -291,7 +291,12 @@ EOF
 		fail "rdmadump: go-back gaps naks = $t"
 }
 
-@test "a real lossy rxe capture: gaps, NAKs and resends equal netem's drops and rxe's counters" {
+@test "a real lossy rxe capture with isolated losses: gaps, NAKs and resends equal netem's drops and rxe's counters" {
+	# On this capture every loss is a single packet followed by others before the NAK, so each
+	# loss is one gap, one NAK-seq, one resend and one retry.  That is a property of this run,
+	# not a rule: with losses close together (the QEMU tier's 11-transport) a gap can fall
+	# inside a NAK episode, and only the relations stated in tests/vm/guest/11-transport.sh
+	# hold in general.
 	L="$FIX/rxe/rxe_lossy.pcap"
 	c() { awk -v k="$1" '$1 == k { print $2 }' "$FIX/rxe/rxe_lossy.counters"; }
 	run rdmadump -q -j -r "$L"

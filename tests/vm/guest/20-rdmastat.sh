@@ -28,7 +28,7 @@ E=$OUT/20-rdmastat.env		# pids and values the host needs
 { echo "GID=$GID"; echo "A=$A"; echo "B=$B"; } > "$E"
 
 # --- 1. values equal rdma statistic and sysfs ------------------------------------------
-tap_ok "RC pingpong traffic between rxe0 and rxe1 (20 x 4096 B)" pp_pair 20 4096
+tap_ok "the traffic the readings below count: RC pingpong rxe0 <-> rxe1 (20 x 4096 B) completes" pp_pair 20 4096
 wait_lifespan
 rdma -j statistic show > $T/rdma.json
 rdmastat -j --source netlink --nl-record "$OUT/20-nl-stat.rec" > "$OUT/20-stat-netlink.json"

@@ -27,11 +27,11 @@ traffic_stop() {
 }
 
 if ! traffic_start; then
-	tap_fail "RC pingpong traffic runs between rxe0 and rxe1" "$(tail -5 "$OUT/log/$ME.log" 2>/dev/null)"
+	tap_fail "the traffic rdmatop must show: RC pingpong rxe0 <-> rxe1 is running" "$(tail -5 "$OUT/log/$ME.log" 2>/dev/null)"
 	traffic_stop
 	exit 0
 fi
-tap_pass "RC pingpong traffic runs between rxe0 and rxe1"
+tap_pass "the traffic rdmatop must show: RC pingpong rxe0 <-> rxe1 is running"
 
 # --- while the traffic runs: only the measurements (the guest's CPU is busy with rxe) ------
 J=$OUT/30-rdmatop.jsonl

@@ -234,6 +234,9 @@ rping_pair() {
 
 # write_bw_pair [ib_write_bw options...]   (perftest; with -R over rdma_cm, else TCP + GID)
 # e.g. write_bw_pair -R -n 200 -s 65536
+# The exception to "packets cross the veth": with -R, perftest's client does not bind its
+# --source_ip, and with both addresses local rdma_cm puts both ends on rxe1 (loopback inside
+# rxe1).  -R is rdma_cm-driven perftest traffic through rxe, not traffic over the veth.
 # -F always: perftest fits the TSC against the clock to get the CPU frequency, the fit
 # fails now and then under TCG ("Correlation coefficient r^2 < 0.9"), and without -F it
 # then exits 1 after the traffic ("Can't produce a report").  Use -F with any perftest.
