@@ -4,7 +4,9 @@
 #   usage: boot.sh BUILD SHARE RUNNER     (RUNNER empty: interactive shell)
 # Env: VM_TIMEOUT (hard limit in s, default 600), VM_MEM (MiB, default 512), VM_SMP (1),
 #      VM_APPEND (more kernel command line)
-# The serial console goes to SHARE/console.log.  Exit: qemu's status, 124 on timeout.
+# The serial console goes to SHARE/console.log.  Exit: the guest runner's exit status (the
+# guest's /init writes it to SHARE/runner.status); qemu's status when qemu failed (124 on
+# the hard timeout); 125 when the guest ended without reporting one.
 set -uo pipefail
 BUILD=$(realpath "$1"); SHARE=$(realpath "$2"); RUNNER=${3:-}
 # KVM is unusable on the CI machines (kvm_pvm runs only PVM-aware guests): TCG.
@@ -38,7 +40,11 @@ args=(-accel tcg -cpu max -m "${VM_MEM:-512}" -smp "${VM_SMP:-1}"
 	-virtfs "local,path=$SHARE,mount_tag=host,security_model=none,id=host")
 Q=${VM_QEMU:-qemu-system-x86_64}
 if [ -z "$RUNNER" ]; then exec "$Q" "${args[@]}"; fi
+rm -f "$SHARE/runner.status"
 # -k: SIGKILL if qemu ignores the TERM; the console keeps only printable text
 timeout -k 5 "${VM_TIMEOUT:-600}" "$Q" "${args[@]}" </dev/null 2>&1 |
 	tr -d '\r' | sed -u 's/\x1b[[(][0-9;?]*[A-Za-z]//g' > "$SHARE/console.log"
-exit "${PIPESTATUS[0]}"
+q=${PIPESTATUS[0]}
+[ "$q" = 0 ] || exit "$q"
+read -r st < "$SHARE/runner.status" 2>/dev/null && [[ $st =~ ^[0-9]+$ ]] || exit 125
+exit "$st"

@@ -163,7 +163,8 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 host /mnt/host ||
 	echo "init: cannot mount the host share"
 echo "init: up after $(cut -d' ' -f1 /proc/uptime)s"
 S=$(sed -n 's/.*rdiag.main=\([^ ]*\).*/\1/p' /proc/cmdline)
-if [ -n "$S" ] && [ -f "$S" ]; then bash "$S"; echo "init: runner exit $?"
+if [ -n "$S" ] && [ -f "$S" ]; then bash "$S"; st=$?; echo "init: runner exit $st"
+	echo "$st" > /mnt/host/runner.status	# boot.sh returns it
 else setsid cttyhack sh; fi
 echo "init: done after $(cut -d' ' -f1 /proc/uptime)s"
 # without ACPI there is no power-off: reboot, which qemu's -no-reboot turns into an exit

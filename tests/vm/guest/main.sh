@@ -32,6 +32,7 @@ t0=$(now)
 # sourced: its exports (GID, addresses) reach every script
 . "$G/setup.sh" > "$OUT/tap/setup.out" 2> "$OUT/log/setup.log"
 echo "0 $(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')" > "$OUT/tap/setup.status"
+while read -r l; do [[ $l == "not ok"* ]] && failed=1; done < "$OUT/tap/setup.out"
 
 while read -r name; do
 	[ "$name" = setup ] && continue
@@ -83,6 +84,8 @@ while read -r name; do
 		case $l in "ok"*) nok=$((nok + 1)) ;; "not ok"*) nnot=$((nnot + 1)) ;; esac
 	done < "$o"
 	say "$name: $nok ok, $nnot not ok, ${secs}s"
+	[ "$nnot" = 0 ] || failed=1
 done < "$OUT/tap/plan"
 echo complete > "$OUT/status"
 say "all done"
+exit "${failed:-0}"	# 1 when any guest result was 'not ok' (boot.sh returns it)
