@@ -47,8 +47,9 @@ static void usage(void)
 	       "      --force-bad-dest-qpn     connect to a destination QP that does not exist\n"
 	       "\n"
 	       "Tests: qp-states gid-sweep rnr alignment access mr-cost\n"
-	       "Exit status: 0 all passed (skips allowed), 1 a test failed, 2 usage error or\n"
-	       "no usable device (the reason is printed), or interrupted.\n");
+	       "Exit status: 0 all passed (skips allowed), 1 a test failed, 2 usage error,\n"
+	       "no usable device (the reason is printed), interrupted, or an object that could\n"
+	       "not be released (named).\n");
 }
 
 static int parse_size(const char *s, uint64_t *out)
@@ -176,6 +177,8 @@ static void print_result(struct ui *ui, struct rdiag_selftest *st, const struct 
 	rdiag_out_text(o, "%s ", verdict_text(r->verdict));
 	rdiag_out_str(o, "test", "%-10s ", r->name);
 	rdiag_out_str(o, "verdict", NULL, rdiag_verdict_name(r->verdict));
+	/* what the context still holds once the test released its objects: 0 */
+	rdiag_out_u64(o, "live_objects", NULL, rdiag_selftest_live_objects(st));
 	rdiag_out_str(o, "device", NULL, rdiag_selftest_dev(st));
 	rdiag_out_i64(o, "port", NULL, rdiag_selftest_port(st));
 	rdiag_out_i64(o, "gid_index", NULL, rdiag_selftest_gid_index(st));
@@ -273,8 +276,8 @@ int main(int argc, char **argv)
 	struct ui ui = { 0 };
 	struct sigaction sa;
 	bool list = false, want[64] = { false }, any = false, failed = false, intr = false;
-	char why[512];
-	size_t i;
+	char why[512], held[256];
+	size_t i, live;
 	int c, rc, n;
 
 	tool_init("rdmacheck");
@@ -373,10 +376,20 @@ int main(int argc, char **argv)
 	}
 	free(res);
 	running = NULL;
+	/* Every path ends here (pass, fail, SIGINT): the library counts what it created and
+	 * has not released, including objects whose destroy call failed. */
+	live = rdiag_selftest_live_str(st, held, sizeof(held));
+	if (!live && ui.verbose && !intr)
+		on_step(&ui, "", "end: every object created was released (0 live objects)");
 	rdiag_selftest_close(st);
 	rdiag_out_free(ui.o);
+	if (live) {
+		tool_err("%s%zu object%s not released: %s", intr ? "interrupted; " : "", live,
+			 live == 1 ? "" : "s", held);
+		return EXIT_USAGE;
+	}
 	if (intr) {
-		tool_err("interrupted: everything created was released");
+		tool_err("interrupted: everything created was released (0 live objects)");
 		return EXIT_USAGE;
 	}
 	return failed ? EXIT_FOUND : EXIT_OK;

@@ -426,7 +426,7 @@ int rdiag_selftest_peer_gid_index(const struct rdiag_selftest *st)
 
 size_t rdiag_selftest_live_objects(const struct rdiag_selftest *st)
 {
-	return st->nobj;
+	return st->nobj + rd_st_held_count(st);
 }
 
 int rdiag_selftest_run(struct rdiag_selftest *st, size_t i, struct rdiag_st_result *res)

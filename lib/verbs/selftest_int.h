@@ -3,7 +3,10 @@
  * Ownership: struct rdiag_selftest owns every verbs object and buffer a test creates.  Each
  * object is pushed on st->objs when created; rd_st_release_to(st, mark) destroys everything
  * above mark, newest first (QP before CQ before MR before PD before the buffer), so one call
- * at the end of a test cleans up after success, failure and interruption alike. */
+ * at the end of a test cleans up after success, failure and interruption alike.  An object
+ * whose destroy call fails is not forgotten: it is counted in st->held (by type, with the
+ * first failed call and its errno), so rdiag_selftest_live_objects() stays above 0 and the
+ * tool can say what is still held. */
 #ifndef RD_SELFTEST_INT_H
 #define RD_SELFTEST_INT_H
 #include "verbs_dl.h"
@@ -22,6 +25,7 @@ enum rd_obj_type {
 	RD_OBJ_AH,
 	RD_OBJ_MEM,	/* malloc/posix_memalign */
 	RD_OBJ_MMAP,	/* mmap, len bytes */
+	RD_OBJ_NTYPES
 };
 
 struct rd_obj {
@@ -51,6 +55,9 @@ struct rdiag_selftest {
 	bool loopback;
 	struct rd_obj *objs;
 	size_t nobj, cap;
+	size_t held[RD_OBJ_NTYPES];	/* objects whose release failed, by type */
+	int held_err;			/* the first such failure: errno and call */
+	const char *held_call;
 	volatile sig_atomic_t interrupted;
 	const char *test;		/* running test name (for on_step) */
 	struct rdiag_st_result *res;	/* running test's result */
@@ -86,6 +93,9 @@ struct rd_conn {
 size_t rd_st_mark(const struct rdiag_selftest *st);
 void rd_st_release_to(struct rdiag_selftest *st, size_t mark);
 void *rd_st_track(struct rdiag_selftest *st, enum rd_obj_type type, void *p, size_t len);
+/* an object of type whose release by call failed with err: count it as still held */
+void rd_st_held(struct rdiag_selftest *st, enum rd_obj_type type, int err, const char *call);
+size_t rd_st_held_count(const struct rdiag_selftest *st);
 void *rd_st_alloc(struct rdiag_selftest *st, size_t len);	/* page aligned, zeroed */
 struct ibv_mr *rd_st_reg_mr(struct rdiag_selftest *st, struct ibv_pd *pd, void *addr,
 			    size_t len, unsigned int access);

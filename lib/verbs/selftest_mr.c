@@ -94,8 +94,13 @@ static int measure(struct rdiag_selftest *st, struct rdiag_st_result *r, struct 
 		}
 		reg += rd_st_now_ms() - t;
 		t = rd_st_now_ms();
-		ibv_dereg_mr(mr);
+		e = ibv_dereg_mr(mr);	/* untracked (timed): a failure is counted as held */
 		dereg += rd_st_now_ms() - t;
+		if (e) {
+			rd_st_held(st, RD_OBJ_MR, e, "ibv_dereg_mr");
+			unmap_last(st, p);
+			return rd_st_fail(st, e, "ibv_dereg_mr %s", what);
+		}
 	}
 	unmap_last(st, p);
 	reg /= i ? i : 1;

@@ -17,27 +17,84 @@ size_t rd_st_mark(const struct rdiag_selftest *st)
 	return st->nobj;
 }
 
-static void destroy(struct rd_obj *o)
+static const char *const obj_name[RD_OBJ_NTYPES] = {
+	[RD_OBJ_PD] = "PD", [RD_OBJ_CQ] = "CQ", [RD_OBJ_QP] = "QP", [RD_OBJ_MR] = "MR",
+	[RD_OBJ_AH] = "AH", [RD_OBJ_MEM] = "buffer", [RD_OBJ_MMAP] = "mapping",
+};
+
+/* 0, or the errno of the failed release with *call naming it */
+static int destroy(struct rd_obj *o, const char **call)
 {
+	int rc = 0;
+
 	switch (o->type) {
-	case RD_OBJ_QP: ibv_destroy_qp(o->p); break;
-	case RD_OBJ_CQ: ibv_destroy_cq(o->p); break;
-	case RD_OBJ_MR: ibv_dereg_mr(o->p); break;
-	case RD_OBJ_AH: ibv_destroy_ah(o->p); break;
-	case RD_OBJ_PD: ibv_dealloc_pd(o->p); break;
-	case RD_OBJ_MEM: free(o->p); break;
-	case RD_OBJ_MMAP: munmap(o->p, o->len); break;
+	case RD_OBJ_QP: *call = "ibv_destroy_qp"; rc = ibv_destroy_qp(o->p); break;
+	case RD_OBJ_CQ: *call = "ibv_destroy_cq"; rc = ibv_destroy_cq(o->p); break;
+	case RD_OBJ_MR: *call = "ibv_dereg_mr"; rc = ibv_dereg_mr(o->p); break;
+	case RD_OBJ_AH: *call = "ibv_destroy_ah"; rc = ibv_destroy_ah(o->p); break;
+	case RD_OBJ_PD: *call = "ibv_dealloc_pd"; rc = ibv_dealloc_pd(o->p); break;
+	case RD_OBJ_MEM: *call = "free"; free(o->p); break;
+	case RD_OBJ_MMAP: *call = "munmap"; rc = munmap(o->p, o->len) ? errno : 0; break;
+	default: *call = "?"; rc = EINVAL; break;
+	}
+	return rc;	/* the ibv_destroy_* calls return an errno (rdma-core), not -1 */
+}
+
+void rd_st_held(struct rdiag_selftest *st, enum rd_obj_type type, int err, const char *call)
+{
+	if ((unsigned int)type >= RD_OBJ_NTYPES)
+		return;
+	if (err < 0)
+		err = -err;
+	st->held[type]++;
+	if (!st->held_call) {
+		st->held_call = call;
+		st->held_err = err;
 	}
 }
 
 void rd_st_release_to(struct rdiag_selftest *st, size_t mark)
 {
+	const char *call;
+	int rc;
+
 	while (st->nobj > mark) {
 		struct rd_obj *o = &st->objs[--st->nobj];
 
-		if (o->p)
-			destroy(o);
+		if (o->p && (rc = destroy(o, &call)))
+			rd_st_held(st, o->type, rc, call);
 	}
+}
+
+size_t rd_st_held_count(const struct rdiag_selftest *st)
+{
+	size_t n = 0, t;
+
+	for (t = 0; t < RD_OBJ_NTYPES; t++)
+		n += st->held[t];
+	return n;
+}
+
+size_t rdiag_selftest_live_str(const struct rdiag_selftest *st, char *buf, size_t len)
+{
+	size_t used = 0, t, n, tracked[RD_OBJ_NTYPES] = { 0 }, i;
+
+	if (!len)
+		return 0;
+	buf[0] = '\0';
+	for (i = 0; i < st->nobj; i++)
+		if ((unsigned int)st->objs[i].type < RD_OBJ_NTYPES)
+			tracked[st->objs[i].type]++;
+	for (t = 0; t < RD_OBJ_NTYPES; t++) {
+		n = tracked[t] + st->held[t];
+		if (n && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%zu %s", used ? ", " : "",
+						 n, obj_name[t]);
+	}
+	if (st->held_call && used < len)
+		used += (size_t)snprintf(buf + used, len - used, " (%s: %s)", st->held_call,
+					 strerror(st->held_err));
+	return st->nobj + rd_st_held_count(st);
 }
 
 /* returns p (NULL stays NULL: nothing to track); on a full table p is released at once */
@@ -52,7 +109,11 @@ void *rd_st_track(struct rdiag_selftest *st, enum rd_obj_type type, void *p, siz
 		struct rd_obj *n = realloc(st->objs, cap * sizeof(*n));
 
 		if (!n) {
-			destroy(&o);
+			const char *call;
+			int rc = destroy(&o, &call);
+
+			if (rc)
+				rd_st_held(st, type, rc, call);
 			errno = ENOMEM;
 			return NULL;
 		}

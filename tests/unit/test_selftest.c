@@ -121,6 +121,7 @@ static void tracker(void)
 	struct rdiag_selftest st;
 	struct rdiag_st_result r;
 	void *p[5];
+	char buf[128], tiny[8];
 	size_t mark, i;
 	int rc;
 
@@ -140,9 +141,36 @@ static void tracker(void)
 	/* NULL is not tracked */
 	EXPECT_TRUE(rd_st_track(&st, RD_OBJ_MEM, NULL, 0) == NULL);
 	EXPECT_EQ(st.nobj, 5);
+	EXPECT_EQ(rdiag_selftest_live_objects(&st), 5);
 	rd_st_release_to(&st, 0);
 	EXPECT_EQ(st.nobj, 0);
+	EXPECT_EQ(rdiag_selftest_live_objects(&st), 0);
+	EXPECT_EQ(rdiag_selftest_live_str(&st, buf, sizeof(buf)), 0);
+	EXPECT_STREQ(buf, "");
+
+	/* a release that fails leaves the object counted as held, named with the call and its
+	 * errno (munmap of an address that is not page aligned: EINVAL) */
+	EXPECT_TRUE(rd_st_alloc(&st, 64) != NULL);
+	EXPECT_TRUE(rd_st_track(&st, RD_OBJ_MMAP, (void *)1, 4096) == (void *)1);
+	EXPECT_EQ(rdiag_selftest_live_str(&st, buf, sizeof(buf)), 2);
+	EXPECT_STREQ(buf, "1 buffer, 1 mapping");
+	rd_st_release_to(&st, 0);
+	EXPECT_EQ(st.nobj, 0);
+	EXPECT_EQ(rdiag_selftest_live_objects(&st), 1);
+	EXPECT_EQ(rdiag_selftest_live_str(&st, buf, sizeof(buf)), 1);
+	EXPECT_STREQ(buf, "1 mapping (munmap: Invalid argument)");
+	/* the first failure is the one named */
+	rd_st_held(&st, RD_OBJ_QP, EBUSY, "ibv_destroy_qp");
+	EXPECT_EQ(rdiag_selftest_live_str(&st, buf, sizeof(buf)), 2);
+	EXPECT_STREQ(buf, "1 QP, 1 mapping (munmap: Invalid argument)");
+	/* a short buffer stays terminated */
+	rdiag_selftest_live_str(&st, tiny, sizeof(tiny));
+	EXPECT_TRUE(strlen(tiny) < sizeof(tiny));
 	free(st.objs);
+	memset(st.held, 0, sizeof(st.held));
+	st.held_call = NULL;
+	st.objs = NULL;
+	st.cap = 0;
 
 	/* the first failure is the one reported; later ones do not overwrite it */
 	rc = rd_st_fail(&st, EINVAL, "step %d", 1);

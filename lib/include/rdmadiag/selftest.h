@@ -9,7 +9,8 @@
  * into one context that owns every verbs object the tests create; each test is one call
  * returning a structured result; rdiag_selftest_close() releases everything still held.
  * Every test releases its own objects in reverse order of creation on every path, so the
- * context holds nothing between tests ("rdma res show" before = after).
+ * context holds nothing between tests: rdiag_selftest_live_objects() is 0 ("rdma res show"
+ * before = after).
  */
 #ifndef RDMADIAG_SELFTEST_H
 #define RDMADIAG_SELFTEST_H
@@ -151,8 +152,12 @@ const char *rdiag_selftest_peer_dev(const struct rdiag_selftest *st);	/* NULL: l
 /* the peer's port and GID index (in loopback: the device's own) */
 int rdiag_selftest_peer_port(const struct rdiag_selftest *st);
 int rdiag_selftest_peer_gid_index(const struct rdiag_selftest *st);
-/* number of verbs objects the context holds right now (0 between tests) */
+/* number of verbs objects and buffers the context holds right now: 0 between tests, unless
+ * a release failed (such an object stays counted: nothing else can free it) */
 size_t rdiag_selftest_live_objects(const struct rdiag_selftest *st);
+/* what they are, for a message: "1 QP, 1 CQ (ibv_destroy_qp: Device or resource busy)"
+ * (the first failed release and its errno), "" when none; returns the same count */
+size_t rdiag_selftest_live_str(const struct rdiag_selftest *st, char *buf, size_t len);
 
 /* the test list, in run order */
 size_t rdiag_selftest_count(void);

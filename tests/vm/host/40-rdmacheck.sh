@@ -19,6 +19,9 @@
 #   - the forced failures (bad GID index, path MTU above the port's, between two devices,
 #     missing destination QP) name their step and cause, also in text form; SIGINT says
 #     it released everything;
+#   - live_objects, the library's count of what the process still holds after each test,
+#     is 0 in every result of a passing run, a failing run and the SIGINT run (checked in
+#     the process: after its exit the kernel frees everything anyway);
 #   - the leak run: no leak, no memory error, and the text output (a header, five lines);
 #   - with rxe0 and rxe1 not ACTIVE, the default is the next ACTIVE device (rxe2).
 cd "$VM_OUT" || exit 2
@@ -37,6 +40,7 @@ eval "$(jq -r -s "$QPJQ"'
 	def chk($n; $w): ((t($n).checks // []) | map(select(.what == $w))[0] // {});
 	def v($x): ($x | if type == "string" then . else tojson end) | @sh;
 	"verdicts=" + v([.[] | "\(.test):\(.verdict)"] | join(" ")),
+	"live=" + v([.[] | .live_objects | tostring] | join(",")),
 	"skipwhy=" + v([.[] | select(.verdict == "skip" and (.summary // "") != "") | .test] | join(" ")),
 	"why=" + v([.[] | select(.verdict != "pass") | "\(.test): \(.summary) \(.step) errno \(.errno) \(.hint)"] | join("; ")),
 	"chosen=" + v([.[] | "\(.device) \(.port) \(.gid_index) \(.peer)"] | unique | join(",")),
@@ -74,6 +78,8 @@ for t in qp-states gid-sweep rnr alignment access mr-cost; do
 	*) tap_fail "$t passes on rxe0 ($verdicts)" "$why" ;;
 	esac
 done
+tap_eq "live_objects after each of the six tests of a passing run (nothing held)" \
+	"0,0,0,0,0,0" "$live"
 tap_eq "the default device is the first ACTIVE port: rxe0 port 1, the IPv4 GID $GID, loopback (every result)" \
 	"rxe0 1 $GID null" "$chosen"
 
@@ -201,8 +207,13 @@ text_expanded() {
 	grep -q '^      hint      sgid_index 7 is not a populated GID' "$1"
 }
 tap_check "text output expands the failure: step, errno, attributes, hint" text_expanded "$J-badgid.txt"
-tap_check "SIGINT: it says it was interrupted and released everything" \
-	grep -q "interrupted: everything created was released" "$J-int.txt"
+r=$(jq -r -s '[.[] | select(.test == "qp-states") | .live_objects] | tostring' "$J-badgid.json")
+tap_eq "a failing run (bad GID index): live_objects 0 after the failed qp-states" "[0]" "$r"
+tap_check "SIGINT: it says it was interrupted and released everything (0 live objects)" \
+	grep -q "interrupted: everything created was released (0 live objects)" "$J-int.txt"
+r=$(grep '^{' "$J-int.txt" | jq -r '"\(.test) \(.verdict) errno \(.errno) live_objects \(.live_objects)"')
+tap_eq "SIGINT: the interrupted qp-states fails with EINTR, live_objects 0 after its release" \
+	"qp-states fail errno 4 live_objects 0" "$r"
 
 # --- the leak run and the text output ---------------------------------------------------
 L=$J-leak
