@@ -13,6 +13,7 @@
 #include <sys/utsname.h>
 
 #include "rd_doctor.h"
+#include "rd_caps.h"
 #include "rd_doctor_port.h"
 #include "rdmadiag/counters.h"
 #include "verbs_dl.h"
@@ -288,27 +289,11 @@ static void check_device_nodes(struct rdiag_doctor *d)
 				(unsigned int)getuid(), (unsigned int)getgid());
 }
 
-/* CAP_IPC_LOCK (bit 14) in the effective set, from /proc/self/status (no libcap needed) */
-static bool cap_ipc_lock(void)
-{
-	FILE *fp = fopen("/proc/self/status", "re");
-	char line[256];
-	unsigned long long eff = 0;
-
-	if (!fp)
-		return false;
-	while (fgets(line, sizeof(line), fp))
-		if (sscanf(line, "CapEff: %llx", &eff) == 1)
-			break;
-	fclose(fp);
-	return (eff >> 14) & 1;
-}
-
 static void check_memlock(struct rdiag_doctor *d)
 {
 	struct rdiag_doc_finding *f;
 	struct rlimit rl;
-	bool ipc_lock = cap_ipc_lock();
+	bool ipc_lock = rd_cap_ipc_lock();
 
 	if (getrlimit(RLIMIT_MEMLOCK, &rl))
 		return;

@@ -9,6 +9,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "rd_caps.h"
 #include "selftest_int.h"
 
 #define HUGE_2M (2UL << 20)
@@ -146,7 +147,7 @@ int rd_test_mr_cost(struct rdiag_selftest *st, struct rdiag_st_result *r)
 	struct rlimit rl;
 	bool limited = false;
 	double gbps = 0;
-	char lims[64], sz[32], huge[96], odp[96];
+	char lims[96], sz[32], huge[96], odp[96];
 	struct ibv_device_attr_ex *da = &st->a.dattr;
 	size_t i;
 	int rc;
@@ -157,11 +158,13 @@ int rd_test_mr_cost(struct rdiag_selftest *st, struct rdiag_st_result *r)
 		return rd_st_fail(st, errno, "ibv_alloc_pd");
 	if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
 		lim = rl.rlim_cur;
-		/* root has CAP_IPC_LOCK: the limit does not apply to it */
-		limited = geteuid() != 0;
+		/* the limit does not apply with CAP_IPC_LOCK (not with root as such: root in
+		 * a container without that capability is limited) */
+		limited = !rd_cap_ipc_lock();
 		size_str(lim, sz, sizeof(sz));
 		snprintf(lims, sizeof(lims), "ulimit -l %s%s", sz,
-			 limited ? " (limits registration)" : " (not limiting: root)");
+			 limited ? " (limits registration: no CAP_IPC_LOCK)" :
+			 " (not limiting: CAP_IPC_LOCK)");
 	} else {
 		snprintf(lims, sizeof(lims), "ulimit -l unlimited");
 	}
@@ -212,7 +215,7 @@ int rd_test_mr_cost(struct rdiag_selftest *st, struct rdiag_st_result *r)
 			return -EIO;
 	size_str(big, sz, sizeof(sz));
 	snprintf(r->summary, sizeof(r->summary), "up to %s registered (%.2f GB/s at the largest); "
-		 "%.40s; %.24s; %.50s", sz, gbps, huge, odp, lims);
+		 "%.40s; %.24s; %.64s", sz, gbps, huge, odp, lims);
 	r->verdict = RDIAG_PASS;
 	return 0;
 }
