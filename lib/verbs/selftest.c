@@ -304,6 +304,9 @@ static int open_port(struct rd_port *p, const char *dev, int port, char *why, si
 		return 0;
 	if (rc == -ENODEV && dev && !strstr(why, dev))
 		say(why, wl, "no RDMA device named '%s' (have: %s)", dev, have[0] ? have : "none");
+	else if (rc == -ENODEV && !dev && port)
+		say(why, wl, "no RDMA device has an ACTIVE port %d (have: %s); a port that is not "
+		    "ACTIVE is used only with -d naming its device", port, have);
 	else if (rc == -ENODEV && !dev)
 		say(why, wl, "no RDMA device has an ACTIVE port (have: %s); check 'rdma link' and "
 		    "the netdev's link", have);

@@ -65,6 +65,9 @@ $RC -j --peer "$DEV1" --force-path-mtu 4096 --timeout 200 qp-states > "$J-mtu-pe
 tap_eq "path MTU 4096 between rxe0 and rxe1 over veth (MTU 1500) fails with exit 1" 1 "$st"
 $RC -j --force-bad-dest-qpn qp-states > "$J-qpn.json" 2>&1; st=$?
 tap_eq "a destination QP that does not exist fails with exit 1" 1 "$st"
+# -p without -d: the first device whose port 2 is ACTIVE (rxe has one port), exit 2
+$RC -p 2 qp-states > "$J-port2.err" 2>&1; st=$?
+tap_eq "-p 2 without -d: no device has an ACTIVE port 2, exit 2" 2 "$st"
 # the text form of a failure (its expansion is checked on the host)
 $RC -g 7 qp-states > "$J-badgid.txt" 2>&1; st=$?
 tap_eq "the same bad GID index in text form: exit 1" 1 "$st"

@@ -199,6 +199,8 @@ failcase "path MTU between two devices: the data step fails and the hint names p
 failcase "missing destination QP: WC 12 retry exceeded at the data step, hint names dest_qp_num" \
 	"$J-qpn.json" '.wc_status == 12 and (.step | test("data exchange")) and (.hint | test("dest_qp_num 0xfffff0 does not exist")) and .attributes.dest_qp_num == "0xfffff0"' \
 	'\(.step); \(.hint)'
+tap_check "-p 2 without -d says that no device has an ACTIVE port 2 and that -d is needed for one that is not ($(cat "$J-port2.err"))" \
+	grep -q "no RDMA device has an ACTIVE port 2 (have: .*); a port that is not ACTIVE is used only with -d" "$J-port2.err"
 text_expanded() {
 	grep -q '^FAIL qp-states  RC QP 0x[0-9a-f]* INIT->RTR' "$1" &&
 	grep -q '^      errno     61 ' "$1" &&
