@@ -40,8 +40,10 @@ static void usage(void)
 	       "  listen [ADDR][:PORT] accept connections and report each attempt (run on the peer)\n"
 	       "  local               the host checks alone, no destination\n\n"
 	       "  -s, --src ADDR      source address to bind (rdma_resolve_addr's src)\n"
-	       "  -t, --timeout MS    give up on each step after MS milliseconds (default %d: long\n"
-	       "                      enough to see rdma_cm resend an unanswered CM REQ once)\n"
+	       "  -t, --timeout MS    wait MS milliseconds for the connect and disconnect events\n"
+	       "                      (default %d: long enough to see rdma_cm resend an\n"
+	       "                      unanswered CM REQ once); address and route resolution get\n"
+	       "                      the smaller of MS and %d (rdma_cm's own timeout)\n"
 	       "  -p, --ps tcp|ib     rdma_cm port space (default tcp)\n"
 	       "  -c, --count N       listen: exit after N connections ended\n"
 	       "  -j, --json          JSON output\n"
@@ -50,7 +52,8 @@ static void usage(void)
 	       "      --version       print the version\n\n"
 	       "Exit status: 0 the connection works (or no problem found), 1 a problem was found,\n"
 	       "2 usage error or the doctor cannot run (no RDMA device, no rdma_cm).\n",
-	       tool_name(), tool_name(), tool_name(), RDIAG_DOC_DEFAULT_TIMEOUT_MS);
+	       tool_name(), tool_name(), tool_name(), RDIAG_DOC_DEFAULT_TIMEOUT_MS,
+	       RDIAG_DOC_RESOLVE_TIMEOUT_MS);
 }
 
 /* "a.b.c.d[:port]", "[v6][:port]", "v6", ":port" */
@@ -300,7 +303,9 @@ static int cmd_connect(const struct cfg *cfg, const char *arg)
 	else
 		rdiag_out_null(o, "src");
 	rdiag_out_str(o, "ps", " (port space %s,", cfg->ps == RDMA_PS_IB ? "IB" : "TCP");
-	rdiag_out_i64(o, "timeout_ms", " timeout %" PRId64 " ms)\n\n", opts.timeout_ms);
+	rdiag_out_i64(o, "timeout_ms", " timeout %" PRId64 " ms,", opts.timeout_ms);
+	rdiag_out_i64(o, "resolve_timeout_ms", " resolve %" PRId64 " ms)\n\n",
+		      RDIAG_DOC_RESOLVE_MS(opts.timeout_ms));
 
 	rdiag_doctor_check_local(d, 0);
 	if (!rdiag_doctor_ndevices(d)) {

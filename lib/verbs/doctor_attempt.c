@@ -1,7 +1,9 @@
 /* The real attempt: rdma_create_id -> rdma_resolve_addr -> rdma_resolve_route -> QP ->
  * rdma_connect -> ESTABLISHED (-> rdma_disconnect) or the failure event.  Each step is timed
- * from the call to its event; the doctor gives up on a step after timeout_ms (rdma_cm's own
- * REQ retries take far longer; the default timeout sees one of them, see rdmadoctor(1)).
+ * from the call to its event.  The resolve steps get min(timeout_ms, 2000) as rdma_cm's own
+ * timeout (what rping and perftest give); the doctor waits timeout_ms for the connect and
+ * disconnect events (rdma_cm's own REQ retries take far longer; the default timeout sees one
+ * of them, see rdmadoctor(1)).
  * The IB CM and hw counters of every port are sampled before and after, and the ones that
  * moved are kept as deltas. */
 #include <dirent.h>
@@ -198,11 +200,13 @@ static bool step_wait(struct rdiag_doc_step *s, struct rdma_event_channel *ch, i
 	s->ok = (int)ev.event == want;
 	snprintf(s->detail, sizeof(s->detail), "%s, status %s", rdiag_cm_event_name(ev.event),
 		 rdiag_cm_status_str(ev.event, ev.status, st, sizeof(st)));
-	/* seen on rxe/6.1: a first-contact ARP is answered at once, but rdma_cm completes the
-	 * resolution only when its own timer fires, so resolve_addr takes the whole timeout */
+	/* seen on rxe/6.1: a first-contact ARP is answered at once, but without a neighbour
+	 * netevent rdma_cm completes the resolution only when its own timer fires, so
+	 * resolve_addr takes (nearly) its whole timeout */
 	if (s->ok && want == RDMA_CM_EVENT_ADDR_RESOLVED && s->ms >= resolve_timeout * 0.9)
 		snprintf(s->detail + strlen(s->detail), sizeof(s->detail) - strlen(s->detail),
-			 "; completed only at the timeout (the neighbour was not cached)");
+			 "; slow neighbour resolution: completed only when rdma_cm's %d ms timer fired (the neighbour was not cached)",
+			 resolve_timeout);
 	return s->ok;
 }
 
@@ -396,6 +400,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	bool qp = false, ok;
 	double t0;
 	int timeout = o->timeout_ms > 0 ? o->timeout_ms : RDIAG_DOC_DEFAULT_TIMEOUT_MS;
+	int rtimeout = RDIAG_DOC_RESOLVE_MS(timeout);
 	uint16_t port = o->port ? o->port : RD_DOC_DEFAULT_PORT;
 	int ps = o->ps ? o->ps : RDMA_PS_TCP;
 	int ret;
@@ -453,12 +458,13 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 
 	s = step_begin(d, "resolve_addr");
 	t0 = rd_now_ms();
-	if (rdma_resolve_addr(id, o->src ? &src.sa : NULL, &dst.sa, timeout)) {
+	if (rdma_resolve_addr(id, o->src ? &src.sa : NULL, &dst.sa, rtimeout)) {
 		step_call_failed(s, "rdma_resolve_addr", t0);
 		goto out;
 	}
-	if (!step_wait(s, ch, timeout + 1000 + timeout / 2, t0, RDMA_CM_EVENT_ADDR_RESOLVED, NULL, NULL,
-		       timeout))
+	/* rdma_cm ends the step itself after rtimeout: wait a little longer for its event */
+	if (!step_wait(s, ch, rtimeout + 1000 + rtimeout / 2, t0, RDMA_CM_EVENT_ADDR_RESOLVED, NULL,
+		       NULL, rtimeout))
 		goto out;
 	if (id->verbs)
 		snprintf(s->detail + strlen(s->detail), sizeof(s->detail) - strlen(s->detail),
@@ -472,12 +478,12 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 
 	s = step_begin(d, "resolve_route");
 	t0 = rd_now_ms();
-	if (rdma_resolve_route(id, timeout)) {
+	if (rdma_resolve_route(id, rtimeout)) {
 		step_call_failed(s, "rdma_resolve_route", t0);
 		goto out;
 	}
-	if (!step_wait(s, ch, timeout + 1000 + timeout / 2, t0, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL, NULL,
-		       timeout))
+	if (!step_wait(s, ch, rtimeout + 1000 + rtimeout / 2, t0, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL,
+		       NULL, rtimeout))
 		goto out;
 	if (id->route.num_paths > 0 && id->route.path_rec)
 		snprintf(s->detail + strlen(s->detail), sizeof(s->detail) - strlen(s->detail),

@@ -380,17 +380,17 @@ as_nobody() {
 	[ "$status" -eq 0 ]
 }
 
-@test "short options -s -t -p reach the device check; --ps tcp; the default timeout is 8000 ms" {
+@test "short options -s -t -p reach the device check; --ps tcp; the default timeout is 8000 ms, resolution min(timeout, 2000)" {
 	RDMADIAG_SYSFS_ROOT=$EMPTY run --separate-stderr rdmadoctor -j -s 198.18.0.1 -t 3000 -p ib connect 198.18.0.2:7472
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"cannot run: there is no RDMA device"* ]]
-	[ "$(jq -r '"\(.src) \(.timeout_ms) \(.ps) \(.dst) \(.port)"' <<< "$output")" = "198.18.0.1 3000 IB 198.18.0.2 7472" ]
+	[ "$(jq -r '"\(.src) \(.timeout_ms) \(.resolve_timeout_ms) \(.ps) \(.dst) \(.port)"' <<< "$output")" = "198.18.0.1 3000 2000 IB 198.18.0.2 7472" ]
 	RDMADIAG_SYSFS_ROOT=$EMPTY run --separate-stderr rdmadoctor -j --ps tcp connect 198.18.0.2
 	[ "$status" -eq 2 ]
-	[ "$(jq -r '"\(.src) \(.timeout_ms) \(.ps) \(.port)"' <<< "$output")" = "null 8000 TCP 7471" ]
+	[ "$(jq -r '"\(.src) \(.timeout_ms) \(.resolve_timeout_ms) \(.ps) \(.port)"' <<< "$output")" = "null 8000 2000 TCP 7471" ]
 	RDMADIAG_SYSFS_ROOT=$EMPTY run --separate-stderr rdmadoctor connect 198.18.0.2 -p TCP --timeout=1500
 	[ "$status" -eq 2 ]
-	assert_output --partial "connect 198.18.0.2 port 7471 (port space TCP, timeout 1500 ms)"
+	assert_output --partial "connect 198.18.0.2 port 7471 (port space TCP, timeout 1500 ms, resolve 1500 ms)"
 	RDMADIAG_SYSFS_ROOT=$EMPTY run --separate-stderr rdmadoctor -c 3 listen :7471
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"cannot run: there is no RDMA device"* ]]
@@ -398,6 +398,7 @@ as_nobody() {
 	assert_success
 	[ "$output" = "$(rdmadoctor --help)" ]
 	assert_output --partial "(default 8000: long"
+	assert_output --partial "the smaller of MS and 2000"
 }
 
 @test "short options with bad values are usage errors naming the option" {

@@ -108,12 +108,21 @@ struct rdiag_doc_verdict {
  * (on RoCE after 2 x packet lifetime + the CM response timeout, ~6.3 s on rxe), so that
  * cm_tx_retries/req shows that the REQ went out and nothing came back */
 #define RDIAG_DOC_DEFAULT_TIMEOUT_MS 8000
+/* rdma_resolve_addr/rdma_resolve_route get min(timeout, this) as rdma_cm's own timeout (what
+ * rping and perftest give): when the next hop's neighbour is not cached, rdma_cm may complete
+ * the address resolution only when that timer fires, so a long one only slows the attempt */
+#define RDIAG_DOC_RESOLVE_TIMEOUT_MS 2000
+#define RDIAG_DOC_RESOLVE_MS(timeout_ms) \
+	((timeout_ms) > 0 && (timeout_ms) < RDIAG_DOC_RESOLVE_TIMEOUT_MS ? (timeout_ms) : \
+	 RDIAG_DOC_RESOLVE_TIMEOUT_MS)
 
 struct rdiag_doc_opts {
 	const char *dst;	/* destination address (IPv4 or IPv6 literal or a name) */
 	uint16_t port;		/* 0 = 7471 */
 	const char *src;	/* source address or NULL */
-	int timeout_ms;		/* per step; 0 = RDIAG_DOC_DEFAULT_TIMEOUT_MS */
+	int timeout_ms;		/* the wait for the connect and disconnect events, and (at most
+				 * RDIAG_DOC_RESOLVE_TIMEOUT_MS of it) rdma_cm's address and route
+				 * resolution timeout; 0 = RDIAG_DOC_DEFAULT_TIMEOUT_MS */
 	int ps;			/* enum rdma_port_space; 0 = RDMA_PS_TCP */
 };
 

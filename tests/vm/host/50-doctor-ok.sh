@@ -19,12 +19,16 @@ diag "timings (ms): $timings"
 tap_eq "events ADDR_RESOLVED ROUTE_RESOLVED ESTABLISHED DISCONNECTED (clean disconnect)" \
 	"ADDR_RESOLVED ROUTE_RESOLVED ESTABLISHED DISCONNECTED" "$events"
 tap_check "resolve_addr bound rxe0, the source's device" eval '[[ $addr == *"device rxe0 port 1"* ]]'
+ams=$(jq -r '.steps[1].ms | floor' "$J")
+diag "resolve_addr: $ams ms, $addr"
+tap_check "resolve_addr took its whole timeout only with the 'slow neighbour resolution' note" \
+	eval '[ "$ams" -lt 900 ] || [[ $addr == *"slow neighbour resolution: completed only when rdma_cm'"'"'s 1000 ms timer fired"* ]]'
 tap_check "cm_tx_msgs/req on rxe0 rose (REQ sent): +$req" [ "$req" -ge 1 ]
 tap_check "cm_rx_msgs/rep on rxe0 rose (REP received): +$rep" [ "$rep" -ge 1 ]
 tap_eq "no REQ retry on a working path" 0 "$retries"
 tap_eq "the listener's private data: rxe1, netdev MTU 1500, path MTU 1024" "rxe1 1500 1024" "$peer"
-tap_eq "the short options -s -t and --ps tcp were taken" "198.18.0.1 1000 TCP" \
-	"$(jq -r '"\(.src) \(.timeout_ms) \(.ps)"' "$J")"
+tap_eq "the short options -s -t and --ps tcp were taken (-t 1000: resolve 1000 ms too)" \
+	"198.18.0.1 1000 1000 TCP" "$(jq -r '"\(.src) \(.timeout_ms) \(.resolve_timeout_ms) \(.ps)"' "$J")"
 
 # the host checks on a real kernel, each with its level and evidence
 eval "$(jq -r '
@@ -51,6 +55,8 @@ tap_check "memlock: ok as root (CAP_IPC_LOCK): $mem" \
 	eval '[[ $mem =~ ^"ok RLIMIT_MEMLOCK soft limit ".*", CAP_IPC_LOCK effective (limit not enforced)"$ ]]'
 
 T=50-doctor-ok.txt
+tap_check "text: the default timeout, resolution capped at 2000 ms" \
+	grep -q "^connect 198.18.0.2 port 7471 from 198.18.0.1 (port space TCP, timeout 8000 ms, resolve 2000 ms)" "$T"
 tap_check "text: the verdict line says OK cause=ok" grep -q "^verdict: OK .*cause=ok" "$T"
 tap_check "text: the steps with their timings" grep -qE "^  connect +ok +[0-9.]+ ms  ESTABLISHED" "$T"
 tap_check "text -v: passed checks shown (port rxe0/1 ACTIVE)" grep -q "^  ok  *port  *port rxe0/1 is ACTIVE" "$T"

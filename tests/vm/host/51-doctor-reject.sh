@@ -15,7 +15,7 @@ tap_check "the verdict names the missing listener, address and port" \
 tap_check "cm_rx_msgs/rej on rxe0 rose: +$rej" [ "$rej" -ge 1 ]
 # the same failure as text (-p ib against a TCP listener)
 T=51-doctor-ps.txt
-tap_check "text: the header names the IB port space" grep -q "^connect 198.18.0.2 port 7471 from 198.18.0.1 (port space IB, timeout 2000 ms)" "$T"
+tap_check "text: the header names the IB port space" grep -q "^connect 198.18.0.2 port 7471 from 198.18.0.1 (port space IB, timeout 2000 ms, resolve 2000 ms)" "$T"
 tap_check "text: without -v no passed check is listed" grep -q "^  no warnings or problems (-v shows every check)" "$T"
 tap_check "text: -p ib against a TCP listener: connect FAILED, REJECTED reason 8 named" \
 	grep -qE "^  connect +FAILED +[0-9.]+ ms  REJECTED, status reject reason 8 INVALID_SERVICE_ID" "$T"
