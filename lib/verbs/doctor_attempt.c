@@ -259,19 +259,20 @@ static void take_deltas(struct rdiag_doctor *d, const struct rdiag_samples *a,
 	}
 }
 
-/* ---- IB CM counters where the counters module does not look --------------------------
+/* ---- IB CM counters without the counters handle ---------------------------------------
  * Since Linux 5.14 the CM MAD counters live in /sys/class/infiniband/<dev>/ports/<p>/
  * cm_{tx_msgs,tx_retries,rx_msgs,rx_duplicates}/<msg> and /sys/class/infiniband_cm is gone
- * (the 6.1 guest has only the former).  rdiag_counters_sample() reads only the old class;
- * until it reads both, the doctor reads the new place itself when the samples carry no CM
- * counter.  [doctor-local reader: remove once lib/counters covers ports/N/cm_*] */
+ * (the 6.1 guest has only the former).  rdiag_counters_sample() reads both places, so its
+ * samples normally carry the CM counters; this reader of ports/N/cm_* (under the doctor's
+ * RDMADIAG_SYSFS_ROOT, like every other check) is only the fallback for when the samples
+ * carry none (no counters handle, or sampling failed). */
 #define CM_SNAP_MAX 512
 struct cm_snap {
 	size_t n;
 	struct { char dev[64]; uint32_t port; char name[48]; uint64_t v; } e[CM_SNAP_MAX];
 };
 
-static void cm_snap_read(struct cm_snap *cs)
+static void cm_snap_read(const struct rdiag_doctor *d, struct cm_snap *cs)
 {
 	static const char *const groups[] = { "cm_tx_msgs", "cm_tx_retries", "cm_rx_msgs",
 					      "cm_rx_duplicates" };
@@ -281,13 +282,13 @@ static void cm_snap_read(struct cm_snap *cs)
 	size_t g;
 
 	cs->n = 0;
-	dd = opendir("/sys/class/infiniband");
+	dd = opendir(rd_doc_path(d, path, sizeof(path), "/sys/class/infiniband"));
 	if (!dd)
 		return;
 	while ((de = readdir(dd))) {
 		if (de->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/sys/class/infiniband/%.63s/ports", de->d_name);
+		rd_doc_path(d, path, sizeof(path), "/sys/class/infiniband/%.63s/ports", de->d_name);
 		pd = opendir(path);
 		if (!pd)
 			continue;
@@ -295,8 +296,9 @@ static void cm_snap_read(struct cm_snap *cs)
 			if (pe->d_name[0] == '.')
 				continue;
 			for (g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
-				snprintf(path, sizeof(path), "/sys/class/infiniband/%.63s/ports/%.15s/%s",
-					 de->d_name, pe->d_name, groups[g]);
+				rd_doc_path(d, path, sizeof(path),
+					    "/sys/class/infiniband/%.63s/ports/%.15s/%s", de->d_name,
+					    pe->d_name, groups[g]);
 				gd = opendir(path);
 				if (!gd)
 					continue;
@@ -306,9 +308,9 @@ static void cm_snap_read(struct cm_snap *cs)
 
 					if (ge->d_name[0] == '.')
 						continue;
-					snprintf(path, sizeof(path),
-						 "/sys/class/infiniband/%.63s/ports/%.15s/%s/%.31s", de->d_name,
-						 pe->d_name, groups[g], ge->d_name);
+					rd_doc_path(d, path, sizeof(path),
+						    "/sys/class/infiniband/%.63s/ports/%.15s/%s/%.31s",
+						    de->d_name, pe->d_name, groups[g], ge->d_name);
 					fp = fopen(path, "re");
 					if (!fp)
 						continue;
@@ -438,7 +440,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	rd_doc_devices(d, &c, NULL);
 	before = sample_all(c);
 	if (cm0)
-		cm_snap_read(cm0);
+		cm_snap_read(d, cm0);
 
 	ch = rdma_create_event_channel();
 	s = step_begin(d, "create_id");
@@ -558,7 +560,7 @@ out:
 	if (cm0 && cm1 && !(after && has_cm_samples(after))) {
 		if (!before)
 			sleep_ms(50);
-		cm_snap_read(cm1);
+		cm_snap_read(d, cm1);
 		cm_snap_deltas(d, cm0, cm1);
 	}
 	free(cm0);
