@@ -376,11 +376,28 @@ static struct rdiag_samples *sample_all(struct rdiag_counters *c)
 	return s;
 }
 
-static void sleep_ms(int ms)
+static void sleep_ms(double ms)
 {
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+	struct timespec ts;
 
+	if (ms <= 0)
+		return;
+	ts.tv_sec = (time_t)(ms / 1000);
+	ts.tv_nsec = (long)((ms - (double)ts.tv_sec * 1000) * 1e6);
 	nanosleep(&ts, NULL);
+}
+
+/* the longest cache of the samples: a sysfs hw_counters value may be up to its lifespan
+ * old (rxe: 12 ms); 0 when nothing is cached (netlink, PMA and CM counters) */
+static uint32_t max_cache_ms(const struct rdiag_samples *s)
+{
+	size_t i, n = rdiag_samples_count(s);
+	uint32_t m = 0;
+
+	for (i = 0; i < n; i++)
+		if (rdiag_samples_get(s, i)->cache_ms > m)
+			m = rdiag_samples_get(s, i)->cache_ms;
+	return m;
 }
 
 int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
@@ -400,7 +417,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	uint8_t pdata[RD_DOC_PDATA_LEN], rpdata[256];
 	size_t rplen;
 	bool qp = false, ok;
-	double t0;
+	double t0, t_end;
 	int timeout = o->timeout_ms > 0 ? o->timeout_ms : RDIAG_DOC_DEFAULT_TIMEOUT_MS;
 	int rtimeout = RDIAG_DOC_RESOLVE_MS(timeout);
 	uint16_t port = o->port ? o->port : RD_DOC_DEFAULT_PORT;
@@ -550,16 +567,21 @@ out:
 		rdma_destroy_id(id);
 	if (ch)
 		rdma_destroy_event_channel(ch);
+	t_end = rd_now_ms();
 	if (before) {
-		/* sysfs hw_counters are cached for 'lifespan' ms (rxe: 12 ms); wait it out */
-		sleep_ms(50);
+		/* a cached value may predate the end of the attempt: read again only once the
+		 * longest cache (the hw_counters lifespan) has passed since then, plus a jiffy at
+		 * HZ=100 because the kernel counts the lifespan in jiffies */
+		uint32_t cache = max_cache_ms(before);
+
+		if (cache)
+			sleep_ms(t_end + cache + 10 - rd_now_ms());
 		after = sample_all(c);
 		if (after)
 			take_deltas(d, before, after);
 	}
+	/* the CM counters are read live (no cache) */
 	if (cm0 && cm1 && !(after && has_cm_samples(after))) {
-		if (!before)
-			sleep_ms(50);
 		cm_snap_read(d, cm1);
 		cm_snap_deltas(d, cm0, cm1);
 	}
