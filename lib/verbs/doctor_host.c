@@ -267,7 +267,7 @@ static void check_device_nodes(struct rdiag_doctor *d)
 			       "/dev/infiniband/rdma_cm is not readable and writable by this user");
 		rd_doc_hint(f, "run as a user allowed by the udev rules (group rdma) or fix the permissions");
 	} else if (n <= 0) {
-		f = rd_doc_add(d, "device_nodes", "host", RDIAG_DOC_PROBLEM, "no_cm_device_node",
+		f = rd_doc_add(d, "device_nodes", "host", RDIAG_DOC_PROBLEM, "no_uverbs_device_node",
 			       "/dev/infiniband/uverbs*",
 			       "no /dev/infiniband/uverbs* node: user-space verbs cannot open a device");
 		rd_doc_hint(f, "modprobe ib_uverbs");

@@ -214,7 +214,8 @@ hinted() {
 	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
 	hinted
 	f=$(finding device_nodes)
-	[ "$(jq -r '"\(.level) \(.cause) \(.subject)"' <<< "$f")" = "problem no_cm_device_node /dev/infiniband/uverbs*" ]
+	[ "$(jq -r '"\(.level) \(.cause) \(.subject)"' <<< "$f")" = "problem no_uverbs_device_node /dev/infiniband/uverbs*" ]
+	[ "$(jq -r .verdict.cause <<< "$output")" = no_uverbs_device_node ]
 	[ "$(jq -r .hint <<< "$f")" = "modprobe ib_uverbs" ]
 	rm "$T/dev/infiniband/rdma_cm"
 	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
@@ -224,6 +225,24 @@ hinted() {
 	[ "$(jq -r '.evidence[0]' <<< "$f")" = "/dev/infiniband/rdma_cm: missing; uverbs nodes: none" ]
 	# the modules are loaded, so the device node is the first host problem
 	[ "$(jq -r .verdict.cause <<< "$output")" = no_cm_device_node ]
+}
+
+@test "every cause id the sources can emit is listed in rdmadiag/doctor.h and in rdmadoctor(1)" {
+	# the sources on one line: rd_doc_add(d, CHECK, LAYER, LEVEL, CAUSE, ...) (every literal
+	# of CAUSE: it may be a ?: choice), set(v, LAYER, "cause"), ->cause = "cause"
+	src=$(cat "$ROOT"/lib/verbs/doctor*.c | tr -s '\n\t' '  ')
+	calls=$(grep -o 'rd_doc_add(d,' <<< "$src" | wc -l)
+	adds=$(grep -oE 'rd_doc_add\(d, *"[^"]*", *"[^"]*", *[^,]+, *[^,]+,' <<< "$src")
+	[ "$(wc -l <<< "$adds")" -eq "$calls" ] || fail "some rd_doc_add() calls have a shape this test does not read"
+	causes=$( { sed -E 's/^([^,]*,){4} *//' <<< "$adds" | grep -oE '"[a-z0-9_]+"'
+		grep -oE '\bset\(v, *[^,]+, *"[a-z0-9_]+"\)' <<< "$src" | sed -E 's/.*, *//'
+		grep -oE -- '->cause = "[a-z0-9_]+"' <<< "$src" | sed -E 's/.*= *//'
+	} | tr -d '"()' | sort -u)
+	[ "$(wc -l <<< "$causes")" -ge 25 ] || fail "too few causes found: $causes"
+	for c in $causes; do
+		grep -q "\"$c\"" "$ROOT/lib/include/rdmadiag/doctor.h" || fail "cause $c is not in doctor.h"
+		grep -qE "^\.BR? $c( |\$)" "$ROOT/man/man1/rdmadoctor.1" || fail "cause $c is not in rdmadoctor.1"
+	done
 }
 
 # run rdmadoctor as user nobody (uid/gid 65534): root passes every access() check

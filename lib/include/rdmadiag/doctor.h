@@ -46,7 +46,8 @@ struct rdiag_doc_finding {
 				 * "firewall", "memlock" */
 	const char *layer;	/* "host", "link", "address", "network", "firewall", "transport" */
 	enum rdiag_doc_level level;
-	const char *cause;	/* stable cause id when not ok (see the verdict causes), else NULL */
+	const char *cause;	/* stable cause id of a warning or problem, else NULL: one of
+				 * the verdict causes, or "memlock_low" (only ever a warning) */
 	char subject[64];	/* what was checked: "rxe0/1", "veth0", "198.18.0.2" ... */
 	char summary[192];
 	char evidence[768];
@@ -91,10 +92,11 @@ struct rdiag_doc_verdict {
 	const char *layer;	/* first failing layer: "host", "link", "address", "network",
 				 * "firewall", "cm", "transport"; "none" when ok */
 	const char *cause;	/* stable id: "ok", "no_rdma_device", "no_cm_device_node",
-				 * "device_node_access", "module_not_loaded", "port_not_active", "ib_no_sm",
-				 * "netdev_other_netns", "no_gid_for_source", "gid_roce_v1_only",
-				 * "gid_link_local_only", "not_rdma_netdev", "no_route",
-				 * "neighbour_unresolved", "firewall_drops_roce", "no_listener",
+				 * "no_uverbs_device_node", "device_node_access", "module_not_loaded",
+				 * "port_not_active", "ib_no_sm", "netdev_other_netns",
+				 * "no_gid_for_source", "gid_roce_v1_only", "gid_link_local_only",
+				 * "not_rdma_netdev", "no_route", "neighbour_unresolved",
+				 * "mtu_too_small", "firewall_drops_roce", "no_listener",
 				 * "rejected_by_application", "rejected", "cm_no_response",
 				 * "connect_error", "addr_error", "route_error", "qp_create_failed",
 				 * "mtu_mismatch", "attempt_failed"; and "disconnect_failed" with ok
