@@ -276,11 +276,31 @@ static int cmd_local(const struct cfg *cfg)
 	return finish(o, d, "local", false);
 }
 
+/* the egress port found by the path check is not ACTIVE: why no attempt is made, or NULL */
+static const char *egress_port_down(const struct rdiag_doctor *d)
+{
+	static char why[160];
+	size_t i;
+
+	for (i = 0; i < rdiag_doctor_nfindings(d); i++) {
+		const struct rdiag_doc_finding *f = rdiag_doctor_finding(d, i);
+
+		if (!strcmp(f->check, "port") && f->cause && !strcmp(f->cause, "port_not_active")) {
+			snprintf(why, sizeof(why),
+				 "port %s is not ACTIVE: rdma_connect through it could only fail or time out",
+				 f->subject);
+			return why;
+		}
+	}
+	return NULL;
+}
+
 static int cmd_connect(const struct cfg *cfg, const char *arg)
 {
 	struct rdiag_doc_opts opts = { 0 };
 	struct rdiag_doctor *d;
 	struct rdiag_out *o;
+	const char *down;
 	char host[256];
 	int ret;
 
@@ -316,6 +336,16 @@ static int cmd_connect(const struct cfg *cfg, const char *arg)
 	if (ret) {
 		rdiag_out_free(o);
 		tool_die("%s", rdiag_doctor_errmsg(d));
+	}
+	down = egress_port_down(d);
+	if (down) {
+		/* rdma_cm would only time out or fail: the verdict comes at once */
+		print_findings(o, d, cfg);
+		rdiag_out_text(o, "attempt\n");
+		rdiag_out_str(o, "attempt_skipped", "  skipped: %s\n", down);
+		rdiag_out_arr_begin(o, "steps");
+		rdiag_out_arr_end(o);
+		return finish(o, d, "connect", false);
 	}
 	ret = rdiag_doctor_attempt(d, &opts);
 	print_findings(o, d, cfg);

@@ -30,6 +30,17 @@ fakeroot() {
 	chmod 666 "$t/dev/infiniband/"*
 }
 
+# fakeroot T, with rxe0 bound to lo (which exists everywhere): its GIDs name lo, and the
+# IPv4-mapped GID carries 127.0.0.1, so a connect to 127.0.0.1 takes rxe0/1 as its port
+lofix() {
+	local t=$1 n
+	fakeroot "$t"
+	P0=$t/sys/class/infiniband/rxe0/ports/1
+	for n in "$P0"/gid_attrs/ndevs/*; do echo lo > "$n"; done
+	echo lo > "$t/sys/class/infiniband/rxe0/parent"
+	sed -i 's/c612:0001$/7f00:0001/' "$P0/gids/1"
+}
+
 # finding CHECK [SUBJECT] of the JSON in $output, compact
 finding() {
 	jq -c --arg c "$1" --arg s "${2:-}" \
@@ -87,6 +98,21 @@ hinted() {
 	[[ "$(jq -r .hint <<< "$f")" == *"ip link set enp65s0f1 up"* ]]
 	# link-local only GID table: a warning with its own cause
 	[ "$(jq -r '.findings[] | select(.check == "gid") | .cause' <<< "$output")" = gid_link_local_only ]
+}
+
+@test "connect: an egress port that is not ACTIVE is the verdict at once, without an attempt" {
+	[ -e /sys/class/net/lo ] || skip "no lo here"
+	T=$BATS_TEST_TMPDIR/lo
+	lofix "$T"
+	echo "1: DOWN" > "$P0/state"
+	echo "3: Disabled" > "$P0/phys_state"
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor -j connect 127.0.0.1 -s 127.0.0.1
+	[ "$status" -eq 1 ]
+	[ "$(jq -r '"\(.verdict.cause) \(.verdict.layer)"' <<< "$output")" = "port_not_active link" ]
+	[ "$(jq -r .attempt_skipped <<< "$output")" = "port rxe0/1 is not ACTIVE: rdma_connect through it could only fail or time out" ]
+	[ "$(jq -r '.steps | length' <<< "$output")" = 0 ]
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor connect 127.0.0.1 -s 127.0.0.1
+	assert_output --partial $'attempt\n  skipped: port rxe0/1 is not ACTIVE'
 }
 
 @test "text output hides passed checks unless -v" {
