@@ -50,8 +50,11 @@ static void usage(void)
 	       "  -v, --verbose       show passed checks too\n"
 	       "  -h, --help          this help\n"
 	       "      --version       print the version\n\n"
-	       "Exit status: 0 the connection works (or no problem found), 1 a problem was found,\n"
-	       "2 usage error or the doctor cannot run (no RDMA device, no rdma_cm).\n",
+	       "Exit status: 0 the connection works (or no problem found), 1 a problem was found\n"
+	       "(a missing or inaccessible /dev/infiniband/rdma_cm too, for connect and local),\n"
+	       "2 usage error or the doctor cannot run: no RDMA device, librdmacm or libibverbs\n"
+	       "cannot be loaded (connect, listen), or listen cannot create its rdma_cm id\n"
+	       "(e.g. no /dev/infiniband/rdma_cm).\n",
 	       tool_name(), tool_name(), tool_name(), RDIAG_DOC_DEFAULT_TIMEOUT_MS,
 	       RDIAG_DOC_RESOLVE_TIMEOUT_MS);
 }

@@ -140,6 +140,8 @@ hinted() {
 	assert_output --partial "listen [ADDR][:PORT]"
 	assert_output --partial "local"
 	assert_output --partial "2 usage error or the doctor cannot run"
+	assert_output --partial "(a missing or inaccessible /dev/infiniband/rdma_cm too, for connect and local)"
+	assert_output --partial "librdmacm or libibverbs"
 }
 
 @test "InfiniBand: a port stuck in INIT without an SM LID is named; EFA (no SM) is not" {
@@ -251,6 +253,7 @@ hinted() {
 	[ "$(jq -r '.evidence[0]' <<< "$f")" = "/dev/infiniband/rdma_cm: missing; uverbs nodes: none" ]
 	# the modules are loaded, so the device node is the first host problem
 	[ "$(jq -r .verdict.cause <<< "$output")" = no_cm_device_node ]
+	[ "$status" -eq 1 ]	# a finding, not "cannot run"
 }
 
 @test "every cause id the sources can emit is listed in rdmadiag/doctor.h and in rdmadoctor(1)" {
