@@ -3,6 +3,7 @@
  * and missing IPv4-mapped GIDs flagged), netdev MTU -> RoCE path MTU vs the active MTU,
  * and the configfs default RoCE mode. */
 #include <errno.h>
+#include <ifaddrs.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
@@ -153,6 +154,49 @@ static void gid_ip_of(const union rd_addr *a, char *buf, size_t len)
 	rd_addr_str(a, buf, len);
 }
 
+/* without a source address (rdmadoctor local): every IPv4 address of the port's netdev
+ * needs its IPv4-mapped RoCE v2 GID, or rdma_cm cannot use it as a source; at most 8
+ * warnings per port */
+static void check_ipv4_gids(struct rdiag_doctor *d, const char *subj, const struct rdiag_port *p)
+{
+	struct ifaddrs *ifa, *i;
+	unsigned int n = 0;
+	size_t k;
+
+	/* a port that is not ACTIVE is a problem of its own, and the kernel drops the GIDs of
+	 * a netdev that goes down while its IPv4 addresses stay */
+	if (!p->netdev[0] || (p->state && p->state != 4) || getifaddrs(&ifa))
+		return;
+	for (i = ifa; i && n < 8; i = i->ifa_next) {
+		char ip[INET_ADDRSTRLEN];
+		struct rdiag_doc_finding *f;
+		bool v2 = false, other = false;
+
+		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || strcmp(i->ifa_name, p->netdev) ||
+		    !inet_ntop(AF_INET, &((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr, ip,
+			       sizeof(ip)))
+			continue;
+		for (k = 0; k < p->n_gids; k++)
+			if (p->gids[k].ipv4 && !strcmp(p->gids[k].ip, ip)) {
+				if (p->gids[k].type == RDIAG_GID_ROCE_V2)
+					v2 = true;
+				else
+					other = true;
+			}
+		if (v2)
+			continue;
+		n++;
+		f = rd_doc_add(d, "gid", "address", RDIAG_DOC_WARN, "gid_ipv4_missing", subj,
+			       "IPv4 address %s of %s has no RoCE v2 GID on %s (::ffff:%s%s): rdma_cm cannot use it as a source",
+			       ip, p->netdev, subj, ip, other ? ", only RoCE v1" : " is missing");
+		rd_doc_evidence(f, "getifaddrs: %s inet %s; GIDs of %s carrying it: %s", p->netdev, ip,
+				subj, other ? "RoCE v1 only" : "none");
+		rd_doc_hint(f, "the kernel adds the GID with the address: re-add it (ip addr del/add on %s), check that the GID table is not full ('rdmastat gids'), and that the default RoCE mode is v2",
+			    p->netdev);
+	}
+	freeifaddrs(ifa);
+}
+
 static void check_gids(struct rdiag_doctor *d, const char *subj, const struct rdiag_port *p,
 		       const union rd_addr *src)
 {
@@ -228,6 +272,8 @@ static void check_gids(struct rdiag_doctor *d, const char *subj, const struct rd
 		rd_doc_evidence(f, "the GID table of %s is empty", subj);
 	if (src && !v2 && src->sa.sa_family == AF_INET && n_v4 == 0)
 		rd_doc_evidence(f, "no IPv4-mapped GID at all on %s", subj);
+	if (!src)
+		check_ipv4_gids(d, subj, p);
 }
 
 void rd_doc_mtu_finding(struct rdiag_doctor *d, const char *subj, const char *ndev,

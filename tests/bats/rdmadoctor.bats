@@ -115,6 +115,31 @@ hinted() {
 	assert_output --partial $'attempt\n  skipped: port rxe0/1 is not ACTIVE'
 }
 
+@test "local: an IPv4 address of an RDMA netdev without its RoCE v2 GID is a warning" {
+	[ -n "$(ip -4 -o addr show dev lo 2>/dev/null | grep -w 127.0.0.1)" ] || skip "lo has no 127.0.0.1 here"
+	T=$BATS_TEST_TMPDIR/v4
+	lofix "$T"
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	[ "$(jq -r '[.findings[] | select(.cause == "gid_ipv4_missing")] | length' <<< "$output")" = 0 ]
+	# the GID of 127.0.0.1 gone (another address in its place), then only as RoCE v1
+	sed -i 's/7f00:0001$/c612:0001/' "$P0/gids/1"
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	[ "$status" -eq 0 ]	# a warning: the verdict stays ok
+	hinted
+	f=$(jq -c '[.findings[] | select(.cause == "gid_ipv4_missing")][0]' <<< "$output")
+	[ "$(jq -r '"\(.level) \(.check) \(.subject)"' <<< "$f")" = "warning gid rxe0/1" ]
+	[ "$(jq -r .summary <<< "$f")" = "IPv4 address 127.0.0.1 of lo has no RoCE v2 GID on rxe0/1 (::ffff:127.0.0.1 is missing): rdma_cm cannot use it as a source" ]
+	[ "$(jq -r '.evidence[0]' <<< "$f")" = "getifaddrs: lo inet 127.0.0.1; GIDs of rxe0/1 carrying it: none" ]
+	sed -i 's/c612:0001$/7f00:0001/' "$P0/gids/1"
+	echo "IB/RoCE v1" > "$P0/gid_attrs/types/1"
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	[[ "$(jq -r '.findings[] | select(.cause == "gid_ipv4_missing") | .summary' <<< "$output")" == *"(::ffff:127.0.0.1, only RoCE v1)"* ]]
+	# a DOWN port is a problem of its own: no GID warning on top
+	echo "1: DOWN" > "$P0/state"
+	RDMADIAG_SYSFS_ROOT=$T run rdmadoctor -j local
+	[ "$(jq -r '[.findings[] | select(.cause == "gid_ipv4_missing")] | length' <<< "$output")" = 0 ]
+}
+
 @test "text output hides passed checks unless -v" {
 	RDMADIAG_SYSFS_ROOT=$FIX/sysfs/rxe run rdmadoctor local
 	refute_output --partial "  ok       "

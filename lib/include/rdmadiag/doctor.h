@@ -47,7 +47,8 @@ struct rdiag_doc_finding {
 	const char *layer;	/* "host", "link", "address", "network", "firewall", "transport" */
 	enum rdiag_doc_level level;
 	const char *cause;	/* stable cause id of a warning or problem, else NULL: one of
-				 * the verdict causes, or "memlock_low" (only ever a warning) */
+				 * the verdict causes, or "memlock_low", "gid_ipv4_missing" (only
+				 * ever warnings) */
 	char subject[64];	/* what was checked: "rxe0/1", "veth0", "198.18.0.2" ... */
 	char summary[192];
 	char evidence[768];
