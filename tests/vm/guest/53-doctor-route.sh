@@ -10,10 +10,10 @@ have rdmadoctor || { tap_fail "rdmadoctor is built and in the image"; exit 0; }
 save() { local n=$1; shift; "$@" > "$J-$n" 2> "$J-$n.err"; echo $? > "$J-$n.rc"; cat "$J-$n" "$J-$n.err" >&2; }
 
 save noroute.json rdmadoctor -j connect 198.19.0.9 --src "$A" -t 500
-tap_eq "no route: exit 1" 1 "$(cat "$J-noroute.json.rc")"
+tap_eq "no route to the destination: connect exits 1 (a problem found)" 1 "$(cat "$J-noroute.json.rc")"
 ip route add 198.19.0.0/24 via 198.18.0.99 dev "$NET0"
 save gw.json rdmadoctor -j connect 198.19.0.9 --src "$A" -t 500
-tap_eq "dead gateway: exit 1" 1 "$(cat "$J-gw.json.rc")"
+tap_eq "a gateway that never answers ARP: connect exits 1 (a problem found)" 1 "$(cat "$J-gw.json.rc")"
 ip route del 198.19.0.0/24
 ip neigh del 198.18.0.99 dev "$NET0" 2>/dev/null
 ip neigh del 198.19.0.9 dev "$NET0" 2>/dev/null

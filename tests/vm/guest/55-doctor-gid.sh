@@ -9,6 +9,6 @@ save() { local n=$1; shift; "$@" > "$J-$n" 2> "$J-$n.err"; echo $? > "$J-$n.rc";
 addr_del "$NET0" "$A/24"
 tap_check "the IPv4 GID of $A left rxe0's table" wait_for 5 sh -c "! grep -q c612:0001 /sys/class/infiniband/$DEV0/ports/1/gids/*"
 save gid.json rdmadoctor -j connect "$B" --src "$A" --timeout 2000
-tap_eq "exit 1" 1 "$(cat "$J-gid.json.rc")"
+tap_eq "source address without its RoCE v2 GID: connect exits 1 (a problem found)" 1 "$(cat "$J-gid.json.rc")"
 addr_add "$NET0" "$A/24"
 tap_eq "the RoCE v2 GID of $A is back at index $GID" "$GID" "$(gid_index "$DEV0" "$A")"
