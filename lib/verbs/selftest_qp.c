@@ -121,44 +121,58 @@ static int refuse(struct rdiag_selftest *st, struct rd_ep *ep, struct ibv_qp_att
 	rd_st_check(st->res, RDIAG_PASS, "", "%s->%s refused (%s)", rdiag_qp_state_name(from),
 		    rdiag_qp_state_name(a->qp_state), strerror(rc));
 	snprintf(st->res->checks[st->res->nchecks - 1].what, sizeof(st->res->checks[0].what),
-		 "RC %s->%s", rdiag_qp_state_name(from), rdiag_qp_state_name(a->qp_state));
+		 "%s %s->%s", rdiag_qp_type_name(ep->qp->qp_type), rdiag_qp_state_name(from),
+		 rdiag_qp_state_name(a->qp_state));
 	(*refused)++;
 	return 0;
 }
 
-static int illegal(struct rdiag_selftest *st, const struct rd_conn *c, struct rd_ep *peer,
-		   int *refused)
+/* the three illegal transitions on a fresh QP of type t, each with the attributes the legal
+ * transition to that state would take (ibv_modify_qp(3)), so that only the state is wrong */
+static int illegal(struct rdiag_selftest *st, enum ibv_qp_type t, const struct rd_conn *c,
+		   struct rd_ep *peer, int *refused)
 {
+	bool conn = t != IBV_QPT_UD, rc_qp = t == IBV_QPT_RC;
 	struct rd_ep ep;
 	struct ibv_qp_attr a;
-	int rc;
+	int rc, mask;
 
-	rc = rd_st_ep_create(st, &ep, &st->a, IBV_QPT_RC, 4096);
+	rc = rd_st_ep_create(st, &ep, &st->a, t, 4096);
 	if (rc)
 		return rc;
-	/* RESET->RTR with a complete RTR attribute set */
+	/* RESET->RTR */
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = (enum ibv_mtu)c->path_mtu;
-	a.dest_qp_num = peer->qp->qp_num;
-	a.rq_psn = c->psn;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	rd_st_fill_av(st, &a.ah_attr, ep.port, peer->port);
-	rc = refuse(st, &ep, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-		    IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER, refused);
+	mask = IBV_QP_STATE;
+	if (conn) {
+		a.path_mtu = (enum ibv_mtu)c->path_mtu;
+		a.dest_qp_num = peer->qp->qp_num;
+		a.rq_psn = c->psn;
+		rd_st_fill_av(st, &a.ah_attr, ep.port, peer->port);
+		mask |= IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
+	}
+	if (rc_qp) {
+		a.max_dest_rd_atomic = 1;
+		a.min_rnr_timer = 12;
+		mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+	}
+	rc = refuse(st, &ep, &a, mask, refused);
 	if (rc || (rc = rd_st_to_init(st, &ep, c)))
 		return rc;
-	/* INIT->RTS with a complete RTS attribute set */
+	/* INIT->RTS */
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_RTS;
 	a.sq_psn = c->psn;
-	a.timeout = 14;
-	a.retry_cnt = 3;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	rc = refuse(st, &ep, &a, IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-		    IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC, refused);
+	mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+	if (rc_qp) {
+		a.timeout = 14;
+		a.retry_cnt = 3;
+		a.rnr_retry = 7;
+		a.max_rd_atomic = 1;
+		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			IBV_QP_MAX_QP_RD_ATOMIC;
+	}
+	rc = refuse(st, &ep, &a, mask, refused);
 	if (rc || (rc = rd_st_to_rtr(st, &ep, peer, c)) || (rc = rd_st_to_rts(st, &ep, c)))
 		return rc;
 	/* RTS->RTR */
@@ -326,14 +340,14 @@ int rd_test_qp_states(struct rdiag_selftest *st, struct rdiag_st_result *r)
 		if (skipped[i])
 			snprintf(uc, sizeof(uc), " (UC skipped: %s)", r->checks[r->nchecks - 1].detail);
 	}
-	rc = illegal(st, &c, &b[0], &refused);
-	if (rc)
-		return rc;
+	for (i = 0; i < 3; i++)
+		if (!skipped[i] && (rc = illegal(st, types[i], &c, &b[i], &refused)))
+			return rc;
 	for (i = 0; i < 3; i++)
 		if (!skipped[i] && (rc = err_cycle(st, &c, &a[i], &b[i], &reset_err_refused)))
 			return rc;
 	snprintf(r->summary, sizeof(r->summary), "%s: RESET->INIT->RTR->RTS with minimal masks, "
-		 "state read back each step, data verified; %d illegal transitions refused (RC); "
+		 "state read back each step, data verified; %d illegal transitions refused; "
 		 "each from RTS/INIT/RTR ->ERR->RESET->INIT, RESET->ERR %s%s",
 		 skipped[1] ? "RC, UD" : "RC, UC, UD", refused,
 		 reset_err_refused ? "refused by the kernel" : "accepted", uc);

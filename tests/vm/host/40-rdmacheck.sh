@@ -46,6 +46,7 @@ eval "$(jq -r -s "$QPJQ"'
 	"chosen=" + v([.[] | "\(.device) \(.port) \(.gid_index) \(.peer)"] | unique | join(",")),
 	"qp=" + v(qp(t("qp-states"))),
 	"qpsum=" + v(t("qp-states").summary),
+	"illegal=" + v([(t("qp-states").checks // [])[] | select(.what | test("^(RC|UC|UD) (RESET->RTR|INIT->RTS|RTS->RTR)$")) | "\(.what):\(.verdict)"] | join(" ")),
 	"rnr_wc=" + v("\(t("rnr").wc_status) \(t("rnr").wc_name)"),
 	"rnr_ctr=" + v([(t("rnr").counters // [])[:3][] | "\(.name) \(.delta) \(.ok)"] | join(",")),
 	"n7=" + v(chk("rnr"; "rnr_retry 7").values.rnr_naks),
@@ -86,6 +87,8 @@ tap_eq "the default device is the first ACTIVE port: rxe0 port 1, the IPv4 GID $
 tap_eq "qp-states: the RC, UC and UD walks ran, and each type went ERR->RESET->INIT from RTS, INIT, RTR, and from RESET" \
 	"$QPWANT" "$qp"
 tap_check "qp-states: the summary names RC, UC and UD ($qpsum)" eval '[[ $qpsum == "RC, UC, UD: "* ]]'
+tap_eq "qp-states: RESET->RTR, INIT->RTS and RTS->RTR are refused for RC, UC and UD alike" \
+	"RC RESET->RTR:pass RC INIT->RTS:pass RC RTS->RTR:pass UC RESET->RTR:pass UC INIT->RTS:pass UC RTS->RTR:pass UD RESET->RTR:pass UD INIT->RTS:pass UD RTS->RTR:pass" "$illegal"
 
 tap_eq "rnr: rnr_retry 1 ends with WC 13 IBV_WC_RNR_RETRY_EXC_ERR" "13 IBV_WC_RNR_RETRY_EXC_ERR" "$rnr_wc"
 # loopback: requester and responder counters live on the same device
