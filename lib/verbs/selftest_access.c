@@ -189,32 +189,31 @@ static int one(struct rdiag_selftest *st, struct rdiag_st_result *r, int which, 
 	return 0;
 }
 
-/* the counters over the whole test, recorded and asserted: NCASES events at each end */
-static int totals(struct rdiag_selftest *st, struct rdiag_st_result *r, const struct ends *e0,
-		  const struct ends *e1)
+/* one end's counters over the whole test, recorded and asserted: NCASES events */
+static int end_total(struct rdiag_selftest *st, struct rdiag_st_result *r,
+		     const struct rd_ctr_snap *before, const struct rd_ctr_snap *after, int dir,
+		     const char *end)
 {
 	struct rdiag_st_counter *c;
 	size_t n;
 	int64_t sum;
 
-	n = rd_ctr_delta_all(r, e0->a, e1->a, CONCEPT, RDIAG_DIR_REQUESTER, &c);
-	if (n && !rd_ctr_expect_sum(c, n, NCASES, NCASES, &sum)) {
-		snprintf(r->expected, sizeof(r->expected), "requester %s counters +%d", CONCEPT,
-			 NCASES);
-		snprintf(r->observed, sizeof(r->observed), "%+lld", (long long)sum);
-		return rd_st_fail(st, 0, "the requester's remote access error counters over the "
-				  "test");
-	}
-	n = rd_ctr_delta_all(r, resp_of(st, e0), resp_of(st, e1), CONCEPT, RDIAG_DIR_RESPONDER,
-			     &c);
-	if (n && !rd_ctr_expect_sum(c, n, NCASES, NCASES, &sum)) {
-		snprintf(r->expected, sizeof(r->expected), "responder %s counters +%d", CONCEPT,
-			 NCASES);
-		snprintf(r->observed, sizeof(r->observed), "%+lld", (long long)sum);
-		return rd_st_fail(st, 0, "the responder's remote access error counters over the "
-				  "test");
-	}
-	return 0;
+	n = rd_ctr_delta_all(r, before, after, CONCEPT, dir, &c);
+	if (!n || rd_ctr_expect_sum(c, n, NCASES, NCASES, &sum))
+		return 0;
+	snprintf(r->expected, sizeof(r->expected), "%s %s counters +%d", end, CONCEPT, NCASES);
+	snprintf(r->observed, sizeof(r->observed), "%+lld", (long long)sum);
+	return rd_st_fail(st, 0, "the %s's remote access error counters over the test", end);
+}
+
+/* the counters over the whole test, recorded and asserted: NCASES events at each end */
+static int totals(struct rdiag_selftest *st, struct rdiag_st_result *r, const struct ends *e0,
+		  const struct ends *e1)
+{
+	int rc = end_total(st, r, e0->a, e1->a, RDIAG_DIR_REQUESTER, "requester");
+
+	return rc ? rc : end_total(st, r, resp_of(st, e0), resp_of(st, e1), RDIAG_DIR_RESPONDER,
+				   "responder");
 }
 
 int rd_test_access(struct rdiag_selftest *st, struct rdiag_st_result *r)

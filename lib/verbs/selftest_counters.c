@@ -65,51 +65,8 @@ void rd_ctr_snap_free(struct rd_ctr_snap *s)
 	free(s);
 }
 
-/* first counter of the snapshot with this concept and direction (NONE: any) */
-static const struct rdiag_sample *by_concept(const struct rd_ctr_snap *s, const char *concept,
-					     int dir)
-{
-	size_t i;
-
-	for (i = 0; s && s->s && i < rdiag_samples_count(s->s); i++) {
-		const struct rdiag_sample *x = rdiag_samples_get(s->s, i);
-
-		if (x->err || !x->cat || !x->cat->concept || strcmp(x->cat->concept, concept))
-			continue;
-		if (dir != RDIAG_DIR_NONE && (int)x->cat->direction != dir)
-			continue;
-		return x;
-	}
-	return NULL;
-}
-
-struct rdiag_st_counter *rd_ctr_delta(struct rdiag_st_result *r, const struct rd_ctr_snap *a,
-				      const struct rd_ctr_snap *b, const char *concept, int dir)
-{
-	const struct rdiag_sample *x, *y;
-	struct rdiag_st_counter *c;
-
-	if (!a || !b || r->ncounters >= RDIAG_ST_MAX_COUNTERS)
-		return NULL;
-	x = by_concept(a, concept, dir);
-	if (!x)
-		return NULL;
-	y = rdiag_samples_find(b->s, x->dev, x->port, x->name);
-	if (!y || y->err)
-		return NULL;
-	c = &r->counters[r->ncounters++];
-	memset(c, 0, sizeof(*c));
-	snprintf(c->dev, sizeof(c->dev), "%.31s", a->dev);
-	c->port = a->port;
-	snprintf(c->name, sizeof(c->name), "%.47s", x->name);
-	snprintf(c->concept, sizeof(c->concept), "%.39s", concept);
-	c->before = x->value;
-	c->after = y->value;
-	c->delta = (int64_t)(c->after - c->before);
-	return c;
-}
-
-/* the n-th counter (from 0) of the snapshot with this concept and direction, or NULL */
+/* the n-th counter (from 0) of the snapshot with this concept and direction (NONE: any),
+ * or NULL */
 static const struct rdiag_sample *nth_of_concept(const struct rd_ctr_snap *s, const char *concept,
 						int dir, size_t nth)
 {
@@ -126,6 +83,40 @@ static const struct rdiag_sample *nth_of_concept(const struct rd_ctr_snap *s, co
 			return x;
 	}
 	return NULL;
+}
+
+/* the next counter slot of r, filled with x (before) and y (after) */
+static struct rdiag_st_counter *add_counter(struct rdiag_st_result *r, const struct rd_ctr_snap *a,
+					    const struct rdiag_sample *x,
+					    const struct rdiag_sample *y, const char *concept)
+{
+	struct rdiag_st_counter *c = &r->counters[r->ncounters++];
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->dev, sizeof(c->dev), "%.31s", a->dev);
+	c->port = a->port;
+	snprintf(c->name, sizeof(c->name), "%.47s", x->name);
+	snprintf(c->concept, sizeof(c->concept), "%.39s", concept);
+	c->before = x->value;
+	c->after = y->value;
+	c->delta = (int64_t)(c->after - c->before);
+	return c;
+}
+
+struct rdiag_st_counter *rd_ctr_delta(struct rdiag_st_result *r, const struct rd_ctr_snap *a,
+				      const struct rd_ctr_snap *b, const char *concept, int dir)
+{
+	const struct rdiag_sample *x, *y;
+
+	if (!a || !b || r->ncounters >= RDIAG_ST_MAX_COUNTERS)
+		return NULL;
+	x = nth_of_concept(a, concept, dir, 0);
+	if (!x)
+		return NULL;
+	y = rdiag_samples_find(b->s, x->dev, x->port, x->name);
+	if (!y || y->err)
+		return NULL;
+	return add_counter(r, a, x, y, concept);
 }
 
 size_t rd_ctr_sum(const struct rd_ctr_snap *a, const struct rd_ctr_snap *b, const char *concept,
@@ -151,7 +142,6 @@ size_t rd_ctr_delta_all(struct rdiag_st_result *r, const struct rd_ctr_snap *a,
 			struct rdiag_st_counter **first)
 {
 	const struct rdiag_sample *x, *y;
-	struct rdiag_st_counter *c;
 	size_t n = 0, i = 0;
 
 	*first = r->ncounters < RDIAG_ST_MAX_COUNTERS ? &r->counters[r->ncounters] : NULL;
@@ -161,15 +151,7 @@ size_t rd_ctr_delta_all(struct rdiag_st_result *r, const struct rd_ctr_snap *a,
 		y = rdiag_samples_find(b->s, x->dev, x->port, x->name);
 		if (!y || y->err || r->ncounters >= RDIAG_ST_MAX_COUNTERS)
 			continue;
-		c = &r->counters[r->ncounters++];
-		memset(c, 0, sizeof(*c));
-		snprintf(c->dev, sizeof(c->dev), "%.31s", a->dev);
-		c->port = a->port;
-		snprintf(c->name, sizeof(c->name), "%.47s", x->name);
-		snprintf(c->concept, sizeof(c->concept), "%.39s", concept);
-		c->before = x->value;
-		c->after = y->value;
-		c->delta = (int64_t)(c->after - c->before);
+		add_counter(r, a, x, y, concept);
 		n++;
 	}
 	if (!n)
