@@ -41,6 +41,15 @@ struct mod_state {
 	char how[320];
 };
 
+/* /dev/infiniband, read once for the modules and the device-node checks */
+struct dev_nodes {
+	bool cm_ok, cm_acc;	/* rdma_cm exists; readable and writable */
+	char cm_owner[96];	/* its mode and owner when not accessible */
+	int n, acc;		/* uverbs nodes (-errno: the directory is unreadable), accessible */
+	char names[256];	/* their names */
+	char denied[160];	/* the first inaccessible one with its mode and owner */
+};
+
 static bool exists(const char *path)
 {
 	struct stat st;
@@ -74,21 +83,6 @@ static int builtin_listed(const struct rdiag_doctor *d, const char *name, char *
 		hit = strncmp(base, name, n) == 0 && strncmp(base + n, ".ko", 3) == 0;
 	}
 	fclose(fp);
-	return hit;
-}
-
-static bool any_uverbs(const struct rdiag_doctor *d)
-{
-	char path[512];
-	struct dirent *de;
-	DIR *dir = opendir(rd_doc_path(d, path, sizeof(path), "/dev/infiniband"));
-	bool hit = false;
-
-	if (!dir)
-		return false;
-	while (!hit && (de = readdir(dir)))
-		hit = strncmp(de->d_name, "uverbs", 6) == 0;
-	closedir(dir);
 	return hit;
 }
 
@@ -139,22 +133,22 @@ static void implied(struct mod_state *m, const char *by)
 	snprintf(m->how, sizeof(m->how), "present: built in without a /sys/module entry (%s)", by);
 }
 
-static void check_modules(struct rdiag_doctor *d)
+static void check_modules(struct rdiag_doctor *d, const struct dev_nodes *nodes)
 {
 	struct rdiag_doc_finding *f;
 	struct mod_state m[M_N];
-	char path[512], missing[128] = "", waiting[128] = "";
+	char missing[128] = "", waiting[128] = "";
 	size_t i, nmiss = 0, nwait = 0, first = M_N;
 
 	for (i = 0; i < M_N; i++)
 		module_state(d, i, &m[i]);
-	if (exists(rd_doc_path(d, path, sizeof(path), "/dev/infiniband/rdma_cm")))
+	if (nodes->cm_ok)
 		implied(&m[M_UCM], "/dev/infiniband/rdma_cm exists");
 	if (m[M_UCM].present)
 		implied(&m[M_RDMA_CM], "rdma_ucm, which needs it, is present");
 	if (m[M_RDMA_CM].present)
 		implied(&m[M_CM], "rdma_cm, which needs it, is present");
-	if (any_uverbs(d))
+	if (nodes->n > 0)
 		implied(&m[M_UVERBS], "/dev/infiniband/uverbs* exists");
 	if (d->ndevices)
 		implied(&m[M_CORE], "RDMA devices are registered");
@@ -244,49 +238,55 @@ static int count_uverbs(const struct rdiag_doctor *d, char *names, size_t len, i
 	return n;
 }
 
-static void check_device_nodes(struct rdiag_doctor *d)
+static void read_dev_nodes(const struct rdiag_doctor *d, struct dev_nodes *x)
+{
+	char cm[512];
+
+	memset(x, 0, sizeof(*x));
+	rd_doc_path(d, cm, sizeof(cm), "/dev/infiniband/rdma_cm");
+	x->cm_ok = access(cm, F_OK) == 0;
+	x->cm_acc = access(cm, R_OK | W_OK) == 0;
+	if (x->cm_ok && !x->cm_acc)
+		node_owner(cm, x->cm_owner, sizeof(x->cm_owner));
+	x->n = count_uverbs(d, x->names, sizeof(x->names), &x->acc, x->denied, sizeof(x->denied));
+}
+
+static void check_device_nodes(struct rdiag_doctor *d, const struct dev_nodes *x)
 {
 	struct rdiag_doc_finding *f;
-	char names[256], denied[160], cm[512], own[96] = "";
-	int n, acc, cm_ok, cm_acc;
 
-	rd_doc_path(d, cm, sizeof(cm), "/dev/infiniband/rdma_cm");
-	cm_ok = access(cm, F_OK) == 0;
-	cm_acc = access(cm, R_OK | W_OK) == 0;
-	if (cm_ok && !cm_acc)
-		node_owner(cm, own, sizeof(own));
-	n = count_uverbs(d, names, sizeof(names), &acc, denied, sizeof(denied));
-	if (!cm_ok) {
+	if (!x->cm_ok) {
 		f = rd_doc_add(d, "device_nodes", "host", RDIAG_DOC_PROBLEM, "no_cm_device_node",
 			       "/dev/infiniband/rdma_cm",
 			       "/dev/infiniband/rdma_cm is missing: librdmacm cannot work");
 		rd_doc_hint(f, "modprobe rdma_ucm (and check that /dev is populated by udev or devtmpfs)");
-	} else if (!cm_acc) {
+	} else if (!x->cm_acc) {
 		f = rd_doc_add(d, "device_nodes", "host", RDIAG_DOC_PROBLEM, "device_node_access",
 			       "/dev/infiniband/rdma_cm",
 			       "/dev/infiniband/rdma_cm is not readable and writable by this user");
 		rd_doc_hint(f, "run as a user allowed by the udev rules (group rdma) or fix the permissions");
-	} else if (n <= 0) {
+	} else if (x->n <= 0) {
 		f = rd_doc_add(d, "device_nodes", "host", RDIAG_DOC_PROBLEM, "no_uverbs_device_node",
 			       "/dev/infiniband/uverbs*",
 			       "no /dev/infiniband/uverbs* node: user-space verbs cannot open a device");
 		rd_doc_hint(f, "modprobe ib_uverbs");
-	} else if (acc < n) {
+	} else if (x->acc < x->n) {
 		f = rd_doc_add(d, "device_nodes", "host", RDIAG_DOC_PROBLEM, "device_node_access",
 			       "/dev/infiniband/uverbs*",
 			       "%d of %d uverbs nodes are not readable and writable by this user",
-			       n - acc, n);
+			       x->n - x->acc, x->n);
 		rd_doc_hint(f, "fix the permissions of /dev/infiniband/uverbs* (udev rules, group rdma)");
 	} else {
 		f = rd_doc_add(d, "device_nodes", "host", RDIAG_DOC_OK, NULL, "/dev/infiniband",
-			       "rdma_cm and %d uverbs node(s) present and accessible", n);
+			       "rdma_cm and %d uverbs node(s) present and accessible", x->n);
 	}
 	rd_doc_evidence(f, "/dev/infiniband/rdma_cm: %s%s%s; uverbs nodes: %s",
-			cm_ok ? (cm_acc ? "present, rw" : "present, no access") : "missing",
-			own[0] ? ", " : "", own, n > 0 ? names : "none");
-	if ((cm_ok && !cm_acc) || (n > 0 && acc < n))
-		rd_doc_evidence(f, "%s%sthis process: uid %u, gid %u", denied, denied[0] ? "; " : "",
-				(unsigned int)getuid(), (unsigned int)getgid());
+			x->cm_ok ? (x->cm_acc ? "present, rw" : "present, no access") : "missing",
+			x->cm_owner[0] ? ", " : "", x->cm_owner, x->n > 0 ? x->names : "none");
+	if ((x->cm_ok && !x->cm_acc) || (x->n > 0 && x->acc < x->n))
+		rd_doc_evidence(f, "%s%sthis process: uid %u, gid %u", x->denied,
+				x->denied[0] ? "; " : "", (unsigned int)getuid(),
+				(unsigned int)getgid());
 }
 
 static void check_memlock(struct rdiag_doctor *d)
@@ -348,14 +348,16 @@ static void check_devices(struct rdiag_doctor *d, const struct rdiag_devices *de
 int rdiag_doctor_check_local(struct rdiag_doctor *d, unsigned int flags)
 {
 	const struct rdiag_devices *devs = NULL;
+	struct dev_nodes nodes;
 	size_t i, j;
 	int ret;
 
 	ret = rd_doc_devices(d, NULL, &devs);
 	check_devices(d, devs, ret, d->discover_err);
-	check_modules(d);
+	read_dev_nodes(d, &nodes);
+	check_modules(d, &nodes);
 	if (d->ndevices) {
-		check_device_nodes(d);
+		check_device_nodes(d, &nodes);
 		if (flags & RDIAG_DOC_ALL_PORTS)
 			for (i = 0; i < devs->n; i++)
 				for (j = 0; j < devs->dev[i].n_ports; j++)
