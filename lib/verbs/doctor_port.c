@@ -154,6 +154,25 @@ static void gid_ip_of(const union rd_addr *a, char *buf, size_t len)
 	rd_addr_str(a, buf, len);
 }
 
+/* the first RoCE v2 and the first RoCE v1 GID of the port carrying this IP address */
+static void gids_of_ip(const struct rdiag_port *p, const char *ip, const struct rdiag_gid **v2,
+		       const struct rdiag_gid **v1)
+{
+	size_t i;
+
+	*v2 = *v1 = NULL;
+	for (i = 0; i < p->n_gids; i++) {
+		const struct rdiag_gid *g = &p->gids[i];
+
+		if (!g->ip[0] || strcmp(g->ip, ip))
+			continue;
+		if (g->type == RDIAG_GID_ROCE_V2 && !*v2)
+			*v2 = g;
+		else if (g->type == RDIAG_GID_IB_ROCE_V1 && !*v1)
+			*v1 = g;
+	}
+}
+
 /* without a source address (rdmadoctor local): every IPv4 address of the port's netdev
  * needs its IPv4-mapped RoCE v2 GID, or rdma_cm cannot use it as a source; at most 8
  * warnings per port */
@@ -161,7 +180,6 @@ static void check_ipv4_gids(struct rdiag_doctor *d, const char *subj, const stru
 {
 	struct ifaddrs *ifa, *i;
 	unsigned int n = 0;
-	size_t k;
 
 	/* a port that is not ACTIVE is a problem of its own, and the kernel drops the GIDs of
 	 * a netdev that goes down while its IPv4 addresses stay */
@@ -170,27 +188,21 @@ static void check_ipv4_gids(struct rdiag_doctor *d, const char *subj, const stru
 	for (i = ifa; i && n < 8; i = i->ifa_next) {
 		char ip[INET_ADDRSTRLEN];
 		struct rdiag_doc_finding *f;
-		bool v2 = false, other = false;
+		const struct rdiag_gid *v2, *v1;
 
 		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET || strcmp(i->ifa_name, p->netdev) ||
 		    !inet_ntop(AF_INET, &((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr, ip,
 			       sizeof(ip)))
 			continue;
-		for (k = 0; k < p->n_gids; k++)
-			if (p->gids[k].ipv4 && !strcmp(p->gids[k].ip, ip)) {
-				if (p->gids[k].type == RDIAG_GID_ROCE_V2)
-					v2 = true;
-				else
-					other = true;
-			}
+		gids_of_ip(p, ip, &v2, &v1);
 		if (v2)
 			continue;
 		n++;
 		f = rd_doc_add(d, "gid", "address", RDIAG_DOC_WARN, "gid_ipv4_missing", subj,
 			       "IPv4 address %s of %s has no RoCE v2 GID on %s (::ffff:%s%s): rdma_cm cannot use it as a source",
-			       ip, p->netdev, subj, ip, other ? ", only RoCE v1" : " is missing");
+			       ip, p->netdev, subj, ip, v1 ? ", only RoCE v1" : " is missing");
 		rd_doc_evidence(f, "getifaddrs: %s inet %s; GIDs of %s carrying it: %s", p->netdev, ip,
-				subj, other ? "RoCE v1 only" : "none");
+				subj, v1 ? "RoCE v1 only" : "none");
 		rd_doc_hint(f, "the kernel adds the GID with the address: re-add it (ip addr del/add on %s), check that the GID table is not full ('rdmastat gids'), and that the default RoCE mode is v2",
 			    p->netdev);
 	}
@@ -220,13 +232,9 @@ static void check_gids(struct rdiag_doctor *d, const char *subj, const struct rd
 			n_v2_routable++;
 		if (g->type == RDIAG_GID_IB_ROCE_V1 && g->ip[0] && !gid_is_ll(g))
 			n_v1_ip++;
-		if (src && g->ip[0] && strcmp(g->ip, ip) == 0) {
-			if (g->type == RDIAG_GID_ROCE_V2 && !v2)
-				v2 = g;
-			else if (g->type == RDIAG_GID_IB_ROCE_V1 && !v1)
-				v1 = g;
-		}
 	}
+	if (src)
+		gids_of_ip(p, ip, &v2, &v1);
 	if (src && v2) {
 		f = rd_doc_add(d, "gid", "address", RDIAG_DOC_OK, NULL, subj,
 			       "RoCE v2 GID index %u of %s carries the source %s", v2->index, subj, ip);
