@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "rdmadiag/out.h"
+#include "common/out.h"
 #include "rdmadiag/selftest.h"
 #include "common/tool.h"
 
@@ -88,7 +88,7 @@ static int parse_int(const char *opt, const char *s, uint64_t max)
 }
 
 struct ui {
-	struct rdiag_out *o;
+	struct out *o;
 	bool verbose;
 	bool json;
 	struct timespec t0;	/* the steps of -v are stamped with the seconds since */
@@ -106,15 +106,15 @@ static void on_step(void *arg, const char *test, const char *step)
 	fflush(f);
 }
 
-static void list_tests(struct rdiag_out *o)
+static void list_tests(struct out *o)
 {
 	size_t i;
 
 	for (i = 0; i < rdiag_selftest_count(); i++) {
-		rdiag_out_obj_begin(o, NULL);
-		rdiag_out_str(o, "test", "%-10s ", rdiag_selftest_name(i));
-		rdiag_out_str(o, "description", "%s\n", rdiag_selftest_description(i));
-		rdiag_out_obj_end(o);
+		out_obj_begin(o, NULL);
+		out_str(o, "test", "%-10s ", rdiag_selftest_name(i));
+		out_str(o, "description", "%s\n", rdiag_selftest_description(i));
+		out_obj_end(o);
 	}
 }
 
@@ -123,126 +123,126 @@ static const char *verdict_text(enum rdiag_verdict v)
 	return v == RDIAG_PASS ? "PASS" : v == RDIAG_FAIL ? "FAIL" : "SKIP";
 }
 
-static void print_counter(struct rdiag_out *o, const struct rdiag_st_counter *c)
+static void print_counter(struct out *o, const struct rdiag_st_counter *c)
 {
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_text(o, "      counter   ");
-	rdiag_out_str(o, "dev", "%s", c->dev);
-	rdiag_out_u64(o, "port", "/%" PRIu64 " ", c->port);
-	rdiag_out_str(o, "name", "%s", c->name);
-	rdiag_out_str(o, "concept", " (%s)", c->concept);
-	rdiag_out_u64(o, "before", " %" PRIu64, c->before);
-	rdiag_out_u64(o, "after", " -> %" PRIu64, c->after);
-	rdiag_out_i64(o, "delta", " = %+" PRId64, c->delta);
-	rdiag_out_bool(o, "checked", NULL, c->checked);
+	out_obj_begin(o, NULL);
+	out_text(o, "      counter   ");
+	out_str(o, "dev", "%s", c->dev);
+	out_u64(o, "port", "/%" PRIu64 " ", c->port);
+	out_str(o, "name", "%s", c->name);
+	out_str(o, "concept", " (%s)", c->concept);
+	out_u64(o, "before", " %" PRIu64, c->before);
+	out_u64(o, "after", " -> %" PRIu64, c->after);
+	out_i64(o, "delta", " = %+" PRId64, c->delta);
+	out_bool(o, "checked", NULL, c->checked);
 	if (c->checked) {
-		rdiag_out_i64(o, "expect_min", ", expected +%" PRId64, c->expect_min);
-		rdiag_out_i64(o, "expect_max", "..%" PRId64, c->expect_max);
-		rdiag_out_bool(o, "ok", NULL, c->ok);
-		rdiag_out_text(o, " %s", c->ok ? "ok" : "WRONG");
+		out_i64(o, "expect_min", ", expected +%" PRId64, c->expect_min);
+		out_i64(o, "expect_max", "..%" PRId64, c->expect_max);
+		out_bool(o, "ok", NULL, c->ok);
+		out_text(o, " %s", c->ok ? "ok" : "WRONG");
 	}
-	rdiag_out_text(o, "\n");
-	rdiag_out_obj_end(o);
+	out_text(o, "\n");
+	out_obj_end(o);
 }
 
-static void print_check(struct rdiag_out *o, const struct rdiag_st_check *c)
+static void print_check(struct out *o, const struct rdiag_st_check *c)
 {
 	int k;
 
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_text(o, "      %s ", verdict_text(c->verdict));
-	rdiag_out_str(o, "what", "%-26s ", c->what);
-	rdiag_out_str(o, "verdict", NULL, rdiag_verdict_name(c->verdict));
-	rdiag_out_str(o, "detail", "%s\n", c->detail);
+	out_obj_begin(o, NULL);
+	out_text(o, "      %s ", verdict_text(c->verdict));
+	out_str(o, "what", "%-26s ", c->what);
+	out_str(o, "verdict", NULL, rdiag_verdict_name(c->verdict));
+	out_str(o, "detail", "%s\n", c->detail);
 	if (c->wc_status >= 0) {
-		rdiag_out_i64(o, "wc_status", NULL, c->wc_status);
-		rdiag_out_str(o, "wc_name", NULL, rdiag_wc_status_name(c->wc_status));
+		out_i64(o, "wc_status", NULL, c->wc_status);
+		out_str(o, "wc_name", NULL, rdiag_wc_status_name(c->wc_status));
 	}
-	if (c->nnum && rdiag_out_json(o)) {
-		rdiag_out_obj_begin(o, "values");
+	if (c->nnum && out_json(o)) {
+		out_obj_begin(o, "values");
 		for (k = 0; k < c->nnum; k++)
-			rdiag_out_dbl(o, c->num[k].key, NULL, c->num[k].v);
-		rdiag_out_obj_end(o);
+			out_dbl(o, c->num[k].key, NULL, c->num[k].v);
+		out_obj_end(o);
 	}
-	rdiag_out_obj_end(o);
+	out_obj_end(o);
 }
 
 static void print_result(struct ui *ui, struct rdiag_selftest *st, const struct rdiag_st_result *r)
 {
-	struct rdiag_out *o = ui->o;
+	struct out *o = ui->o;
 	bool expand = r->verdict == RDIAG_FAIL || ui->verbose;
 	size_t i;
 
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_text(o, "%s ", verdict_text(r->verdict));
-	rdiag_out_str(o, "test", "%-10s ", r->name);
-	rdiag_out_str(o, "verdict", NULL, rdiag_verdict_name(r->verdict));
+	out_obj_begin(o, NULL);
+	out_text(o, "%s ", verdict_text(r->verdict));
+	out_str(o, "test", "%-10s ", r->name);
+	out_str(o, "verdict", NULL, rdiag_verdict_name(r->verdict));
 	/* what the context still holds once the test released its objects: 0 */
-	rdiag_out_u64(o, "live_objects", NULL, rdiag_selftest_live_objects(st));
-	rdiag_out_str(o, "device", NULL, rdiag_selftest_dev(st));
-	rdiag_out_i64(o, "port", NULL, rdiag_selftest_port(st));
-	rdiag_out_i64(o, "gid_index", NULL, rdiag_selftest_gid_index(st));
+	out_u64(o, "live_objects", NULL, rdiag_selftest_live_objects(st));
+	out_str(o, "device", NULL, rdiag_selftest_dev(st));
+	out_i64(o, "port", NULL, rdiag_selftest_port(st));
+	out_i64(o, "gid_index", NULL, rdiag_selftest_gid_index(st));
 	if (rdiag_selftest_peer_dev(st)) {
-		rdiag_out_str(o, "peer", NULL, rdiag_selftest_peer_dev(st));
-		rdiag_out_i64(o, "peer_port", NULL, rdiag_selftest_peer_port(st));
-		rdiag_out_i64(o, "peer_gid_index", NULL, rdiag_selftest_peer_gid_index(st));
+		out_str(o, "peer", NULL, rdiag_selftest_peer_dev(st));
+		out_i64(o, "peer_port", NULL, rdiag_selftest_peer_port(st));
+		out_i64(o, "peer_gid_index", NULL, rdiag_selftest_peer_gid_index(st));
 	} else {
-		rdiag_out_null(o, "peer");
-		rdiag_out_null(o, "peer_port");
-		rdiag_out_null(o, "peer_gid_index");
+		out_null(o, "peer");
+		out_null(o, "peer_port");
+		out_null(o, "peer_gid_index");
 	}
-	if (r->summary[0] || rdiag_out_json(o))
-		rdiag_out_str(o, "summary", "%s", r->summary);
+	if (r->summary[0] || out_json(o))
+		out_str(o, "summary", "%s", r->summary);
 	else if (r->verdict == RDIAG_FAIL)
-		rdiag_out_text(o, "%s", r->step);
-	rdiag_out_dbl(o, "elapsed_ms", " (%.0f ms)\n", r->elapsed_ms);
-	if (r->verdict == RDIAG_FAIL || rdiag_out_json(o)) {
+		out_text(o, "%s", r->step);
+	out_dbl(o, "elapsed_ms", " (%.0f ms)\n", r->elapsed_ms);
+	if (r->verdict == RDIAG_FAIL || out_json(o)) {
 		/* without a summary the first line already showed the step */
-		if (r->step[0] || rdiag_out_json(o))
-			rdiag_out_str(o, "step", r->summary[0] ? "      step      %s\n" : NULL,
+		if (r->step[0] || out_json(o))
+			out_str(o, "step", r->summary[0] ? "      step      %s\n" : NULL,
 				      r->step);
-		rdiag_out_i64(o, "errno", r->err ? "      errno     %" PRId64 : NULL, r->err);
-		if (r->err || rdiag_out_json(o))
-			rdiag_out_str(o, "error", r->err ? " (%s)\n" : NULL,
+		out_i64(o, "errno", r->err ? "      errno     %" PRId64 : NULL, r->err);
+		if (r->err || out_json(o))
+			out_str(o, "error", r->err ? " (%s)\n" : NULL,
 				      r->err ? strerror(r->err) : "");
 	}
 	if (r->wc_status >= 0) {
-		rdiag_out_i64(o, "wc_status", expand ? "      wc        %" PRId64 : NULL,
+		out_i64(o, "wc_status", expand ? "      wc        %" PRId64 : NULL,
 			      r->wc_status);
-		rdiag_out_str(o, "wc_name", expand ? " %s" : NULL, rdiag_wc_status_name(r->wc_status));
-		rdiag_out_str(o, "wc_text", expand ? " (%s)\n" : NULL,
+		out_str(o, "wc_name", expand ? " %s" : NULL, rdiag_wc_status_name(r->wc_status));
+		out_str(o, "wc_text", expand ? " (%s)\n" : NULL,
 			      rdiag_wc_status_str(r->wc_status));
 	} else {
-		rdiag_out_null(o, "wc_status");
+		out_null(o, "wc_status");
 	}
-	if (r->expected[0] || rdiag_out_json(o))
-		rdiag_out_str(o, "expected", expand ? "      expected  %s\n" : NULL, r->expected);
-	if (r->observed[0] || rdiag_out_json(o))
-		rdiag_out_str(o, "observed", expand ? "      observed  %s\n" : NULL, r->observed);
-	rdiag_out_obj_begin(o, "attributes");
+	if (r->expected[0] || out_json(o))
+		out_str(o, "expected", expand ? "      expected  %s\n" : NULL, r->expected);
+	if (r->observed[0] || out_json(o))
+		out_str(o, "observed", expand ? "      observed  %s\n" : NULL, r->observed);
+	out_obj_begin(o, "attributes");
 	for (i = 0; i < r->nattrs; i++) {
-		if (expand && !rdiag_out_json(o))
-			rdiag_out_text(o, "      attr      %-20s %s\n", r->attrs[i].key,
+		if (expand && !out_json(o))
+			out_text(o, "      attr      %-20s %s\n", r->attrs[i].key,
 				       r->attrs[i].val);
 		else
-			rdiag_out_str(o, r->attrs[i].key, NULL, r->attrs[i].val);
+			out_str(o, r->attrs[i].key, NULL, r->attrs[i].val);
 	}
-	rdiag_out_obj_end(o);
-	rdiag_out_arr_begin(o, "counters");
+	out_obj_end(o);
+	out_arr_begin(o, "counters");
 	for (i = 0; i < r->ncounters; i++)
-		if (expand || rdiag_out_json(o))
+		if (expand || out_json(o))
 			print_counter(o, &r->counters[i]);
-	rdiag_out_arr_end(o);
-	rdiag_out_arr_begin(o, "checks");
+	out_arr_end(o);
+	out_arr_begin(o, "checks");
 	for (i = 0; i < r->nchecks; i++)
-		if (ui->verbose || rdiag_out_json(o) || r->checks[i].verdict == RDIAG_FAIL)
+		if (ui->verbose || out_json(o) || r->checks[i].verdict == RDIAG_FAIL)
 			print_check(o, &r->checks[i]);
-	rdiag_out_arr_end(o);
-	if (r->hint[0] || rdiag_out_json(o))
-		rdiag_out_str(o, "hint", r->verdict == RDIAG_FAIL ? "      hint      %s\n" : NULL,
+	out_arr_end(o);
+	if (r->hint[0] || out_json(o))
+		out_str(o, "hint", r->verdict == RDIAG_FAIL ? "      hint      %s\n" : NULL,
 			      r->hint);
-	rdiag_out_obj_end(o);
-	fflush(rdiag_out_file(o));
+	out_obj_end(o);
+	fflush(out_file(o));
 }
 
 enum {
@@ -327,12 +327,12 @@ int main(int argc, char **argv)
 			tool_usage_error("unknown test '%s' (rdmacheck --list)", argv[optind]);
 		want[n] = any = true;
 	}
-	ui.o = rdiag_out_new(stdout, ui.json ? RDIAG_OUT_JSON : RDIAG_OUT_TEXT);
+	ui.o = out_new(stdout, ui.json ? OUT_JSON : OUT_TEXT);
 	if (!ui.o)
 		tool_die("out of memory");
 	if (list) {
 		list_tests(ui.o);
-		rdiag_out_free(ui.o);
+		out_free(ui.o);
 		return EXIT_OK;
 	}
 	if (ui.verbose) {
@@ -342,7 +342,7 @@ int main(int argc, char **argv)
 	}
 	rc = rdiag_selftest_open(&st, &opts, why, sizeof(why));
 	if (rc) {
-		rdiag_out_free(ui.o);
+		out_free(ui.o);
 		tool_die("%s", why[0] ? why : strerror(-rc));
 	}
 	running = st;
@@ -382,7 +382,7 @@ int main(int argc, char **argv)
 	if (!live && ui.verbose && !intr)
 		on_step(&ui, "", "end: every object created was released (0 live objects)");
 	rdiag_selftest_close(st);
-	rdiag_out_free(ui.o);
+	out_free(ui.o);
 	if (live) {
 		tool_err("%s%zu object%s not released: %s", intr ? "interrupted; " : "", live,
 			 live == 1 ? "" : "s", held);

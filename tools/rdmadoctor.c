@@ -5,7 +5,7 @@
  *   rdmadoctor local
  *
  * The work is in librdmadiag (rdmadiag/doctor.h); this file parses arguments and prints the
- * findings, steps, counter deltas and verdict through the one output path (rdmadiag/out.h). */
+ * findings, steps, counter deltas and verdict through the one output path (common/out.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <getopt.h>
@@ -18,7 +18,7 @@
 #include "common/tool.h"
 #include "rdmadiag/cmstr.h"
 #include "rdmadiag/doctor.h"
-#include "rdmadiag/out.h"
+#include "common/out.h"
 
 struct cfg {
 	bool json, verbose;
@@ -89,17 +89,17 @@ static void split_hostport(const char *arg, char *host, size_t hlen, uint16_t *p
 	}
 }
 
-static void out_lines(struct rdiag_out *o, const char *key, const char *text, const char *indent)
+static void out_lines(struct out *o, const char *key, const char *text, const char *indent)
 {
 	char buf[1024], *line, *save;
 
 	snprintf(buf, sizeof(buf), "%s", text);
-	rdiag_out_arr_begin(o, key);
+	out_arr_begin(o, key);
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		rdiag_out_text(o, "%s", indent);
-		rdiag_out_str(o, NULL, "%s\n", line);
+		out_text(o, "%s", indent);
+		out_str(o, NULL, "%s\n", line);
 	}
-	rdiag_out_arr_end(o);
+	out_arr_end(o);
 }
 
 static const char *level_tag(enum rdiag_doc_level l)
@@ -113,118 +113,118 @@ static const char *level_tag(enum rdiag_doc_level l)
 	return "?";
 }
 
-static void print_findings(struct rdiag_out *o, const struct rdiag_doctor *d,
+static void print_findings(struct out *o, const struct rdiag_doctor *d,
 			   const struct cfg *cfg)
 {
 	size_t i, n = rdiag_doctor_nfindings(d), shown = 0;
 
-	rdiag_out_text(o, "checks\n");
-	rdiag_out_arr_begin(o, "findings");
+	out_text(o, "checks\n");
+	out_arr_begin(o, "findings");
 	for (i = 0; i < n; i++) {
 		const struct rdiag_doc_finding *f = rdiag_doctor_finding(d, i);
 		bool detail = f->level >= RDIAG_DOC_WARN || cfg->verbose;
 
-		if (!rdiag_out_json(o) && f->level < RDIAG_DOC_WARN && !cfg->verbose)
+		if (!out_json(o) && f->level < RDIAG_DOC_WARN && !cfg->verbose)
 			continue;
 		shown++;
-		rdiag_out_obj_begin(o, NULL);
-		rdiag_out_text(o, "  %-8s ", level_tag(f->level));
-		rdiag_out_str(o, "check", "%-12s ", f->check);
-		rdiag_out_str(o, "layer", NULL, f->layer);
-		rdiag_out_str(o, "level", NULL, rdiag_doc_level_name(f->level));
+		out_obj_begin(o, NULL);
+		out_text(o, "  %-8s ", level_tag(f->level));
+		out_str(o, "check", "%-12s ", f->check);
+		out_str(o, "layer", NULL, f->layer);
+		out_str(o, "level", NULL, rdiag_doc_level_name(f->level));
 		if (f->cause)
-			rdiag_out_str(o, "cause", NULL, f->cause);
+			out_str(o, "cause", NULL, f->cause);
 		else
-			rdiag_out_null(o, "cause");
-		rdiag_out_str(o, "subject", NULL, f->subject);
-		rdiag_out_str(o, "summary", "%s\n", f->summary);
-		if (detail || rdiag_out_json(o))
+			out_null(o, "cause");
+		out_str(o, "subject", NULL, f->subject);
+		out_str(o, "summary", "%s\n", f->summary);
+		if (detail || out_json(o))
 			out_lines(o, "evidence", f->evidence, "             evidence: ");
 		if (f->hint[0])
-			rdiag_out_str(o, "hint", detail ? "             fix: %s\n" : NULL, f->hint);
-		rdiag_out_obj_end(o);
+			out_str(o, "hint", detail ? "             fix: %s\n" : NULL, f->hint);
+		out_obj_end(o);
 	}
-	rdiag_out_arr_end(o);
+	out_arr_end(o);
 	if (!shown)
-		rdiag_out_text(o, "  no warnings or problems (-v shows every check)\n");
+		out_text(o, "  no warnings or problems (-v shows every check)\n");
 }
 
-static void print_steps(struct rdiag_out *o, const struct rdiag_doctor *d)
+static void print_steps(struct out *o, const struct rdiag_doctor *d)
 {
 	size_t i, n = rdiag_doctor_nsteps(d);
 	char st[96];
 
-	rdiag_out_text(o, "attempt\n");
-	rdiag_out_arr_begin(o, "steps");
+	out_text(o, "attempt\n");
+	out_arr_begin(o, "steps");
 	for (i = 0; i < n; i++) {
 		const struct rdiag_doc_step *s = rdiag_doctor_step(d, i);
 
-		rdiag_out_obj_begin(o, NULL);
-		rdiag_out_str(o, "name", "  %-14s ", s->name);
-		rdiag_out_bool(o, "ok", NULL, s->ok);
-		rdiag_out_text(o, "%-7s ", s->ok ? "ok" : s->timed_out ? "TIMEOUT" : "FAILED");
-		rdiag_out_dbl(o, "ms", "%9.1f ms  ", s->ms);
-		rdiag_out_i64(o, "errno", NULL, s->err);
+		out_obj_begin(o, NULL);
+		out_str(o, "name", "  %-14s ", s->name);
+		out_bool(o, "ok", NULL, s->ok);
+		out_text(o, "%-7s ", s->ok ? "ok" : s->timed_out ? "TIMEOUT" : "FAILED");
+		out_dbl(o, "ms", "%9.1f ms  ", s->ms);
+		out_i64(o, "errno", NULL, s->err);
 		if (s->event >= 0) {
-			rdiag_out_str(o, "event", NULL, rdiag_cm_event_name(s->event));
-			rdiag_out_i64(o, "status", NULL, s->status);
-			rdiag_out_str(o, "status_str", NULL,
+			out_str(o, "event", NULL, rdiag_cm_event_name(s->event));
+			out_i64(o, "status", NULL, s->status);
+			out_str(o, "status_str", NULL,
 				      rdiag_cm_status_str(s->event, s->status, st, sizeof(st)));
 		} else {
-			rdiag_out_null(o, "event");
-			rdiag_out_null(o, "status");
+			out_null(o, "event");
+			out_null(o, "status");
 		}
-		rdiag_out_bool(o, "timed_out", NULL, s->timed_out);
-		rdiag_out_str(o, "detail", "%s\n", s->detail);
-		rdiag_out_obj_end(o);
+		out_bool(o, "timed_out", NULL, s->timed_out);
+		out_str(o, "detail", "%s\n", s->detail);
+		out_obj_end(o);
 	}
-	rdiag_out_arr_end(o);
+	out_arr_end(o);
 }
 
-static void print_deltas(struct rdiag_out *o, const struct rdiag_doctor *d)
+static void print_deltas(struct out *o, const struct rdiag_doctor *d)
 {
 	size_t i, n = rdiag_doctor_ndeltas(d);
 
-	rdiag_out_text(o, "counters during the attempt\n");
-	rdiag_out_arr_begin(o, "counters");
+	out_text(o, "counters during the attempt\n");
+	out_arr_begin(o, "counters");
 	for (i = 0; i < n; i++) {
 		const struct rdiag_doc_delta *x = rdiag_doctor_delta(d, i);
 
-		rdiag_out_obj_begin(o, NULL);
-		rdiag_out_text(o, "  %s/%u ", x->dev, x->port);
-		rdiag_out_str(o, "dev", NULL, x->dev);
-		rdiag_out_u64(o, "port", NULL, x->port);
-		rdiag_out_str(o, "name", "%-22s ", x->name);
-		rdiag_out_bool(o, "cm", NULL, x->cm);
-		rdiag_out_u64(o, "before", "%" PRIu64, x->before);
-		rdiag_out_u64(o, "after", " -> %" PRIu64, x->after);
-		rdiag_out_u64(o, "delta", " (+%" PRIu64 ")\n", x->after - x->before);
-		rdiag_out_obj_end(o);
+		out_obj_begin(o, NULL);
+		out_text(o, "  %s/%u ", x->dev, x->port);
+		out_str(o, "dev", NULL, x->dev);
+		out_u64(o, "port", NULL, x->port);
+		out_str(o, "name", "%-22s ", x->name);
+		out_bool(o, "cm", NULL, x->cm);
+		out_u64(o, "before", "%" PRIu64, x->before);
+		out_u64(o, "after", " -> %" PRIu64, x->after);
+		out_u64(o, "delta", " (+%" PRIu64 ")\n", x->after - x->before);
+		out_obj_end(o);
 	}
 	if (!n)
-		rdiag_out_text(o, "  (no counter moved or none readable)\n");
-	rdiag_out_arr_end(o);
+		out_text(o, "  (no counter moved or none readable)\n");
+	out_arr_end(o);
 }
 
-static void print_verdict(struct rdiag_out *o, const struct rdiag_doc_verdict *v)
+static void print_verdict(struct out *o, const struct rdiag_doc_verdict *v)
 {
 	/* ok with another cause than "ok": the connection works, with a warning (a failed
 	 * disconnect) */
 	bool warn = v->ok && strcmp(v->cause, "ok");
 
-	rdiag_out_obj_begin(o, "verdict");
-	rdiag_out_text(o, "verdict: %s", warn ? "OK, WARNING" : v->ok ? "OK" : "PROBLEM");
-	rdiag_out_bool(o, "ok", NULL, v->ok);
-	rdiag_out_str(o, "level", NULL, warn ? "warning" : v->ok ? "ok" : "problem");
-	rdiag_out_str(o, "layer", " [layer %s]", v->layer);
-	rdiag_out_str(o, "cause", " cause=%s\n", v->cause);
-	rdiag_out_str(o, "sentence", "  %s\n", v->sentence);
+	out_obj_begin(o, "verdict");
+	out_text(o, "verdict: %s", warn ? "OK, WARNING" : v->ok ? "OK" : "PROBLEM");
+	out_bool(o, "ok", NULL, v->ok);
+	out_str(o, "level", NULL, warn ? "warning" : v->ok ? "ok" : "problem");
+	out_str(o, "layer", " [layer %s]", v->layer);
+	out_str(o, "cause", " cause=%s\n", v->cause);
+	out_str(o, "sentence", "  %s\n", v->sentence);
 	out_lines(o, "evidence", v->evidence, "  evidence: ");
-	rdiag_out_str(o, "next", v->next[0] ? "  next: %s\n" : NULL, v->next);
-	rdiag_out_obj_end(o);
+	out_str(o, "next", v->next[0] ? "  next: %s\n" : NULL, v->next);
+	out_obj_end(o);
 }
 
-static int finish(struct rdiag_out *o, struct rdiag_doctor *d, const char *cmd, bool attempted)
+static int finish(struct out *o, struct rdiag_doctor *d, const char *cmd, bool attempted)
 {
 	struct rdiag_doc_verdict v;
 	const struct rdiag_doc_peer_info *p = rdiag_doctor_peer(d);
@@ -234,18 +234,18 @@ static int finish(struct rdiag_out *o, struct rdiag_doctor *d, const char *cmd, 
 		print_steps(o, d);
 		print_deltas(o, d);
 		if (p->valid) {
-			rdiag_out_obj_begin(o, "peer");
-			rdiag_out_text(o, "peer (from its private data)\n");
-			rdiag_out_str(o, "dev", "  device %s", p->dev);
-			rdiag_out_u64(o, "netdev_mtu", ", netdev MTU %" PRIu64, p->netdev_mtu);
-			rdiag_out_u64(o, "path_mtu", ", RoCE path MTU %" PRIu64, p->path_mtu);
-			rdiag_out_u64(o, "active_mtu", ", active MTU %" PRIu64 "\n", p->active_mtu);
-			rdiag_out_obj_end(o);
+			out_obj_begin(o, "peer");
+			out_text(o, "peer (from its private data)\n");
+			out_str(o, "dev", "  device %s", p->dev);
+			out_u64(o, "netdev_mtu", ", netdev MTU %" PRIu64, p->netdev_mtu);
+			out_u64(o, "path_mtu", ", RoCE path MTU %" PRIu64, p->path_mtu);
+			out_u64(o, "active_mtu", ", active MTU %" PRIu64 "\n", p->active_mtu);
+			out_obj_end(o);
 		}
 	}
 	print_verdict(o, &v);
-	rdiag_out_obj_end(o);
-	rdiag_out_free(o);
+	out_obj_end(o);
+	out_free(o);
 	rdiag_doctor_free(d);
 	if (!strcmp(v.cause, "no_rdma_device")) {
 		tool_err("cannot run: %s; %s", v.sentence, v.next);
@@ -255,21 +255,21 @@ static int finish(struct rdiag_out *o, struct rdiag_doctor *d, const char *cmd, 
 	return v.ok ? EXIT_OK : EXIT_FOUND;
 }
 
-static struct rdiag_out *start(const struct cfg *cfg, const char *cmd)
+static struct out *start(const struct cfg *cfg, const char *cmd)
 {
-	struct rdiag_out *o = rdiag_out_new(stdout, cfg->json ? RDIAG_OUT_JSON : RDIAG_OUT_TEXT);
+	struct out *o = out_new(stdout, cfg->json ? OUT_JSON : OUT_TEXT);
 
 	if (!o)
 		tool_die("out of memory");
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_str(o, "command", NULL, cmd);
+	out_obj_begin(o, NULL);
+	out_str(o, "command", NULL, cmd);
 	return o;
 }
 
 static int cmd_local(const struct cfg *cfg)
 {
 	struct rdiag_doctor *d;
-	struct rdiag_out *o;
+	struct out *o;
 
 	if (rdiag_doctor_new(&d))
 		tool_die("out of memory");
@@ -302,7 +302,7 @@ static int cmd_connect(const struct cfg *cfg, const char *arg)
 {
 	struct rdiag_doc_opts opts = { 0 };
 	struct rdiag_doctor *d;
-	struct rdiag_out *o;
+	struct out *o;
 	const char *down;
 	char host[256];
 	int ret;
@@ -319,15 +319,15 @@ static int cmd_connect(const struct cfg *cfg, const char *arg)
 	if (rdiag_doctor_new(&d))
 		tool_die("out of memory");
 	o = start(cfg, "connect");
-	rdiag_out_str(o, "dst", "connect %s", host);
-	rdiag_out_u64(o, "port", " port %" PRIu64, opts.port);
+	out_str(o, "dst", "connect %s", host);
+	out_u64(o, "port", " port %" PRIu64, opts.port);
 	if (cfg->src)
-		rdiag_out_str(o, "src", " from %s", cfg->src);
+		out_str(o, "src", " from %s", cfg->src);
 	else
-		rdiag_out_null(o, "src");
-	rdiag_out_str(o, "ps", " (port space %s,", cfg->ps == RDMA_PS_IB ? "IB" : "TCP");
-	rdiag_out_i64(o, "timeout_ms", " timeout %" PRId64 " ms,", opts.timeout_ms);
-	rdiag_out_i64(o, "resolve_timeout_ms", " resolve %" PRId64 " ms)\n\n",
+		out_null(o, "src");
+	out_str(o, "ps", " (port space %s,", cfg->ps == RDMA_PS_IB ? "IB" : "TCP");
+	out_i64(o, "timeout_ms", " timeout %" PRId64 " ms,", opts.timeout_ms);
+	out_i64(o, "resolve_timeout_ms", " resolve %" PRId64 " ms)\n\n",
 		      RDIAG_DOC_RESOLVE_MS(opts.timeout_ms));
 
 	rdiag_doctor_check_local(d, 0);
@@ -337,30 +337,30 @@ static int cmd_connect(const struct cfg *cfg, const char *arg)
 	}
 	ret = rdiag_doctor_check_path(d, &opts);
 	if (ret) {
-		rdiag_out_free(o);
+		out_free(o);
 		tool_die("%s", rdiag_doctor_errmsg(d));
 	}
 	down = egress_port_down(d);
 	if (down) {
 		/* rdma_cm would only time out or fail: the verdict comes at once */
 		print_findings(o, d, cfg);
-		rdiag_out_text(o, "attempt\n");
-		rdiag_out_str(o, "attempt_skipped", "  skipped: %s\n", down);
-		rdiag_out_arr_begin(o, "steps");
-		rdiag_out_arr_end(o);
+		out_text(o, "attempt\n");
+		out_str(o, "attempt_skipped", "  skipped: %s\n", down);
+		out_arr_begin(o, "steps");
+		out_arr_end(o);
 		return finish(o, d, "connect", false);
 	}
 	ret = rdiag_doctor_attempt(d, &opts);
 	print_findings(o, d, cfg);
 	if (ret) {
-		rdiag_out_free(o);
+		out_free(o);
 		tool_die("cannot attempt the connection: %s", rdiag_doctor_errmsg(d));
 	}
 	return finish(o, d, "connect", true);
 }
 
 struct listen_ctx {
-	struct rdiag_out *o;
+	struct out *o;
 	const struct cfg *cfg;
 };
 
@@ -368,44 +368,44 @@ static void on_ready(void *arg, const char *where)
 {
 	struct listen_ctx *l = arg;
 
-	rdiag_out_obj_begin(l->o, NULL);
-	rdiag_out_str(l->o, "event", NULL, "LISTENING");
-	rdiag_out_str(l->o, "local", "listening on %s\n", where);
-	rdiag_out_obj_end(l->o);
+	out_obj_begin(l->o, NULL);
+	out_str(l->o, "event", NULL, "LISTENING");
+	out_str(l->o, "local", "listening on %s\n", where);
+	out_obj_end(l->o);
 	fflush(stdout);
 }
 
 static int on_event(void *arg, const struct rdiag_doc_conn *c)
 {
 	struct listen_ctx *l = arg;
-	struct rdiag_out *o = l->o;
+	struct out *o = l->o;
 	char st[96];
 
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_str(o, "event", "%-16s ", rdiag_cm_event_name(c->event));
-	rdiag_out_str(o, "peer", "from %s", c->peer);
-	rdiag_out_str(o, "local", " to %s", c->local);
-	rdiag_out_str(o, "dev", " on %s", c->dev);
-	rdiag_out_u64(o, "port", "/%" PRIu64, c->port);
-	rdiag_out_i64(o, "status", NULL, c->status);
-	rdiag_out_str(o, "status_str", ", status %s",
+	out_obj_begin(o, NULL);
+	out_str(o, "event", "%-16s ", rdiag_cm_event_name(c->event));
+	out_str(o, "peer", "from %s", c->peer);
+	out_str(o, "local", " to %s", c->local);
+	out_str(o, "dev", " on %s", c->dev);
+	out_u64(o, "port", "/%" PRIu64, c->port);
+	out_i64(o, "status", NULL, c->status);
+	out_str(o, "status_str", ", status %s",
 		      rdiag_cm_status_str(c->event, c->status, st, sizeof(st)));
-	rdiag_out_dbl(o, "ms", ", %.1f ms\n", c->ms);
+	out_dbl(o, "ms", ", %.1f ms\n", c->ms);
 	if (c->peer_info.valid) {
-		rdiag_out_obj_begin(o, "client");
-		rdiag_out_str(o, "dev", c->event == 4 ? "  client device %s" : NULL, c->peer_info.dev);
-		rdiag_out_u64(o, "netdev_mtu", c->event == 4 ? ", netdev MTU %" PRIu64 : NULL,
+		out_obj_begin(o, "client");
+		out_str(o, "dev", c->event == 4 ? "  client device %s" : NULL, c->peer_info.dev);
+		out_u64(o, "netdev_mtu", c->event == 4 ? ", netdev MTU %" PRIu64 : NULL,
 			      c->peer_info.netdev_mtu);
-		rdiag_out_u64(o, "path_mtu", c->event == 4 ? ", RoCE path MTU %" PRIu64 "\n" : NULL,
+		out_u64(o, "path_mtu", c->event == 4 ? ", RoCE path MTU %" PRIu64 "\n" : NULL,
 			      c->peer_info.path_mtu);
-		rdiag_out_u64(o, "active_mtu", NULL, c->peer_info.active_mtu);
-		rdiag_out_obj_end(o);
+		out_u64(o, "active_mtu", NULL, c->peer_info.active_mtu);
+		out_obj_end(o);
 	}
 	if (c->note[0])
-		rdiag_out_str(o, "note", "  note: %s\n", c->note);
+		out_str(o, "note", "  note: %s\n", c->note);
 	if (rdiag_cm_event_is_error(c->event))
-		rdiag_out_str(o, "cause", "  cause: %s\n", rdiag_cm_status_cause(c->event, c->status));
-	rdiag_out_obj_end(o);
+		out_str(o, "cause", "  cause: %s\n", rdiag_cm_status_cause(c->event, c->status));
+	out_obj_end(o);
 	fflush(stdout);
 	return 0;
 }
@@ -444,12 +444,12 @@ static int cmd_listen(const struct cfg *cfg, const char *arg)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	l.o = rdiag_out_new(stdout, cfg->json ? RDIAG_OUT_JSON : RDIAG_OUT_TEXT);
+	l.o = out_new(stdout, cfg->json ? OUT_JSON : OUT_TEXT);
 	if (!l.o)
 		tool_die("out of memory");
 	ret = rdiag_doctor_listen(d, host[0] ? host : NULL, port ? port : 7471, cfg->ps, on_event,
 				  on_ready, &l, cfg->count, &stop);
-	rdiag_out_free(l.o);
+	out_free(l.o);
 	if (ret)
 		tool_die("%s", rdiag_doctor_errmsg(d));
 	rdiag_doctor_free(d);

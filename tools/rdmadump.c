@@ -233,7 +233,7 @@ int main(int argc, char **argv)
 	struct rdiag_capture_dump *dump = NULL;
 	struct rdiag_capture_stats st = { 0 };
 	struct dump_summary_opts so = { 0 };
-	struct rdiag_out *out;
+	struct out *out;
 	struct rdiag_frame fr;
 	struct rdiag_pkt p;
 	struct rdiag_flow_verdict v;
@@ -282,7 +282,7 @@ int main(int argc, char **argv)
 		tool_die("%s", rdiag_capture_last_error());
 	if (rdiag_flow_table_new(&ft, NULL) < 0)
 		tool_die("out of memory");
-	out = rdiag_out_new(stdout, o.json ? RDIAG_OUT_JSON : RDIAG_OUT_TEXT);
+	out = out_new(stdout, o.json ? OUT_JSON : OUT_TEXT);
 	if (!out)
 		tool_die("out of memory");
 
@@ -303,7 +303,7 @@ int main(int argc, char **argv)
 	if (!rdiag_capture_is_live(g_cap)) {
 		if (o.json) {
 			setvbuf(stdout, NULL, _IONBF, 0);
-			rdiag_out_hold(out, true);
+			out_hold(out, true);
 		} else {
 			setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 		}
@@ -360,7 +360,7 @@ int main(int argc, char **argv)
 		so.stats = so.live ? &st : NULL;
 		dump_summary(out, ft, &so);
 	}
-	rdiag_out_free(out);
+	out_free(out);
 	fflush(stdout);
 	if (rdiag_capture_is_live(g_cap))
 		fprintf(stderr, "%" PRIu64 " packets captured, %" PRIu64 " received by filter, %"

@@ -5,7 +5,7 @@
  *   rdmastat explain COUNTER|CONCEPT
  *
  * All the work is in librdmadiag (counters, catalog, rate, threshold, resources); this file
- * parses the command line and formats.  Text and JSON go through rdiag_out; CSV and
+ * parses the command line and formats.  Text and JSON go through out; CSV and
  * Prometheus use the library's escaping helpers. */
 #include <errno.h>
 #include <fnmatch.h>
@@ -20,7 +20,7 @@
 
 #include <rdmadiag/catalog.h>
 #include <rdmadiag/counters.h>
-#include <rdmadiag/out.h>
+#include "common/out.h"
 #include <rdmadiag/rate.h>
 #include <rdmadiag/resources.h>
 #include <rdmadiag/threshold.h>
@@ -49,7 +49,7 @@ struct opts {
 
 static struct opts O;
 static struct rdiag_counters *C;
-static struct rdiag_out *OUT;
+static struct out *OUT;
 static struct rdiag_thresholds *THR;
 static volatile sig_atomic_t stop;
 
@@ -194,25 +194,25 @@ static void print_breaches(void)
 		return;
 	breached = true;
 	if (O.fmt == FMT_JSON) {
-		rdiag_out_obj_begin(OUT, NULL);
-		rdiag_out_arr_begin(OUT, "breaches");
+		out_obj_begin(OUT, NULL);
+		out_arr_begin(OUT, "breaches");
 		for (i = 0; i < NBR; i++) {
 			const struct rdiag_breach *b = &BR[i];
 
-			rdiag_out_obj_begin(OUT, NULL);
-			rdiag_out_str(OUT, "ifname", NULL, b->sample->dev);
+			out_obj_begin(OUT, NULL);
+			out_str(OUT, "ifname", NULL, b->sample->dev);
 			if (b->sample->port)
-				rdiag_out_u64(OUT, "port", NULL, b->sample->port);
-			rdiag_out_str(OUT, "counter", NULL, b->sample->name);
-			rdiag_out_str(OUT, "rule", NULL, b->rule->key);
-			rdiag_out_u64(OUT, "line", NULL, b->rule->line);
-			rdiag_out_str(OUT, "kind", NULL, rdiag_threshold_kind_name(b->rule->kind));
-			rdiag_out_dbl(OUT, "limit", NULL, b->rule->limit);
-			rdiag_out_dbl(OUT, "observed", NULL, b->observed);
-			rdiag_out_obj_end(OUT);
+				out_u64(OUT, "port", NULL, b->sample->port);
+			out_str(OUT, "counter", NULL, b->sample->name);
+			out_str(OUT, "rule", NULL, b->rule->key);
+			out_u64(OUT, "line", NULL, b->rule->line);
+			out_str(OUT, "kind", NULL, rdiag_threshold_kind_name(b->rule->kind));
+			out_dbl(OUT, "limit", NULL, b->rule->limit);
+			out_dbl(OUT, "observed", NULL, b->observed);
+			out_obj_end(OUT);
 		}
-		rdiag_out_arr_end(OUT);
-		rdiag_out_obj_end(OUT);
+		out_arr_end(OUT);
+		out_obj_end(OUT);
 	} else {
 		fflush(stdout);
 		for (i = 0; i < NBR; i++) {
@@ -262,17 +262,17 @@ static void text_port_header(const struct rdiag_devices *ds, const struct rdiag_
 	const struct rdiag_port *p = s->port ? find_port(ds, s->dev, s->port) : NULL;
 
 	if (!s->port) {
-		rdiag_out_text(OUT, "%s (device)\n", s->dev);
+		out_text(OUT, "%s (device)\n", s->dev);
 		return;
 	}
-	rdiag_out_text(OUT, "%s/%u", s->dev, s->port);
+	out_text(OUT, "%s/%u", s->dev, s->port);
 	if (p) {
-		rdiag_out_text(OUT, ": state %s physical_state %s", rdiag_port_state_name(p->state),
+		out_text(OUT, ": state %s physical_state %s", rdiag_port_state_name(p->state),
 			       rdiag_port_phys_state_name(p->phys_state));
 		if (p->netdev[0])
-			rdiag_out_text(OUT, " netdev %s", p->netdev);
+			out_text(OUT, " netdev %s", p->netdev);
 	}
-	rdiag_out_text(OUT, "\n");
+	out_text(OUT, "\n");
 }
 
 static int name_width(const struct rdiag_samples *set, size_t from, size_t to)
@@ -307,22 +307,22 @@ static void text_snapshot(const struct rdiag_samples *set, const struct rdiag_de
 				continue;
 			shown++;
 			if (s->err) {
-				rdiag_out_text(OUT, "    %-*s %20s  (%s)\n", w, s->name, "?",
+				out_text(OUT, "    %-*s %20s  (%s)\n", w, s->name, "?",
 					       s->err == -EINVAL ? "not a number" : strerror(-s->err));
 				continue;
 			}
-			rdiag_out_text(OUT, "    %-*s %s%20" PRIu64 "%s", w, s->name,
+			out_text(OUT, "    %-*s %s%20" PRIu64 "%s", w, s->name,
 				       sev_color(s, s->value), s->value,
 				       *sev_color(s, s->value) ? color("\033[0m") : "");
 			if (s->cat && s->cat->concept)
-				rdiag_out_text(OUT, "  %s", s->cat->concept);
+				out_text(OUT, "  %s", s->cat->concept);
 			if (s->cat && s->cat->scale > 1)
-				rdiag_out_text(OUT, "  (x%u = %" PRIu64 " bytes)", s->cat->scale,
+				out_text(OUT, "  (x%u = %" PRIu64 " bytes)", s->cat->scale,
 					       s->value * s->cat->scale);
-			rdiag_out_text(OUT, "\n");
+			out_text(OUT, "\n");
 		}
 		if (!shown)
-			rdiag_out_text(OUT, "    (all counters zero%s)\n", O.all ? " or filtered" : "");
+			out_text(OUT, "    (all counters zero%s)\n", O.all ? " or filtered" : "");
 		i = end;
 	}
 }
@@ -332,7 +332,7 @@ static void json_snapshot(const struct rdiag_samples *set)
 {
 	size_t n = rdiag_samples_count(set), i = 0, j;
 
-	rdiag_out_arr_begin(OUT, NULL);
+	out_arr_begin(OUT, NULL);
 	while (i < n) {
 		const struct rdiag_sample *first = rdiag_samples_get(set, i);
 		size_t end = i;
@@ -340,10 +340,10 @@ static void json_snapshot(const struct rdiag_samples *set)
 
 		while (end < n && same_port(rdiag_samples_get(set, end), first))
 			end++;
-		rdiag_out_obj_begin(OUT, NULL);
-		rdiag_out_str(OUT, "ifname", NULL, first->dev);
+		out_obj_begin(OUT, NULL);
+		out_str(OUT, "ifname", NULL, first->dev);
 		if (first->port)
-			rdiag_out_u64(OUT, "port", NULL, first->port);
+			out_u64(OUT, "port", NULL, first->port);
 		for (j = i; j < end; j++) {
 			const struct rdiag_sample *s = rdiag_samples_get(set, j);
 
@@ -352,29 +352,29 @@ static void json_snapshot(const struct rdiag_samples *set)
 			if (s->err)
 				errs = true;
 			else
-				rdiag_out_u64(OUT, s->name, NULL, s->value);
+				out_u64(OUT, s->name, NULL, s->value);
 		}
 		if (errs) {
 			/* unreadable counters are named, not invented as zeros */
-			rdiag_out_obj_begin(OUT, "errors");
+			out_obj_begin(OUT, "errors");
 			for (j = i; j < end; j++) {
 				const struct rdiag_sample *s = rdiag_samples_get(set, j);
 
 				if (selected(s) && s->err)
-					rdiag_out_str(OUT, s->name, NULL, s->err == -EINVAL ?
+					out_str(OUT, s->name, NULL, s->err == -EINVAL ?
 						      "not a number" : strerror(-s->err));
 			}
-			rdiag_out_obj_end(OUT);
+			out_obj_end(OUT);
 		}
-		rdiag_out_obj_end(OUT);
+		out_obj_end(OUT);
 		i = end;
 	}
-	rdiag_out_arr_end(OUT);
+	out_arr_end(OUT);
 }
 
 static void csv_field(const char *s)
 {
-	rdiag_csv_escape(stdout, s);
+	csv_escape(stdout, s);
 }
 
 static void csv_snapshot(const struct rdiag_samples *set)
@@ -416,7 +416,7 @@ static void prom_family(const struct rdiag_sample *s, char *buf, size_t len)
 	case RDIAG_ORIG_SYSFS_DEV_HW: grp = "device"; break;
 	default: grp = "port"; break;
 	}
-	if (rdiag_prom_name(nm, sizeof(nm), s->name) < 0)
+	if (prom_name(nm, sizeof(nm), s->name) < 0)
 		nm[sizeof(nm) - 1] = '\0';
 	snprintf(buf, len, "rdma_%s_%s%s", grp, nm, gauge ? "" : "_total");
 }
@@ -479,13 +479,13 @@ static void prom_snapshot(const struct rdiag_samples *set)
 			       s->cat && s->cat->behaviour == RDIAG_CNT_GAUGE ? "gauge" : "counter");
 		}
 		printf("%s{device=\"", rows[i].family);
-		rdiag_prom_label_escape(stdout, s->dev);
+		prom_label_escape(stdout, s->dev);
 		printf("\",port=\"%u\",counter=\"", s->port);
-		rdiag_prom_label_escape(stdout, s->name);
+		prom_label_escape(stdout, s->name);
 		printf("\"");
 		if (s->cat && s->cat->concept) {
 			printf(",concept=\"");
-			rdiag_prom_label_escape(stdout, s->cat->concept);
+			prom_label_escape(stdout, s->cat->concept);
 			printf("\"");
 		}
 		printf("} %" PRIu64 "\n", s->value);
@@ -563,17 +563,17 @@ static void report_vanished(const struct rdiag_samples *prev, const struct rdiag
 			continue;
 		switch (O.fmt) {
 		case FMT_TEXT:
-			rdiag_out_text(OUT, "%s/%u: gone (device or port vanished)\n", p->dev,
+			out_text(OUT, "%s/%u: gone (device or port vanished)\n", p->dev,
 				       p->port);
 			break;
 		case FMT_JSON:
-			rdiag_out_obj_begin(OUT, NULL);
-			rdiag_out_str(OUT, "time", NULL, when);
-			rdiag_out_str(OUT, "ifname", NULL, p->dev);
+			out_obj_begin(OUT, NULL);
+			out_str(OUT, "time", NULL, when);
+			out_str(OUT, "ifname", NULL, p->dev);
 			if (p->port)
-				rdiag_out_u64(OUT, "port", NULL, p->port);
-			rdiag_out_bool(OUT, "vanished", NULL, true);
-			rdiag_out_obj_end(OUT);
+				out_u64(OUT, "port", NULL, p->port);
+			out_bool(OUT, "vanished", NULL, true);
+			out_obj_end(OUT);
 			break;
 		default:
 			tool_warn("%s/%u vanished", p->dev, p->port);
@@ -590,7 +590,7 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 
 	iso_now(when, sizeof(when));
 	if (O.fmt == FMT_TEXT)
-		rdiag_out_text(OUT, "--- %s  interval %.3f s ---\n", when, secs);
+		out_text(OUT, "--- %s  interval %.3f s ---\n", when, secs);
 	report_vanished(prev, cur, when);
 	while (i < n) {
 		const struct rdiag_sample *first = rdiag_samples_get(cur, i);
@@ -632,46 +632,46 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 			if (!header) {
 				header = true;
 				if (O.fmt == FMT_JSON) {
-					rdiag_out_obj_begin(OUT, NULL);
-					rdiag_out_str(OUT, "time", NULL, when);
-					rdiag_out_dbl(OUT, "interval", NULL, secs);
-					rdiag_out_str(OUT, "ifname", NULL, s->dev);
+					out_obj_begin(OUT, NULL);
+					out_str(OUT, "time", NULL, when);
+					out_dbl(OUT, "interval", NULL, secs);
+					out_str(OUT, "ifname", NULL, s->dev);
 					if (s->port)
-						rdiag_out_u64(OUT, "port", NULL, s->port);
-					rdiag_out_obj_begin(OUT, "counters");
+						out_u64(OUT, "port", NULL, s->port);
+					out_obj_begin(OUT, "counters");
 				} else {
-					rdiag_out_text(OUT, "%s/%u\n", s->dev, s->port);
-					rdiag_out_text(OUT, "    %-*s %20s %14s %14s\n", w, "COUNTER",
+					out_text(OUT, "%s/%u\n", s->dev, s->port);
+					out_text(OUT, "    %-*s %20s %14s %14s\n", w, "COUNTER",
 						       "VALUE", "DELTA", "RATE/s");
 				}
 			}
 			if (O.fmt == FMT_JSON) {
-				rdiag_out_obj_begin(OUT, s->name);
-				rdiag_out_u64(OUT, "value", NULL, s->value);
-				rdiag_out_str(OUT, "state", NULL, rdiag_rate_state_name(r.state));
+				out_obj_begin(OUT, s->name);
+				out_u64(OUT, "value", NULL, s->value);
+				out_str(OUT, "state", NULL, rdiag_rate_state_name(r.state));
 				if (r.state == RDIAG_RATE_VALID) {
-					rdiag_out_u64(OUT, "delta", NULL, r.delta);
-					rdiag_out_dbl(OUT, "rate", NULL, r.per_sec);
+					out_u64(OUT, "delta", NULL, r.delta);
+					out_dbl(OUT, "rate", NULL, r.per_sec);
 				}
 				if (r.wrapped)
-					rdiag_out_bool(OUT, "wrapped", NULL, true);
+					out_bool(OUT, "wrapped", NULL, true);
 				if (r.saturated)
-					rdiag_out_bool(OUT, "saturated", NULL, true);
-				rdiag_out_obj_end(OUT);
+					out_bool(OUT, "saturated", NULL, true);
+				out_obj_end(OUT);
 			} else if (r.state == RDIAG_RATE_VALID) {
-				rdiag_out_text(OUT, "    %-*s %20" PRIu64 " %s%14" PRIu64 "%s %14.1f%s%s\n",
+				out_text(OUT, "    %-*s %20" PRIu64 " %s%14" PRIu64 "%s %14.1f%s%s\n",
 					       w, s->name, s->value, sev_color(s, r.delta), r.delta,
 					       *sev_color(s, r.delta) ? color("\033[0m") : "",
 					       r.per_sec, r.wrapped ? "  (wrapped)" : "",
 					       r.saturated ? "  (saturated: reset it)" : "");
 			} else {
-				rdiag_out_text(OUT, "    %-*s %20" PRIu64 " %14s %14s\n", w, s->name,
+				out_text(OUT, "    %-*s %20" PRIu64 " %14s %14s\n", w, s->name,
 					       s->value, rdiag_rate_state_name(r.state), "-");
 			}
 		}
 		if (header && O.fmt == FMT_JSON) {
-			rdiag_out_obj_end(OUT);
-			rdiag_out_obj_end(OUT);
+			out_obj_end(OUT);
+			out_obj_end(OUT);
 		}
 		i = end;
 	}
@@ -756,20 +756,20 @@ static void port_status(const char *dev, uint32_t port)
 
 	if (O.source == RDIAG_SRC_SYSFS || rdiag_counters_status(C, dev, port, &st) < 0)
 		return;
-	rdiag_out_str(OUT, "counter_mode", "    counter mode %s",
+	out_str(OUT, "counter_mode", "    counter mode %s",
 		      st.mode < 3 ? modes[st.mode] : "unknown");
 	if (st.mode == 1)
-		rdiag_out_u64(OUT, "counter_auto_mask", " (mask 0x%" PRIx64 ")", st.auto_mask);
-	rdiag_out_arr_begin(OUT, "optional_counters");
+		out_u64(OUT, "counter_auto_mask", " (mask 0x%" PRIx64 ")", st.auto_mask);
+	out_arr_begin(OUT, "optional_counters");
 	for (k = 0; k < st.n; k++) {
-		rdiag_out_obj_begin(OUT, NULL);
-		rdiag_out_str(OUT, "name", k ? ", %s" : "; optional counters: %s", st.names[k]);
-		rdiag_out_bool(OUT, "enabled", NULL, st.enabled[k]);
-		rdiag_out_text(OUT, "%s", st.enabled[k] ? " (on)" : " (off)");
-		rdiag_out_obj_end(OUT);
+		out_obj_begin(OUT, NULL);
+		out_str(OUT, "name", k ? ", %s" : "; optional counters: %s", st.names[k]);
+		out_bool(OUT, "enabled", NULL, st.enabled[k]);
+		out_text(OUT, "%s", st.enabled[k] ? " (on)" : " (off)");
+		out_obj_end(OUT);
 	}
-	rdiag_out_arr_end(OUT);
-	rdiag_out_text(OUT, "\n");
+	out_arr_end(OUT);
+	out_text(OUT, "\n");
 	rdiag_counters_status_free(&st);
 }
 
@@ -786,86 +786,86 @@ static int cmd_devices(void)
 		no_devices();
 	if (O.dev && !rdiag_counters_device_find(ds, O.dev))
 		tool_die("no RDMA device '%s'", O.dev);
-	rdiag_out_arr_begin(OUT, NULL);
+	out_arr_begin(OUT, NULL);
 	for (i = 0; i < ds->n; i++) {
 		const struct rdiag_device *d = &ds->dev[i];
 
 		if (O.dev && strcmp(O.dev, d->name))
 			continue;
 		any = true;
-		rdiag_out_obj_begin(OUT, NULL);
-		rdiag_out_str(OUT, "ifname", "%s:", d->name);
-		rdiag_out_str(OUT, "node_type", " node_type %s", d->node_type[0] ? d->node_type : "-");
-		rdiag_out_str(OUT, "protocol", " protocol %s", d->protocol[0] ? d->protocol : "-");
-		rdiag_out_str(OUT, "driver", " driver %s", d->driver[0] ? d->driver : "-");
+		out_obj_begin(OUT, NULL);
+		out_str(OUT, "ifname", "%s:", d->name);
+		out_str(OUT, "node_type", " node_type %s", d->node_type[0] ? d->node_type : "-");
+		out_str(OUT, "protocol", " protocol %s", d->protocol[0] ? d->protocol : "-");
+		out_str(OUT, "driver", " driver %s", d->driver[0] ? d->driver : "-");
 		if (d->node_guid[0])
-			rdiag_out_str(OUT, "node_guid", " node_guid %s", d->node_guid);
+			out_str(OUT, "node_guid", " node_guid %s", d->node_guid);
 		if (d->fw_ver[0])
-			rdiag_out_str(OUT, "fw", " fw %s", d->fw_ver);
-		rdiag_out_text(OUT, "\n");
-		rdiag_out_arr_begin(OUT, "ports");
+			out_str(OUT, "fw", " fw %s", d->fw_ver);
+		out_text(OUT, "\n");
+		out_arr_begin(OUT, "ports");
 		for (j = 0; j < d->n_ports; j++) {
 			const struct rdiag_port *p = &d->ports[j];
 			bool ib = !strcmp(p->link_layer, "InfiniBand");
 
 			if (O.port && O.port != p->port)
 				continue;
-			rdiag_out_obj_begin(OUT, NULL);
-			rdiag_out_u64(OUT, "port", "  port %" PRIu64, p->port);
-			rdiag_out_str(OUT, "state", " state %s", rdiag_port_state_name(p->state));
-			rdiag_out_str(OUT, "physical_state", " physical_state %s",
+			out_obj_begin(OUT, NULL);
+			out_u64(OUT, "port", "  port %" PRIu64, p->port);
+			out_str(OUT, "state", " state %s", rdiag_port_state_name(p->state));
+			out_str(OUT, "physical_state", " physical_state %s",
 				      rdiag_port_phys_state_name(p->phys_state));
 			if (p->rate[0])
-				rdiag_out_str(OUT, "rate", " rate %s", p->rate);
+				out_str(OUT, "rate", " rate %s", p->rate);
 			if (p->link_layer[0])
-				rdiag_out_str(OUT, "link_layer", " link_layer %s", p->link_layer);
+				out_str(OUT, "link_layer", " link_layer %s", p->link_layer);
 			if (ib) {
-				rdiag_out_u64(OUT, "lid", " lid %" PRIu64, p->lid);
-				rdiag_out_u64(OUT, "sm_lid", " sm_lid %" PRIu64, p->sm_lid);
+				out_u64(OUT, "lid", " lid %" PRIu64, p->lid);
+				out_u64(OUT, "sm_lid", " sm_lid %" PRIu64, p->sm_lid);
 			}
-			rdiag_out_text(OUT, "\n");
+			out_text(OUT, "\n");
 			/* the ibdev2netdev line */
 			if (p->netdev[0]) {
-				rdiag_out_text(OUT, "    %s port %u ==> ", d->name, p->port);
-				rdiag_out_str(OUT, "netdev", "%s", p->netdev);
+				out_text(OUT, "    %s port %u ==> ", d->name, p->port);
+				out_str(OUT, "netdev", "%s", p->netdev);
 				if (p->ifindex)
-					rdiag_out_u64(OUT, "netdev_index", " (ifindex %" PRIu64 "",
+					out_u64(OUT, "netdev_index", " (ifindex %" PRIu64 "",
 						      (uint64_t)p->ifindex);
 				if (p->mtu)
-					rdiag_out_u64(OUT, "mtu", ", mtu %" PRIu64 ")", p->mtu);
+					out_u64(OUT, "mtu", ", mtu %" PRIu64 ")", p->mtu);
 				else if (p->ifindex)
-					rdiag_out_text(OUT, ")");
-				rdiag_out_text(OUT, " (%s)\n", p->state == 4 ? "Up" : "Down");
+					out_text(OUT, ")");
+				out_text(OUT, " (%s)\n", p->state == 4 ? "Up" : "Down");
 			}
-			rdiag_out_u64(OUT, "hw_counters_lifespan_ms", NULL, p->hw_lifespan_ms);
+			out_u64(OUT, "hw_counters_lifespan_ms", NULL, p->hw_lifespan_ms);
 			port_status(d->name, p->port);
 			if (p->n_gids)
-				rdiag_out_text(OUT, "    %-5s %-39s %-10s %-12s %s\n", "INDEX",
+				out_text(OUT, "    %-5s %-39s %-10s %-12s %s\n", "INDEX",
 					       "GID", "TYPE", "NETDEV", "IP");
-			rdiag_out_arr_begin(OUT, "gids");
+			out_arr_begin(OUT, "gids");
 			for (g = 0; g < p->n_gids; g++) {
 				const struct rdiag_gid *x = &p->gids[g];
 
-				rdiag_out_obj_begin(OUT, NULL);
-				rdiag_out_u64(OUT, "index", "    %-5" PRIu64, x->index);
-				rdiag_out_str(OUT, "gid", " %-39s", x->gid);
-				rdiag_out_str(OUT, "type", " %-10s", rdiag_gid_type_name(x->type));
-				rdiag_out_str(OUT, "netdev", " %-12s", x->ndev[0] ? x->ndev : "-");
-				rdiag_out_str(OUT, "ip", " %-15s", x->ip[0] ? x->ip : "-");
-				rdiag_out_bool(OUT, "routable", NULL, x->routable);
+				out_obj_begin(OUT, NULL);
+				out_u64(OUT, "index", "    %-5" PRIu64, x->index);
+				out_str(OUT, "gid", " %-39s", x->gid);
+				out_str(OUT, "type", " %-10s", rdiag_gid_type_name(x->type));
+				out_str(OUT, "netdev", " %-12s", x->ndev[0] ? x->ndev : "-");
+				out_str(OUT, "ip", " %-15s", x->ip[0] ? x->ip : "-");
+				out_bool(OUT, "routable", NULL, x->routable);
 				if (x->routable)
-					rdiag_out_text(OUT, " %s", x->ipv4 ?
+					out_text(OUT, " %s", x->ipv4 ?
 						       "routable RoCEv2 (IPv4)" : "routable RoCEv2");
-				rdiag_out_text(OUT, "\n");
-				rdiag_out_obj_end(OUT);
+				out_text(OUT, "\n");
+				out_obj_end(OUT);
 			}
-			rdiag_out_arr_end(OUT);
-			rdiag_out_obj_end(OUT);
+			out_arr_end(OUT);
+			out_obj_end(OUT);
 		}
-		rdiag_out_arr_end(OUT);
-		rdiag_out_obj_end(OUT);
+		out_arr_end(OUT);
+		out_obj_end(OUT);
 	}
-	rdiag_out_arr_end(OUT);
+	out_arr_end(OUT);
 	rdiag_counters_devices_free(ds);
 	return any ? EXIT_OK : EXIT_USAGE;
 }
@@ -896,16 +896,16 @@ static const struct rdiag_qp_counter *qp_counter(const struct rdiag_qp_counter *
 static void out_u64_or_dash(const char *key, const char *fmt, int width, bool has, uint64_t v)
 {
 	if (has)
-		rdiag_out_u64(OUT, key, fmt, v);
+		out_u64(OUT, key, fmt, v);
 	else
-		rdiag_out_text(OUT, " %*s", width, "-");
+		out_text(OUT, " %*s", width, "-");
 }
 
 /* the last two columns of the qp/cm tables: the owning process, or "-" */
 static void out_owner(uint32_t pid, const char *comm)
 {
 	out_u64_or_dash("pid", " %7" PRIu64, 7, pid, pid);
-	rdiag_out_str(OUT, "comm", " %s", comm[0] ? comm : "-");
+	out_str(OUT, "comm", " %s", comm[0] ? comm : "-");
 }
 
 static int cmd_qp(void)
@@ -925,36 +925,36 @@ static int cmd_qp(void)
 		qc = NULL;
 		nqc = 0;
 	}
-	rdiag_out_text(OUT, "%-10s %4s %8s %-6s %-5s %8s %8s %8s %7s %s\n", "DEV", "PORT", "LQPN",
+	out_text(OUT, "%-10s %4s %8s %-6s %-5s %8s %8s %8s %7s %s\n", "DEV", "PORT", "LQPN",
 		       "TYPE", "STATE", "RQPN", "SQ-PSN", "RQ-PSN", "PID", "COMM");
-	rdiag_out_arr_begin(OUT, NULL);
+	out_arr_begin(OUT, NULL);
 	for (i = 0; i < n; i++) {
-		rdiag_out_obj_begin(OUT, NULL);
-		rdiag_out_str(OUT, "ifname", "%-10s", q[i].dev);
+		out_obj_begin(OUT, NULL);
+		out_str(OUT, "ifname", "%-10s", q[i].dev);
 		out_u64_or_dash("port", " %4" PRIu64, 4, q[i].port, q[i].port);
-		rdiag_out_u64(OUT, "lqpn", " %8" PRIu64, q[i].lqpn);
-		rdiag_out_str(OUT, "type", " %-6s", rdiag_res_qp_type_name(q[i].type));
-		rdiag_out_str(OUT, "state", " %-5s", rdiag_res_qp_state_name(q[i].state));
+		out_u64(OUT, "lqpn", " %8" PRIu64, q[i].lqpn);
+		out_str(OUT, "type", " %-6s", rdiag_res_qp_type_name(q[i].type));
+		out_str(OUT, "state", " %-5s", rdiag_res_qp_state_name(q[i].state));
 		out_u64_or_dash("rqpn", " %8" PRIu64, 8, q[i].has_rqpn, q[i].rqpn);
-		rdiag_out_u64(OUT, "sq-psn", " %8" PRIu64, q[i].sq_psn);
+		out_u64(OUT, "sq-psn", " %8" PRIu64, q[i].sq_psn);
 		out_u64_or_dash("rq-psn", " %8" PRIu64, 8, q[i].has_rq_psn, q[i].rq_psn);
 		out_owner(q[i].pid, q[i].comm);
-		rdiag_out_text(OUT, "\n");
+		out_text(OUT, "\n");
 		b = qp_counter(qc, nqc, &q[i]);
 		if (b) {
-			rdiag_out_u64(OUT, "counter_id", "      counter %" PRIu64 ":", b->id);
-			rdiag_out_obj_begin(OUT, "counters");
+			out_u64(OUT, "counter_id", "      counter %" PRIu64 ":", b->id);
+			out_obj_begin(OUT, "counters");
 			for (k = 0; k < b->n; k++)
 				if (O.all || b->values[k]) {
-					rdiag_out_text(OUT, " %s", b->names[k]);
-					rdiag_out_u64(OUT, b->names[k], " %" PRIu64, b->values[k]);
+					out_text(OUT, " %s", b->names[k]);
+					out_u64(OUT, b->names[k], " %" PRIu64, b->values[k]);
 				}
-			rdiag_out_obj_end(OUT);
-			rdiag_out_text(OUT, "\n");
+			out_obj_end(OUT);
+			out_text(OUT, "\n");
 		}
-		rdiag_out_obj_end(OUT);
+		out_obj_end(OUT);
 	}
-	rdiag_out_arr_end(OUT);
+	out_arr_end(OUT);
 	rdiag_counters_qp_counters_free(qc, nqc);
 	free(q);
 	return EXIT_OK;
@@ -971,25 +971,25 @@ static int cmd_cm(void)
 	ret = rdiag_counters_cm_ids(C, O.dev, &id, &n);
 	if (ret < 0)
 		lib_fail("cannot list rdma_cm IDs", ret);
-	rdiag_out_text(OUT, "%-10s %4s %-14s %-5s %-24s %-24s %8s %7s %s\n", "DEV", "PORT",
+	out_text(OUT, "%-10s %4s %-14s %-5s %-24s %-24s %8s %7s %s\n", "DEV", "PORT",
 		       "STATE", "PS", "SRC", "DST", "LQPN", "PID", "COMM");
-	rdiag_out_arr_begin(OUT, NULL);
+	out_arr_begin(OUT, NULL);
 	for (i = 0; i < n; i++) {
-		rdiag_out_obj_begin(OUT, NULL);
-		rdiag_out_str(OUT, "ifname", "%-10s", id[i].dev[0] ? id[i].dev : "-");
-		rdiag_out_u64(OUT, "port", " %4" PRIu64, id[i].port);
-		rdiag_out_str(OUT, "state", " %-14s", rdiag_res_cm_state_name(id[i].state));
-		rdiag_out_str(OUT, "ps", " %-5s", rdiag_res_port_space_name(id[i].ps_full));
-		rdiag_out_str(OUT, "src", " %-24s", id[i].has_src ?
+		out_obj_begin(OUT, NULL);
+		out_str(OUT, "ifname", "%-10s", id[i].dev[0] ? id[i].dev : "-");
+		out_u64(OUT, "port", " %4" PRIu64, id[i].port);
+		out_str(OUT, "state", " %-14s", rdiag_res_cm_state_name(id[i].state));
+		out_str(OUT, "ps", " %-5s", rdiag_res_port_space_name(id[i].ps_full));
+		out_str(OUT, "src", " %-24s", id[i].has_src ?
 			      rdiag_sockaddr_str(&id[i].src, a, sizeof(a)) : "-");
-		rdiag_out_str(OUT, "dst", " %-24s", id[i].has_dst ?
+		out_str(OUT, "dst", " %-24s", id[i].has_dst ?
 			      rdiag_sockaddr_str(&id[i].dst, b, sizeof(b)) : "-");
 		out_u64_or_dash("lqpn", " %8" PRIu64, 8, id[i].lqpn, id[i].lqpn);
 		out_owner(id[i].pid, id[i].comm);
-		rdiag_out_text(OUT, "\n");
-		rdiag_out_obj_end(OUT);
+		out_text(OUT, "\n");
+		out_obj_end(OUT);
 	}
-	rdiag_out_arr_end(OUT);
+	out_arr_end(OUT);
 	free(id);
 	return EXIT_OK;
 }
@@ -1000,36 +1000,36 @@ static void explain_one(const struct rdiag_catalog_entry *e)
 {
 	size_t k;
 
-	rdiag_out_obj_begin(OUT, NULL);
-	rdiag_out_str(OUT, "name", "%s", e->name);
-	rdiag_out_str(OUT, "driver", " (%s)\n", e->driver);
-	rdiag_out_str(OUT, "meaning", "  meaning:    %s\n", e->meaning);
+	out_obj_begin(OUT, NULL);
+	out_str(OUT, "name", "%s", e->name);
+	out_str(OUT, "driver", " (%s)\n", e->driver);
+	out_str(OUT, "meaning", "  meaning:    %s\n", e->meaning);
 	if (e->hint)
-		rdiag_out_str(OUT, "check", "  check:      %s\n", e->hint);
+		out_str(OUT, "check", "  check:      %s\n", e->hint);
 	else
-		rdiag_out_null(OUT, "check");
+		out_null(OUT, "check");
 	if (e->concept)
-		rdiag_out_str(OUT, "concept", "  concept:    %s\n", e->concept);
+		out_str(OUT, "concept", "  concept:    %s\n", e->concept);
 	else
-		rdiag_out_null(OUT, "concept");
-	rdiag_out_str(OUT, "unit", "  unit:       %s", rdiag_unit_name(e->unit));
+		out_null(OUT, "concept");
+	out_str(OUT, "unit", "  unit:       %s", rdiag_unit_name(e->unit));
 	if (e->scale > 1)
-		rdiag_out_text(OUT, " (x%u for bytes)", e->scale);
-	rdiag_out_text(OUT, "\n");
-	rdiag_out_u64(OUT, "scale", NULL, e->scale);
-	rdiag_out_u64(OUT, "width", "  width:      %" PRIu64 " bits", e->width);
-	rdiag_out_str(OUT, "behaviour", ", %s\n", rdiag_behaviour_name(e->behaviour));
-	rdiag_out_str(OUT, "severity", "  severity:   %s\n", rdiag_severity_name(e->severity));
+		out_text(OUT, " (x%u for bytes)", e->scale);
+	out_text(OUT, "\n");
+	out_u64(OUT, "scale", NULL, e->scale);
+	out_u64(OUT, "width", "  width:      %" PRIu64 " bits", e->width);
+	out_str(OUT, "behaviour", ", %s\n", rdiag_behaviour_name(e->behaviour));
+	out_str(OUT, "severity", "  severity:   %s\n", rdiag_severity_name(e->severity));
 	if (e->direction != RDIAG_DIR_NONE)
-		rdiag_out_str(OUT, "direction", "  direction:  %s\n",
+		out_str(OUT, "direction", "  direction:  %s\n",
 			      rdiag_direction_name(e->direction));
-	rdiag_out_arr_begin(OUT, "aliases");
+	out_arr_begin(OUT, "aliases");
 	for (k = 0; k < 3 && e->aliases[k]; k++)
-		rdiag_out_str(OUT, NULL, k ? ", %s" : "  aliases:    %s", e->aliases[k]);
-	rdiag_out_arr_end(OUT);
+		out_str(OUT, NULL, k ? ", %s" : "  aliases:    %s", e->aliases[k]);
+	out_arr_end(OUT);
 	if (e->aliases[0])
-		rdiag_out_text(OUT, "\n");
-	rdiag_out_obj_end(OUT);
+		out_text(OUT, "\n");
+	out_obj_end(OUT);
 }
 
 static int cmd_explain(const char *what)
@@ -1043,29 +1043,29 @@ static int cmd_explain(const char *what)
 		alias = rdiag_catalog_lookup(what, NULL, RDIAG_ORIG_PMA);
 	if (!alias)
 		alias = rdiag_catalog_lookup(what, NULL, RDIAG_ORIG_CM);
-	rdiag_out_arr_begin(OUT, NULL);
+	out_arr_begin(OUT, NULL);
 	for (i = 0; i < n; i++) {
 		const struct rdiag_catalog_entry *e = rdiag_catalog_at(i);
 
 		if (strcmp(e->name, what) && e != alias)
 			continue;
 		if (found++)
-			rdiag_out_text(OUT, "\n");
+			out_text(OUT, "\n");
 		explain_one(e);
 	}
 	if (!found && rdiag_catalog_is_concept(what)) {
-		rdiag_out_text(OUT, "concept %s: ", what);
+		out_text(OUT, "concept %s: ", what);
 		for (i = 0; i < n; i++) {
 			const struct rdiag_catalog_entry *e = rdiag_catalog_at(i);
 
 			if (!e->concept || strcmp(e->concept, what))
 				continue;
 			if (found++)
-				rdiag_out_text(OUT, "\n");
+				out_text(OUT, "\n");
 			explain_one(e);
 		}
 	}
-	rdiag_out_arr_end(OUT);
+	out_arr_end(OUT);
 	if (!found) {
 		tool_err("no catalogue entry for '%s' (unknown counters are shown with their raw "
 			 "name)", what);
@@ -1216,10 +1216,10 @@ int main(int argc, char **argv)
 	if (cmd && !strcmp(cmd, "explain")) {
 		if (optind + 1 != argc)
 			tool_usage_error("explain takes one counter or concept name");
-		OUT = rdiag_out_new(stdout, O.fmt == FMT_JSON ? (O.pretty ? RDIAG_OUT_JSON_PRETTY :
-							RDIAG_OUT_JSON) : RDIAG_OUT_TEXT);
+		OUT = out_new(stdout, O.fmt == FMT_JSON ? (O.pretty ? OUT_JSON_PRETTY :
+							OUT_JSON) : OUT_TEXT);
 		ret = cmd_explain(argv[optind]);
-		rdiag_out_free(OUT);
+		out_free(OUT);
 		return ret;
 	}
 
@@ -1261,8 +1261,8 @@ int main(int argc, char **argv)
 	if (cmd && (O.fmt == FMT_CSV || O.fmt == FMT_PROM))
 		tool_usage_error("'%s' supports text and JSON only", cmd);
 
-	OUT = rdiag_out_new(stdout, O.fmt == FMT_JSON ? (O.pretty ? RDIAG_OUT_JSON_PRETTY :
-							 RDIAG_OUT_JSON) : RDIAG_OUT_TEXT);
+	OUT = out_new(stdout, O.fmt == FMT_JSON ? (O.pretty ? OUT_JSON_PRETTY :
+							 OUT_JSON) : OUT_TEXT);
 	if (!OUT)
 		tool_die("out of memory");
 	if (!cmd)
@@ -1273,7 +1273,7 @@ int main(int argc, char **argv)
 		ret = cmd_qp();
 	else
 		ret = cmd_cm();
-	rdiag_out_free(OUT);
+	out_free(OUT);
 	rdiag_threshold_free(THR);
 	rdiag_counters_close(C);
 	free(O.names);

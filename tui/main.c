@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <rdmadiag/out.h>
+#include "common/out.h"
 
 #include "collect.h"
 #include "model.h"
@@ -178,7 +178,7 @@ static bool wait_until(uint64_t due)
 static int run_batch(const struct opts *o, struct rt_collector *col, struct rt_model *m,
 		     const char *host, const struct rt_thresholds *th)
 {
-	struct rdiag_out *out = rdiag_out_new(stdout, o->json ? RDIAG_OUT_JSON : RDIAG_OUT_TEXT);
+	struct out *out = out_new(stdout, o->json ? OUT_JSON : OUT_TEXT);
 	uint64_t due = rt_now_ns(), iv_ns = (uint64_t)(o->interval * 1e9), now, k;
 	bool breached = false, warned = false;
 	char note[256];
@@ -225,7 +225,7 @@ static int run_batch(const struct opts *o, struct rt_collector *col, struct rt_m
 		if (due < now)
 			due = now + iv_ns;
 	}
-	rdiag_out_free(out);
+	out_free(out);
 	if (r == EXIT_USAGE)
 		return r;
 	return breached ? EXIT_FOUND : EXIT_OK;

@@ -9,7 +9,7 @@
 #include "model.h"
 #include "ui.h"
 
-struct rdiag_out;
+struct out;
 struct rt_thresholds;
 
 /* what the header needs besides the model */
@@ -37,7 +37,7 @@ const char *rt_view_header(const struct rt_model *m, const struct rt_frame_info 
 			   size_t len);
 
 /* batch: one frame of the Ports table as text (like top -b), or one JSON line */
-void rt_view_batch_frame(struct rdiag_out *o, const struct rt_model *m,
+void rt_view_batch_frame(struct out *o, const struct rt_model *m,
 			 const struct rt_frame_info *fi);
 
 #endif

@@ -5,28 +5,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <rdmadiag/out.h>
+#include "common/out.h"
 
 #include "table.h"
 #include "thresh.h"
 #include "view.h"
 
-static void text_frame(struct rdiag_out *o, const struct rt_model *m,
+static void text_frame(struct out *o, const struct rt_model *m,
 		       const struct rt_frame_info *fi)
 {
 	bool shown[PC__N];
 	char cells[PC__N][RT_CELL], line[1024], rule[256];
 	size_t idx_buf[256], *idx = idx_buf, n, i, j;
 
-	rdiag_out_text(o, "%s\n", rt_view_header(m, fi, line, sizeof(line)));
+	out_text(o, "%s\n", rt_view_header(m, fi, line, sizeof(line)));
 	rt_cols_fit(rt_port_cols, PC__N, 0, shown);
-	rdiag_out_text(o, "%s\n", rt_row(rt_port_cols, PC__N, shown, NULL, line, sizeof(line)));
+	out_text(o, "%s\n", rt_row(rt_port_cols, PC__N, shown, NULL, line, sizeof(line)));
 	if (m->nports > sizeof(idx_buf) / sizeof(idx_buf[0]))
 		idx = malloc(m->nports * sizeof(*idx));
 	n = idx ? rt_sort_ports(m, RT_PK_NAME, false, idx) : 0;
 	for (i = 0; i < n; i++) {
 		rt_port_cells(&m->ports[idx[i]], cells);
-		rdiag_out_text(o, "%s\n", rt_row(rt_port_cols, PC__N, shown, cells, line,
+		out_text(o, "%s\n", rt_row(rt_port_cols, PC__N, shown, cells, line,
 						  sizeof(line)));
 	}
 	/* breaches spelled out: a script grepping the frame sees which rule fired */
@@ -38,160 +38,160 @@ static void text_frame(struct rdiag_out *o, const struct rt_model *m,
 
 			if (!c->breach)
 				continue;
-			rdiag_out_text(o, "breach %s/%u %s: %g (rule line %u: %s)\n", p->dev, p->port,
+			out_text(o, "breach %s/%u %s: %g (rule line %u: %s)\n", p->dev, p->port,
 				       c->name, c->observed, c->breach_line,
 				       rt_thresh_rule_text(fi->th, c->breach_line, rule, sizeof(rule)));
 		}
 	}
-	rdiag_out_text(o, "\n");
+	out_text(o, "\n");
 	if (idx != idx_buf)
 		free(idx);
 }
 
-static void rate_or_null(struct rdiag_out *o, const char *key, bool have, double v)
+static void rate_or_null(struct out *o, const char *key, bool have, double v)
 {
 	if (have)
-		rdiag_out_dbl(o, key, NULL, v);
+		out_dbl(o, key, NULL, v);
 	else
-		rdiag_out_null(o, key);
+		out_null(o, key);
 }
 
-static void u64_or_null(struct rdiag_out *o, const char *key, bool have, uint64_t v)
+static void u64_or_null(struct out *o, const char *key, bool have, uint64_t v)
 {
 	if (have)
-		rdiag_out_u64(o, key, NULL, v);
+		out_u64(o, key, NULL, v);
 	else
-		rdiag_out_null(o, key);
+		out_null(o, key);
 }
 
 /* the process behind a QP or rdma_cm ID: pid null for a kernel one */
-static void owner(struct rdiag_out *o, int64_t pid, const char *comm)
+static void owner(struct out *o, int64_t pid, const char *comm)
 {
 	if (pid >= 0)
-		rdiag_out_i64(o, "pid", NULL, pid);
+		out_i64(o, "pid", NULL, pid);
 	else
-		rdiag_out_null(o, "pid");
-	rdiag_out_str(o, "comm", NULL, comm);
+		out_null(o, "pid");
+	out_str(o, "comm", NULL, comm);
 }
 
-static void json_port(struct rdiag_out *o, const struct rt_port *p)
+static void json_port(struct out *o, const struct rt_port *p)
 {
 	bool rates = p->have_rates && !p->gone && !p->err;
 	size_t j;
 
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_str(o, "ifname", NULL, p->dev);
-	rdiag_out_u64(o, "port", NULL, p->port);
-	rdiag_out_str(o, "state", NULL, p->gone ? "GONE" : p->state);
-	rdiag_out_str(o, "physical_state", NULL, p->phys);
-	rdiag_out_str(o, "netdev", NULL, p->netdev);
-	rdiag_out_str(o, "link", NULL, p->link);
-	rdiag_out_dbl(o, "link_gbps", NULL, p->link_gbps);
-	rdiag_out_bool(o, "gone", NULL, p->gone);
-	rdiag_out_bool(o, "slow", NULL, p->slow);
+	out_obj_begin(o, NULL);
+	out_str(o, "ifname", NULL, p->dev);
+	out_u64(o, "port", NULL, p->port);
+	out_str(o, "state", NULL, p->gone ? "GONE" : p->state);
+	out_str(o, "physical_state", NULL, p->phys);
+	out_str(o, "netdev", NULL, p->netdev);
+	out_str(o, "link", NULL, p->link);
+	out_dbl(o, "link_gbps", NULL, p->link_gbps);
+	out_bool(o, "gone", NULL, p->gone);
+	out_bool(o, "slow", NULL, p->slow);
 	if (p->err)
-		rdiag_out_str(o, "error", NULL, strerror(-p->err));
+		out_str(o, "error", NULL, strerror(-p->err));
 	rate_or_null(o, "rx_pps", rates && p->have_pkts, p->rx_pps);
 	rate_or_null(o, "tx_pps", rates && p->have_pkts, p->tx_pps);
 	rate_or_null(o, "rx_bytes_per_sec", rates && p->have_bytes, p->rx_Bps);
 	rate_or_null(o, "tx_bytes_per_sec", rates && p->have_bytes, p->tx_Bps);
 	rate_or_null(o, "utilisation", rates && p->util >= 0, p->util);
-	rdiag_out_u64(o, "errors_moving", NULL, p->err_moving);
-	rdiag_out_u64(o, "error_delta", NULL, p->err_delta);
+	out_u64(o, "errors_moving", NULL, p->err_moving);
+	out_u64(o, "error_delta", NULL, p->err_delta);
 	if (p->top_err)
-		rdiag_out_str(o, "top_error", NULL, p->top_err);
+		out_str(o, "top_error", NULL, p->top_err);
 	else
-		rdiag_out_null(o, "top_error");
-	rdiag_out_u64(o, "breaches", NULL, p->breaches);
-	rdiag_out_arr_begin(o, "counters");
+		out_null(o, "top_error");
+	out_u64(o, "breaches", NULL, p->breaches);
+	out_arr_begin(o, "counters");
 	for (j = 0; j < p->nctr; j++) {
 		const struct rt_ctr *c = &p->ctr[j];
 		const char *concept = rt_meta_concept(&c->meta);
 		bool valid = c->present && c->state == RT_RATE_VALID;
 
-		rdiag_out_obj_begin(o, NULL);
-		rdiag_out_str(o, "name", NULL, c->name);
-		rdiag_out_u64(o, "value", NULL, c->value);
+		out_obj_begin(o, NULL);
+		out_str(o, "name", NULL, c->name);
+		out_u64(o, "value", NULL, c->value);
 		rate_or_null(o, "delta", valid, (double)c->delta);
 		rate_or_null(o, "rate", valid, c->rate);
-		rdiag_out_str(o, "rate_state", NULL, c->present ? rt_rate_state_name(c->state) :
+		out_str(o, "rate_state", NULL, c->present ? rt_rate_state_name(c->state) :
 								   "gone");
 		if (*concept)
-			rdiag_out_str(o, "concept", NULL, concept);
+			out_str(o, "concept", NULL, concept);
 		else
-			rdiag_out_null(o, "concept");
-		rdiag_out_str(o, "severity", NULL, rt_sev_name(rt_meta_sev(&c->meta)));
-		rdiag_out_str(o, "origin", NULL, rdiag_origin_name(c->meta.origin));
-		rdiag_out_bool(o, "breach", NULL, c->breach);
-		rdiag_out_obj_end(o);
+			out_null(o, "concept");
+		out_str(o, "severity", NULL, rt_sev_name(rt_meta_sev(&c->meta)));
+		out_str(o, "origin", NULL, rdiag_origin_name(c->meta.origin));
+		out_bool(o, "breach", NULL, c->breach);
+		out_obj_end(o);
 	}
-	rdiag_out_arr_end(o);
-	rdiag_out_obj_end(o);
+	out_arr_end(o);
+	out_obj_end(o);
 }
 
-static void json_frame(struct rdiag_out *o, const struct rt_model *m,
+static void json_frame(struct out *o, const struct rt_model *m,
 		       const struct rt_frame_info *fi)
 {
 	size_t i, j;
 
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_u64(o, "frame", NULL, m->frames);
-	rdiag_out_i64(o, "time", NULL, (int64_t)fi->wall);
-	rdiag_out_str(o, "host", NULL, fi->host);
-	rdiag_out_dbl(o, "interval", NULL, fi->interval);
-	rdiag_out_u64(o, "devices", NULL, m->ndevs);
-	rdiag_out_u64(o, "qps_in_err", NULL, m->qps_in_err);
-	rdiag_out_u64(o, "error_deltas", NULL, m->err_deltas);
-	rdiag_out_u64(o, "breach_count", NULL, m->breaches);
-	rdiag_out_arr_begin(o, "ports");
+	out_obj_begin(o, NULL);
+	out_u64(o, "frame", NULL, m->frames);
+	out_i64(o, "time", NULL, (int64_t)fi->wall);
+	out_str(o, "host", NULL, fi->host);
+	out_dbl(o, "interval", NULL, fi->interval);
+	out_u64(o, "devices", NULL, m->ndevs);
+	out_u64(o, "qps_in_err", NULL, m->qps_in_err);
+	out_u64(o, "error_deltas", NULL, m->err_deltas);
+	out_u64(o, "breach_count", NULL, m->breaches);
+	out_arr_begin(o, "ports");
 	for (i = 0; i < m->nports; i++)
 		json_port(o, &m->ports[i]);
-	rdiag_out_arr_end(o);
+	out_arr_end(o);
 
 	if (m->qp_err)
-		rdiag_out_str(o, "qps_error", NULL, strerror(-m->qp_err));
-	rdiag_out_arr_begin(o, "qps");
+		out_str(o, "qps_error", NULL, strerror(-m->qp_err));
+	out_arr_begin(o, "qps");
 	for (i = 0; i < m->nqps; i++) {
 		const struct rt_qp *q = &m->qps[i];
 
-		rdiag_out_obj_begin(o, NULL);
-		rdiag_out_str(o, "ifname", NULL, q->dev);
-		rdiag_out_u64(o, "port", NULL, q->port);
-		rdiag_out_u64(o, "lqpn", NULL, q->lqpn);
+		out_obj_begin(o, NULL);
+		out_str(o, "ifname", NULL, q->dev);
+		out_u64(o, "port", NULL, q->port);
+		out_u64(o, "lqpn", NULL, q->lqpn);
 		u64_or_null(o, "rqpn", q->has_rqpn, q->rqpn);
-		rdiag_out_str(o, "type", NULL, q->type);
-		rdiag_out_str(o, "state", NULL, q->state);
-		rdiag_out_u64(o, "sq-psn", NULL, q->sq_psn);
+		out_str(o, "type", NULL, q->type);
+		out_str(o, "state", NULL, q->state);
+		out_u64(o, "sq-psn", NULL, q->sq_psn);
 		u64_or_null(o, "rq-psn", q->has_psn, q->rq_psn);
 		owner(o, q->pid, q->comm);
 		if (q->has_counter) {
-			rdiag_out_u64(o, "counter_packets", NULL, q->ctr_packets);
-			rdiag_out_u64(o, "counter_errors", NULL, q->ctr_errors);
+			out_u64(o, "counter_packets", NULL, q->ctr_packets);
+			out_u64(o, "counter_errors", NULL, q->ctr_errors);
 		}
-		rdiag_out_obj_end(o);
+		out_obj_end(o);
 	}
-	rdiag_out_arr_end(o);
+	out_arr_end(o);
 
 	if (m->cm_err)
-		rdiag_out_str(o, "cm_ids_error", NULL, strerror(-m->cm_err));
-	rdiag_out_arr_begin(o, "cm_ids");
+		out_str(o, "cm_ids_error", NULL, strerror(-m->cm_err));
+	out_arr_begin(o, "cm_ids");
 	for (i = 0; i < m->ncms; i++) {
 		const struct rt_cmid *c = &m->cms[i];
 
-		rdiag_out_obj_begin(o, NULL);
-		rdiag_out_str(o, "ifname", NULL, c->dev);
-		rdiag_out_u64(o, "port", NULL, c->port);
-		rdiag_out_str(o, "state", NULL, c->state);
-		rdiag_out_str(o, "ps", NULL, c->ps);
-		rdiag_out_str(o, "src-addr", NULL, c->src);
-		rdiag_out_str(o, "dst-addr", NULL, c->dst);
+		out_obj_begin(o, NULL);
+		out_str(o, "ifname", NULL, c->dev);
+		out_u64(o, "port", NULL, c->port);
+		out_str(o, "state", NULL, c->state);
+		out_str(o, "ps", NULL, c->ps);
+		out_str(o, "src-addr", NULL, c->src);
+		out_str(o, "dst-addr", NULL, c->dst);
 		u64_or_null(o, "lqpn", c->lqpn, c->lqpn);
 		owner(o, c->pid, c->comm);
-		rdiag_out_obj_end(o);
+		out_obj_end(o);
 	}
-	rdiag_out_arr_end(o);
+	out_arr_end(o);
 
-	rdiag_out_arr_begin(o, "breaches");
+	out_arr_begin(o, "breaches");
 	for (i = 0; i < m->nports; i++) {
 		const struct rt_port *p = &m->ports[i];
 
@@ -200,25 +200,25 @@ static void json_frame(struct rdiag_out *o, const struct rt_model *m,
 
 			if (!c->breach)
 				continue;
-			rdiag_out_obj_begin(o, NULL);
-			rdiag_out_str(o, "ifname", NULL, p->dev);
-			rdiag_out_u64(o, "port", NULL, p->port);
-			rdiag_out_str(o, "counter", NULL, c->name);
-			rdiag_out_u64(o, "rule_line", NULL, c->breach_line);
-			rdiag_out_dbl(o, "observed", NULL, c->observed);
-			rdiag_out_obj_end(o);
+			out_obj_begin(o, NULL);
+			out_str(o, "ifname", NULL, p->dev);
+			out_u64(o, "port", NULL, p->port);
+			out_str(o, "counter", NULL, c->name);
+			out_u64(o, "rule_line", NULL, c->breach_line);
+			out_dbl(o, "observed", NULL, c->observed);
+			out_obj_end(o);
 		}
 	}
-	rdiag_out_arr_end(o);
-	rdiag_out_obj_end(o);
+	out_arr_end(o);
+	out_obj_end(o);
 }
 
-void rt_view_batch_frame(struct rdiag_out *o, const struct rt_model *m,
+void rt_view_batch_frame(struct out *o, const struct rt_model *m,
 			 const struct rt_frame_info *fi)
 {
-	if (rdiag_out_json(o))
+	if (out_json(o))
 		json_frame(o, m, fi);
 	else
 		text_frame(o, m, fi);
-	fflush(rdiag_out_file(o));
+	fflush(out_file(o));
 }

@@ -14,7 +14,7 @@
 
 #include "rdmadiag/capture.h"
 #include "rdmadiag/packet.h"
-#include "pcap_dl.h"		/* pcap_*() go through the table libpcap is loaded into */
+#include "internal.h"		/* pcap_*() go through the table libpcap is loaded into */
 
 #define ERR_LEN (PCAP_ERRBUF_SIZE + 256)
 

@@ -1,4 +1,4 @@
-/* Load libpcap on first use; see pcap_dl.h for why.
+/* Load libpcap on first use; see internal.h for why.
  *
  * The sonames are tried in order: Debian's and Ubuntu's libpcap.so.0.8, then upstream's
  * libpcap.so.1 (Fedora, Arch...), then the development symlink.  RDMADIAG_PCAP_LIB replaces
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pcap_dl.h"
+#include "internal.h"
 
 struct rd_pcap_fns rd_pcap;
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include <rdmadiag/catalog.h>
-#include "catalog_int.h"
+#include "internal.h"
 
 static const struct rdiag_catalog_entry *find(const char *name, const char *driver,
 					      enum rdiag_origin origin)

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include <rdmadiag/catalog.h>
-#include "catalog_int.h"
+#include "internal.h"
 
 const struct rdiag_catalog_entry rd_catalog[] = {
 	{ "symbol_error", "pma", "symbol_error", RDIAG_UNIT_EVENTS, 16, RDIAG_CNT_SATURATE, 1, RDIAG_SEV_ERROR, RDIAG_DIR_RX,

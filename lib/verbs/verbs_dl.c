@@ -1,4 +1,4 @@
-/* Load libibverbs and librdmacm on first use; see verbs_dl.h for why.
+/* Load libibverbs and librdmacm on first use; see internal.h for why.
  *
  * One soname each: both have been ABI 1 since they exist.  RDMADIAG_IBVERBS_LIB and
  * RDMADIAG_RDMACM_LIB replace it (tests use them to see the "no libibverbs" path; read with
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verbs_dl.h"
+#include "internal.h"
 
 struct rd_ibv_fns rd_ibv;
 struct rd_rdmacm_fns rd_rdmacm;

@@ -13,7 +13,9 @@ setup_file() {
 	[ -f "$DEST/opt/rd/lib/librdmadiag.so.0" ]
 	[ -L "$DEST/opt/rd/lib/librdmadiag.so" ]
 	[ -f "$DEST/opt/rd/lib/librdmadiag.a" ]
-	[ -f "$DEST/opt/rd/include/rdmadiag/out.h" ]
+	[ -f "$DEST/opt/rd/include/rdmadiag/packet.h" ]
+	# the tools' text/JSON writer is theirs, not the library's
+	[ ! -e "$DEST/opt/rd/include/rdmadiag/out.h" ]
 	run objdump -p "$DEST/opt/rd/lib/librdmadiag.so.0"
 	assert_output --partial "SONAME               librdmadiag.so.0"
 }
@@ -31,10 +33,9 @@ setup_file() {
 
 @test "a program builds against the installed header and library" {
 	cat > "$BATS_TEST_TMPDIR/p.c" <<'C'
-#include <rdmadiag/out.h>
-int main(void) { struct rdiag_out *o = rdiag_out_new(stdout, RDIAG_OUT_JSON);
-rdiag_out_obj_begin(o, NULL); rdiag_out_u64(o, "x", NULL, 1); rdiag_out_obj_end(o);
-rdiag_out_free(o); return 0; }
+#include <stdio.h>
+#include <rdmadiag/packet.h>
+int main(void) { printf("%s\n", rdiag_opcode_name(0x04)); return 0; }
 C
 	# a library built with SANITIZE= needs its users built the same way
 	san=$(grep -o -- '-fsanitize=[^ ]*' "$ROOT/.build-flags" | head -1)
@@ -42,7 +43,7 @@ C
 		-L"$DEST/opt/rd/lib" -lrdmadiag -Wl,-rpath,"$DEST/opt/rd/lib"
 	assert_success
 	run "$BATS_TEST_TMPDIR/p"
-	assert_output '{"x":1}'
+	assert_output 'RC_SEND_ONLY'
 }
 
 @test "installed tools run on their own: no librdmadiag.so needed, no RUNPATH to search" {

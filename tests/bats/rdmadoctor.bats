@@ -284,7 +284,7 @@ hinted() {
 @test "every cause id the sources can emit is listed in rdmadiag/doctor.h and in rdmadoctor(1)" {
 	# the sources on one line: rd_doc_add(d, CHECK, LAYER, LEVEL, CAUSE, ...) (every literal
 	# of CAUSE: it may be a ?: choice), set(v, LAYER, "cause"), ->cause = "cause"
-	src=$(cat "$ROOT"/lib/verbs/doctor*.c | tr -s '\n\t' '  ')
+	src=$(cat "$ROOT"/lib/doctor/*.c | tr -s '\n\t' '  ')
 	calls=$(grep -o 'rd_doc_add(d,' <<< "$src" | wc -l)
 	adds=$(grep -oE 'rd_doc_add\(d, *"[^"]*", *"[^"]*", *[^,]+, *[^,]+,' <<< "$src")
 	[ "$(wc -l <<< "$adds")" -eq "$calls" ] || fail "some rd_doc_add() calls have a shape this test does not read"

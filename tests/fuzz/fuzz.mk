@@ -17,7 +17,7 @@ FB           := tests/fuzz/build
 FUZZ_CFLAGS  := -std=gnu11 -g -O1 -D_GNU_SOURCE -Ilib/include -Ilib \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 PACKET_SRC   := $(sort $(wildcard lib/packet/*.c))
-CAPTURE_SRC  := $(sort $(wildcard lib/capture/*.c))
+CAPTURE_SRC  := $(sort $(wildcard lib/capture/*.c lib/flow/*.c))
 
 .PHONY: fuzz-run fuzz-build clean
 fuzz-run: fuzz-build
@@ -42,7 +42,7 @@ $(FB)/fuzz_packet: tests/fuzz/fuzz_packet.c $(PACKET_SRC) $(wildcard lib/packet/
 	@echo "  CLANG  $@"
 	@$(CLANG) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_packet.c $(PACKET_SRC) -lz
 
-$(FB)/fuzz_pcap: tests/fuzz/fuzz_pcap.c $(PACKET_SRC) $(CAPTURE_SRC) $(wildcard lib/packet/*.h lib/capture/*.h)
+$(FB)/fuzz_pcap: tests/fuzz/fuzz_pcap.c $(PACKET_SRC) $(CAPTURE_SRC) $(wildcard lib/packet/*.h lib/capture/*.h lib/flow/*.h)
 	@mkdir -p $(FB)
 	@echo "  CLANG  $@"
 	@$(CLANG) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_pcap.c $(PACKET_SRC) $(CAPTURE_SRC) -lpcap -lz -lm

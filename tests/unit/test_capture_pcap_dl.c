@@ -11,7 +11,7 @@
 #include "tap.h"
 #include "proc_maps.h"
 #include "rdmadiag/capture.h"
-#include "capture/pcap_dl.h"
+#include "capture/internal.h"
 
 #define SAMPLE "tests/fixtures/rxe/rxe_sample.pcap"
 

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include <rdmadiag/catalog.h>
-#include "../../lib/counters/catalog_int.h"
+#include "counters/internal.h"
 #include "tap.h"
 
 static const char *concept(const char *name, const char *drv, enum rdiag_origin o)

@@ -16,8 +16,7 @@
 #include "tap.h"
 #include "rdmadiag/counters.h"
 #include "rdmadiag/doctor.h"
-#include "verbs/rd_doctor.h"
-#include "verbs/rd_doctor_port.h"
+#include "doctor/internal.h"
 
 /* 'nft -j list ruleset' in the guest after fw_drop_roce (tests/vm/guest/lib.sh) */
 static const char nft_real[] =

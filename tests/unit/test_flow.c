@@ -1,4 +1,4 @@
-/* Unit tests of the per-QP analysis (lib/capture/flow*.c) on synthetic packet sequences:
+/* Unit tests of the per-QP analysis (lib/flow) on synthetic packet sequences:
  * records are built by hand, so every expectation follows from the sequence alone. */
 #include <errno.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include "tap.h"
 #include "rdmadiag/packet.h"
 #include "rdmadiag/flow.h"
-#include "capture/flow_int.h"
+#include "flow/internal.h"
 
 #define A 1	/* 10.0.0.1 */
 #define B 2	/* 10.0.0.2 */

@@ -1,86 +1,86 @@
 /* Unit tests of the shared text/JSON output writer and the escaping helpers. */
 #include <stdlib.h>
 #include "tap.h"
-#include "rdmadiag/out.h"
+#include "common/out.h"
 
-static char *render(void (*fn)(struct rdiag_out *), enum rdiag_out_mode mode)
+static char *render(void (*fn)(struct out *), enum out_mode mode)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct rdiag_out *o = rdiag_out_new(f, mode);
+	struct out *o = out_new(f, mode);
 
 	fn(o);
-	rdiag_out_free(o);
+	out_free(o);
 	fclose(f);
 	return buf;
 }
 
-static void sample(struct rdiag_out *o)
+static void sample(struct out *o)
 {
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_u64(o, "n", "#%" PRIu64, 7);
-	rdiag_out_str(o, "op", " %s", "SEND \"x\"\n");
-	rdiag_out_arr_begin(o, "vlan");
-	rdiag_out_u64(o, NULL, NULL, 1);
-	rdiag_out_u64(o, NULL, NULL, 2);
-	rdiag_out_arr_end(o);
-	rdiag_out_obj_begin(o, "reth");
-	rdiag_out_hex64(o, "va", " va 0x%" PRIx64, 0xdeadbeefULL);
-	rdiag_out_obj_end(o);
-	rdiag_out_bool(o, "ok", NULL, true);
-	rdiag_out_obj_end(o);
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_obj_end(o);
+	out_obj_begin(o, NULL);
+	out_u64(o, "n", "#%" PRIu64, 7);
+	out_str(o, "op", " %s", "SEND \"x\"\n");
+	out_arr_begin(o, "vlan");
+	out_u64(o, NULL, NULL, 1);
+	out_u64(o, NULL, NULL, 2);
+	out_arr_end(o);
+	out_obj_begin(o, "reth");
+	out_hex64(o, "va", " va 0x%" PRIx64, 0xdeadbeefULL);
+	out_obj_end(o);
+	out_bool(o, "ok", NULL, true);
+	out_obj_end(o);
+	out_obj_begin(o, NULL);
+	out_obj_end(o);
 }
 
 /* the same through key objects, plus a key that needs escapes and the longest one allowed */
-static void sample_k(struct rdiag_out *o)
+static void sample_k(struct out *o)
 {
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_u64_k(o, RDIAG_KEY("n"), "#%" PRIu64, 7);
-	rdiag_out_str_k(o, RDIAG_KEY("op"), " %s", "SEND \"x\"\n");
-	rdiag_out_arr_begin(o, "vlan");
-	rdiag_out_u64(o, NULL, NULL, 1);
-	rdiag_out_u64(o, NULL, NULL, 2);
-	rdiag_out_arr_end(o);
-	rdiag_out_obj_begin_k(o, RDIAG_KEY("reth"));
-	rdiag_out_hex64_k(o, RDIAG_KEY("va"), " va 0x%" PRIx64, 0xdeadbeefULL);
-	rdiag_out_obj_end(o);
-	rdiag_out_bool_k(o, RDIAG_KEY("ok"), NULL, true);
-	rdiag_out_obj_end(o);
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_obj_end(o);
+	out_obj_begin(o, NULL);
+	out_u64_k(o, RDIAG_KEY("n"), "#%" PRIu64, 7);
+	out_str_k(o, RDIAG_KEY("op"), " %s", "SEND \"x\"\n");
+	out_arr_begin(o, "vlan");
+	out_u64(o, NULL, NULL, 1);
+	out_u64(o, NULL, NULL, 2);
+	out_arr_end(o);
+	out_obj_begin_k(o, RDIAG_KEY("reth"));
+	out_hex64_k(o, RDIAG_KEY("va"), " va 0x%" PRIx64, 0xdeadbeefULL);
+	out_obj_end(o);
+	out_bool_k(o, RDIAG_KEY("ok"), NULL, true);
+	out_obj_end(o);
+	out_obj_begin(o, NULL);
+	out_obj_end(o);
 }
 
-static void odd_keys_k(struct rdiag_out *o)
+static void odd_keys_k(struct out *o)
 {
 	for (int i = 0; i < 2; i++) {	/* the second pass uses each key's cached check */
-		rdiag_out_obj_begin(o, NULL);
-		rdiag_out_u64_k(o, RDIAG_KEY("say \"hi\"\n"), NULL, 12345678901234567890ULL);
-		rdiag_out_dbl_k(o, RDIAG_KEY("abcdefghijklmnopqrstuvwxyz012"), NULL, 0.5);
-		rdiag_out_u64_k(o, RDIAG_KEY("caf\xc3\xa9"), NULL, 99);
-		rdiag_out_str_k(o, RDIAG_KEY("s"), NULL, NULL);
-		rdiag_out_obj_end(o);
+		out_obj_begin(o, NULL);
+		out_u64_k(o, RDIAG_KEY("say \"hi\"\n"), NULL, 12345678901234567890ULL);
+		out_dbl_k(o, RDIAG_KEY("abcdefghijklmnopqrstuvwxyz012"), NULL, 0.5);
+		out_u64_k(o, RDIAG_KEY("caf\xc3\xa9"), NULL, 99);
+		out_str_k(o, RDIAG_KEY("s"), NULL, NULL);
+		out_obj_end(o);
 	}
 }
 
-static void odd_keys_s(struct rdiag_out *o)
+static void odd_keys_s(struct out *o)
 {
 	for (int i = 0; i < 2; i++) {
-		rdiag_out_obj_begin(o, NULL);
-		rdiag_out_u64(o, "say \"hi\"\n", NULL, 12345678901234567890ULL);
-		rdiag_out_dbl(o, "abcdefghijklmnopqrstuvwxyz012", NULL, 0.5);
-		rdiag_out_u64(o, "caf\xc3\xa9", NULL, 99);
-		rdiag_out_str(o, "s", NULL, NULL);
-		rdiag_out_obj_end(o);
+		out_obj_begin(o, NULL);
+		out_u64(o, "say \"hi\"\n", NULL, 12345678901234567890ULL);
+		out_dbl(o, "abcdefghijklmnopqrstuvwxyz012", NULL, 0.5);
+		out_u64(o, "caf\xc3\xa9", NULL, 99);
+		out_str(o, "s", NULL, NULL);
+		out_obj_end(o);
 	}
 }
 
 static void keyed(void)
 {
-	static const enum rdiag_out_mode modes[] = {
-		RDIAG_OUT_TEXT, RDIAG_OUT_JSON, RDIAG_OUT_JSON_PRETTY,
+	static const enum out_mode modes[] = {
+		OUT_TEXT, OUT_JSON, OUT_JSON_PRETTY,
 	};
 
 	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
@@ -95,7 +95,7 @@ static void keyed(void)
 		free(d);
 	}
 	{
-		char *c = render(odd_keys_k, RDIAG_OUT_JSON);
+		char *c = render(odd_keys_k, OUT_JSON);
 
 		EXPECT_STREQ(c, "{\"say \\\"hi\\\"\\n\":12345678901234567890,"
 			     "\"abcdefghijklmnopqrstuvwxyz012\":0.5,\"caf\xc3\xa9\":99,\"s\":null}\n"
@@ -117,12 +117,12 @@ static void numbers(void)
 			char *buf = NULL, want[48];
 			size_t len = 0;
 			FILE *f = open_memstream(&buf, &len);
-			struct rdiag_out *o = rdiag_out_new(f, RDIAG_OUT_JSON);
+			struct out *o = out_new(f, OUT_JSON);
 
-			rdiag_out_obj_begin(o, NULL);
-			rdiag_out_u64_k(o, RDIAG_KEY("v"), NULL, vals[i]);
-			rdiag_out_obj_end(o);
-			rdiag_out_free(o);
+			out_obj_begin(o, NULL);
+			out_u64_k(o, RDIAG_KEY("v"), NULL, vals[i]);
+			out_obj_end(o);
+			out_free(o);
 			fclose(f);
 			snprintf(want, sizeof(want), "{\"v\":%" PRIu64 "}\n", vals[i]);
 			EXPECT_STREQ(buf, want);
@@ -133,13 +133,13 @@ static void numbers(void)
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&buf, &len);
-		struct rdiag_out *o = rdiag_out_new(f, RDIAG_OUT_JSON);
+		struct out *o = out_new(f, OUT_JSON);
 
-		rdiag_out_arr_begin(o, NULL);
-		rdiag_out_u64(o, NULL, NULL, UINT64_MAX);
-		rdiag_out_i64(o, NULL, NULL, INT64_MIN);
-		rdiag_out_arr_end(o);
-		rdiag_out_free(o);
+		out_arr_begin(o, NULL);
+		out_u64(o, NULL, NULL, UINT64_MAX);
+		out_i64(o, NULL, NULL, INT64_MIN);
+		out_arr_end(o);
+		out_free(o);
 		fclose(f);
 		EXPECT_STREQ(buf, "[18446744073709551615,-9223372036854775808]\n");
 		free(buf);
@@ -153,28 +153,28 @@ static void escapes(void)
 	FILE *f = open_memstream(&buf, &len);
 	char name[64];
 
-	rdiag_csv_escape(f, "a,b");
+	csv_escape(f, "a,b");
 	putc('|', f);
-	rdiag_csv_escape(f, "say \"hi\"");
+	csv_escape(f, "say \"hi\"");
 	putc('|', f);
-	rdiag_csv_escape(f, "plain");
+	csv_escape(f, "plain");
 	putc('|', f);
-	rdiag_prom_label_escape(f, "RNR \"sent\"\\");
+	prom_label_escape(f, "RNR \"sent\"\\");
 	putc('|', f);
-	rdiag_json_escape(f, "\x01\xff\xc3\xa9");
+	json_escape(f, "\x01\xff\xc3\xa9");
 	fclose(f);
 	EXPECT_STREQ(buf, "\"a,b\"|\"say \"\"hi\"\"\"|plain|RNR \\\"sent\\\"\\\\|\"\\u0001\\u00ff\xc3\xa9\"");
 	free(buf);
-	EXPECT_EQ(rdiag_prom_name(name, sizeof(name), "RNR sent,x"), 0);
+	EXPECT_EQ(prom_name(name, sizeof(name), "RNR sent,x"), 0);
 	EXPECT_STREQ(name, "RNR_sent_x");
-	EXPECT_EQ(rdiag_prom_name(name, sizeof(name), "4x"), 0);
+	EXPECT_EQ(prom_name(name, sizeof(name), "4x"), 0);
 	EXPECT_STREQ(name, "_4x");
 }
 
 int main(void)
 {
-	char *j = render(sample, RDIAG_OUT_JSON);
-	char *t = render(sample, RDIAG_OUT_TEXT);
+	char *j = render(sample, OUT_JSON);
+	char *t = render(sample, OUT_TEXT);
 
 	EXPECT_STREQ(j, "{\"n\":7,\"op\":\"SEND \\\"x\\\"\\n\",\"vlan\":[1,2],"
 		     "\"reth\":{\"va\":\"0x00000000deadbeef\"},\"ok\":true}\n{}\n");

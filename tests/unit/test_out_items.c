@@ -1,26 +1,26 @@
-/* Unit tests of rdiag_out_items (a run of members in one call) and rdiag_out_hold (JSON lines
+/* Unit tests of out_items (a run of members in one call) and out_hold (JSON lines
  * held until the buffer is full): the bytes must be those of the single-value calls, in every
  * mode, for every value shape the fast path treats on its own (digit counts, string lengths
  * around the eight-byte chunks, each byte class that needs escapes, strings past 256 bytes,
  * nested objects, members of arrays, runs longer than one buffer check). */
 #include <stdlib.h>
 #include "tap.h"
-#include "rdmadiag/out.h"
+#include "common/out.h"
 
 #define MAX_ITEMS 4096
 
 struct script {
-	struct rdiag_out_item it[MAX_ITEMS];
+	struct out_item it[MAX_ITEMS];
 	unsigned int n;
 	char strs[MAX_ITEMS / 4][400];
 	unsigned int n_strs;
 };
 
-static struct rdiag_out_key *keys[5];
+static struct out_key *keys[5];
 
-static void add(struct script *s, struct rdiag_out_key *k, const char *fmt, enum rdiag_out_type t)
+static void add(struct script *s, struct out_key *k, const char *fmt, enum out_type t)
 {
-	struct rdiag_out_item *it = &s->it[s->n++];
+	struct out_item *it = &s->it[s->n++];
 
 	if (s->n > MAX_ITEMS)
 		abort();
@@ -32,13 +32,13 @@ static void add(struct script *s, struct rdiag_out_key *k, const char *fmt, enum
 
 static void add_u64(struct script *s, unsigned int i, uint64_t v)
 {
-	add(s, keys[i % 5], i % 3 ? " u%" PRIu64 : NULL, RDIAG_OUT_U64);
+	add(s, keys[i % 5], i % 3 ? " u%" PRIu64 : NULL, OUT_U64);
 	s->it[s->n - 1].u = v;
 }
 
 static void add_str(struct script *s, unsigned int i, const char *v)
 {
-	add(s, keys[i % 5], i % 4 ? " s%s" : NULL, RDIAG_OUT_STR);
+	add(s, keys[i % 5], i % 4 ? " s%s" : NULL, OUT_STR);
 	s->it[s->n - 1].s = v;
 }
 
@@ -57,7 +57,7 @@ static void build(struct script *s)
 
 	s->n = 0;
 	s->n_strs = 0;
-	add(s, NULL, NULL, RDIAG_OUT_BEGIN);
+	add(s, NULL, NULL, OUT_BEGIN);
 	for (int d = 0; d < 20; d++, p *= 10) {
 		add_u64(s, i++, p - 1);
 		add_u64(s, i++, p);
@@ -66,11 +66,11 @@ static void build(struct script *s)
 	add_u64(s, i++, UINT32_MAX);
 	add_u64(s, i++, (uint64_t)UINT32_MAX + 1);
 	add_u64(s, i++, UINT64_MAX);
-	add(s, keys[1], " h%" PRIx64, RDIAG_OUT_HEX64);
+	add(s, keys[1], " h%" PRIx64, OUT_HEX64);
 	s->it[s->n - 1].u = 0xdeadbeefcafe0123ull;
-	add(s, keys[2], " b%s", RDIAG_OUT_BOOL);
+	add(s, keys[2], " b%s", OUT_BOOL);
 	s->it[s->n - 1].b = true;
-	add(s, keys[0], NULL, RDIAG_OUT_BOOL);
+	add(s, keys[0], NULL, OUT_BOOL);
 	s->it[s->n - 1].b = false;
 	add_str(s, i++, NULL);
 	/* plain strings of every length around the chunks, one with each edge byte */
@@ -118,48 +118,48 @@ static void build(struct script *s)
 		t[len] = '\0';
 		add_str(s, i++, t);
 	}
-	add(s, keys[3], NULL, RDIAG_OUT_BEGIN);
+	add(s, keys[3], NULL, OUT_BEGIN);
 	add_u64(s, i++, 42);
-	add(s, keys[4], NULL, RDIAG_OUT_BEGIN);
-	add(s, NULL, NULL, RDIAG_OUT_END);
+	add(s, keys[4], NULL, OUT_BEGIN);
+	add(s, NULL, NULL, OUT_END);
 	add_str(s, i++, "inner");
-	add(s, NULL, NULL, RDIAG_OUT_END);
+	add(s, NULL, NULL, OUT_END);
 	add_u64(s, i++, 7);
-	add(s, NULL, NULL, RDIAG_OUT_END);
-	add(s, NULL, NULL, RDIAG_OUT_BEGIN);
+	add(s, NULL, NULL, OUT_END);
+	add(s, NULL, NULL, OUT_BEGIN);
 	add_u64(s, i++, 8);
-	add(s, NULL, NULL, RDIAG_OUT_END);
+	add(s, NULL, NULL, OUT_END);
 }
 
 /* the single-value call that an item stands for */
-static void one(struct rdiag_out *o, const struct rdiag_out_item *it)
+static void one(struct out *o, const struct out_item *it)
 {
 	switch (it->type) {
-	case RDIAG_OUT_U64:
-		rdiag_out_u64_k(o, it->k, it->fmt, it->u);
+	case OUT_U64:
+		out_u64_k(o, it->k, it->fmt, it->u);
 		break;
-	case RDIAG_OUT_STR:
-		rdiag_out_str_k(o, it->k, it->fmt, it->s);
+	case OUT_STR:
+		out_str_k(o, it->k, it->fmt, it->s);
 		break;
-	case RDIAG_OUT_HEX64:
-		rdiag_out_hex64_k(o, it->k, it->fmt, it->u);
+	case OUT_HEX64:
+		out_hex64_k(o, it->k, it->fmt, it->u);
 		break;
-	case RDIAG_OUT_BOOL:
-		rdiag_out_bool_k(o, it->k, it->fmt, it->b);
+	case OUT_BOOL:
+		out_bool_k(o, it->k, it->fmt, it->b);
 		break;
-	case RDIAG_OUT_BEGIN:
+	case OUT_BEGIN:
 		if (it->k)
-			rdiag_out_obj_begin_k(o, it->k);
+			out_obj_begin_k(o, it->k);
 		else
-			rdiag_out_obj_begin(o, NULL);
+			out_obj_begin(o, NULL);
 		break;
-	case RDIAG_OUT_END:
-		rdiag_out_obj_end(o);
+	case OUT_END:
+		out_obj_end(o);
 		break;
 	}
 }
 
-/* JSON lines of a script written here by hand, strings and keys through rdiag_json_escape (its
+/* JSON lines of a script written here by hand, strings and keys through json_escape (its
  * own check and escapes, not the writer's eight-byte one): an oracle that shares no code with
  * the writer's fast path */
 static char *reference(const struct script *s)
@@ -171,9 +171,9 @@ static char *reference(const struct script *s)
 	int depth = 0;
 
 	for (unsigned int i = 0; i < s->n; i++) {
-		const struct rdiag_out_item *it = &s->it[i];
+		const struct out_item *it = &s->it[i];
 
-		if (it->type == RDIAG_OUT_END) {
+		if (it->type == OUT_END) {
 			depth--;
 			fputs(depth ? "}" : "}\n", f);
 			continue;
@@ -182,30 +182,30 @@ static char *reference(const struct script *s)
 			if (!first[depth])
 				putc(',', f);
 			first[depth] = false;
-			rdiag_json_escape(f, it->k->name);
+			json_escape(f, it->k->name);
 			putc(':', f);
 		}
 		switch (it->type) {
-		case RDIAG_OUT_U64:
+		case OUT_U64:
 			fprintf(f, "%" PRIu64, it->u);
 			break;
-		case RDIAG_OUT_STR:
+		case OUT_STR:
 			if (it->s)
-				rdiag_json_escape(f, it->s);
+				json_escape(f, it->s);
 			else
 				fputs("null", f);
 			break;
-		case RDIAG_OUT_HEX64:
+		case OUT_HEX64:
 			fprintf(f, "\"0x%016" PRIx64 "\"", it->u);
 			break;
-		case RDIAG_OUT_BOOL:
+		case OUT_BOOL:
 			fputs(it->b ? "true" : "false", f);
 			break;
-		case RDIAG_OUT_BEGIN:
+		case OUT_BEGIN:
 			putc('{', f);
 			first[++depth] = true;
 			break;
-		case RDIAG_OUT_END:
+		case OUT_END:
 			break;
 		}
 	}
@@ -215,52 +215,52 @@ static char *reference(const struct script *s)
 
 enum how { SINGLE, ALL, CHUNKS, IN_ARRAY_SINGLE, IN_ARRAY_ITEMS };
 
-static char *render(const struct script *s, enum rdiag_out_mode mode, enum how how, bool hold)
+static char *render(const struct script *s, enum out_mode mode, enum how how, bool hold)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct rdiag_out *o = rdiag_out_new(f, mode);
+	struct out *o = out_new(f, mode);
 	unsigned int i, c;
 
-	rdiag_out_hold(o, hold);
+	out_hold(o, hold);
 	switch (how) {
 	case SINGLE:
 		for (i = 0; i < s->n; i++)
 			one(o, &s->it[i]);
 		break;
 	case ALL:
-		rdiag_out_items(o, s->it, s->n);
+		out_items(o, s->it, s->n);
 		break;
 	case CHUNKS:	/* runs of 1 to 7 items */
 		for (i = 0, c = 1; i < s->n; i += c, c = c % 7 + 1)
-			rdiag_out_items(o, s->it + i, c <= s->n - i ? c : s->n - i);
+			out_items(o, s->it + i, c <= s->n - i ? c : s->n - i);
 		break;
 	case IN_ARRAY_SINGLE:
 	case IN_ARRAY_ITEMS:
 		/* members of an array have no key: the items take the long way */
-		rdiag_out_obj_begin(o, NULL);
-		rdiag_out_arr_begin(o, "arr");
+		out_obj_begin(o, NULL);
+		out_arr_begin(o, "arr");
 		for (i = 1; i < 60; i++) {
 			if (how == IN_ARRAY_SINGLE)
 				one(o, &s->it[i]);
 			else
-				rdiag_out_items(o, &s->it[i], 1);
+				out_items(o, &s->it[i], 1);
 		}
-		rdiag_out_arr_end(o);
-		rdiag_out_items(o, s->it + 1, 5);
-		rdiag_out_obj_end(o);
+		out_arr_end(o);
+		out_items(o, s->it + 1, 5);
+		out_obj_end(o);
 		break;
 	}
-	rdiag_out_free(o);
+	out_free(o);
 	fclose(f);
 	return buf;
 }
 
 static void same_bytes(const struct script *s)
 {
-	static const enum rdiag_out_mode modes[] = {
-		RDIAG_OUT_TEXT, RDIAG_OUT_JSON, RDIAG_OUT_JSON_PRETTY,
+	static const enum out_mode modes[] = {
+		OUT_TEXT, OUT_JSON, OUT_JSON_PRETTY,
 	};
 
 	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
@@ -272,7 +272,7 @@ static void same_bytes(const struct script *s)
 		char *arr = render(s, modes[m], IN_ARRAY_ITEMS, false);
 
 		EXPECT_TRUE(strlen(want) > 1000);
-		if (modes[m] == RDIAG_OUT_JSON) {
+		if (modes[m] == OUT_JSON) {
 			char *ref = reference(s);
 
 			EXPECT_STREQ(all, ref);
@@ -297,22 +297,22 @@ static void literal(void)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct rdiag_out *o = rdiag_out_new(f, RDIAG_OUT_JSON);
-	const struct rdiag_out_item it[] = {
-		{ NULL, NULL, RDIAG_OUT_BEGIN, { 0 } },
-		{ RDIAG_KEY("n"), "#%" PRIu64, RDIAG_OUT_U64, { .u = 1234567 } },
-		{ RDIAG_KEY("op"), " %s", RDIAG_OUT_STR, { .s = "RC_SEND_ONLY" } },
-		{ RDIAG_KEY("bth"), NULL, RDIAG_OUT_BEGIN, { 0 } },
-		{ RDIAG_KEY("psn"), " psn %" PRIu64, RDIAG_OUT_U64, { .u = 0 } },
-		{ RDIAG_KEY("x"), NULL, RDIAG_OUT_STR, { .s = "tab\there" } },
-		{ NULL, NULL, RDIAG_OUT_END, { 0 } },
-		{ RDIAG_KEY("va"), NULL, RDIAG_OUT_HEX64, { .u = 0x7f00 } },
-		{ RDIAG_KEY("ok"), NULL, RDIAG_OUT_BOOL, { .b = false } },
-		{ NULL, NULL, RDIAG_OUT_END, { 0 } },
+	struct out *o = out_new(f, OUT_JSON);
+	const struct out_item it[] = {
+		{ NULL, NULL, OUT_BEGIN, { 0 } },
+		{ RDIAG_KEY("n"), "#%" PRIu64, OUT_U64, { .u = 1234567 } },
+		{ RDIAG_KEY("op"), " %s", OUT_STR, { .s = "RC_SEND_ONLY" } },
+		{ RDIAG_KEY("bth"), NULL, OUT_BEGIN, { 0 } },
+		{ RDIAG_KEY("psn"), " psn %" PRIu64, OUT_U64, { .u = 0 } },
+		{ RDIAG_KEY("x"), NULL, OUT_STR, { .s = "tab\there" } },
+		{ NULL, NULL, OUT_END, { 0 } },
+		{ RDIAG_KEY("va"), NULL, OUT_HEX64, { .u = 0x7f00 } },
+		{ RDIAG_KEY("ok"), NULL, OUT_BOOL, { .b = false } },
+		{ NULL, NULL, OUT_END, { 0 } },
 	};
 
-	rdiag_out_items(o, it, sizeof(it) / sizeof(it[0]));
-	rdiag_out_free(o);
+	out_items(o, it, sizeof(it) / sizeof(it[0]));
+	out_free(o);
 	fclose(f);
 	EXPECT_STREQ(buf, "{\"n\":1234567,\"op\":\"RC_SEND_ONLY\",\"bth\":{\"psn\":0,\"x\":\"tab\\there\"},"
 		     "\"va\":\"0x0000000000007f00\",\"ok\":false}\n");
@@ -325,52 +325,52 @@ static void hold(void)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct rdiag_out *o = rdiag_out_new(f, RDIAG_OUT_JSON);
+	struct out *o = out_new(f, OUT_JSON);
 	char *want = NULL;
 	size_t want_len = 0, mid;
 	FILE *g = open_memstream(&want, &want_len);
-	struct rdiag_out *p = rdiag_out_new(g, RDIAG_OUT_JSON);
+	struct out *p = out_new(g, OUT_JSON);
 
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_u64(o, "a", NULL, 1);
-	rdiag_out_obj_end(o);
+	out_obj_begin(o, NULL);
+	out_u64(o, "a", NULL, 1);
+	out_obj_end(o);
 	fflush(f);
 	EXPECT_EQ(len, 8);		/* {"a":1}\n */
-	rdiag_out_hold(o, true);
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_u64(o, "b", NULL, 2);
-	rdiag_out_obj_end(o);
+	out_hold(o, true);
+	out_obj_begin(o, NULL);
+	out_u64(o, "b", NULL, 2);
+	out_obj_end(o);
 	fflush(f);
 	EXPECT_EQ(len, 8);		/* held */
-	rdiag_out_flush(o);
+	out_flush(o);
 	fflush(f);
 	EXPECT_EQ(len, 16);
 	/* 100 000 held lines, several buffers full, are the lines written one by one */
 	for (unsigned int i = 0; i < 100000; i++) {
-		const struct rdiag_out_item it[] = {
-			{ NULL, NULL, RDIAG_OUT_BEGIN, { 0 } },
-			{ RDIAG_KEY("i"), NULL, RDIAG_OUT_U64, { .u = i } },
-			{ RDIAG_KEY("s"), NULL, RDIAG_OUT_STR, { .s = "a string of some length" } },
-			{ NULL, NULL, RDIAG_OUT_END, { 0 } },
+		const struct out_item it[] = {
+			{ NULL, NULL, OUT_BEGIN, { 0 } },
+			{ RDIAG_KEY("i"), NULL, OUT_U64, { .u = i } },
+			{ RDIAG_KEY("s"), NULL, OUT_STR, { .s = "a string of some length" } },
+			{ NULL, NULL, OUT_END, { 0 } },
 		};
 
-		rdiag_out_items(o, it, 4);
-		rdiag_out_obj_begin(p, NULL);
-		rdiag_out_u64(p, "i", NULL, i);
-		rdiag_out_str(p, "s", NULL, "a string of some length");
-		rdiag_out_obj_end(p);
+		out_items(o, it, 4);
+		out_obj_begin(p, NULL);
+		out_u64(p, "i", NULL, i);
+		out_str(p, "s", NULL, "a string of some length");
+		out_obj_end(p);
 	}
 	fflush(f);
 	mid = len;
-	rdiag_out_hold(o, false);	/* writes what is held */
+	out_hold(o, false);	/* writes what is held */
 	fflush(f);
-	rdiag_out_free(p);
+	out_free(p);
 	fclose(g);
 	/* full buffers went out on the way, less than one buffer was still held */
 	EXPECT_TRUE(want_len > 4000000 && mid > 16 + want_len - 65536 && mid < 16 + want_len);
 	EXPECT_EQ(len, 16 + want_len);
 	EXPECT_TRUE(len == 16 + want_len && memcmp(buf + 16, want, want_len) == 0);
-	rdiag_out_free(o);
+	out_free(o);
 	fclose(f);
 	free(buf);
 	free(want);
@@ -387,12 +387,12 @@ static void numbers(void)
 		char *buf = NULL, want[64];
 		size_t len = 0;
 		FILE *f = open_memstream(&buf, &len);
-		struct rdiag_out *o = rdiag_out_new(f, RDIAG_OUT_JSON);
+		struct out *o = out_new(f, OUT_JSON);
 		uint64_t v;
-		struct rdiag_out_item it[3] = {
-			{ NULL, NULL, RDIAG_OUT_BEGIN, { 0 } },
-			{ RDIAG_KEY("v"), NULL, RDIAG_OUT_U64, { 0 } },
-			{ NULL, NULL, RDIAG_OUT_END, { 0 } },
+		struct out_item it[3] = {
+			{ NULL, NULL, OUT_BEGIN, { 0 } },
+			{ RDIAG_KEY("v"), NULL, OUT_U64, { 0 } },
+			{ NULL, NULL, OUT_END, { 0 } },
 		};
 
 		x ^= x << 13;	/* xorshift64 */
@@ -400,11 +400,11 @@ static void numbers(void)
 		x ^= x << 17;
 		v = x >> (x % 64);
 		it[1].u = v;
-		rdiag_out_items(o, it, 3);
-		rdiag_out_obj_begin(o, NULL);
-		rdiag_out_u64(o, "v", NULL, v);
-		rdiag_out_obj_end(o);
-		rdiag_out_free(o);
+		out_items(o, it, 3);
+		out_obj_begin(o, NULL);
+		out_u64(o, "v", NULL, v);
+		out_obj_end(o);
+		out_free(o);
 		fclose(f);
 		snprintf(want, sizeof(want), "{\"v\":%" PRIu64 "}\n{\"v\":%" PRIu64 "}\n", v, v);
 		if (strcmp(buf, want) != 0 && bad++ < 5)
@@ -424,30 +424,30 @@ static void room_after_escape(void)
 
 	memset(plain, 'p', sizeof(plain) - 1);
 	for (unsigned int len = 20000; len < 70000; len += 997) {
-		static struct rdiag_out_item it[64];
+		static struct out_item it[64];
 		char *a = NULL, *b = NULL;
 		size_t alen = 0, blen = 0;
 		FILE *fa = open_memstream(&a, &alen), *fb = open_memstream(&b, &blen);
-		struct rdiag_out *oa = rdiag_out_new(fa, RDIAG_OUT_JSON);
-		struct rdiag_out *ob = rdiag_out_new(fb, RDIAG_OUT_JSON);
+		struct out *oa = out_new(fa, OUT_JSON);
+		struct out *ob = out_new(fb, OUT_JSON);
 		unsigned int n = 0;
 
 		memset(big, '"', len);
 		big[len] = '\0';
-		it[n++] = (struct rdiag_out_item){ NULL, NULL, RDIAG_OUT_BEGIN, { 0 } };
-		it[n++] = (struct rdiag_out_item){ RDIAG_KEY("big"), NULL, RDIAG_OUT_STR, { .s = big } };
+		it[n++] = (struct out_item){ NULL, NULL, OUT_BEGIN, { 0 } };
+		it[n++] = (struct out_item){ RDIAG_KEY("big"), NULL, OUT_STR, { .s = big } };
 		while (n < 63)
-			it[n++] = (struct rdiag_out_item){ RDIAG_KEY("p"), NULL, RDIAG_OUT_STR, { .s = plain } };
-		it[n++] = (struct rdiag_out_item){ NULL, NULL, RDIAG_OUT_END, { 0 } };
-		rdiag_out_hold(oa, true);
-		rdiag_out_hold(ob, true);
+			it[n++] = (struct out_item){ RDIAG_KEY("p"), NULL, OUT_STR, { .s = plain } };
+		it[n++] = (struct out_item){ NULL, NULL, OUT_END, { 0 } };
+		out_hold(oa, true);
+		out_hold(ob, true);
 		for (unsigned int r = 0; r < 3; r++) {
-			rdiag_out_items(oa, it, n);
+			out_items(oa, it, n);
 			for (unsigned int j = 0; j < n; j++)
 				one(ob, &it[j]);
 		}
-		rdiag_out_free(oa);
-		rdiag_out_free(ob);
+		out_free(oa);
+		out_free(ob);
 		fclose(fa);
 		fclose(fb);
 		bad += alen != blen || memcmp(a, b, alen) != 0;

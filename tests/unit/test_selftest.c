@@ -9,8 +9,8 @@
 
 #include "tap.h"
 #include "rdmadiag/selftest.h"
-#include "verbs/rd_caps.h"
-#include "verbs/selftest_int.h"
+#include "verbs/internal.h"
+#include "selftest/internal.h"
 
 static void masks(void)
 {

@@ -1,13 +1,13 @@
-/* Text-mode fields without printf (lib/util/text_fmt.c): for every format shape the fast path
- * takes, and for shapes it hands back to fprintf, rdiag_out's text output is byte for byte
+/* Text-mode fields without printf (tools/common/text_fmt.c): for every format shape the fast path
+ * takes, and for shapes it hands back to fprintf, out's text output is byte for byte
  * what snprintf makes of the same format and value. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tap.h"
-#include "rdmadiag/out.h"
-#include "../../lib/util/text_fmt.h"
+#include "common/out.h"
+#include "common/text_fmt.h"
 
 /* the formats are built at run time on purpose: snprintf is the reference */
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
@@ -20,23 +20,23 @@ static uint64_t rnd(uint64_t *s)
 	return *s;
 }
 
-/* one value through rdiag_out (text) and through snprintf; 1 when they differ.
- * kind: 0 rdiag_out_u64, 1 rdiag_out_hex64, 2 rdiag_out_str (s) */
+/* one value through out (text) and through snprintf; 1 when they differ.
+ * kind: 0 out_u64, 1 out_hex64, 2 out_str (s) */
 static int differs(int kind, const char *fmt, uint64_t v, const char *s)
 {
 	char *buf = NULL, want[256];
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct rdiag_out *o = rdiag_out_new(f, RDIAG_OUT_TEXT);
+	struct out *o = out_new(f, OUT_TEXT);
 	int bad;
 
 	if (kind == 2)
-		rdiag_out_str(o, "k", fmt, s);
+		out_str(o, "k", fmt, s);
 	else if (kind == 1)
-		rdiag_out_hex64(o, "k", fmt, v);
+		out_hex64(o, "k", fmt, v);
 	else
-		rdiag_out_u64(o, "k", fmt, v);
-	rdiag_out_free(o);
+		out_u64(o, "k", fmt, v);
+	out_free(o);
 	fclose(f);
 	if (kind == 2)
 		snprintf(want, sizeof(want), fmt, s);
@@ -90,7 +90,7 @@ int main(void)
 						bad += differs_u64(fmt, v, i & 1);
 						n++;
 					}
-					fast += rd_text_u64(null, fmt, 1) == 0;
+					fast += text_fmt_u64(null, fmt, 1) == 0;
 				}
 	printf("# %d number fields compared\n", n);
 	EXPECT_EQ(bad, 0);
@@ -103,7 +103,7 @@ int main(void)
 		snprintf(fmt, sizeof(fmt), "%s%%%s%.0u%s", n % 2 ? " > " : "", flags[n % 6], w, "s (x)");
 		for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
 			bad += differs_str(fmt, strs[i]);
-		fast += rd_text_str(null, fmt, "x") == 0;
+		fast += text_fmt_str(null, fmt, "x") == 0;
 	}
 	EXPECT_EQ(bad, 0);
 	EXPECT_EQ(fast, 6 * 40);
@@ -119,14 +119,14 @@ int main(void)
 		};
 
 		for (bad = 0, fast = 0, n = 0; n < (int)(sizeof(other) / sizeof(other[0])); n++) {
-			fast += rd_text_u64(null, other[n].fmt, 5) == 0;
+			fast += text_fmt_u64(null, other[n].fmt, 5) == 0;
 			if (other[n].compare)
 				bad += differs_u64(other[n].fmt, 123456789, 0);
 		}
 		EXPECT_EQ(bad, 0);
 		EXPECT_EQ(fast, 0);
-		EXPECT_EQ(rd_text_str(null, "%lu", "x"), -1);
-		EXPECT_EQ(rd_text_str(null, "%-.2s", "x"), -1);
+		EXPECT_EQ(text_fmt_str(null, "%lu", "x"), -1);
+		EXPECT_EQ(text_fmt_str(null, "%-.2s", "x"), -1);
 		EXPECT_EQ(differs_str(" %s%%", "x"), 0);
 	}
 	/* fields longer than the one-write buffer go out piece by piece, the same bytes */
@@ -140,10 +140,10 @@ int main(void)
 		for (bad = 0, fast = 0, n = 0; n < 6; n++) {
 			if (strchr(wide[n], 's')) {
 				bad += differs_str(wide[n], "abc") + differs_str(wide[n], big + 60);
-				fast += rd_text_str(null, wide[n], "abc") == 0;
+				fast += text_fmt_str(null, wide[n], "abc") == 0;
 			} else {
 				bad += differs_u64(wide[n], UINT64_MAX, 0) + differs_u64(wide[n], 7, 1);
-				fast += rd_text_u64(null, wide[n], 7) == 0;
+				fast += text_fmt_u64(null, wide[n], 7) == 0;
 			}
 		}
 		EXPECT_EQ(bad, 0);

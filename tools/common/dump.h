@@ -1,17 +1,17 @@
 /* rdmadump's printers (packet lines, verbose headers, JSON lines, per-QP summary).  They live
  * in tools/common so that rdmadump.c stays a thin option parser; every value goes through
- * rdiag_out_* so the text and the JSON forms come from the same calls. */
+ * out_* so the text and the JSON forms come from the same calls. */
 #ifndef RDIAG_DUMP_H
 #define RDIAG_DUMP_H
 #include <stdbool.h>
 #include <stdint.h>
-#include "rdmadiag/out.h"
+#include "out.h"
 #include "rdmadiag/packet.h"
 #include "rdmadiag/capture.h"
 #include "rdmadiag/flow.h"
 
 /* one packet: a line (text), every header field (verbose text), or one JSON object */
-void dump_packet(struct rdiag_out *o, const struct rdiag_frame *f, const struct rdiag_pkt *p,
+void dump_packet(struct out *o, const struct rdiag_frame *f, const struct rdiag_pkt *p,
 		 const struct rdiag_flow_verdict *v, bool verbose);
 
 struct dump_summary_opts {
@@ -21,7 +21,7 @@ struct dump_summary_opts {
 	bool live;
 };
 /* the per-QP summary: text tables or one JSON object */
-void dump_summary(struct rdiag_out *o, struct rdiag_flow_table *ft,
+void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 		  const struct dump_summary_opts *so);
 
 /* "08:13:01.123456789" (UTC time of day) */

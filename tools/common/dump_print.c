@@ -20,7 +20,7 @@
 /* pick the short-line or the verbose format */
 #define F(shortf, verbosef) (verbose ? (verbosef) : (shortf))
 
-/* JSON: a packet's members are collected here and handed to rdiag_out_items in one call (a
+/* JSON: a packet's members are collected here and handed to out_items in one call (a
  * packet of the bench writes some thirty, and a call per member was most of -j's cost).
  * Strings formatted on the way (addresses, the time stamp) live in slots until the items are
  * written.  Text: nothing is collected; a member with a text format is printed at once by
@@ -29,24 +29,24 @@
 #define PO_SLOTS 6
 
 struct pkt_out {
-	struct rdiag_out *o;
+	struct out *o;
 	bool json;
 	unsigned int n, slots;
-	struct rdiag_out_item it[PO_ITEMS];
+	struct out_item it[PO_ITEMS];
 	char slot[PO_SLOTS][INET6_ADDRSTRLEN + 2];
 };
 
 static void w_flush(struct pkt_out *w)
 {
-	rdiag_out_items(w->o, w->it, w->n);
+	out_items(w->o, w->it, w->n);
 	w->n = 0;
 	w->slots = 0;
 }
 
-static inline struct rdiag_out_item *w_add(struct pkt_out *w, struct rdiag_out_key *k,
-					  const char *fmt, enum rdiag_out_type type)
+static inline struct out_item *w_add(struct pkt_out *w, struct out_key *k,
+					  const char *fmt, enum out_type type)
 {
-	struct rdiag_out_item *it;
+	struct out_item *it;
 
 	if (w->n == PO_ITEMS)
 		w_flush(w);
@@ -57,50 +57,50 @@ static inline struct rdiag_out_item *w_add(struct pkt_out *w, struct rdiag_out_k
 	return it;
 }
 
-static inline void w_u64(struct pkt_out *w, struct rdiag_out_key *k, const char *fmt, uint64_t v)
+static inline void w_u64(struct pkt_out *w, struct out_key *k, const char *fmt, uint64_t v)
 {
 	if (w->json)
-		w_add(w, k, fmt, RDIAG_OUT_U64)->u = v;
+		w_add(w, k, fmt, OUT_U64)->u = v;
 	else if (fmt)
-		rdiag_out_u64_k(w->o, k, fmt, v);
+		out_u64_k(w->o, k, fmt, v);
 }
 
-static inline void w_hex64(struct pkt_out *w, struct rdiag_out_key *k, const char *fmt, uint64_t v)
+static inline void w_hex64(struct pkt_out *w, struct out_key *k, const char *fmt, uint64_t v)
 {
 	if (w->json)
-		w_add(w, k, fmt, RDIAG_OUT_HEX64)->u = v;
+		w_add(w, k, fmt, OUT_HEX64)->u = v;
 	else if (fmt)
-		rdiag_out_hex64_k(w->o, k, fmt, v);
+		out_hex64_k(w->o, k, fmt, v);
 }
 
 /* s must stay valid until the items are written: a literal, a name table entry or a slot */
-static inline void w_str(struct pkt_out *w, struct rdiag_out_key *k, const char *fmt, const char *s)
+static inline void w_str(struct pkt_out *w, struct out_key *k, const char *fmt, const char *s)
 {
 	if (w->json)
-		w_add(w, k, fmt, RDIAG_OUT_STR)->s = s;
+		w_add(w, k, fmt, OUT_STR)->s = s;
 	else if (fmt)
-		rdiag_out_str_k(w->o, k, fmt, s);
+		out_str_k(w->o, k, fmt, s);
 }
 
-static inline void w_bool(struct pkt_out *w, struct rdiag_out_key *k, const char *fmt, bool v)
+static inline void w_bool(struct pkt_out *w, struct out_key *k, const char *fmt, bool v)
 {
 	if (w->json)
-		w_add(w, k, fmt, RDIAG_OUT_BOOL)->b = v;
+		w_add(w, k, fmt, OUT_BOOL)->b = v;
 	else if (fmt)
-		rdiag_out_bool_k(w->o, k, fmt, v);
+		out_bool_k(w->o, k, fmt, v);
 }
 
 /* objects are JSON only */
-static inline void w_begin(struct pkt_out *w, struct rdiag_out_key *k)
+static inline void w_begin(struct pkt_out *w, struct out_key *k)
 {
 	if (w->json)
-		w_add(w, k, NULL, RDIAG_OUT_BEGIN);
+		w_add(w, k, NULL, OUT_BEGIN);
 }
 
 static inline void w_end(struct pkt_out *w)
 {
 	if (w->json)
-		w_add(w, NULL, NULL, RDIAG_OUT_END);
+		w_add(w, NULL, NULL, OUT_END);
 }
 
 /* room for one formatted string (an address), free again once the items are written */
@@ -114,7 +114,7 @@ static char *w_slot(struct pkt_out *w)
 /* text only (nothing in JSON; nothing is collected in text) */
 #define w_text(w, ...) do { \
 	if (!(w)->json) \
-		rdiag_out_text((w)->o, __VA_ARGS__); \
+		out_text((w)->o, __VA_ARGS__); \
 } while (0)
 
 static const char d2[200] =
@@ -283,10 +283,10 @@ static void link_layer(struct pkt_out *w, const struct rdiag_pkt *p, bool verbos
 
 	if (p->n_vlan) {
 		w_flush(w);
-		rdiag_out_arr_begin(w->o, "vlan");
+		out_arr_begin(w->o, "vlan");
 		for (unsigned int i = 0; i < p->n_vlan; i++)
-			rdiag_out_u64(w->o, NULL, F(NULL, " vlan %" PRIu64), p->vlan[i].vid);
-		rdiag_out_arr_end(w->o);
+			out_u64(w->o, NULL, F(NULL, " vlan %" PRIu64), p->vlan[i].vid);
+		out_arr_end(w->o);
 	}
 	if (!verbose || !HAS(p, LINK))
 		return;
@@ -342,7 +342,7 @@ static void aeth(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
 		w_str(w, K("kind"), F(" RNR NAK", " kind %s"), "rnr_nak");
 		w_u64(w, K("timer"), F(NULL, " timer %" PRIu64), a->timer);
 		w_flush(w);
-		rdiag_out_dbl_k(w->o, K("timer_ms"), F(" timer %g ms", " (%g ms)"), a->timer_ms);
+		out_dbl_k(w->o, K("timer_ms"), F(" timer %g ms", " (%g ms)"), a->timer_ms);
 		break;
 	case RDIAG_AETH_NAK:
 		w_str(w, K("kind"), F(" NAK", " kind %s"), "nak");
@@ -571,14 +571,14 @@ static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 	w_end(w);
 }
 
-void dump_packet(struct rdiag_out *o, const struct rdiag_frame *f, const struct rdiag_pkt *p,
+void dump_packet(struct out *o, const struct rdiag_frame *f, const struct rdiag_pkt *p,
 		 const struct rdiag_flow_verdict *v, bool verbose)
 {
 	struct pkt_out po, *w = &po;
 	char ts[48];
 
 	po.o = o;
-	po.json = rdiag_out_json(o);
+	po.json = out_json(o);
 	po.n = 0;
 	po.slots = 0;
 	w_begin(w, NULL);		/* the top-level object */
@@ -587,7 +587,7 @@ void dump_packet(struct rdiag_out *o, const struct rdiag_frame *f, const struct 
 		w_str(w, K("ts"), NULL, ts_str(ts + sizeof(ts), f->ts_sec, f->ts_nsec));
 	} else {
 		dump_time(ts, sizeof(ts), f->ts_sec, f->ts_nsec);
-		rdiag_out_str(w->o, NULL, "%s", ts);
+		out_str(w->o, NULL, "%s", ts);
 	}
 	w_u64(w, K("caplen"), F(NULL, " caplen %" PRIu64), p->caplen);
 	w_u64(w, K("len"), F(NULL, " len %" PRIu64), p->len);

@@ -20,39 +20,39 @@ static const char *dur(char *buf, size_t len, double ns)
 	return buf;
 }
 
-static void latency(struct rdiag_out *o, const char *key, const struct rdiag_latency *l)
+static void latency(struct out *o, const char *key, const struct rdiag_latency *l)
 {
 	char a[24], b[24];
 
-	if (rdiag_out_json(o)) {
-		rdiag_out_obj_begin(o, key);
-		rdiag_out_u64(o, "n", NULL, l->n);
-		rdiag_out_u64(o, "min_ns", NULL, l->min_ns);
-		rdiag_out_u64(o, "median_ns", NULL, l->median_ns);
-		rdiag_out_u64(o, "p99_ns", NULL, l->p99_ns);
-		rdiag_out_u64(o, "max_ns", NULL, l->max_ns);
-		rdiag_out_dbl(o, "mean_ns", NULL, l->mean_ns);
-		rdiag_out_obj_end(o);
+	if (out_json(o)) {
+		out_obj_begin(o, key);
+		out_u64(o, "n", NULL, l->n);
+		out_u64(o, "min_ns", NULL, l->min_ns);
+		out_u64(o, "median_ns", NULL, l->median_ns);
+		out_u64(o, "p99_ns", NULL, l->p99_ns);
+		out_u64(o, "max_ns", NULL, l->max_ns);
+		out_dbl(o, "mean_ns", NULL, l->mean_ns);
+		out_obj_end(o);
 		return;
 	}
 	if (!l->n) {
-		rdiag_out_text(o, " %17s", "-");
+		out_text(o, " %17s", "-");
 		return;
 	}
 	dur(a, sizeof(a), (double)l->median_ns);
 	dur(b, sizeof(b), (double)l->p99_ns);
-	rdiag_out_text(o, " %8s/%-8s", a, b);
+	out_text(o, " %8s/%-8s", a, b);
 }
 
 /* text: "READ latency: n 3 min .. median .. p99 .. max .." (nothing when there is none) */
-static void latency_line(struct rdiag_out *o, const char *indent, const char *what,
+static void latency_line(struct out *o, const char *indent, const char *what,
 			 const struct rdiag_latency *l)
 {
 	char a[24], b[24], c[24], d[24];
 
 	if (!l->n)
 		return;
-	rdiag_out_text(o, "%s%s latency: n %" PRIu64 " min %s median %s p99 %s max %s\n", indent, what,
+	out_text(o, "%s%s latency: n %" PRIu64 " min %s median %s p99 %s max %s\n", indent, what,
 		       l->n, dur(a, sizeof(a), (double)l->min_ns),
 		       dur(b, sizeof(b), (double)l->median_ns), dur(c, sizeof(c), (double)l->p99_ns),
 		       dur(d, sizeof(d), (double)l->max_ns));
@@ -84,139 +84,139 @@ static uint64_t naks(const uint64_t *n)
 	return s;
 }
 
-static void flow_json(struct rdiag_out *o, struct rdiag_flow_table *ft,
+static void flow_json(struct out *o, struct rdiag_flow_table *ft,
 		      const struct rdiag_flow_info *f, size_t i)
 {
 	char a[64];
 	uint32_t sq = rdiag_flow_src_qpn(ft, i);
 
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_str(o, "encap", NULL, rdiag_encap_name(f->key.encap));
-	rdiag_out_str(o, "src", NULL, rdiag_flow_addr_str(a, sizeof(a), f->key.kind, f->key.src));
-	rdiag_out_str(o, "dst", NULL, rdiag_flow_addr_str(a, sizeof(a), f->key.kind, f->key.dst));
-	rdiag_out_u64(o, "destqp", NULL, f->key.destqp);
+	out_obj_begin(o, NULL);
+	out_str(o, "encap", NULL, rdiag_encap_name(f->key.encap));
+	out_str(o, "src", NULL, rdiag_flow_addr_str(a, sizeof(a), f->key.kind, f->key.src));
+	out_str(o, "dst", NULL, rdiag_flow_addr_str(a, sizeof(a), f->key.kind, f->key.dst));
+	out_u64(o, "destqp", NULL, f->key.destqp);
 	if (sq != RDIAG_QPN_NONE)
-		rdiag_out_u64(o, "srcqp", NULL, sq);
-	rdiag_out_u64(o, "pkts", NULL, f->pkts);
-	rdiag_out_u64(o, "bytes", NULL, f->bytes);
-	rdiag_out_u64(o, "payload", NULL, f->payload);
-	rdiag_out_u64(o, "mtu", NULL, f->mtu);
-	rdiag_out_u64(o, "psn_gaps", NULL, f->psn_gaps);
-	rdiag_out_u64(o, "psn_lost", NULL, f->psn_lost);
-	rdiag_out_u64(o, "psn_dup", NULL, f->psn_dup);
-	rdiag_out_u64(o, "psn_retx", NULL, f->psn_retx);
-	rdiag_out_u64(o, "psn_ooo", NULL, f->psn_ooo);
-	rdiag_out_u64(o, "psn_goback", NULL, f->psn_goback);
-	rdiag_out_u64(o, "acks", NULL, f->acks);
-	rdiag_out_obj_begin(o, "naks");
+		out_u64(o, "srcqp", NULL, sq);
+	out_u64(o, "pkts", NULL, f->pkts);
+	out_u64(o, "bytes", NULL, f->bytes);
+	out_u64(o, "payload", NULL, f->payload);
+	out_u64(o, "mtu", NULL, f->mtu);
+	out_u64(o, "psn_gaps", NULL, f->psn_gaps);
+	out_u64(o, "psn_lost", NULL, f->psn_lost);
+	out_u64(o, "psn_dup", NULL, f->psn_dup);
+	out_u64(o, "psn_retx", NULL, f->psn_retx);
+	out_u64(o, "psn_ooo", NULL, f->psn_ooo);
+	out_u64(o, "psn_goback", NULL, f->psn_goback);
+	out_u64(o, "acks", NULL, f->acks);
+	out_obj_begin(o, "naks");
 	for (unsigned int k = 0; k < RDIAG_NAK_KINDS; k++)
 		if (f->naks[k])
-			rdiag_out_u64(o, k == RDIAG_NAK_OTHER ? "OTHER" : rdiag_nak_name(k), NULL,
+			out_u64(o, k == RDIAG_NAK_OTHER ? "OTHER" : rdiag_nak_name(k), NULL,
 				      f->naks[k]);
-	rdiag_out_obj_end(o);
-	rdiag_out_u64(o, "rnr_naks", NULL, f->rnr_naks);
+	out_obj_end(o);
+	out_u64(o, "rnr_naks", NULL, f->rnr_naks);
 	if (f->rnr_naks) {
-		rdiag_out_dbl(o, "rnr_timer_ms_min", NULL, f->rnr_timer_ms_min);
-		rdiag_out_dbl(o, "rnr_timer_ms_max", NULL, f->rnr_timer_ms_max);
+		out_dbl(o, "rnr_timer_ms_min", NULL, f->rnr_timer_ms_min);
+		out_dbl(o, "rnr_timer_ms_max", NULL, f->rnr_timer_ms_max);
 	}
-	rdiag_out_u64(o, "icrc_bad", NULL, f->icrc_bad);
-	rdiag_out_u64(o, "ecn_ce", NULL, f->ecn_ce);
-	rdiag_out_u64(o, "becn", NULL, f->becn);
-	rdiag_out_u64(o, "cnp", NULL, f->cnp);
-	rdiag_out_u64(o, "cnp_for_ce", NULL, f->cnp_for_ce);
-	rdiag_out_u64(o, "truncated", NULL, f->truncated);
-	rdiag_out_u64(o, "invalid", NULL, f->invalid);
-	rdiag_out_u64(o, "reads", NULL, f->reads);
-	rdiag_out_u64(o, "reads_unanswered", NULL, f->reads_unanswered);
+	out_u64(o, "icrc_bad", NULL, f->icrc_bad);
+	out_u64(o, "ecn_ce", NULL, f->ecn_ce);
+	out_u64(o, "becn", NULL, f->becn);
+	out_u64(o, "cnp", NULL, f->cnp);
+	out_u64(o, "cnp_for_ce", NULL, f->cnp_for_ce);
+	out_u64(o, "truncated", NULL, f->truncated);
+	out_u64(o, "invalid", NULL, f->invalid);
+	out_u64(o, "reads", NULL, f->reads);
+	out_u64(o, "reads_unanswered", NULL, f->reads_unanswered);
 	latency(o, "read_latency", &f->read_lat);
-	rdiag_out_u64(o, "ack_reqs", NULL, f->ack_reqs);
+	out_u64(o, "ack_reqs", NULL, f->ack_reqs);
 	latency(o, "ack_latency", &f->ack_lat);
-	rdiag_out_arr_begin(o, "opcodes");
+	out_arr_begin(o, "opcodes");
 	for (unsigned int k = 0; k < f->n_ops; k++) {
-		rdiag_out_obj_begin(o, NULL);
-		rdiag_out_u64(o, "opcode", NULL, f->ops[k].opcode);
-		rdiag_out_str(o, "op", NULL, rdiag_opcode_name(f->ops[k].opcode));
-		rdiag_out_u64(o, "pkts", NULL, f->ops[k].pkts);
-		rdiag_out_u64(o, "bytes", NULL, f->ops[k].bytes);
-		rdiag_out_u64(o, "payload", NULL, f->ops[k].payload);
-		rdiag_out_obj_end(o);
+		out_obj_begin(o, NULL);
+		out_u64(o, "opcode", NULL, f->ops[k].opcode);
+		out_str(o, "op", NULL, rdiag_opcode_name(f->ops[k].opcode));
+		out_u64(o, "pkts", NULL, f->ops[k].pkts);
+		out_u64(o, "bytes", NULL, f->ops[k].bytes);
+		out_u64(o, "payload", NULL, f->ops[k].payload);
+		out_obj_end(o);
 	}
-	rdiag_out_arr_end(o);
-	rdiag_out_u64(o, "first_ns", NULL, f->first_ns);
-	rdiag_out_u64(o, "last_ns", NULL, f->last_ns);
-	rdiag_out_obj_end(o);
+	out_arr_end(o);
+	out_u64(o, "first_ns", NULL, f->first_ns);
+	out_u64(o, "last_ns", NULL, f->last_ns);
+	out_obj_end(o);
 }
 
-static void flow_text(struct rdiag_out *o, struct rdiag_flow_table *ft,
+static void flow_text(struct out *o, struct rdiag_flow_table *ft,
 		      const struct rdiag_flow_info *f, size_t i)
 {
 	char name[160];
 
 	flow_name(name, sizeof(name), &f->key);
-	rdiag_out_text(o, "%-44s %7" PRIu64 " %9" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64
+	out_text(o, "%-44s %7" PRIu64 " %9" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64
 		       " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64
 		       " %4" PRIu64, name, f->pkts, f->bytes, f->psn_gaps, f->psn_lost, f->psn_dup,
 		       f->psn_retx, f->psn_ooo,
 		       naks(f->naks), f->rnr_naks, f->ecn_ce, f->cnp, f->icrc_bad);
 	latency(o, NULL, &f->read_lat);
 	latency(o, NULL, &f->ack_lat);
-	rdiag_out_text(o, "\n");
+	out_text(o, "\n");
 }
 
 /* details under the table: opcodes, NAK kinds, RNR timers, CNP correlation, peers */
-static void flow_details(struct rdiag_out *o, struct rdiag_flow_table *ft,
+static void flow_details(struct out *o, struct rdiag_flow_table *ft,
 			 const struct rdiag_flow_info *f, size_t i)
 {
 	char name[160];
 	uint32_t sq = rdiag_flow_src_qpn(ft, i);
 
 	flow_name(name, sizeof(name), &f->key);
-	rdiag_out_text(o, "  %s", name);
+	out_text(o, "  %s", name);
 	if (sq != RDIAG_QPN_NONE)
-		rdiag_out_text(o, " (from qp 0x%06x)", sq);
+		out_text(o, " (from qp 0x%06x)", sq);
 	if (f->mtu)
-		rdiag_out_text(o, " mtu %u", f->mtu);
-	rdiag_out_text(o, "\n   ");
+		out_text(o, " mtu %u", f->mtu);
+	out_text(o, "\n   ");
 	for (unsigned int k = 0; k < f->n_ops; k++)
-		rdiag_out_text(o, " %s %" PRIu64 "%s", rdiag_opcode_name(f->ops[k].opcode),
+		out_text(o, " %s %" PRIu64 "%s", rdiag_opcode_name(f->ops[k].opcode),
 			       f->ops[k].pkts, k + 1 < f->n_ops ? "," : "");
-	rdiag_out_text(o, "\n");
+	out_text(o, "\n");
 	if (naks(f->naks)) {
-		rdiag_out_text(o, "    NAKs:");
+		out_text(o, "    NAKs:");
 		for (unsigned int k = 0; k < RDIAG_NAK_KINDS; k++)
 			if (f->naks[k])
-				rdiag_out_text(o, " %s %" PRIu64, k == RDIAG_NAK_OTHER ? "OTHER" :
+				out_text(o, " %s %" PRIu64, k == RDIAG_NAK_OTHER ? "OTHER" :
 					       rdiag_nak_name(k), f->naks[k]);
-		rdiag_out_text(o, "\n");
+		out_text(o, "\n");
 	}
 	if (f->rnr_naks) {
 		if (f->rnr_timer_ms_min == f->rnr_timer_ms_max)
-			rdiag_out_text(o, "    RNR NAKs: %" PRIu64 ", timer %g ms\n", f->rnr_naks,
+			out_text(o, "    RNR NAKs: %" PRIu64 ", timer %g ms\n", f->rnr_naks,
 				       f->rnr_timer_ms_min);
 		else
-			rdiag_out_text(o, "    RNR NAKs: %" PRIu64 ", timer %g..%g ms\n", f->rnr_naks,
+			out_text(o, "    RNR NAKs: %" PRIu64 ", timer %g..%g ms\n", f->rnr_naks,
 				       f->rnr_timer_ms_min, f->rnr_timer_ms_max);
 	}
 	if (f->psn_gaps || f->psn_dup || f->psn_retx || f->psn_ooo || f->psn_goback)
-		rdiag_out_text(o, "    PSN: %" PRIu64 " gaps (%" PRIu64 " packets lost), %" PRIu64
+		out_text(o, "    PSN: %" PRIu64 " gaps (%" PRIu64 " packets lost), %" PRIu64
 			       " duplicates, %" PRIu64 " lost packets resent, %" PRIu64
 			       " out of order, %" PRIu64 " go-back retries\n", f->psn_gaps,
 			       f->psn_lost, f->psn_dup, f->psn_retx, f->psn_ooo, f->psn_goback);
 	if (f->ecn_ce || f->cnp_for_ce)
-		rdiag_out_text(o, "    ECN: %" PRIu64 " CE-marked packets, %" PRIu64
+		out_text(o, "    ECN: %" PRIu64 " CE-marked packets, %" PRIu64
 			       " CNPs sent back for them\n", f->ecn_ce, f->cnp_for_ce);
 	if (f->cnp)
-		rdiag_out_text(o, "    CNPs received by this QP: %" PRIu64 "\n", f->cnp);
+		out_text(o, "    CNPs received by this QP: %" PRIu64 "\n", f->cnp);
 	if (f->icrc_bad)
-		rdiag_out_text(o, "    bad ICRC: %" PRIu64 "\n", f->icrc_bad);
+		out_text(o, "    bad ICRC: %" PRIu64 "\n", f->icrc_bad);
 	if (f->reads)
-		rdiag_out_text(o, "    READs: %" PRIu64 " (%" PRIu64 " unanswered)\n", f->reads,
+		out_text(o, "    READs: %" PRIu64 " (%" PRIu64 " unanswered)\n", f->reads,
 			       f->reads_unanswered);
 	latency_line(o, "    ", "READ", &f->read_lat);
 	latency_line(o, "    ", "ACK", &f->ack_lat);
 }
 
-static void cm_conn(struct rdiag_out *o, const struct rdiag_cm_conn_info *c)
+static void cm_conn(struct out *o, const struct rdiag_cm_conn_info *c)
 {
 	char a[64], b[64], t[32];
 	const char *rn = c->n_rej ? rdiag_cm_rej_reason_name(c->rej_reason) : NULL;
@@ -225,44 +225,44 @@ static void cm_conn(struct rdiag_out *o, const struct rdiag_cm_conn_info *c)
 
 	rdiag_flow_addr_str(a, sizeof(a), c->kind, c->client);
 	rdiag_flow_addr_str(b, sizeof(b), c->kind, c->server);
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_str(o, "client", "  %s", a);
-	rdiag_out_str(o, "server", " > %s", b);
-	rdiag_out_u64(o, "client_comm_id", " comm 0x%08" PRIx64, c->client_comm_id);
-	rdiag_out_u64(o, "server_comm_id", NULL, c->server_comm_id);
-	rdiag_out_hex64(o, "service_id", NULL, c->service_id);
+	out_obj_begin(o, NULL);
+	out_str(o, "client", "  %s", a);
+	out_str(o, "server", " > %s", b);
+	out_u64(o, "client_comm_id", " comm 0x%08" PRIx64, c->client_comm_id);
+	out_u64(o, "server_comm_id", NULL, c->server_comm_id);
+	out_hex64(o, "service_id", NULL, c->service_id);
 	if (c->sid_is_ip) {
-		rdiag_out_str(o, "port_space", " %s", ps ? ps : "?");
-		rdiag_out_u64(o, "port", ":%" PRIu64, c->port);
+		out_str(o, "port_space", " %s", ps ? ps : "?");
+		out_u64(o, "port", ":%" PRIu64, c->port);
 	}
-	rdiag_out_u64(o, "client_qpn", " qp 0x%06" PRIx64, c->client_qpn);
-	rdiag_out_u64(o, "server_qpn", " <> 0x%06" PRIx64, c->server_qpn);
-	rdiag_out_str(o, "state", ": %s\n", rdiag_flow_cm_state_name(c->state));
-	rdiag_out_u64(o, "req", NULL, c->n_req);
-	rdiag_out_u64(o, "req_retries", NULL, c->n_req ? c->n_req - 1 : 0);
-	rdiag_out_u64(o, "mra", NULL, c->n_mra);
-	rdiag_out_u64(o, "rep", NULL, c->n_rep);
-	rdiag_out_u64(o, "rtu", NULL, c->n_rtu);
-	rdiag_out_u64(o, "rej", NULL, c->n_rej);
-	rdiag_out_u64(o, "dreq", NULL, c->n_dreq);
-	rdiag_out_u64(o, "drep", NULL, c->n_drep);
+	out_u64(o, "client_qpn", " qp 0x%06" PRIx64, c->client_qpn);
+	out_u64(o, "server_qpn", " <> 0x%06" PRIx64, c->server_qpn);
+	out_str(o, "state", ": %s\n", rdiag_flow_cm_state_name(c->state));
+	out_u64(o, "req", NULL, c->n_req);
+	out_u64(o, "req_retries", NULL, c->n_req ? c->n_req - 1 : 0);
+	out_u64(o, "mra", NULL, c->n_mra);
+	out_u64(o, "rep", NULL, c->n_rep);
+	out_u64(o, "rtu", NULL, c->n_rtu);
+	out_u64(o, "rej", NULL, c->n_rej);
+	out_u64(o, "dreq", NULL, c->n_dreq);
+	out_u64(o, "drep", NULL, c->n_drep);
 	if (c->n_rej) {
-		rdiag_out_u64(o, "rej_reason", NULL, c->rej_reason);
-		rdiag_out_str(o, "rej_reason_name", NULL, rn ? rn : "unassigned");
-		rdiag_out_str(o, "rej_by", NULL, c->rej_by_client ? "client" : "server");
+		out_u64(o, "rej_reason", NULL, c->rej_reason);
+		out_str(o, "rej_reason_name", NULL, rn ? rn : "unassigned");
+		out_str(o, "rej_by", NULL, c->rej_by_client ? "client" : "server");
 	}
 	/* the timeline: times relative to the first REQ */
-	rdiag_out_arr_begin(o, "timeline");
-	rdiag_out_text(o, "   ");
+	out_arr_begin(o, "timeline");
+	out_text(o, "   ");
 #define EV(cnt, ts, label) do { \
 	if (cnt) { \
-		rdiag_out_obj_begin(o, NULL); \
-		rdiag_out_str(o, "msg", " %s", label); \
-		rdiag_out_u64(o, "count", (cnt) > 1 ? " x%" PRIu64 : NULL, cnt); \
-		rdiag_out_u64(o, "t_ns", NULL, (ts) - t0); \
+		out_obj_begin(o, NULL); \
+		out_str(o, "msg", " %s", label); \
+		out_u64(o, "count", (cnt) > 1 ? " x%" PRIu64 : NULL, cnt); \
+		out_u64(o, "t_ns", NULL, (ts) - t0); \
 		if ((ts) != t0 || strcmp(label, "REQ")) \
-			rdiag_out_text(o, " +%s", dur(t, sizeof(t), (double)((ts) - t0))); \
-		rdiag_out_obj_end(o); \
+			out_text(o, " +%s", dur(t, sizeof(t), (double)((ts) - t0))); \
+		out_obj_end(o); \
 	} \
 } while (0)
 	EV(c->n_req, c->req_ns, "REQ");
@@ -273,88 +273,88 @@ static void cm_conn(struct rdiag_out *o, const struct rdiag_cm_conn_info *c)
 	EV(c->n_dreq, c->dreq_ns, "DREQ");
 	EV(c->n_drep, c->drep_ns, "DREP");
 #undef EV
-	rdiag_out_arr_end(o);
-	rdiag_out_text(o, "\n");
+	out_arr_end(o);
+	out_text(o, "\n");
 	if (c->n_rej)
-		rdiag_out_text(o, "    rejected by the %s: reason %u %s\n",
+		out_text(o, "    rejected by the %s: reason %u %s\n",
 			       c->rej_by_client ? "client" : "server", c->rej_reason,
 			       rn ? rn : "(unassigned)");
 	if (c->n_req > 1 && !c->n_rep)
-		rdiag_out_text(o, "    REQ sent %u times over %s with no reply: CM retries, what an "
+		out_text(o, "    REQ sent %u times over %s with no reply: CM retries, what an "
 			       "rdma_connect() timeout looks like on the wire\n", c->n_req,
 			       dur(t, sizeof(t), (double)(c->req_last_ns - c->req_ns)));
 	else if (c->n_req > 1)
-		rdiag_out_text(o, "    REQ retried %u times before the reply\n", c->n_req - 1);
-	rdiag_out_obj_end(o);
+		out_text(o, "    REQ retried %u times before the reply\n", c->n_req - 1);
+	out_obj_end(o);
 }
 
-static void totals(struct rdiag_out *o, const struct rdiag_flow_total *t)
+static void totals(struct out *o, const struct rdiag_flow_total *t)
 {
 	char d[24];
 	double span = t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) : 0;
 
-	rdiag_out_obj_begin(o, "total");
-	rdiag_out_u64(o, "frames", "%" PRIu64 " frames", t->frames);
-	rdiag_out_u64(o, "rdma", ", %" PRIu64 " RDMA packets", t->rdma);
-	rdiag_out_u64(o, "other", ", %" PRIu64 " other", t->frames - t->rdma);
-	rdiag_out_u64(o, "bytes", ", %" PRIu64 " bytes", t->bytes);
-	rdiag_out_u64(o, "payload", " (%" PRIu64 " payload)", t->payload);
-	rdiag_out_u64(o, "duration_ns", NULL, (uint64_t)span);
-	rdiag_out_text(o, " in %s\n", dur(d, sizeof(d), span));
-	rdiag_out_u64(o, "flows", "%" PRIu64 " flows", t->flows);
-	rdiag_out_u64(o, "cm_conns", ", %" PRIu64 " CM connections", t->cm_conns);
-	rdiag_out_u64(o, "truncated", ", %" PRIu64 " truncated", t->truncated);
-	rdiag_out_u64(o, "invalid", ", %" PRIu64 " invalid", t->invalid);
-	rdiag_out_u64(o, "no_bth", NULL, t->no_bth);
-	rdiag_out_u64(o, "icrc_bad", ", %" PRIu64 " bad ICRC\n", t->icrc_bad);
-	rdiag_out_u64(o, "psn_gaps", "PSN: %" PRIu64 " gaps", t->psn_gaps);
-	rdiag_out_u64(o, "psn_lost", " (%" PRIu64 " lost)", t->psn_lost);
-	rdiag_out_u64(o, "psn_dup", ", %" PRIu64 " duplicates", t->psn_dup);
-	rdiag_out_u64(o, "psn_retx", ", %" PRIu64 " resent", t->psn_retx);
-	rdiag_out_u64(o, "psn_ooo", ", %" PRIu64 " out of order", t->psn_ooo);
-	rdiag_out_u64(o, "psn_goback", ", %" PRIu64 " go-back retries", t->psn_goback);
-	rdiag_out_u64(o, "acks", "; %" PRIu64 " ACKs", t->acks);
-	rdiag_out_u64(o, "naks", ", %" PRIu64 " NAKs", naks(t->naks));
-	rdiag_out_u64(o, "rnr_naks", ", %" PRIu64 " RNR NAKs\n", t->rnr_naks);
-	rdiag_out_u64(o, "ecn_ce", "ECN: %" PRIu64 " CE-marked", t->ecn_ce);
-	rdiag_out_u64(o, "becn", ", %" PRIu64 " BECN", t->becn);
-	rdiag_out_u64(o, "cnp", ", %" PRIu64 " CNPs", t->cnp);
-	rdiag_out_u64(o, "cnp_for_ce", " (%" PRIu64 " matched to a CE-marked flow)", t->cnp_for_ce);
-	rdiag_out_u64(o, "cm_msgs", "; CM: %" PRIu64 " messages", t->cm_msgs);
-	rdiag_out_u64(o, "cm_rej", ", %" PRIu64 " rejects", t->cm_rej);
-	rdiag_out_u64(o, "cm_req_retries", ", %" PRIu64 " REQ retries\n", t->cm_req_retries);
-	rdiag_out_u64(o, "reads", "READ: %" PRIu64, t->reads);
-	rdiag_out_u64(o, "reads_unanswered", " (%" PRIu64 " unanswered)", t->reads_unanswered);
-	rdiag_out_u64(o, "ack_reqs", "; A-bit requests %" PRIu64 "\n", t->ack_reqs);
-	rdiag_out_u64(o, "pending_dropped", NULL, t->pending_dropped);
-	if (rdiag_out_json(o)) {
+	out_obj_begin(o, "total");
+	out_u64(o, "frames", "%" PRIu64 " frames", t->frames);
+	out_u64(o, "rdma", ", %" PRIu64 " RDMA packets", t->rdma);
+	out_u64(o, "other", ", %" PRIu64 " other", t->frames - t->rdma);
+	out_u64(o, "bytes", ", %" PRIu64 " bytes", t->bytes);
+	out_u64(o, "payload", " (%" PRIu64 " payload)", t->payload);
+	out_u64(o, "duration_ns", NULL, (uint64_t)span);
+	out_text(o, " in %s\n", dur(d, sizeof(d), span));
+	out_u64(o, "flows", "%" PRIu64 " flows", t->flows);
+	out_u64(o, "cm_conns", ", %" PRIu64 " CM connections", t->cm_conns);
+	out_u64(o, "truncated", ", %" PRIu64 " truncated", t->truncated);
+	out_u64(o, "invalid", ", %" PRIu64 " invalid", t->invalid);
+	out_u64(o, "no_bth", NULL, t->no_bth);
+	out_u64(o, "icrc_bad", ", %" PRIu64 " bad ICRC\n", t->icrc_bad);
+	out_u64(o, "psn_gaps", "PSN: %" PRIu64 " gaps", t->psn_gaps);
+	out_u64(o, "psn_lost", " (%" PRIu64 " lost)", t->psn_lost);
+	out_u64(o, "psn_dup", ", %" PRIu64 " duplicates", t->psn_dup);
+	out_u64(o, "psn_retx", ", %" PRIu64 " resent", t->psn_retx);
+	out_u64(o, "psn_ooo", ", %" PRIu64 " out of order", t->psn_ooo);
+	out_u64(o, "psn_goback", ", %" PRIu64 " go-back retries", t->psn_goback);
+	out_u64(o, "acks", "; %" PRIu64 " ACKs", t->acks);
+	out_u64(o, "naks", ", %" PRIu64 " NAKs", naks(t->naks));
+	out_u64(o, "rnr_naks", ", %" PRIu64 " RNR NAKs\n", t->rnr_naks);
+	out_u64(o, "ecn_ce", "ECN: %" PRIu64 " CE-marked", t->ecn_ce);
+	out_u64(o, "becn", ", %" PRIu64 " BECN", t->becn);
+	out_u64(o, "cnp", ", %" PRIu64 " CNPs", t->cnp);
+	out_u64(o, "cnp_for_ce", " (%" PRIu64 " matched to a CE-marked flow)", t->cnp_for_ce);
+	out_u64(o, "cm_msgs", "; CM: %" PRIu64 " messages", t->cm_msgs);
+	out_u64(o, "cm_rej", ", %" PRIu64 " rejects", t->cm_rej);
+	out_u64(o, "cm_req_retries", ", %" PRIu64 " REQ retries\n", t->cm_req_retries);
+	out_u64(o, "reads", "READ: %" PRIu64, t->reads);
+	out_u64(o, "reads_unanswered", " (%" PRIu64 " unanswered)", t->reads_unanswered);
+	out_u64(o, "ack_reqs", "; A-bit requests %" PRIu64 "\n", t->ack_reqs);
+	out_u64(o, "pending_dropped", NULL, t->pending_dropped);
+	if (out_json(o)) {
 		latency(o, "read_latency", &t->read_lat);
 		latency(o, "ack_latency", &t->ack_lat);
 	} else {
 		latency_line(o, "  ", "READ", &t->read_lat);
 		latency_line(o, "  ", "ACK", &t->ack_lat);
 	}
-	rdiag_out_arr_begin(o, "opcodes");
+	out_arr_begin(o, "opcodes");
 	for (unsigned int op = 0; op < 256; op++) {
 		if (!t->per_opcode_pkts[op])
 			continue;
-		rdiag_out_obj_begin(o, NULL);
-		rdiag_out_u64(o, "opcode", NULL, op);
-		rdiag_out_str(o, "op", NULL, rdiag_opcode_name((uint8_t)op));
-		rdiag_out_u64(o, "pkts", NULL, t->per_opcode_pkts[op]);
-		rdiag_out_u64(o, "bytes", NULL, t->per_opcode_bytes[op]);
-		rdiag_out_obj_end(o);
+		out_obj_begin(o, NULL);
+		out_u64(o, "opcode", NULL, op);
+		out_str(o, "op", NULL, rdiag_opcode_name((uint8_t)op));
+		out_u64(o, "pkts", NULL, t->per_opcode_pkts[op]);
+		out_u64(o, "bytes", NULL, t->per_opcode_bytes[op]);
+		out_obj_end(o);
 	}
-	rdiag_out_arr_end(o);
-	rdiag_out_obj_end(o);
+	out_arr_end(o);
+	out_obj_end(o);
 }
 
-static void opcode_table_text(struct rdiag_out *o, const struct rdiag_flow_total *t)
+static void opcode_table_text(struct out *o, const struct rdiag_flow_total *t)
 {
-	rdiag_out_text(o, "\n%-30s %9s %12s\n", "OPCODE", "PKTS", "BYTES");
+	out_text(o, "\n%-30s %9s %12s\n", "OPCODE", "PKTS", "BYTES");
 	for (unsigned int op = 0; op < 256; op++)
 		if (t->per_opcode_pkts[op])
-			rdiag_out_text(o, "%-30s %9" PRIu64 " %12" PRIu64 "\n",
+			out_text(o, "%-30s %9" PRIu64 " %12" PRIu64 "\n",
 				       rdiag_opcode_name((uint8_t)op), t->per_opcode_pkts[op],
 				       t->per_opcode_bytes[op]);
 }
@@ -368,34 +368,34 @@ static bool troubled(const struct rdiag_flow_info *f)
 	       f->truncated || f->invalid;
 }
 
-void dump_summary(struct rdiag_out *o, struct rdiag_flow_table *ft,
+void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 		  const struct dump_summary_opts *so)
 {
 	struct rdiag_flow_total t;
 	struct rdiag_flow_info f;
 	size_t n = rdiag_flow_count(ft), ncm = rdiag_flow_cm_count(ft), i;
-	bool json = rdiag_out_json(o);
+	bool json = out_json(o);
 
 	rdiag_flow_total(ft, &t);
-	rdiag_out_obj_begin(o, NULL);
-	rdiag_out_obj_begin(o, "summary");
-	rdiag_out_text(o, "== rdmadump summary ==\n");
+	out_obj_begin(o, NULL);
+	out_obj_begin(o, "summary");
+	out_text(o, "== rdmadump summary ==\n");
 	totals(o, &t);
 	if (so && so->stats && so->stats->have_drops) {
-		rdiag_out_obj_begin(o, "capture");
-		rdiag_out_u64(o, "received", "capture: %" PRIu64 " received by filter",
+		out_obj_begin(o, "capture");
+		out_u64(o, "received", "capture: %" PRIu64 " received by filter",
 			      so->stats->received);
-		rdiag_out_u64(o, "dropped", ", %" PRIu64 " dropped by kernel", so->stats->dropped);
-		rdiag_out_u64(o, "if_dropped", ", %" PRIu64 " dropped by interface\n",
+		out_u64(o, "dropped", ", %" PRIu64 " dropped by kernel", so->stats->dropped);
+		out_u64(o, "if_dropped", ", %" PRIu64 " dropped by interface\n",
 			      so->stats->if_dropped);
-		rdiag_out_obj_end(o);
+		out_obj_end(o);
 	}
 	if (!json)
 		opcode_table_text(o, &t);
-	rdiag_out_text(o, "\n%-44s %7s %9s %4s %4s %4s %4s %4s %4s %4s %4s %4s %4s %17s %17s\n",
+	out_text(o, "\n%-44s %7s %9s %4s %4s %4s %4s %4s %4s %4s %4s %4s %4s %17s %17s\n",
 		       "FLOW (src > dst, dest QP)", "PKTS", "BYTES", "GAP", "LOST", "DUP", "RTX", "OOO",
 		       "NAK", "RNR", "CE", "CNP", "ICRC", "READ p50/p99", "ACK p50/p99");
-	rdiag_out_arr_begin(o, "flows");
+	out_arr_begin(o, "flows");
 	for (i = 0; i < n; i++) {
 		if (rdiag_flow_get(ft, i, &f) < 0 || !wanted(so, ft, &f, i))
 			continue;
@@ -404,12 +404,12 @@ void dump_summary(struct rdiag_out *o, struct rdiag_flow_table *ft,
 		else
 			flow_text(o, ft, &f, i);
 	}
-	rdiag_out_arr_end(o);
+	out_arr_end(o);
 	if (!json) {
 		/* with many flows only the ones with something wrong get their details */
 		bool all = n <= DETAILS_ALL;
 
-		rdiag_out_text(o, all ? "\nper flow:\n" : "\nper flow, those with transport "
+		out_text(o, all ? "\nper flow:\n" : "\nper flow, those with transport "
 			       "problems (more than %d flows):\n", DETAILS_ALL);
 		for (i = 0; i < n; i++)
 			if (rdiag_flow_get(ft, i, &f) == 0 && wanted(so, ft, &f, i) &&
@@ -417,16 +417,16 @@ void dump_summary(struct rdiag_out *o, struct rdiag_flow_table *ft,
 				flow_details(o, ft, &f, i);
 	}
 	if (ncm)
-		rdiag_out_text(o, "\nCM connections (client > server, comm ID, service, QPs: state; "
+		out_text(o, "\nCM connections (client > server, comm ID, service, QPs: state; "
 			       "timeline from the first REQ):\n");
-	rdiag_out_arr_begin(o, "cm");
+	out_arr_begin(o, "cm");
 	for (i = 0; i < ncm; i++) {
 		struct rdiag_cm_conn_info c;
 
 		if (rdiag_flow_cm_get(ft, i, &c) == 0)
 			cm_conn(o, &c);
 	}
-	rdiag_out_arr_end(o);
-	rdiag_out_obj_end(o);
-	rdiag_out_obj_end(o);
+	out_arr_end(o);
+	out_obj_end(o);
+	out_obj_end(o);
 }

@@ -1,0 +1,223 @@
+/* The doctor handle: findings, steps and deltas storage, accessors; see rdmadiag/doctor.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "internal.h"
+#include "rdmadiag/counters.h"
+
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+
+const char *rdiag_doc_level_name(enum rdiag_doc_level l)
+{
+	switch (l) {
+	case RDIAG_DOC_OK: return "ok";
+	case RDIAG_DOC_INFO: return "info";
+	case RDIAG_DOC_WARN: return "warning";
+	case RDIAG_DOC_PROBLEM: return "problem";
+	}
+	return "unknown";
+}
+
+int rdiag_doctor_new(struct rdiag_doctor **out)
+{
+	struct rdiag_doctor *d = calloc(1, sizeof(*d));
+	const char *root;
+	size_t l;
+
+	if (!d)
+		return -ENOMEM;
+	/* the same test seam as the counters handle (secure_getenv: not when setuid) */
+	root = secure_getenv("RDMADIAG_SYSFS_ROOT");
+	if (root && *root) {
+		snprintf(d->root, sizeof(d->root), "%s", root);
+		l = strlen(d->root);
+		while (l > 1 && d->root[l - 1] == '/')
+			d->root[--l] = 0;
+		if (!strcmp(d->root, "/"))
+			d->root[0] = 0;
+	}
+	*out = d;
+	return 0;
+}
+
+const char *rd_doc_path(const struct rdiag_doctor *d, char *buf, size_t len, const char *fmt, ...)
+{
+	size_t off = (size_t)snprintf(buf, len, "%s", d->root);
+	va_list ap;
+
+	if (off >= len)
+		return buf;
+	va_start(ap, fmt);
+	vsnprintf(buf + off, len - off, fmt, ap);
+	va_end(ap);
+	return buf;
+}
+
+void rdiag_doctor_free(struct rdiag_doctor *d)
+{
+	if (!d)
+		return;
+	rdiag_counters_devices_free(d->devs);
+	rdiag_counters_close(d->cnt);
+	free(d);
+}
+
+int rd_doc_devices(struct rdiag_doctor *d, struct rdiag_counters **c,
+		   const struct rdiag_devices **devs)
+{
+	if (!d->discovered) {
+		d->discovered = true;
+		d->discover_ret = rdiag_counters_open(&d->cnt, NULL);
+		if (d->discover_ret) {
+			snprintf(d->discover_err, sizeof(d->discover_err), "%s",
+				 strerror(-d->discover_ret));
+		} else {
+			d->discover_ret = rdiag_counters_discover(d->cnt, &d->devs);
+			if (d->discover_ret)
+				snprintf(d->discover_err, sizeof(d->discover_err), "%s",
+					 rdiag_counters_errmsg(d->cnt));
+		}
+	}
+	if (c)
+		*c = d->cnt;
+	if (devs)
+		*devs = d->devs;
+	return d->discover_ret;
+}
+
+const char *rdiag_doctor_errmsg(const struct rdiag_doctor *d)
+{
+	return d ? d->errmsg : "";
+}
+
+void rd_doc_err(struct rdiag_doctor *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->errmsg, sizeof(d->errmsg), fmt, ap);
+	va_end(ap);
+}
+
+size_t rdiag_doctor_ndevices(const struct rdiag_doctor *d)
+{
+	return d->ndevices;
+}
+
+struct rdiag_doc_finding *rd_doc_add(struct rdiag_doctor *d, const char *check,
+				     const char *layer, enum rdiag_doc_level level,
+				     const char *cause, const char *subject,
+				     const char *summary, ...)
+{
+	/* the last slot is reused when full so that callers never get NULL */
+	struct rdiag_doc_finding *f = &d->findings[d->nfindings < RD_DOC_MAX_FINDINGS ?
+						   d->nfindings++ : RD_DOC_MAX_FINDINGS - 1];
+	va_list ap;
+
+	memset(f, 0, sizeof(*f));
+	f->check = check;
+	f->layer = layer;
+	f->level = level;
+	f->cause = level >= RDIAG_DOC_WARN ? cause : NULL;
+	snprintf(f->subject, sizeof(f->subject), "%s", subject ? subject : "");
+	va_start(ap, summary);
+	vsnprintf(f->summary, sizeof(f->summary), summary, ap);
+	va_end(ap);
+	return f;
+}
+
+/* evidence accumulates: each call appends one line */
+void rd_doc_evidence(struct rdiag_doc_finding *f, const char *fmt, ...)
+{
+	size_t off = strlen(f->evidence);
+	va_list ap;
+
+	if (off && off + 2 < sizeof(f->evidence))
+		f->evidence[off++] = '\n', f->evidence[off] = 0;
+	if (off >= sizeof(f->evidence) - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(f->evidence + off, sizeof(f->evidence) - off, fmt, ap);
+	va_end(ap);
+}
+
+void rd_doc_hint(struct rdiag_doc_finding *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->hint, sizeof(f->hint), fmt, ap);
+	va_end(ap);
+}
+
+const struct rdiag_doc_finding *rd_doc_find(const struct rdiag_doctor *d, const char *check,
+					    enum rdiag_doc_level min)
+{
+	size_t i;
+
+	for (i = 0; i < d->nfindings; i++)
+		if (strcmp(d->findings[i].check, check) == 0 && d->findings[i].level >= min)
+			return &d->findings[i];
+	return NULL;
+}
+
+size_t rdiag_doctor_nfindings(const struct rdiag_doctor *d)
+{
+	return d->nfindings;
+}
+
+const struct rdiag_doc_finding *rdiag_doctor_finding(const struct rdiag_doctor *d, size_t i)
+{
+	return i < d->nfindings ? &d->findings[i] : NULL;
+}
+
+size_t rdiag_doctor_nsteps(const struct rdiag_doctor *d)
+{
+	return d->nsteps;
+}
+
+const struct rdiag_doc_step *rdiag_doctor_step(const struct rdiag_doctor *d, size_t i)
+{
+	return i < d->nsteps ? &d->steps[i] : NULL;
+}
+
+size_t rdiag_doctor_ndeltas(const struct rdiag_doctor *d)
+{
+	return d->ndeltas;
+}
+
+const struct rdiag_doc_delta *rdiag_doctor_delta(const struct rdiag_doctor *d, size_t i)
+{
+	return i < d->ndeltas ? &d->deltas[i] : NULL;
+}
+
+const struct rdiag_doc_peer_info *rdiag_doctor_peer(const struct rdiag_doctor *d)
+{
+	return &d->peer;
+}
+
+unsigned int rdiag_roce_path_mtu(unsigned int netdev_mtu)
+{
+	/* GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4 (kernel iboe_get_mtu) */
+	static const unsigned int ib[] = { 4096, 2048, 1024, 512, 256 };
+	size_t i;
+
+	if (netdev_mtu < 96)
+		return 0;
+	for (i = 0; i < sizeof(ib) / sizeof(ib[0]); i++)
+		if (netdev_mtu - 96 >= ib[i])
+			return ib[i];
+	return 0;
+}
+
+double rd_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}

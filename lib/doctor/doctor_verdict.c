@@ -1,0 +1,350 @@
+/* The verdict: the first failing layer, a stable cause id, one sentence, the evidence and the
+ * next step.  Host checks that found a problem come first in layer order (host, link,
+ * address, network, firewall, transport), because the attempt's failure is then their
+ * consequence; otherwise the attempt's failing step is decoded, using the checks as evidence
+ * (the firewall rule for a timeout, the neighbour entry for an ADDR_ERROR).  An established
+ * connection whose disconnect did not complete stays ok, with the cause disconnect_failed. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "rdmadiag/cmstr.h"
+#include "rdmadiag/packet.h"
+#include "rdmadiag/selftest.h"
+#include "verbs/internal.h"
+
+static const char *const layer_order[] = { "host", "link", "address", "network", "firewall",
+					   "transport" };
+
+static void set(struct rdiag_doc_verdict *v, const char *layer, const char *cause)
+{
+	v->ok = !strcmp(cause, "ok");
+	v->layer = layer;
+	v->cause = cause;
+}
+
+static void append(char *buf, size_t len, const char *s)
+{
+	size_t off = strlen(buf);
+
+	if (!s || !*s || off + 2 >= len)
+		return;
+	if (off)
+		buf[off++] = '\n', buf[off] = 0;
+	snprintf(buf + off, len - off, "%s", s);
+}
+
+static const struct rdiag_doc_step *failed_step(const struct rdiag_doctor *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->nsteps; i++)
+		if (d->steps[i].done && !d->steps[i].ok && strcmp(d->steps[i].name, "disconnect"))
+			return &d->steps[i];
+	return NULL;
+}
+
+static const struct rdiag_doc_step *step_named(const struct rdiag_doctor *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->nsteps; i++)
+		if (!strcmp(d->steps[i].name, name))
+			return &d->steps[i];
+	return NULL;
+}
+
+static bool established(const struct rdiag_doctor *d)
+{
+	const struct rdiag_doc_step *s = step_named(d, "connect");
+
+	return s && s->ok;
+}
+
+/* ESTABLISHED, but the disconnect did not complete: the connection works (ok stays true),
+ * the cause names the disconnect */
+static void disconnect_failed(const struct rdiag_doctor *d, const struct rdiag_doc_step *s,
+			      struct rdiag_doc_verdict *v)
+{
+	char line[400];
+
+	set(v, "cm", "disconnect_failed");
+	v->ok = true;
+	if (!s->done || (!s->timed_out && s->event < 0 && !s->err)) {
+		snprintf(v->sentence, sizeof(v->sentence),
+			 "rdma_connect to %s port %u works (ESTABLISHED), but the disconnect was not made",
+			 d->dst, d->port);
+		snprintf(v->next, sizeof(v->next), "see the disconnect step");
+	} else if (s->timed_out) {
+		snprintf(v->sentence, sizeof(v->sentence),
+			 "rdma_connect to %s port %u works (ESTABLISHED), but the disconnect did not complete: no DISCONNECTED within %d ms (the doctor gave up; the peer did not answer the DREQ)",
+			 d->dst, d->port, d->timeout_ms);
+		snprintf(v->next, sizeof(v->next), "the peer's application must call rdma_disconnect() (or destroy its id) when it gets DISCONNECTED, or ib_cm never sends the DREP; check that the path still works after the connection (firewall, link)");
+	} else if (s->event >= 0) {
+		snprintf(v->sentence, sizeof(v->sentence),
+			 "rdma_connect to %s port %u works (ESTABLISHED), but the disconnect ended with %.200s instead of DISCONNECTED",
+			 d->dst, d->port, s->detail);
+		snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(s->event, s->status));
+	} else {
+		snprintf(v->sentence, sizeof(v->sentence),
+			 "rdma_connect to %s port %u works (ESTABLISHED), but the disconnect failed: %.200s",
+			 d->dst, d->port, s->detail);
+		snprintf(v->next, sizeof(v->next), "see the disconnect step's error; the connection itself works");
+	}
+	snprintf(line, sizeof(line), "disconnect: %s after %.1f ms: %s",
+		 s->timed_out ? "timed out" : "failed", s->ms, s->detail);
+	append(v->evidence, sizeof(v->evidence), line);
+}
+
+/* the step that decided the outcome (the failed one, else connect); the others are in the
+ * steps list already */
+static void step_evidence(const struct rdiag_doctor *d, struct rdiag_doc_verdict *v)
+{
+	const struct rdiag_doc_step *s = NULL;
+	char line[400];
+	size_t i;
+
+	for (i = 0; i < d->nsteps && !s; i++)
+		if (!d->steps[i].ok)
+			s = &d->steps[i];
+	for (i = 0; i < d->nsteps && !s; i++)
+		if (!strcmp(d->steps[i].name, "connect"))
+			s = &d->steps[i];
+	if (!s)
+		return;
+	snprintf(line, sizeof(line), "%s: %s after %.1f ms: %s", s->name,
+		 s->ok ? "ok" : s->timed_out ? "timed out" : "failed", s->ms, s->detail);
+	append(v->evidence, sizeof(v->evidence), line);
+}
+
+static void cm_delta_evidence(const struct rdiag_doctor *d, struct rdiag_doc_verdict *v)
+{
+	char line[160];
+	size_t i;
+
+	for (i = 0; i < d->ndeltas; i++) {
+		const struct rdiag_doc_delta *x = &d->deltas[i];
+
+		if (!x->cm || strcmp(x->dev, d->egress_dev) || x->port != d->egress_port ||
+		    !(strcmp(x->name, "cm_tx_msgs/req") == 0 || strcmp(x->name, "cm_tx_retries/req") == 0 ||
+		      strcmp(x->name, "cm_rx_msgs/rep") == 0 || strcmp(x->name, "cm_rx_msgs/rej") == 0))
+			continue;
+		snprintf(line, sizeof(line), "%s/%u %s +%llu", x->dev, x->port, x->name,
+			 (unsigned long long)(x->after - x->before));
+		append(v->evidence, sizeof(v->evidence), line);
+	}
+}
+
+static uint64_t delta_of(const struct rdiag_doctor *d, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < d->ndeltas; i++)
+		if (d->deltas[i].cm && !strcmp(d->deltas[i].name, name) &&
+		    !strcmp(d->deltas[i].dev, d->egress_dev) && d->deltas[i].port == d->egress_port)
+			return d->deltas[i].after - d->deltas[i].before;
+	return 0;
+}
+
+static const char *ps_name(int ps)
+{
+	const char *n = rdiag_port_space_name((unsigned int)ps);
+
+	return n ? n : "?";
+}
+
+static bool from_finding(const struct rdiag_doctor *d, struct rdiag_doc_verdict *v)
+{
+	size_t l, i;
+
+	for (l = 0; l < sizeof(layer_order) / sizeof(layer_order[0]); l++)
+		for (i = 0; i < d->nfindings; i++) {
+			const struct rdiag_doc_finding *f = &d->findings[i];
+
+			if (f->level != RDIAG_DOC_PROBLEM || strcmp(f->layer, layer_order[l]))
+				continue;
+			set(v, f->layer, f->cause ? f->cause : "attempt_failed");
+			snprintf(v->sentence, sizeof(v->sentence), "%s", f->summary);
+			append(v->evidence, sizeof(v->evidence), f->evidence);
+			snprintf(v->next, sizeof(v->next), "%s", f->hint);
+			return true;
+		}
+	return false;
+}
+
+static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step *s,
+		      struct rdiag_doc_verdict *v)
+{
+	const struct rdiag_doc_finding *fw = rd_doc_find(d, "firewall", RDIAG_DOC_WARN);
+	const struct rdiag_doc_finding *nb = rd_doc_find(d, "neighbour", RDIAG_DOC_WARN);
+	int st = s->event >= 0 ? s->status : s->err;
+	char stx[96];
+
+	rdiag_cm_status_str(s->event, st, stx, sizeof(stx));
+	if (!strcmp(s->name, "resolve_addr")) {
+		if (st == -ETIMEDOUT || st == -ENODATA || nb) {
+			set(v, "network", "neighbour_unresolved");
+			snprintf(v->sentence, sizeof(v->sentence),
+				 "address resolution of %s failed (%s %s): the next hop's neighbour entry never resolved",
+				 d->dst, s->event >= 0 ? rdiag_cm_event_name(s->event) : "rdma_resolve_addr", stx);
+			if (nb)
+				append(v->evidence, sizeof(v->evidence), nb->evidence);
+			snprintf(v->next, sizeof(v->next), "check that the next hop answers ARP/ND on the egress netdev ('ip neigh', 'ip route get %s')", d->dst);
+		} else if (st == -ENETUNREACH || st == -EHOSTUNREACH || st == -EINVAL) {
+			set(v, "network", "no_route");
+			snprintf(v->sentence, sizeof(v->sentence), "there is no usable route to %s (%s %s)",
+				 d->dst, s->event >= 0 ? rdiag_cm_event_name(s->event) : "rdma_resolve_addr", stx);
+			snprintf(v->next, sizeof(v->next), "add a route to %s through the RDMA netdev ('ip route get %s')", d->dst, d->dst);
+		} else if (st == -ENODEV) {
+			set(v, "address", "not_rdma_netdev");
+			snprintf(v->sentence, sizeof(v->sentence), "%s: %s",
+				 stx, rdiag_cm_status_cause(RDMA_CM_EVENT_ADDR_ERROR, -ENODEV));
+			snprintf(v->next, sizeof(v->next), "use a source/destination on an RDMA netdev in this namespace");
+		} else if (st == -EADDRNOTAVAIL) {
+			set(v, "address", "no_gid_for_source");
+			snprintf(v->sentence, sizeof(v->sentence), "the source %s is not a local address (%s)", d->src, stx);
+			snprintf(v->next, sizeof(v->next), "use a --src configured on the RDMA netdev");
+		} else {
+			set(v, "network", "addr_error");
+			snprintf(v->sentence, sizeof(v->sentence), "address resolution of %s failed: %s", d->dst, stx);
+			snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(RDMA_CM_EVENT_ADDR_ERROR, st));
+		}
+	} else if (!strcmp(s->name, "resolve_route")) {
+		set(v, "network", "route_error");
+		snprintf(v->sentence, sizeof(v->sentence), "route resolution to %s failed: %s", d->dst, stx);
+		snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(RDMA_CM_EVENT_ROUTE_ERROR, st));
+	} else if (!strcmp(s->name, "create_qp")) {
+		set(v, "host", "qp_create_failed");
+		snprintf(v->sentence, sizeof(v->sentence), "creating the QP failed: %s", s->detail);
+		snprintf(v->next, sizeof(v->next), "check the memlock limit and the device's QP/CQ limits ('rdma res')");
+	} else if (!strcmp(s->name, "connect") && s->event == RDMA_CM_EVENT_REJECTED) {
+		const char *rn = rdiag_cm_rej_reason_name((unsigned int)s->status);
+
+		if (s->status == 8) {
+			set(v, "cm", "no_listener");
+			snprintf(v->sentence, sizeof(v->sentence),
+				 "REJECTED with reason 8 (%s): nothing listens on %s port %u in the %s port space",
+				 rn ? rn : "INVALID_SERVICE_ID", d->dst, d->port, ps_name(d->ps));
+			snprintf(v->next, sizeof(v->next), "start the server on %s port %u (e.g. 'rdmadoctor listen %s:%u') or check the port and the port space (--ps)",
+				 d->dst, d->port, d->dst, d->port);
+		} else if (s->status == 28) {
+			set(v, "cm", "rejected_by_application");
+			snprintf(v->sentence, sizeof(v->sentence),
+				 "REJECTED with reason 28 (%s): the application on %s called rdma_reject()",
+				 rn ? rn : "CONSUMER_DEFINED", d->dst);
+			snprintf(v->next, sizeof(v->next), "look at the server application's log; its private data may say why");
+		} else {
+			set(v, "cm", "rejected");
+			snprintf(v->sentence, sizeof(v->sentence), "REJECTED with reason %d (%s): %s",
+				 s->status, rn ? rn : "?", rdiag_cm_rej_reason_meaning((unsigned int)s->status));
+			snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(RDMA_CM_EVENT_REJECTED, s->status));
+		}
+	} else if (!strcmp(s->name, "connect") && (s->timed_out || s->event == RDMA_CM_EVENT_UNREACHABLE)) {
+		char what[128];
+		const char *tail = "";
+		uint64_t req = delta_of(d, "cm_tx_msgs/req"), rtr = delta_of(d, "cm_tx_retries/req");
+		uint64_t rep = delta_of(d, "cm_rx_msgs/rep"), rej = delta_of(d, "cm_rx_msgs/rej");
+
+		/* a timeout is the doctor giving up, not an rdma_cm event: say so */
+		if (s->timed_out) {
+			snprintf(what, sizeof(what), "no REP or REJ within %d ms of the CM REQ",
+				 d->timeout_ms);
+			tail = "; the doctor gave up waiting (no rdma_cm event: rdma_cm would resend the REQ up to 15 times before UNREACHABLE)";
+		} else {
+			snprintf(what, sizeof(what), "UNREACHABLE (%s)", stx);
+		}
+		if (fw && fw->cause && !strcmp(fw->cause, "firewall_drops_roce")) {
+			set(v, "firewall", "firewall_drops_roce");
+			snprintf(v->sentence, sizeof(v->sentence),
+				 "%s (REQ sent %llu, retries %llu, REP %llu, REJ %llu): a firewall rule drops RoCE v2 (UDP 4791)%s",
+				 what, (unsigned long long)req, (unsigned long long)rtr,
+				 (unsigned long long)rep, (unsigned long long)rej, tail);
+			append(v->evidence, sizeof(v->evidence), fw->evidence);
+			snprintf(v->next, sizeof(v->next), "%s", fw->hint);
+		} else {
+			set(v, "cm", "cm_no_response");
+			snprintf(v->sentence, sizeof(v->sentence),
+				 "%s (REQ sent %llu, retries %llu, REP %llu): the peer does not answer at the CM level%s",
+				 what, (unsigned long long)req, (unsigned long long)rtr,
+				 (unsigned long long)rep, tail);
+			snprintf(v->next, sizeof(v->next), "check the firewall on the peer for UDP 4791, that the peer host and its RDMA port are up, and the GID/route on both ends");
+		}
+	} else if (!strcmp(s->name, "connect")) {
+		set(v, "cm", "connect_error");
+		snprintf(v->sentence, sizeof(v->sentence), "the connection failed: %s", s->detail);
+		snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(s->event, st));
+	} else {
+		set(v, "host", "attempt_failed");
+		snprintf(v->sentence, sizeof(v->sentence), "%s failed: %s", s->name, s->detail);
+		snprintf(v->next, sizeof(v->next), "see the step's error");
+	}
+}
+
+void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict *v)
+{
+	const struct rdiag_doc_step *s;
+
+	memset(v, 0, sizeof(*v));
+	if (d->devices_checked && !d->ndevices) {
+		set(v, "host", "no_rdma_device");
+		snprintf(v->sentence, sizeof(v->sentence), "there is no RDMA device on this host");
+		if (rd_doc_find(d, "devices", RDIAG_DOC_PROBLEM))
+			append(v->evidence, sizeof(v->evidence),
+			       rd_doc_find(d, "devices", RDIAG_DOC_PROBLEM)->evidence);
+		if (rd_doc_find(d, "modules", RDIAG_DOC_WARN))
+			append(v->evidence, sizeof(v->evidence),
+			       rd_doc_find(d, "modules", RDIAG_DOC_WARN)->summary);
+		snprintf(v->next, sizeof(v->next), "load the RDMA driver or create a soft device (rdma link add rxe0 type rxe netdev NETDEV)");
+		return;
+	}
+	if (d->attempted && established(d)) {
+		const struct rdiag_doc_peer_info *p = &d->peer;
+		const struct rdiag_doc_step *dis = step_named(d, "disconnect");
+		struct rdiag_doc_step none = { .name = "disconnect", .event = -1 };
+		bool dis_ok = dis && dis->ok;
+
+		step_evidence(d, v);
+		if (p->valid && p->path_mtu && d->egress_mtu &&
+		    p->path_mtu != rdiag_roce_path_mtu(d->egress_mtu)) {
+			set(v, "transport", "mtu_mismatch");
+			snprintf(v->sentence, sizeof(v->sentence),
+				 "the connection is established, but the MTUs differ: here %s netdev MTU %u -> RoCE path MTU %u, peer %s netdev MTU %u -> %u; packets larger than the smaller MTU are dropped and the sender ends with WC %d %s (%s)",
+				 d->egress_ndev[0] ? d->egress_ndev : "?", d->egress_mtu,
+				 rdiag_roce_path_mtu(d->egress_mtu), p->dev, p->netdev_mtu, p->path_mtu,
+				 12, rdiag_wc_status_name(12), rdiag_wc_status_str(12));
+			snprintf(v->next, sizeof(v->next), "set the same MTU on both ends (and every switch port between them)");
+			if (!dis_ok)
+				append(v->evidence, sizeof(v->evidence), dis ? dis->detail :
+				       "disconnect: not made");
+			return;
+		}
+		if (!dis_ok) {
+			disconnect_failed(d, dis ? dis : &none, v);
+			return;
+		}
+		set(v, "none", "ok");
+		snprintf(v->sentence, sizeof(v->sentence),
+			 "rdma_connect to %s port %u works: ESTABLISHED and disconnected cleanly", d->dst,
+			 d->port);
+		snprintf(v->next, sizeof(v->next), "nothing to do at the connection level; for data-path problems run rdmacheck");
+		return;
+	}
+	if (from_finding(d, v)) {
+		if (d->attempted)
+			step_evidence(d, v);
+		return;
+	}
+	s = d->attempted ? failed_step(d) : NULL;
+	if (s) {
+		from_step(d, s, v);
+		step_evidence(d, v);
+		cm_delta_evidence(d, v);
+		return;
+	}
+	set(v, "none", "ok");
+	snprintf(v->sentence, sizeof(v->sentence), d->attempted ?
+		 "the attempt completed without a failure" : "no problem found by the host checks");
+	snprintf(v->next, sizeof(v->next), "%s", d->attempted ? "" :
+		 "run 'rdmadoctor connect DST' to try a real connection");
+}

@@ -1,0 +1,196 @@
+/* Internal parts of the doctor (lib/doctor: doctor*.c, rtnl.c); not exported. */
+#ifndef RD_DOCTOR_INTERNAL_H
+#define RD_DOCTOR_INTERNAL_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include "rdmadiag/doctor.h"
+
+#define RD_DOC_MAX_FINDINGS 64
+#define RD_DOC_MAX_STEPS 8
+#define RD_DOC_MAX_DELTAS 64
+#define RD_DOC_DEFAULT_PORT 7471
+
+union rd_addr {
+	struct sockaddr sa;
+	struct sockaddr_in in;
+	struct sockaddr_in6 in6;
+	struct sockaddr_storage ss;
+};
+
+struct rdiag_counters;
+struct rdiag_devices;
+
+struct rdiag_doctor {
+	char errmsg[256];
+	/* RDMADIAG_SYSFS_ROOT ("" = /): the checks read /sys, /dev/infiniband and
+	 * /lib/modules under it, like the counters handle reads its sysfs tree */
+	char root[256];
+	/* one counters handle and one device discovery per doctor (rd_doc_devices) */
+	struct rdiag_counters *cnt;
+	struct rdiag_devices *devs;
+	bool discovered;
+	int discover_ret;
+	char discover_err[256];
+	size_t ndevices;
+	bool devices_checked;
+	struct rdiag_doc_finding findings[RD_DOC_MAX_FINDINGS];
+	size_t nfindings;
+	struct rdiag_doc_step steps[RD_DOC_MAX_STEPS];
+	size_t nsteps;
+	struct rdiag_doc_delta deltas[RD_DOC_MAX_DELTAS];
+	size_t ndeltas;
+	struct rdiag_doc_peer_info peer;
+	/* what the path check found, used by the attempt and the verdict */
+	char egress_dev[64];		/* RDMA device behind the egress netdev */
+	uint32_t egress_port;
+	char egress_ndev[64];
+	unsigned int egress_mtu;
+	unsigned int egress_active_mtu;
+	unsigned int egress_gid_type;
+	bool attempted;
+	/* active/max MTU of every port, read once through verbs (opening devices is slow) */
+	bool ports_queried;
+	size_t nqports;
+	struct { char dev[64]; uint32_t port; unsigned int active, max; } qports[16];
+	/* the attempt's parameters, for the verdict's sentences */
+	char dst[64], src[64];
+	uint16_t port;
+	int ps;
+	int timeout_ms;
+	/* the next hop of the route, re-checked after an ADDR_ERROR */
+	bool have_hop;
+	union rd_addr hop;
+	int hop_ifindex;
+};
+
+struct rd_finding_arg {
+	const char *check, *layer, *cause;
+	enum rdiag_doc_level level;
+};
+
+/* the counters handle and the device list, opened/discovered on first use; *devs is NULL
+ * and the return -errno when discovery failed (d->discover_err says why) */
+int rd_doc_devices(struct rdiag_doctor *d, struct rdiag_counters **c,
+		   const struct rdiag_devices **devs);
+
+/* append a finding; the format strings fill summary / evidence / hint (hint may be NULL) */
+struct rdiag_doc_finding *rd_doc_add(struct rdiag_doctor *d, const char *check,
+				     const char *layer, enum rdiag_doc_level level,
+				     const char *cause, const char *subject,
+				     const char *summary, ...)
+	__attribute__((format(printf, 7, 8)));
+void rd_doc_evidence(struct rdiag_doc_finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void rd_doc_hint(struct rdiag_doc_finding *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+const struct rdiag_doc_finding *rd_doc_find(const struct rdiag_doctor *d, const char *check,
+					    enum rdiag_doc_level min);
+void rd_doc_err(struct rdiag_doctor *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* d->root followed by the formatted absolute path */
+const char *rd_doc_path(const struct rdiag_doctor *d, char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* ---- rtnetlink (rtnl.c) ---- */
+
+struct rd_route {
+	int type;		/* RTN_UNICAST, RTN_LOCAL, RTN_UNREACHABLE ... */
+	int oif;
+	char oifname[64];
+	bool has_prefsrc, has_gateway;
+	union rd_addr prefsrc;
+	union rd_addr gateway;
+	uint32_t table;
+};
+
+/* RTM_GETROUTE for dst (optionally from src, out of oif); 0, or -errno as the kernel
+ * answered it (-ENETUNREACH, -EHOSTUNREACH, -EINVAL for blackhole ...) */
+int rd_rtnl_route_get(const union rd_addr *dst, const union rd_addr *src, int oif,
+		      struct rd_route *r);
+
+struct rd_neigh {
+	uint16_t state;		/* NUD_* */
+	bool has_lladdr;
+	uint8_t lladdr[32];
+	unsigned int lladdr_len;
+};
+/* RTM_GETNEIGH for addr on ifindex; -ENOENT when there is no entry */
+int rd_rtnl_neigh_get(const union rd_addr *addr, int ifindex, struct rd_neigh *n);
+const char *rd_nud_state_name(uint16_t state, char *buf, size_t len);
+
+int rd_addr_parse(const char *s, union rd_addr *a);	/* numeric or resolved name */
+const char *rd_addr_str(const union rd_addr *a, char *buf, size_t len);
+/* the interface that has this address configured (ifindex, name) or -EADDRNOTAVAIL */
+int rd_addr_owner(const union rd_addr *a, char *ifname, size_t len);
+
+/* neighbour of the next hop as a finding (doctor_path.c) */
+void rd_doc_check_neigh(struct rdiag_doctor *d, const union rd_addr *hop, int ifindex,
+			const char *ifname, bool after);
+
+/* ---- firewall (doctor_fw.c) ---- */
+enum { RD_FW_WEAK = 1, RD_FW_STRONG = 2 };
+struct rd_fw_hit {
+	int strength;		/* STRONG: matches UDP 4791 / all UDP / drop policy; WEAK: may */
+	char where[128];	/* "inet t input (hook input) handle 4" or "filter INPUT" */
+	char text[256];		/* the rule, as text */
+};
+struct rd_fw_result {
+	unsigned int nrules;	/* rules looked at */
+	size_t n;
+	struct rd_fw_hit hit[16];
+};
+/* scan 'nft -j list ruleset' output / 'iptables-save' output; 0 or -EINVAL (unparsable) */
+int rd_fw_scan_nft_json(const char *json, struct rd_fw_result *res);
+int rd_fw_scan_iptables(const char *text, struct rd_fw_result *res);
+void rd_doc_check_firewall(struct rdiag_doctor *d);
+
+/* ---- tiny JSON reader for nft -j (doctor_json.c) ---- */
+enum rd_json_type { RD_JNULL, RD_JBOOL, RD_JNUM, RD_JSTR, RD_JARR, RD_JOBJ };
+struct rd_json {
+	enum rd_json_type type;
+	char *key;		/* member name inside an object */
+	char *str;		/* RD_JSTR */
+	double num;		/* RD_JNUM, RD_JBOOL */
+	struct rd_json *child, *next;
+};
+struct rd_json *rd_json_parse(const char *text, size_t len);
+void rd_json_free(struct rd_json *j);
+const struct rd_json *rd_json_get(const struct rd_json *obj, const char *key);
+
+/* ---- private data exchanged by doctor client and listener (doctor_attempt.c) ---- */
+#define RD_DOC_PDATA_LEN 32	/* fits a TCP-space REQ (56 bytes of private data) */
+void rd_doc_pdata_pack(uint8_t *buf, const struct rdiag_doc_peer_info *p);
+int rd_doc_pdata_unpack(const uint8_t *buf, size_t len, struct rdiag_doc_peer_info *p);
+/* what client and listener both ask of rdma_cm (doctor_attempt.c): the same small RC QP,
+ * and connection parameters carrying p packed into pdata (RD_DOC_PDATA_LEN bytes, which
+ * must live until rdma_connect/rdma_accept returns) */
+struct ibv_cq;
+struct ibv_qp_init_attr;
+struct rdma_conn_param;
+void rd_doc_qp_init_attr(struct ibv_qp_init_attr *qa, struct ibv_cq *cq);
+void rd_doc_conn_param(struct rdma_conn_param *cp, uint8_t *pdata,
+		       const struct rdiag_doc_peer_info *p, uint8_t retry_count);
+/* fill p for the RDMA device/port behind an rdma_cm id (verbs + netdev) */
+struct rdma_cm_id;
+void rd_doc_local_info(struct rdma_cm_id *id, struct rdiag_doc_peer_info *p);
+double rd_now_ms(void);
+
+/* Per-port checks of the doctor (doctor_port.c); internal. */
+#include "rdmadiag/counters.h"
+
+/* state/SM, netns, GIDs (for src when given), MTU and RoCE mode of one port */
+void rd_doc_check_port(struct rdiag_doctor *d, const struct rdiag_device *dev,
+		       const struct rdiag_port *p, const union rd_addr *src);
+/* active/max MTU of a port through verbs (cached in d); 0 or -ENODEV */
+int rd_doc_query_port(struct rdiag_doctor *d, const char *dev, uint32_t port,
+		      unsigned int *active_mtu, unsigned int *max_mtu);
+/* the mtu finding of a port whose netdev ndev has MTU mtu: qret is what querying the port's
+ * active/max MTU returned (-errno: unknown, why says so) */
+void rd_doc_mtu_finding(struct rdiag_doctor *d, const char *subj, const char *ndev,
+			unsigned int mtu, int qret, unsigned int act, unsigned int max,
+			const char *why);
+
+#endif

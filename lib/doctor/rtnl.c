@@ -1,0 +1,289 @@
+/* rtnetlink lookups for the doctor: RTM_GETROUTE (what 'ip route get' asks) and
+ * RTM_GETNEIGH for one address (what 'ip neigh get' asks), through libmnl.  One request,
+ * one answer; the kernel's error (ENETUNREACH, ENOENT ...) is the result. */
+#include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <linux/neighbour.h>
+#include <linux/rtnetlink.h>
+#include <libmnl/libmnl.h>
+
+#include "internal.h"
+
+static int rtnl_request(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+{
+	char buf[16384];	/* one answer: a route or a neighbour */
+	struct mnl_socket *nl;
+	unsigned int seq, portid;
+	int ret;
+
+	nl = mnl_socket_open(NETLINK_ROUTE);
+	if (!nl)
+		return -errno;
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	portid = mnl_socket_get_portid(nl);
+	seq = (unsigned int)time(NULL);
+	nlh->nlmsg_seq = seq;
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	ret = (int)mnl_socket_recvfrom(nl, buf, sizeof(buf));
+	while (ret > 0) {
+		ret = mnl_cb_run(buf, (size_t)ret, seq, portid, cb, data);
+		if (ret <= MNL_CB_STOP)
+			break;
+		ret = (int)mnl_socket_recvfrom(nl, buf, sizeof(buf));
+	}
+	/* mnl_cb_run returns -1 with errno set from an NLMSG_ERROR */
+	ret = ret < 0 ? -errno : 0;
+out:
+	mnl_socket_close(nl);
+	return ret;
+}
+
+static size_t addr_len(const union rd_addr *a)
+{
+	return a->sa.sa_family == AF_INET ? 4 : 16;
+}
+
+static const void *addr_bytes(const union rd_addr *a)
+{
+	if (a->sa.sa_family == AF_INET)
+		return &a->in.sin_addr;
+	return &a->in6.sin6_addr;
+}
+
+static void addr_set(union rd_addr *a, int family, const void *p)
+{
+	memset(a, 0, sizeof(*a));
+	a->sa.sa_family = (sa_family_t)family;
+	if (family == AF_INET)
+		memcpy(&a->in.sin_addr, p, 4);
+	else
+		memcpy(&a->in6.sin6_addr, p, 16);
+}
+
+struct route_ctx {
+	struct rd_route *r;
+	int family;
+};
+
+static int route_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct route_ctx *ctx = data;
+	size_t alen = ctx->family == AF_INET ? 4 : 16;
+
+	switch (mnl_attr_get_type(attr)) {
+	case RTA_OIF:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			ctx->r->oif = (int)mnl_attr_get_u32(attr);
+		break;
+	case RTA_PREFSRC:
+		if (mnl_attr_get_payload_len(attr) == alen) {
+			addr_set(&ctx->r->prefsrc, ctx->family, mnl_attr_get_payload(attr));
+			ctx->r->has_prefsrc = true;
+		}
+		break;
+	case RTA_GATEWAY:
+		if (mnl_attr_get_payload_len(attr) == alen) {
+			addr_set(&ctx->r->gateway, ctx->family, mnl_attr_get_payload(attr));
+			ctx->r->has_gateway = true;
+		}
+		break;
+	case RTA_TABLE:
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
+			ctx->r->table = mnl_attr_get_u32(attr);
+		break;
+	}
+	return MNL_CB_OK;
+}
+
+static int route_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct route_ctx *ctx = data;
+	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
+
+	if (nlh->nlmsg_type != RTM_NEWROUTE)
+		return MNL_CB_OK;
+	ctx->r->type = rtm->rtm_type;
+	ctx->r->table = rtm->rtm_table;
+	mnl_attr_parse(nlh, sizeof(*rtm), route_attr_cb, ctx);
+	return MNL_CB_STOP;
+}
+
+int rd_rtnl_route_get(const union rd_addr *dst, const union rd_addr *src, int oif,
+		      struct rd_route *r)
+{
+	char buf[512];
+	struct nlmsghdr *nlh;
+	struct rtmsg *rtm;
+	struct route_ctx ctx = { r, dst->sa.sa_family };
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	memset(buf, 0, sizeof(buf));
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETROUTE;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = (unsigned char)dst->sa.sa_family;
+	rtm->rtm_dst_len = (unsigned char)(addr_len(dst) * 8);
+	mnl_attr_put(nlh, RTA_DST, addr_len(dst), addr_bytes(dst));
+	if (src && src->sa.sa_family == dst->sa.sa_family) {
+		rtm->rtm_src_len = (unsigned char)(addr_len(src) * 8);
+		mnl_attr_put(nlh, RTA_SRC, addr_len(src), addr_bytes(src));
+	}
+	if (oif > 0)
+		mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)oif);
+	ret = rtnl_request(nlh, route_cb, &ctx);
+	if (ret)
+		return ret;
+	if (r->oif && !if_indextoname((unsigned int)r->oif, r->oifname))
+		snprintf(r->oifname, sizeof(r->oifname), "if%d", r->oif);
+	return 0;
+}
+
+struct neigh_ctx {
+	struct rd_neigh *n;
+	bool found;
+};
+
+static int neigh_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct neigh_ctx *ctx = data;
+	size_t len;
+
+	if (mnl_attr_get_type(attr) == NDA_LLADDR) {
+		len = mnl_attr_get_payload_len(attr);
+		if (len > sizeof(ctx->n->lladdr))
+			len = sizeof(ctx->n->lladdr);
+		memcpy(ctx->n->lladdr, mnl_attr_get_payload(attr), len);
+		ctx->n->lladdr_len = (unsigned int)len;
+		ctx->n->has_lladdr = true;
+	}
+	return MNL_CB_OK;
+}
+
+static int neigh_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct neigh_ctx *ctx = data;
+	const struct ndmsg *ndm = mnl_nlmsg_get_payload(nlh);
+
+	if (nlh->nlmsg_type != RTM_NEWNEIGH)
+		return MNL_CB_OK;
+	ctx->n->state = ndm->ndm_state;
+	ctx->found = true;
+	mnl_attr_parse(nlh, sizeof(*ndm), neigh_attr_cb, ctx);
+	return MNL_CB_STOP;
+}
+
+int rd_rtnl_neigh_get(const union rd_addr *addr, int ifindex, struct rd_neigh *n)
+{
+	char buf[256];
+	struct nlmsghdr *nlh;
+	struct ndmsg *ndm;
+	struct neigh_ctx ctx = { n, false };
+	int ret;
+
+	memset(n, 0, sizeof(*n));
+	memset(buf, 0, sizeof(buf));
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETNEIGH;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	ndm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ndm));
+	ndm->ndm_family = (uint8_t)addr->sa.sa_family;
+	ndm->ndm_ifindex = ifindex;
+	mnl_attr_put(nlh, NDA_DST, addr_len(addr), addr_bytes(addr));
+	ret = rtnl_request(nlh, neigh_cb, &ctx);
+	if (ret)
+		return ret;
+	return ctx.found ? 0 : -ENOENT;
+}
+
+const char *rd_nud_state_name(uint16_t state, char *buf, size_t len)
+{
+	static const struct { uint16_t bit; const char *name; } names[] = {
+		{ NUD_INCOMPLETE, "INCOMPLETE" }, { NUD_REACHABLE, "REACHABLE" },
+		{ NUD_STALE, "STALE" }, { NUD_DELAY, "DELAY" }, { NUD_PROBE, "PROBE" },
+		{ NUD_FAILED, "FAILED" }, { NUD_NOARP, "NOARP" }, { NUD_PERMANENT, "PERMANENT" },
+	};
+	size_t i, off = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!(state & names[i].bit))
+			continue;
+		off += (size_t)snprintf(buf + off, off < len ? len - off : 0, "%s%s",
+					off ? "," : "", names[i].name);
+	}
+	if (!buf[0])
+		snprintf(buf, len, state ? "0x%x" : "NONE", state);
+	return buf;
+}
+
+int rd_addr_parse(const char *s, union rd_addr *a)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res;
+	int ret;
+
+	memset(a, 0, sizeof(*a));
+	if (inet_pton(AF_INET, s, &a->in.sin_addr) == 1) {
+		a->sa.sa_family = AF_INET;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, s, &a->in6.sin6_addr) == 1) {
+		a->sa.sa_family = AF_INET6;
+		return 0;
+	}
+	ret = getaddrinfo(s, NULL, &hints, &res);
+	if (ret)
+		return -EINVAL;
+	memcpy(a, res->ai_addr, res->ai_addrlen);
+	freeaddrinfo(res);
+	return 0;
+}
+
+const char *rd_addr_str(const union rd_addr *a, char *buf, size_t len)
+{
+	if (!inet_ntop(a->sa.sa_family, addr_bytes(a), buf, (socklen_t)len))
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+int rd_addr_owner(const union rd_addr *a, char *ifname, size_t len)
+{
+	struct ifaddrs *ifa, *i;
+	int ret = -EADDRNOTAVAIL;
+
+	if (getifaddrs(&ifa))
+		return -errno;
+	for (i = ifa; i; i = i->ifa_next) {
+		union rd_addr x;
+
+		if (!i->ifa_addr || i->ifa_addr->sa_family != a->sa.sa_family)
+			continue;
+		if (a->sa.sa_family == AF_INET)
+			addr_set(&x, AF_INET, &((struct sockaddr_in *)(void *)i->ifa_addr)->sin_addr);
+		else
+			addr_set(&x, AF_INET6, &((struct sockaddr_in6 *)(void *)i->ifa_addr)->sin6_addr);
+		if (memcmp(addr_bytes(&x), addr_bytes(a), addr_len(a)))
+			continue;
+		snprintf(ifname, len, "%s", i->ifa_name);
+		ret = (int)if_nametoindex(i->ifa_name);
+		if (ret <= 0)
+			ret = -ENODEV;
+		break;
+	}
+	freeifaddrs(ifa);
+	return ret;
+}

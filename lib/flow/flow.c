@@ -1,0 +1,963 @@
+/* Per-QP flow table and the per-packet analysis; see rdmadiag/flow.h.
+ *
+ * A flow carries two PSN spaces: the requests its source sends to the destination QP, and the
+ * responses (ACKs, READ responses) its source sends back for requests that went the other way.
+ * Requests advance by one PSN per packet, except READ requests, which reserve one PSN per
+ * response packet (dmalen / path MTU); responses follow the PSNs of the requests they answer.
+ *
+ * Classification of a request PSN against the next expected one (24-bit, with wrap):
+ *   equal: in order;  ahead: a gap (the packets between are counted lost);
+ *   behind: a 128-PSN bitmap of what was seen tells a duplicate (seen: a retransmission) from a
+ *   hole being filled; a hole filled within RD_OOO_WINDOW packets of the gap is out of order
+ *   (the "lost" packets were only late), later it is a retransmission of a lost packet.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <arpa/inet.h>
+
+#include "rdmadiag/packet.h"
+#include "internal.h"
+
+#define RD_OOO_WINDOW 8		/* packets after a gap in which a filler counts as reordering */
+#define NIL UINT32_MAX
+#define RD_OPS_INLINE 8		/* distinct opcodes per flow looked up inside struct rd_flow */
+
+struct rd_flow {
+	struct rdiag_flow_info i;
+	uint32_t hash;
+	uint32_t cap_ops;
+	struct rdiag_flow_opstat *ops;
+	uint8_t op_first[RD_OPS_INLINE];	/* opcodes of ops[0..7]: found without a second
+						 * cache line (ops past 8: searched in ops) */
+	/* request PSN state */
+	bool req_init;
+	uint32_t req_next;
+	uint32_t req_end;	/* the PSN after the previous request packet's last one */
+	uint32_t read_slack;	/* READ with unknown MTU: how far the next PSN may jump */
+	uint64_t seen[2];	/* bit k: PSN req_next-1-k was seen */
+	uint64_t gap_pkt;	/* i.pkts when the last gap opened */
+	uint64_t gap_ns;	/* and the time */
+	/* response PSN state */
+	bool rsp_init, in_read;
+	uint32_t rsp_last;
+	uint32_t read_req_flow;
+	uint64_t read_start;
+	uint64_t cnp_unmatched;	/* CNPs before the reverse flow was known */
+	uint64_t cnp_for_ce_late;	/* attributed when the table is read */
+	uint64_t reads_pending;	/* still waiting at the last read of the table */
+	uint32_t hint_srcqp;	/* the sending QP, from a CM REQ/REP pair; RDIAG_QPN_NONE */
+	struct rd_hist *read_h, *ack_h;
+};
+
+/* recent NAK PSN-sequence errors: a PSN that fills a hole after the responder asked for it is a
+ * retransmission of a lost packet, not a late (reordered) one */
+#define RD_NAK_RING 16
+struct rd_nak_seen {
+	uint8_t kind, used;
+	uint8_t src[16], dst[16];	/* of the NAK (responder -> requester) */
+	uint32_t psn;
+	uint64_t ts;
+};
+
+/* QP pairs learnt from CM handshakes for flows not seen yet: flow key -> sending QPN */
+struct rd_qp_hint {
+	struct rdiag_flow_key key;
+	uint32_t qpn;
+	bool used;
+};
+
+struct rdiag_flow_table {
+	struct rd_qp_hint *hints;
+	size_t nhints, hint_cap;
+	struct rd_nak_seen naks[RD_NAK_RING];
+	unsigned int nak_head;
+	struct rd_flow *f;
+	size_t n, cap, max_flows;
+	uint32_t *idx;		/* open addressing, flow index + 1, 0 = empty */
+	size_t nidx;
+	struct rd_pending pend;
+	struct rd_cm_table cm;
+	struct rdiag_flow_total t;
+	struct rd_hist read_h, ack_h;
+	bool dirty;
+	int64_t last;		/* the previous packet's flow: trains of one QP are common */
+};
+
+int rdiag_flow_table_new(struct rdiag_flow_table **ftp, const struct rdiag_flow_opts *opts)
+{
+	struct rdiag_flow_table *ft;
+	int r;
+
+	if (!ftp)
+		return -EINVAL;
+	*ftp = NULL;
+	ft = calloc(1, sizeof(*ft));
+	if (!ft)
+		return -ENOMEM;
+	r = rd_pending_init(&ft->pend, opts && opts->pending_max ? opts->pending_max : 32768);
+	if (r < 0) {
+		free(ft);
+		return r;
+	}
+	ft->max_flows = opts ? opts->max_flows : 0;
+	ft->last = -1;
+	*ftp = ft;
+	return 0;
+}
+
+void rdiag_flow_table_free(struct rdiag_flow_table *ft)
+{
+	if (!ft)
+		return;
+	for (size_t i = 0; i < ft->n; i++) {
+		free(ft->f[i].ops);
+		free(ft->f[i].read_h);
+		free(ft->f[i].ack_h);
+	}
+	free(ft->f);
+	free(ft->idx);
+	free(ft->hints);
+	rd_pending_free(&ft->pend);
+	rd_cm_free(&ft->cm);
+	free(ft);
+}
+
+char *rdiag_flow_addr_str(char *buf, size_t len, unsigned int kind, const uint8_t a[16])
+{
+	switch (kind) {
+	case RDIAG_ADDR_IP4:
+		if (!inet_ntop(AF_INET, a, buf, (socklen_t)len))
+			snprintf(buf, len, "?");
+		break;
+	case RDIAG_ADDR_IP6:
+	case RDIAG_ADDR_GID:
+		if (!inet_ntop(AF_INET6, a, buf, (socklen_t)len))
+			snprintf(buf, len, "?");
+		break;
+	case RDIAG_ADDR_LID:
+		snprintf(buf, len, "lid 0x%04x", (unsigned int)(a[0] << 8 | a[1]));
+		break;
+	default:
+		snprintf(buf, len, "-");
+	}
+	return buf;
+}
+
+/* addresses of a packet: IP for RoCEv2, GIDs when there is a GRH, else LIDs */
+static unsigned int pkt_addrs(const struct rdiag_pkt *p, uint8_t src[16], uint8_t dst[16])
+{
+	memset(src, 0, 16);
+	memset(dst, 0, 16);
+	if (p->ip_family == AF_INET) {
+		memcpy(src, p->ip_src, 4);
+		memcpy(dst, p->ip_dst, 4);
+		return RDIAG_ADDR_IP4;
+	}
+	if (p->ip_family == AF_INET6) {
+		memcpy(src, p->ip_src, 16);
+		memcpy(dst, p->ip_dst, 16);
+		return RDIAG_ADDR_IP6;
+	}
+	if (p->present & RDIAG_HAS_GRH) {
+		memcpy(src, p->grh.sgid, 16);
+		memcpy(dst, p->grh.dgid, 16);
+		return RDIAG_ADDR_GID;
+	}
+	if (p->present & RDIAG_HAS_LRH) {
+		src[0] = (uint8_t)(p->lrh.slid >> 8);
+		src[1] = (uint8_t)p->lrh.slid;
+		dst[0] = (uint8_t)(p->lrh.dlid >> 8);
+		dst[1] = (uint8_t)p->lrh.dlid;
+		return RDIAG_ADDR_LID;
+	}
+	return RDIAG_ADDR_NONE;
+}
+
+static uint32_t key_hash(const struct rdiag_flow_key *k)
+{
+	return rd_hash_bytes(k, sizeof(*k), 0x51u);
+}
+
+static void index_put(uint32_t *idx, size_t nidx, uint32_t h, uint32_t v)
+{
+	size_t mask = nidx - 1, i;
+
+	for (i = h & mask; idx[i]; i = (i + 1) & mask)
+		;
+	idx[i] = v;
+}
+
+static int64_t flow_find(const struct rdiag_flow_table *ft, const struct rdiag_flow_key *k,
+			 uint32_t h)
+{
+	size_t mask = ft->nidx - 1, i;
+
+	if (!ft->nidx)
+		return -1;
+	for (i = h & mask; ft->idx[i]; i = (i + 1) & mask) {
+		const struct rd_flow *f = &ft->f[ft->idx[i] - 1];
+
+		if (f->hash == h && memcmp(&f->i.key, k, sizeof(*k)) == 0)
+			return ft->idx[i] - 1;
+	}
+	return -1;
+}
+
+static struct rd_qp_hint *hint_slot(struct rd_qp_hint *h, size_t cap,
+				    const struct rdiag_flow_key *k)
+{
+	size_t mask = cap - 1, i;
+
+	for (i = key_hash(k) & mask; h[i].used; i = (i + 1) & mask)
+		if (!memcmp(&h[i].key, k, sizeof(*k)))
+			break;
+	return &h[i];
+}
+
+static uint32_t hint_get(const struct rdiag_flow_table *ft, const struct rdiag_flow_key *k)
+{
+	const struct rd_qp_hint *h;
+
+	if (!ft->hint_cap)
+		return RDIAG_QPN_NONE;
+	h = hint_slot(ft->hints, ft->hint_cap, k);
+	return h->used ? h->qpn : RDIAG_QPN_NONE;
+}
+
+static void hint_put(struct rdiag_flow_table *ft, const struct rdiag_flow_key *k, uint32_t qpn)
+{
+	struct rd_qp_hint *h;
+
+	if ((ft->nhints + 1) * 2 > ft->hint_cap) {
+		size_t nc = ft->hint_cap ? ft->hint_cap * 2 : 64;
+		struct rd_qp_hint *q = calloc(nc, sizeof(*q));
+
+		if (!q)
+			return;		/* a hint is a nicety: drop it */
+		for (size_t i = 0; i < ft->hint_cap; i++)
+			if (ft->hints[i].used)
+				*hint_slot(q, nc, &ft->hints[i].key) = ft->hints[i];
+		free(ft->hints);
+		ft->hints = q;
+		ft->hint_cap = nc;
+	}
+	h = hint_slot(ft->hints, ft->hint_cap, k);
+	if (!h->used)
+		ft->nhints++;
+	h->key = *k;
+	h->qpn = qpn;
+	h->used = true;
+}
+
+/* a REP completes the QP pair of a connection: remember which QP sends on each of its two
+ * data flows, so that --qp and the summary know it before the first ACK */
+static void learn_cm_qps(struct rdiag_flow_table *ft, const struct rdiag_pkt *p,
+			 unsigned int kind, const uint8_t src[16], const uint8_t dst[16])
+{
+	uint32_t cq, sq;
+	struct rdiag_flow_key k;
+	int64_t i;
+
+	/* the REP goes server (src) -> client (dst) and names the client's comm ID as remote */
+	if (rd_cm_qpns(&ft->cm, kind, dst, p->cm.remote_comm_id, &cq, &sq) < 0)
+		return;
+	for (int dir = 0; dir < 2; dir++) {
+		memset(&k, 0, sizeof(k));
+		k.encap = p->encap;
+		k.kind = (uint8_t)kind;
+		memcpy(k.src, dir ? src : dst, 16);
+		memcpy(k.dst, dir ? dst : src, 16);
+		k.destqp = dir ? cq : sq;
+		k.srcqp = RDIAG_QPN_NONE;
+		i = flow_find(ft, &k, key_hash(&k));
+		if (i >= 0)
+			ft->f[i].hint_srcqp = dir ? sq : cq;
+		else
+			hint_put(ft, &k, dir ? sq : cq);
+	}
+}
+
+static int64_t flow_get_or_add(struct rdiag_flow_table *ft, const struct rdiag_flow_key *k,
+			       uint64_t ts)
+{
+	uint32_t h;
+	int64_t i;
+	struct rd_flow *f;
+
+	if (ft->last >= 0 && memcmp(&ft->f[ft->last].i.key, k, sizeof(*k)) == 0)
+		return ft->last;
+	h = key_hash(k);
+	i = flow_find(ft, k, h);
+	if (i >= 0)
+		return ft->last = i;
+	if (ft->max_flows && ft->n >= ft->max_flows)
+		return -ENOSPC;
+	if (ft->n == ft->cap) {
+		size_t nc = ft->cap ? ft->cap * 2 : 64;
+		void *q = realloc(ft->f, nc * sizeof(*ft->f));
+
+		if (!q)
+			return -ENOMEM;
+		ft->f = q;
+		ft->cap = nc;
+	}
+	if ((ft->n + 1) * 2 > ft->nidx) {
+		size_t ni = ft->nidx ? ft->nidx * 2 : 128;
+		uint32_t *q = calloc(ni, sizeof(*q));
+
+		if (!q)
+			return -ENOMEM;
+		for (size_t j = 0; j < ft->n; j++)
+			index_put(q, ni, ft->f[j].hash, (uint32_t)j + 1);
+		free(ft->idx);
+		ft->idx = q;
+		ft->nidx = ni;
+	}
+	f = &ft->f[ft->n];
+	memset(f, 0, sizeof(*f));
+	f->i.key = *k;
+	f->i.peer = -1;
+	f->i.first_ns = ts;
+	f->hint_srcqp = hint_get(ft, k);
+	f->hash = h;
+	index_put(ft->idx, ft->nidx, h, (uint32_t)ft->n + 1);
+	ft->t.flows++;
+	ft->last = (int64_t)ft->n;
+	return (int64_t)ft->n++;
+}
+
+static int count_opcode(struct rd_flow *f, uint8_t op, uint32_t len, uint32_t payload)
+{
+	unsigned int n = f->i.n_ops, j;
+
+	/* a flow sees a handful of opcodes: a scan of the bytes beside the ops pointer beats a
+	 * per-opcode index (one more cache miss per packet with thousands of flows) */
+	for (j = 0; j < n && j < RD_OPS_INLINE; j++)
+		if (f->op_first[j] == op)
+			goto found;
+	for (; j < n; j++)
+		if (f->ops[j].opcode == op)
+			goto found;
+	if (n == f->cap_ops) {
+		uint32_t nc = f->cap_ops ? f->cap_ops * 2 : 4;
+		void *q = realloc(f->ops, nc * sizeof(*f->ops));
+
+		if (!q)
+			return -ENOMEM;
+		f->ops = q;
+		f->cap_ops = nc;
+	}
+	memset(&f->ops[j], 0, sizeof(f->ops[j]));
+	f->ops[j].opcode = op;
+	if (j < RD_OPS_INLINE)
+		f->op_first[j] = op;
+	f->i.n_ops++;
+found:
+	f->ops[j].pkts++;
+	f->ops[j].bytes += len;
+	f->ops[j].payload += payload;
+	return 0;
+}
+
+static void seen_shift(uint64_t s[2], uint32_t by)
+{
+	if (by >= 128) {
+		s[0] = s[1] = 0;
+	} else if (by >= 64) {
+		s[1] = s[0] << (by - 64);
+		s[0] = 0;
+	} else if (by) {
+		s[1] = (s[1] << by) | (s[0] >> (64 - by));
+		s[0] <<= by;
+	}
+}
+
+static bool seen_test_set(uint64_t s[2], uint32_t k)
+{
+	uint64_t bit = 1ull << (k & 63);
+	bool was = s[k >> 6] & bit;
+
+	s[k >> 6] |= bit;
+	return was;
+}
+
+/* PSNs a request uses: a READ reserves one per response packet */
+static uint32_t request_span(const struct rd_flow *f, const struct rdiag_pkt *p, bool is_read,
+			     uint32_t *slack)
+{
+	uint32_t len = p->reth.dmalen, span, worst;
+
+	*slack = 0;
+	if (!is_read || !(p->present & RDIAG_HAS_RETH) || len == 0)
+		return 1;
+	if (f->i.mtu) {
+		span = (uint32_t)(((uint64_t)len + f->i.mtu - 1) / f->i.mtu);
+		return span ? span : 1;
+	}
+	/* MTU unknown: assume 4096 (the fewest PSNs, so a go-back is never seen where there is
+	 * none) and let the next PSN land anywhere up to the 256 B case */
+	span = (uint32_t)(((uint64_t)len + 4095) / 4096);
+	worst = (uint32_t)(((uint64_t)len + 255) / 256);
+	*slack = worst - span;
+	return span;
+}
+
+/* did the responder NAK (PSN sequence error) a PSN at or before psn, after the last gap
+ * opened and while psn was missing? */
+static bool nak_asked(const struct rdiag_flow_table *ft, const struct rd_flow *f, uint32_t psn)
+{
+	for (unsigned int i = 0; i < RD_NAK_RING; i++) {
+		const struct rd_nak_seen *n = &ft->naks[i];
+
+		if (n->used && n->ts >= f->gap_ns && n->kind == f->i.key.kind &&
+		    !memcmp(n->src, f->i.key.dst, 16) &&
+		    !memcmp(n->dst, f->i.key.src, 16) && rd_psn_diff(psn, n->psn) >= 0 &&
+		    rd_psn_diff(f->req_next, n->psn) > 0)
+			return true;
+	}
+	return false;
+}
+
+static void goback(struct rdiag_flow_table *ft, struct rd_flow *f, bool back)
+{
+	f->i.psn_goback += back;
+	ft->t.psn_goback += back;
+}
+
+static void request_psn(struct rdiag_flow_table *ft, struct rd_flow *f, const struct rdiag_pkt *p,
+			bool is_read, struct rdiag_flow_verdict *v)
+{
+	uint32_t psn = p->bth.psn & RD_PSN_MASK, slack = f->read_slack, new_slack, span;
+	int32_t d;
+	bool back;
+
+	span = request_span(f, p, is_read, &new_slack);
+	if (!f->req_init) {
+		f->req_init = true;
+		f->read_slack = new_slack;
+		f->req_next = (psn + span) & RD_PSN_MASK;
+		f->req_end = f->req_next;
+		f->seen[0] = f->seen[1] = 0;
+		seen_shift(f->seen, span);
+		f->seen[0] |= span >= 64 ? ~0ull : (1ull << span) - 1;
+		return;
+	}
+	/* a sender emits PSNs in order except when it retries (go-back-N, after a NAK or a
+	 * timeout): a step back behind its previous packet that is not a late packet is one
+	 * retry (back implies d < 0: req_next is never behind req_end) */
+	back = rd_psn_diff(psn, f->req_end) < 0;
+	f->req_end = (psn + span) & RD_PSN_MASK;
+	d = rd_psn_diff(psn, f->req_next);
+	if (d >= 0) {
+		if (d > 0 && (uint32_t)d > slack) {
+			f->i.psn_gaps++;
+			f->i.psn_lost += (uint32_t)d;
+			ft->t.psn_gaps++;
+			ft->t.psn_lost += (uint32_t)d;
+			f->gap_pkt = f->i.pkts;
+			f->gap_ns = f->i.last_ns;
+			v->flags |= RDIAG_FV_GAP;
+			v->lost = (uint32_t)d;
+			v->expected_psn = f->req_next;
+			seen_shift(f->seen, (uint32_t)d);
+		} else if (d > 0) {
+			/* the READ before used more PSNs than a 4096 MTU needs: mark them used */
+			seen_shift(f->seen, (uint32_t)d);
+			f->seen[0] |= d >= 64 ? ~0ull : (1ull << d) - 1;
+		}
+		f->read_slack = new_slack;
+		seen_shift(f->seen, span);
+		f->seen[0] |= span >= 64 ? ~0ull : (1ull << span) - 1;
+		f->req_next = (psn + span) & RD_PSN_MASK;
+		return;
+	}
+	/* behind the expected PSN */
+	v->expected_psn = f->req_next;
+	{
+		uint32_t k = (uint32_t)(-d) - 1;
+
+		if (k < 128 && !seen_test_set(f->seen, k)) {
+			/* a hole filled: late, or resent because it was lost */
+			if (!nak_asked(ft, f, psn) && f->i.pkts - f->gap_pkt <= RD_OOO_WINDOW) {
+				f->i.psn_ooo++;
+				ft->t.psn_ooo++;
+				if (f->i.psn_lost) {
+					f->i.psn_lost--;
+					ft->t.psn_lost--;
+				}
+				v->flags |= RDIAG_FV_OOO;
+				return;
+			}
+			f->i.psn_retx++;
+			ft->t.psn_retx++;
+			v->flags |= RDIAG_FV_RETX;
+			goback(ft, f, back);
+			return;
+		}
+	}
+	f->i.psn_dup++;
+	ft->t.psn_dup++;
+	v->flags |= RDIAG_FV_DUP;
+	goback(ft, f, back);
+}
+
+static void link_peers(struct rdiag_flow_table *ft, uint32_t req, uint32_t rsp)
+{
+	if (req == rsp || req >= ft->n)
+		return;
+	ft->f[req].i.peer = rsp;
+	ft->f[rsp].i.peer = req;
+}
+
+static struct rd_hist *hist_of(struct rd_hist **h)
+{
+	if (!*h)
+		*h = calloc(1, sizeof(**h));
+	return *h;
+}
+
+static void add_latency(struct rdiag_flow_table *ft, uint32_t req, bool read, uint64_t start,
+			uint64_t ts, struct rdiag_flow_verdict *v)
+{
+	uint64_t lat = ts >= start ? ts - start : 0;
+	struct rd_flow *f = &ft->f[req];
+	struct rd_hist *h = hist_of(read ? &f->read_h : &f->ack_h);
+
+	if (h)
+		rd_hist_add(h, lat);
+	rd_hist_add(read ? &ft->read_h : &ft->ack_h, lat);
+	v->latency_ns = lat;
+	v->flags |= read ? RDIAG_FV_READ_DONE : RDIAG_FV_ACKED;
+}
+
+static void pend_key(struct rd_pend_key *k, unsigned int kind, const uint8_t src[16],
+		     const uint8_t dst[16], uint32_t psn)
+{
+	memset(k, 0, sizeof(*k));
+	k->kind = (uint8_t)kind;
+	memcpy(k->src, src, 16);
+	memcpy(k->dst, dst, 16);
+	k->psn = psn & RD_PSN_MASK;
+}
+
+static void pend_put(struct rdiag_flow_table *ft, const struct rd_pend_key *k, uint8_t what,
+		     uint64_t ts, uint32_t flow)
+{
+	uint32_t ef;
+	uint8_t ew;
+
+	rd_pending_put(&ft->pend, k, what, ts, flow, &ef, &ew);
+	if (ef != NIL) {
+		ft->t.pending_dropped++;
+		if (ew == RD_PEND_READ && ef < ft->n) {
+			ft->f[ef].i.reads_unanswered++;
+			ft->t.reads_unanswered++;
+		}
+	}
+}
+
+static void response(struct rdiag_flow_table *ft, uint32_t fi, const struct rdiag_pkt *p,
+		     unsigned int kind, const uint8_t src[16], const uint8_t dst[16], uint64_t ts,
+		     struct rdiag_flow_verdict *v)
+{
+	struct rd_flow *f = &ft->f[fi];
+	uint8_t low = p->bth.opcode & 0x1f;
+	uint32_t psn = p->bth.psn & RD_PSN_MASK;
+	struct rd_pend_key k;
+	struct rd_pend_entry e;
+
+	if (p->present & RDIAG_HAS_AETH) {
+		switch (p->aeth.kind) {
+		case RDIAG_AETH_ACK:
+			f->i.acks++;
+			ft->t.acks++;
+			break;
+		case RDIAG_AETH_RNR_NAK:
+			if (!f->i.rnr_naks || p->aeth.timer_ms < f->i.rnr_timer_ms_min)
+				f->i.rnr_timer_ms_min = p->aeth.timer_ms;
+			if (!f->i.rnr_naks || p->aeth.timer_ms > f->i.rnr_timer_ms_max)
+				f->i.rnr_timer_ms_max = p->aeth.timer_ms;
+			f->i.rnr_naks++;
+			ft->t.rnr_naks++;
+			v->flags |= RDIAG_FV_RNR;
+			break;
+		case RDIAG_AETH_NAK: {
+			unsigned int c = p->aeth.nak < RDIAG_NAK_OTHER ? p->aeth.nak : RDIAG_NAK_OTHER;
+
+			f->i.naks[c]++;
+			ft->t.naks[c]++;
+			v->flags |= RDIAG_FV_NAK;
+			if (p->aeth.nak == 0) {
+				struct rd_nak_seen *n = &ft->naks[ft->nak_head++ % RD_NAK_RING];
+
+				n->used = 1;
+				n->kind = (uint8_t)kind;
+				memcpy(n->src, src, 16);
+				memcpy(n->dst, dst, 16);
+				n->psn = p->bth.psn & RD_PSN_MASK;
+				n->ts = ts;
+			}
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	/* the response answers a request that went dst -> src */
+	pend_key(&k, kind, dst, src, psn);
+	switch (low) {
+	case 0x11:	/* ACKNOWLEDGE */
+		if ((p->present & RDIAG_HAS_AETH) && p->aeth.kind == RDIAG_AETH_ACK &&
+		    rd_pending_take(&ft->pend, &k, &e) == 0) {
+			link_peers(ft, e.flow, fi);
+			if (e.what != RD_PEND_READ)
+				add_latency(ft, e.flow, false, e.ts, ts, v);
+		}
+		return;
+	case 0x12:	/* ATOMIC_ACKNOWLEDGE */
+		if (rd_pending_take(&ft->pend, &k, &e) == 0) {
+			link_peers(ft, e.flow, fi);
+			add_latency(ft, e.flow, false, e.ts, ts, v);
+		}
+		return;
+	default:
+		break;
+	}
+	/* READ responses: 0x0d FIRST, 0x0e MIDDLE, 0x0f LAST, 0x10 ONLY */
+	if (f->rsp_init) {
+		int32_t d = rd_psn_diff(psn, f->rsp_last);
+		bool cont = low == 0x0e || low == 0x0f;
+
+		if (d <= 0) {
+			f->i.psn_dup++;
+			ft->t.psn_dup++;
+			v->flags |= RDIAG_FV_DUP;
+			v->expected_psn = (f->rsp_last + 1) & RD_PSN_MASK;
+		} else if (cont && d > 1) {
+			f->i.psn_gaps++;
+			f->i.psn_lost += (uint32_t)d - 1;
+			ft->t.psn_gaps++;
+			ft->t.psn_lost += (uint32_t)d - 1;
+			v->flags |= RDIAG_FV_GAP;
+			v->lost = (uint32_t)d - 1;
+			v->expected_psn = (f->rsp_last + 1) & RD_PSN_MASK;
+		}
+		if (d > 0)
+			f->rsp_last = psn;
+	} else {
+		f->rsp_init = true;
+		f->rsp_last = psn;
+	}
+	if (low == 0x0d || low == 0x10) {
+		if (rd_pending_take(&ft->pend, &k, &e) == 0 && e.what == RD_PEND_READ) {
+			link_peers(ft, e.flow, fi);
+			if (low == 0x10) {
+				add_latency(ft, e.flow, true, e.ts, ts, v);
+				f->in_read = false;
+			} else {
+				f->in_read = true;
+				f->read_start = e.ts;
+				f->read_req_flow = e.flow;
+			}
+		}
+	} else if (low == 0x0f && f->in_read) {
+		add_latency(ft, f->read_req_flow, true, f->read_start, ts, v);
+		f->in_read = false;
+	}
+}
+
+static void learn_mtu(struct rd_flow *f, const struct rdiag_pkt *p)
+{
+	uint8_t low = p->bth.opcode & 0x1f;
+	uint32_t n = p->payload_len;
+
+	/* FIRST and MIDDLE packets carry exactly one path MTU */
+	if (low != 0x00 && low != 0x01 && low != 0x06 && low != 0x07 && low != 0x0d && low != 0x0e)
+		return;
+	if (n >= 256 && n <= 4096 && (n & (n - 1)) == 0 && n > f->i.mtu)
+		f->i.mtu = n;
+}
+
+int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint64_t ts,
+		   struct rdiag_flow_verdict *vout)
+{
+	struct rdiag_flow_verdict vv;
+	struct rdiag_flow_verdict *v = vout ? vout : &vv;
+	struct rdiag_flow_key key;
+	uint8_t src[16], dst[16];
+	unsigned int kind, tr;
+	struct rd_flow *f;
+	uint8_t op;
+	int64_t fi;
+
+	if (!ft || !p)
+		return -EINVAL;
+	memset(v, 0, sizeof(*v));
+	v->flow = -1;
+	ft->dirty = true;
+	ft->t.frames++;
+	ft->t.rdma++;
+	ft->t.bytes += p->len;
+	ft->t.payload += p->payload_len;
+	if (!ft->t.first_ns || ts < ft->t.first_ns)
+		ft->t.first_ns = ts;
+	if (ts > ft->t.last_ns)
+		ft->t.last_ns = ts;
+	if (p->status == RDIAG_PKT_TRUNCATED) {
+		ft->t.truncated++;
+		v->flags |= RDIAG_FV_TRUNCATED;
+	} else if (p->status == RDIAG_PKT_INVALID) {
+		ft->t.invalid++;
+		v->flags |= RDIAG_FV_INVALID;
+	}
+	if (!(p->present & RDIAG_HAS_BTH)) {
+		ft->t.no_bth++;
+		return 0;
+	}
+	op = p->bth.opcode;
+	ft->t.per_opcode_pkts[op]++;
+	ft->t.per_opcode_bytes[op] += p->len;
+
+	kind = pkt_addrs(p, src, dst);
+	memset(&key, 0, sizeof(key));
+	key.encap = p->encap;
+	key.kind = (uint8_t)kind;
+	memcpy(key.src, src, 16);
+	memcpy(key.dst, dst, 16);
+	key.destqp = p->bth.destqp;
+	key.srcqp = (p->present & RDIAG_HAS_DETH) ? p->deth_srcqp : RDIAG_QPN_NONE;
+	fi = flow_get_or_add(ft, &key, ts);
+	if (fi < 0)
+		return (int)fi;
+	v->flow = fi;
+	f = &ft->f[fi];
+	f->i.pkts++;
+	f->i.bytes += p->len;
+	f->i.payload += p->payload_len;
+	f->i.last_ns = ts;
+	if (count_opcode(f, op, p->len, p->payload_len) < 0)
+		return -ENOMEM;
+	if (p->status == RDIAG_PKT_TRUNCATED)
+		f->i.truncated++;
+	else if (p->status == RDIAG_PKT_INVALID)
+		f->i.invalid++;
+
+	if (p->icrc_checked && !p->icrc_ok) {
+		f->i.icrc_bad++;
+		ft->t.icrc_bad++;
+		v->flags |= RDIAG_FV_BAD_ICRC;
+	}
+	if ((p->ip_family && p->ecn == 3) || p->bth.fecn) {
+		f->i.ecn_ce++;
+		ft->t.ecn_ce++;
+		v->flags |= RDIAG_FV_CE;
+	}
+	if (p->bth.becn) {
+		f->i.becn++;
+		ft->t.becn++;
+	}
+	if (op == 0x80 || op == 0x81) {
+		/* a CNP goes back to the QP that sent the CE-marked traffic */
+		f->i.cnp++;
+		ft->t.cnp++;
+		v->flags |= RDIAG_FV_CNP;
+		if (f->i.peer >= 0) {
+			ft->f[f->i.peer].i.cnp_for_ce++;
+			ft->t.cnp_for_ce++;
+		} else {
+			f->cnp_unmatched++;
+		}
+		return 0;
+	}
+	if (p->present & RDIAG_HAS_CM) {
+		int r = rd_cm_add(&ft->cm, p, kind, src, dst, ts);
+
+		if (r < 0)
+			return r;
+		ft->t.cm_msgs++;
+		if (p->cm.msg == RDIAG_CM_REP)
+			learn_cm_qps(ft, p, kind, src, dst);
+		if (r & RDIAG_FV_CM_REJ)
+			ft->t.cm_rej++;
+		if (r & RDIAG_FV_CM_RETRY)
+			ft->t.cm_req_retries++;
+		v->flags |= (uint32_t)r;
+	}
+	learn_mtu(f, p);
+	tr = op >> 5;
+	if (tr == 4 || tr == 6 || tr == 7)
+		return 0;		/* CC, reserved, manufacturer-specific: no PSN semantics */
+	if (rdiag_opcode_is_response(op)) {
+		response(ft, (uint32_t)fi, p, kind, src, dst, ts, v);
+		return 0;
+	}
+	{
+		uint8_t low = op & 0x1f;
+		bool reliable = tr == 0 || tr == 2 || tr == 5;	/* RC, RD, XRC */
+		bool is_read = reliable && low == 0x0c;
+		bool is_atomic = reliable && (low == 0x13 || low == 0x14);
+		struct rd_pend_key k;
+
+		request_psn(ft, f, p, is_read, v);
+		if (!reliable || (v->flags & RDIAG_FV_DUP && !is_read))
+			return 0;
+		pend_key(&k, kind, src, dst, p->bth.psn);
+		if (is_read) {
+			f->i.reads++;
+			ft->t.reads++;
+			pend_put(ft, &k, RD_PEND_READ, ts, (uint32_t)fi);
+		} else if (is_atomic || p->bth.ackreq) {
+			f->i.ack_reqs++;
+			ft->t.ack_reqs++;
+			pend_put(ft, &k, is_atomic ? RD_PEND_ATOMIC : RD_PEND_ACKREQ, ts, (uint32_t)fi);
+		}
+	}
+	return 0;
+}
+
+void rdiag_flow_add_other(struct rdiag_flow_table *ft)
+{
+	if (ft)
+		ft->t.frames++;
+}
+
+uint32_t rdiag_flow_src_qpn(const struct rdiag_flow_table *ft, size_t i)
+{
+	const struct rd_flow *f;
+
+	if (!ft || i >= ft->n)
+		return RDIAG_QPN_NONE;
+	f = &ft->f[i];
+	if (f->i.key.srcqp != RDIAG_QPN_NONE)
+		return f->i.key.srcqp;
+	if (f->i.peer >= 0)
+		return ft->f[f->i.peer].i.key.destqp;
+	return f->hint_srcqp;
+}
+
+size_t rdiag_flow_count(const struct rdiag_flow_table *ft)
+{
+	return ft ? ft->n : 0;
+}
+
+/* Work done only when results are read: CNPs that arrived before the reverse flow was known
+ * go to the one flow in the opposite direction that saw CE marks (when there is exactly one),
+ * and READs still waiting in the pending table are counted as unanswered. */
+static void finalize(struct rdiag_flow_table *ft)
+{
+	size_t nidx = 1, mask, i;
+	uint32_t *pair;
+
+	if (!ft->dirty)
+		return;
+	ft->dirty = false;
+	for (i = 0; i < ft->n; i++) {
+		ft->f[i].cnp_for_ce_late = 0;
+		ft->f[i].reads_pending = 0;
+	}
+	for (i = 0; i < ft->pend.cap; i++) {
+		const struct rd_pend_entry *e = &ft->pend.e[i];
+
+		if (e->what == RD_PEND_READ && e->flow < ft->n)
+			ft->f[e->flow].reads_pending++;
+	}
+	while (nidx < ft->n * 2 + 2)
+		nidx <<= 1;
+	pair = calloc(nidx, sizeof(*pair));
+	if (!pair)
+		return;
+	mask = nidx - 1;
+	/* (src, dst) -> the CE-marked flow, or NIL when several share the pair */
+	for (i = 0; i < ft->n; i++) {
+		const struct rdiag_flow_key *k = &ft->f[i].i.key;
+		size_t j;
+
+		if (!ft->f[i].i.ecn_ce)
+			continue;
+		for (j = rd_hash_bytes(k->src, 32, k->kind) & mask; pair[j]; j = (j + 1) & mask) {
+			const struct rdiag_flow_key *o;
+
+			o = &ft->f[(pair[j] & 0x7fffffffu) - 1].i.key;
+			if (o->kind == k->kind && !memcmp(o->src, k->src, 32))
+				break;
+		}
+		if (pair[j])
+			pair[j] = (pair[j] & 0x7fffffffu) | 0x80000000u;	/* ambiguous */
+		else
+			pair[j] = (uint32_t)i + 1;
+	}
+	for (i = 0; i < ft->n; i++) {
+		struct rd_flow *f = &ft->f[i];
+		uint8_t rev[32];
+		size_t j;
+
+		if (!f->cnp_unmatched)
+			continue;
+		memcpy(rev, f->i.key.dst, 16);
+		memcpy(rev + 16, f->i.key.src, 16);
+		for (j = rd_hash_bytes(rev, 32, f->i.key.kind) & mask; pair[j]; j = (j + 1) & mask) {
+			uint32_t ce = (pair[j] & 0x7fffffffu) - 1;
+			const struct rdiag_flow_key *o = &ft->f[ce].i.key;
+
+			if (o->kind != f->i.key.kind || memcmp(o->src, rev, 32))
+				continue;
+			if (!(pair[j] & 0x80000000u))
+				ft->f[ce].cnp_for_ce_late += f->cnp_unmatched;
+			break;
+		}
+	}
+	free(pair);
+}
+
+int rdiag_flow_get(struct rdiag_flow_table *ft, size_t i, struct rdiag_flow_info *out)
+{
+	const struct rd_flow *f;
+
+	if (!ft || !out)
+		return -EINVAL;
+	if (i >= ft->n)
+		return -ENOENT;
+	finalize(ft);
+	f = &ft->f[i];
+	*out = f->i;
+	out->ops = f->ops;
+	out->cnp_for_ce += f->cnp_for_ce_late;
+	out->reads_unanswered += f->reads_pending;
+	rd_hist_latency(f->read_h, &out->read_lat);
+	rd_hist_latency(f->ack_h, &out->ack_lat);
+	return 0;
+}
+
+int rdiag_flow_total(struct rdiag_flow_table *ft, struct rdiag_flow_total *out)
+{
+	if (!ft || !out)
+		return -EINVAL;
+	finalize(ft);
+	*out = ft->t;
+	for (size_t i = 0; i < ft->n; i++) {
+		out->cnp_for_ce += ft->f[i].cnp_for_ce_late;
+		out->reads_unanswered += ft->f[i].reads_pending;
+	}
+	out->cm_conns = ft->cm.n;
+	rd_hist_latency(&ft->read_h, &out->read_lat);
+	rd_hist_latency(&ft->ack_h, &out->ack_lat);
+	return 0;
+}
+
+size_t rdiag_flow_cm_count(const struct rdiag_flow_table *ft)
+{
+	return ft ? ft->cm.n : 0;
+}
+
+int rdiag_flow_cm_get(const struct rdiag_flow_table *ft, size_t i, struct rdiag_cm_conn_info *out)
+{
+	if (!ft || !out)
+		return -EINVAL;
+	if (i >= ft->cm.n)
+		return -ENOENT;
+	*out = ft->cm.c[i];
+	return 0;
+}

@@ -1,0 +1,89 @@
+/* Internals of the per-QP analysis shared by the files of lib/flow (never exported). */
+#ifndef RD_FLOW_INT_H
+#define RD_FLOW_INT_H
+#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include "rdmadiag/flow.h"
+
+/* ---- latency histogram: 8 log-spaced buckets per power of two (bucket width <= 12.5 %) ---- */
+#define RD_HIST_SUB_BITS 3
+#define RD_HIST_SUB (1u << RD_HIST_SUB_BITS)
+#define RD_HIST_BUCKETS (RD_HIST_SUB * 32)	/* 2^34 ns (17 s); above: the last bucket */
+
+struct rd_hist {
+	uint64_t n, min, max;
+	double sum;
+	uint32_t b[RD_HIST_BUCKETS];
+};
+unsigned int rd_hist_bucket(uint64_t v);
+uint64_t rd_hist_bucket_lo(unsigned int b);
+uint64_t rd_hist_bucket_hi(unsigned int b);	/* exclusive */
+void rd_hist_add(struct rd_hist *h, uint64_t v);
+void rd_hist_merge(struct rd_hist *dst, const struct rd_hist *src);
+/* quantile q in [0,1]: the middle of the bucket holding rank ceil(q*n), clamped to [min,max] */
+uint64_t rd_hist_quantile(const struct rd_hist *h, double q);
+void rd_hist_latency(const struct rd_hist *h, struct rdiag_latency *out);
+
+/* ---- 24-bit PSN arithmetic ---- */
+#define RD_PSN_MASK 0xffffffu
+/* signed distance a - b in [-2^23, 2^23) */
+static inline int32_t rd_psn_diff(uint32_t a, uint32_t b)
+{
+	uint32_t d = (a - b) & RD_PSN_MASK;
+
+	return d & 0x800000u ? (int32_t)d - 0x1000000 : (int32_t)d;
+}
+
+/* ---- requests waiting for a response: bounded, FIFO eviction ---- */
+enum rd_pend_kind { RD_PEND_READ = 1, RD_PEND_ACKREQ = 2, RD_PEND_ATOMIC = 3 };
+
+struct rd_pend_key {
+	uint8_t kind;			/* enum rdiag_addr_kind */
+	uint8_t src[16], dst[16];	/* of the request */
+	uint32_t psn;
+};
+
+struct rd_pend_entry {
+	struct rd_pend_key key;
+	uint64_t ts;
+	uint32_t flow;			/* requester flow index */
+	uint32_t next;			/* hash chain, UINT32_MAX = end */
+	uint8_t what;			/* enum rd_pend_kind, 0 = free */
+};
+
+struct rd_pending {
+	struct rd_pend_entry *e;	/* ring of cap entries, oldest at head */
+	uint32_t *bucket;		/* nbuckets heads */
+	uint32_t cap, nbuckets, head, used;
+	uint64_t evicted;		/* live entries dropped because the ring was full */
+	uint64_t evicted_reads;
+};
+int rd_pending_init(struct rd_pending *t, size_t cap);
+void rd_pending_free(struct rd_pending *t);
+/* insert; an entry evicted to make room is reported through *evicted_flow (or UINT32_MAX) */
+void rd_pending_put(struct rd_pending *t, const struct rd_pend_key *k, uint8_t what,
+		    uint64_t ts, uint32_t flow, uint32_t *evicted_flow, uint8_t *evicted_what);
+/* find and remove; 0 and the entry copied, or -ENOENT */
+int rd_pending_take(struct rd_pending *t, const struct rd_pend_key *k,
+		    struct rd_pend_entry *out);
+
+/* ---- CM connections ---- */
+struct rd_cm_table {
+	struct rdiag_cm_conn_info *c;
+	size_t n, cap;
+	uint32_t *idx;			/* open addressing on (client comm id, client address) */
+	size_t nidx;
+};
+void rd_cm_free(struct rd_cm_table *t);
+/* account one CM MAD; returns RDIAG_FV_CM_* flags or -ENOMEM */
+int rd_cm_add(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kind,
+	      const uint8_t src[16], const uint8_t dst[16], uint64_t ts);
+
+/* after a REP: the QPNs of both ends of the connection whose client has this address and
+ * comm ID; 0, or -ENOENT when the REQ was not seen */
+int rd_cm_qpns(const struct rd_cm_table *t, unsigned int kind, const uint8_t client[16],
+	       uint32_t client_comm_id, uint32_t *client_qpn, uint32_t *server_qpn);
+
+uint32_t rd_hash_bytes(const void *p, size_t n, uint32_t seed);
+#endif
