@@ -1,32 +1,13 @@
 /* The counters handle: source selection, test seams, error text. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "internal.h"
 
 /* why the last rdiag_counters_open() of this thread failed (errmsg(NULL)) */
 static __thread char open_err[256];
-
-void rd_seterr(struct rdiag_counters *c, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->err, sizeof(c->err), fmt, ap);
-	va_end(ap);
-}
-
-uint64_t rd_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters_opts *opts)
 {

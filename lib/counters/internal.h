@@ -33,6 +33,7 @@ struct rdiag_counters {
 	size_t names_cap;
 };
 
+/* the handle's error text; the monotonic clock of sample timestamps (util.c) */
 void rd_seterr(struct rdiag_counters *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 uint64_t rd_now_ns(void);
@@ -93,11 +94,11 @@ int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const ch
 			const char *dev, uint32_t port, enum rdiag_origin origin,
 			const char *prefix, uint32_t cache_ms, const char *driver);
 
-/* ---- samples vector (sample.c) ---- */
+/* ---- samples vector (set.c) ---- */
 struct rdiag_samples {
 	size_t n, cap;
 	struct rdiag_sample *s;
-	/* string storage (sample.c): names and device names, in chunks owned here */
+	/* string storage (set.c): names and device names, in chunks owned here */
 	struct rd_chunk *chunks;
 	const char *dev_last;		/* the last device name interned (rd_samples_dev) */
 };
@@ -152,6 +153,7 @@ size_t rd_strlcpy(char *dst, const char *src, size_t len);
 const char *rd_guess_driver(const char *devname);
 void rd_gid_decode(struct rdiag_gid *g);
 void rd_port_free(struct rdiag_port *p);
+/* the device list (set.c): find or append a device / a port */
 struct rdiag_port *rd_device_port(struct rdiag_device *d, uint32_t port);
 struct rdiag_device *rd_devices_get(struct rdiag_devices *d, const char *name);
 

@@ -1,4 +1,5 @@
-/* Small sysfs helpers: paths under the (possibly fake) root, strict number parsing. */
+/* Small helpers: paths under the (possibly fake) sysfs root, strict number parsing, the
+ * handle's error text and the clock that stamps samples. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -6,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -124,4 +126,21 @@ const char *rd_guess_driver(const char *n)
 		if (!strncmp(n, map[i].prefix, strlen(map[i].prefix)))
 			return map[i].driver;
 	return "";
+}
+
+void rd_seterr(struct rdiag_counters *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->err, sizeof(c->err), fmt, ap);
+	va_end(ap);
+}
+
+uint64_t rd_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
