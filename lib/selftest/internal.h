@@ -142,6 +142,7 @@ double rd_st_now_ms(void);
 void rd_st_sleep_ms(struct rdiag_selftest *st, double ms);
 int rd_st_fill_av(struct rdiag_selftest *st, struct ibv_ah_attr *ah, const struct rd_port *from,
 		  const struct rd_port *to);
+/* selftest_fmt.c: a GID as text (IPv6 notation), a GID type's name */
 void rd_st_gid_str(const union ibv_gid *gid, char *buf, size_t len);
 const char *rd_st_gid_type_name(int type);
 

@@ -1,5 +1,4 @@
 /* Self-test context: environment check, device/port/GID choice, the test table, run. */
-#include <arpa/inet.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -145,22 +144,6 @@ int rdiag_selftest_env_check(char *why, size_t whylen)
 			   "one: is the provider installed (ibverbs-providers, "
 			   "/etc/libibverbs.d/)?; memlock limit (ulimit -l): %s", mem);
 	return 0;
-}
-
-const char *rd_st_gid_type_name(int type)
-{
-	switch (type) {
-	case IBV_GID_TYPE_IB: return "IB";
-	case IBV_GID_TYPE_ROCE_V1: return "RoCE v1";
-	case IBV_GID_TYPE_ROCE_V2: return "RoCE v2";
-	}
-	return "unknown";
-}
-
-void rd_st_gid_str(const union ibv_gid *gid, char *buf, size_t len)
-{
-	if (!inet_ntop(AF_INET6, gid->raw, buf, (socklen_t)len))
-		snprintf(buf, len, "?");
 }
 
 static bool gid_is_v4(const union ibv_gid *g)

@@ -1,10 +1,12 @@
-/* Names and encodings used by the self-tests: QP attribute masks, states, types, MTUs and
- * the two IB timer encodings.  No device needed, so all of it is unit-tested. */
+/* Names and encodings used by the self-tests: QP attribute masks, states, types, MTUs,
+ * the two IB timer encodings and GIDs.  No device needed, so all of it is unit-tested. */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "rdmadiag/selftest.h"
 #include "verbs/internal.h"
+#include "internal.h"
 
 static const struct {
 	unsigned int bit;
@@ -145,4 +147,20 @@ const char *rdiag_verdict_name(enum rdiag_verdict v)
 const char *rdiag_st_wc_name(int wc_status)
 {
 	return wc_status < 0 ? "" : rdiag_wc_status_name(wc_status);
+}
+
+const char *rd_st_gid_type_name(int type)
+{
+	switch (type) {
+	case IBV_GID_TYPE_IB: return "IB";
+	case IBV_GID_TYPE_ROCE_V1: return "RoCE v1";
+	case IBV_GID_TYPE_ROCE_V2: return "RoCE v2";
+	}
+	return "unknown";
+}
+
+void rd_st_gid_str(const union ibv_gid *gid, char *buf, size_t len)
+{
+	if (!inet_ntop(AF_INET6, gid->raw, buf, (socklen_t)len))
+		snprintf(buf, len, "?");
 }
