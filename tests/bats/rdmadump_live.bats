@@ -2,6 +2,7 @@
 # rdmadump -i on the loopback interface: RoCEv2 packets (BTH + payload + ICRC from the rxe
 # capture) sent as UDP datagrams to 127.0.0.1:4791.  Needs CAP_NET_RAW (root in CI).
 load helper
+load wait
 
 CAP="$FIX/rxe/rxe_sample.pcap"
 
@@ -22,23 +23,43 @@ PY
 }
 
 teardown() {
+	[ -z "${SENDER:-}" ] || kill "$SENDER" 2>/dev/null || :
+	[ -z "${DUMP:-}" ] || kill "$DUMP" 2>/dev/null || :
 	rm -rf "$TMP"
 }
 
-# send the payloads every 50 ms for up to 5 s (until the capture has what it needs)
+# send the payloads every 50 ms until killed (teardown; at most 60 s), one line per round
+# to $TMP/sent
 send() {
-	python3 - "$TMP/payloads" "${1:-4791}" <<'PY' &
+	python3 - "$TMP/payloads" "${1:-4791}" "$TMP/sent" <<'PY' &
 import socket, sys, time
 p = [bytes.fromhex(l) for l in open(sys.argv[1]) if l.strip()]
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-for _ in range(100):
-    for x in p[:4]:
-        s.sendto(x, ('127.0.0.1', int(sys.argv[2])))
-    time.sleep(0.05)
+with open(sys.argv[3], 'w', buffering=1) as sent:
+    for i in range(1200):
+        for x in p[:4]:
+            s.sendto(x, ('127.0.0.1', int(sys.argv[2])))
+        print(i, file=sent)
+        time.sleep(0.05)
 PY
 	SENDER=$!
-	sleep 0.2
 }
+
+# rdmadump ARGS... in the background (stdout $TMP/out, stderr $TMP/err), returned once it
+# says it is listening, as tcpdump does
+listening() {
+	rdmadump "$@" > "$TMP/out" 2> "$TMP/err" &
+	DUMP=$!
+	wait_until 10 "rdmadump's 'listening on' line (stderr: $TMP/err)" \
+		grep -q '^rdmadump: listening on ' "$TMP/err"
+}
+
+# the sender has sent N rounds since it started
+sent_rounds() { has_lines "$TMP/sent" "$1"; }
+
+# $1 holds a packet record after the 24-byte pcap file header (the dump file is written a
+# stdio buffer at a time)
+has_packets() { [ "$(stat -c %s "$1" 2>/dev/null || echo 0)" -gt 24 ]; }
 
 @test "-i lo -c 4 -j captures and decodes RoCEv2 packets" {
 	send
@@ -53,11 +74,16 @@ PY
 }
 
 @test "-i with a trailing BPF expression narrows the default filter" {
+	listening -i lo -c 1 dst port 4999
 	send
-	run --separate-stderr timeout 3 rdmadump -i lo -c 1 dst port 4999
-	kill "$SENDER" 2>/dev/null || :
-	[ "$status" -eq 124 ]
-	# SIGTERM from timeout: the summary, and it saw nothing
+	# 20 rounds of packets to 4791 went past the filter while it listened
+	wait_until 10 "the sender's 20th round" sent_rounds 20
+	kill -TERM "$DUMP"
+	st=0; wait "$DUMP" || st=$?
+	DUMP=
+	[ "$st" -eq 0 ]
+	# SIGTERM: the summary, and it saw nothing
+	run cat "$TMP/out"
 	assert_line "0 frames, 0 RDMA packets, 0 other, 0 bytes (0 payload) in 0ns"
 	run --separate-stderr rdmadump -i lo "bogus (((("
 	[ "$status" -eq 2 ]
@@ -74,14 +100,12 @@ PY
 }
 
 @test "SIGINT on a live capture prints the summary and the drop count" {
+	listening -i lo -w "$TMP/live.pcap"
 	send
-	rdmadump -i lo -w "$TMP/live.pcap" > "$TMP/out" 2> "$TMP/err" &
-	pid=$!
-	sleep 2
-	kill -INT "$pid"
-	wait "$pid"
-	st=$?
-	kill "$SENDER" 2>/dev/null || :
+	wait_until 20 "packets written to $TMP/live.pcap" has_packets "$TMP/live.pcap"
+	kill -INT "$DUMP"
+	st=0; wait "$DUMP" || st=$?
+	DUMP=
 	[ "$st" -eq 0 ]
 	grep -q "^== rdmadump summary ==" "$TMP/out"
 	grep -q "^rdmadump: listening on lo, link-type 1, filter 'udp port 4791 or ether proto 0x8915'$" "$TMP/err"

@@ -3,6 +3,7 @@
 # rates that match counter bumps, thresholds and exit codes, devices vanishing, the
 # sub-lifespan warning.  Fixture trees come from tests/fixtures/tui/mkfixture.sh.
 load helper
+load wait
 
 MK="$ROOT/tests/fixtures/tui/mkfixture.sh"
 GOLD="$ROOT/tests/fixtures/tui/golden"
@@ -80,14 +81,14 @@ jnorm() { jq -S -c 'del(.time, .host)'; }
 # lines in FILE so far; 0 while a background job has not created it yet (an empty string
 # would end a wait loop at once and let the test race ahead of the tool)
 nlines() { local n; n=$(wc -l < "$1" 2> /dev/null); echo "${n:-0}"; }
+# FILE holds at least N frames of rdmatop -b's text view
+text_frames() { local n; n=$(grep -c '^rdmatop - ' "$1" 2> /dev/null); [ "${n:-0}" -ge "$2" ]; }
 
 # run rdmatop -b -j in the background, bump counters after its first frame
 bumped_frames() {
 	rdmatop -b -j -n "$1" -d "$2" > "$BATS_TEST_TMPDIR/frames" &
-	local pid=$! i=0
-	while [ "$(nlines "$BATS_TEST_TMPDIR/frames")" -lt 1 ] && [ $i -lt 100 ]; do
-		sleep 0.05; i=$((i + 1))
-	done
+	local pid=$!
+	wait_until 10 "rdmatop's first frame" has_lines "$BATS_TEST_TMPDIR/frames" 1
 	"$MK" "$FXD" bump rxe0 1 sent_pkts 600
 	"$MK" "$FXD" bump rxe0 1 rcvd_pkts 300
 	"$MK" "$FXD" bump rxe1 1 rcvd_rnr_err 7
@@ -135,7 +136,7 @@ bumped_frames() {
 	printf 'rnr_nak_received > 2/s\n' > "$BATS_TEST_TMPDIR/th"
 	rdmatop -b -j -n 4 -d 0.5 --thresholds "$BATS_TEST_TMPDIR/th" > "$BATS_TEST_TMPDIR/frames" &
 	pid=$!
-	while [ "$(nlines "$BATS_TEST_TMPDIR/frames")" -lt 1 ]; do sleep 0.05; done
+	wait_until 10 "rdmatop's first frame" has_lines "$BATS_TEST_TMPDIR/frames" 1
 	"$MK" "$FXD" bump rxe1 1 rcvd_rnr_err 7
 	st=0; wait "$pid" || st=$?
 	[ "$st" -eq 1 ]
@@ -146,9 +147,9 @@ bumped_frames() {
 @test "batch: a device that vanishes is greyed out (GONE), one that appears is added" {
 	rdmatop -b -j -n 8 -d 0.3 > "$BATS_TEST_TMPDIR/frames" &
 	pid=$!
-	while [ "$(nlines "$BATS_TEST_TMPDIR/frames")" -lt 2 ]; do sleep 0.05; done
+	wait_until 10 "rdmatop's second frame" has_lines "$BATS_TEST_TMPDIR/frames" 2
 	rm -rf "$FXD/sys/class/infiniband/rxe1"
-	while [ "$(nlines "$BATS_TEST_TMPDIR/frames")" -lt 4 ]; do sleep 0.05; done
+	wait_until 10 "rdmatop's fourth frame" has_lines "$BATS_TEST_TMPDIR/frames" 4
 	"$MK" "$BATS_TEST_TMPDIR/fx2"
 	cp -a "$BATS_TEST_TMPDIR/fx2/sys/class/infiniband/rxe1" "$FXD/sys/class/infiniband/rxe2"
 	st=0; wait "$pid" || st=$?
@@ -188,10 +189,7 @@ bumped_frames() {
 @test "SIGINT stops batch mode cleanly between frames" {
 	rdmatop -b -n 100 -d 0.2 > "$BATS_TEST_TMPDIR/out" &
 	pid=$!
-	# (the background job may not have created the file yet: count that as no frame)
-	while n=$(grep -c '^rdmatop - ' "$BATS_TEST_TMPDIR/out" 2> /dev/null); [ "${n:-0}" -lt 2 ]; do
-		sleep 0.05
-	done
+	wait_until 10 "two frames of rdmatop -b" text_frames "$BATS_TEST_TMPDIR/out" 2
 	kill -INT "$pid"
 	st=0; wait "$pid" || st=$?
 	[ "$st" -eq 0 ]
@@ -201,13 +199,15 @@ bumped_frames() {
 
 @test "batch: each frame reaches a file or pipe when it is complete, not when the tool exits" {
 	for fmt in -j ""; do
+		# a new file: the last round's frames must not pass for this round's (the shell of
+		# the background job truncates it only when it gets to run)
+		rm -f "$BATS_TEST_TMPDIR/live"
 		# shellcheck disable=SC2086
 		rdmatop -b $fmt -d 1 -n 5 > "$BATS_TEST_TMPDIR/live" &
 		pid=$!
 		# the first frame must be readable while the tool still runs (~4 s left)
-		for _ in $(seq 60); do [ -s "$BATS_TEST_TMPDIR/live" ] && break; sleep 0.05; done
+		wait_until 3 "rdmatop $fmt's first frame in the file" test -s "$BATS_TEST_TMPDIR/live"
 		kill -0 "$pid" || fail "rdmatop $fmt had already exited"
-		[ -s "$BATS_TEST_TMPDIR/live" ] || fail "rdmatop $fmt: nothing written after 3 s"
 		if [ -n "$fmt" ]; then
 			[ "$(nlines "$BATS_TEST_TMPDIR/live")" -ge 1 ]
 			head -1 "$BATS_TEST_TMPDIR/live" | jq -e '.ports | length > 0' > /dev/null
@@ -222,12 +222,13 @@ bumped_frames() {
 	t=$BATS_TEST_TMPDIR/times
 	rdmatop -b -j -d 0.5 -n 5 > >(while IFS= read -r _; do echo "$EPOCHREALTIME"; done > "$t") &
 	pid=$!
-	while [ "$(nlines "$t")" -lt 1 ]; do sleep 0.02; done
+	wait_until 10 "rdmatop's first frame" has_lines "$t" 1
 	# held up for 1.5 s after its first frame (a machine too busy to run it): the due times
 	# of frames 2..5 have all passed when it runs again
 	kill -STOP "$pid"; sleep 1.5; kill -CONT "$pid"
 	wait "$pid"
-	for _ in $(seq 50); do [ "$(nlines "$t")" -ge 5 ] && break; sleep 0.05; done
+	# (the reader of the pipe may still be writing the last time)
+	wait_until 3 "the time of the fifth frame" has_lines "$t" 5
 	[ "$(nlines "$t")" -eq 5 ] || fail "$(cat "$t")"
 	# frames 3..5 come one interval apart (0.5 s; 0.2 leaves room for a reader that was
 	# scheduled late), not at once
