@@ -56,11 +56,8 @@ if have rdmadump; then
 	cap_start 10-live "$NET0"
 	rdmadump -i "$NET0" -j -c "$n" > /tmp/live.json 2> /tmp/live.err &
 	rd=$!
-	# ready once it holds a packet socket, plus time for libpcap to set its filter (it
-	# drains the socket while doing so); or when it says "listening on" as tcpdump does
-	if ! wait_for 3 grep -qi "listening on" /tmp/live.err; then
-		wait_for 5 pid_has_packet_socket "$rd" && sleep 0.5
-	fi
+	# ready when it says "listening on", as tcpdump does (its filter is set by then)
+	await 10 "10-live: rdmadump -i says it is listening" grep -q "^rdmadump: listening on " /tmp/live.err
 	tap_ok "10-live: pingpong completes while rdmadump -i listens" pp_pair 20 4096
 	# -c N: it must stop by itself once N packets came
 	if wait_for 10 sh -c "! kill -0 $rd 2>/dev/null"; then

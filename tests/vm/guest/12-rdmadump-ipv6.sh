@@ -20,7 +20,7 @@ gid6_index() {
 }
 
 # the link-local addresses appear once the veth pair is up and DAD is done
-wait_for 10 gid6_index "$DEV0" > /dev/null
+wait_for 10 gid6_index "$DEV0"	# (timing out is reported just below)
 g0=$(gid6_index "$DEV0"); g1=$(gid6_index "$DEV1")
 if ! tap_check "both devices have a link-local IPv6 RoCE v2 GID (rxe0: ${g0:-none}, rxe1: ${g1:-none})" \
 	[ -n "$g0" ] && [ -n "$g1" ]; then

@@ -51,12 +51,12 @@ echo "veth1='$(cat /sys/class/net/veth1/ifindex) $(cat /sys/class/net/veth1/mtu)
 port=18530
 ibv_rc_pingpong -d "$DEV1" -g "$GID" -p $port -n 100000000 -s 64 -e > /dev/null 2>&1 &
 srv=$!
-wait_tcp_listen $port
+wait_tcp_listen $port || tap_fail "the ibv_rc_pingpong server listens on $port"
 ibv_rc_pingpong -d "$DEV0" -g "$GID" -p $port -n 100000000 -s 64 -e "$B" > /dev/null 2>&1 &
 cli=$!
 rts() { [ "$(rdma res show qp 2>/dev/null | grep -c 'comm ibv_rc_pingpong.*' )" -ge 2 ] &&
 	! rdma res show qp | grep 'ibv_rc_pingpong' | grep -qv 'state RTS'; }
-wait_for 20 rts
+await 20 "both ibv_rc_pingpong QPs reach RTS" rts
 rdmastat qp -j --nl-record "$OUT/20-nl-qp.rec" > $T/qp.json
 rdma -j res show qp > $T/rdma-qp.json
 rdmastat qp > "$OUT/20-qp.txt"
@@ -67,7 +67,7 @@ echo "qp_srv=$srv qp_cli=$cli" >> "$E"
 # --- 4. rdma_cm IDs -----------------------------------------------------------------------
 rping -s -a "$B" -p 7330 -C 1 > /dev/null 2>&1 &
 rp=$!
-wait_cm_listen 7330
+wait_cm_listen 7330 || tap_fail "rping listens on port 7330"
 rdmastat cm -j --nl-record "$OUT/20-nl-cm.rec" > $T/cm.json
 rdmastat cm > "$OUT/20-cm.txt"
 cp $T/cm.json "$OUT/20-cm.json"
@@ -85,10 +85,10 @@ life0=$(cat $L)
 # command below took seconds)
 ibv_rc_pingpong -d "$DEV1" -g "$GID" -p 18531 -n 100000000 -s 64 -e > /dev/null 2>&1 &
 srv=$!
-wait_tcp_listen 18531
+wait_tcp_listen 18531 || tap_fail "the ibv_rc_pingpong server listens on 18531"
 ibv_rc_pingpong -d "$DEV0" -g "$GID" -p 18531 -n 100000000 -s 64 -e "$B" > /dev/null 2>&1 &
 cli=$!
-wait_for 20 rts
+await 20 "both ibv_rc_pingpong QPs reach RTS" rts
 sleep 0.5
 # both sources at once: each mostly sleeps between its samples
 rdmastat -i 0.5 -n 2 -j --source netlink rxe0/1 sent_pkts > $T/rate-nl.json &

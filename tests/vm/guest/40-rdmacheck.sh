@@ -80,7 +80,7 @@ log "section 4"
 # closing line go to stderr, into the same file.
 $RC -v -j --peer "$DEV1" --force-path-mtu 4096 --timeout 30000 qp-states > "$J-int.txt" 2>&1 &
 pid=$!
-wait_for 20 grep -q "RC data exchange: SEND" "$J-int.txt"
+await 20 "rdmacheck -v reaches the RC data exchange" grep -q "RC data exchange: SEND" "$J-int.txt"
 sleep 0.1
 t0=$(now)
 kill -INT $pid
@@ -157,7 +157,7 @@ ip -b - <<-EOF
 	link set rdchk0 up
 EOF
 rdma link add rxe2 type rxe netdev rdchk0
-wait_port_active rxe2
+wait_port_active rxe2 || tap_fail "rxe2 on rdchk0 becomes ACTIVE"
 link_down "$NET0"
 read -r s0 < /sys/class/infiniband/$DEV0/ports/1/state
 read -r s1 < /sys/class/infiniband/$DEV1/ports/1/state
@@ -165,7 +165,7 @@ read -r s2 < /sys/class/infiniband/rxe2/ports/1/state
 $RC -j gid-sweep > "$J-first.json" 2>&1
 st_first=$?
 link_up "$NET0"
-wait_port_active "$DEV1"
+wait_port_active "$DEV1" || tap_fail "$DEV1 is ACTIVE again after link_up $NET0"
 rdma link delete rxe2
 # the neighbour entries as they were (STALE: the kernel confirms them on use); the GIDs
 # and addresses are back by themselves (the runner checks)

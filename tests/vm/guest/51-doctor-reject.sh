@@ -11,7 +11,7 @@ save reject.json rdmadoctor -j connect "$B:7499" --src "$A" --timeout 2000
 tap_eq "connect to a port nobody listens on exits 1" 1 "$(cat "$J-reject.json.rc")"
 rdmadoctor listen "$B:7471" > "$J-listen.txt" 2>&1 &
 lp=$!
-wait_cm_listen 7471 30
+wait_cm_listen 7471 30 || tap_fail "rdmadoctor listen $B:7471 is a LISTEN cm_id"
 save ps.txt rdmadoctor connect "$B:7471" --src "$A" -p ib --timeout 2000
 kill $lp 2>/dev/null; wait $lp 2>/dev/null
 cat "$J-listen.txt" >&2

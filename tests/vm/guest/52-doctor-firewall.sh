@@ -17,7 +17,7 @@ save() { local n=$1; shift; "$@" > "$J-$n" 2> "$J-$n.err"; echo $? > "$J-$n.rc";
 
 rdmadoctor listen "$B:$P" > "$J-listen.txt" 2>&1 &
 lp=$!
-wait_cm_listen $P 30
+wait_cm_listen $P 30 || tap_fail "rdmadoctor listen $B:$P is a LISTEN cm_id"
 tap_ok "nft drops udp dport 4791 in the input hook" fw_drop_roce input
 # builtin reads in the loop (a fork costs tens of ms under TCG); sent_pkts is cached ~12 ms
 SP=/sys/class/infiniband/$DEV0/ports/1/hw_counters/sent_pkts

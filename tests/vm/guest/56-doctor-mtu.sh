@@ -10,12 +10,12 @@ save() { local n=$1; shift; "$@" > "$J-$n" 2> "$J-$n.err"; echo $? > "$J-$n.rc";
 mtu_set "$NET1" 1000
 rdmadoctor -j listen "$B:$P" --count 1 > "$J-listen.json" 2> "$J-listen.err" &
 lp=$!
-wait_cm_listen $P 30
+wait_cm_listen $P 30 || tap_fail "rdmadoctor listen $B:$P is a LISTEN cm_id"
 save mtu.json rdmadoctor -j connect "$B:$P" --src "$A" --timeout 1000
 wait $lp
 cat "$J-listen.json" "$J-listen.err" >&2
 tap_eq "exit 1 (a problem: the MTUs differ)" 1 "$(cat "$J-mtu.json.rc")"
 tap_check "the listener noted the mismatch" grep -q '"note":"MTU mismatch' "$J-listen.json"
 mtu_restore "$NET1"
-wait_port_active "$DEV1"
+wait_port_active "$DEV1" || tap_fail "$DEV1 is ACTIVE again after its MTU is restored"
 tap_eq "veth1 MTU restored" 1500 "$(cat /sys/class/net/$NET1/mtu)"

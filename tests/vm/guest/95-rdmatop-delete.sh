@@ -15,12 +15,12 @@ readd() {
 "$TOP" -b -j -d 0.2 -n 24 > "$J" 2> "$OUT/95-rdmatop.err" &
 top=$!
 # let it see both devices, then take rxe1 away while it samples
-wait_for 10 sh -c "[ \$(wc -l < '$J') -ge 3 ]"
+await 10 "rdmatop -b -j writes its first 3 frames" sh -c "[ \$(wc -l < '$J') -ge 3 ]"
 rdma link delete "$DEV1"
 tap_check "rdma link delete $DEV1 succeeded" [ $? -eq 0 ]
 # add it back once rdmatop has shown it gone (a frame whose header counts one device),
 # not after a fixed number of frames: on a slow run the frames lag behind the deletion
-wait_for 10 grep -q '"devices":1,' "$J"
+await 10 "rdmatop -b -j shows one device after rdma link delete $DEV1" grep -q '"devices":1,' "$J"
 readd
 tap_check "$DEV1 was added back" rdma link show "$DEV1/1"
 wait "$top"
@@ -36,7 +36,7 @@ if have tmux && LC_ALL=C.UTF-8 tmux -L rdmatop95probe -f /dev/null new-session -
 	pane() { tm capture-pane -p -t t; }
 	rm -f /tmp/95.exit
 	tm new-session -d -s t -x 120 -y 30 "TERM=xterm $TOP -d 0.2; echo \$? > /tmp/95.exit; sleep 60"
-	wait_for 10 sh -c "tmux -u -L rdmatop95 capture-pane -p -t t | grep -q '^$DEV1 '"
+	await 10 "the curses UI shows $DEV1" sh -c "tmux -u -L rdmatop95 capture-pane -p -t t | grep -q '^$DEV1 '"
 	rdma link delete "$DEV1"
 	wait_for 10 sh -c "tmux -u -L rdmatop95 capture-pane -p -t t | grep '^$DEV1 ' | grep -q GONE"
 	gone=$?
@@ -47,7 +47,7 @@ if have tmux && LC_ALL=C.UTF-8 tmux -L rdmatop95probe -f /dev/null new-session -
 	tap_eq "and shows it ACTIVE again once it is re-added" 0 "$?"
 	pane > "$OUT/95-rdmatop-tui-back.txt"
 	tm send-keys -t t q
-	wait_for 5 test -s /tmp/95.exit
+	await 5 "the curses UI exits after 'q'" test -s /tmp/95.exit
 	tap_eq "the curses UI quits on 'q' with status 0 (no crash)" 0 "$(cat /tmp/95.exit 2>/dev/null)"
 	tm kill-server 2>/dev/null
 else

@@ -88,14 +88,25 @@ log() { echo "[$(now)] $*" >&2; }
 now_cs() { local u; read -r u _ < /proc/uptime; u=${u/./}; echo $((10#$u)); }
 
 # wait_for TIMEOUT_S CMD...: poll CMD every 50 ms until it succeeds or the time is up
+# (then 1, and a line in the log); for a caller that handles the timeout itself
 wait_for() {
-	local end=$(( $(now_cs) + $1 * 100 ))
+	local secs=$1 end=$(( $(now_cs) + $1 * 100 ))
 	shift
 	while :; do
 		"$@" > /dev/null 2>&1 && return 0
-		[ "$(now_cs)" -lt "$end" ] || return 1
+		if [ "$(now_cs)" -ge "$end" ]; then
+			log "wait_for: still failing after $secs s: $*"
+			return 1
+		fi
 		sleep 0.05
 	done
+}
+# await TIMEOUT_S WHAT CMD...: wait_for, and a 'not ok - WHAT' when the time is up: a wait
+# that times out is a failure with its reason, never a silent fall-through
+await() {
+	local secs=$1 what=$2
+	shift 2
+	wait_for "$secs" "$@" || tap_fail "$what" "timed out after $secs s: $*"
 }
 
 # a TCP listener on PORT (the out-of-band exchange of ibv_*_pingpong and perftest)
@@ -117,16 +128,6 @@ cm_listening() {
 	rdma res show cm_id 2>/dev/null | grep "state LISTEN" | grep -q ":$1 "
 }
 wait_cm_listen() { wait_for "${2:-10}" cm_listening "$1"; }
-
-# a process holding a packet socket bound to IFACE (a live capture that has started)
-pid_has_packet_socket() {
-	local fds l
-	fds=$(ls -l "/proc/$1/fd" 2>/dev/null) || return 1
-	while read -r -a l; do
-		[ "${l[8]:-Inode}" != Inode ] && [[ $fds == *"socket:[${l[8]}]"* ]] && return 0
-	done < /proc/net/packet
-	return 1
-}
 
 # --- hw_counters -------------------------------------------------------------------
 # sysfs hw_counters are a snapshot cached for 'lifespan' ms (10-12 ms on rxe): wait
