@@ -1,7 +1,8 @@
 #!/bin/sh
 # Check that lib/ is a one-way module graph: no files that depend on each other in a cycle,
 # and no cycle between directories (modules).  Usage: mk/check-cycles.sh OUT.tap [OBJ...]
-# (default objects: lib/*/*.o without the .pic.o copies).
+# (default: the object of every lib/*/*.c, run from the top of the built tree; an object
+# left behind by a deleted source is not one of them).
 #
 # File A depends on file B when A's object has an undefined symbol that B's object defines
 # (nm).  A cycle is a strongly connected component of more than one file (Tarjan); each one
@@ -11,15 +12,18 @@
 set -u
 out=${1:?usage: mk/check-cycles.sh OUT.tap [OBJ...]}
 shift
-if [ $# -eq 0 ]; then
-	for o in lib/*/*.o; do
-		case "$o" in *.pic.o) ;; *) [ -f "$o" ] && set -- "$@" "$o" ;; esac
-	done
-fi
-if [ $# -eq 0 ]; then
-	printf '1..1\nnot ok 1 - cycles: no object files under lib/ (build first)\n' > "$out"
-	echo "check-cycles: no object files under lib/ (build first)" >&2
+# one "not ok" and the reason on stderr
+die() {
+	printf '1..1\nnot ok 1 - cycles: %s\n' "$1" > "$out"
+	echo "check-cycles: $1" >&2
 	exit 1
+}
+if [ $# -eq 0 ]; then
+	for c in lib/*/*.c; do
+		[ -f "$c" ] || die "no lib/*/*.c here (run it from the top of the tree)"
+		[ -f "${c%.c}.o" ] || die "${c%.c}.o is not built (make first)"
+		set -- "$@" "${c%.c}.o"
+	done
 fi
 NM=${NM:-nm}
 command -v "$NM" >/dev/null 2>&1 || { echo "check-cycles: $NM not found (binutils)" >&2; exit 2; }
