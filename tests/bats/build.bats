@@ -16,13 +16,16 @@ setup() {
 	run make -C "$S" --no-print-directory -q all
 	assert_success
 	HDR=lib/packet/cursor.h
-	# the objects of the shared library that include it, as the compiler recorded them
-	WANT=$(cd "$S" && grep -l "$HDR" lib/*/*.pic.d | sed 's/\.d$/.o/' | sort)
-	[ -n "$WANT" ]
-	# and those of the static library
-	WANT_STATIC=$(cd "$S" && ls lib/*/*.d | grep -v '\.pic\.d$' | xargs grep -l "$HDR" |
-		      sed 's/\.d$/.o/' | sort)
-	[ -n "$WANT_STATIC" ]
+	# the objects of the shared and of the static library that include it, as the compiler
+	# recorded them (for the sources there are: a merge may leave a stale .d behind)
+	local c
+	WANT= WANT_STATIC=
+	for c in "$S"/lib/*/*.c; do
+		c=${c#"$S"/}
+		! grep -qF "$HDR" "$S/${c%.c}.pic.d" || WANT="$WANT ${c%.c}.pic.o"
+		! grep -qF "$HDR" "$S/${c%.c}.d" || WANT_STATIC="$WANT_STATIC ${c%.c}.o"
+	done
+	[ -n "$WANT" ] && [ -n "$WANT_STATIC" ]
 }
 
 # what make -n would build in lib/ after $HDR changed: objects and shared library (-o FILE)
