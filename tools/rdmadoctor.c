@@ -166,7 +166,7 @@ static void print_steps(struct out *o, const struct rdiag_doctor *d)
 		out_dbl(o, "ms", "%9.1f ms  ", s->ms);
 		out_i64(o, "errno", NULL, s->err);
 		if (s->event >= 0) {
-			out_str(o, "event", NULL, rdiag_cm_event_name(s->event));
+			out_str(o, "event", NULL, tool_name_or(rdiag_cm_event_name(s->event), "UNKNOWN"));
 			out_i64(o, "status", NULL, s->status);
 			out_str(o, "status_str", NULL,
 				      rdiag_cm_status_str(s->event, s->status, st, sizeof(st)));
@@ -382,7 +382,7 @@ static int on_event(void *arg, const struct rdiag_doc_conn *c)
 	char st[96];
 
 	out_obj_begin(o, NULL);
-	out_str(o, "event", "%-16s ", rdiag_cm_event_name(c->event));
+	out_str(o, "event", "%-16s ", tool_name_or(rdiag_cm_event_name(c->event), "UNKNOWN"));
 	out_str(o, "peer", "from %s", c->peer);
 	out_str(o, "local", " to %s", c->local);
 	out_str(o, "dev", " on %s", c->dev);

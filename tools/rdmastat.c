@@ -20,6 +20,7 @@
 
 #include <rdmadiag/catalog.h>
 #include <rdmadiag/counters.h>
+#include <rdmadiag/packet.h>
 #include "common/out.h"
 #include <rdmadiag/rate.h>
 #include <rdmadiag/resources.h>
@@ -933,7 +934,7 @@ static int cmd_qp(void)
 		out_str(OUT, "ifname", "%-10s", q[i].dev);
 		out_u64_or_dash("port", " %4" PRIu64, 4, q[i].port, q[i].port);
 		out_u64(OUT, "lqpn", " %8" PRIu64, q[i].lqpn);
-		out_str(OUT, "type", " %-6s", rdiag_res_qp_type_name(q[i].type));
+		out_str(OUT, "type", " %-6s", tool_name_or(rdiag_qp_type_name(q[i].type), "UNKNOWN"));
 		out_str(OUT, "state", " %-5s", rdiag_res_qp_state_name(q[i].state));
 		out_u64_or_dash("rqpn", " %8" PRIu64, 8, q[i].has_rqpn, q[i].rqpn);
 		out_u64(OUT, "sq-psn", " %8" PRIu64, q[i].sq_psn);
@@ -979,7 +980,7 @@ static int cmd_cm(void)
 		out_str(OUT, "ifname", "%-10s", id[i].dev[0] ? id[i].dev : "-");
 		out_u64(OUT, "port", " %4" PRIu64, id[i].port);
 		out_str(OUT, "state", " %-14s", rdiag_res_cm_state_name(id[i].state));
-		out_str(OUT, "ps", " %-5s", rdiag_res_port_space_name(id[i].ps_full));
+		out_str(OUT, "ps", " %-5s", tool_name_or(rdiag_port_space_name(id[i].ps_full), "UNKNOWN"));
 		out_str(OUT, "src", " %-24s", id[i].has_src ?
 			      rdiag_sockaddr_str(&id[i].src, a, sizeof(a)) : "-");
 		out_str(OUT, "dst", " %-24s", id[i].has_dst ?

@@ -45,13 +45,15 @@ const char *rdiag_origin_name(enum rdiag_origin o)
 	return NAME_OF(t, o);
 }
 
-const char *rdiag_res_qp_type_name(uint8_t type)
+const char *rdiag_qp_type_name(unsigned int type)
 {
-	/* enum ib_qp_type */
+	/* enum ib_qp_type (include/rdma/ib_verbs.h), the names of iproute2's rdma res */
 	static const char *const t[] = { "SMI", "GSI", "RC", "UC", "UD", "RAW_IPV6", "RAW_ETHERTYPE",
 					 NULL, "RAW_PACKET", "XRC_INI", "XRC_TGT" };
 
-	return NAME_OF(t, type);
+	if (type == 0xFF)
+		return "DRIVER";
+	return type < sizeof(t) / sizeof(t[0]) ? t[type] : NULL;
 }
 
 const char *rdiag_res_qp_state_name(uint8_t s)
@@ -69,17 +71,6 @@ const char *rdiag_res_cm_state_name(uint8_t s)
 					 "LISTEN", "DEVICE_REMOVAL", "DESTROYING" };
 
 	return NAME_OF(t, s);
-}
-
-const char *rdiag_res_port_space_name(uint32_t ps)
-{
-	switch (ps) {
-	case 0x0002: return "IPOIB";
-	case 0x0106: return "TCP";
-	case 0x0111: return "UDP";
-	case 0x003F: return "IB";
-	default: return "UNKNOWN";
-	}
 }
 
 const char *rdiag_sockaddr_str(const struct sockaddr_storage *ss, char *buf, size_t len)

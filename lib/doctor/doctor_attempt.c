@@ -187,7 +187,7 @@ static bool step_wait(struct rdiag_doc_step *s, struct rdma_event_channel *ch, i
 		else
 			snprintf(s->detail, sizeof(s->detail),
 				 "no %s or error event within %d ms: the doctor gave up (no rdma_cm event, not even rdma_cm's own timeout)",
-				 rdiag_cm_event_name(want), timeout_ms);
+				 rd_doc_event_name(want), timeout_ms);
 		return false;
 	}
 	if (ret) {
@@ -198,7 +198,7 @@ static bool step_wait(struct rdiag_doc_step *s, struct rdma_event_channel *ch, i
 	s->event = ev.event;
 	s->status = ev.status;
 	s->ok = (int)ev.event == want;
-	snprintf(s->detail, sizeof(s->detail), "%s, status %s", rdiag_cm_event_name(ev.event),
+	snprintf(s->detail, sizeof(s->detail), "%s, status %s", rd_doc_event_name(ev.event),
 		 rdiag_cm_status_str(ev.event, ev.status, st, sizeof(st)));
 	/* seen on rxe/6.1: a first-contact ARP is answered at once, but without a neighbour
 	 * netevent rdma_cm completes the resolution only when its own timer fires, so

@@ -187,14 +187,14 @@ static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step 
 			set(v, "network", "neighbour_unresolved");
 			snprintf(v->sentence, sizeof(v->sentence),
 				 "address resolution of %s failed (%s %s): the next hop's neighbour entry never resolved",
-				 d->dst, s->event >= 0 ? rdiag_cm_event_name(s->event) : "rdma_resolve_addr", stx);
+				 d->dst, s->event >= 0 ? rd_doc_event_name(s->event) : "rdma_resolve_addr", stx);
 			if (nb)
 				append(v->evidence, sizeof(v->evidence), nb->evidence);
 			snprintf(v->next, sizeof(v->next), "check that the next hop answers ARP/ND on the egress netdev ('ip neigh', 'ip route get %s')", d->dst);
 		} else if (st == -ENETUNREACH || st == -EHOSTUNREACH || st == -EINVAL) {
 			set(v, "network", "no_route");
 			snprintf(v->sentence, sizeof(v->sentence), "there is no usable route to %s (%s %s)",
-				 d->dst, s->event >= 0 ? rdiag_cm_event_name(s->event) : "rdma_resolve_addr", stx);
+				 d->dst, s->event >= 0 ? rd_doc_event_name(s->event) : "rdma_resolve_addr", stx);
 			snprintf(v->next, sizeof(v->next), "add a route to %s through the RDMA netdev ('ip route get %s')", d->dst, d->dst);
 		} else if (st == -ENODEV) {
 			set(v, "address", "not_rdma_netdev");

@@ -6,7 +6,16 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include "rdmadiag/cmstr.h"
 #include "rdmadiag/doctor.h"
+
+/* an rdma_cm event's name; rdiag_cm_event_name() is NULL for an event it does not know */
+static inline const char *rd_doc_event_name(int event)
+{
+	const char *n = rdiag_cm_event_name(event);
+
+	return n ? n : "UNKNOWN";
+}
 
 #define RD_DOC_MAX_FINDINGS 64
 #define RD_DOC_MAX_STEPS 8

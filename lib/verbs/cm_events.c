@@ -46,7 +46,7 @@ static const struct ev_info events[] = {
 const char *rdiag_cm_event_name(int event)
 {
 	if (event < 0 || (size_t)event >= ARRAY_SIZE(events))
-		return "UNKNOWN";
+		return NULL;
 	return events[event].name;
 }
 

@@ -358,6 +358,12 @@ int rdiag_pkt_icrc(const struct rdiag_pkt *p, const uint8_t *data, uint32_t capl
 uint16_t rdiag_vcrc16(const uint8_t *buf, size_t n);
 
 /* ---- names and tables ---------------------------------------------------------------------- */
+/* One rule for every *_name() function of the library: a static string, or NULL for a value
+ * that has no name (the caller prints its own fallback: the number, "?" or "UNKNOWN").  The
+ * opcode names are never NULL: IBTA names every byte (the reserved and manufacturer-specific
+ * ranges are "RESERVED" and "MSP").  One table per concept, in the lowest module that needs it:
+ * opcodes, NAK codes, REJ reasons, port spaces and MTU codes here; QP types in
+ * rdmadiag/resources.h; WC status in rdmadiag/selftest.h; rdma_cm events in rdmadiag/cmstr.h. */
 /* "RC_SEND_FIRST", "UD_SEND_ONLY", "XRC_RDMA_WRITE_ONLY", "CNP" (0x81), "IB_CNP" (0x80),
  * "MSP" for manufacturer-specific 0xC0-0xFF (IBTA opcode[7:5] 110 and 111), "RESERVED" for undefined codes.  Never NULL. */
 const char *rdiag_opcode_name(uint8_t opcode);
@@ -393,12 +399,16 @@ const char *rdiag_pkt_skip_name(int skip);		/* "other ethertype", ... */
 const char *rdiag_cm_rej_reason_name(unsigned int reason);
 /* attribute id -> "REQ", "MRA", "REJ", "REP", "RTU", "DREQ", "DREP", "SIDR_REQ", ...; NULL */
 const char *rdiag_cm_msg_name(unsigned int attr_id);
-/* port space -> "TCP", "UDP", "IB", "IPOIB"; NULL */
+/* enum rdma_ucm_port_space (RDIAG_PS_*: 0x0106 "TCP", 0x0111 "UDP", 0x013F "IB",
+ * 0x0002 "IPOIB"); NULL */
 const char *rdiag_port_space_name(unsigned int ps);
 /* MAD management class -> "SUBN_LID_ROUTED", "SUBN_ADM", "PERF", "CM", ...; NULL */
 const char *rdiag_mad_class_name(unsigned int mgmt_class);
-/* IB MTU code 1..5 -> bytes, 0 when invalid */
-unsigned int rdiag_ib_mtu_bytes(unsigned int code);
+/* MTU code 1..5 (IBA PathMTU, the same values as enum ibv_mtu) -> 256..4096 bytes;
+ * 0 when invalid */
+unsigned int rdiag_mtu_bytes(unsigned int code);
+/* 256..4096 bytes -> MTU code 1..5; 0 when no code has that size */
+unsigned int rdiag_mtu_from_bytes(unsigned int bytes);
 
 #ifdef __cplusplus
 }
