@@ -125,7 +125,7 @@ void rdiag_flow_table_free(struct rdiag_flow_table *ft)
 	free(ft);
 }
 
-char *rdiag_flow_addr_str(char *buf, size_t len, unsigned int kind, const uint8_t a[16])
+char *rdiag_flow_addr_str(unsigned int kind, const uint8_t a[16], char *buf, size_t len)
 {
 	switch (kind) {
 	case RDIAG_ADDR_IP4:
@@ -681,11 +681,22 @@ static void learn_mtu(struct rd_flow *f, const struct rdiag_pkt *p)
 		f->i.mtu = n;
 }
 
-int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint64_t ts,
-		   struct rdiag_flow_verdict *vout)
+/* the QP that sends on flow i: the DETH source QP (UD), else the destination QP of the
+ * reverse flow, else what a CM REP taught; RDIAG_QPN_NONE when not known yet */
+static uint32_t src_qpn(const struct rdiag_flow_table *ft, size_t i)
 {
-	struct rdiag_flow_verdict vv;
-	struct rdiag_flow_verdict *v = vout ? vout : &vv;
+	const struct rd_flow *f = &ft->f[i];
+
+	if (f->i.key.srcqp != RDIAG_QPN_NONE)
+		return f->i.key.srcqp;
+	if (f->i.peer >= 0)
+		return ft->f[f->i.peer].i.key.destqp;
+	return f->hint_srcqp;
+}
+
+static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint64_t ts,
+		    struct rdiag_flow_verdict *v)
+{
 	struct rdiag_flow_key key;
 	uint8_t src[16], dst[16];
 	unsigned int kind, tr;
@@ -693,10 +704,6 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 	uint8_t op;
 	int64_t fi;
 
-	if (!ft || !p)
-		return -EINVAL;
-	memset(v, 0, sizeof(*v));
-	v->flow = -1;
 	ft->dirty = true;
 	ft->t.frames++;
 	ft->t.rdma++;
@@ -818,24 +825,29 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 	return 0;
 }
 
+int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint64_t ts,
+		   struct rdiag_flow_verdict *vout)
+{
+	struct rdiag_flow_verdict vv;
+	struct rdiag_flow_verdict *v = vout ? vout : &vv;
+	int rc;
+
+	if (!ft || !p)
+		return -EINVAL;
+	memset(v, 0, sizeof(*v));
+	v->flow = -1;
+	v->src_qpn = RDIAG_QPN_NONE;
+	rc = flow_add(ft, p, ts, v);
+	/* after the packet: a REP or the first packet of the reverse flow may have taught it */
+	if (v->flow >= 0)
+		v->src_qpn = src_qpn(ft, (size_t)v->flow);
+	return rc;
+}
+
 void rdiag_flow_add_other(struct rdiag_flow_table *ft)
 {
 	if (ft)
 		ft->t.frames++;
-}
-
-uint32_t rdiag_flow_src_qpn(const struct rdiag_flow_table *ft, size_t i)
-{
-	const struct rd_flow *f;
-
-	if (!ft || i >= ft->n)
-		return RDIAG_QPN_NONE;
-	f = &ft->f[i];
-	if (f->i.key.srcqp != RDIAG_QPN_NONE)
-		return f->i.key.srcqp;
-	if (f->i.peer >= 0)
-		return ft->f[f->i.peer].i.key.destqp;
-	return f->hint_srcqp;
 }
 
 size_t rdiag_flow_count(const struct rdiag_flow_table *ft)
@@ -923,6 +935,7 @@ int rdiag_flow_get(struct rdiag_flow_table *ft, size_t i, struct rdiag_flow_info
 	finalize(ft);
 	f = &ft->f[i];
 	*out = f->i;
+	out->src_qpn = src_qpn(ft, i);
 	out->ops = f->ops;
 	out->cnp_for_ce += f->cnp_for_ce_late;
 	out->reads_unanswered += f->reads_pending;
