@@ -376,10 +376,54 @@ int rdiag_opcode_parse(const char *s);
  * header-sequence table); 0 for reserved/MSP opcodes.  The bit RDIAG_HAS(RDIAG_HDR_PAYLOAD)
  * says the opcode carries a payload. */
 uint32_t rdiag_opcode_headers(uint8_t opcode);
-/* opcode classification for the flow analysis */
+/* opcode classification for the flow analysis: what an opcode is, so that no other module
+ * repeats opcode numbers */
 bool rdiag_opcode_is_valid(uint8_t opcode);	/* defined by IBTA (not reserved, not MSP) */
 bool rdiag_opcode_is_request(uint8_t opcode);	/* requester -> responder */
 bool rdiag_opcode_is_response(uint8_t opcode);	/* ACK, ATOMIC_ACK, READ_RESP_* */
+
+/* the transport class, opcode[7:5] (IBTA 9.2.3); a reserved code belongs to the class of its
+ * range, "RESERVED" is only rdiag_opcode_transport()'s name for it */
+enum rdiag_transport {
+	RDIAG_TR_RC = 0,
+	RDIAG_TR_UC = 1,
+	RDIAG_TR_RD = 2,
+	RDIAG_TR_UD = 3,
+	RDIAG_TR_CNP = 4,	/* congestion notification (IB CC 0x80, RoCEv2 0x81) */
+	RDIAG_TR_XRC = 5,
+	RDIAG_TR_MSP = 6,	/* manufacturer-specific, 0xC0-0xFF */
+};
+enum rdiag_transport rdiag_opcode_transport_class(uint8_t opcode);
+/* RC, RD and XRC: acknowledged, with READ and atomics */
+bool rdiag_opcode_is_reliable(uint8_t opcode);
+
+/* the operation of a defined opcode; RDIAG_OPK_NONE for reserved and MSP codes */
+enum rdiag_op_kind {
+	RDIAG_OPK_NONE = 0,
+	RDIAG_OPK_SEND,		/* SEND_*, incl. _IMM and _INV */
+	RDIAG_OPK_WRITE,	/* RDMA_WRITE_* */
+	RDIAG_OPK_READ_REQ,	/* RDMA_READ_REQUEST */
+	RDIAG_OPK_READ_RESP,	/* RDMA_READ_RESPONSE_* */
+	RDIAG_OPK_ACK,		/* ACKNOWLEDGE */
+	RDIAG_OPK_ATOMIC,	/* COMPARE_SWAP, FETCH_ADD */
+	RDIAG_OPK_ATOMIC_ACK,	/* ATOMIC_ACKNOWLEDGE */
+	RDIAG_OPK_RESYNC,	/* RD RESYNC */
+	RDIAG_OPK_FLUSH,
+	RDIAG_OPK_ATOMIC_WRITE,
+	RDIAG_OPK_CNP,		/* IB_CNP, CNP */
+};
+enum rdiag_op_kind rdiag_opcode_kind(uint8_t opcode);
+
+/* where a packet sits in a multi-packet message (SEND, RDMA WRITE, READ response);
+ * RDIAG_OPP_NONE for the single-packet operations and for reserved and MSP codes */
+enum rdiag_op_position {
+	RDIAG_OPP_NONE = 0,
+	RDIAG_OPP_FIRST,
+	RDIAG_OPP_MIDDLE,	/* FIRST and MIDDLE packets carry exactly one path MTU */
+	RDIAG_OPP_LAST,
+	RDIAG_OPP_ONLY,
+};
+enum rdiag_op_position rdiag_opcode_position(uint8_t opcode);
 
 /* AETH NAK code 0..31 -> "PSN_SEQ_ERR", "INVALID_REQ", "REMOTE_ACCESS_ERR",
  * "REMOTE_OP_ERR", "INVALID_RD_REQ", else "RESERVED" */
