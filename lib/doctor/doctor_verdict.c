@@ -221,18 +221,18 @@ static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step 
 	} else if (!strcmp(s->name, "connect") && s->event == RDMA_CM_EVENT_REJECTED) {
 		const char *rn = rdiag_cm_rej_reason_name((unsigned int)s->status);
 
-		if (s->status == 8) {
+		if (s->status == RDIAG_REJ_INVALID_SERVICE_ID) {
 			set(v, "cm", "no_listener");
 			snprintf(v->sentence, sizeof(v->sentence),
-				 "REJECTED with reason 8 (%s): nothing listens on %s port %u in the %s port space",
-				 rn ? rn : "INVALID_SERVICE_ID", d->dst, d->port, ps_name(d->ps));
+				 "REJECTED with reason %d (%s): nothing listens on %s port %u in the %s port space",
+				 s->status, rn, d->dst, d->port, ps_name(d->ps));
 			snprintf(v->next, sizeof(v->next), "start the server on %s port %u (e.g. 'rdmadoctor listen %s:%u') or check the port and the port space (--ps)",
 				 d->dst, d->port, d->dst, d->port);
-		} else if (s->status == 28) {
+		} else if (s->status == RDIAG_REJ_CONSUMER_DEFINED) {
 			set(v, "cm", "rejected_by_application");
 			snprintf(v->sentence, sizeof(v->sentence),
-				 "REJECTED with reason 28 (%s): the application on %s called rdma_reject()",
-				 rn ? rn : "CONSUMER_DEFINED", d->dst);
+				 "REJECTED with reason %d (%s): the application on %s called rdma_reject()",
+				 s->status, rn, d->dst);
 			snprintf(v->next, sizeof(v->next), "look at the server application's log; its private data may say why");
 		} else {
 			set(v, "cm", "rejected");

@@ -75,8 +75,27 @@ static void unknown_is_null(void)
 	EXPECT_STREQ(rdiag_opcode_name(0xC0), "MSP");
 }
 
+static void rej_reasons(void)
+{
+	/* the enum is the table's index: RDIAG_REJ_X is named "X" */
+	EXPECT_STREQ(rdiag_cm_rej_reason_name(RDIAG_REJ_NO_QP), "NO_QP");
+	EXPECT_STREQ(rdiag_cm_rej_reason_name(RDIAG_REJ_INVALID_SERVICE_ID), "INVALID_SERVICE_ID");
+	EXPECT_STREQ(rdiag_cm_rej_reason_name(RDIAG_REJ_INVALID_MTU), "INVALID_MTU");
+	EXPECT_STREQ(rdiag_cm_rej_reason_name(RDIAG_REJ_CONSUMER_DEFINED), "CONSUMER_DEFINED");
+	EXPECT_STREQ(rdiag_cm_rej_reason_name(RDIAG_REJ_VENDOR_OPTION_NOT_SUPPORTED),
+		     "VENDOR_OPTION_NOT_SUPPORTED");
+	EXPECT_EQ(RDIAG_REJ_INVALID_SERVICE_ID, 8);
+	EXPECT_EQ(RDIAG_REJ_CONSUMER_DEFINED, 28);
+	/* every named reason has a meaning, the causes use the same numbers */
+	EXPECT_TRUE(strcmp(rdiag_cm_rej_reason_meaning(RDIAG_REJ_VENDOR_OPTION_NOT_SUPPORTED),
+			   "unassigned reject reason") != 0);
+	EXPECT_TRUE(strstr(rdiag_cm_status_cause(RDMA_CM_EVENT_REJECTED,
+						 RDIAG_REJ_INVALID_SERVICE_ID), "listens") != NULL);
+}
+
 int main(void)
 {
+	rej_reasons();
 	qp_types();
 	port_spaces();
 	mtus();
