@@ -40,24 +40,14 @@ static const struct rdiag_doc_step *failed_step(const struct rdiag_doctor *d)
 	size_t i;
 
 	for (i = 0; i < d->nsteps; i++)
-		if (d->steps[i].done && !d->steps[i].ok && strcmp(d->steps[i].name, "disconnect"))
-			return &d->steps[i];
-	return NULL;
-}
-
-static const struct rdiag_doc_step *step_named(const struct rdiag_doctor *d, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < d->nsteps; i++)
-		if (!strcmp(d->steps[i].name, name))
+		if (d->steps[i].done && !d->steps[i].ok && d->steps[i].id != RDIAG_DOC_STEP_DISCONNECT)
 			return &d->steps[i];
 	return NULL;
 }
 
 static bool established(const struct rdiag_doctor *d)
 {
-	const struct rdiag_doc_step *s = step_named(d, "connect");
+	const struct rdiag_doc_step *s = rd_doc_step_find(d, RDIAG_DOC_STEP_CONNECT);
 
 	return s && s->ok;
 }
@@ -108,9 +98,8 @@ static void step_evidence(const struct rdiag_doctor *d, struct rdiag_doc_verdict
 	for (i = 0; i < d->nsteps && !s; i++)
 		if (!d->steps[i].ok)
 			s = &d->steps[i];
-	for (i = 0; i < d->nsteps && !s; i++)
-		if (!strcmp(d->steps[i].name, "connect"))
-			s = &d->steps[i];
+	if (!s)
+		s = rd_doc_step_find(d, RDIAG_DOC_STEP_CONNECT);
 	if (!s)
 		return;
 	snprintf(line, sizeof(line), "%s: %s after %.1f ms: %s", s->name,
@@ -182,7 +171,7 @@ static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step 
 	char stx[96];
 
 	rdiag_cm_status_str(s->event, st, stx, sizeof(stx));
-	if (!strcmp(s->name, "resolve_addr")) {
+	if (s->id == RDIAG_DOC_STEP_RESOLVE_ADDR) {
 		if (st == -ETIMEDOUT || st == -ENODATA || nb) {
 			set(v, "network", "neighbour_unresolved");
 			snprintf(v->sentence, sizeof(v->sentence),
@@ -210,15 +199,15 @@ static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step 
 			snprintf(v->sentence, sizeof(v->sentence), "address resolution of %s failed: %s", d->dst, stx);
 			snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(RDMA_CM_EVENT_ADDR_ERROR, st));
 		}
-	} else if (!strcmp(s->name, "resolve_route")) {
+	} else if (s->id == RDIAG_DOC_STEP_RESOLVE_ROUTE) {
 		set(v, "network", "route_error");
 		snprintf(v->sentence, sizeof(v->sentence), "route resolution to %s failed: %s", d->dst, stx);
 		snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(RDMA_CM_EVENT_ROUTE_ERROR, st));
-	} else if (!strcmp(s->name, "create_qp")) {
+	} else if (s->id == RDIAG_DOC_STEP_CREATE_QP) {
 		set(v, "host", "qp_create_failed");
 		snprintf(v->sentence, sizeof(v->sentence), "creating the QP failed: %s", s->detail);
 		snprintf(v->next, sizeof(v->next), "check the memlock limit and the device's QP/CQ limits ('rdma res')");
-	} else if (!strcmp(s->name, "connect") && s->event == RDMA_CM_EVENT_REJECTED) {
+	} else if (s->id == RDIAG_DOC_STEP_CONNECT && s->event == RDMA_CM_EVENT_REJECTED) {
 		const char *rn = rdiag_cm_rej_reason_name((unsigned int)s->status);
 
 		if (s->status == RDIAG_REJ_INVALID_SERVICE_ID) {
@@ -240,7 +229,7 @@ static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step 
 				 s->status, rn ? rn : "?", rdiag_cm_rej_reason_meaning((unsigned int)s->status));
 			snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(RDMA_CM_EVENT_REJECTED, s->status));
 		}
-	} else if (!strcmp(s->name, "connect") && (s->timed_out || s->event == RDMA_CM_EVENT_UNREACHABLE)) {
+	} else if (s->id == RDIAG_DOC_STEP_CONNECT && (s->timed_out || s->event == RDMA_CM_EVENT_UNREACHABLE)) {
 		char what[128];
 		const char *tail = "";
 		uint64_t req = delta_of(d, "cm_tx_msgs/req"), rtr = delta_of(d, "cm_tx_retries/req");
@@ -270,7 +259,7 @@ static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step 
 				 (unsigned long long)rep, tail);
 			snprintf(v->next, sizeof(v->next), "check the firewall on the peer for UDP 4791, that the peer host and its RDMA port are up, and the GID/route on both ends");
 		}
-	} else if (!strcmp(s->name, "connect")) {
+	} else if (s->id == RDIAG_DOC_STEP_CONNECT) {
 		set(v, "cm", "connect_error");
 		snprintf(v->sentence, sizeof(v->sentence), "the connection failed: %s", s->detail);
 		snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(s->event, st));
@@ -300,8 +289,12 @@ void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict
 	}
 	if (d->attempted && established(d)) {
 		const struct rdiag_doc_peer_info *p = &d->peer;
-		const struct rdiag_doc_step *dis = step_named(d, "disconnect");
-		struct rdiag_doc_step none = { .name = "disconnect", .event = -1 };
+		const struct rdiag_doc_step *dis = rd_doc_step_find(d, RDIAG_DOC_STEP_DISCONNECT);
+		struct rdiag_doc_step none = {
+			.id = RDIAG_DOC_STEP_DISCONNECT,
+			.name = rdiag_doc_step_name(RDIAG_DOC_STEP_DISCONNECT),
+			.event = -1,
+		};
 		bool dis_ok = dis && dis->ok;
 
 		step_evidence(d, v);

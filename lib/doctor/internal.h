@@ -95,6 +95,9 @@ void rd_doc_evidence(struct rdiag_doc_finding *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void rd_doc_hint(struct rdiag_doc_finding *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* the attempt's step id, NULL when it did not run */
+const struct rdiag_doc_step *rd_doc_step_find(const struct rdiag_doctor *d,
+					      enum rdiag_doc_step_id id);
 const struct rdiag_doc_finding *rd_doc_find(const struct rdiag_doctor *d, const char *check,
 					    enum rdiag_doc_level min);
 void rd_doc_err(struct rdiag_doctor *d, const char *fmt, ...)
