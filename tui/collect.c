@@ -212,8 +212,10 @@ static int add_port(struct rt_snap *s, size_t *cap, const struct rdiag_device *d
 	p->took_ns = took;
 	p->slow = slow;
 	if (dp) {
-		snprintf(p->state, sizeof(p->state), "%s", rdiag_port_state_name(dp->state));
-		snprintf(p->phys, sizeof(p->phys), "%s", rdiag_port_phys_state_name(dp->phys_state));
+		snprintf(p->state, sizeof(p->state), "%s",
+			 name_or_unknown(rdiag_port_state_name(dp->state)));
+		snprintf(p->phys, sizeof(p->phys), "%s",
+			 name_or_unknown(rdiag_port_phys_state_name(dp->phys_state)));
 		snprintf(p->netdev, sizeof(p->netdev), "%s", dp->netdev);
 		snprintf(p->link, sizeof(p->link), "%s", dp->rate);
 		p->link_gbps = parse_gbps(dp->rate);
@@ -318,7 +320,8 @@ static void copy_qps(struct rt_collector *c, struct rt_snap *s)
 		o->rqpn = q[i].rqpn;
 		o->has_rqpn = q[i].has_rqpn;
 		snprintf(o->type, sizeof(o->type), "%s", name_or_unknown(rdiag_qp_type_name(q[i].type)));
-		snprintf(o->state, sizeof(o->state), "%s", rdiag_res_qp_state_name(q[i].state));
+		snprintf(o->state, sizeof(o->state), "%s",
+			 name_or_unknown(rdiag_qp_state_name(q[i].state)));
 		o->sq_psn = q[i].sq_psn;
 		o->rq_psn = q[i].rq_psn;
 		o->has_psn = q[i].has_rq_psn;
@@ -376,7 +379,8 @@ static void copy_cms(struct rt_collector *c, struct rt_snap *s)
 
 		snprintf(o->dev, sizeof(o->dev), "%s", m[i].dev);
 		o->port = m[i].port;
-		snprintf(o->state, sizeof(o->state), "%s", rdiag_res_cm_state_name(m[i].state));
+		snprintf(o->state, sizeof(o->state), "%s",
+			 name_or_unknown(rdiag_res_cm_state_name(m[i].state)));
 		snprintf(o->ps, sizeof(o->ps), "%s", name_or_unknown(rdiag_port_space_name(m[i].ps_full)));
 		if (m[i].has_src)
 			rdiag_sockaddr_str(&m[i].src, o->src, sizeof(o->src));

@@ -9,12 +9,15 @@
 #include "rdmadiag/cmstr.h"
 #include "rdmadiag/doctor.h"
 
-/* an rdma_cm event's name; rdiag_cm_event_name() is NULL for an event it does not know */
+/* a name from the library's tables (NULL for a value without one) as the doctor prints it */
+static inline const char *rd_doc_name(const char *name)
+{
+	return name ? name : "UNKNOWN";
+}
+
 static inline const char *rd_doc_event_name(int event)
 {
-	const char *n = rdiag_cm_event_name(event);
-
-	return n ? n : "UNKNOWN";
+	return rd_doc_name(rdiag_cm_event_name(event));
 }
 
 #define RD_DOC_MAX_FINDINGS 64

@@ -28,6 +28,13 @@ static inline const char *rd_st_qp_type_name(int type)
 	return n ? n : "UNKNOWN";
 }
 
+static inline const char *rd_st_qp_state_name(int state)
+{
+	const char *n = rdiag_qp_state_name((unsigned int)state);
+
+	return n ? n : "UNKNOWN";
+}
+
 static inline const char *rd_st_wc_name(int status)
 {
 	const char *n = rdiag_wc_status_name(status);

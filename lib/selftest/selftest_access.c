@@ -182,7 +182,7 @@ static int one(struct rdiag_selftest *st, struct rdiag_st_result *r, int which, 
 	if (rc)
 		return rc;
 	ck = rd_st_check(r, RDIAG_PASS, case_name[which], "WC 10 IBV_WC_REM_ACCESS_ERR, requester "
-			 "QP %s, target untouched%s", rdiag_qp_state_name(rd_st_qp_state(a.qp)),
+			 "QP %s, target untouched%s", rd_st_qp_state_name(rd_st_qp_state(a.qp)),
 			 cnt_txt);
 	ck->wc_status = (int)wc.status;
 	r->wc_status = (int)wc.status;

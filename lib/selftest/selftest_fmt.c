@@ -1,5 +1,6 @@
-/* Names and encodings used by the self-tests: QP attribute masks, states and the two IB timer
- * encodings (QP types are named by the counters module, MTU codes by the packet module).  No device needed, so all of it is unit-tested. */
+/* Names and encodings used by the self-tests: QP attribute masks and the two IB timer
+ * encodings (QP types and states are named by the counters module, MTU codes by the packet
+ * module).  No device needed, so all of it is unit-tested. */
 #include <stdio.h>
 #include <string.h>
 
@@ -60,15 +61,6 @@ char *rdiag_qp_mask_str(unsigned int mask, char *buf, size_t len)
 	else if (!used)
 		snprintf(buf, len, "0");
 	return buf;
-}
-
-const char *rdiag_qp_state_name(int state)
-{
-	static const char *const names[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR" };
-
-	if (state < 0 || state >= (int)(sizeof(names) / sizeof(names[0])))
-		return "UNKNOWN";
-	return names[state];
 }
 
 /* IBA table 45 (enum ib_rnr_timeout), in units of 10 us; code 0 is the longest */

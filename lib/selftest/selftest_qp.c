@@ -73,7 +73,7 @@ static int err_reset(struct rdiag_selftest *st, struct rd_ep *ep, const struct r
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_ERR;
 	snprintf(what, sizeof(what), "%s QP 0x%06x %s->ERR", rd_st_qp_type_name(ep->qp->qp_type),
-		 ep->qp->qp_num, rdiag_qp_state_name(from));
+		 ep->qp->qp_num, rd_st_qp_state_name(from));
 	rc = rd_st_modify(st, ep, &a, IBV_QP_STATE, what);
 	if (rc)
 		return rc;
@@ -93,8 +93,8 @@ static int refuse(struct rdiag_selftest *st, struct rd_ep *ep, struct ibv_qp_att
 	int from = rd_st_qp_state(ep->qp), rc, now;
 	char m[200];
 
-	rd_st_step(st, "illegal %s->%s must be refused", rdiag_qp_state_name(from),
-		   rdiag_qp_state_name(a->qp_state));
+	rd_st_step(st, "illegal %s->%s must be refused", rd_st_qp_state_name(from),
+		   rd_st_qp_state_name(a->qp_state));
 	rc = ibv_modify_qp(ep->qp, a, mask);
 	if (rc < 0)
 		rc = errno;
@@ -102,27 +102,27 @@ static int refuse(struct rdiag_selftest *st, struct rd_ep *ep, struct ibv_qp_att
 	if (!rc) {
 		snprintf(st->res->expected, sizeof(st->res->expected), "refused (EINVAL)");
 		snprintf(st->res->observed, sizeof(st->res->observed), "accepted, state now %s",
-			 rdiag_qp_state_name(now));
+			 rd_st_qp_state_name(now));
 		rd_st_attr(st->res, "mask", "%s",
 			   rdiag_qp_mask_str((unsigned int)mask, m, sizeof(m)));
 		rd_st_hint(st, "the driver lets a QP skip states: applications relying on the "
 			   "IB state machine (ibv_modify_qp(3)) may misbehave");
-		return rd_st_fail(st, 0, "illegal %s->%s accepted", rdiag_qp_state_name(from),
-				  rdiag_qp_state_name(a->qp_state));
+		return rd_st_fail(st, 0, "illegal %s->%s accepted", rd_st_qp_state_name(from),
+				  rd_st_qp_state_name(a->qp_state));
 	}
 	if (now != from) {
 		snprintf(st->res->expected, sizeof(st->res->expected), "state %s",
-			 rdiag_qp_state_name(from));
+			 rd_st_qp_state_name(from));
 		snprintf(st->res->observed, sizeof(st->res->observed), "state %s",
-			 rdiag_qp_state_name(now));
+			 rd_st_qp_state_name(now));
 		return rd_st_fail(st, 0, "refused %s->%s changed the state",
-				  rdiag_qp_state_name(from), rdiag_qp_state_name(a->qp_state));
+				  rd_st_qp_state_name(from), rd_st_qp_state_name(a->qp_state));
 	}
-	rd_st_check(st->res, RDIAG_PASS, "", "%s->%s refused (%s)", rdiag_qp_state_name(from),
-		    rdiag_qp_state_name(a->qp_state), strerror(rc));
+	rd_st_check(st->res, RDIAG_PASS, "", "%s->%s refused (%s)", rd_st_qp_state_name(from),
+		    rd_st_qp_state_name(a->qp_state), strerror(rc));
 	snprintf(st->res->checks[st->res->nchecks - 1].what, sizeof(st->res->checks[0].what),
-		 "%s %s->%s", rd_st_qp_type_name(ep->qp->qp_type), rdiag_qp_state_name(from),
-		 rdiag_qp_state_name(a->qp_state));
+		 "%s %s->%s", rd_st_qp_type_name(ep->qp->qp_type), rd_st_qp_state_name(from),
+		 rd_st_qp_state_name(a->qp_state));
 	(*refused)++;
 	return 0;
 }

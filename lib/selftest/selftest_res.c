@@ -366,7 +366,7 @@ static void record_attrs(struct rdiag_selftest *st, struct rd_ep *ep,
 	rd_st_attr(r, "qp", "0x%06x (%s on %s port %d)", ep->qp->qp_num,
 		   rd_st_qp_type_name(ep->qp->qp_type), p->dev, p->port);
 	rd_st_attr(r, "mask", "%s", rdiag_qp_mask_str((unsigned int)mask, buf, sizeof(buf)));
-	rd_st_attr(r, "qp_state", "%s", rdiag_qp_state_name(a->qp_state));
+	rd_st_attr(r, "qp_state", "%s", rd_st_qp_state_name(a->qp_state));
 	if (mask & IBV_QP_PKEY_INDEX)
 		rd_st_attr(r, "pkey_index", "%u", a->pkey_index);
 	if (mask & IBV_QP_PORT)
@@ -508,7 +508,7 @@ static void modify_hint(struct rdiag_selftest *st, struct rd_ep *ep, const struc
 				  m, sizeof(m));
 		rd_st_hint(st, "the driver refused %s->%s: an attribute is out of range or the "
 			   "mask does not fit the transition (ibv_modify_qp(3) requires %s for "
-			   "%s)", rdiag_qp_state_name(from), rdiag_qp_state_name(a->qp_state), m,
+			   "%s)", rd_st_qp_state_name(from), rd_st_qp_state_name(a->qp_state), m,
 			   rd_st_qp_type_name(ep->qp->qp_type));
 		return;
 	}
@@ -562,15 +562,15 @@ int rd_st_modify(struct rdiag_selftest *st, struct rd_ep *ep, struct ibv_qp_attr
 	char m[200];
 	int from = rd_st_qp_state(ep->qp), rc;
 
-	rd_st_step(st, "%s: ibv_modify_qp %s->%s mask %s", what, rdiag_qp_state_name(from),
-		   rdiag_qp_state_name(attr->qp_state),
+	rd_st_step(st, "%s: ibv_modify_qp %s->%s mask %s", what, rd_st_qp_state_name(from),
+		   rd_st_qp_state_name(attr->qp_state),
 		   rdiag_qp_mask_str((unsigned int)mask, m, sizeof(m)));
 	rc = ibv_modify_qp(ep->qp, attr, mask);
 	if (rc) {
 		if (rc < 0)	/* some providers return -1 and set errno */
 			rc = errno;
-		rd_st_fail(st, rc, "%s: ibv_modify_qp %s->%s", what, rdiag_qp_state_name(from),
-			   rdiag_qp_state_name(attr->qp_state));
+		rd_st_fail(st, rc, "%s: ibv_modify_qp %s->%s", what, rd_st_qp_state_name(from),
+			   rd_st_qp_state_name(attr->qp_state));
 		if (st->res->nattrs == 0)
 			record_attrs(st, ep, attr, mask);
 		modify_hint(st, ep, attr, mask, rc, from);

@@ -149,7 +149,7 @@ static int rnr_exceeded(struct rdiag_selftest *st, struct rdiag_st_result *r, ch
 	state = rd_st_qp_state(a.qp);
 	if (state != IBV_QPS_ERR) {
 		snprintf(r->expected, sizeof(r->expected), "requester QP in ERR");
-		snprintf(r->observed, sizeof(r->observed), "%s", rdiag_qp_state_name(state));
+		snprintf(r->observed, sizeof(r->observed), "%s", rd_st_qp_state_name(state));
 		rc = rd_st_fail(st, 0, "rnr_retry %d: QP state after WC 13", RNR_RETRY_LOW);
 		goto out;
 	}

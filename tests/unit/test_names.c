@@ -7,6 +7,7 @@
 
 #include "tap.h"
 #include "rdmadiag/cmstr.h"
+#include "rdmadiag/counters.h"
 #include "rdmadiag/packet.h"
 #include "rdmadiag/resources.h"
 #include "rdmadiag/selftest.h"
@@ -24,6 +25,27 @@ static void qp_types(void)
 	EXPECT_STREQ(rdiag_qp_type_name(1), "GSI");
 	EXPECT_TRUE(rdiag_qp_type_name(7) == NULL);	/* unused in enum ib_qp_type */
 	EXPECT_TRUE(rdiag_qp_type_name(11) == NULL);
+}
+
+static void qp_states(void)
+{
+	/* libibverbs' enum ibv_qp_state has the kernel's values */
+	EXPECT_STREQ(rdiag_qp_state_name(IBV_QPS_RESET), "RESET");
+	EXPECT_STREQ(rdiag_qp_state_name(IBV_QPS_INIT), "INIT");
+	EXPECT_STREQ(rdiag_qp_state_name(IBV_QPS_RTR), "RTR");
+	EXPECT_STREQ(rdiag_qp_state_name(IBV_QPS_RTS), "RTS");
+	EXPECT_STREQ(rdiag_qp_state_name(IBV_QPS_SQD), "SQD");
+	EXPECT_STREQ(rdiag_qp_state_name(IBV_QPS_SQE), "SQE");
+	EXPECT_STREQ(rdiag_qp_state_name(IBV_QPS_ERR), "ERR");
+	EXPECT_TRUE(rdiag_qp_state_name(IBV_QPS_ERR + 1) == NULL);
+	/* the port and rdma_cm states follow the same rule */
+	EXPECT_STREQ(rdiag_port_state_name(4), "ACTIVE");
+	EXPECT_TRUE(rdiag_port_state_name(6) == NULL);
+	EXPECT_STREQ(rdiag_port_phys_state_name(5), "LINK_UP");
+	EXPECT_TRUE(rdiag_port_phys_state_name(8) == NULL);	/* a hole in the table */
+	EXPECT_TRUE(rdiag_port_phys_state_name(12) == NULL);
+	EXPECT_STREQ(rdiag_res_cm_state_name(8), "LISTEN");
+	EXPECT_TRUE(rdiag_res_cm_state_name(11) == NULL);
 }
 
 static void port_spaces(void)
@@ -97,6 +119,7 @@ int main(void)
 {
 	rej_reasons();
 	qp_types();
+	qp_states();
 	port_spaces();
 	mtus();
 	unknown_is_null();

@@ -347,7 +347,7 @@ int main(void)
 			EXPECT_EQ(q[0].sq_psn, 0x456);
 			EXPECT_EQ(q[0].rq_psn, 0x123);
 			EXPECT_STREQ(rdiag_qp_type_name(q[0].type), "RC");
-			EXPECT_STREQ(rdiag_res_qp_state_name(q[0].state), "RTS");
+			EXPECT_STREQ(rdiag_qp_state_name(q[0].state), "RTS");
 			EXPECT_EQ(q[0].pid, 4242);
 			EXPECT_STREQ(q[0].comm, "");	/* a recorded pid is not looked up */
 			EXPECT_STREQ(rdiag_qp_type_name(q[1].type), "GSI");

@@ -397,12 +397,15 @@ int rdiag_pkt_icrc(const struct rdiag_pkt *p, const uint8_t *data, uint32_t capl
 uint16_t rdiag_vcrc16(const uint8_t *buf, size_t n);
 
 /* ---- names and tables ---------------------------------------------------------------------- */
-/* One rule for every *_name() function of the library: a static string, or NULL for a value
- * that has no name (the caller prints its own fallback: the number, "?" or "UNKNOWN").  The
- * opcode names are never NULL: IBTA names every byte (the reserved and manufacturer-specific
- * ranges are "RESERVED" and "MSP").  One table per concept, in the lowest module that needs it:
- * opcodes, NAK codes, REJ reasons, port spaces and MTU codes here; QP types in
- * rdmadiag/resources.h; WC status in rdmadiag/selftest.h; rdma_cm events in rdmadiag/cmstr.h. */
+/* One rule for the names of values the library does not define itself (wire codes, kernel,
+ * libibverbs and librdmacm values): a static string, or NULL for a value that has no name; the
+ * caller prints its own fallback (the number, "?" or "UNKNOWN").  The opcode and NAK names are
+ * never NULL: IBTA names every code (the reserved and manufacturer-specific ranges are
+ * "RESERVED" and "MSP").  The MTU functions return 0 for an invalid code or size.  One table
+ * per concept, in the lowest module that needs it: opcodes, NAK codes, REJ reasons, CM
+ * messages, MAD classes, port spaces and MTU codes here; QP types and states, port states and
+ * rdma_cm ID states in the counters module (rdmadiag/resources.h, rdmadiag/counters.h); WC
+ * status (rdmadiag/selftest.h) and rdma_cm events (rdmadiag/cmstr.h) in lib/verbs. */
 /* "RC_SEND_FIRST", "UD_SEND_ONLY", "XRC_RDMA_WRITE_ONLY", "CNP" (0x81), "IB_CNP" (0x80),
  * "MSP" for manufacturer-specific 0xC0-0xFF (IBTA opcode[7:5] 110 and 111), "RESERVED" for undefined codes.  Never NULL. */
 const char *rdiag_opcode_name(uint8_t opcode);

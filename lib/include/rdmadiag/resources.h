@@ -67,8 +67,11 @@ void rdiag_counters_qp_counters_free(struct rdiag_qp_counter *q, size_t n);
  * "GSI", "RC", "UC", "UD", "RAW_IPV6", "RAW_ETHERTYPE", "RAW_PACKET", "XRC_INI", "XRC_TGT",
  * "DRIVER" (0xFF), as rdma res prints them; NULL for other values */
 const char *rdiag_qp_type_name(unsigned int type);
-const char *rdiag_res_qp_state_name(uint8_t state);		/* "RESET", "INIT", "RTR", "RTS" ... */
-const char *rdiag_res_cm_state_name(uint8_t state);		/* "IDLE", "ADDR_QUERY" ... "CONNECT" */
+/* enum ib_qp_state (== enum ibv_qp_state) -> "RESET", "INIT", "RTR", "RTS", "SQD", "SQE",
+ * "ERR"; NULL for other values */
+const char *rdiag_qp_state_name(unsigned int state);
+/* enum rdma_cm_state -> "IDLE", "ADDR_QUERY" ... "DESTROYING"; NULL */
+const char *rdiag_res_cm_state_name(uint8_t state);
 /* port spaces (ps_full): rdiag_port_space_name() in rdmadiag/packet.h */
 /* "198.18.0.1:7471" or "[fe80::1]:7471"; buf at least 64 bytes */
 const char *rdiag_sockaddr_str(const struct sockaddr_storage *ss, char *buf, size_t len);

@@ -5,8 +5,8 @@
  * ("RNR retry counter exceeded") and rdiag_wc_status_hint() the likely causes and what to
  * check.  All three accept any int; as every name function of the library, the name is NULL
  * for a status without one (the caller prints its own fallback), the two texts never are.
- * The functions live in lib/verbs (shared with the doctor).  The QP type names and the MTU
- * codes are in rdmadiag/resources.h and rdmadiag/packet.h.
+ * The functions live in lib/verbs (shared with the doctor).  The QP type and state names
+ * and the MTU codes are in rdmadiag/resources.h and rdmadiag/packet.h.
  *
  * Part 2, self-tests: rdiag_selftest_open() opens the device (and optionally a peer device)
  * into one context that owns every verbs object the tests create; each test is one call
@@ -35,7 +35,6 @@ int rdiag_wc_status_from_name(const char *name);
 /* ---- formatting helpers (no device needed) ---- */
 /* IBV_QP_* attribute mask -> "STATE|AV|PATH_MTU" into buf; returns buf */
 char *rdiag_qp_mask_str(unsigned int mask, char *buf, size_t len);
-const char *rdiag_qp_state_name(int state);	/* IBV_QPS_*: "RESET" ... "ERR" */
 /* min_rnr_timer encoding (0..31) -> microseconds (0 -> 655360); -1 when out of range */
 long rdiag_rnr_timer_us(int code);
 /* local ACK timeout encoding (0..31) -> microseconds: 4.096 us * 2^code; 0 means infinite */
