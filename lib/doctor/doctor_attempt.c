@@ -101,7 +101,7 @@ void rd_doc_local_info(struct rdma_cm_id *id, struct rdiag_doc_peer_info *p)
 	if (id->verbs) {
 		snprintf(p->dev, sizeof(p->dev), "%s", ibv_get_device_name(id->verbs->device));
 		if (ibv_query_port(id->verbs, id->port_num, &pa) == 0)
-			p->active_mtu = 128u << pa.active_mtu;
+			p->active_mtu = rdiag_mtu_bytes(pa.active_mtu);
 	}
 	memcpy(&a, rdma_get_local_addr(id), sizeof(a));
 	if (rd_addr_owner(&a, ifname, sizeof(ifname)) > 0) {
@@ -509,7 +509,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	if (id->route.num_paths > 0 && id->route.path_rec)
 		snprintf(s->detail + strlen(s->detail), sizeof(s->detail) - strlen(s->detail),
 			 "; path MTU %u, packet lifetime %u",
-			 128u << id->route.path_rec->mtu, id->route.path_rec->packet_life_time);
+			 rdiag_mtu_bytes(id->route.path_rec->mtu), id->route.path_rec->packet_life_time);
 
 	s = step_begin(d, RDIAG_DOC_STEP_CREATE_QP);
 	t0 = rd_now_ms();

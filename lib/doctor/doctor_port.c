@@ -11,6 +11,7 @@
 
 #include "verbs/internal.h"
 #include "internal.h"
+#include "rdmadiag/packet.h"
 
 /* one ibv_get_device_list() pass for all ports: loading the providers and opening a
  * device costs about 0.7 s under QEMU/TCG, so it is done once per doctor */
@@ -40,8 +41,8 @@ static void query_all_ports(struct rdiag_doctor *d)
 				snprintf(d->qports[d->nqports].dev, sizeof(d->qports[0].dev), "%s",
 					 ibv_get_device_name(list[i]));
 				d->qports[d->nqports].port = p;
-				d->qports[d->nqports].active = 128u << pa.active_mtu;
-				d->qports[d->nqports].max = 128u << pa.max_mtu;
+				d->qports[d->nqports].active = rdiag_mtu_bytes(pa.active_mtu);
+				d->qports[d->nqports].max = rdiag_mtu_bytes(pa.max_mtu);
 				d->nqports++;
 			}
 		ibv_close_device(ctx);

@@ -678,7 +678,7 @@ static void learn_mtu(struct rd_flow *f, const struct rdiag_pkt *p)
 	/* FIRST and MIDDLE packets carry exactly one path MTU */
 	if (pos != RDIAG_OPP_FIRST && pos != RDIAG_OPP_MIDDLE)
 		return;
-	if (n >= 256 && n <= 4096 && (n & (n - 1)) == 0 && n > f->i.mtu)
+	if (rdiag_mtu_from_bytes(n) && n > f->i.mtu)
 		f->i.mtu = n;
 }
 
