@@ -483,7 +483,8 @@ static void test_cm(void)
 	p = cm_pkt(RDIAG_CM_REQ, A, B, 0x101, 0);
 	rdiag_flow_add(ft, &p, 10000, &v);
 	p = cm_pkt(RDIAG_CM_REJ, B, A, 0, 0x101);
-	p.cm.reason = 8;
+	p.cm.reason = RDIAG_REJ_INVALID_SERVICE_ID;
+	p.cm.reason_name = "as decoded";	/* the flow keeps the decoder's name */
 	rdiag_flow_add(ft, &p, 11000, &v);
 	EXPECT_TRUE(v.flags & RDIAG_FV_CM_REJ);
 	/* connection 3: three REQs and no answer */
@@ -510,6 +511,7 @@ static void test_cm(void)
 	EXPECT_EQ(rdiag_flow_cm_get(ft, 1, &c), 0);
 	EXPECT_EQ(c.state, RDIAG_CMS_REJECTED);
 	EXPECT_EQ(c.rej_reason, 8);
+	EXPECT_STREQ(c.rej_reason_name, "as decoded");
 	EXPECT_TRUE(!c.rej_by_client);
 	EXPECT_EQ(rdiag_flow_cm_get(ft, 2, &c), 0);
 	EXPECT_EQ(c.state, RDIAG_CMS_REQ_SENT);

@@ -215,7 +215,7 @@ static void flow_details(struct out *o, const struct rdiag_flow_info *f)
 static void cm_conn(struct out *o, const struct rdiag_cm_conn_info *c)
 {
 	char a[64], b[64], t[32];
-	const char *rn = c->n_rej ? rdiag_cm_rej_reason_name(c->rej_reason) : NULL;
+	const char *rn = c->n_rej ? c->rej_reason_name : NULL;
 	uint64_t t0 = c->n_req ? c->req_ns : 0;
 	const char *ps = c->sid_is_ip ? rdiag_port_space_name(c->port_space) : NULL;
 

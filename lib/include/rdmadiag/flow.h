@@ -205,7 +205,8 @@ struct rdiag_cm_conn_info {
 	uint8_t state;				/* enum rdiag_cm_state */
 	uint32_t n_req, n_mra, n_rep, n_rtu, n_rej, n_dreq, n_drep;
 	uint64_t req_ns, req_last_ns, mra_ns, rep_ns, rtu_ns, rej_ns, dreq_ns, drep_ns; /* first */
-	uint16_t rej_reason;
+	uint16_t rej_reason;			/* enum rdiag_cm_rej_reason */
+	const char *rej_reason_name;		/* the decoder's name of it, NULL when unassigned */
 	bool rej_by_client;			/* the client sent the REJ (e.g. after timeouts) */
 	uint8_t rej_msg;			/* msg_rejected: 0 REQ, 1 REP, 2 other */
 	bool dreq_by_client;
