@@ -18,6 +18,7 @@
 #include "common/tool.h"
 #include "rdmadiag/cmstr.h"
 #include "rdmadiag/doctor.h"
+#include "rdmadiag/packet.h"
 #include "common/out.h"
 
 struct cfg {
@@ -325,7 +326,8 @@ static int cmd_connect(const struct cfg *cfg, const char *arg)
 		out_str(o, "src", " from %s", cfg->src);
 	else
 		out_null(o, "src");
-	out_str(o, "ps", " (port space %s,", cfg->ps == RDMA_PS_IB ? "IB" : "TCP");
+	out_str(o, "ps", " (port space %s,", tool_name_or(rdiag_port_space_name((unsigned int)cfg->ps),
+							    "?"));
 	out_i64(o, "timeout_ms", " timeout %" PRId64 " ms,", opts.timeout_ms);
 	out_i64(o, "resolve_timeout_ms", " resolve %" PRId64 " ms)\n\n",
 		      RDIAG_DOC_RESOLVE_MS(opts.timeout_ms));

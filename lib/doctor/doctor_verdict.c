@@ -305,7 +305,8 @@ void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict
 				 "the connection is established, but the MTUs differ: here %s netdev MTU %u -> RoCE path MTU %u, peer %s netdev MTU %u -> %u; packets larger than the smaller MTU are dropped and the sender ends with WC %d %s (%s)",
 				 d->egress_ndev[0] ? d->egress_ndev : "?", d->egress_mtu,
 				 rdiag_roce_path_mtu(d->egress_mtu), p->dev, p->netdev_mtu, p->path_mtu,
-				 12, rdiag_wc_status_name(12), rdiag_wc_status_str(12));
+				 IBV_WC_RETRY_EXC_ERR, rdiag_wc_status_name(IBV_WC_RETRY_EXC_ERR),
+				 rdiag_wc_status_str(IBV_WC_RETRY_EXC_ERR));
 			snprintf(v->next, sizeof(v->next), "set the same MTU on both ends (and every switch port between them)");
 			if (!dis_ok)
 				append(v->evidence, sizeof(v->evidence), dis ? dis->detail :
