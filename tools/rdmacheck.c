@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "common/out.h"
+#include "rdmadiag/packet.h"
 #include "rdmadiag/selftest.h"
 #include "common/tool.h"
 
@@ -156,7 +157,8 @@ static void print_check(struct out *o, const struct rdiag_st_check *c)
 	out_str(o, "detail", "%s\n", c->detail);
 	if (c->wc_status >= 0) {
 		out_i64(o, "wc_status", NULL, c->wc_status);
-		out_str(o, "wc_name", NULL, rdiag_wc_status_name(c->wc_status));
+		out_str(o, "wc_name", NULL,
+			tool_name_or(rdiag_wc_status_name(c->wc_status), "IBV_WC_UNKNOWN"));
 	}
 	if (c->nnum && out_json(o)) {
 		out_obj_begin(o, "values");
@@ -209,7 +211,8 @@ static void print_result(struct ui *ui, struct rdiag_selftest *st, const struct 
 	if (r->wc_status >= 0) {
 		out_i64(o, "wc_status", expand ? "      wc        %" PRId64 : NULL,
 			      r->wc_status);
-		out_str(o, "wc_name", expand ? " %s" : NULL, rdiag_wc_status_name(r->wc_status));
+		out_str(o, "wc_name", expand ? " %s" : NULL,
+			tool_name_or(rdiag_wc_status_name(r->wc_status), "IBV_WC_UNKNOWN"));
 		out_str(o, "wc_text", expand ? " (%s)\n" : NULL,
 			      rdiag_wc_status_str(r->wc_status));
 	} else {
@@ -304,8 +307,8 @@ int main(int argc, char **argv)
 				tool_usage_error("invalid timeout '0'");
 			break;
 		case OPT_FORCE_MTU:
-			opts.faults.path_mtu = rdiag_mtu_from_bytes(parse_int("path MTU", optarg,
-									      4096));
+			opts.faults.path_mtu = (int)rdiag_mtu_from_bytes((unsigned int)parse_int("path MTU",
+										optarg, 4096));
 			if (!opts.faults.path_mtu)
 				tool_usage_error("invalid path MTU '%s' (256, 512, 1024, 2048 or "
 						 "4096)", optarg);

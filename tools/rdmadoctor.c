@@ -18,6 +18,7 @@
 #include "common/tool.h"
 #include "rdmadiag/cmstr.h"
 #include "rdmadiag/doctor.h"
+#include "rdmadiag/packet.h"
 #include "common/out.h"
 
 struct cfg {
@@ -166,7 +167,7 @@ static void print_steps(struct out *o, const struct rdiag_doctor *d)
 		out_dbl(o, "ms", "%9.1f ms  ", s->ms);
 		out_i64(o, "errno", NULL, s->err);
 		if (s->event >= 0) {
-			out_str(o, "event", NULL, rdiag_cm_event_name(s->event));
+			out_str(o, "event", NULL, tool_name_or(rdiag_cm_event_name(s->event), "UNKNOWN"));
 			out_i64(o, "status", NULL, s->status);
 			out_str(o, "status_str", NULL,
 				      rdiag_cm_status_str(s->event, s->status, st, sizeof(st)));
@@ -325,7 +326,8 @@ static int cmd_connect(const struct cfg *cfg, const char *arg)
 		out_str(o, "src", " from %s", cfg->src);
 	else
 		out_null(o, "src");
-	out_str(o, "ps", " (port space %s,", cfg->ps == RDMA_PS_IB ? "IB" : "TCP");
+	out_str(o, "ps", " (port space %s,", tool_name_or(rdiag_port_space_name((unsigned int)cfg->ps),
+							    "?"));
 	out_i64(o, "timeout_ms", " timeout %" PRId64 " ms,", opts.timeout_ms);
 	out_i64(o, "resolve_timeout_ms", " resolve %" PRId64 " ms)\n\n",
 		      RDIAG_DOC_RESOLVE_MS(opts.timeout_ms));
@@ -382,7 +384,7 @@ static int on_event(void *arg, const struct rdiag_doc_conn *c)
 	char st[96];
 
 	out_obj_begin(o, NULL);
-	out_str(o, "event", "%-16s ", rdiag_cm_event_name(c->event));
+	out_str(o, "event", "%-16s ", tool_name_or(rdiag_cm_event_name(c->event), "UNKNOWN"));
 	out_str(o, "peer", "from %s", c->peer);
 	out_str(o, "local", " to %s", c->local);
 	out_str(o, "dev", " on %s", c->dev);

@@ -186,7 +186,7 @@ static void parse(int argc, char **argv, struct opts *o)
 }
 
 static bool selected(const struct opts *o, const struct rdiag_pkt *p,
-		     const struct rdiag_flow_verdict *v, struct rdiag_flow_table *ft)
+		     const struct rdiag_flow_verdict *v)
 {
 	if (o->errors_only && !(v->flags & RDIAG_FV_ERRORS))
 		return false;
@@ -197,7 +197,7 @@ static bool selected(const struct opts *o, const struct rdiag_pkt *p,
 			return false;
 		if (p->bth.destqp != o->qp &&
 		    !((p->present & RDIAG_HAS_DETH) && p->deth_srcqp == o->qp) &&
-		    !(v->flow >= 0 && rdiag_flow_src_qpn(ft, (size_t)v->flow) == o->qp))
+		    v->src_qpn != o->qp)
 			return false;
 	}
 	return true;
@@ -272,7 +272,7 @@ int main(int argc, char **argv)
 			char f[1024];
 
 			/* as tcpdump does: scripts wait for this line before starting traffic */
-			if (rdiag_capture_filter_text(f, sizeof(f), &lo) < 0)
+			if (rdiag_capture_filter_text(&lo, f, sizeof(f)) < 0)
 				snprintf(f, sizeof(f), "...");
 			fprintf(stderr, "%s: listening on %s, link-type %d, filter '%s'\n",
 				tool_name(), o.iface, rdiag_capture_linktype(g_cap), f);
@@ -331,7 +331,7 @@ int main(int argc, char **argv)
 		rdiag_flow_add(ft, &p, fr.ts_sec * 1000000000ull + fr.ts_nsec, &v);
 		if (v.flags & RDIAG_FV_ERRORS)
 			errors++;
-		if (!selected(&o, &p, &v, ft))
+		if (!selected(&o, &p, &v))
 			continue;
 		matched++;
 		if (dump && rdiag_capture_dump_write(dump, &fr) < 0) {

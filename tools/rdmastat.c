@@ -20,6 +20,7 @@
 
 #include <rdmadiag/catalog.h>
 #include <rdmadiag/counters.h>
+#include <rdmadiag/packet.h>
 #include "common/out.h"
 #include <rdmadiag/rate.h>
 #include <rdmadiag/resources.h>
@@ -267,8 +268,9 @@ static void text_port_header(const struct rdiag_devices *ds, const struct rdiag_
 	}
 	out_text(OUT, "%s/%u", s->dev, s->port);
 	if (p) {
-		out_text(OUT, ": state %s physical_state %s", rdiag_port_state_name(p->state),
-			       rdiag_port_phys_state_name(p->phys_state));
+		out_text(OUT, ": state %s physical_state %s",
+			 tool_name_or(rdiag_port_state_name(p->state), "UNKNOWN"),
+			 tool_name_or(rdiag_port_phys_state_name(p->phys_state), "UNKNOWN"));
 		if (p->netdev[0])
 			out_text(OUT, " netdev %s", p->netdev);
 	}
@@ -812,9 +814,10 @@ static int cmd_devices(void)
 				continue;
 			out_obj_begin(OUT, NULL);
 			out_u64(OUT, "port", "  port %" PRIu64, p->port);
-			out_str(OUT, "state", " state %s", rdiag_port_state_name(p->state));
+			out_str(OUT, "state", " state %s",
+				tool_name_or(rdiag_port_state_name(p->state), "UNKNOWN"));
 			out_str(OUT, "physical_state", " physical_state %s",
-				      rdiag_port_phys_state_name(p->phys_state));
+				      tool_name_or(rdiag_port_phys_state_name(p->phys_state), "UNKNOWN"));
 			if (p->rate[0])
 				out_str(OUT, "rate", " rate %s", p->rate);
 			if (p->link_layer[0])
@@ -933,8 +936,9 @@ static int cmd_qp(void)
 		out_str(OUT, "ifname", "%-10s", q[i].dev);
 		out_u64_or_dash("port", " %4" PRIu64, 4, q[i].port, q[i].port);
 		out_u64(OUT, "lqpn", " %8" PRIu64, q[i].lqpn);
-		out_str(OUT, "type", " %-6s", rdiag_res_qp_type_name(q[i].type));
-		out_str(OUT, "state", " %-5s", rdiag_res_qp_state_name(q[i].state));
+		out_str(OUT, "type", " %-6s", tool_name_or(rdiag_qp_type_name(q[i].type), "UNKNOWN"));
+		out_str(OUT, "state", " %-5s",
+			tool_name_or(rdiag_qp_state_name(q[i].state), "UNKNOWN"));
 		out_u64_or_dash("rqpn", " %8" PRIu64, 8, q[i].has_rqpn, q[i].rqpn);
 		out_u64(OUT, "sq-psn", " %8" PRIu64, q[i].sq_psn);
 		out_u64_or_dash("rq-psn", " %8" PRIu64, 8, q[i].has_rq_psn, q[i].rq_psn);
@@ -978,8 +982,9 @@ static int cmd_cm(void)
 		out_obj_begin(OUT, NULL);
 		out_str(OUT, "ifname", "%-10s", id[i].dev[0] ? id[i].dev : "-");
 		out_u64(OUT, "port", " %4" PRIu64, id[i].port);
-		out_str(OUT, "state", " %-14s", rdiag_res_cm_state_name(id[i].state));
-		out_str(OUT, "ps", " %-5s", rdiag_res_port_space_name(id[i].ps_full));
+		out_str(OUT, "state", " %-14s",
+			tool_name_or(rdiag_res_cm_state_name(id[i].state), "UNKNOWN"));
+		out_str(OUT, "ps", " %-5s", tool_name_or(rdiag_port_space_name(id[i].ps_full), "UNKNOWN"));
 		out_str(OUT, "src", " %-24s", id[i].has_src ?
 			      rdiag_sockaddr_str(&id[i].src, a, sizeof(a)) : "-");
 		out_str(OUT, "dst", " %-24s", id[i].has_dst ?

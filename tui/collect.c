@@ -11,9 +11,16 @@
 
 #include <rdmadiag/catalog.h>
 #include <rdmadiag/counters.h>
+#include <rdmadiag/packet.h>
 #include <rdmadiag/resources.h>
 
 #include "collect.h"
+
+/* the library's names are NULL for a value without a name; rdmatop shows "UNKNOWN" */
+static const char *name_or_unknown(const char *name)
+{
+	return name ? name : "UNKNOWN";
+}
 
 /* re-run discovery at least this often for port state, link rate and netdev changes;
  * devices that come and go are noticed at once (directory listing, failed reads) */
@@ -205,8 +212,10 @@ static int add_port(struct rt_snap *s, size_t *cap, const struct rdiag_device *d
 	p->took_ns = took;
 	p->slow = slow;
 	if (dp) {
-		snprintf(p->state, sizeof(p->state), "%s", rdiag_port_state_name(dp->state));
-		snprintf(p->phys, sizeof(p->phys), "%s", rdiag_port_phys_state_name(dp->phys_state));
+		snprintf(p->state, sizeof(p->state), "%s",
+			 name_or_unknown(rdiag_port_state_name(dp->state)));
+		snprintf(p->phys, sizeof(p->phys), "%s",
+			 name_or_unknown(rdiag_port_phys_state_name(dp->phys_state)));
 		snprintf(p->netdev, sizeof(p->netdev), "%s", dp->netdev);
 		snprintf(p->link, sizeof(p->link), "%s", dp->rate);
 		p->link_gbps = parse_gbps(dp->rate);
@@ -310,8 +319,9 @@ static void copy_qps(struct rt_collector *c, struct rt_snap *s)
 		o->lqpn = q[i].lqpn;
 		o->rqpn = q[i].rqpn;
 		o->has_rqpn = q[i].has_rqpn;
-		snprintf(o->type, sizeof(o->type), "%s", rdiag_res_qp_type_name(q[i].type));
-		snprintf(o->state, sizeof(o->state), "%s", rdiag_res_qp_state_name(q[i].state));
+		snprintf(o->type, sizeof(o->type), "%s", name_or_unknown(rdiag_qp_type_name(q[i].type)));
+		snprintf(o->state, sizeof(o->state), "%s",
+			 name_or_unknown(rdiag_qp_state_name(q[i].state)));
 		o->sq_psn = q[i].sq_psn;
 		o->rq_psn = q[i].rq_psn;
 		o->has_psn = q[i].has_rq_psn;
@@ -369,9 +379,9 @@ static void copy_cms(struct rt_collector *c, struct rt_snap *s)
 
 		snprintf(o->dev, sizeof(o->dev), "%s", m[i].dev);
 		o->port = m[i].port;
-		snprintf(o->state, sizeof(o->state), "%s", rdiag_res_cm_state_name(m[i].state));
-		snprintf(o->ps, sizeof(o->ps), "%s", rdiag_res_port_space_name(m[i].ps_full ?
-									 m[i].ps_full : m[i].ps));
+		snprintf(o->state, sizeof(o->state), "%s",
+			 name_or_unknown(rdiag_res_cm_state_name(m[i].state)));
+		snprintf(o->ps, sizeof(o->ps), "%s", name_or_unknown(rdiag_port_space_name(m[i].ps_full)));
 		if (m[i].has_src)
 			rdiag_sockaddr_str(&m[i].src, o->src, sizeof(o->src));
 		if (m[i].has_dst)

@@ -177,7 +177,7 @@ int rdiag_capture_open_file(struct rdiag_capture **cp, const char *path)
 	return 0;
 }
 
-int rdiag_capture_filter_text(char *buf, size_t len, const struct rdiag_live_opts *o)
+int rdiag_capture_filter_text(const struct rdiag_live_opts *o, char *buf, size_t len)
 {
 	static const uint16_t def_port = 4791;
 	const uint16_t *ports = (o && o->ports && o->n_ports) ? o->ports : &def_port;
@@ -280,9 +280,9 @@ int rdiag_capture_open_live(struct rdiag_capture **cp, const char *iface,
 		struct rdiag_live_opts ib = o ? *o : (struct rdiag_live_opts){ 0 };
 
 		ib.no_default_filter = true;
-		r = rdiag_capture_filter_text(filter, sizeof(filter), &ib);
+		r = rdiag_capture_filter_text(&ib, filter, sizeof(filter));
 	} else {
-		r = rdiag_capture_filter_text(filter, sizeof(filter), o);
+		r = rdiag_capture_filter_text(o, filter, sizeof(filter));
 	}
 	if (r < 0) {
 		set_err(last_err, "capture filter too long");

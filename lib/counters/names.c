@@ -11,13 +11,15 @@
 #include "internal.h"
 
 #define NAME_OF(tab, i) ((size_t)(i) < sizeof(tab) / sizeof(tab[0]) && tab[i] ? tab[i] : "UNKNOWN")
+/* the kernel's values: NULL for one without a name (rdmadiag/packet.h, "names and tables") */
+#define NAME_OR_NULL(tab, i) ((size_t)(i) < sizeof(tab) / sizeof(tab[0]) ? tab[i] : NULL)
 
 const char *rdiag_port_state_name(uint8_t s)
 {
 	/* IBA 14.2.5.6 PortInfo PortState; same strings as iproute2 rdma */
 	static const char *const t[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER" };
 
-	return NAME_OF(t, s);
+	return NAME_OR_NULL(t, s);
 }
 
 const char *rdiag_port_phys_state_name(uint8_t s)
@@ -26,7 +28,7 @@ const char *rdiag_port_phys_state_name(uint8_t s)
 					 "LINK_ERROR_RECOVER", "PHY_TEST", NULL, "OPA_OFFLINE",
 					 NULL, "OPA_LINK_ERROR_RECOVER" };
 
-	return NAME_OF(t, s);
+	return NAME_OR_NULL(t, s);
 }
 
 const char *rdiag_gid_type_name(enum rdiag_gid_type t)
@@ -45,20 +47,23 @@ const char *rdiag_origin_name(enum rdiag_origin o)
 	return NAME_OF(t, o);
 }
 
-const char *rdiag_res_qp_type_name(uint8_t type)
+const char *rdiag_qp_type_name(unsigned int type)
 {
-	/* enum ib_qp_type */
+	/* enum ib_qp_type (include/rdma/ib_verbs.h), the names of iproute2's rdma res */
 	static const char *const t[] = { "SMI", "GSI", "RC", "UC", "UD", "RAW_IPV6", "RAW_ETHERTYPE",
 					 NULL, "RAW_PACKET", "XRC_INI", "XRC_TGT" };
 
-	return NAME_OF(t, type);
+	if (type == 0xFF)
+		return "DRIVER";
+	return type < sizeof(t) / sizeof(t[0]) ? t[type] : NULL;
 }
 
-const char *rdiag_res_qp_state_name(uint8_t s)
+const char *rdiag_qp_state_name(unsigned int s)
 {
+	/* enum ib_qp_state, the same values as enum ibv_qp_state */
 	static const char *const t[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR" };
 
-	return NAME_OF(t, s);
+	return NAME_OR_NULL(t, s);
 }
 
 const char *rdiag_res_cm_state_name(uint8_t s)
@@ -68,18 +73,7 @@ const char *rdiag_res_cm_state_name(uint8_t s)
 					 "ROUTE_RESOLVED", "CONNECT", "DISCONNECT", "ADDR_BOUND",
 					 "LISTEN", "DEVICE_REMOVAL", "DESTROYING" };
 
-	return NAME_OF(t, s);
-}
-
-const char *rdiag_res_port_space_name(uint32_t ps)
-{
-	switch (ps) {
-	case 0x0002: return "IPOIB";
-	case 0x0106: return "TCP";
-	case 0x0111: return "UDP";
-	case 0x003F: return "IB";
-	default: return "UNKNOWN";
-	}
+	return NAME_OR_NULL(t, s);
 }
 
 const char *rdiag_sockaddr_str(const struct sockaddr_storage *ss, char *buf, size_t len)

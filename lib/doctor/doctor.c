@@ -11,6 +11,20 @@
 
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 
+const char *rdiag_doc_step_name(enum rdiag_doc_step_id id)
+{
+	static const char *const names[RDIAG_DOC_STEP__COUNT] = {
+		[RDIAG_DOC_STEP_CREATE_ID] = "create_id",
+		[RDIAG_DOC_STEP_RESOLVE_ADDR] = "resolve_addr",
+		[RDIAG_DOC_STEP_RESOLVE_ROUTE] = "resolve_route",
+		[RDIAG_DOC_STEP_CREATE_QP] = "create_qp",
+		[RDIAG_DOC_STEP_CONNECT] = "connect",
+		[RDIAG_DOC_STEP_DISCONNECT] = "disconnect",
+	};
+
+	return (unsigned int)id < RDIAG_DOC_STEP__COUNT ? names[id] : NULL;
+}
+
 const char *rdiag_doc_level_name(enum rdiag_doc_level l)
 {
 	switch (l) {
@@ -152,6 +166,17 @@ void rd_doc_hint(struct rdiag_doc_finding *f, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(f->hint, sizeof(f->hint), fmt, ap);
 	va_end(ap);
+}
+
+const struct rdiag_doc_step *rd_doc_step_find(const struct rdiag_doctor *d,
+					      enum rdiag_doc_step_id id)
+{
+	size_t i;
+
+	for (i = 0; i < d->nsteps; i++)
+		if (d->steps[i].id == id)
+			return &d->steps[i];
+	return NULL;
 }
 
 const struct rdiag_doc_finding *rd_doc_find(const struct rdiag_doctor *d, const char *check,

@@ -101,7 +101,7 @@ void rd_doc_local_info(struct rdma_cm_id *id, struct rdiag_doc_peer_info *p)
 	if (id->verbs) {
 		snprintf(p->dev, sizeof(p->dev), "%s", ibv_get_device_name(id->verbs->device));
 		if (ibv_query_port(id->verbs, id->port_num, &pa) == 0)
-			p->active_mtu = 128u << pa.active_mtu;
+			p->active_mtu = rdiag_mtu_bytes(pa.active_mtu);
 	}
 	memcpy(&a, rdma_get_local_addr(id), sizeof(a));
 	if (rd_addr_owner(&a, ifname, sizeof(ifname)) > 0) {
@@ -114,13 +114,14 @@ void rd_doc_local_info(struct rdma_cm_id *id, struct rdiag_doc_peer_info *p)
 
 /* ---- steps ---- */
 
-static struct rdiag_doc_step *step_begin(struct rdiag_doctor *d, const char *name)
+static struct rdiag_doc_step *step_begin(struct rdiag_doctor *d, enum rdiag_doc_step_id id)
 {
 	struct rdiag_doc_step *s = &d->steps[d->nsteps < RD_DOC_MAX_STEPS ? d->nsteps++ :
 					     RD_DOC_MAX_STEPS - 1];
 
 	memset(s, 0, sizeof(*s));
-	s->name = name;
+	s->id = id;
+	s->name = rdiag_doc_step_name(id);
 	s->done = true;
 	s->event = -1;
 	return s;
@@ -187,7 +188,7 @@ static bool step_wait(struct rdiag_doc_step *s, struct rdma_event_channel *ch, i
 		else
 			snprintf(s->detail, sizeof(s->detail),
 				 "no %s or error event within %d ms: the doctor gave up (no rdma_cm event, not even rdma_cm's own timeout)",
-				 rdiag_cm_event_name(want), timeout_ms);
+				 rd_doc_event_name(want), timeout_ms);
 		return false;
 	}
 	if (ret) {
@@ -198,7 +199,7 @@ static bool step_wait(struct rdiag_doc_step *s, struct rdma_event_channel *ch, i
 	s->event = ev.event;
 	s->status = ev.status;
 	s->ok = (int)ev.event == want;
-	snprintf(s->detail, sizeof(s->detail), "%s, status %s", rdiag_cm_event_name(ev.event),
+	snprintf(s->detail, sizeof(s->detail), "%s, status %s", rd_doc_event_name(ev.event),
 		 rdiag_cm_status_str(ev.event, ev.status, st, sizeof(st)));
 	/* seen on rxe/6.1: a first-contact ARP is answered at once, but without a neighbour
 	 * netevent rdma_cm completes the resolution only when its own timer fires, so
@@ -410,6 +411,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	struct rdiag_samples *before = NULL, *after = NULL;
 	struct cm_snap *cm0 = calloc(1, sizeof(*cm0)), *cm1 = calloc(1, sizeof(*cm1));
 	struct rdiag_doc_step *s;
+	const struct rdiag_doc_step *addr;
 	struct rdma_conn_param cp;
 	struct ibv_qp_init_attr qa;
 	struct rdiag_doc_peer_info mine;
@@ -460,7 +462,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 		cm_snap_read(d, cm0);
 
 	ch = rdma_create_event_channel();
-	s = step_begin(d, "create_id");
+	s = step_begin(d, RDIAG_DOC_STEP_CREATE_ID);
 	t0 = rd_now_ms();
 	if (!ch) {
 		step_call_failed(s, "rdma_create_event_channel", t0);
@@ -475,7 +477,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	snprintf(s->detail, sizeof(s->detail), "port space %s",
 		 rdiag_port_space_name((unsigned int)ps) ? rdiag_port_space_name((unsigned int)ps) : "?");
 
-	s = step_begin(d, "resolve_addr");
+	s = step_begin(d, RDIAG_DOC_STEP_RESOLVE_ADDR);
 	t0 = rd_now_ms();
 	if (rdma_resolve_addr(id, o->src ? &src.sa : NULL, &dst.sa, rtimeout)) {
 		step_call_failed(s, "rdma_resolve_addr", t0);
@@ -495,7 +497,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 		d->egress_port = id->port_num;
 	}
 
-	s = step_begin(d, "resolve_route");
+	s = step_begin(d, RDIAG_DOC_STEP_RESOLVE_ROUTE);
 	t0 = rd_now_ms();
 	if (rdma_resolve_route(id, rtimeout)) {
 		step_call_failed(s, "rdma_resolve_route", t0);
@@ -507,9 +509,9 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	if (id->route.num_paths > 0 && id->route.path_rec)
 		snprintf(s->detail + strlen(s->detail), sizeof(s->detail) - strlen(s->detail),
 			 "; path MTU %u, packet lifetime %u",
-			 128u << id->route.path_rec->mtu, id->route.path_rec->packet_life_time);
+			 rdiag_mtu_bytes(id->route.path_rec->mtu), id->route.path_rec->packet_life_time);
 
-	s = step_begin(d, "create_qp");
+	s = step_begin(d, RDIAG_DOC_STEP_CREATE_QP);
 	t0 = rd_now_ms();
 	pd = ibv_alloc_pd(id->verbs);
 	if (!pd) {
@@ -531,7 +533,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	s->ms = rd_now_ms() - t0;
 	snprintf(s->detail, sizeof(s->detail), "RC QP 0x%x", id->qp->qp_num);
 
-	s = step_begin(d, "connect");
+	s = step_begin(d, RDIAG_DOC_STEP_CONNECT);
 	rd_doc_local_info(id, &mine);
 	rd_doc_conn_param(&cp, pdata, &mine, 7);
 	t0 = rd_now_ms();
@@ -549,7 +551,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 			 "; peer %s netdev MTU %u, path MTU %u, active MTU %u", d->peer.dev,
 			 d->peer.netdev_mtu, d->peer.path_mtu, d->peer.active_mtu);
 
-	s = step_begin(d, "disconnect");
+	s = step_begin(d, RDIAG_DOC_STEP_DISCONNECT);
 	t0 = rd_now_ms();
 	if (rdma_disconnect(id)) {
 		step_call_failed(s, "rdma_disconnect", t0);
@@ -590,7 +592,8 @@ out:
 	rdiag_samples_free(before);
 	rdiag_samples_free(after);
 	/* after an address failure the neighbour entry is the answer: read it again */
-	if (d->nsteps >= 2 && !d->steps[1].ok && d->have_hop && d->steps[1].event == RDMA_CM_EVENT_ADDR_ERROR) {
+	addr = rd_doc_step_find(d, RDIAG_DOC_STEP_RESOLVE_ADDR);
+	if (addr && !addr->ok && d->have_hop && addr->event == RDMA_CM_EVENT_ADDR_ERROR) {
 		char ifname[IF_NAMESIZE + 1] = "";
 
 		if (if_indextoname((unsigned int)d->hop_ifindex, ifname))

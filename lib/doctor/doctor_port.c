@@ -11,6 +11,7 @@
 
 #include "verbs/internal.h"
 #include "internal.h"
+#include "rdmadiag/packet.h"
 
 /* one ibv_get_device_list() pass for all ports: loading the providers and opening a
  * device costs about 0.7 s under QEMU/TCG, so it is done once per doctor */
@@ -40,8 +41,8 @@ static void query_all_ports(struct rdiag_doctor *d)
 				snprintf(d->qports[d->nqports].dev, sizeof(d->qports[0].dev), "%s",
 					 ibv_get_device_name(list[i]));
 				d->qports[d->nqports].port = p;
-				d->qports[d->nqports].active = 128u << pa.active_mtu;
-				d->qports[d->nqports].max = 128u << pa.max_mtu;
+				d->qports[d->nqports].active = rdiag_mtu_bytes(pa.active_mtu);
+				d->qports[d->nqports].max = rdiag_mtu_bytes(pa.max_mtu);
 				d->nqports++;
 			}
 		ibv_close_device(ctx);
@@ -92,8 +93,8 @@ static void check_state(struct rdiag_doctor *d, const char *subj, const struct r
 	} else {
 		f = rd_doc_add(d, "port", "link", RDIAG_DOC_PROBLEM, "port_not_active", subj,
 			       "port %s is %s (physical state %s): nothing can be sent through it",
-			       subj, rdiag_port_state_name(p->state),
-			       rdiag_port_phys_state_name(p->phys_state));
+			       subj, rd_doc_name(rdiag_port_state_name(p->state)),
+			       rd_doc_name(rdiag_port_phys_state_name(p->phys_state)));
 		if (is_roce(p))
 			rd_doc_hint(f, "bring the netdev %s up and check its carrier: ip link set %s up; ip link show %s",
 				    p->netdev[0] ? p->netdev : "(none)", p->netdev[0] ? p->netdev : "DEV",
@@ -102,8 +103,8 @@ static void check_state(struct rdiag_doctor *d, const char *subj, const struct r
 			rd_doc_hint(f, "check the cable and the switch port (ibstat, ibportstate)");
 	}
 	rd_doc_evidence(f, "state %u %s, phys_state %u %s, link_layer %s%s%s", p->state,
-			rdiag_port_state_name(p->state), p->phys_state,
-			rdiag_port_phys_state_name(p->phys_state), p->link_layer,
+			rd_doc_name(rdiag_port_state_name(p->state)), p->phys_state,
+			rd_doc_name(rdiag_port_phys_state_name(p->phys_state)), p->link_layer,
 			p->netdev[0] ? ", netdev " : "", p->netdev);
 	if (is_ib(p)) {
 		rd_doc_evidence(f, "lid %u, sm_lid %u", p->lid, p->sm_lid);

@@ -40,24 +40,14 @@ static const struct rdiag_doc_step *failed_step(const struct rdiag_doctor *d)
 	size_t i;
 
 	for (i = 0; i < d->nsteps; i++)
-		if (d->steps[i].done && !d->steps[i].ok && strcmp(d->steps[i].name, "disconnect"))
-			return &d->steps[i];
-	return NULL;
-}
-
-static const struct rdiag_doc_step *step_named(const struct rdiag_doctor *d, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < d->nsteps; i++)
-		if (!strcmp(d->steps[i].name, name))
+		if (d->steps[i].done && !d->steps[i].ok && d->steps[i].id != RDIAG_DOC_STEP_DISCONNECT)
 			return &d->steps[i];
 	return NULL;
 }
 
 static bool established(const struct rdiag_doctor *d)
 {
-	const struct rdiag_doc_step *s = step_named(d, "connect");
+	const struct rdiag_doc_step *s = rd_doc_step_find(d, RDIAG_DOC_STEP_CONNECT);
 
 	return s && s->ok;
 }
@@ -108,9 +98,8 @@ static void step_evidence(const struct rdiag_doctor *d, struct rdiag_doc_verdict
 	for (i = 0; i < d->nsteps && !s; i++)
 		if (!d->steps[i].ok)
 			s = &d->steps[i];
-	for (i = 0; i < d->nsteps && !s; i++)
-		if (!strcmp(d->steps[i].name, "connect"))
-			s = &d->steps[i];
+	if (!s)
+		s = rd_doc_step_find(d, RDIAG_DOC_STEP_CONNECT);
 	if (!s)
 		return;
 	snprintf(line, sizeof(line), "%s: %s after %.1f ms: %s", s->name,
@@ -182,19 +171,19 @@ static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step 
 	char stx[96];
 
 	rdiag_cm_status_str(s->event, st, stx, sizeof(stx));
-	if (!strcmp(s->name, "resolve_addr")) {
+	if (s->id == RDIAG_DOC_STEP_RESOLVE_ADDR) {
 		if (st == -ETIMEDOUT || st == -ENODATA || nb) {
 			set(v, "network", "neighbour_unresolved");
 			snprintf(v->sentence, sizeof(v->sentence),
 				 "address resolution of %s failed (%s %s): the next hop's neighbour entry never resolved",
-				 d->dst, s->event >= 0 ? rdiag_cm_event_name(s->event) : "rdma_resolve_addr", stx);
+				 d->dst, s->event >= 0 ? rd_doc_event_name(s->event) : "rdma_resolve_addr", stx);
 			if (nb)
 				append(v->evidence, sizeof(v->evidence), nb->evidence);
 			snprintf(v->next, sizeof(v->next), "check that the next hop answers ARP/ND on the egress netdev ('ip neigh', 'ip route get %s')", d->dst);
 		} else if (st == -ENETUNREACH || st == -EHOSTUNREACH || st == -EINVAL) {
 			set(v, "network", "no_route");
 			snprintf(v->sentence, sizeof(v->sentence), "there is no usable route to %s (%s %s)",
-				 d->dst, s->event >= 0 ? rdiag_cm_event_name(s->event) : "rdma_resolve_addr", stx);
+				 d->dst, s->event >= 0 ? rd_doc_event_name(s->event) : "rdma_resolve_addr", stx);
 			snprintf(v->next, sizeof(v->next), "add a route to %s through the RDMA netdev ('ip route get %s')", d->dst, d->dst);
 		} else if (st == -ENODEV) {
 			set(v, "address", "not_rdma_netdev");
@@ -210,29 +199,29 @@ static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step 
 			snprintf(v->sentence, sizeof(v->sentence), "address resolution of %s failed: %s", d->dst, stx);
 			snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(RDMA_CM_EVENT_ADDR_ERROR, st));
 		}
-	} else if (!strcmp(s->name, "resolve_route")) {
+	} else if (s->id == RDIAG_DOC_STEP_RESOLVE_ROUTE) {
 		set(v, "network", "route_error");
 		snprintf(v->sentence, sizeof(v->sentence), "route resolution to %s failed: %s", d->dst, stx);
 		snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(RDMA_CM_EVENT_ROUTE_ERROR, st));
-	} else if (!strcmp(s->name, "create_qp")) {
+	} else if (s->id == RDIAG_DOC_STEP_CREATE_QP) {
 		set(v, "host", "qp_create_failed");
 		snprintf(v->sentence, sizeof(v->sentence), "creating the QP failed: %s", s->detail);
 		snprintf(v->next, sizeof(v->next), "check the memlock limit and the device's QP/CQ limits ('rdma res')");
-	} else if (!strcmp(s->name, "connect") && s->event == RDMA_CM_EVENT_REJECTED) {
+	} else if (s->id == RDIAG_DOC_STEP_CONNECT && s->event == RDMA_CM_EVENT_REJECTED) {
 		const char *rn = rdiag_cm_rej_reason_name((unsigned int)s->status);
 
-		if (s->status == 8) {
+		if (s->status == RDIAG_REJ_INVALID_SERVICE_ID) {
 			set(v, "cm", "no_listener");
 			snprintf(v->sentence, sizeof(v->sentence),
-				 "REJECTED with reason 8 (%s): nothing listens on %s port %u in the %s port space",
-				 rn ? rn : "INVALID_SERVICE_ID", d->dst, d->port, ps_name(d->ps));
+				 "REJECTED with reason %d (%s): nothing listens on %s port %u in the %s port space",
+				 s->status, rn, d->dst, d->port, ps_name(d->ps));
 			snprintf(v->next, sizeof(v->next), "start the server on %s port %u (e.g. 'rdmadoctor listen %s:%u') or check the port and the port space (--ps)",
 				 d->dst, d->port, d->dst, d->port);
-		} else if (s->status == 28) {
+		} else if (s->status == RDIAG_REJ_CONSUMER_DEFINED) {
 			set(v, "cm", "rejected_by_application");
 			snprintf(v->sentence, sizeof(v->sentence),
-				 "REJECTED with reason 28 (%s): the application on %s called rdma_reject()",
-				 rn ? rn : "CONSUMER_DEFINED", d->dst);
+				 "REJECTED with reason %d (%s): the application on %s called rdma_reject()",
+				 s->status, rn, d->dst);
 			snprintf(v->next, sizeof(v->next), "look at the server application's log; its private data may say why");
 		} else {
 			set(v, "cm", "rejected");
@@ -240,7 +229,7 @@ static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step 
 				 s->status, rn ? rn : "?", rdiag_cm_rej_reason_meaning((unsigned int)s->status));
 			snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(RDMA_CM_EVENT_REJECTED, s->status));
 		}
-	} else if (!strcmp(s->name, "connect") && (s->timed_out || s->event == RDMA_CM_EVENT_UNREACHABLE)) {
+	} else if (s->id == RDIAG_DOC_STEP_CONNECT && (s->timed_out || s->event == RDMA_CM_EVENT_UNREACHABLE)) {
 		char what[128];
 		const char *tail = "";
 		uint64_t req = delta_of(d, "cm_tx_msgs/req"), rtr = delta_of(d, "cm_tx_retries/req");
@@ -270,7 +259,7 @@ static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step 
 				 (unsigned long long)rep, tail);
 			snprintf(v->next, sizeof(v->next), "check the firewall on the peer for UDP 4791, that the peer host and its RDMA port are up, and the GID/route on both ends");
 		}
-	} else if (!strcmp(s->name, "connect")) {
+	} else if (s->id == RDIAG_DOC_STEP_CONNECT) {
 		set(v, "cm", "connect_error");
 		snprintf(v->sentence, sizeof(v->sentence), "the connection failed: %s", s->detail);
 		snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(s->event, st));
@@ -300,8 +289,12 @@ void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict
 	}
 	if (d->attempted && established(d)) {
 		const struct rdiag_doc_peer_info *p = &d->peer;
-		const struct rdiag_doc_step *dis = step_named(d, "disconnect");
-		struct rdiag_doc_step none = { .name = "disconnect", .event = -1 };
+		const struct rdiag_doc_step *dis = rd_doc_step_find(d, RDIAG_DOC_STEP_DISCONNECT);
+		struct rdiag_doc_step none = {
+			.id = RDIAG_DOC_STEP_DISCONNECT,
+			.name = rdiag_doc_step_name(RDIAG_DOC_STEP_DISCONNECT),
+			.event = -1,
+		};
 		bool dis_ok = dis && dis->ok;
 
 		step_evidence(d, v);
@@ -312,7 +305,8 @@ void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict
 				 "the connection is established, but the MTUs differ: here %s netdev MTU %u -> RoCE path MTU %u, peer %s netdev MTU %u -> %u; packets larger than the smaller MTU are dropped and the sender ends with WC %d %s (%s)",
 				 d->egress_ndev[0] ? d->egress_ndev : "?", d->egress_mtu,
 				 rdiag_roce_path_mtu(d->egress_mtu), p->dev, p->netdev_mtu, p->path_mtu,
-				 12, rdiag_wc_status_name(12), rdiag_wc_status_str(12));
+				 IBV_WC_RETRY_EXC_ERR, rdiag_wc_status_name(IBV_WC_RETRY_EXC_ERR),
+				 rdiag_wc_status_str(IBV_WC_RETRY_EXC_ERR));
 			snprintf(v->next, sizeof(v->next), "set the same MTU on both ends (and every switch port between them)");
 			if (!dis_ok)
 				append(v->evidence, sizeof(v->evidence), dis ? dis->detail :

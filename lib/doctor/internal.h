@@ -6,7 +6,19 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include "rdmadiag/cmstr.h"
 #include "rdmadiag/doctor.h"
+
+/* a name from the library's tables (NULL for a value without one) as the doctor prints it */
+static inline const char *rd_doc_name(const char *name)
+{
+	return name ? name : "UNKNOWN";
+}
+
+static inline const char *rd_doc_event_name(int event)
+{
+	return rd_doc_name(rdiag_cm_event_name(event));
+}
 
 #define RD_DOC_MAX_FINDINGS 64
 #define RD_DOC_MAX_STEPS 8
@@ -86,6 +98,9 @@ void rd_doc_evidence(struct rdiag_doc_finding *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void rd_doc_hint(struct rdiag_doc_finding *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* the attempt's step id, NULL when it did not run */
+const struct rdiag_doc_step *rd_doc_step_find(const struct rdiag_doctor *d,
+					      enum rdiag_doc_step_id id);
 const struct rdiag_doc_finding *rd_doc_find(const struct rdiag_doctor *d, const char *check,
 					    enum rdiag_doc_level min);
 void rd_doc_err(struct rdiag_doctor *d, const char *fmt, ...)

@@ -125,7 +125,7 @@ void rdiag_flow_table_free(struct rdiag_flow_table *ft)
 	free(ft);
 }
 
-char *rdiag_flow_addr_str(char *buf, size_t len, unsigned int kind, const uint8_t a[16])
+char *rdiag_flow_addr_str(unsigned int kind, const uint8_t a[16], char *buf, size_t len)
 {
 	switch (kind) {
 	case RDIAG_ADDR_IP4:
@@ -564,7 +564,8 @@ static void response(struct rdiag_flow_table *ft, uint32_t fi, const struct rdia
 		     struct rdiag_flow_verdict *v)
 {
 	struct rd_flow *f = &ft->f[fi];
-	uint8_t low = p->bth.opcode & 0x1f;
+	enum rdiag_op_kind op_kind = rdiag_opcode_kind(p->bth.opcode);
+	enum rdiag_op_position pos = rdiag_opcode_position(p->bth.opcode);
 	uint32_t psn = p->bth.psn & RD_PSN_MASK;
 	struct rd_pend_key k;
 	struct rd_pend_entry e;
@@ -608,8 +609,8 @@ static void response(struct rdiag_flow_table *ft, uint32_t fi, const struct rdia
 	}
 	/* the response answers a request that went dst -> src */
 	pend_key(&k, kind, dst, src, psn);
-	switch (low) {
-	case 0x11:	/* ACKNOWLEDGE */
+	switch (op_kind) {
+	case RDIAG_OPK_ACK:
 		if ((p->present & RDIAG_HAS_AETH) && p->aeth.kind == RDIAG_AETH_ACK &&
 		    rd_pending_take(&ft->pend, &k, &e) == 0) {
 			link_peers(ft, e.flow, fi);
@@ -617,7 +618,7 @@ static void response(struct rdiag_flow_table *ft, uint32_t fi, const struct rdia
 				add_latency(ft, e.flow, false, e.ts, ts, v);
 		}
 		return;
-	case 0x12:	/* ATOMIC_ACKNOWLEDGE */
+	case RDIAG_OPK_ATOMIC_ACK:
 		if (rd_pending_take(&ft->pend, &k, &e) == 0) {
 			link_peers(ft, e.flow, fi);
 			add_latency(ft, e.flow, false, e.ts, ts, v);
@@ -626,10 +627,10 @@ static void response(struct rdiag_flow_table *ft, uint32_t fi, const struct rdia
 	default:
 		break;
 	}
-	/* READ responses: 0x0d FIRST, 0x0e MIDDLE, 0x0f LAST, 0x10 ONLY */
+	/* READ responses: FIRST, MIDDLE, LAST or ONLY */
 	if (f->rsp_init) {
 		int32_t d = rd_psn_diff(psn, f->rsp_last);
-		bool cont = low == 0x0e || low == 0x0f;
+		bool cont = pos == RDIAG_OPP_MIDDLE || pos == RDIAG_OPP_LAST;
 
 		if (d <= 0) {
 			f->i.psn_dup++;
@@ -651,10 +652,10 @@ static void response(struct rdiag_flow_table *ft, uint32_t fi, const struct rdia
 		f->rsp_init = true;
 		f->rsp_last = psn;
 	}
-	if (low == 0x0d || low == 0x10) {
+	if (pos == RDIAG_OPP_FIRST || pos == RDIAG_OPP_ONLY) {
 		if (rd_pending_take(&ft->pend, &k, &e) == 0 && e.what == RD_PEND_READ) {
 			link_peers(ft, e.flow, fi);
-			if (low == 0x10) {
+			if (pos == RDIAG_OPP_ONLY) {
 				add_latency(ft, e.flow, true, e.ts, ts, v);
 				f->in_read = false;
 			} else {
@@ -663,7 +664,7 @@ static void response(struct rdiag_flow_table *ft, uint32_t fi, const struct rdia
 				f->read_req_flow = e.flow;
 			}
 		}
-	} else if (low == 0x0f && f->in_read) {
+	} else if (pos == RDIAG_OPP_LAST && f->in_read) {
 		add_latency(ft, f->read_req_flow, true, f->read_start, ts, v);
 		f->in_read = false;
 	}
@@ -671,32 +672,40 @@ static void response(struct rdiag_flow_table *ft, uint32_t fi, const struct rdia
 
 static void learn_mtu(struct rd_flow *f, const struct rdiag_pkt *p)
 {
-	uint8_t low = p->bth.opcode & 0x1f;
+	enum rdiag_op_position pos = rdiag_opcode_position(p->bth.opcode);
 	uint32_t n = p->payload_len;
 
 	/* FIRST and MIDDLE packets carry exactly one path MTU */
-	if (low != 0x00 && low != 0x01 && low != 0x06 && low != 0x07 && low != 0x0d && low != 0x0e)
+	if (pos != RDIAG_OPP_FIRST && pos != RDIAG_OPP_MIDDLE)
 		return;
-	if (n >= 256 && n <= 4096 && (n & (n - 1)) == 0 && n > f->i.mtu)
+	if (rdiag_mtu_from_bytes(n) && n > f->i.mtu)
 		f->i.mtu = n;
 }
 
-int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint64_t ts,
-		   struct rdiag_flow_verdict *vout)
+/* the QP that sends on flow i: the DETH source QP (UD), else the destination QP of the
+ * reverse flow, else what a CM REP taught; RDIAG_QPN_NONE when not known yet */
+static uint32_t src_qpn(const struct rdiag_flow_table *ft, size_t i)
 {
-	struct rdiag_flow_verdict vv;
-	struct rdiag_flow_verdict *v = vout ? vout : &vv;
+	const struct rd_flow *f = &ft->f[i];
+
+	if (f->i.key.srcqp != RDIAG_QPN_NONE)
+		return f->i.key.srcqp;
+	if (f->i.peer >= 0)
+		return ft->f[f->i.peer].i.key.destqp;
+	return f->hint_srcqp;
+}
+
+static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint64_t ts,
+		    struct rdiag_flow_verdict *v)
+{
 	struct rdiag_flow_key key;
 	uint8_t src[16], dst[16];
-	unsigned int kind, tr;
+	unsigned int kind;
+	enum rdiag_transport tr;
 	struct rd_flow *f;
 	uint8_t op;
 	int64_t fi;
 
-	if (!ft || !p)
-		return -EINVAL;
-	memset(v, 0, sizeof(*v));
-	v->flow = -1;
 	ft->dirty = true;
 	ft->t.frames++;
 	ft->t.rdma++;
@@ -759,7 +768,7 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 		f->i.becn++;
 		ft->t.becn++;
 	}
-	if (op == 0x80 || op == 0x81) {
+	if (rdiag_opcode_kind(op) == RDIAG_OPK_CNP) {
 		/* a CNP goes back to the QP that sent the CE-marked traffic */
 		f->i.cnp++;
 		ft->t.cnp++;
@@ -787,18 +796,17 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 		v->flags |= (uint32_t)r;
 	}
 	learn_mtu(f, p);
-	tr = op >> 5;
-	if (tr == 4 || tr == 6 || tr == 7)
+	tr = rdiag_opcode_transport_class(op);
+	if (tr == RDIAG_TR_CNP || tr == RDIAG_TR_MSP)
 		return 0;		/* CC, reserved, manufacturer-specific: no PSN semantics */
 	if (rdiag_opcode_is_response(op)) {
 		response(ft, (uint32_t)fi, p, kind, src, dst, ts, v);
 		return 0;
 	}
 	{
-		uint8_t low = op & 0x1f;
-		bool reliable = tr == 0 || tr == 2 || tr == 5;	/* RC, RD, XRC */
-		bool is_read = reliable && low == 0x0c;
-		bool is_atomic = reliable && (low == 0x13 || low == 0x14);
+		bool reliable = rdiag_opcode_is_reliable(op);
+		bool is_read = rdiag_opcode_kind(op) == RDIAG_OPK_READ_REQ;
+		bool is_atomic = rdiag_opcode_kind(op) == RDIAG_OPK_ATOMIC;
 		struct rd_pend_key k;
 
 		request_psn(ft, f, p, is_read, v);
@@ -818,24 +826,29 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 	return 0;
 }
 
+int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint64_t ts,
+		   struct rdiag_flow_verdict *vout)
+{
+	struct rdiag_flow_verdict vv;
+	struct rdiag_flow_verdict *v = vout ? vout : &vv;
+	int rc;
+
+	if (!ft || !p)
+		return -EINVAL;
+	memset(v, 0, sizeof(*v));
+	v->flow = -1;
+	v->src_qpn = RDIAG_QPN_NONE;
+	rc = flow_add(ft, p, ts, v);
+	/* after the packet: a REP or the first packet of the reverse flow may have taught it */
+	if (v->flow >= 0)
+		v->src_qpn = src_qpn(ft, (size_t)v->flow);
+	return rc;
+}
+
 void rdiag_flow_add_other(struct rdiag_flow_table *ft)
 {
 	if (ft)
 		ft->t.frames++;
-}
-
-uint32_t rdiag_flow_src_qpn(const struct rdiag_flow_table *ft, size_t i)
-{
-	const struct rd_flow *f;
-
-	if (!ft || i >= ft->n)
-		return RDIAG_QPN_NONE;
-	f = &ft->f[i];
-	if (f->i.key.srcqp != RDIAG_QPN_NONE)
-		return f->i.key.srcqp;
-	if (f->i.peer >= 0)
-		return ft->f[f->i.peer].i.key.destqp;
-	return f->hint_srcqp;
 }
 
 size_t rdiag_flow_count(const struct rdiag_flow_table *ft)
@@ -923,6 +936,7 @@ int rdiag_flow_get(struct rdiag_flow_table *ft, size_t i, struct rdiag_flow_info
 	finalize(ft);
 	f = &ft->f[i];
 	*out = f->i;
+	out->src_qpn = src_qpn(ft, i);
 	out->ops = f->ops;
 	out->cnp_for_ce += f->cnp_for_ce_late;
 	out->reads_unanswered += f->reads_pending;

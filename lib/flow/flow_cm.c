@@ -197,6 +197,7 @@ int rd_cm_add(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kin
 		c->n_rej++;
 		first(&c->rej_ns, c->n_rej, ts);
 		c->rej_reason = m->reason;
+		c->rej_reason_name = m->reason_name;
 		c->rej_msg = m->msg_rejected;
 		c->rej_by_client = from_client;
 		if (!from_client && !c->server_comm_id)

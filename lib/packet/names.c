@@ -106,7 +106,18 @@ const char *rdiag_pkt_skip_name(int skip)
 	}
 }
 
-unsigned int rdiag_ib_mtu_bytes(unsigned int code)
+/* IBA PathMTU / enum ibv_mtu: 1 = 256 ... 5 = 4096 bytes */
+unsigned int rdiag_mtu_bytes(unsigned int code)
 {
 	return code >= 1 && code <= 5 ? 128u << code : 0;
+}
+
+unsigned int rdiag_mtu_from_bytes(unsigned int bytes)
+{
+	unsigned int code;
+
+	for (code = 1; code <= 5; code++)
+		if (rdiag_mtu_bytes(code) == bytes)
+			return code;
+	return 0;
 }

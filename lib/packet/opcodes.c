@@ -153,11 +153,16 @@ const char *rdiag_opcode_name(uint8_t opcode)
 
 const char *rdiag_opcode_transport(uint8_t opcode)
 {
-	static const char *const tp[8] = { "RC", "UC", "RD", "UD", "CNP", "XRC", "MSP", "MSP" };
+	static const char *const tp[] = {
+		[RDIAG_TR_RC] = "RC", [RDIAG_TR_UC] = "UC", [RDIAG_TR_RD] = "RD",
+		[RDIAG_TR_UD] = "UD", [RDIAG_TR_CNP] = "CNP", [RDIAG_TR_XRC] = "XRC",
+		[RDIAG_TR_MSP] = "MSP",
+	};
+	enum rdiag_transport tr = rdiag_opcode_transport_class(opcode);
 
-	if (!(rd_opinfo(opcode)->flags & RD_OPF_VALID) && opcode < 0xC0)
+	if (!(rd_opinfo(opcode)->flags & RD_OPF_VALID) && tr != RDIAG_TR_MSP)
 		return "RESERVED";
-	return tp[opcode >> 5];
+	return tp[tr];
 }
 
 int rdiag_opcode_parse(const char *s)
@@ -209,4 +214,72 @@ bool rdiag_opcode_is_request(uint8_t opcode)
 bool rdiag_opcode_is_response(uint8_t opcode)
 {
 	return rd_opinfo(opcode)->flags & RD_OPF_RESP;
+}
+
+enum rdiag_transport rdiag_opcode_transport_class(uint8_t opcode)
+{
+	unsigned int tr = opcode >> 5;
+
+	return tr >= RDIAG_TR_MSP ? RDIAG_TR_MSP : (enum rdiag_transport)tr;
+}
+
+bool rdiag_opcode_is_reliable(uint8_t opcode)
+{
+	enum rdiag_transport tr = rdiag_opcode_transport_class(opcode);
+
+	return tr == RDIAG_TR_RC || tr == RDIAG_TR_RD || tr == RDIAG_TR_XRC;
+}
+
+/* RC, UC, RD, UD and XRC number their operations alike in opcode[4:0] (each transport
+ * defines a subset: the table above says which codes exist) */
+static const struct {
+	uint8_t kind;		/* enum rdiag_op_kind */
+	uint8_t pos;		/* enum rdiag_op_position */
+} low_ops[32] = {
+	[0x00] = { RDIAG_OPK_SEND, RDIAG_OPP_FIRST },
+	[0x01] = { RDIAG_OPK_SEND, RDIAG_OPP_MIDDLE },
+	[0x02] = { RDIAG_OPK_SEND, RDIAG_OPP_LAST },
+	[0x03] = { RDIAG_OPK_SEND, RDIAG_OPP_LAST },		/* _IMM */
+	[0x04] = { RDIAG_OPK_SEND, RDIAG_OPP_ONLY },
+	[0x05] = { RDIAG_OPK_SEND, RDIAG_OPP_ONLY },		/* _IMM */
+	[0x06] = { RDIAG_OPK_WRITE, RDIAG_OPP_FIRST },
+	[0x07] = { RDIAG_OPK_WRITE, RDIAG_OPP_MIDDLE },
+	[0x08] = { RDIAG_OPK_WRITE, RDIAG_OPP_LAST },
+	[0x09] = { RDIAG_OPK_WRITE, RDIAG_OPP_LAST },		/* _IMM */
+	[0x0A] = { RDIAG_OPK_WRITE, RDIAG_OPP_ONLY },
+	[0x0B] = { RDIAG_OPK_WRITE, RDIAG_OPP_ONLY },		/* _IMM */
+	[0x0C] = { RDIAG_OPK_READ_REQ, RDIAG_OPP_NONE },
+	[0x0D] = { RDIAG_OPK_READ_RESP, RDIAG_OPP_FIRST },
+	[0x0E] = { RDIAG_OPK_READ_RESP, RDIAG_OPP_MIDDLE },
+	[0x0F] = { RDIAG_OPK_READ_RESP, RDIAG_OPP_LAST },
+	[0x10] = { RDIAG_OPK_READ_RESP, RDIAG_OPP_ONLY },
+	[0x11] = { RDIAG_OPK_ACK, RDIAG_OPP_NONE },
+	[0x12] = { RDIAG_OPK_ATOMIC_ACK, RDIAG_OPP_NONE },
+	[0x13] = { RDIAG_OPK_ATOMIC, RDIAG_OPP_NONE },		/* COMPARE_SWAP */
+	[0x14] = { RDIAG_OPK_ATOMIC, RDIAG_OPP_NONE },		/* FETCH_ADD */
+	[0x15] = { RDIAG_OPK_RESYNC, RDIAG_OPP_NONE },
+	[0x16] = { RDIAG_OPK_SEND, RDIAG_OPP_LAST },		/* SEND_LAST_INV */
+	[0x17] = { RDIAG_OPK_SEND, RDIAG_OPP_ONLY },		/* SEND_ONLY_INV */
+	[0x1C] = { RDIAG_OPK_FLUSH, RDIAG_OPP_NONE },
+	[0x1D] = { RDIAG_OPK_ATOMIC_WRITE, RDIAG_OPP_NONE },
+};
+
+enum rdiag_op_kind rdiag_opcode_kind(uint8_t opcode)
+{
+	enum rdiag_transport tr = rdiag_opcode_transport_class(opcode);
+
+	if (!rdiag_opcode_is_valid(opcode) || tr == RDIAG_TR_MSP)
+		return RDIAG_OPK_NONE;
+	if (tr == RDIAG_TR_CNP)
+		return RDIAG_OPK_CNP;
+	return (enum rdiag_op_kind)low_ops[opcode & 0x1f].kind;
+}
+
+enum rdiag_op_position rdiag_opcode_position(uint8_t opcode)
+{
+	enum rdiag_transport tr = rdiag_opcode_transport_class(opcode);
+
+	if (!rdiag_opcode_is_valid(opcode) || tr == RDIAG_TR_MSP || tr == RDIAG_TR_CNP)
+		return RDIAG_OPP_NONE;
+	return (enum rdiag_op_position)low_ops[opcode & 0x1f].pos;
 }

@@ -15,7 +15,32 @@
 
 #include "rdmadiag/catalog.h"
 #include "rdmadiag/counters.h"
+#include "rdmadiag/packet.h"
+#include "rdmadiag/resources.h"
 #include "rdmadiag/selftest.h"
+
+/* the names the results print: the library's tables (NULL when unnamed) with the fallback
+ * the self-tests have always printed */
+static inline const char *rd_st_qp_type_name(int type)
+{
+	const char *n = rdiag_qp_type_name((unsigned int)type);
+
+	return n ? n : "UNKNOWN";
+}
+
+static inline const char *rd_st_qp_state_name(int state)
+{
+	const char *n = rdiag_qp_state_name((unsigned int)state);
+
+	return n ? n : "UNKNOWN";
+}
+
+static inline const char *rd_st_wc_name(int status)
+{
+	const char *n = rdiag_wc_status_name(status);
+
+	return n ? n : "IBV_WC_UNKNOWN";
+}
 
 enum rd_obj_type {
 	RD_OBJ_PD,

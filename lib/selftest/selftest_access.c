@@ -162,7 +162,7 @@ static int one(struct rdiag_selftest *st, struct rdiag_st_result *r, int which, 
 		r->wc_status = (int)wc.status;
 		snprintf(r->expected, sizeof(r->expected), "WC 10 IBV_WC_REM_ACCESS_ERR");
 		snprintf(r->observed, sizeof(r->observed), "WC %d %s", wc.status,
-			 rdiag_wc_status_name((int)wc.status));
+			 rd_st_wc_name((int)wc.status));
 		rc = rd_st_fail(st, 0, "%s: requester completion", case_name[which]);
 		rd_st_hint(st, "%s", wc.status == IBV_WC_SUCCESS ? "the responder let a write through "
 			   "that the MR does not allow: memory protection is broken" :
@@ -182,7 +182,7 @@ static int one(struct rdiag_selftest *st, struct rdiag_st_result *r, int which, 
 	if (rc)
 		return rc;
 	ck = rd_st_check(r, RDIAG_PASS, case_name[which], "WC 10 IBV_WC_REM_ACCESS_ERR, requester "
-			 "QP %s, target untouched%s", rdiag_qp_state_name(rd_st_qp_state(a.qp)),
+			 "QP %s, target untouched%s", rd_st_qp_state_name(rd_st_qp_state(a.qp)),
 			 cnt_txt);
 	ck->wc_status = (int)wc.status;
 	r->wc_status = (int)wc.status;

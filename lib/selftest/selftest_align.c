@@ -188,7 +188,7 @@ static int misaligned_refused(struct rdiag_selftest *st, struct rdiag_st_result 
 	struct rdiag_st_check *ck;
 
 	ck = rd_st_check(r, RDIAG_PASS, name, "%s: WC %d %s, target %s", how, wc->status,
-			 rdiag_wc_status_name((int)wc->status),
+			 rd_st_wc_name((int)wc->status),
 			 memcmp(mis, v0, 8) ? "MODIFIED" : "unchanged");
 	ck->wc_status = (int)wc->status;
 	r->wc_status = (int)wc->status;
@@ -265,7 +265,7 @@ static int misaligned_ex(struct rdiag_selftest *st, struct rdiag_st_result *r, c
 	if (rc)
 		return rc;
 	snprintf(sum, sl, "CAS/FAA aligned ok, misaligned FAA refused at post and by the "
-		 "responder (WC %d %s)", wc.status, rdiag_wc_status_name((int)wc.status));
+		 "responder (WC %d %s)", wc.status, rd_st_wc_name((int)wc.status));
 	return 0;
 }
 
@@ -337,7 +337,7 @@ int rd_align_atomics(struct rdiag_selftest *st, struct rdiag_st_result *r, struc
 	if (rc)
 		return rc;
 	snprintf(sum, sl, "CAS/FAA aligned ok, misaligned FAA failed with WC %d %s", wc.status,
-		 rdiag_wc_status_name((int)wc.status));
+		 rd_st_wc_name((int)wc.status));
 	return 0;
 }
 

@@ -1,5 +1,6 @@
-/* Names and encodings used by the self-tests: QP attribute masks, states, types, MTUs,
- * the two IB timer encodings and GIDs.  No device needed, so all of it is unit-tested. */
+/* Names and encodings used by the self-tests: QP attribute masks, the two IB timer encodings
+ * and GIDs (QP types and states are named by the counters module, MTU codes by the packet
+ * module).  No device needed, so all of it is unit-tested. */
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
@@ -64,46 +65,6 @@ char *rdiag_qp_mask_str(unsigned int mask, char *buf, size_t len)
 	return buf;
 }
 
-const char *rdiag_qp_state_name(int state)
-{
-	static const char *const names[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR" };
-
-	if (state < 0 || state >= (int)(sizeof(names) / sizeof(names[0])))
-		return "UNKNOWN";
-	return names[state];
-}
-
-const char *rdiag_qp_type_name(int type)
-{
-	switch (type) {
-	case IBV_QPT_RC: return "RC";
-	case IBV_QPT_UC: return "UC";
-	case IBV_QPT_UD: return "UD";
-	case IBV_QPT_RAW_PACKET: return "RAW_PACKET";
-	case IBV_QPT_XRC_SEND: return "XRC_SEND";
-	case IBV_QPT_XRC_RECV: return "XRC_RECV";
-	case IBV_QPT_DRIVER: return "DRIVER";
-	default: return "UNKNOWN";
-	}
-}
-
-int rdiag_mtu_bytes(int ibv_mtu)
-{
-	if (ibv_mtu < IBV_MTU_256 || ibv_mtu > IBV_MTU_4096)
-		return 0;
-	return 128 << ibv_mtu;	/* IBV_MTU_256 is 1 */
-}
-
-int rdiag_mtu_from_bytes(int bytes)
-{
-	int m;
-
-	for (m = IBV_MTU_256; m <= IBV_MTU_4096; m++)
-		if (rdiag_mtu_bytes(m) == bytes)
-			return m;
-	return 0;
-}
-
 /* IBA table 45 (enum ib_rnr_timeout), in units of 10 us; code 0 is the longest */
 static const long rnr_timer_10us[32] = {
 	65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768,
@@ -142,11 +103,6 @@ const char *rdiag_verdict_name(enum rdiag_verdict v)
 	case RDIAG_SKIP: return "skip";
 	}
 	return "unknown";
-}
-
-const char *rdiag_st_wc_name(int wc_status)
-{
-	return wc_status < 0 ? "" : rdiag_wc_status_name(wc_status);
 }
 
 const char *rd_st_gid_type_name(int type)

@@ -72,13 +72,13 @@ static int err_reset(struct rdiag_selftest *st, struct rd_ep *ep, const struct r
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = IBV_QPS_ERR;
-	snprintf(what, sizeof(what), "%s QP 0x%06x %s->ERR", rdiag_qp_type_name(ep->qp->qp_type),
-		 ep->qp->qp_num, rdiag_qp_state_name(from));
+	snprintf(what, sizeof(what), "%s QP 0x%06x %s->ERR", rd_st_qp_type_name(ep->qp->qp_type),
+		 ep->qp->qp_num, rd_st_qp_state_name(from));
 	rc = rd_st_modify(st, ep, &a, IBV_QP_STATE, what);
 	if (rc)
 		return rc;
 	a.qp_state = IBV_QPS_RESET;
-	snprintf(what, sizeof(what), "%s QP 0x%06x ERR->RESET", rdiag_qp_type_name(ep->qp->qp_type),
+	snprintf(what, sizeof(what), "%s QP 0x%06x ERR->RESET", rd_st_qp_type_name(ep->qp->qp_type),
 		 ep->qp->qp_num);
 	rc = rd_st_modify(st, ep, &a, IBV_QP_STATE, what);
 	if (rc)
@@ -93,8 +93,8 @@ static int refuse(struct rdiag_selftest *st, struct rd_ep *ep, struct ibv_qp_att
 	int from = rd_st_qp_state(ep->qp), rc, now;
 	char m[200];
 
-	rd_st_step(st, "illegal %s->%s must be refused", rdiag_qp_state_name(from),
-		   rdiag_qp_state_name(a->qp_state));
+	rd_st_step(st, "illegal %s->%s must be refused", rd_st_qp_state_name(from),
+		   rd_st_qp_state_name(a->qp_state));
 	rc = ibv_modify_qp(ep->qp, a, mask);
 	if (rc < 0)
 		rc = errno;
@@ -102,27 +102,27 @@ static int refuse(struct rdiag_selftest *st, struct rd_ep *ep, struct ibv_qp_att
 	if (!rc) {
 		snprintf(st->res->expected, sizeof(st->res->expected), "refused (EINVAL)");
 		snprintf(st->res->observed, sizeof(st->res->observed), "accepted, state now %s",
-			 rdiag_qp_state_name(now));
+			 rd_st_qp_state_name(now));
 		rd_st_attr(st->res, "mask", "%s",
 			   rdiag_qp_mask_str((unsigned int)mask, m, sizeof(m)));
 		rd_st_hint(st, "the driver lets a QP skip states: applications relying on the "
 			   "IB state machine (ibv_modify_qp(3)) may misbehave");
-		return rd_st_fail(st, 0, "illegal %s->%s accepted", rdiag_qp_state_name(from),
-				  rdiag_qp_state_name(a->qp_state));
+		return rd_st_fail(st, 0, "illegal %s->%s accepted", rd_st_qp_state_name(from),
+				  rd_st_qp_state_name(a->qp_state));
 	}
 	if (now != from) {
 		snprintf(st->res->expected, sizeof(st->res->expected), "state %s",
-			 rdiag_qp_state_name(from));
+			 rd_st_qp_state_name(from));
 		snprintf(st->res->observed, sizeof(st->res->observed), "state %s",
-			 rdiag_qp_state_name(now));
+			 rd_st_qp_state_name(now));
 		return rd_st_fail(st, 0, "refused %s->%s changed the state",
-				  rdiag_qp_state_name(from), rdiag_qp_state_name(a->qp_state));
+				  rd_st_qp_state_name(from), rd_st_qp_state_name(a->qp_state));
 	}
-	rd_st_check(st->res, RDIAG_PASS, "", "%s->%s refused (%s)", rdiag_qp_state_name(from),
-		    rdiag_qp_state_name(a->qp_state), strerror(rc));
+	rd_st_check(st->res, RDIAG_PASS, "", "%s->%s refused (%s)", rd_st_qp_state_name(from),
+		    rd_st_qp_state_name(a->qp_state), strerror(rc));
 	snprintf(st->res->checks[st->res->nchecks - 1].what, sizeof(st->res->checks[0].what),
-		 "%s %s->%s", rdiag_qp_type_name(ep->qp->qp_type), rdiag_qp_state_name(from),
-		 rdiag_qp_state_name(a->qp_state));
+		 "%s %s->%s", rd_st_qp_type_name(ep->qp->qp_type), rd_st_qp_state_name(from),
+		 rd_st_qp_state_name(a->qp_state));
 	(*refused)++;
 	return 0;
 }
@@ -187,7 +187,7 @@ static int illegal(struct rdiag_selftest *st, enum ibv_qp_type t, const struct r
 static int reset_to_err(struct rdiag_selftest *st, struct rd_ep *ep, const struct rd_conn *c,
 			bool *refused)
 {
-	const char *tn = rdiag_qp_type_name(ep->qp->qp_type);
+	const char *tn = rd_st_qp_type_name(ep->qp->qp_type);
 	struct ibv_qp_attr a;
 	char what[64], name[32];
 	int rc, err;
@@ -228,7 +228,7 @@ static int reset_to_err(struct rdiag_selftest *st, struct rd_ep *ep, const struc
 static int err_cycle(struct rdiag_selftest *st, const struct rd_conn *c, struct rd_ep *ep,
 		     struct rd_ep *peer, bool *refused)
 {
-	const char *tn = rdiag_qp_type_name(ep->qp->qp_type);
+	const char *tn = rd_st_qp_type_name(ep->qp->qp_type);
 	struct ibv_qp_attr a;
 	char what[64];
 	int rc;
@@ -262,7 +262,7 @@ static int err_cycle(struct rdiag_selftest *st, const struct rd_conn *c, struct 
 static int walk(struct rdiag_selftest *st, enum ibv_qp_type t, const struct rd_conn *c,
 		struct rd_ep *a, struct rd_ep *b, bool *skipped)
 {
-	const char *tn = rdiag_qp_type_name(t);
+	const char *tn = rd_st_qp_type_name(t);
 	uint32_t len;
 	char what[64];
 	int rc, act = (int)st->a.pattr.active_mtu;
@@ -288,10 +288,10 @@ static int walk(struct rdiag_selftest *st, enum ibv_qp_type t, const struct rd_c
 	if (rc)
 		return rc;
 	/* a message of two MTUs and a bit, so segmentation is exercised (UD: one MTU max) */
-	len = t == IBV_QPT_UD ? (uint32_t)rdiag_mtu_bytes(c->path_mtu) - 64 :
-	      (uint32_t)(2 * rdiag_mtu_bytes(c->path_mtu) + 17);
+	len = t == IBV_QPT_UD ? rdiag_mtu_bytes(c->path_mtu) - 64 :
+	      2 * rdiag_mtu_bytes(c->path_mtu) + 17;
 	if (c->path_mtu > act)
-		rd_st_hint(st, "path_mtu %d is above %s port %d's active_mtu %d: packets larger "
+		rd_st_hint(st, "path_mtu %u is above %s port %d's active_mtu %u: packets larger "
 			   "than the link MTU are dropped on a real wire: expect WC 12 (retry exceeded) "
 			   "or sends that never complete",
 			   rdiag_mtu_bytes(c->path_mtu), st->a.dev, st->a.port,
@@ -309,10 +309,10 @@ static int walk(struct rdiag_selftest *st, enum ibv_qp_type t, const struct rd_c
 	}
 	if (c->path_mtu > act) {
 		rd_st_record_qp(st, a);
-		snprintf(st->res->expected, sizeof(st->res->expected), "path_mtu <= %d",
+		snprintf(st->res->expected, sizeof(st->res->expected), "path_mtu <= %u",
 			 rdiag_mtu_bytes(act));
 		snprintf(st->res->observed, sizeof(st->res->observed),
-			 "path_mtu %d accepted by the driver", rdiag_mtu_bytes(c->path_mtu));
+			 "path_mtu %u accepted by the driver", rdiag_mtu_bytes(c->path_mtu));
 		return rd_st_fail(st, 0, "%s QP 0x%06x INIT->RTR: path_mtu above the port's "
 				  "active_mtu", tn, a->qp->qp_num);
 	}

@@ -161,7 +161,7 @@ int rd_st_ep_create_ex(struct rdiag_selftest *st, struct rd_ep *ep, struct rd_po
 	memset(ep, 0, sizeof(*ep));
 	ep->port = port;
 	rd_st_step(st, "%s: allocate PD, CQ, %s QP, %zu-byte MR", port->dev,
-		   rdiag_qp_type_name(type), buflen);
+		   rd_st_qp_type_name(type), buflen);
 	ep->pd = rd_st_track(st, RD_OBJ_PD, ibv_alloc_pd(port->ctx), 0);
 	if (!ep->pd)
 		return rd_st_fail(st, errno, "%s ibv_alloc_pd", port->dev);
@@ -207,7 +207,7 @@ int rd_st_ep_create_ex(struct rdiag_selftest *st, struct rd_ep *ep, struct rd_po
 	}
 	if (!ep->qp)
 		return rd_st_fail(st, errno, "%s ibv_create_qp(%s)", port->dev,
-				  rdiag_qp_type_name(type));
+				  rd_st_qp_type_name(type));
 	return 0;
 }
 
@@ -364,9 +364,9 @@ static void record_attrs(struct rdiag_selftest *st, struct rd_ep *ep,
 	char buf[256];
 
 	rd_st_attr(r, "qp", "0x%06x (%s on %s port %d)", ep->qp->qp_num,
-		   rdiag_qp_type_name(ep->qp->qp_type), p->dev, p->port);
+		   rd_st_qp_type_name(ep->qp->qp_type), p->dev, p->port);
 	rd_st_attr(r, "mask", "%s", rdiag_qp_mask_str((unsigned int)mask, buf, sizeof(buf)));
-	rd_st_attr(r, "qp_state", "%s", rdiag_qp_state_name(a->qp_state));
+	rd_st_attr(r, "qp_state", "%s", rd_st_qp_state_name(a->qp_state));
 	if (mask & IBV_QP_PKEY_INDEX)
 		rd_st_attr(r, "pkey_index", "%u", a->pkey_index);
 	if (mask & IBV_QP_PORT)
@@ -376,7 +376,7 @@ static void record_attrs(struct rdiag_selftest *st, struct rd_ep *ep,
 	if (mask & IBV_QP_QKEY)
 		rd_st_attr(r, "qkey", "0x%x", a->qkey);
 	if (mask & IBV_QP_PATH_MTU)
-		rd_st_attr(r, "path_mtu", "%d (port active_mtu %d, max_mtu %d)",
+		rd_st_attr(r, "path_mtu", "%u (port active_mtu %u, max_mtu %u)",
 			   rdiag_mtu_bytes(a->path_mtu), rdiag_mtu_bytes(p->pattr.active_mtu),
 			   rdiag_mtu_bytes(p->pattr.max_mtu));
 	if (mask & IBV_QP_AV) {
@@ -478,7 +478,7 @@ static void modify_hint(struct rdiag_selftest *st, struct rd_ep *ep, const struc
 	static const union ibv_gid zero;
 
 	if ((mask & IBV_QP_PATH_MTU) && a->path_mtu > p->pattr.active_mtu) {
-		rd_st_hint(st, "path_mtu %d is above %s port %d's active_mtu %d (netdev MTU "
+		rd_st_hint(st, "path_mtu %u is above %s port %d's active_mtu %u (netdev MTU "
 			   "minus headers): use at most the active MTU of both ends",
 			   rdiag_mtu_bytes(a->path_mtu), p->dev, p->port,
 			   rdiag_mtu_bytes(p->pattr.active_mtu));
@@ -508,8 +508,8 @@ static void modify_hint(struct rdiag_selftest *st, struct rd_ep *ep, const struc
 				  m, sizeof(m));
 		rd_st_hint(st, "the driver refused %s->%s: an attribute is out of range or the "
 			   "mask does not fit the transition (ibv_modify_qp(3) requires %s for "
-			   "%s)", rdiag_qp_state_name(from), rdiag_qp_state_name(a->qp_state), m,
-			   rdiag_qp_type_name(ep->qp->qp_type));
+			   "%s)", rd_st_qp_state_name(from), rd_st_qp_state_name(a->qp_state), m,
+			   rd_st_qp_type_name(ep->qp->qp_type));
 		return;
 	}
 	if (err == ENOMEM)
@@ -562,15 +562,15 @@ int rd_st_modify(struct rdiag_selftest *st, struct rd_ep *ep, struct ibv_qp_attr
 	char m[200];
 	int from = rd_st_qp_state(ep->qp), rc;
 
-	rd_st_step(st, "%s: ibv_modify_qp %s->%s mask %s", what, rdiag_qp_state_name(from),
-		   rdiag_qp_state_name(attr->qp_state),
+	rd_st_step(st, "%s: ibv_modify_qp %s->%s mask %s", what, rd_st_qp_state_name(from),
+		   rd_st_qp_state_name(attr->qp_state),
 		   rdiag_qp_mask_str((unsigned int)mask, m, sizeof(m)));
 	rc = ibv_modify_qp(ep->qp, attr, mask);
 	if (rc) {
 		if (rc < 0)	/* some providers return -1 and set errno */
 			rc = errno;
-		rd_st_fail(st, rc, "%s: ibv_modify_qp %s->%s", what, rdiag_qp_state_name(from),
-			   rdiag_qp_state_name(attr->qp_state));
+		rd_st_fail(st, rc, "%s: ibv_modify_qp %s->%s", what, rd_st_qp_state_name(from),
+			   rd_st_qp_state_name(attr->qp_state));
 		if (st->res->nattrs == 0)
 			record_attrs(st, ep, attr, mask);
 		modify_hint(st, ep, attr, mask, rc, from);
@@ -608,7 +608,7 @@ int rd_st_to_init(struct rdiag_selftest *st, struct rd_ep *ep, const struct rd_c
 		a.qp_access_flags = c->access;
 		mask |= IBV_QP_ACCESS_FLAGS;
 	}
-	snprintf(what, sizeof(what), "%s QP 0x%06x RESET->INIT", rdiag_qp_type_name(ep->qp->qp_type),
+	snprintf(what, sizeof(what), "%s QP 0x%06x RESET->INIT", rd_st_qp_type_name(ep->qp->qp_type),
 		 ep->qp->qp_num);
 	return rd_st_modify(st, ep, &a, mask, what);
 }
@@ -634,7 +634,7 @@ int rd_st_to_rtr(struct rdiag_selftest *st, struct rd_ep *ep, const struct rd_ep
 			mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
 		}
 	}
-	snprintf(what, sizeof(what), "%s QP 0x%06x INIT->RTR", rdiag_qp_type_name(ep->qp->qp_type),
+	snprintf(what, sizeof(what), "%s QP 0x%06x INIT->RTR", rd_st_qp_type_name(ep->qp->qp_type),
 		 ep->qp->qp_num);
 	return rd_st_modify(st, ep, &a, mask, what);
 }
@@ -656,7 +656,7 @@ int rd_st_to_rts(struct rdiag_selftest *st, struct rd_ep *ep, const struct rd_co
 		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 			IBV_QP_MAX_QP_RD_ATOMIC;
 	}
-	snprintf(what, sizeof(what), "%s QP 0x%06x RTR->RTS", rdiag_qp_type_name(ep->qp->qp_type),
+	snprintf(what, sizeof(what), "%s QP 0x%06x RTR->RTS", rd_st_qp_type_name(ep->qp->qp_type),
 		 ep->qp->qp_num);
 	return rd_st_modify(st, ep, &a, mask, what);
 }

@@ -142,14 +142,14 @@ static int rnr_exceeded(struct rdiag_selftest *st, struct rdiag_st_result *r, ch
 	if (wc.status != IBV_WC_RNR_RETRY_EXC_ERR) {
 		snprintf(r->expected, sizeof(r->expected), "WC 13 IBV_WC_RNR_RETRY_EXC_ERR");
 		snprintf(r->observed, sizeof(r->observed), "WC %d %s", wc.status,
-			 rdiag_wc_status_name((int)wc.status));
+			 rd_st_wc_name((int)wc.status));
 		rc = rd_st_fail(st, 0, "rnr_retry %d: send completion", RNR_RETRY_LOW);
 		goto out;
 	}
 	state = rd_st_qp_state(a.qp);
 	if (state != IBV_QPS_ERR) {
 		snprintf(r->expected, sizeof(r->expected), "requester QP in ERR");
-		snprintf(r->observed, sizeof(r->observed), "%s", rdiag_qp_state_name(state));
+		snprintf(r->observed, sizeof(r->observed), "%s", rd_st_qp_state_name(state));
 		rc = rd_st_fail(st, 0, "rnr_retry %d: QP state after WC 13", RNR_RETRY_LOW);
 		goto out;
 	}
@@ -227,7 +227,7 @@ static int rnr_delayed(struct rdiag_selftest *st, struct rdiag_st_result *r, cha
 		r->wc_status = (int)wc.status;
 		snprintf(r->expected, sizeof(r->expected), "no completion before the receive");
 		snprintf(r->observed, sizeof(r->observed), "WC %d %s after %.1f ms", wc.status,
-			 rdiag_wc_status_name((int)wc.status), rd_st_now_ms() - t0);
+			 rd_st_wc_name((int)wc.status), rd_st_now_ms() - t0);
 		rc = rd_st_fail(st, 0, "rnr_retry 7: send completed before the receive was posted");
 		rd_st_hint(st, "rnr_retry 7 must retry forever; %s", wc.status ?
 			   rdiag_wc_status_hint((int)wc.status) : "the responder accepted a SEND "

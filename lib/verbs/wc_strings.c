@@ -99,7 +99,7 @@ const char *rdiag_wc_status_name(int status)
 {
 	const struct wc_string *w = wc_lookup(status);
 
-	return w ? w->name : "IBV_WC_UNKNOWN";
+	return w ? w->name : NULL;
 }
 
 const char *rdiag_wc_status_str(int status)

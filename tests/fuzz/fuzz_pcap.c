@@ -60,7 +60,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct rdiag_flow_info info;
 
 		rdiag_flow_get(ft, i, &info);
-		(void)rdiag_flow_src_qpn(ft, i);
 	}
 	{
 		struct rdiag_flow_total t;

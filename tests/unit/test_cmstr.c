@@ -27,8 +27,8 @@ int main(void)
 	EXPECT_EQ(same, RDMA_CM_EVENT_TIMEWAIT_EXIT + 1);
 	EXPECT_STREQ(rdiag_cm_event_name(8), "REJECTED");
 	EXPECT_STREQ(rdiag_cm_event_name(19), "INTERNAL");
-	EXPECT_STREQ(rdiag_cm_event_name(20), "UNKNOWN");
-	EXPECT_STREQ(rdiag_cm_event_name(-1), "UNKNOWN");
+	EXPECT_TRUE(rdiag_cm_event_name(20) == NULL);
+	EXPECT_TRUE(rdiag_cm_event_name(-1) == NULL);
 	EXPECT_EQ(rdiag_cm_event_from_name("RDMA_CM_EVENT_REJECTED"), 8);
 	EXPECT_EQ(rdiag_cm_event_from_name("established"), 9);
 	EXPECT_EQ(rdiag_cm_event_from_name("nope"), -1);

@@ -151,13 +151,14 @@ static void test_json(void)
 	}
 }
 
-static struct rdiag_doc_step *step(struct rdiag_doctor *d, const char *name, bool ok, int event,
-				   int status)
+static struct rdiag_doc_step *step(struct rdiag_doctor *d, enum rdiag_doc_step_id id, bool ok,
+				   int event, int status)
 {
 	struct rdiag_doc_step *s = &d->steps[d->nsteps++];
 
 	memset(s, 0, sizeof(*s));
-	s->name = name;
+	s->id = id;
+	s->name = rdiag_doc_step_name(id);
 	s->done = true;
 	s->ok = ok;
 	s->event = event;
@@ -179,10 +180,10 @@ static struct rdiag_doctor *attempted(void)
 	d->timeout_ms = 2000;
 	snprintf(d->egress_dev, sizeof(d->egress_dev), "rxe0");
 	d->egress_port = 1;
-	step(d, "create_id", true, -1, 0);
-	step(d, "resolve_addr", true, RDMA_CM_EVENT_ADDR_RESOLVED, 0);
-	step(d, "resolve_route", true, RDMA_CM_EVENT_ROUTE_RESOLVED, 0);
-	step(d, "create_qp", true, -1, 0);
+	step(d, RDIAG_DOC_STEP_CREATE_ID, true, -1, 0);
+	step(d, RDIAG_DOC_STEP_RESOLVE_ADDR, true, RDMA_CM_EVENT_ADDR_RESOLVED, 0);
+	step(d, RDIAG_DOC_STEP_RESOLVE_ROUTE, true, RDMA_CM_EVENT_ROUTE_RESOLVED, 0);
+	step(d, RDIAG_DOC_STEP_CREATE_QP, true, -1, 0);
 	return d;
 }
 
@@ -200,7 +201,7 @@ static void test_verdict(void)
 	rdiag_doctor_free(d);
 
 	d = attempted();
-	step(d, "connect", false, RDMA_CM_EVENT_REJECTED, 8);
+	step(d, RDIAG_DOC_STEP_CONNECT, false, RDMA_CM_EVENT_REJECTED, 8);
 	rdiag_doctor_verdict(d, &v);
 	EXPECT_STREQ(v.cause, "no_listener");
 	EXPECT_STREQ(v.layer, "cm");
@@ -209,14 +210,14 @@ static void test_verdict(void)
 	rdiag_doctor_free(d);
 
 	d = attempted();
-	step(d, "connect", false, RDMA_CM_EVENT_REJECTED, 28);
+	step(d, RDIAG_DOC_STEP_CONNECT, false, RDMA_CM_EVENT_REJECTED, 28);
 	rdiag_doctor_verdict(d, &v);
 	EXPECT_STREQ(v.cause, "rejected_by_application");
 	rdiag_doctor_free(d);
 
 	/* a timeout with a firewall rule as evidence, then without */
 	d = attempted();
-	s = step(d, "connect", false, -1, 0);
+	s = step(d, RDIAG_DOC_STEP_CONNECT, false, -1, 0);
 	s->timed_out = true;
 	s->err = -ETIMEDOUT;
 	rd_doc_add(d, "firewall", "firewall", RDIAG_DOC_WARN, "firewall_drops_roce", "UDP 4791",
@@ -230,7 +231,7 @@ static void test_verdict(void)
 
 	d = attempted();
 	d->nsteps = 1;
-	step(d, "resolve_addr", false, RDMA_CM_EVENT_ADDR_ERROR, -ETIMEDOUT);
+	step(d, RDIAG_DOC_STEP_RESOLVE_ADDR, false, RDMA_CM_EVENT_ADDR_ERROR, -ETIMEDOUT);
 	rdiag_doctor_verdict(d, &v);
 	EXPECT_STREQ(v.cause, "neighbour_unresolved");
 	d->steps[1].event = -1;
@@ -248,8 +249,8 @@ static void test_verdict(void)
 
 	/* established: ok, unless the peer's record shows another MTU */
 	d = attempted();
-	step(d, "connect", true, RDMA_CM_EVENT_ESTABLISHED, 0);
-	step(d, "disconnect", true, RDMA_CM_EVENT_DISCONNECTED, 0);
+	step(d, RDIAG_DOC_STEP_CONNECT, true, RDMA_CM_EVENT_ESTABLISHED, 0);
+	step(d, RDIAG_DOC_STEP_DISCONNECT, true, RDMA_CM_EVENT_DISCONNECTED, 0);
 	d->egress_mtu = 1500;
 	rdiag_doctor_verdict(d, &v);
 	EXPECT_STREQ(v.cause, "ok");
@@ -303,7 +304,7 @@ static void test_verdict(void)
 	EXPECT_STREQ(v.cause, "disconnect_failed");
 	EXPECT_TRUE(strstr(v.sentence, "the disconnect was not made") != NULL);
 	/* an MTU mismatch is the problem; the failed disconnect is in its evidence */
-	s = step(d, "disconnect", false, -1, 0);
+	s = step(d, RDIAG_DOC_STEP_DISCONNECT, false, -1, 0);
 	s->timed_out = true;
 	snprintf(s->detail, sizeof(s->detail), "no DISCONNECTED within 2000 ms");
 	d->peer.netdev_mtu = 9000;
@@ -316,7 +317,7 @@ static void test_verdict(void)
 
 	/* a connect timeout is the doctor giving up, and the sentence says so */
 	d = attempted();
-	s = step(d, "connect", false, -1, 0);
+	s = step(d, RDIAG_DOC_STEP_CONNECT, false, -1, 0);
 	s->timed_out = true;
 	s->err = -ETIMEDOUT;
 	rdiag_doctor_verdict(d, &v);
@@ -335,6 +336,37 @@ static void test_verdict(void)
 }
 
 /* every warning or problem finding of d carries a fix hint */
+/* the steps are an enum with one name table; the verdict finds them by id, not by name or
+ * by position */
+static void test_step_ids(void)
+{
+	struct rdiag_doctor *d;
+	struct rdiag_doc_verdict v;
+	struct rdiag_doc_step *s;
+
+	EXPECT_STREQ(rdiag_doc_step_name(RDIAG_DOC_STEP_CREATE_ID), "create_id");
+	EXPECT_STREQ(rdiag_doc_step_name(RDIAG_DOC_STEP_RESOLVE_ROUTE), "resolve_route");
+	EXPECT_STREQ(rdiag_doc_step_name(RDIAG_DOC_STEP_DISCONNECT), "disconnect");
+	EXPECT_TRUE(rdiag_doc_step_name(RDIAG_DOC_STEP__COUNT) == NULL);
+
+	/* a step whose printed name was changed is still the connect step */
+	d = attempted();
+	s = step(d, RDIAG_DOC_STEP_CONNECT, false, RDMA_CM_EVENT_REJECTED, 8);
+	s->name = "renamed";
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "no_listener");
+	rdiag_doctor_free(d);
+
+	/* the connect step found wherever it sits: first here, and renamed */
+	d = attempted();
+	d->nsteps = 0;
+	s = step(d, RDIAG_DOC_STEP_CONNECT, true, RDMA_CM_EVENT_ESTABLISHED, 0);
+	s->name = "renamed";
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "disconnect_failed");	/* established, no disconnect step */
+	rdiag_doctor_free(d);
+}
+
 static void expect_hints(const struct rdiag_doctor *d, const char *what)
 {
 	size_t i, bare = 0;
@@ -611,6 +643,7 @@ int main(void)
 	test_json();
 	test_findings();
 	test_verdict();
+	test_step_ids();
 	test_mtu_finding();
 	test_gid_findings();
 	test_path_hints();

@@ -306,8 +306,8 @@ static void test_read_pairing(void)
 	EXPECT_EQ(req.read_lat.max_ns, 30 * US);
 	EXPECT_EQ(req.peer, 1);
 	EXPECT_EQ(rsp.peer, 0);
-	EXPECT_EQ(rdiag_flow_src_qpn(ft, 0), 7);	/* A's QP, learnt from the response */
-	EXPECT_EQ(rdiag_flow_src_qpn(ft, 1), 5);
+	EXPECT_EQ(req.src_qpn, 7);	/* A's QP, learnt from the response */
+	EXPECT_EQ(rsp.src_qpn, 5);
 	EXPECT_EQ(rsp.psn_gaps + rsp.psn_dup, 0);
 	/* a retransmitted READ response (psn 102 again) is a duplicate */
 	p = pkt(0x0e, B, A, 7, 102);
@@ -483,7 +483,8 @@ static void test_cm(void)
 	p = cm_pkt(RDIAG_CM_REQ, A, B, 0x101, 0);
 	rdiag_flow_add(ft, &p, 10000, &v);
 	p = cm_pkt(RDIAG_CM_REJ, B, A, 0, 0x101);
-	p.cm.reason = 8;
+	p.cm.reason = RDIAG_REJ_INVALID_SERVICE_ID;
+	p.cm.reason_name = "as decoded";	/* the flow keeps the decoder's name */
 	rdiag_flow_add(ft, &p, 11000, &v);
 	EXPECT_TRUE(v.flags & RDIAG_FV_CM_REJ);
 	/* connection 3: three REQs and no answer */
@@ -510,6 +511,7 @@ static void test_cm(void)
 	EXPECT_EQ(rdiag_flow_cm_get(ft, 1, &c), 0);
 	EXPECT_EQ(c.state, RDIAG_CMS_REJECTED);
 	EXPECT_EQ(c.rej_reason, 8);
+	EXPECT_STREQ(c.rej_reason_name, "as decoded");
 	EXPECT_TRUE(!c.rej_by_client);
 	EXPECT_EQ(rdiag_flow_cm_get(ft, 2, &c), 0);
 	EXPECT_EQ(c.state, RDIAG_CMS_REQ_SENT);
@@ -533,7 +535,8 @@ static void test_cm_qp_pairing(void)
 	/* B -> A on QP 0x21 exists before the handshake completes (an early packet) */
 	p = pkt(0x04, B, A, 0x21, 7);
 	rdiag_flow_add(ft, &p, 1, &v);
-	EXPECT_EQ(rdiag_flow_src_qpn(ft, 0), RDIAG_QPN_NONE);
+	EXPECT_EQ(v.src_qpn, RDIAG_QPN_NONE);
+	EXPECT_EQ(info(ft, 0).src_qpn, RDIAG_QPN_NONE);
 	p = cm_pkt(RDIAG_CM_REQ, A, B, 0x500, 0);
 	p.cm.local_qpn = 0x21;
 	rdiag_flow_add(ft, &p, 2, &v);
@@ -541,14 +544,19 @@ static void test_cm_qp_pairing(void)
 	p.cm.local_qpn = 0x31;
 	rdiag_flow_add(ft, &p, 3, &v);
 	/* the existing flow learns its sender, and a new one knows it from its first packet */
-	EXPECT_EQ(rdiag_flow_src_qpn(ft, 0), 0x31);
-	p = pkt(0x04, A, B, 0x31, 100);
+	EXPECT_EQ(info(ft, 0).src_qpn, 0x31);
+	p = pkt(0x04, B, A, 0x21, 8);
 	rdiag_flow_add(ft, &p, 4, &v);
-	EXPECT_EQ(rdiag_flow_src_qpn(ft, (size_t)v.flow), 0x21);
+	EXPECT_EQ(v.flow, 0);
+	EXPECT_EQ(v.src_qpn, 0x31);	/* the verdict carries it: no call back into the table */
+	p = pkt(0x04, A, B, 0x31, 100);
+	rdiag_flow_add(ft, &p, 5, &v);
+	EXPECT_EQ(v.src_qpn, 0x21);
+	EXPECT_EQ(info(ft, (size_t)v.flow).src_qpn, 0x21);
 	/* a QP pair nobody talked about gets nothing */
 	p = pkt(0x04, A, B, 0x32, 100);
-	rdiag_flow_add(ft, &p, 5, &v);
-	EXPECT_EQ(rdiag_flow_src_qpn(ft, (size_t)v.flow), RDIAG_QPN_NONE);
+	rdiag_flow_add(ft, &p, 6, &v);
+	EXPECT_EQ(v.src_qpn, RDIAG_QPN_NONE);
 	rdiag_flow_table_free(ft);
 }
 
@@ -601,7 +609,8 @@ static void test_keys_and_flags(void)
 	p.deth_srcqp = 0x51;
 	rdiag_flow_add(ft, &p, 2, &v);
 	EXPECT_EQ(rdiag_flow_count(ft), 2);
-	EXPECT_EQ(rdiag_flow_src_qpn(ft, 1), 0x51);
+	EXPECT_EQ(v.src_qpn, 0x51);	/* UD: the DETH source QP */
+	EXPECT_EQ(info(ft, 1).src_qpn, 0x51);
 	/* bad ICRC, truncated packet, and one cut before the BTH */
 	p = pkt(0x04, A, B, 0x41, 7);
 	p.icrc_ok = false;
@@ -622,7 +631,7 @@ static void test_keys_and_flags(void)
 	f = info(ft, 2);
 	EXPECT_EQ(f.icrc_bad, 1);
 	EXPECT_EQ(f.truncated, 1);
-	EXPECT_STREQ(rdiag_flow_addr_str(buf, sizeof(buf), f.key.kind, f.key.src), "10.0.0.1");
+	EXPECT_STREQ(rdiag_flow_addr_str(f.key.kind, f.key.src, buf, sizeof(buf)), "10.0.0.1");
 	rdiag_flow_total(ft, &t);
 	EXPECT_EQ(t.frames, 6);
 	EXPECT_EQ(t.rdma, 5);
@@ -641,7 +650,7 @@ static void test_keys_and_flags(void)
 	rdiag_flow_add(ft, &p, 6, &v);
 	f = info(ft, 3);
 	EXPECT_EQ(f.key.kind, RDIAG_ADDR_LID);
-	EXPECT_STREQ(rdiag_flow_addr_str(buf, sizeof(buf), f.key.kind, f.key.dst), "lid 0x0034");
+	EXPECT_STREQ(rdiag_flow_addr_str(f.key.kind, f.key.dst, buf, sizeof(buf)), "lid 0x0034");
 	rdiag_flow_table_free(ft);
 }
 

@@ -113,18 +113,18 @@ static void test_filter_text(void)
 	struct rdiag_live_opts o = { 0 };
 	char buf[256];
 
-	EXPECT_EQ(rdiag_capture_filter_text(buf, sizeof(buf), NULL), 0);
+	EXPECT_EQ(rdiag_capture_filter_text(NULL, buf, sizeof(buf)), 0);
 	EXPECT_STREQ(buf, RDIAG_CAPTURE_DEFAULT_FILTER);
 	o.ports = ports;
 	o.n_ports = 2;
 	o.filter = "host 10.0.0.1";
-	EXPECT_EQ(rdiag_capture_filter_text(buf, sizeof(buf), &o), 0);
+	EXPECT_EQ(rdiag_capture_filter_text(&o, buf, sizeof(buf)), 0);
 	EXPECT_STREQ(buf, "(udp port 4791 or udp port 4792 or ether proto 0x8915) and (host 10.0.0.1)");
 	o.no_default_filter = true;
-	EXPECT_EQ(rdiag_capture_filter_text(buf, sizeof(buf), &o), 0);
+	EXPECT_EQ(rdiag_capture_filter_text(&o, buf, sizeof(buf)), 0);
 	EXPECT_STREQ(buf, "host 10.0.0.1");
 	o.no_default_filter = false;
-	EXPECT_EQ(rdiag_capture_filter_text(buf, 20, &o), -ENOSPC);
+	EXPECT_EQ(rdiag_capture_filter_text(&o, buf, 20), -ENOSPC);
 }
 
 static void test_bad_files(void)

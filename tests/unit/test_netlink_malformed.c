@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <rdmadiag/counters.h>
+#include <rdmadiag/packet.h>
 #include <rdmadiag/resources.h>
 #include "counters/internal.h"
 #include "tap.h"
@@ -345,11 +346,11 @@ int main(void)
 			EXPECT_EQ(q[0].has_rqpn, 1);
 			EXPECT_EQ(q[0].sq_psn, 0x456);
 			EXPECT_EQ(q[0].rq_psn, 0x123);
-			EXPECT_STREQ(rdiag_res_qp_type_name(q[0].type), "RC");
-			EXPECT_STREQ(rdiag_res_qp_state_name(q[0].state), "RTS");
+			EXPECT_STREQ(rdiag_qp_type_name(q[0].type), "RC");
+			EXPECT_STREQ(rdiag_qp_state_name(q[0].state), "RTS");
 			EXPECT_EQ(q[0].pid, 4242);
 			EXPECT_STREQ(q[0].comm, "");	/* a recorded pid is not looked up */
-			EXPECT_STREQ(rdiag_res_qp_type_name(q[1].type), "GSI");
+			EXPECT_STREQ(rdiag_qp_type_name(q[1].type), "GSI");
 			EXPECT_STREQ(q[1].comm, "ib_core");
 			EXPECT_EQ(q[1].has_rqpn, 0);
 		}
@@ -392,7 +393,7 @@ int main(void)
 		EXPECT_EQ(ni, 1);
 		if (ni == 1) {
 			EXPECT_STREQ(rdiag_res_cm_state_name(id[0].state), "LISTEN");
-			EXPECT_STREQ(rdiag_res_port_space_name(id[0].ps_full), "TCP");
+			EXPECT_STREQ(rdiag_port_space_name(id[0].ps_full), "TCP");
 			EXPECT_STREQ(rdiag_sockaddr_str(&id[0].src, a, sizeof(a)), "198.18.0.2:7330");
 			EXPECT_EQ(id[0].has_dst, 0);
 			EXPECT_EQ(id[0].pid, 99);

@@ -55,7 +55,7 @@ int main(void)
 	EXPECT_EQ(P.cm.retry_count, 7);
 	EXPECT_EQ(P.cm.pkey, 0xffff);
 	EXPECT_EQ(P.cm.path_mtu, 3);
-	EXPECT_EQ(rdiag_ib_mtu_bytes(P.cm.path_mtu), 1024);
+	EXPECT_EQ(rdiag_mtu_bytes(P.cm.path_mtu), 1024);
 	EXPECT_EQ(P.cm.rnr_retry_count, 7);
 	EXPECT_EQ(P.cm.max_cm_retries, 15);
 	EXPECT_EQ(P.cm.primary_slid, 0xffff);

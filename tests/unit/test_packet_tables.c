@@ -161,8 +161,11 @@ int main(void)
 		EXPECT_TRUE(all);
 		EXPECT_TRUE(RDIAG_HDR__COUNT <= 32);	/* fits the present bitmask */
 	}
-	EXPECT_EQ(rdiag_ib_mtu_bytes(1), 256);
-	EXPECT_EQ(rdiag_ib_mtu_bytes(5), 4096);
-	EXPECT_EQ(rdiag_ib_mtu_bytes(6), 0);
+	EXPECT_EQ(rdiag_mtu_bytes(1), 256);
+	EXPECT_EQ(rdiag_mtu_bytes(5), 4096);
+	EXPECT_EQ(rdiag_mtu_bytes(6), 0);
+	EXPECT_EQ(rdiag_mtu_bytes(0), 0);
+	EXPECT_EQ(rdiag_mtu_from_bytes(2048), 4);
+	EXPECT_EQ(rdiag_mtu_from_bytes(1500), 0);
 	return tap_done();
 }

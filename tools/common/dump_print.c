@@ -425,14 +425,12 @@ static void cm(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
 		w_u64(w, K("target_ack_delay"), F(NULL, " target_ack_delay %" PRIu64),
 			      c->target_ack_delay);
 		break;
-	case RDIAG_CM_REJ: {
-		const char *rn = rdiag_cm_rej_reason_name(c->reason);
-
+	case RDIAG_CM_REJ:
+		/* the decoder named the reason (NULL when unassigned) */
 		w_u64(w, K("msg_rejected"), F(NULL, " msg_rejected %" PRIu64), c->msg_rejected);
 		w_u64(w, K("reason"), " reason %" PRIu64, c->reason);
-		w_str(w, K("reason_name"), " %s", rn ? rn : "unassigned");
+		w_str(w, K("reason_name"), " %s", c->reason_name ? c->reason_name : "unassigned");
 		break;
-	}
 	case RDIAG_CM_MRA:
 		w_u64(w, K("msg_mraed"), F(NULL, " msg_mraed %" PRIu64), c->msg_mraed);
 		w_u64(w, K("service_timeout"), F(NULL, " service_timeout %" PRIu64),

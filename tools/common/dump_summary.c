@@ -62,17 +62,16 @@ static void flow_name(char *buf, size_t len, const struct rdiag_flow_key *k)
 {
 	char s[64], d[64];
 
-	rdiag_flow_addr_str(s, sizeof(s), k->kind, k->src);
-	rdiag_flow_addr_str(d, sizeof(d), k->kind, k->dst);
+	rdiag_flow_addr_str(k->kind, k->src, s, sizeof(s));
+	rdiag_flow_addr_str(k->kind, k->dst, d, sizeof(d));
 	snprintf(buf, len, "%s > %s qp 0x%06x", s, d, k->destqp);
 }
 
-static bool wanted(const struct dump_summary_opts *so, struct rdiag_flow_table *ft,
-		   const struct rdiag_flow_info *f, size_t i)
+static bool wanted(const struct dump_summary_opts *so, const struct rdiag_flow_info *f)
 {
 	if (!so || !so->have_qp)
 		return true;
-	return f->key.destqp == so->qp || rdiag_flow_src_qpn(ft, i) == so->qp;
+	return f->key.destqp == so->qp || f->src_qpn == so->qp;
 }
 
 static uint64_t naks(const uint64_t *n)
@@ -84,16 +83,15 @@ static uint64_t naks(const uint64_t *n)
 	return s;
 }
 
-static void flow_json(struct out *o, struct rdiag_flow_table *ft,
-		      const struct rdiag_flow_info *f, size_t i)
+static void flow_json(struct out *o, const struct rdiag_flow_info *f)
 {
 	char a[64];
-	uint32_t sq = rdiag_flow_src_qpn(ft, i);
+	uint32_t sq = f->src_qpn;
 
 	out_obj_begin(o, NULL);
 	out_str(o, "encap", NULL, rdiag_encap_name(f->key.encap));
-	out_str(o, "src", NULL, rdiag_flow_addr_str(a, sizeof(a), f->key.kind, f->key.src));
-	out_str(o, "dst", NULL, rdiag_flow_addr_str(a, sizeof(a), f->key.kind, f->key.dst));
+	out_str(o, "src", NULL, rdiag_flow_addr_str(f->key.kind, f->key.src, a, sizeof(a)));
+	out_str(o, "dst", NULL, rdiag_flow_addr_str(f->key.kind, f->key.dst, a, sizeof(a)));
 	out_u64(o, "destqp", NULL, f->key.destqp);
 	if (sq != RDIAG_QPN_NONE)
 		out_u64(o, "srcqp", NULL, sq);
@@ -147,8 +145,7 @@ static void flow_json(struct out *o, struct rdiag_flow_table *ft,
 	out_obj_end(o);
 }
 
-static void flow_text(struct out *o, struct rdiag_flow_table *ft,
-		      const struct rdiag_flow_info *f, size_t i)
+static void flow_text(struct out *o, const struct rdiag_flow_info *f)
 {
 	char name[160];
 
@@ -164,11 +161,10 @@ static void flow_text(struct out *o, struct rdiag_flow_table *ft,
 }
 
 /* details under the table: opcodes, NAK kinds, RNR timers, CNP correlation, peers */
-static void flow_details(struct out *o, struct rdiag_flow_table *ft,
-			 const struct rdiag_flow_info *f, size_t i)
+static void flow_details(struct out *o, const struct rdiag_flow_info *f)
 {
 	char name[160];
-	uint32_t sq = rdiag_flow_src_qpn(ft, i);
+	uint32_t sq = f->src_qpn;
 
 	flow_name(name, sizeof(name), &f->key);
 	out_text(o, "  %s", name);
@@ -219,12 +215,12 @@ static void flow_details(struct out *o, struct rdiag_flow_table *ft,
 static void cm_conn(struct out *o, const struct rdiag_cm_conn_info *c)
 {
 	char a[64], b[64], t[32];
-	const char *rn = c->n_rej ? rdiag_cm_rej_reason_name(c->rej_reason) : NULL;
+	const char *rn = c->n_rej ? c->rej_reason_name : NULL;
 	uint64_t t0 = c->n_req ? c->req_ns : 0;
 	const char *ps = c->sid_is_ip ? rdiag_port_space_name(c->port_space) : NULL;
 
-	rdiag_flow_addr_str(a, sizeof(a), c->kind, c->client);
-	rdiag_flow_addr_str(b, sizeof(b), c->kind, c->server);
+	rdiag_flow_addr_str(c->kind, c->client, a, sizeof(a));
+	rdiag_flow_addr_str(c->kind, c->server, b, sizeof(b));
 	out_obj_begin(o, NULL);
 	out_str(o, "client", "  %s", a);
 	out_str(o, "server", " > %s", b);
@@ -397,12 +393,12 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 		       "NAK", "RNR", "CE", "CNP", "ICRC", "READ p50/p99", "ACK p50/p99");
 	out_arr_begin(o, "flows");
 	for (i = 0; i < n; i++) {
-		if (rdiag_flow_get(ft, i, &f) < 0 || !wanted(so, ft, &f, i))
+		if (rdiag_flow_get(ft, i, &f) < 0 || !wanted(so, &f))
 			continue;
 		if (json)
-			flow_json(o, ft, &f, i);
+			flow_json(o, &f);
 		else
-			flow_text(o, ft, &f, i);
+			flow_text(o, &f);
 	}
 	out_arr_end(o);
 	if (!json) {
@@ -412,9 +408,9 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 		out_text(o, all ? "\nper flow:\n" : "\nper flow, those with transport "
 			       "problems (more than %d flows):\n", DETAILS_ALL);
 		for (i = 0; i < n; i++)
-			if (rdiag_flow_get(ft, i, &f) == 0 && wanted(so, ft, &f, i) &&
+			if (rdiag_flow_get(ft, i, &f) == 0 && wanted(so, &f) &&
 			    (all || troubled(&f)))
-				flow_details(o, ft, &f, i);
+				flow_details(o, &f);
 	}
 	if (ncm)
 		out_text(o, "\nCM connections (client > server, comm ID, service, QPs: state; "

@@ -26,6 +26,13 @@ void tool_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noretur
 void tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void tool_version(void);
 
+/* a name from the library's tables, which give NULL for a value without a name, or the
+ * tool's fallback ("UNKNOWN", "?") */
+static inline const char *tool_name_or(const char *name, const char *fallback)
+{
+	return name ? name : fallback;
+}
+
 /* strict number parsing: whole string, range checked; 0 or -EINVAL/-ERANGE */
 int tool_parse_u64(const char *s, uint64_t max, uint64_t *out);
 int tool_parse_double(const char *s, double min, double max, double *out);

@@ -59,7 +59,7 @@ int rdiag_capture_open_live(struct rdiag_capture **cp, const char *iface,
 			    const struct rdiag_live_opts *opts);
 
 /* The BPF text a live capture would use for opts (for messages/tests); 0 or -ENOSPC. */
-int rdiag_capture_filter_text(char *buf, size_t len, const struct rdiag_live_opts *opts);
+int rdiag_capture_filter_text(const struct rdiag_live_opts *opts, char *buf, size_t len);
 
 /* Apply a BPF expression (files too: libpcap filters them in user space); 0 or -EINVAL
  * (rdiag_capture_error() has libpcap's message). */

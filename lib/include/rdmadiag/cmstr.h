@@ -9,8 +9,10 @@
  * Event numbers are enum rdma_cm_event_type values; they are taken as plain ints so that
  * the strings work for events newer than the installed librdmacm.  The IB CM reject reason
  * names come from the packet module (rdiag_cm_rej_reason_name() in rdmadiag/packet.h);
- * this header adds what each reason means.  Every function accepts any value and never
- * returns NULL, except where noted.
+ * this header adds what each reason means.  Every function accepts any value.  As every
+ * name function of the library, rdiag_cm_event_name() returns NULL for a value it has no
+ * name for (the caller prints its own fallback); the texts (meaning, status, cause) are
+ * never NULL.
  */
 #ifndef RDMADIAG_CMSTR_H
 #define RDMADIAG_CMSTR_H
@@ -20,7 +22,7 @@
 extern "C" {
 #endif
 
-/* 9 -> "ESTABLISHED"; "UNKNOWN" for values outside the enum */
+/* 9 -> "ESTABLISHED"; NULL for values outside the enum */
 const char *rdiag_cm_event_name(int event);
 /* "RDMA_CM_EVENT_ESTABLISHED" -> 9, also without the prefix, any case; -1 when unknown */
 int rdiag_cm_event_from_name(const char *name);

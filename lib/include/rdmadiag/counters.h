@@ -126,8 +126,8 @@ void rdiag_counters_devices_free(struct rdiag_devices *d);
 const struct rdiag_device *rdiag_counters_device_find(const struct rdiag_devices *d,
 						      const char *name);
 
-const char *rdiag_port_state_name(uint8_t state);	/* "ACTIVE" */
-const char *rdiag_port_phys_state_name(uint8_t phys);	/* "LINK_UP" */
+const char *rdiag_port_state_name(uint8_t state);	/* "ACTIVE"; NULL when unnamed */
+const char *rdiag_port_phys_state_name(uint8_t phys);	/* "LINK_UP"; NULL when unnamed */
 const char *rdiag_gid_type_name(enum rdiag_gid_type t);	/* "RoCE v2" */
 const char *rdiag_origin_name(enum rdiag_origin o);	/* "netlink", "sysfs", "pma", "cm" */
 

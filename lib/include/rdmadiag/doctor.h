@@ -55,9 +55,22 @@ struct rdiag_doc_finding {
 	char hint[256];
 };
 
+/* the steps of the rdma_cm attempt, in the order they run */
+enum rdiag_doc_step_id {
+	RDIAG_DOC_STEP_CREATE_ID,
+	RDIAG_DOC_STEP_RESOLVE_ADDR,
+	RDIAG_DOC_STEP_RESOLVE_ROUTE,
+	RDIAG_DOC_STEP_CREATE_QP,
+	RDIAG_DOC_STEP_CONNECT,
+	RDIAG_DOC_STEP_DISCONNECT,
+	RDIAG_DOC_STEP__COUNT
+};
+/* "create_id" "resolve_addr" "resolve_route" "create_qp" "connect" "disconnect"; NULL */
+const char *rdiag_doc_step_name(enum rdiag_doc_step_id id);
+
 struct rdiag_doc_step {
-	const char *name;	/* "create_id" "resolve_addr" "resolve_route" "create_qp" "connect"
-				 * "disconnect" */
+	enum rdiag_doc_step_id id;
+	const char *name;	/* rdiag_doc_step_name(id) */
 	bool done;		/* attempted */
 	bool ok;
 	int err;		/* -errno of the call itself (0 = call accepted), or

@@ -52,8 +52,9 @@ struct rdiag_flow_key {
 	uint32_t srcqp;		/* UD: DETH source QP; else RDIAG_QPN_NONE */
 };
 
-/* "198.18.0.1", "fe80::1", "lid 0x12"; returns buf */
-char *rdiag_flow_addr_str(char *buf, size_t len, unsigned int kind, const uint8_t addr[16]);
+/* an address of kind (enum rdiag_addr_kind) -> "198.18.0.1", "fe80::1", "lid 0x0012" into
+ * buf (always NUL-terminated); returns buf */
+char *rdiag_flow_addr_str(unsigned int kind, const uint8_t addr[16], char *buf, size_t len);
 
 /* NAK codes 0..4 by their value; everything else in RDIAG_NAK_OTHER */
 #define RDIAG_NAK_KINDS 6
@@ -75,6 +76,7 @@ struct rdiag_flow_opstat {
 struct rdiag_flow_info {
 	struct rdiag_flow_key key;
 	int64_t peer;			/* index of the reverse flow of the same QP pair, -1 unknown */
+	uint32_t src_qpn;		/* the QP that sends on this flow, RDIAG_QPN_NONE unknown */
 	uint64_t first_ns, last_ns;
 	uint64_t pkts, bytes, payload;
 	const struct rdiag_flow_opstat *ops;	/* valid until the next add / free */
@@ -154,6 +156,9 @@ struct rdiag_flow_verdict {
 	uint32_t lost;			/* GAP: packets missing before this one */
 	uint32_t expected_psn;		/* GAP/DUP/OOO: the PSN the flow expected */
 	int64_t flow;			/* index, -1 when not analysed */
+	uint32_t src_qpn;		/* the QP that sends on this flow (the DETH source QP, the
+					 * reverse flow's destination QP or the QPN a CM REP gave),
+					 * as known after this packet; RDIAG_QPN_NONE when not */
 	uint64_t latency_ns;
 };
 
@@ -171,10 +176,6 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 		   struct rdiag_flow_verdict *v);
 /* a frame that was not RDMA (counted in total.frames only) */
 void rdiag_flow_add_other(struct rdiag_flow_table *ft);
-
-/* cheap per-packet look-ups: the destination QPN of flow i's reverse flow (= the QP that
- * sends on flow i) or RDIAG_QPN_NONE when not known yet */
-uint32_t rdiag_flow_src_qpn(const struct rdiag_flow_table *ft, size_t i);
 
 size_t rdiag_flow_count(const struct rdiag_flow_table *ft);
 /* flows in first-seen order; 0 or -ENOENT */
@@ -204,7 +205,8 @@ struct rdiag_cm_conn_info {
 	uint8_t state;				/* enum rdiag_cm_state */
 	uint32_t n_req, n_mra, n_rep, n_rtu, n_rej, n_dreq, n_drep;
 	uint64_t req_ns, req_last_ns, mra_ns, rep_ns, rtu_ns, rej_ns, dreq_ns, drep_ns; /* first */
-	uint16_t rej_reason;
+	uint16_t rej_reason;			/* enum rdiag_cm_rej_reason */
+	const char *rej_reason_name;		/* the decoder's name of it, NULL when unassigned */
 	bool rej_by_client;			/* the client sent the REJ (e.g. after timeouts) */
 	uint8_t rej_msg;			/* msg_rejected: 0 REQ, 1 REP, 2 other */
 	bool dreq_by_client;

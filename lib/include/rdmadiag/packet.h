@@ -217,6 +217,45 @@ enum rdiag_cm_msg {
 	RDIAG_CM_APR = 0x001A,
 };
 
+/* IB CM reject reasons (IBTA vol 1 ch. 12 "REJ reason", kernel enum ib_cm_rej_reason); the
+ * status of RDMA_CM_EVENT_REJECTED on IB and RoCE.  34 is unassigned. */
+enum rdiag_cm_rej_reason {
+	RDIAG_REJ_NO_QP = 1,
+	RDIAG_REJ_NO_EEC = 2,
+	RDIAG_REJ_NO_RESOURCES = 3,
+	RDIAG_REJ_TIMEOUT = 4,
+	RDIAG_REJ_UNSUPPORTED = 5,
+	RDIAG_REJ_INVALID_COMM_ID = 6,
+	RDIAG_REJ_INVALID_COMM_INSTANCE = 7,
+	RDIAG_REJ_INVALID_SERVICE_ID = 8,
+	RDIAG_REJ_INVALID_TRANSPORT_TYPE = 9,
+	RDIAG_REJ_STALE_CONN = 10,
+	RDIAG_REJ_RDC_NOT_EXIST = 11,
+	RDIAG_REJ_INVALID_GID = 12,
+	RDIAG_REJ_INVALID_LID = 13,
+	RDIAG_REJ_INVALID_SL = 14,
+	RDIAG_REJ_INVALID_TRAFFIC_CLASS = 15,
+	RDIAG_REJ_INVALID_HOP_LIMIT = 16,
+	RDIAG_REJ_INVALID_PACKET_RATE = 17,
+	RDIAG_REJ_INVALID_ALT_GID = 18,
+	RDIAG_REJ_INVALID_ALT_LID = 19,
+	RDIAG_REJ_INVALID_ALT_SL = 20,
+	RDIAG_REJ_INVALID_ALT_TRAFFIC_CLASS = 21,
+	RDIAG_REJ_INVALID_ALT_HOP_LIMIT = 22,
+	RDIAG_REJ_INVALID_ALT_PACKET_RATE = 23,
+	RDIAG_REJ_PORT_CM_REDIRECT = 24,
+	RDIAG_REJ_PORT_REDIRECT = 25,
+	RDIAG_REJ_INVALID_MTU = 26,
+	RDIAG_REJ_INSUFFICIENT_RESP_RESOURCES = 27,
+	RDIAG_REJ_CONSUMER_DEFINED = 28,
+	RDIAG_REJ_INVALID_RNR_RETRY = 29,
+	RDIAG_REJ_DUPLICATE_LOCAL_COMM_ID = 30,
+	RDIAG_REJ_INVALID_CLASS_VERSION = 31,
+	RDIAG_REJ_INVALID_FLOW_LABEL = 32,
+	RDIAG_REJ_INVALID_ALT_FLOW_LABEL = 33,
+	RDIAG_REJ_VENDOR_OPTION_NOT_SUPPORTED = 35,
+};
+
 /* RDMA IP port spaces (enum rdma_port_space) */
 enum {
 	RDIAG_PS_IPOIB = 0x0002,
@@ -358,6 +397,15 @@ int rdiag_pkt_icrc(const struct rdiag_pkt *p, const uint8_t *data, uint32_t capl
 uint16_t rdiag_vcrc16(const uint8_t *buf, size_t n);
 
 /* ---- names and tables ---------------------------------------------------------------------- */
+/* One rule for the names of values the library does not define itself (wire codes, kernel,
+ * libibverbs and librdmacm values): a static string, or NULL for a value that has no name; the
+ * caller prints its own fallback (the number, "?" or "UNKNOWN").  The opcode and NAK names are
+ * never NULL: IBTA names every code (the reserved and manufacturer-specific ranges are
+ * "RESERVED" and "MSP").  The MTU functions return 0 for an invalid code or size.  One table
+ * per concept, in the lowest module that needs it: opcodes, NAK codes, REJ reasons, CM
+ * messages, MAD classes, port spaces and MTU codes here; QP types and states, port states and
+ * rdma_cm ID states in the counters module (rdmadiag/resources.h, rdmadiag/counters.h); WC
+ * status (rdmadiag/selftest.h) and rdma_cm events (rdmadiag/cmstr.h) in lib/verbs. */
 /* "RC_SEND_FIRST", "UD_SEND_ONLY", "XRC_RDMA_WRITE_ONLY", "CNP" (0x81), "IB_CNP" (0x80),
  * "MSP" for manufacturer-specific 0xC0-0xFF (IBTA opcode[7:5] 110 and 111), "RESERVED" for undefined codes.  Never NULL. */
 const char *rdiag_opcode_name(uint8_t opcode);
@@ -370,10 +418,54 @@ int rdiag_opcode_parse(const char *s);
  * header-sequence table); 0 for reserved/MSP opcodes.  The bit RDIAG_HAS(RDIAG_HDR_PAYLOAD)
  * says the opcode carries a payload. */
 uint32_t rdiag_opcode_headers(uint8_t opcode);
-/* opcode classification for the flow analysis */
+/* opcode classification for the flow analysis: what an opcode is, so that no other module
+ * repeats opcode numbers */
 bool rdiag_opcode_is_valid(uint8_t opcode);	/* defined by IBTA (not reserved, not MSP) */
 bool rdiag_opcode_is_request(uint8_t opcode);	/* requester -> responder */
 bool rdiag_opcode_is_response(uint8_t opcode);	/* ACK, ATOMIC_ACK, READ_RESP_* */
+
+/* the transport class, opcode[7:5] (IBTA 9.2.3); a reserved code belongs to the class of its
+ * range, "RESERVED" is only rdiag_opcode_transport()'s name for it */
+enum rdiag_transport {
+	RDIAG_TR_RC = 0,
+	RDIAG_TR_UC = 1,
+	RDIAG_TR_RD = 2,
+	RDIAG_TR_UD = 3,
+	RDIAG_TR_CNP = 4,	/* congestion notification (IB CC 0x80, RoCEv2 0x81) */
+	RDIAG_TR_XRC = 5,
+	RDIAG_TR_MSP = 6,	/* manufacturer-specific, 0xC0-0xFF */
+};
+enum rdiag_transport rdiag_opcode_transport_class(uint8_t opcode);
+/* RC, RD and XRC: acknowledged, with READ and atomics */
+bool rdiag_opcode_is_reliable(uint8_t opcode);
+
+/* the operation of a defined opcode; RDIAG_OPK_NONE for reserved and MSP codes */
+enum rdiag_op_kind {
+	RDIAG_OPK_NONE = 0,
+	RDIAG_OPK_SEND,		/* SEND_*, incl. _IMM and _INV */
+	RDIAG_OPK_WRITE,	/* RDMA_WRITE_* */
+	RDIAG_OPK_READ_REQ,	/* RDMA_READ_REQUEST */
+	RDIAG_OPK_READ_RESP,	/* RDMA_READ_RESPONSE_* */
+	RDIAG_OPK_ACK,		/* ACKNOWLEDGE */
+	RDIAG_OPK_ATOMIC,	/* COMPARE_SWAP, FETCH_ADD */
+	RDIAG_OPK_ATOMIC_ACK,	/* ATOMIC_ACKNOWLEDGE */
+	RDIAG_OPK_RESYNC,	/* RD RESYNC */
+	RDIAG_OPK_FLUSH,
+	RDIAG_OPK_ATOMIC_WRITE,
+	RDIAG_OPK_CNP,		/* IB_CNP, CNP */
+};
+enum rdiag_op_kind rdiag_opcode_kind(uint8_t opcode);
+
+/* where a packet sits in a multi-packet message (SEND, RDMA WRITE, READ response);
+ * RDIAG_OPP_NONE for the single-packet operations and for reserved and MSP codes */
+enum rdiag_op_position {
+	RDIAG_OPP_NONE = 0,
+	RDIAG_OPP_FIRST,
+	RDIAG_OPP_MIDDLE,	/* FIRST and MIDDLE packets carry exactly one path MTU */
+	RDIAG_OPP_LAST,
+	RDIAG_OPP_ONLY,
+};
+enum rdiag_op_position rdiag_opcode_position(uint8_t opcode);
 
 /* AETH NAK code 0..31 -> "PSN_SEQ_ERR", "INVALID_REQ", "REMOTE_ACCESS_ERR",
  * "REMOTE_OP_ERR", "INVALID_RD_REQ", else "RESERVED" */
@@ -393,12 +485,16 @@ const char *rdiag_pkt_skip_name(int skip);		/* "other ethertype", ... */
 const char *rdiag_cm_rej_reason_name(unsigned int reason);
 /* attribute id -> "REQ", "MRA", "REJ", "REP", "RTU", "DREQ", "DREP", "SIDR_REQ", ...; NULL */
 const char *rdiag_cm_msg_name(unsigned int attr_id);
-/* port space -> "TCP", "UDP", "IB", "IPOIB"; NULL */
+/* enum rdma_ucm_port_space (RDIAG_PS_*: 0x0106 "TCP", 0x0111 "UDP", 0x013F "IB",
+ * 0x0002 "IPOIB"); NULL */
 const char *rdiag_port_space_name(unsigned int ps);
 /* MAD management class -> "SUBN_LID_ROUTED", "SUBN_ADM", "PERF", "CM", ...; NULL */
 const char *rdiag_mad_class_name(unsigned int mgmt_class);
-/* IB MTU code 1..5 -> bytes, 0 when invalid */
-unsigned int rdiag_ib_mtu_bytes(unsigned int code);
+/* MTU code 1..5 (IBA PathMTU, the same values as enum ibv_mtu) -> 256..4096 bytes;
+ * 0 when invalid */
+unsigned int rdiag_mtu_bytes(unsigned int code);
+/* 256..4096 bytes -> MTU code 1..5; 0 when no code has that size */
+unsigned int rdiag_mtu_from_bytes(unsigned int bytes);
 
 #ifdef __cplusplus
 }

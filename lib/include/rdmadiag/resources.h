@@ -63,10 +63,16 @@ int rdiag_counters_qp_counters(struct rdiag_counters *c, const char *dev,
 			       struct rdiag_qp_counter **out, size_t *n);
 void rdiag_counters_qp_counters_free(struct rdiag_qp_counter *q, size_t n);
 
-const char *rdiag_res_qp_type_name(uint8_t type);		/* "RC", "UD", "GSI" ... */
-const char *rdiag_res_qp_state_name(uint8_t state);		/* "RESET", "INIT", "RTR", "RTS" ... */
-const char *rdiag_res_cm_state_name(uint8_t state);		/* "IDLE", "ADDR_QUERY" ... "CONNECT" */
-const char *rdiag_res_port_space_name(uint32_t ps);		/* "TCP", "UDP", "IPOIB", "IB" */
+/* enum ib_qp_type (the same values as enum ibv_qp_type: IBV_QPT_RC is IB_QPT_RC) -> "SMI",
+ * "GSI", "RC", "UC", "UD", "RAW_IPV6", "RAW_ETHERTYPE", "RAW_PACKET", "XRC_INI", "XRC_TGT",
+ * "DRIVER" (0xFF), as rdma res prints them; NULL for other values */
+const char *rdiag_qp_type_name(unsigned int type);
+/* enum ib_qp_state (== enum ibv_qp_state) -> "RESET", "INIT", "RTR", "RTS", "SQD", "SQE",
+ * "ERR"; NULL for other values */
+const char *rdiag_qp_state_name(unsigned int state);
+/* enum rdma_cm_state -> "IDLE", "ADDR_QUERY" ... "DESTROYING"; NULL */
+const char *rdiag_res_cm_state_name(uint8_t state);
+/* port spaces (ps_full): rdiag_port_space_name() in rdmadiag/packet.h */
 /* "198.18.0.1:7471" or "[fe80::1]:7471"; buf at least 64 bytes */
 const char *rdiag_sockaddr_str(const struct sockaddr_storage *ss, char *buf, size_t len);
 

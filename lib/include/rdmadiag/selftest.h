@@ -3,7 +3,10 @@
  * Part 1, work-completion strings: usable without a device.  rdiag_wc_status_name() gives
  * the enumerator ("IBV_WC_RNR_RETRY_EXC_ERR"), rdiag_wc_status_str() libibverbs' wording
  * ("RNR retry counter exceeded") and rdiag_wc_status_hint() the likely causes and what to
- * check.  All three accept any int and never return NULL.
+ * check.  All three accept any int; as every name function of the library, the name is NULL
+ * for a status without one (the caller prints its own fallback), the two texts never are.
+ * The functions live in lib/verbs (shared with the doctor).  The QP type and state names
+ * and the MTU codes are in rdmadiag/resources.h and rdmadiag/packet.h.
  *
  * Part 2, self-tests: rdiag_selftest_open() opens the device (and optionally a peer device)
  * into one context that owns every verbs object the tests create; each test is one call
@@ -23,7 +26,7 @@ extern "C" {
 #endif
 
 /* ---- work-completion status strings (enum ibv_wc_status values) ---- */
-const char *rdiag_wc_status_name(int status);	/* "IBV_WC_REM_ACCESS_ERR" */
+const char *rdiag_wc_status_name(int status);	/* "IBV_WC_REM_ACCESS_ERR"; NULL */
 const char *rdiag_wc_status_str(int status);	/* "remote access error" */
 const char *rdiag_wc_status_hint(int status);	/* likely causes */
 /* "IBV_WC_REM_ACCESS_ERR" or "REM_ACCESS_ERR" (any case) -> 10; -1 when unknown */
@@ -32,10 +35,6 @@ int rdiag_wc_status_from_name(const char *name);
 /* ---- formatting helpers (no device needed) ---- */
 /* IBV_QP_* attribute mask -> "STATE|AV|PATH_MTU" into buf; returns buf */
 char *rdiag_qp_mask_str(unsigned int mask, char *buf, size_t len);
-const char *rdiag_qp_state_name(int state);	/* IBV_QPS_*: "RESET" ... "ERR" */
-const char *rdiag_qp_type_name(int type);	/* IBV_QPT_*: "RC" "UC" "UD" ... */
-int rdiag_mtu_bytes(int ibv_mtu);		/* IBV_MTU_1024 -> 1024, 0 when invalid */
-int rdiag_mtu_from_bytes(int bytes);		/* 1024 -> IBV_MTU_1024, 0 when invalid */
 /* min_rnr_timer encoding (0..31) -> microseconds (0 -> 655360); -1 when out of range */
 long rdiag_rnr_timer_us(int code);
 /* local ACK timeout encoding (0..31) -> microseconds: 4.096 us * 2^code; 0 means infinite */
@@ -109,8 +108,6 @@ struct rdiag_st_result {
 	size_t nchecks;
 	struct rdiag_st_check checks[RDIAG_ST_MAX_CHECKS];
 };
-/* WC status name of a result or check (""  when wc_status is -1) */
-const char *rdiag_st_wc_name(int wc_status);
 
 struct rdiag_selftest;
 
