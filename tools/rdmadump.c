@@ -286,8 +286,8 @@ int main(int argc, char **argv)
 		if (rdiag_capture_dump_open(&dump, &wo) < 0)
 			tool_die("%s", rdiag_capture_dump_errmsg(NULL));
 	}
-	if (rdiag_flow_table_new(&ft, NULL) < 0)
-		tool_die("out of memory");
+	if (rdiag_flow_open(&ft, NULL) < 0)
+		tool_die("%s", rdiag_flow_errmsg(NULL));
 	out = out_new(stdout, o.json ? OUT_JSON : OUT_TEXT);
 	if (!out)
 		tool_die("out of memory");
@@ -380,7 +380,7 @@ int main(int argc, char **argv)
 		input_error = true;
 	}
 	rdiag_capture_close(g_cap);
-	rdiag_flow_table_free(ft);
+	rdiag_flow_close(ft);
 	free(o.filter);
 	if (input_error)
 		return EXIT_USAGE;

@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		close(fd);
 		return 0;
 	}
-	if (rdiag_flow_table_new(&ft, &fo) < 0) {
+	if (rdiag_flow_open(&ft, &fo) < 0) {
 		rdiag_capture_close(c);
 		close(fd);
 		return 0;
@@ -72,7 +72,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		rdiag_flow_cm_get(ft, i, &ci);
 	}
-	rdiag_flow_table_free(ft);
+	rdiag_flow_close(ft);
 	rdiag_capture_close(c);
 	close(fd);
 	return 0;
