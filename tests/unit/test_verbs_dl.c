@@ -76,7 +76,7 @@ static void doctor(char *out, size_t len)
 	volatile bool stop = true;
 	int rc, rl;
 
-	if (rdiag_doctor_new(&d)) {
+	if (rdiag_doctor_open(&d, NULL)) {
 		snprintf(out, len, "no doctor");
 		return;
 	}
@@ -86,7 +86,7 @@ static void doctor(char *out, size_t len)
 	snprintf(out, len, "%d|%zu|%s|%d|%s|%d|%d", rc, rdiag_doctor_nsteps(d), attempt, rl,
 		 strcmp(attempt, rdiag_doctor_errmsg(d)) ? "differs" : "same",
 		 rd_ibv_load(NULL, 0), proc_mapped("/librdmacm") && !pre_cm);
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 }
 
 static void expect_prefix(const char *got, int rc, const char *rest)
