@@ -61,10 +61,10 @@ static void in_child(const char *var, const char *val, void (*fn)(char *out, siz
 /* rc|newly mapped|message of the self-test environment check */
 static void selftest_env(char *out, size_t len)
 {
-	char why[512];
-	int rc = rdiag_selftest_env_check(why, sizeof(why));
+	int rc = rdiag_selftest_env_check();
 
-	snprintf(out, len, "%d|%d|%s", rc, proc_mapped("/libibverbs") && !pre_ibv, why);
+	snprintf(out, len, "%d|%d|%s", rc, proc_mapped("/libibverbs") && !pre_ibv,
+		 rc ? rdiag_selftest_errmsg(NULL) : "");
 }
 
 /* rc|steps|message of a doctor attempt and of a listen (the same), and rd_ibv_load's rc */
