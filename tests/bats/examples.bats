@@ -188,3 +188,21 @@ C
 	run "$EX/strings" NO_SUCH_EVENT 0
 	assert_failure 2
 }
+
+@test "librdmadiag(3) names every function the installed library exports, and each header" {
+	page="$DEST/opt/rd/share/man/man3/librdmadiag.3"
+	[ -f "$page" ]
+	missing=""
+	for f in $(nm -D --defined-only "$DEST/opt/rd/lib/librdmadiag.so.0" |
+		   awk '$2 == "T" {sub(/@.*/, "", $3); print $3}'); do
+		grep -q "\\b$f\\b" "$page" || missing="$missing $f"
+	done
+	[ -z "$missing" ] || fail "not in librdmadiag(3):$missing"
+	for h in "$DEST"/opt/rd/include/rdmadiag/*.h; do
+		grep -q "<rdmadiag/$(basename "$h")>" "$page" || fail "librdmadiag(3) has no $(basename "$h")"
+	done
+	# the convention is written down
+	run man -l "$page"
+	assert_output --partial "Conventions"
+	assert_output --regexp "rdiag_X_errmsg\(NULL\) +is +the +reason"
+}
