@@ -4,7 +4,7 @@
  * Uses rdmadiag/flow.h (open, add, get, total, close) fed by rdmadiag/capture.h and
  * rdmadiag/packet.h.  The flow records (struct rdiag_flow_info, struct rdiag_flow_total) are
  * allocated here and filled by the library: build against the headers of the library you run
- * with (librdmadiag(3), ABI).
+ * with (librdmadiag(3), Conventions, Records).
  *
  *	./flow FILE.pcap
  */

@@ -84,7 +84,7 @@ void rdiag_capture_close(struct rdiag_capture *c);
 int rdiag_capture_linktype(const struct rdiag_capture *c);
 bool rdiag_capture_is_live(const struct rdiag_capture *c);
 /* one line about the handle's last failure, never NULL, "" when none.  With c == NULL: why
- * the last failed rdiag_capture_open() of the process failed (librdmadiag(3), ERRORS). */
+ * the last failed rdiag_capture_open() of the process failed (librdmadiag(3), Conventions). */
 const char *rdiag_capture_errmsg(const struct rdiag_capture *c);
 
 struct rdiag_capture_stats {

@@ -137,7 +137,7 @@ struct rdiag_doctor_opts;
 int rdiag_doctor_open(struct rdiag_doctor **out, const struct rdiag_doctor_opts *opts);
 void rdiag_doctor_close(struct rdiag_doctor *d);
 /* one line about the handle's last failure ("" when none); with d == NULL why the last failed
- * rdiag_doctor_open() of the process failed (librdmadiag(3), ERRORS) */
+ * rdiag_doctor_open() of the process failed (librdmadiag(3), Conventions) */
 const char *rdiag_doctor_errmsg(const struct rdiag_doctor *d);
 
 /* number of RDMA devices seen by the last check (0 = none: the doctor cannot run) */

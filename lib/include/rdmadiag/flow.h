@@ -167,7 +167,7 @@ int rdiag_flow_open(struct rdiag_flow_table **ftp, const struct rdiag_flow_opts 
 void rdiag_flow_close(struct rdiag_flow_table *ft);
 /* one line about the table's last failure (a packet only counted: -ENOSPC beyond max_flows,
  * -ENOMEM), "" when none; with ft == NULL why the last failed rdiag_flow_open() of the process
- * failed (librdmadiag(3), ERRORS) */
+ * failed (librdmadiag(3), Conventions) */
 const char *rdiag_flow_errmsg(const struct rdiag_flow_table *ft);
 
 /* Account one decoded packet (rdiag_pkt_decode returned 0).  ts_ns: capture time.

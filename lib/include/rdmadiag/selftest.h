@@ -142,7 +142,7 @@ int rdiag_selftest_open(struct rdiag_selftest **out, const struct rdiag_selftest
 void rdiag_selftest_close(struct rdiag_selftest *st);
 /* one line about the handle's last failure (a bad test index, an interrupted run; "" when
  * none); with st == NULL why the last failed rdiag_selftest_open() or
- * rdiag_selftest_env_check() of the process failed (librdmadiag(3), ERRORS) */
+ * rdiag_selftest_env_check() of the process failed (librdmadiag(3), Conventions) */
 const char *rdiag_selftest_errmsg(const struct rdiag_selftest *st);
 /* async-signal-safe: make the running test stop at its next wait (result: fail, EINTR) */
 void rdiag_selftest_interrupt(struct rdiag_selftest *st);

@@ -62,7 +62,7 @@ struct rdiag_threshold_opts {
 int rdiag_threshold_open(struct rdiag_thresholds **out, const struct rdiag_threshold_opts *opts);
 void rdiag_threshold_close(struct rdiag_thresholds *t);
 /* with t == NULL why the last failed rdiag_threshold_open() of the process failed
- * (librdmadiag(3), ERRORS); a parsed set has no failure of its own: "" */
+ * (librdmadiag(3), Conventions); a parsed set has no failure of its own: "" */
 const char *rdiag_threshold_errmsg(const struct rdiag_thresholds *t);
 
 /* does the rule apply to this sample (key by name, glob, alias or concept; dev; port)? */
