@@ -279,7 +279,7 @@ int main(int argc, char **argv)
 	struct ui ui = { 0 };
 	struct sigaction sa;
 	bool list = false, want[64] = { false }, any = false, failed = false, intr = false;
-	char why[512], held[256];
+	char held[256];
 	size_t i, live;
 	int c, rc, n;
 
@@ -343,10 +343,10 @@ int main(int argc, char **argv)
 		opts.on_step = on_step;
 		opts.on_step_arg = &ui;
 	}
-	rc = rdiag_selftest_open(&st, &opts, why, sizeof(why));
+	rc = rdiag_selftest_open(&st, &opts);
 	if (rc) {
 		out_free(ui.o);
-		tool_die("%s", why[0] ? why : strerror(-rc));
+		tool_die("%s", rdiag_selftest_errmsg(NULL));
 	}
 	running = st;
 	memset(&sa, 0, sizeof(sa));

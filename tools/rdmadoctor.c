@@ -247,7 +247,7 @@ static int finish(struct out *o, struct rdiag_doctor *d, const char *cmd, bool a
 	print_verdict(o, &v);
 	out_obj_end(o);
 	out_free(o);
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 	if (!strcmp(v.cause, "no_rdma_device")) {
 		tool_err("cannot run: %s; %s", v.sentence, v.next);
 		return EXIT_USAGE;
@@ -272,8 +272,8 @@ static int cmd_local(const struct cfg *cfg)
 	struct rdiag_doctor *d;
 	struct out *o;
 
-	if (rdiag_doctor_new(&d))
-		tool_die("out of memory");
+	if (rdiag_doctor_open(&d, NULL))
+		tool_die("%s", rdiag_doctor_errmsg(NULL));
 	o = start(cfg, "local");
 	rdiag_doctor_check_local(d, RDIAG_DOC_ALL_PORTS);
 	print_findings(o, d, cfg);
@@ -317,8 +317,8 @@ static int cmd_connect(const struct cfg *cfg, const char *arg)
 	opts.ps = cfg->ps;
 	if (!opts.port)
 		opts.port = 7471;
-	if (rdiag_doctor_new(&d))
-		tool_die("out of memory");
+	if (rdiag_doctor_open(&d, NULL))
+		tool_die("%s", rdiag_doctor_errmsg(NULL));
 	o = start(cfg, "connect");
 	out_str(o, "dst", "connect %s", host);
 	out_u64(o, "port", " port %" PRIu64, opts.port);
@@ -430,8 +430,8 @@ static int cmd_listen(const struct cfg *cfg, const char *arg)
 
 	if (arg)
 		split_hostport(arg, host, sizeof(host), &port);
-	if (rdiag_doctor_new(&d))
-		tool_die("out of memory");
+	if (rdiag_doctor_open(&d, NULL))
+		tool_die("%s", rdiag_doctor_errmsg(NULL));
 	rdiag_doctor_check_local(d, 0);
 	if (!rdiag_doctor_ndevices(d))
 		tool_die("cannot run: there is no RDMA device on this host; load the RDMA driver or create a soft device (rdma link add rxe0 type rxe netdev NETDEV)");
@@ -454,7 +454,7 @@ static int cmd_listen(const struct cfg *cfg, const char *arg)
 	out_free(l.o);
 	if (ret)
 		tool_die("%s", rdiag_doctor_errmsg(d));
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 	return EXIT_OK;
 }
 

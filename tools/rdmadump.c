@@ -250,38 +250,44 @@ int main(int argc, char **argv)
 		rdiag_decode_opts_add_port(&dopts, o.ports[i]);
 
 	if (o.rfile) {
-		r = rdiag_capture_open_file(&g_cap, o.rfile);
+		const struct rdiag_capture_opts co = { .file = o.rfile };
+
+		r = rdiag_capture_open(&g_cap, &co);
 		if (r < 0)
-			tool_die("%s", rdiag_capture_last_error());
+			tool_die("%s", rdiag_capture_errmsg(NULL));
 		if (o.filter && rdiag_capture_set_filter(g_cap, o.filter) < 0)
-			tool_die("%s", rdiag_capture_error(g_cap));
+			tool_die("%s", rdiag_capture_errmsg(g_cap));
 	} else {
-		struct rdiag_live_opts lo = { 0 };
+		struct rdiag_capture_opts co = { .iface = o.iface };
 		uint16_t ports[RDIAG_MAX_PORTS + 1];
 
 		/* the default filter takes 4791 and every --port */
 		ports[0] = RDIAG_ROCEV2_PORT;
 		memcpy(ports + 1, o.ports, o.n_ports * sizeof(ports[0]));
-		lo.ports = ports;
-		lo.n_ports = o.n_ports + 1;
-		lo.filter = o.filter;
-		r = rdiag_capture_open_live(&g_cap, o.iface, &lo);
+		co.live.ports = ports;
+		co.live.n_ports = o.n_ports + 1;
+		co.live.filter = o.filter;
+		r = rdiag_capture_open(&g_cap, &co);
 		if (r < 0)
-			tool_die("%s", rdiag_capture_last_error());
+			tool_die("%s", rdiag_capture_errmsg(NULL));
 		{
 			char f[1024];
 
 			/* as tcpdump does: scripts wait for this line before starting traffic */
-			if (rdiag_capture_filter_text(&lo, f, sizeof(f)) < 0)
+			if (rdiag_capture_filter_text(&co.live, f, sizeof(f)) < 0)
 				snprintf(f, sizeof(f), "...");
 			fprintf(stderr, "%s: listening on %s, link-type %d, filter '%s'\n",
 				tool_name(), o.iface, rdiag_capture_linktype(g_cap), f);
 		}
 	}
-	if (o.wfile && rdiag_capture_dump_open(&dump, g_cap, o.wfile) < 0)
-		tool_die("%s", rdiag_capture_last_error());
-	if (rdiag_flow_table_new(&ft, NULL) < 0)
-		tool_die("out of memory");
+	if (o.wfile) {
+		const struct rdiag_capture_dump_opts wo = { .capture = g_cap, .path = o.wfile };
+
+		if (rdiag_capture_dump_open(&dump, &wo) < 0)
+			tool_die("%s", rdiag_capture_dump_errmsg(NULL));
+	}
+	if (rdiag_flow_open(&ft, NULL) < 0)
+		tool_die("%s", rdiag_flow_errmsg(NULL));
 	out = out_new(stdout, o.json ? OUT_JSON : OUT_TEXT);
 	if (!out)
 		tool_die("out of memory");
@@ -366,15 +372,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%" PRIu64 " packets captured, %" PRIu64 " received by filter, %"
 			PRIu64 " dropped by kernel\n", st.frames, st.received, st.dropped);
 	if (input_error && !dump)
-		tool_err("%s", rdiag_capture_error(g_cap));
-	else if (input_error && *rdiag_capture_error(g_cap))
-		tool_err("%s", rdiag_capture_error(g_cap));
+		tool_err("%s", rdiag_capture_errmsg(g_cap));
+	else if (input_error && *rdiag_capture_errmsg(g_cap))
+		tool_err("%s", rdiag_capture_errmsg(g_cap));
 	if (dump && rdiag_capture_dump_close(dump) < 0) {
 		tool_err("cannot write '%s': %s", o.wfile, strerror(EIO));
 		input_error = true;
 	}
 	rdiag_capture_close(g_cap);
-	rdiag_flow_table_free(ft);
+	rdiag_flow_close(ft);
 	free(o.filter);
 	if (input_error)
 		return EXIT_USAGE;

@@ -1237,11 +1237,11 @@ int main(int argc, char **argv)
 			 strerror(-ret));
 	}
 	if (O.thresholds) {
-		char err[256] = "";
+		const struct rdiag_threshold_opts to = { .path = O.thresholds };
 
-		ret = rdiag_threshold_parse_file(O.thresholds, &THR, err, sizeof(err));
+		ret = rdiag_threshold_open(&THR, &to);
 		if (ret == -EINVAL)
-			tool_die("%s: %s", O.thresholds, err);
+			tool_die("%s: %s", O.thresholds, rdiag_threshold_errmsg(NULL));
 		if (ret < 0)
 			tool_die("cannot read '%s': %s", O.thresholds, strerror(-ret));
 		for (i = 0; O.interval == 0 && i < (int)THR->n; i++)
@@ -1279,7 +1279,7 @@ int main(int argc, char **argv)
 	else
 		ret = cmd_cm();
 	out_free(OUT);
-	rdiag_threshold_free(THR);
+	rdiag_threshold_close(THR);
 	rdiag_counters_close(C);
 	free(O.names);
 	free(O.concepts);

@@ -17,7 +17,7 @@ static int wrap(struct rt_thresholds **out, struct rdiag_thresholds *t)
 {
 	*out = calloc(1, sizeof(**out));
 	if (!*out) {
-		rdiag_threshold_free(t);
+		rdiag_threshold_close(t);
 		return -ENOMEM;
 	}
 	(*out)->t = t;
@@ -31,9 +31,12 @@ int rt_thresh_load(struct rt_thresholds **out, const char *path, char *err, size
 
 	if (err && errlen)
 		err[0] = 0;
-	r = rdiag_threshold_parse_file(path, &t, err, errlen);
-	if (r < 0)
+	r = rdiag_threshold_open(&t, &(const struct rdiag_threshold_opts){ .path = path });
+	if (r < 0) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s", rdiag_threshold_errmsg(NULL));
 		return r;
+	}
 	return wrap(out, t);
 }
 
@@ -44,9 +47,13 @@ int rt_thresh_parse(struct rt_thresholds **out, const char *buf, char *err, size
 
 	if (err && errlen)
 		err[0] = 0;
-	r = rdiag_threshold_parse_buf(buf, strlen(buf), &t, err, errlen);
-	if (r < 0)
+	r = rdiag_threshold_open(&t, &(const struct rdiag_threshold_opts){ .buf = buf,
+								     .len = strlen(buf) });
+	if (r < 0) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s", rdiag_threshold_errmsg(NULL));
 		return r;
+	}
 	return wrap(out, t);
 }
 
@@ -54,7 +61,7 @@ void rt_thresh_free(struct rt_thresholds *t)
 {
 	if (!t)
 		return;
-	rdiag_threshold_free(t->t);
+	rdiag_threshold_close(t->t);
 	free(t);
 }
 

@@ -15,6 +15,7 @@
 #include "rdmadiag/capture.h"
 #include "rdmadiag/packet.h"
 #include "internal.h"		/* pcap_*() go through the table libpcap is loaded into */
+#include "open_error.h"
 
 #define ERR_LEN (PCAP_ERRBUF_SIZE + 256)
 
@@ -27,7 +28,7 @@ struct rdiag_capture {
 	uint64_t frames;
 	uint64_t size;		/* regular file size, 0 when unknown */
 	char err[ERR_LEN];
-	/* stdio buffer of a file we opened (see rdiag_capture_open_file); it outlives the FILE,
+	/* stdio buffer of a file we opened (see open_file); it outlives the FILE,
 	 * which pcap_close() closes before the struct is freed */
 	char iobuf[1 << 18];
 };
@@ -35,9 +36,12 @@ struct rdiag_capture {
 struct rdiag_capture_dump {
 	pcap_dumper_t *d;
 	bool nano;
+	char err[ERR_LEN];
 };
 
-static __thread char last_err[ERR_LEN];
+/* why the last failed rdiag_capture_open() / rdiag_capture_dump_open() failed */
+static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
+static struct rd_open_error dump_open_err = RD_OPEN_ERROR_INIT;
 
 /* libpcap messages may carry a trailing newline or embedded ones: one line, no full stop */
 static void one_line(char *s)
@@ -63,14 +67,14 @@ static void set_err(char *dst, const char *fmt, ...)
 	one_line(dst);
 }
 
-const char *rdiag_capture_last_error(void)
+const char *rdiag_capture_errmsg(const struct rdiag_capture *c)
 {
-	return last_err;
+	return c ? c->err : rd_open_error_get(&open_err);
 }
 
-const char *rdiag_capture_error(const struct rdiag_capture *c)
+const char *rdiag_capture_dump_errmsg(const struct rdiag_capture_dump *d)
 {
-	return c ? c->err : "";
+	return d ? d->err : rd_open_error_get(&dump_open_err);
 }
 
 static const char *shown_name(const char *path)
@@ -80,22 +84,22 @@ static const char *shown_name(const char *path)
 
 /* libpcap says "unknown file format" for garbage and "truncated dump file; tried to read 4 file
  * header bytes, only got 0" for an empty stream: say what that means for the user */
-static void open_error(const char *path, const char *pcap_msg, bool empty)
+static void open_error(char *why, const char *path, const char *pcap_msg, bool empty)
 {
 	char m[PCAP_ERRBUF_SIZE];
 
 	snprintf(m, sizeof(m), "%s", pcap_msg);
 	one_line(m);
 	if (empty || (strstr(m, "file header") && strstr(m, "only got 0")))
-		set_err(last_err, "'%s': empty file, not a pcap or pcapng capture",
+		set_err(why, "'%s': empty file, not a pcap or pcapng capture",
 			shown_name(path));
 	else if (strstr(m, "unknown file format") || strstr(m, "file header"))
-		set_err(last_err, "'%s': not a pcap or pcapng capture (%s)", shown_name(path), m);
+		set_err(why, "'%s': not a pcap or pcapng capture (%s)", shown_name(path), m);
 	else
-		set_err(last_err, "'%s': %s", shown_name(path), m);
+		set_err(why, "'%s': %s", shown_name(path), m);
 }
 
-static int check_linktype(struct rdiag_capture *c, const char *what)
+static int check_linktype(struct rdiag_capture *c, const char *what, char *why)
 {
 	int lt = pcap_datalink(c->p);
 
@@ -103,7 +107,7 @@ static int check_linktype(struct rdiag_capture *c, const char *what)
 	if (!rdiag_linktype_supported(lt)) {
 		const char *name = pcap_datalink_val_to_name(lt);
 
-		set_err(last_err, "'%s': unsupported link type %d (%s); rdmadiag decodes Ethernet, "
+		set_err(why, "'%s': unsupported link type %d (%s); rdmadiag decodes Ethernet, "
 			"Linux cooked (SLL, SLL2), raw IP and InfiniBand", what, lt,
 			name ? name : "unknown");
 		return -EPROTONOSUPPORT;
@@ -111,7 +115,7 @@ static int check_linktype(struct rdiag_capture *c, const char *what)
 	return 0;
 }
 
-int rdiag_capture_open_file(struct rdiag_capture **cp, const char *path)
+static int open_file(struct rdiag_capture **cp, const char *path, char *why)
 {
 	char ebuf[PCAP_ERRBUF_SIZE] = "";
 	struct rdiag_capture *c;
@@ -122,13 +126,12 @@ int rdiag_capture_open_file(struct rdiag_capture **cp, const char *path)
 	if (!cp || !path)
 		return -EINVAL;
 	*cp = NULL;
-	last_err[0] = '\0';
-	r = rd_pcap_load(last_err, sizeof(last_err));
+	r = rd_pcap_load(why, ERR_LEN);
 	if (r < 0)
 		return r;
 	c = calloc(1, sizeof(*c));
 	if (!c) {
-		set_err(last_err, "out of memory");
+		set_err(why, "out of memory");
 		return -ENOMEM;
 	}
 	if (strcmp(path, "-") == 0) {
@@ -137,7 +140,7 @@ int rdiag_capture_open_file(struct rdiag_capture **cp, const char *path)
 		c->file = fopen(path, "rb");
 		if (!c->file) {
 			r = -errno;
-			set_err(last_err, "cannot open '%s': %s", path, strerror(errno));
+			set_err(why, "cannot open '%s': %s", path, strerror(errno));
 			free(c);
 			return r;
 		}
@@ -148,7 +151,7 @@ int rdiag_capture_open_file(struct rdiag_capture **cp, const char *path)
 		setvbuf(c->file, c->iobuf, _IOFBF, sizeof(c->iobuf));
 	if (fstat(fileno(c->file), &st) == 0) {
 		if (S_ISDIR(st.st_mode)) {
-			set_err(last_err, "cannot read '%s': %s", path, strerror(EISDIR));
+			set_err(why, "cannot read '%s': %s", path, strerror(EISDIR));
 			fclose(c->file);
 			free(c);
 			return -EISDIR;
@@ -160,7 +163,7 @@ int rdiag_capture_open_file(struct rdiag_capture **cp, const char *path)
 	}
 	c->p = pcap_fopen_offline_with_tstamp_precision(c->file, PCAP_TSTAMP_PRECISION_NANO, ebuf);
 	if (!c->p) {
-		open_error(path, ebuf, empty);
+		open_error(why, path, ebuf, empty);
 		if (c->file != stdin)
 			fclose(c->file);
 		free(c);
@@ -168,7 +171,7 @@ int rdiag_capture_open_file(struct rdiag_capture **cp, const char *path)
 	}
 	/* pcap_close() closes c->file from now on */
 	c->nano = pcap_get_tstamp_precision(c->p) == PCAP_TSTAMP_PRECISION_NANO;
-	r = check_linktype(c, shown_name(path));
+	r = check_linktype(c, shown_name(path), why);
 	if (r < 0) {
 		rdiag_capture_close(c);
 		return r;
@@ -228,8 +231,8 @@ static int pcap_err_to_errno(int r)
 	}
 }
 
-int rdiag_capture_open_live(struct rdiag_capture **cp, const char *iface,
-			    const struct rdiag_live_opts *o)
+static int open_live(struct rdiag_capture **cp, const char *iface,
+		     const struct rdiag_live_opts *o, char *why)
 {
 	char ebuf[PCAP_ERRBUF_SIZE] = "";
 	char filter[4096];
@@ -240,8 +243,7 @@ int rdiag_capture_open_live(struct rdiag_capture **cp, const char *iface,
 	if (!cp || !iface)
 		return -EINVAL;
 	*cp = NULL;
-	last_err[0] = '\0';
-	r = rd_pcap_load(last_err, sizeof(last_err));
+	r = rd_pcap_load(why, ERR_LEN);
 	if (r < 0)
 		return r;
 	c = calloc(1, sizeof(*c));
@@ -250,7 +252,7 @@ int rdiag_capture_open_live(struct rdiag_capture **cp, const char *iface,
 	c->live = true;
 	c->p = pcap_create(iface, ebuf);
 	if (!c->p) {
-		set_err(last_err, "cannot capture on '%s': %s", iface, ebuf);
+		set_err(why, "cannot capture on '%s': %s", iface, ebuf);
 		free(c);
 		return -ENODEV;
 	}
@@ -264,7 +266,7 @@ int rdiag_capture_open_live(struct rdiag_capture **cp, const char *iface,
 	if (r < 0) {
 		const char *m = pcap_geterr(c->p);
 
-		set_err(last_err, "cannot capture on '%s': %s", iface,
+		set_err(why, "cannot capture on '%s': %s", iface,
 			(r == PCAP_ERROR && m && *m) ? m : pcap_statustostr(r));
 		r = pcap_err_to_errno(r);
 		pcap_close(c->p);
@@ -272,7 +274,7 @@ int rdiag_capture_open_live(struct rdiag_capture **cp, const char *iface,
 		return r;
 	}
 	c->nano = pcap_get_tstamp_precision(c->p) == PCAP_TSTAMP_PRECISION_NANO;
-	r = check_linktype(c, iface);
+	r = check_linktype(c, iface, why);
 	if (r < 0)
 		goto fail;
 	/* native IB (DLT 247) has no UDP or ethertype for the default filter to test */
@@ -285,20 +287,20 @@ int rdiag_capture_open_live(struct rdiag_capture **cp, const char *iface,
 		r = rdiag_capture_filter_text(o, filter, sizeof(filter));
 	}
 	if (r < 0) {
-		set_err(last_err, "capture filter too long");
+		set_err(why, "capture filter too long");
 		r = -E2BIG;
 		goto fail;
 	}
 	if (*filter) {
 		if (pcap_compile(c->p, &prog, filter, 1, PCAP_NETMASK_UNKNOWN) < 0) {
-			set_err(last_err, "bad capture filter '%s': %s", filter, pcap_geterr(c->p));
+			set_err(why, "bad capture filter '%s': %s", filter, pcap_geterr(c->p));
 			r = -EINVAL;
 			goto fail;
 		}
 		r = pcap_setfilter(c->p, &prog);
 		pcap_freecode(&prog);
 		if (r < 0) {
-			set_err(last_err, "cannot set capture filter on '%s': %s", iface,
+			set_err(why, "cannot set capture filter on '%s': %s", iface,
 				pcap_geterr(c->p));
 			r = -EIO;
 			goto fail;
@@ -308,6 +310,29 @@ int rdiag_capture_open_live(struct rdiag_capture **cp, const char *iface,
 	return 0;
 fail:
 	rdiag_capture_close(c);
+	return r;
+}
+
+/* the reason of a failure: what the step said, else the errno's text */
+static void publish(struct rd_open_error *e, const char *why, int r)
+{
+	rd_open_error_set(e, "%s", *why ? why : strerror(-r));
+}
+
+int rdiag_capture_open(struct rdiag_capture **cp, const struct rdiag_capture_opts *o)
+{
+	char why[ERR_LEN] = "";
+	int r;
+
+	if (cp)
+		*cp = NULL;
+	if (!cp || !o || !o->file == !o->iface) {
+		rd_open_error_set(&open_err, "rdiag_capture_open: give a file or an interface");
+		return -EINVAL;
+	}
+	r = o->file ? open_file(cp, o->file, why) : open_live(cp, o->iface, &o->live, why);
+	if (r < 0)
+		publish(&open_err, why, r);
 	return r;
 }
 
@@ -428,8 +453,8 @@ int rdiag_capture_progress(struct rdiag_capture *c, uint64_t *pos, uint64_t *siz
 	return 0;
 }
 
-int rdiag_capture_dump_open(struct rdiag_capture_dump **dp, struct rdiag_capture *c,
-			    const char *path)
+static int dump_open(struct rdiag_capture_dump **dp, const struct rdiag_capture *c,
+		     const char *path, char *why)
 {
 	struct rdiag_capture_dump *d;
 	FILE *f;
@@ -457,13 +482,13 @@ int rdiag_capture_dump_open(struct rdiag_capture_dump **dp, struct rdiag_capture
 	}
 	if (!f) {
 		r = -errno;
-		set_err(last_err, "cannot create '%s': %s", path, strerror(errno));
+		set_err(why, "cannot create '%s': %s", path, strerror(errno));
 		free(d);
 		return r;
 	}
 	d->d = pcap_dump_fopen(c->p, f);
 	if (!d->d) {
-		set_err(last_err, "cannot write '%s': %s", path, pcap_geterr(c->p));
+		set_err(why, "cannot write '%s': %s", path, pcap_geterr(c->p));
 		fclose(f);
 		free(d);
 		return -EIO;
@@ -471,6 +496,24 @@ int rdiag_capture_dump_open(struct rdiag_capture_dump **dp, struct rdiag_capture
 	d->nano = c->nano;
 	*dp = d;
 	return 0;
+}
+
+int rdiag_capture_dump_open(struct rdiag_capture_dump **dp,
+			    const struct rdiag_capture_dump_opts *o)
+{
+	char why[ERR_LEN] = "";
+	int r;
+
+	if (dp)
+		*dp = NULL;
+	if (!dp || !o || !o->capture || !o->path) {
+		rd_open_error_set(&dump_open_err, "rdiag_capture_dump_open: give a capture and a path");
+		return -EINVAL;
+	}
+	r = dump_open(dp, o->capture, o->path, why);
+	if (r < 0)
+		publish(&dump_open_err, why, r);
+	return r;
 }
 
 int rdiag_capture_dump_write(struct rdiag_capture_dump *d, const struct rdiag_frame *f)
@@ -484,7 +527,11 @@ int rdiag_capture_dump_write(struct rdiag_capture_dump *d, const struct rdiag_fr
 	h.caplen = f->caplen;
 	h.len = f->len;
 	pcap_dump((u_char *)d->d, &h, f->data);
-	return ferror(pcap_dump_file(d->d)) ? -EIO : 0;
+	if (ferror(pcap_dump_file(d->d))) {
+		set_err(d->err, "write error: %s", strerror(EIO));
+		return -EIO;
+	}
+	return 0;
 }
 
 int rdiag_capture_dump_close(struct rdiag_capture_dump *d)

@@ -5,9 +5,10 @@
 #include <string.h>
 
 #include "internal.h"
+#include "open_error.h"
 
-/* why the last rdiag_counters_open() of this thread failed (errmsg(NULL)) */
-static __thread char open_err[256];
+/* why the last failed rdiag_counters_open() of the process failed (errmsg(NULL)) */
+static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
 
 int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters_opts *opts)
 {
@@ -16,10 +17,11 @@ int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters
 	int ret;
 
 	*out = NULL;
-	open_err[0] = '\0';
 	c = calloc(1, sizeof(*c));
-	if (!c)
+	if (!c) {
+		rd_open_error_set(&open_err, "%s", strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	c->source = opts ? opts->source : RDIAG_SRC_AUTO;
 	/* secure_getenv: a setuid/setgid wrapper must not be pointed at a fake tree */
 	root = secure_getenv("RDMADIAG_SYSFS_ROOT");
@@ -27,6 +29,7 @@ int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters
 		size_t l = strlen(root);
 
 		if (l >= sizeof(c->root)) {
+			rd_open_error_set(&open_err, "RDMADIAG_SYSFS_ROOT: %s", strerror(ENAMETOOLONG));
 			free(c);
 			return -ENAMETOOLONG;
 		}
@@ -38,7 +41,7 @@ int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters
 	if (replay && *replay) {
 		ret = rd_replay_load(replay, &c->replay, c->err, sizeof(c->err));
 		if (ret < 0) {
-			rd_strlcpy(open_err, c->err, sizeof(open_err));
+			rd_open_error_set(&open_err, "%s", c->err);
 			free(c);
 			return ret;
 		}
@@ -51,8 +54,8 @@ int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters
 		c->record = fopen(opts->nl_record, "we");
 		if (!c->record) {
 			ret = -errno;
-			snprintf(open_err, sizeof(open_err), "cannot open '%s': %s", opts->nl_record,
-				 strerror(errno));
+			rd_open_error_set(&open_err, "cannot open '%s': %s", opts->nl_record,
+					  strerror(errno));
 			rdiag_counters_close(c);
 			return ret;
 		}
@@ -81,7 +84,7 @@ void rdiag_counters_close(struct rdiag_counters *c)
 
 const char *rdiag_counters_errmsg(const struct rdiag_counters *c)
 {
-	return c ? c->err : open_err;
+	return c ? c->err : rd_open_error_get(&open_err);
 }
 
 const char *rdiag_counters_sysfs_root(const struct rdiag_counters *c)

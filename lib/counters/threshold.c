@@ -12,9 +12,14 @@
 #include <rdmadiag/catalog.h>
 #include <rdmadiag/threshold.h>
 
+#include "open_error.h"
+
 #define MAX_FILE (1 << 20)
 
-void rdiag_threshold_free(struct rdiag_thresholds *t)
+/* why the last failed rdiag_threshold_open() of the process failed */
+static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
+
+void rdiag_threshold_close(struct rdiag_thresholds *t)
 {
 	size_t i;
 
@@ -132,8 +137,8 @@ static int parse_line(char *line, struct rdiag_threshold_rule *r, const char **w
 	return r->key ? 0 : -ENOMEM;
 }
 
-int rdiag_threshold_parse_buf(const char *buf, size_t len, struct rdiag_thresholds **out,
-			      char *err, size_t errlen)
+static int parse_buf(const char *buf, size_t len, struct rdiag_thresholds **out, char *err,
+		     size_t errlen)
 {
 	struct rdiag_thresholds *t;
 	const char *p = buf, *end = buf + len;
@@ -188,15 +193,15 @@ int rdiag_threshold_parse_buf(const char *buf, size_t len, struct rdiag_threshol
 		free(r.dev);
 	}
 	if (ret) {
-		rdiag_threshold_free(t);
+		rdiag_threshold_close(t);
 		return ret;
 	}
 	*out = t;
 	return 0;
 }
 
-int rdiag_threshold_parse_file(const char *path, struct rdiag_thresholds **out, char *err,
-			       size_t errlen)
+static int parse_file(const char *path, struct rdiag_thresholds **out, char *err,
+		      size_t errlen)
 {
 	char *buf;
 	size_t len = 0;
@@ -221,9 +226,33 @@ int rdiag_threshold_parse_file(const char *path, struct rdiag_thresholds **out, 
 		ret = -EFBIG;
 	}
 	if (!ret)
-		ret = rdiag_threshold_parse_buf(buf, len, out, err, errlen);
+		ret = parse_buf(buf, len, out, err, errlen);
 	free(buf);
 	return ret;
+}
+
+int rdiag_threshold_open(struct rdiag_thresholds **out, const struct rdiag_threshold_opts *o)
+{
+	char why[256] = "";
+	int ret;
+
+	if (out)
+		*out = NULL;
+	if (!out || !o || !o->path == !o->buf) {
+		rd_open_error_set(&open_err, "rdiag_threshold_open: give a file or a buffer");
+		return -EINVAL;
+	}
+	ret = o->path ? parse_file(o->path, out, why, sizeof(why)) :
+		parse_buf(o->buf, o->len, out, why, sizeof(why));
+	if (ret < 0)
+		rd_open_error_set(&open_err, "%s", *why ? why : strerror(-ret));
+	return ret;
+}
+
+const char *rdiag_threshold_errmsg(const struct rdiag_thresholds *t)
+{
+	/* a parsed rule set has no failure of its own: eval's only error is -ENOMEM */
+	return t ? "" : rd_open_error_get(&open_err);
 }
 
 bool rdiag_threshold_matches(const struct rdiag_threshold_rule *r, const struct rdiag_sample *s)

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "open_error.h"
 #include "rdmadiag/counters.h"
 
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
@@ -36,14 +37,25 @@ const char *rdiag_doc_level_name(enum rdiag_doc_level l)
 	return "unknown";
 }
 
-int rdiag_doctor_new(struct rdiag_doctor **out)
+/* why the last failed rdiag_doctor_open() of the process failed */
+static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
+
+int rdiag_doctor_open(struct rdiag_doctor **out, const struct rdiag_doctor_opts *opts)
 {
-	struct rdiag_doctor *d = calloc(1, sizeof(*d));
+	struct rdiag_doctor *d;
 	const char *root;
 	size_t l;
 
-	if (!d)
+	if (!out) {
+		rd_open_error_set(&open_err, "rdiag_doctor_open: no place for the handle");
+		return -EINVAL;
+	}
+	*out = NULL;
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		rd_open_error_set(&open_err, "%s", strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	/* the same test seam as the counters handle (secure_getenv: not when setuid) */
 	root = secure_getenv("RDMADIAG_SYSFS_ROOT");
 	if (root && *root) {
@@ -71,7 +83,7 @@ const char *rd_doc_path(const struct rdiag_doctor *d, char *buf, size_t len, con
 	return buf;
 }
 
-void rdiag_doctor_free(struct rdiag_doctor *d)
+void rdiag_doctor_close(struct rdiag_doctor *d)
 {
 	if (!d)
 		return;
@@ -105,7 +117,7 @@ int rd_doc_devices(struct rdiag_doctor *d, struct rdiag_counters **c,
 
 const char *rdiag_doctor_errmsg(const struct rdiag_doctor *d)
 {
-	return d ? d->errmsg : "";
+	return d ? d->errmsg : rd_open_error_get(&open_err);
 }
 
 void rd_doc_err(struct rdiag_doctor *d, const char *fmt, ...)

@@ -20,6 +20,7 @@
 
 #include "rdmadiag/packet.h"
 #include "internal.h"
+#include "open_error.h"
 
 #define RD_OOO_WINDOW 8		/* packets after a gap in which a filler counts as reordering */
 #define NIL UINT32_MAX
@@ -84,21 +85,30 @@ struct rdiag_flow_table {
 	struct rd_hist read_h, ack_h;
 	bool dirty;
 	int64_t last;		/* the previous packet's flow: trains of one QP are common */
+	char err[128];		/* rdiag_flow_errmsg() */
 };
 
-int rdiag_flow_table_new(struct rdiag_flow_table **ftp, const struct rdiag_flow_opts *opts)
+/* why the last failed rdiag_flow_open() of the process failed */
+static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
+
+int rdiag_flow_open(struct rdiag_flow_table **ftp, const struct rdiag_flow_opts *opts)
 {
 	struct rdiag_flow_table *ft;
 	int r;
 
-	if (!ftp)
+	if (!ftp) {
+		rd_open_error_set(&open_err, "rdiag_flow_open: no place for the handle");
 		return -EINVAL;
+	}
 	*ftp = NULL;
 	ft = calloc(1, sizeof(*ft));
-	if (!ft)
+	if (!ft) {
+		rd_open_error_set(&open_err, "flow table: %s", strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	r = rd_pending_init(&ft->pend, opts && opts->pending_max ? opts->pending_max : 32768);
 	if (r < 0) {
+		rd_open_error_set(&open_err, "pending request table: %s", strerror(-r));
 		free(ft);
 		return r;
 	}
@@ -108,7 +118,7 @@ int rdiag_flow_table_new(struct rdiag_flow_table **ftp, const struct rdiag_flow_
 	return 0;
 }
 
-void rdiag_flow_table_free(struct rdiag_flow_table *ft)
+void rdiag_flow_close(struct rdiag_flow_table *ft)
 {
 	if (!ft)
 		return;
@@ -123,6 +133,22 @@ void rdiag_flow_table_free(struct rdiag_flow_table *ft)
 	rd_pending_free(&ft->pend);
 	rd_cm_free(&ft->cm);
 	free(ft);
+}
+
+const char *rdiag_flow_errmsg(const struct rdiag_flow_table *ft)
+{
+	return ft ? ft->err : rd_open_error_get(&open_err);
+}
+
+/* why a packet was only counted: the text of rdiag_flow_errmsg(ft) */
+static int add_failed(struct rdiag_flow_table *ft, int r)
+{
+	if (r == -ENOSPC)
+		snprintf(ft->err, sizeof(ft->err), "more than %zu flows: packet counted only",
+			 ft->max_flows);
+	else
+		snprintf(ft->err, sizeof(ft->err), "packet counted only: %s", strerror(-r));
+	return r;
 }
 
 char *rdiag_flow_addr_str(unsigned int kind, const uint8_t a[16], char *buf, size_t len)
@@ -740,7 +766,7 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 	key.srcqp = (p->present & RDIAG_HAS_DETH) ? p->deth_srcqp : RDIAG_QPN_NONE;
 	fi = flow_get_or_add(ft, &key, ts);
 	if (fi < 0)
-		return (int)fi;
+		return add_failed(ft, (int)fi);
 	v->flow = fi;
 	f = &ft->f[fi];
 	f->i.pkts++;
@@ -748,7 +774,7 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 	f->i.payload += p->payload_len;
 	f->i.last_ns = ts;
 	if (count_opcode(f, op, p->len, p->payload_len) < 0)
-		return -ENOMEM;
+		return add_failed(ft, -ENOMEM);
 	if (p->status == RDIAG_PKT_TRUNCATED)
 		f->i.truncated++;
 	else if (p->status == RDIAG_PKT_INVALID)

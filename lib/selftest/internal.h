@@ -89,6 +89,7 @@ struct rdiag_selftest {
 	struct rdiag_counters *ctr;	/* counter reader, opened on first use */
 	bool ctr_failed;
 	uint32_t ctr_cache_ms;		/* how old a counter value may be (sysfs lifespan) */
+	char err[320];			/* rdiag_selftest_errmsg(st) */
 };
 
 /* a QP with its own PD, CQ and registered buffer */

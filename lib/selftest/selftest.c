@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "open_error.h"
 
 static const struct {
 	const char *name;
@@ -105,7 +106,7 @@ void rd_st_memlock_str(unsigned long long cur, char *buf, size_t len)
  * have been looked at): it is the next thing that stops a user.  libibverbs itself comes
  * first: before it was dlopen()ed, a missing one stopped the tool before anything else, and
  * nothing below the sysfs look works without it. */
-int rdiag_selftest_env_check(char *why, size_t whylen)
+static int env_check(char *why, size_t whylen)
 {
 	char ent[256], path[300];
 	struct ibv_device **list;
@@ -311,19 +312,31 @@ void rd_st_opts_defaults(struct rdiag_selftest_opts *o)
 		o->timeout_ms = RD_ST_TIMEOUT_DEFAULT;
 }
 
-int rdiag_selftest_open(struct rdiag_selftest **out, const struct rdiag_selftest_opts *opts,
-			char *why, size_t whylen)
+/* why the last failed rdiag_selftest_open() (or environment check) of the process failed */
+static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
+
+/* the reason of a failure: what the check said, else the errno's text */
+static int failed(const char *why, int rc)
+{
+	rd_open_error_set(&open_err, "%s", *why ? why : strerror(-rc));
+	return rc;
+}
+
+int rdiag_selftest_env_check(void)
+{
+	char why[512] = "";
+	int rc = env_check(why, sizeof(why));
+
+	return rc ? failed(why, rc) : 0;
+}
+
+static int selftest_open(struct rdiag_selftest **out, const struct rdiag_selftest_opts *opts,
+			 char *why, size_t whylen)
 {
 	struct rdiag_selftest *st;
-	char scratch[512];
 	int rc;
 
-	*out = NULL;
-	if (!why || !whylen) {	/* the explanation is optional for the caller, not for us */
-		why = scratch;
-		whylen = sizeof(scratch);
-	}
-	rc = rdiag_selftest_env_check(why, whylen);
+	rc = env_check(why, whylen);
 	if (rc)
 		return rc;
 	st = calloc(1, sizeof(*st));
@@ -360,6 +373,24 @@ int rdiag_selftest_open(struct rdiag_selftest **out, const struct rdiag_selftest
 fail:
 	rdiag_selftest_close(st);
 	return rc;
+}
+
+int rdiag_selftest_open(struct rdiag_selftest **out, const struct rdiag_selftest_opts *opts)
+{
+	const struct rdiag_selftest_opts defaults = { .gid_index = -1, .peer_gid_index = -1 };
+	char why[512] = "";
+	int rc;
+
+	if (!out)
+		return failed("rdiag_selftest_open: no place for the handle", -EINVAL);
+	*out = NULL;
+	rc = selftest_open(out, opts ? opts : &defaults, why, sizeof(why));
+	return rc ? failed(why, rc) : 0;
+}
+
+const char *rdiag_selftest_errmsg(const struct rdiag_selftest *st)
+{
+	return st ? st->err : rd_open_error_get(&open_err);
 }
 
 void rdiag_selftest_close(struct rdiag_selftest *st)
@@ -423,6 +454,9 @@ int rdiag_selftest_run(struct rdiag_selftest *st, size_t i, struct rdiag_st_resu
 	memset(res, 0, sizeof(*res));
 	res->wc_status = -1;
 	if (i >= NTESTS) {
+		if (st)
+			snprintf(st->err, sizeof(st->err), "no self-test number %zu (there are %zu)",
+				 i, (size_t)NTESTS);
 		snprintf(res->name, sizeof(res->name), "?");
 		res->verdict = RDIAG_FAIL;
 		res->err = EINVAL;
@@ -432,6 +466,7 @@ int rdiag_selftest_run(struct rdiag_selftest *st, size_t i, struct rdiag_st_resu
 	if (st->interrupted) {
 		res->verdict = RDIAG_SKIP;
 		snprintf(res->summary, sizeof(res->summary), "interrupted before it started");
+		snprintf(st->err, sizeof(st->err), "%s: %s", res->name, res->summary);
 		return -EINTR;
 	}
 	st->test = tests[i].name;
@@ -449,6 +484,7 @@ int rdiag_selftest_run(struct rdiag_selftest *st, size_t i, struct rdiag_st_resu
 			res->err = EINTR;
 		}
 		snprintf(res->summary, sizeof(res->summary), "interrupted");
+		snprintf(st->err, sizeof(st->err), "%s: %s", res->name, res->summary);
 		return -EINTR;
 	}
 	return 0;

@@ -5,7 +5,7 @@
 #   make fuzz FUZZ_TARGETS=packet
 #
 # fuzz_packet: one frame through rdiag_pkt_decode (byte 0 picks the link type).
-# fuzz_pcap:   a whole capture file through rdiag_capture_open_file + decode + flow analysis.
+# fuzz_pcap:   a whole capture file through rdiag_capture_open + decode + flow analysis.
 # Seeds are in tests/fuzz/corpus-<target>/ (tests/fuzz/mk_seeds.py writes them); what the
 # fuzzer finds goes to tests/fuzz/build/corpus-<target>/, crashes to tests/fuzz/build/crash-*.
 # A crash becomes a fixture: copy it into the seed corpus and add a unit test for it.

@@ -1,7 +1,7 @@
 /* libFuzzer target: a whole capture file through the library's read path.
  *
  * The input is written to a memfd and opened by path (/proc/self/fd/N) with
- * rdiag_capture_open_file(), exactly as rdmadump -r opens a file (libpcap: pcap and pcapng,
+ * rdiag_capture_open() of a file, exactly as rdmadump -r opens a file (libpcap: pcap and pcapng,
  * any link type it accepts).  Every frame is decoded and fed to the per-QP flow analysis;
  * then every flow, the total and every CM connection are read back. */
 #include <stdint.h>
@@ -38,11 +38,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (rdiag_capture_open_file(&c, path) < 0) {
+	if (rdiag_capture_open(&c, &(struct rdiag_capture_opts){ .file = path }) < 0) {
 		close(fd);
 		return 0;
 	}
-	if (rdiag_flow_table_new(&ft, &fo) < 0) {
+	if (rdiag_flow_open(&ft, &fo) < 0) {
 		rdiag_capture_close(c);
 		close(fd);
 		return 0;
@@ -71,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		rdiag_flow_cm_get(ft, i, &ci);
 	}
-	rdiag_flow_table_free(ft);
+	rdiag_flow_close(ft);
 	rdiag_capture_close(c);
 	close(fd);
 	return 0;

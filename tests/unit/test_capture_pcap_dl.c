@@ -50,9 +50,9 @@ static void test_missing_library(void)
 
 		close(fds[0]);
 		setenv("RDMADIAG_PCAP_LIB", "libpcap-not-here.so.9", 1);
-		r = rdiag_capture_open_file(&c, SAMPLE);
+		r = rdiag_capture_open(&c, &(struct rdiag_capture_opts){ .file = SAMPLE });
 		dprintf(fds[1], "%d|%d|%d|%s", r, c == NULL, proc_mapped("/libpcap"),
-			rdiag_capture_last_error());
+			rdiag_capture_errmsg(NULL));
 		_exit(0);
 	}
 	close(fds[1]);
@@ -96,7 +96,7 @@ int main(void)
 	EXPECT_EQ(proc_mapped("/libpcap"), 1);
 
 	/* and the loaded functions do the work */
-	EXPECT_EQ(rdiag_capture_open_file(&c, SAMPLE), 0);
+	EXPECT_EQ(rdiag_capture_open(&c, &(struct rdiag_capture_opts){ .file = SAMPLE }), 0);
 	EXPECT_EQ(rdiag_capture_next(c, &f), 1);
 	EXPECT_U64(f.n, 1);
 	EXPECT_TRUE(f.caplen > 0);

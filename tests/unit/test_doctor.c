@@ -170,7 +170,7 @@ static struct rdiag_doctor *attempted(void)
 {
 	struct rdiag_doctor *d;
 
-	rdiag_doctor_new(&d);
+	rdiag_doctor_open(&d, NULL);
 	d->devices_checked = true;
 	d->ndevices = 1;
 	d->attempted = true;
@@ -193,12 +193,12 @@ static void test_verdict(void)
 	struct rdiag_doctor *d;
 	struct rdiag_doc_step *s;
 
-	rdiag_doctor_new(&d);
+	rdiag_doctor_open(&d, NULL);
 	d->devices_checked = true;
 	rdiag_doctor_verdict(d, &v);
 	EXPECT_STREQ(v.cause, "no_rdma_device");
 	EXPECT_TRUE(!v.ok);
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 
 	d = attempted();
 	step(d, RDIAG_DOC_STEP_CONNECT, false, RDMA_CM_EVENT_REJECTED, 8);
@@ -207,13 +207,13 @@ static void test_verdict(void)
 	EXPECT_STREQ(v.layer, "cm");
 	EXPECT_STREQ(v.sentence, "REJECTED with reason 8 (INVALID_SERVICE_ID): nothing listens on "
 		     "198.18.0.2 port 7471 in the TCP port space");
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 
 	d = attempted();
 	step(d, RDIAG_DOC_STEP_CONNECT, false, RDMA_CM_EVENT_REJECTED, 28);
 	rdiag_doctor_verdict(d, &v);
 	EXPECT_STREQ(v.cause, "rejected_by_application");
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 
 	/* a timeout with a firewall rule as evidence, then without */
 	d = attempted();
@@ -227,7 +227,7 @@ static void test_verdict(void)
 	d->nfindings = 0;
 	rdiag_doctor_verdict(d, &v);
 	EXPECT_STREQ(v.cause, "cm_no_response");
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 
 	d = attempted();
 	d->nsteps = 1;
@@ -245,7 +245,7 @@ static void test_verdict(void)
 	rdiag_doctor_verdict(d, &v);
 	EXPECT_STREQ(v.cause, "port_not_active");
 	EXPECT_STREQ(v.sentence, "port rxe0/1 is DOWN");
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 
 	/* established: ok, unless the peer's record shows another MTU */
 	d = attempted();
@@ -313,7 +313,7 @@ static void test_verdict(void)
 	EXPECT_STREQ(v.cause, "mtu_mismatch");
 	EXPECT_TRUE(!v.ok);
 	EXPECT_TRUE(strstr(v.evidence, "no DISCONNECTED within 2000 ms") != NULL);
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 
 	/* a connect timeout is the doctor giving up, and the sentence says so */
 	d = attempted();
@@ -332,7 +332,7 @@ static void test_verdict(void)
 	EXPECT_STREQ(v.cause, "cm_no_response");
 	EXPECT_TRUE(strstr(v.sentence, "UNREACHABLE (-110 ETIMEDOUT") != NULL);
 	EXPECT_TRUE(strstr(v.sentence, "gave up") == NULL);
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 }
 
 /* every warning or problem finding of d carries a fix hint */
@@ -387,7 +387,7 @@ static void test_mtu_finding(void)
 	struct rdiag_doctor *d;
 	const struct rdiag_doc_finding *f;
 
-	rdiag_doctor_new(&d);
+	rdiag_doctor_open(&d, NULL);
 	rd_doc_mtu_finding(d, "rxe0/1", "veth0", 1500, 0, 1024, 4096, NULL);
 	f = rdiag_doctor_finding(d, 0);
 	EXPECT_STREQ(f->check, "mtu");
@@ -434,7 +434,7 @@ static void test_mtu_finding(void)
 	EXPECT_STREQ(f->cause, "mtu_too_small");
 	EXPECT_TRUE(strstr(f->evidence, "port active MTU unknown (No such device)") != NULL);
 	expect_hints(d, "mtu");
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 }
 
 static void set_gid(struct rdiag_gid *g, unsigned int index, enum rdiag_gid_type type,
@@ -468,7 +468,7 @@ static const struct rdiag_doc_finding *gid_finding(struct rdiag_gid *gids, size_
 	static const struct rdiag_doc_finding none = { .check = "none", .summary = "no gid finding" };
 	const struct rdiag_doc_finding *f;
 
-	rdiag_doctor_new(out);
+	rdiag_doctor_open(out, NULL);
 	(*out)->ports_queried = true;
 	rd_addr_parse("198.18.0.1", &src);
 	rd_doc_check_port(*out, &dev, &p, &src);
@@ -494,7 +494,7 @@ static void test_gid_findings(void)
 	EXPECT_TRUE(strstr(f->evidence, "gid 0 fe80:0000:0000:0000:0000:0000:0000:0001 RoCE v2 lo") != NULL);
 	EXPECT_TRUE(strstr(f->evidence, "no IPv4-mapped GID at all on mlx5_0/1") != NULL);
 	EXPECT_TRUE(strstr(f->hint, "configure 198.18.0.1 on lo") != NULL);
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 	/* an IPv4-mapped GID for another address: still missing for this one */
 	set_gid(&g[1], 1, RDIAG_GID_ROCE_V2, "198.18.0.5", false);
 	f = gid_finding(g, 2, &d);
@@ -502,7 +502,7 @@ static void test_gid_findings(void)
 	EXPECT_TRUE(strstr(f->summary, "(the IPv4-mapped GID ::ffff:198.18.0.1 is missing)") != NULL);
 	EXPECT_TRUE(strstr(f->evidence, "ip 198.18.0.5") != NULL);
 	EXPECT_TRUE(strstr(f->evidence, "no IPv4-mapped GID at all") == NULL);
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 	/* the source's GID is RoCE v1 only */
 	set_gid(&g[1], 1, RDIAG_GID_IB_ROCE_V1, "198.18.0.1", false);
 	f = gid_finding(g, 2, &d);
@@ -510,7 +510,7 @@ static void test_gid_findings(void)
 	EXPECT_STREQ(f->cause, "gid_roce_v1_only");
 	EXPECT_TRUE(strstr(f->summary, "has only a RoCE v1 GID (index 1)") != NULL);
 	EXPECT_EQ(d->egress_gid_type, RDIAG_GID_IB_ROCE_V1);
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 	/* and RoCE v2: ok */
 	set_gid(&g[1], 1, RDIAG_GID_ROCE_V2, "198.18.0.1", false);
 	f = gid_finding(g, 2, &d);
@@ -519,7 +519,7 @@ static void test_gid_findings(void)
 	/* the same port's netdev lo is in this namespace */
 	f = rd_doc_find(d, "netns", RDIAG_DOC_OK);
 	EXPECT_EQ(f->level, RDIAG_DOC_OK);
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 }
 
 /* findings from real rtnetlink answers: a broadcast destination, and no neighbour entry */
@@ -530,7 +530,7 @@ static void test_path_hints(void)
 	struct rdiag_doctor *d;
 	union rd_addr hop;
 
-	rdiag_doctor_new(&d);
+	rdiag_doctor_open(&d, NULL);
 	EXPECT_EQ(rdiag_doctor_check_path(d, &o), 0);
 	f = rd_doc_find(d, "route", RDIAG_DOC_OK);
 	EXPECT_TRUE(f != NULL);
@@ -554,7 +554,7 @@ static void test_path_hints(void)
 	EXPECT_STREQ(f->evidence, "RTM_GETNEIGH 127.0.0.9 dev lo: no entry");
 	EXPECT_TRUE(strstr(f->hint, "check that 127.0.0.9 is up") != NULL);
 	expect_hints(d, "path");
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 }
 
 static void test_findings(void)
@@ -562,7 +562,7 @@ static void test_findings(void)
 	struct rdiag_doctor *d;
 	struct rdiag_doc_finding *f;
 
-	rdiag_doctor_new(&d);
+	rdiag_doctor_open(&d, NULL);
 	f = rd_doc_add(d, "gid", "address", RDIAG_DOC_OK, "ignored", "rxe0/1", "fine %d", 1);
 	EXPECT_TRUE(f->cause == NULL);		/* ok findings carry no cause */
 	rd_doc_evidence(f, "line %d", 1);
@@ -578,7 +578,7 @@ static void test_findings(void)
 	EXPECT_EQ(rdiag_doctor_nfindings(d), RD_DOC_MAX_FINDINGS);	/* last slot reused */
 	EXPECT_STREQ(rdiag_doctor_finding(d, RD_DOC_MAX_FINDINGS - 1)->check, "last");
 	EXPECT_STREQ(rdiag_doc_level_name(RDIAG_DOC_PROBLEM), "problem");
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 }
 
 static void test_rtnl(void)
@@ -607,6 +607,19 @@ static void test_rtnl(void)
 	EXPECT_STREQ(buf, "lo");
 	rd_addr_parse("192.0.2.77", &a);	/* TEST-NET-1: nobody has it */
 	EXPECT_EQ(rd_addr_owner(&a, buf, sizeof(buf)), -EADDRNOTAVAIL);
+}
+
+/* the handle convention: errmsg(NULL) is why the last open failed, errmsg(d) "" on a new one */
+static void test_open_errmsg(void)
+{
+	struct rdiag_doctor *d = NULL;
+
+	EXPECT_EQ(rdiag_doctor_open(NULL, NULL), -EINVAL);
+	EXPECT_TRUE(strstr(rdiag_doctor_errmsg(NULL), "rdiag_doctor_open") != NULL);
+	EXPECT_EQ(rdiag_doctor_open(&d, NULL), 0);
+	EXPECT_TRUE(d != NULL);
+	EXPECT_STREQ(rdiag_doctor_errmsg(d), "");
+	rdiag_doctor_close(d);
 }
 
 int main(void)
@@ -648,5 +661,6 @@ int main(void)
 	test_gid_findings();
 	test_path_hints();
 	test_rtnl();
+	test_open_errmsg();
 	return tap_done();
 }

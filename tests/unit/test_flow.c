@@ -74,7 +74,7 @@ static struct rdiag_flow_table *table(size_t pending)
 	struct rdiag_flow_opts o = { .pending_max = pending };
 	struct rdiag_flow_table *ft = NULL;
 
-	EXPECT_EQ(rdiag_flow_table_new(&ft, &o), 0);
+	EXPECT_EQ(rdiag_flow_open(&ft, &o), 0);
 	return ft;
 }
 
@@ -146,7 +146,7 @@ static void test_in_order_with_wrap(void)
 	EXPECT_EQ(f.ops[0].pkts, 20);
 	EXPECT_EQ(f.ops[0].payload, 20 * 1024);
 	EXPECT_EQ(f.ops[0].bytes, 20 * (62 + 1024));
-	rdiag_flow_table_free(ft);
+	rdiag_flow_close(ft);
 }
 
 static void test_gap_dup_ooo(void)
@@ -180,7 +180,7 @@ static void test_gap_dup_ooo(void)
 	EXPECT_EQ(f.psn_ooo, 1);
 	EXPECT_EQ(f.psn_dup, 1);
 	EXPECT_EQ(f.psn_goback, 1);	/* 11 after 15; 12 after 14 was late, not a retry */
-	rdiag_flow_table_free(ft);
+	rdiag_flow_close(ft);
 }
 
 static void test_late_fill_is_retransmission(void)
@@ -223,7 +223,7 @@ static void test_late_fill_is_retransmission(void)
 		EXPECT_EQ(rdiag_flow_total(ft, &t), 0);
 		EXPECT_EQ(t.psn_goback, 2);
 	}
-	rdiag_flow_table_free(ft);
+	rdiag_flow_close(ft);
 }
 
 static void test_nak_makes_fill_a_retransmission(void)
@@ -262,7 +262,7 @@ static void test_nak_makes_fill_a_retransmission(void)
 	p = pkt(0x04, A, B, 0x22, 13);
 	rdiag_flow_add(ft, &p, 8, &v);
 	EXPECT_TRUE(v.flags & RDIAG_FV_OOO);
-	rdiag_flow_table_free(ft);
+	rdiag_flow_close(ft);
 }
 
 static void test_read_pairing(void)
@@ -316,7 +316,7 @@ static void test_read_pairing(void)
 	rdiag_flow_total(ft, &t);
 	EXPECT_EQ(t.read_lat.n, 1);
 	EXPECT_EQ(t.reads, 1);
-	rdiag_flow_table_free(ft);
+	rdiag_flow_close(ft);
 }
 
 static void test_read_unknown_mtu(void)
@@ -341,7 +341,7 @@ static void test_read_unknown_mtu(void)
 	rdiag_flow_add(ft, &p, 3, &v);
 	EXPECT_TRUE(v.flags & RDIAG_FV_DUP);
 	EXPECT_EQ(info(ft, 0).psn_goback, 1);
-	rdiag_flow_table_free(ft);
+	rdiag_flow_close(ft);
 }
 
 static void test_ack_latency_and_naks(void)
@@ -390,7 +390,7 @@ static void test_ack_latency_and_naks(void)
 	rdiag_flow_total(ft, &t);
 	EXPECT_EQ(t.naks[0] + t.naks[2] + t.naks[RDIAG_NAK_OTHER], 3);
 	EXPECT_EQ(t.rnr_naks, 2);
-	rdiag_flow_table_free(ft);
+	rdiag_flow_close(ft);
 }
 
 static void test_ecn_cnp(void)
@@ -432,7 +432,7 @@ static void test_ecn_cnp(void)
 	EXPECT_EQ(t.cnp, 3);
 	EXPECT_EQ(t.cnp_for_ce, 3);
 	EXPECT_EQ(t.ecn_ce, 2);
-	rdiag_flow_table_free(ft);
+	rdiag_flow_close(ft);
 }
 
 static struct rdiag_pkt cm_pkt(uint16_t msg, int src, int dst, uint32_t local, uint32_t remote)
@@ -523,7 +523,7 @@ static void test_cm(void)
 	EXPECT_EQ(t.cm_rej, 1);
 	EXPECT_EQ(t.cm_req_retries, 3);
 	EXPECT_EQ(t.cm_conns, 3);
-	rdiag_flow_table_free(ft);
+	rdiag_flow_close(ft);
 }
 
 static void test_cm_qp_pairing(void)
@@ -557,7 +557,7 @@ static void test_cm_qp_pairing(void)
 	p = pkt(0x04, A, B, 0x32, 100);
 	rdiag_flow_add(ft, &p, 6, &v);
 	EXPECT_EQ(v.src_qpn, RDIAG_QPN_NONE);
-	rdiag_flow_table_free(ft);
+	rdiag_flow_close(ft);
 }
 
 static void test_bounded_memory(void)
@@ -589,7 +589,7 @@ static void test_bounded_memory(void)
 	f = info(ft, 4);
 	EXPECT_EQ(f.pkts, 250000);
 	EXPECT_EQ(f.psn_gaps + f.psn_dup, 0);
-	rdiag_flow_table_free(ft);
+	rdiag_flow_close(ft);
 }
 
 static void test_keys_and_flags(void)
@@ -651,7 +651,28 @@ static void test_keys_and_flags(void)
 	f = info(ft, 3);
 	EXPECT_EQ(f.key.kind, RDIAG_ADDR_LID);
 	EXPECT_STREQ(rdiag_flow_addr_str(f.key.kind, f.key.dst, buf, sizeof(buf)), "lid 0x0034");
-	rdiag_flow_table_free(ft);
+	rdiag_flow_close(ft);
+}
+
+/* a table full at max_flows says so in its errmsg; errmsg(NULL) is the open's reason */
+static void test_errmsg(void)
+{
+	struct rdiag_flow_opts o = { .max_flows = 1 };
+	struct rdiag_flow_table *ft = NULL;
+	struct rdiag_pkt p;
+
+	EXPECT_EQ(rdiag_flow_open(NULL, &o), -EINVAL);
+	EXPECT_TRUE(strstr(rdiag_flow_errmsg(NULL), "rdiag_flow_open") != NULL);
+	EXPECT_EQ(rdiag_flow_open(&ft, &o), 0);
+	if (!ft)
+		return;
+	p = data_pkt(0x01, A, B, 0x11, 1, 1024);
+	EXPECT_EQ(rdiag_flow_add(ft, &p, 0, NULL), 0);
+	EXPECT_STREQ(rdiag_flow_errmsg(ft), "");
+	p = data_pkt(0x01, A, B, 0x12, 1, 1024);
+	EXPECT_EQ(rdiag_flow_add(ft, &p, US, NULL), -ENOSPC);
+	EXPECT_STREQ(rdiag_flow_errmsg(ft), "more than 1 flows: packet counted only");
+	rdiag_flow_close(ft);
 }
 
 int main(void)
@@ -670,5 +691,6 @@ int main(void)
 	test_cm_qp_pairing();
 	test_bounded_memory();
 	test_keys_and_flags();
+	test_errmsg();
 	return tap_done();
 }

@@ -48,6 +48,21 @@ static void write_file(const char *path, const void *p, size_t n)
 	fclose(f);
 }
 
+static int open_file(struct rdiag_capture **c, const char *path)
+{
+	const struct rdiag_capture_opts o = { .file = path };
+
+	return rdiag_capture_open(c, &o);
+}
+
+static int open_dump(struct rdiag_capture_dump **d, const struct rdiag_capture *c,
+		     const char *path)
+{
+	const struct rdiag_capture_dump_opts o = { .capture = c, .path = path };
+
+	return rdiag_capture_dump_open(d, &o);
+}
+
 static void test_read_sample(void)
 {
 	struct rdiag_capture *c = NULL;
@@ -57,7 +72,7 @@ static void test_read_sample(void)
 	uint64_t pos = 0, size = 0, rdma = 0;
 	int r, n = 0;
 
-	EXPECT_EQ(rdiag_capture_open_file(&c, SAMPLE), 0);
+	EXPECT_EQ(open_file(&c, SAMPLE), 0);
 	if (!c)
 		return;
 	EXPECT_EQ(rdiag_capture_linktype(c), RDIAG_DLT_EN10MB);
@@ -85,7 +100,7 @@ static void test_read_sample(void)
 	EXPECT_EQ(rdiag_capture_stats(c, &st), 0);
 	EXPECT_EQ(st.frames, 100);
 	EXPECT_TRUE(!st.have_drops);
-	EXPECT_STREQ(rdiag_capture_error(c), "");
+	EXPECT_STREQ(rdiag_capture_errmsg(c), "");
 	rdiag_capture_close(c);
 }
 
@@ -95,7 +110,7 @@ static void test_filter(void)
 	struct rdiag_frame f;
 	int n = 0;
 
-	EXPECT_EQ(rdiag_capture_open_file(&c, SAMPLE), 0);
+	EXPECT_EQ(open_file(&c, SAMPLE), 0);
 	if (!c)
 		return;
 	EXPECT_EQ(rdiag_capture_set_filter(c, "src host 198.18.0.2"), 0);
@@ -103,7 +118,7 @@ static void test_filter(void)
 		n++;
 	EXPECT_EQ(n, 45);
 	EXPECT_EQ(rdiag_capture_set_filter(c, "((( nonsense"), -EINVAL);
-	EXPECT_TRUE(strstr(rdiag_capture_error(c), "bad filter expression") != NULL);
+	EXPECT_TRUE(strstr(rdiag_capture_errmsg(c), "bad filter expression") != NULL);
 	rdiag_capture_close(c);
 }
 
@@ -136,38 +151,38 @@ static void test_bad_files(void)
 	int r, frames = 0;
 
 	EXPECT_TRUE(n > 0);
-	EXPECT_EQ(rdiag_capture_open_file(&c, tmp_path("missing.pcap")), -ENOENT);
+	EXPECT_EQ(open_file(&c, tmp_path("missing.pcap")), -ENOENT);
 	EXPECT_TRUE(c == NULL);
-	EXPECT_TRUE(strstr(rdiag_capture_last_error(), "No such file or directory") != NULL);
-	EXPECT_EQ(rdiag_capture_open_file(&c, tmpdir), -EISDIR);
+	EXPECT_TRUE(strstr(rdiag_capture_errmsg(NULL), "No such file or directory") != NULL);
+	EXPECT_EQ(open_file(&c, tmpdir), -EISDIR);
 
 	write_file(tmp_path("empty.pcap"), "", 0);
-	EXPECT_EQ(rdiag_capture_open_file(&c, tmp_path("empty.pcap")), -EINVAL);
-	EXPECT_TRUE(strstr(rdiag_capture_last_error(), "empty file") != NULL);
+	EXPECT_EQ(open_file(&c, tmp_path("empty.pcap")), -EINVAL);
+	EXPECT_TRUE(strstr(rdiag_capture_errmsg(NULL), "empty file") != NULL);
 
 	for (size_t i = 0; i < sizeof(junk); i++)
 		junk[i] = (unsigned char)(i * 37 + 11);
 	write_file(tmp_path("junk.pcap"), junk, sizeof(junk));
-	EXPECT_EQ(rdiag_capture_open_file(&c, tmp_path("junk.pcap")), -EINVAL);
-	EXPECT_TRUE(strstr(rdiag_capture_last_error(), "not a pcap or pcapng capture") != NULL);
-	EXPECT_TRUE(strchr(rdiag_capture_last_error(), '\n') == NULL);
+	EXPECT_EQ(open_file(&c, tmp_path("junk.pcap")), -EINVAL);
+	EXPECT_TRUE(strstr(rdiag_capture_errmsg(NULL), "not a pcap or pcapng capture") != NULL);
+	EXPECT_TRUE(strchr(rdiag_capture_errmsg(NULL), '\n') == NULL);
 
 	/* link type 105 (802.11) */
 	d[20] = 105;
 	write_file(tmp_path("lt.pcap"), d, (size_t)n);
-	EXPECT_EQ(rdiag_capture_open_file(&c, tmp_path("lt.pcap")), -EPROTONOSUPPORT);
-	EXPECT_TRUE(strstr(rdiag_capture_last_error(), "unsupported link type 105") != NULL);
+	EXPECT_EQ(open_file(&c, tmp_path("lt.pcap")), -EPROTONOSUPPORT);
+	EXPECT_TRUE(strstr(rdiag_capture_errmsg(NULL), "unsupported link type 105") != NULL);
 	d[20] = 1;
 
 	/* cut inside the third record: two frames, then -EIO with libpcap's reason */
 	write_file(tmp_path("cut.pcap"), d, 24 + 2 * (16 + 1082) + 16 + 100);
-	EXPECT_EQ(rdiag_capture_open_file(&c, tmp_path("cut.pcap")), 0);
+	EXPECT_EQ(open_file(&c, tmp_path("cut.pcap")), 0);
 	if (c) {
 		while ((r = rdiag_capture_next(c, &f)) == 1)
 			frames++;
 		EXPECT_EQ(frames, 2);
 		EXPECT_EQ(r, -EIO);
-		EXPECT_TRUE(strstr(rdiag_capture_error(c), "cut short inside frame 3") != NULL);
+		EXPECT_TRUE(strstr(rdiag_capture_errmsg(c), "cut short inside frame 3") != NULL);
 		rdiag_capture_close(c);
 	}
 	free(d);
@@ -180,10 +195,10 @@ static void test_dump_roundtrip(void)
 	struct rdiag_frame f, g;
 	int n = 0, same = 0, r;
 
-	EXPECT_EQ(rdiag_capture_open_file(&c, SAMPLE), 0);
+	EXPECT_EQ(open_file(&c, SAMPLE), 0);
 	if (!c)
 		return;
-	EXPECT_EQ(rdiag_capture_dump_open(&d, c, tmp_path("out.pcap")), 0);
+	EXPECT_EQ(open_dump(&d, c, tmp_path("out.pcap")), 0);
 	while (rdiag_capture_next(c, &f) == 1)
 		if (f.n % 2 == 0)
 			EXPECT_EQ(rdiag_capture_dump_write(d, &f), 0);
@@ -191,8 +206,8 @@ static void test_dump_roundtrip(void)
 	rdiag_capture_close(c);
 
 	/* every second frame, byte for byte and with the same nanosecond times */
-	EXPECT_EQ(rdiag_capture_open_file(&c, SAMPLE), 0);
-	EXPECT_EQ(rdiag_capture_open_file(&c2, tmp_path("out.pcap")), 0);
+	EXPECT_EQ(open_file(&c, SAMPLE), 0);
+	EXPECT_EQ(open_file(&c2, tmp_path("out.pcap")), 0);
 	if (!c || !c2)
 		return;
 	while (rdiag_capture_next(c, &f) == 1) {
@@ -211,21 +226,46 @@ static void test_dump_roundtrip(void)
 	rdiag_capture_close(c);
 	rdiag_capture_close(c2);
 
-	EXPECT_EQ(rdiag_capture_open_file(&c, SAMPLE), 0);
+	EXPECT_EQ(open_file(&c, SAMPLE), 0);
 	d = (struct rdiag_capture_dump *)1;
-	EXPECT_EQ(rdiag_capture_dump_open(&d, c, "/nonexistent-dir/x.pcap"), -ENOENT);
+	EXPECT_EQ(open_dump(&d, c, "/nonexistent-dir/x.pcap"), -ENOENT);
 	EXPECT_TRUE(d == NULL);
+	EXPECT_TRUE(strstr(rdiag_capture_dump_errmsg(NULL),
+			   "cannot create '/nonexistent-dir/x.pcap'") != NULL);
+	/* a writer's own errmsg is "" until one of its writes fails */
+	EXPECT_EQ(open_dump(&d, c, tmp_path("out2.pcap")), 0);
+	EXPECT_STREQ(rdiag_capture_dump_errmsg(d), "");
+	EXPECT_EQ(rdiag_capture_dump_close(d), 0);
 	rdiag_capture_close(c);
+}
+
+/* errmsg(NULL) is the reason of the last failed open of the process: a later successful open
+ * leaves it; asking for both a file and an interface (or neither) is -EINVAL with a reason */
+static void test_open_reason(void)
+{
+	struct rdiag_capture_opts both = { .file = SAMPLE, .iface = "lo" };
+	struct rdiag_capture *c = (struct rdiag_capture *)1;
+
+	EXPECT_EQ(open_file(&c, tmp_path("missing.pcap")), -ENOENT);
+	EXPECT_EQ(open_file(&c, SAMPLE), 0);
+	EXPECT_TRUE(strstr(rdiag_capture_errmsg(NULL), "missing.pcap") != NULL);
+	rdiag_capture_close(c);
+	c = (struct rdiag_capture *)1;
+	EXPECT_EQ(rdiag_capture_open(&c, &both), -EINVAL);
+	EXPECT_TRUE(c == NULL);
+	EXPECT_TRUE(strstr(rdiag_capture_errmsg(NULL), "a file or an interface") != NULL);
+	EXPECT_EQ(rdiag_capture_open(&c, NULL), -EINVAL);
 }
 
 static void test_live_errors(void)
 {
+	const struct rdiag_capture_opts o = { .iface = "nosuchif0" };
 	struct rdiag_capture *c = NULL;
-	int r = rdiag_capture_open_live(&c, "nosuchif0", NULL);
+	int r = rdiag_capture_open(&c, &o);
 
 	EXPECT_TRUE(r == -ENODEV || r == -EPERM || r == -EIO);
 	EXPECT_TRUE(c == NULL);
-	EXPECT_TRUE(strstr(rdiag_capture_last_error(), "cannot capture on 'nosuchif0'") != NULL);
+	EXPECT_TRUE(strstr(rdiag_capture_errmsg(NULL), "cannot capture on 'nosuchif0'") != NULL);
 }
 
 int main(void)
@@ -240,6 +280,7 @@ int main(void)
 	test_bad_files();
 	test_dump_roundtrip();
 	test_live_errors();
+	test_open_reason();
 	{
 		char cmd[300];
 

@@ -8,6 +8,7 @@
  * The oracle JSON is flat (one object per port or QP, numbers and strings only), so a key is
  * looked up inside the text of its object. */
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,9 +225,42 @@ out:
 	free(json);
 }
 
+/* rdiag_counters_errmsg(NULL): the reason of the last failed open of the process, kept by a
+ * later successful open and readable from another thread (no thread-local copy) */
+static void *read_reason(void *arg)
+{
+	return (void *)rdiag_counters_errmsg(NULL);
+}
+
+static void test_open_reason(void)
+{
+	const struct rdiag_counters_opts bad = { .nl_record = "/nonexistent-dir/x.rec" };
+	struct rdiag_counters *c = (struct rdiag_counters *)1;
+	const char *other = NULL;
+	pthread_t t;
+
+	setenv("RDMADIAG_NL_REPLAY", NL "rxe-stat.rec", 1);
+	EXPECT_EQ(rdiag_counters_open(&c, &bad), -ENOENT);
+	EXPECT_TRUE(c == NULL);
+	EXPECT_TRUE(strstr(rdiag_counters_errmsg(NULL), "cannot open '/nonexistent-dir/x.rec'"));
+	EXPECT_EQ(rdiag_counters_open(&c, NULL), 0);
+	EXPECT_TRUE(strstr(rdiag_counters_errmsg(NULL), "/nonexistent-dir/x.rec") != NULL);
+	EXPECT_STREQ(rdiag_counters_errmsg(c), "");
+	rdiag_counters_close(c);
+	if (pthread_create(&t, NULL, read_reason, NULL) == 0 && pthread_join(t, (void **)&other) == 0)
+		EXPECT_TRUE(other && strstr(other, "/nonexistent-dir/x.rec") != NULL);
+	else
+		EXPECT_TRUE(!"pthread_create");
+	setenv("RDMADIAG_NL_REPLAY", NL "nosuch.rec", 1);
+	EXPECT_TRUE(rdiag_counters_open(&c, NULL) < 0);
+	EXPECT_TRUE(strstr(rdiag_counters_errmsg(NULL), "/nonexistent-dir") == NULL);
+	unsetenv("RDMADIAG_NL_REPLAY");
+}
+
 int main(void)
 {
 	test_stat();
 	test_qp();
+	test_open_reason();
 	return tap_done();
 }

@@ -316,7 +316,7 @@ static void defaults(void)
 
 static void env(void)
 {
-	char why[512];
+	const char *why;
 	struct rdiag_selftest *st = (struct rdiag_selftest *)1;
 	struct rdiag_selftest_opts o;
 	int rc;
@@ -326,8 +326,9 @@ static void env(void)
 		printf("ok %d - # SKIP this machine has RDMA devices\n", ++tap_n);
 		return;
 	}
-	rc = rdiag_selftest_env_check(why, sizeof(why));
+	rc = rdiag_selftest_env_check();
 	EXPECT_EQ(rc, -ENODEV);
+	why = rdiag_selftest_errmsg(NULL);
 	EXPECT_TRUE(strstr(why, "/sys/class/infiniband") != NULL);
 	EXPECT_TRUE(strstr(why, "ulimit -l") != NULL || strstr(why, "memlock") != NULL);
 	EXPECT_TRUE(strstr(why, "/dev/infiniband/uverbs* and its permissions") != NULL);
@@ -336,12 +337,15 @@ static void env(void)
 	EXPECT_TRUE(strchr(why, '\n') == NULL);	/* one line */
 	memset(&o, 0, sizeof(o));
 	o.gid_index = -1;
-	rc = rdiag_selftest_open(&st, &o, why, sizeof(why));
+	rc = rdiag_selftest_open(&st, &o);
 	EXPECT_EQ(rc, -ENODEV);
 	EXPECT_TRUE(st == NULL);
-	/* the explanation buffer is optional */
-	EXPECT_EQ(rdiag_selftest_open(&st, &o, NULL, 0), -ENODEV);
-	EXPECT_EQ(rdiag_selftest_env_check(NULL, 0), -ENODEV);
+	EXPECT_TRUE(strstr(rdiag_selftest_errmsg(NULL), "/sys/class/infiniband") != NULL);
+	/* the options are optional; a bad call says so in errmsg(NULL) too */
+	EXPECT_EQ(rdiag_selftest_open(&st, NULL), -ENODEV);
+	EXPECT_EQ(rdiag_selftest_open(NULL, &o), -EINVAL);
+	EXPECT_TRUE(strstr(rdiag_selftest_errmsg(NULL), "rdiag_selftest_open") != NULL);
+	EXPECT_EQ(rdiag_selftest_env_check(), -ENODEV);
 }
 
 int main(void)

@@ -10,10 +10,28 @@
 #include <rdmadiag/threshold.h>
 #include "tap.h"
 
+/* open a rule set from a buffer; err gets rdiag_threshold_errmsg(NULL) when that fails */
+static int parse_len(const char *s, size_t len, struct rdiag_thresholds **t, char *err)
+{
+	const struct rdiag_threshold_opts o = { .buf = s, .len = len };
+	int r = rdiag_threshold_open(t, &o);
+
+	snprintf(err, 128, "%s", r < 0 ? rdiag_threshold_errmsg(NULL) : "");
+	return r;
+}
+
 static int parse(const char *s, struct rdiag_thresholds **t, char *err)
 {
-	err[0] = '\0';
-	return rdiag_threshold_parse_buf(s, strlen(s), t, err, 128);
+	return parse_len(s, strlen(s), t, err);
+}
+
+static int parse_file(const char *path, struct rdiag_thresholds **t, char *err)
+{
+	const struct rdiag_threshold_opts o = { .path = path };
+	int r = rdiag_threshold_open(t, &o);
+
+	snprintf(err, 128, "%s", r < 0 ? rdiag_threshold_errmsg(NULL) : "");
+	return r;
 }
 
 static struct rdiag_sample mk(const char *dev, uint32_t port, const char *name, uint64_t v,
@@ -104,7 +122,7 @@ int main(void)
 	EXPECT_EQ(rdiag_threshold_eval(t, &s, NULL, &b, &n), 0);
 	EXPECT_EQ(n, 4);
 	free(b);
-	rdiag_threshold_free(t);
+	rdiag_threshold_close(t);
 
 	/* errors name the line */
 	EXPECT_EQ(parse("a > 1\n\nb 2\n", &t, err), -EINVAL);
@@ -124,24 +142,33 @@ int main(void)
 	EXPECT_EQ(parse("a > nan\n", &t, err), -EINVAL);
 	EXPECT_EQ(parse("a > 1e400\n", &t, err), -EINVAL);
 	EXPECT_EQ(parse("ok > 1\nbad > 1\0x\n", &t, err), 0);	/* strlen stops at the NUL */
-	rdiag_threshold_free(t);
-	EXPECT_EQ(rdiag_threshold_parse_buf("ok > 1\nbad\0 > 1\n", 17, &t, err, sizeof(err)),
-		  -EINVAL);
+	rdiag_threshold_close(t);
+	EXPECT_EQ(parse_len("ok > 1\nbad\0 > 1\n", 17, &t, err), -EINVAL);
 	EXPECT_STREQ(err, "line 2: NUL byte in line");
 	/* an empty file is valid and has no rules */
 	EXPECT_EQ(parse("", &t, err), 0);
 	EXPECT_EQ(t->n, 0);
-	rdiag_threshold_free(t);
+	rdiag_threshold_close(t);
 
 	/* from a file */
 	fd = mkstemp(path);
 	f = fdopen(fd, "w");
 	fputs("# rules\nsent_pkts > 5\nbroken line\n", f);
 	fclose(f);
-	EXPECT_EQ(rdiag_threshold_parse_file(path, &t, err, sizeof(err)), -EINVAL);
+	EXPECT_EQ(parse_file(path, &t, err), -EINVAL);
 	EXPECT_STREQ(err, "line 3: expected 'NAME > VALUE'");
 	unlink(path);
-	EXPECT_EQ(rdiag_threshold_parse_file(path, &t, err, sizeof(err)), -ENOENT);
+	EXPECT_EQ(parse_file(path, &t, err), -ENOENT);
+	EXPECT_STREQ(err, strerror(ENOENT));
+	/* the handle convention: a set has no error of its own; exactly one source */
+	EXPECT_EQ(parse("a > 1\n", &t, err), 0);
+	EXPECT_STREQ(rdiag_threshold_errmsg(t), "");
+	EXPECT_STREQ(rdiag_threshold_errmsg(NULL), strerror(ENOENT));	/* kept */
+	rdiag_threshold_close(t);
+	EXPECT_EQ(rdiag_threshold_open(&t, &(struct rdiag_threshold_opts){ .path = path,
+									   .buf = "" }), -EINVAL);
+	EXPECT_TRUE(t == NULL);
+	EXPECT_TRUE(strstr(rdiag_threshold_errmsg(NULL), "a file or a buffer") != NULL);
 	EXPECT_STREQ(rdiag_threshold_kind_name(RDIAG_THR_RATE), "rate");
 	return tap_done();
 }

@@ -61,10 +61,10 @@ static void in_child(const char *var, const char *val, void (*fn)(char *out, siz
 /* rc|newly mapped|message of the self-test environment check */
 static void selftest_env(char *out, size_t len)
 {
-	char why[512];
-	int rc = rdiag_selftest_env_check(why, sizeof(why));
+	int rc = rdiag_selftest_env_check();
 
-	snprintf(out, len, "%d|%d|%s", rc, proc_mapped("/libibverbs") && !pre_ibv, why);
+	snprintf(out, len, "%d|%d|%s", rc, proc_mapped("/libibverbs") && !pre_ibv,
+		 rc ? rdiag_selftest_errmsg(NULL) : "");
 }
 
 /* rc|steps|message of a doctor attempt and of a listen (the same), and rd_ibv_load's rc */
@@ -76,7 +76,7 @@ static void doctor(char *out, size_t len)
 	volatile bool stop = true;
 	int rc, rl;
 
-	if (rdiag_doctor_new(&d)) {
+	if (rdiag_doctor_open(&d, NULL)) {
 		snprintf(out, len, "no doctor");
 		return;
 	}
@@ -86,7 +86,7 @@ static void doctor(char *out, size_t len)
 	snprintf(out, len, "%d|%zu|%s|%d|%s|%d|%d", rc, rdiag_doctor_nsteps(d), attempt, rl,
 		 strcmp(attempt, rdiag_doctor_errmsg(d)) ? "differs" : "same",
 		 rd_ibv_load(NULL, 0), proc_mapped("/librdmacm") && !pre_cm);
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 }
 
 static void expect_prefix(const char *got, int rc, const char *rest)

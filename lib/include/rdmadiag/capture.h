@@ -1,14 +1,15 @@
 /* rdmadiag/capture.h: read frames from a capture file or a live interface (libpcap), write
  * matched frames to a pcap file.
  *
+ *	struct rdiag_capture_opts o = { .file = "x.pcapng" };   (or "-" for stdin)
  *	struct rdiag_capture *c;
  *	struct rdiag_frame f;
  *
- *	if (rdiag_capture_open_file(&c, "x.pcapng") < 0)   (or "-" for stdin)
- *		... rdiag_capture_last_error()  (one line, from libpcap, says why)
+ *	if (rdiag_capture_open(&c, &o) < 0)
+ *		... rdiag_capture_errmsg(NULL)   (one line, from libpcap, says why)
  *	while ((r = rdiag_capture_next(c, &f)) > 0)
  *		rdiag_pkt_decode(&p, f.linktype, f.data, f.caplen, f.len, &opts);
- *	if (r < 0) ... rdiag_capture_error(c)         (e.g. the file is cut in a record)
+ *	if (r < 0) ... rdiag_capture_errmsg(c)    (e.g. the file is cut in a record)
  *	rdiag_capture_close(c);
  *
  * Timestamps are always nanoseconds (files are opened with nanosecond precision, so µs and ns
@@ -48,26 +49,31 @@ struct rdiag_live_opts {
 	unsigned int n_ports;
 };
 
-/* Open a pcap or pcapng file; path "-" is stdin.  0 or -errno: -ENOENT/-EACCES/... for the
- * file, -EINVAL for something that is not a capture (or is empty), -EPROTONOSUPPORT for a link
- * type the packet decoder does not handle, -ELIBACC when libpcap cannot be loaded (it is
- * dlopen()ed by the first open, not linked).  On failure rdiag_capture_last_error() says why. */
-int rdiag_capture_open_file(struct rdiag_capture **cp, const char *path);
+/* what to open: exactly one of file and iface */
+struct rdiag_capture_opts {
+	const char *file;		/* a pcap or pcapng file; "-" is stdin */
+	const char *iface;		/* a live interface */
+	struct rdiag_live_opts live;	/* live only; all zero = the defaults above */
+};
 
-/* Open a live capture (immediate mode, nanosecond timestamps when the platform has them). */
-int rdiag_capture_open_live(struct rdiag_capture **cp, const char *iface,
-			    const struct rdiag_live_opts *opts);
+/* Open a capture.  0 or -errno; on failure rdiag_capture_errmsg(NULL) says why.
+ * A file: -ENOENT/-EACCES/... for the file, -EINVAL for something that is not a capture (or is
+ * empty), -EPROTONOSUPPORT for a link type the packet decoder does not handle, -ELIBACC when
+ * libpcap cannot be loaded (it is dlopen()ed by the first open, not linked).
+ * Live: immediate mode, nanosecond timestamps when the platform has them; -ENODEV, -EPERM,
+ * -ENETDOWN, -EINVAL (a bad filter) ... */
+int rdiag_capture_open(struct rdiag_capture **cp, const struct rdiag_capture_opts *opts);
 
 /* The BPF text a live capture would use for opts (for messages/tests); 0 or -ENOSPC. */
 int rdiag_capture_filter_text(const struct rdiag_live_opts *opts, char *buf, size_t len);
 
 /* Apply a BPF expression (files too: libpcap filters them in user space); 0 or -EINVAL
- * (rdiag_capture_error() has libpcap's message). */
+ * (rdiag_capture_errmsg(c) has libpcap's message). */
 int rdiag_capture_set_filter(struct rdiag_capture *c, const char *expr);
 
 /* Next frame: 1 (a frame in *f), 0 (end of file, or a live timeout: call again), -EINTR
  * (rdiag_capture_break was called), or -errno (-EIO: read error, -EPROTONOSUPPORT: a pcapng
- * interface with an unsupported link type; rdiag_capture_error() has the text). */
+ * interface with an unsupported link type; rdiag_capture_errmsg(c) has the text). */
 int rdiag_capture_next(struct rdiag_capture *c, struct rdiag_frame *f);
 
 /* Ask a blocked rdiag_capture_next to return -EINTR; safe to call from a signal handler. */
@@ -77,10 +83,9 @@ void rdiag_capture_close(struct rdiag_capture *c);
 
 int rdiag_capture_linktype(const struct rdiag_capture *c);
 bool rdiag_capture_is_live(const struct rdiag_capture *c);
-/* one line, never NULL; "" when there was no error */
-const char *rdiag_capture_error(const struct rdiag_capture *c);
-/* why the last open failed (thread-local), one line */
-const char *rdiag_capture_last_error(void);
+/* one line about the handle's last failure, never NULL, "" when none.  With c == NULL: why
+ * the last failed rdiag_capture_open() of the process failed (librdmadiag(3), Conventions). */
+const char *rdiag_capture_errmsg(const struct rdiag_capture *c);
 
 struct rdiag_capture_stats {
 	uint64_t frames;		/* frames returned so far */
@@ -97,12 +102,21 @@ int rdiag_capture_progress(struct rdiag_capture *c, uint64_t *pos, uint64_t *siz
 /* ---- writing: a pcap file with the capture's link type and nanosecond timestamps ---------- */
 struct rdiag_capture_dump;
 
-/* path "-" = stdout.  0 or -errno (text via rdiag_capture_last_error()). */
-int rdiag_capture_dump_open(struct rdiag_capture_dump **dp, struct rdiag_capture *c,
-			    const char *path);
+struct rdiag_capture_dump_opts {
+	const struct rdiag_capture *capture;	/* the link type and snap length to write */
+	const char *path;			/* "-" = stdout */
+};
+
+/* 0 or -errno; on failure rdiag_capture_dump_errmsg(NULL) says why */
+int rdiag_capture_dump_open(struct rdiag_capture_dump **dp,
+			    const struct rdiag_capture_dump_opts *opts);
+/* 0 or -EIO (rdiag_capture_dump_errmsg(d) has the text) */
 int rdiag_capture_dump_write(struct rdiag_capture_dump *d, const struct rdiag_frame *f);
-/* flush and close; 0 or -EIO when something could not be written */
+/* flush and close; the writer is freed in every case.  0 or -EIO when something could not be
+ * written: as fclose(3), the one close that reports, since a writer's last bytes go out here */
 int rdiag_capture_dump_close(struct rdiag_capture_dump *d);
+/* as rdiag_capture_errmsg(), for the writer */
+const char *rdiag_capture_dump_errmsg(const struct rdiag_capture_dump *d);
 
 #ifdef __cplusplus
 }

@@ -58,8 +58,9 @@ struct rdiag_counters_opts {
 
 int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters_opts *opts);
 void rdiag_counters_close(struct rdiag_counters *c);
-/* one line about the last failure ("" when none); with c == NULL, why this thread's last
- * rdiag_counters_open() failed (a bad replay file, an unwritable record file) */
+/* one line about the handle's last failure ("" when none); with c == NULL, why the last failed
+ * rdiag_counters_open() of the process failed (a bad replay file, an unwritable record file;
+ * librdmadiag(3), Conventions) */
 const char *rdiag_counters_errmsg(const struct rdiag_counters *c);
 /* the sysfs root in use ("" for the real one) */
 const char *rdiag_counters_sysfs_root(const struct rdiag_counters *c);

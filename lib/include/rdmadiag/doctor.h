@@ -142,8 +142,15 @@ struct rdiag_doc_opts {
 	int ps;			/* enum rdma_port_space; 0 = RDMA_PS_TCP */
 };
 
-int rdiag_doctor_new(struct rdiag_doctor **out);
-void rdiag_doctor_free(struct rdiag_doctor *d);
+/* no option is defined yet: pass NULL (the struct is declared so that options can come
+ * without a new open function) */
+struct rdiag_doctor_opts;
+
+/* 0 or -errno; on failure rdiag_doctor_errmsg(NULL) says why */
+int rdiag_doctor_open(struct rdiag_doctor **out, const struct rdiag_doctor_opts *opts);
+void rdiag_doctor_close(struct rdiag_doctor *d);
+/* one line about the handle's last failure ("" when none); with d == NULL why the last failed
+ * rdiag_doctor_open() of the process failed (librdmadiag(3), Conventions) */
 const char *rdiag_doctor_errmsg(const struct rdiag_doctor *d);
 
 /* number of RDMA devices seen by the last check (0 = none: the doctor cannot run) */

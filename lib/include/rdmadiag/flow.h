@@ -13,13 +13,13 @@
  * one bounded table (the oldest is dropped when it is full and counted as unanswered).
  *
  *	struct rdiag_flow_table *ft;
- *	rdiag_flow_table_new(&ft, NULL);
+ *	rdiag_flow_open(&ft, NULL);
  *	for each decoded packet p with time t_ns:
  *		rdiag_flow_add(ft, &p, t_ns, &verdict);    verdict: gap/dup/NAK... of this packet
  *	for (i = 0; i < rdiag_flow_count(ft); i++)
  *		rdiag_flow_get(ft, i, &info);
  *	rdiag_flow_total(ft, &total);
- *	rdiag_flow_table_free(ft);
+ *	rdiag_flow_close(ft);
  */
 #ifndef RDMADIAG_FLOW_H
 #define RDMADIAG_FLOW_H
@@ -167,8 +167,13 @@ struct rdiag_flow_opts {
 	size_t max_flows;		/* 0 = unlimited; beyond it packets are counted only */
 };
 
-int rdiag_flow_table_new(struct rdiag_flow_table **ftp, const struct rdiag_flow_opts *opts);
-void rdiag_flow_table_free(struct rdiag_flow_table *ft);
+/* 0 or -errno (-ENOMEM); on failure rdiag_flow_errmsg(NULL) says why */
+int rdiag_flow_open(struct rdiag_flow_table **ftp, const struct rdiag_flow_opts *opts);
+void rdiag_flow_close(struct rdiag_flow_table *ft);
+/* one line about the table's last failure (a packet only counted: -ENOSPC beyond max_flows,
+ * -ENOMEM), "" when none; with ft == NULL why the last failed rdiag_flow_open() of the process
+ * failed (librdmadiag(3), Conventions) */
+const char *rdiag_flow_errmsg(const struct rdiag_flow_table *ft);
 
 /* Account one decoded packet (rdiag_pkt_decode returned 0).  ts_ns: capture time.
  * v may be NULL.  0 or -ENOMEM (the packet is then only counted in the total). */

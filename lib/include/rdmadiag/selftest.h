@@ -132,12 +132,15 @@ struct rdiag_selftest_opts {
 	void *on_step_arg;
 };
 
-/* open the device(s).  On failure returns -errno and writes a one-line explanation of what to
- * check (modules, /dev/infiniband/uverbs* and permissions, a container without the device,
- * the memlock limit) into why. */
-int rdiag_selftest_open(struct rdiag_selftest **out, const struct rdiag_selftest_opts *opts,
-			char *why, size_t whylen);
+/* open the device(s); opts NULL: the defaults above.  0 or -errno; on failure
+ * rdiag_selftest_errmsg(NULL) is a one-line explanation of what to check (modules,
+ * /dev/infiniband/uverbs* and permissions, a container without the device, the memlock limit) */
+int rdiag_selftest_open(struct rdiag_selftest **out, const struct rdiag_selftest_opts *opts);
 void rdiag_selftest_close(struct rdiag_selftest *st);
+/* one line about the handle's last failure (a bad test index, an interrupted run; "" when
+ * none); with st == NULL why the last failed rdiag_selftest_open() or
+ * rdiag_selftest_env_check() of the process failed (librdmadiag(3), Conventions) */
+const char *rdiag_selftest_errmsg(const struct rdiag_selftest *st);
 /* async-signal-safe: make the running test stop at its next wait (result: fail, EINTR) */
 void rdiag_selftest_interrupt(struct rdiag_selftest *st);
 
@@ -166,8 +169,9 @@ int rdiag_selftest_find(const char *name);	/* index or -ENOENT */
  * its verdict), -EINVAL for a bad index, -EINTR when interrupted. */
 int rdiag_selftest_run(struct rdiag_selftest *st, size_t i, struct rdiag_st_result *res);
 
-/* one-line explanation of why no device can be used here ("" when one can) */
-int rdiag_selftest_env_check(char *why, size_t whylen);
+/* can a device be used here?  0, or -errno (-ENODEV, -ELIBACC ...) and
+ * rdiag_selftest_errmsg(NULL) explains why not, as after a failed rdiag_selftest_open() */
+int rdiag_selftest_env_check(void);
 
 #ifdef __cplusplus
 }

@@ -49,13 +49,21 @@ struct rdiag_breach {
 	double observed;	/* scaled value, delta or rate */
 };
 
-/* Parse a whole file (path) or a buffer.  On a malformed line: -EINVAL, and err gets
- * "line N: what is wrong" (err may be NULL).  Other errors: -errno from open/read. */
-int rdiag_threshold_parse_file(const char *path, struct rdiag_thresholds **out,
-			       char *err, size_t errlen);
-int rdiag_threshold_parse_buf(const char *buf, size_t len, struct rdiag_thresholds **out,
-			      char *err, size_t errlen);
-void rdiag_threshold_free(struct rdiag_thresholds *t);
+/* what to parse: a file (path) or a buffer (buf, len), exactly one */
+struct rdiag_threshold_opts {
+	const char *path;
+	const char *buf;
+	size_t len;
+};
+
+/* Parse the rules into a new set.  0 or -errno: -EINVAL for a malformed line, and
+ * rdiag_threshold_errmsg(NULL) says "line N: what is wrong"; -EFBIG for a file over 1 MiB;
+ * other errors -errno from open/read. */
+int rdiag_threshold_open(struct rdiag_thresholds **out, const struct rdiag_threshold_opts *opts);
+void rdiag_threshold_close(struct rdiag_thresholds *t);
+/* with t == NULL why the last failed rdiag_threshold_open() of the process failed
+ * (librdmadiag(3), Conventions); a parsed set has no failure of its own: "" */
+const char *rdiag_threshold_errmsg(const struct rdiag_thresholds *t);
 
 /* does the rule apply to this sample (key by name, glob, alias or concept; dev; port)? */
 bool rdiag_threshold_matches(const struct rdiag_threshold_rule *r, const struct rdiag_sample *s);
