@@ -355,7 +355,7 @@ static void test_step_ids(void)
 	s->name = "renamed";
 	rdiag_doctor_verdict(d, &v);
 	EXPECT_STREQ(v.cause, "no_listener");
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 
 	/* the connect step found wherever it sits: first here, and renamed */
 	d = attempted();
@@ -364,7 +364,7 @@ static void test_step_ids(void)
 	s->name = "renamed";
 	rdiag_doctor_verdict(d, &v);
 	EXPECT_STREQ(v.cause, "disconnect_failed");	/* established, no disconnect step */
-	rdiag_doctor_free(d);
+	rdiag_doctor_close(d);
 }
 
 static void expect_hints(const struct rdiag_doctor *d, const char *what)
