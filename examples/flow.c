@@ -45,8 +45,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < rdiag_flow_count(ft); i++) {
 		if (rdiag_flow_get(ft, i, &fi) < 0)
 			continue;
-		rdiag_flow_addr_str(src, sizeof(src), fi.key.kind, fi.key.src);
-		rdiag_flow_addr_str(dst, sizeof(dst), fi.key.kind, fi.key.dst);
+		rdiag_flow_addr_str(fi.key.kind, fi.key.src, src, sizeof(src));
+		rdiag_flow_addr_str(fi.key.kind, fi.key.dst, dst, sizeof(dst));
 		printf("%s > %s qp 0x%06x: %llu pkts, %llu gaps, %llu dup, %llu naks\n", src, dst,
 		       fi.key.destqp, (unsigned long long)fi.pkts, (unsigned long long)fi.psn_gaps,
 		       (unsigned long long)fi.psn_dup,
