@@ -40,10 +40,9 @@ struct opts {
 	enum rdiag_source source;
 	const char *dev;
 	uint32_t port;
-	char **names;		/* names / globs */
+	char **names;		/* names, globs and concepts: positional and -c */
 	size_t n_names;
-	char **concepts;
-	size_t n_concepts;
+	bool first_name_from_c;	/* names[0] came from -c, so it cannot be a device */
 	const char *subject;	/* explain's COUNTER|CONCEPT */
 	bool color;
 };
@@ -56,7 +55,7 @@ static volatile sig_atomic_t stop_requested;
 
 static void usage(void)
 {
-	printf("Usage: rdmastat [OPTIONS] [DEV[/PORT]] [COUNTER|GLOB...]\n"
+	printf("Usage: rdmastat [OPTIONS] [DEV[/PORT]] [COUNTER|GLOB|CONCEPT...]\n"
 	       "       rdmastat [OPTIONS] devices|qp|cm [DEV]\n"
 	       "       rdmastat explain COUNTER|CONCEPT\n"
 	       "\n"
@@ -72,7 +71,7 @@ static void usage(void)
 	       "\n"
 	       "Options:\n"
 	       "  -a, --all              show zero counters too (text)\n"
-	       "  -c, --concept NAME     only counters of this concept (repeatable)\n"
+	       "  -c, --concept NAME     only counters NAME selects: a concept, name or glob\n"
 	       "  -i, --interval SECONDS print deltas and rates every SECONDS\n"
 	       "  -n, --count COUNT      stop after COUNT intervals\n"
 	       "  -j, --json             JSON (iproute2 keys: ifname, port, counters)\n"
@@ -125,42 +124,87 @@ static const char *color(const char *c)
 
 /* ---- selection -------------------------------------------------------------------- */
 
+/* the counter selection: positional names and -c, by the library's one rule (a name, an
+ * alias, a concept or a glob; rdiag_counter_match) */
 static bool selected(const struct rdiag_sample *s)
 {
 	size_t i;
-	bool any = !opts.n_names && !opts.n_concepts;
 
-	for (i = 0; i < opts.n_names && !any; i++)
-		if (!strcmp(opts.names[i], s->name) || !fnmatch(opts.names[i], s->name, 0))
-			any = true;
-	for (i = 0; i < opts.n_concepts && !any; i++)
-		if (s->cat && s->cat->concept && !strcmp(opts.concepts[i], s->cat->concept))
-			any = true;
-	return any;
-}
-
-/* a plain name (no glob) that matches no counter is a typo or an absent device: say so */
-static void check_names(const struct rdiag_samples *set)
-{
-	size_t i, j, n = rdiag_samples_count(set);
-
-	for (i = 0; i < opts.n_names; i++) {
-		if (strpbrk(opts.names[i], "*?["))
-			continue;
-		for (j = 0; j < n; j++)
-			if (!strcmp(rdiag_samples_get(set, j)->name, opts.names[i]))
-				break;
-		if (j == n && (opts.dev || i > 0))
-			tool_die("no counter '%s'%s%s", opts.names[i], opts.dev ? " on " : "",
-				 opts.dev ? opts.dev : "");
-		if (j == n)
-			tool_die("no RDMA device or counter '%s'", opts.names[i]);
-	}
+	if (!opts.n_names)
+		return true;
+	for (i = 0; i < opts.n_names; i++)
+		if (rdiag_counter_match(opts.names[i], s->name, s->cat, 0))
+			return true;
+	return false;
 }
 
 static bool same_port(const struct rdiag_sample *a, const struct rdiag_sample *b)
 {
 	return a->port == b->port && !strcmp(a->dev, b->dev);
+}
+
+/* "rxe0/1", or "bnxt_re0" for device-level counters */
+static const char *port_label(const struct rdiag_sample *s, char *buf, size_t len)
+{
+	if (s->port)
+		snprintf(buf, len, "%s/%u", s->dev, s->port);
+	else
+		snprintf(buf, len, "%s", s->dev);
+	return buf;
+}
+
+/* A glob or concept that selects nothing on a port is one line on stderr naming the ports
+ * (the selection is not silently empty there) */
+static void warn_unmatched(const char *pattern, const struct rdiag_samples *set)
+{
+	size_t n = rdiag_samples_count(set), i = 0, j, len = 0, missed = 0;
+	char ports[512] = "", one[160];
+
+	while (i < n) {
+		const struct rdiag_sample *first = rdiag_samples_get(set, i);
+		bool hit = false;
+
+		for (j = i; j < n && same_port(rdiag_samples_get(set, j), first); j++)
+			hit |= rdiag_counter_match(pattern, rdiag_samples_get(set, j)->name,
+						   rdiag_samples_get(set, j)->cat, 0);
+		i = j;
+		if (hit)
+			continue;
+		port_label(first, one, sizeof(one));
+		if (len < sizeof(ports))
+			len += (size_t)snprintf(ports + len, sizeof(ports) - len, "%s%s",
+						missed ? ", " : "", one);
+		missed++;
+	}
+	if (missed)
+		tool_warn("%s '%s' matches no counter on %s",
+			  rdiag_pattern_kind(pattern) == RDIAG_PATTERN_GLOB ? "glob" : "concept",
+			  pattern, ports);
+}
+
+/* A plain name that matches no counter is a typo or an absent device: an error.  A glob or
+ * concept that matches nothing on a port is a warning. */
+static void check_names(const struct rdiag_samples *set)
+{
+	size_t i, j, n = rdiag_samples_count(set);
+
+	for (i = 0; i < opts.n_names; i++) {
+		const char *name = opts.names[i];
+
+		if (rdiag_pattern_kind(name) != RDIAG_PATTERN_NAME) {
+			warn_unmatched(name, set);
+			continue;
+		}
+		for (j = 0; j < n; j++)
+			if (rdiag_counter_match(name, rdiag_samples_get(set, j)->name,
+						rdiag_samples_get(set, j)->cat, 0))
+				break;
+		if (j == n && (opts.dev || i > 0 || opts.first_name_from_c))
+			tool_die("no counter '%s'%s%s", name, opts.dev ? " on " : "",
+				 opts.dev ? opts.dev : "");
+		if (j == n)
+			tool_die("no RDMA device or counter '%s'", name);
+	}
 }
 
 /* the previous sample of the same counter: same index first (sets keep their order) */
@@ -1203,7 +1247,10 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "ac:i:n:jpt:s:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'a': opts.all = true; break;
-		case 'c': push(&opts.concepts, &opts.n_concepts, optarg); break;
+		case 'c':
+			opts.first_name_from_c |= !opts.n_names;
+			push(&opts.names, &opts.n_names, optarg);
+			break;
 		case 'i':
 			if (tool_parse_double(optarg, 0.001, 86400, &opts.interval) < 0)
 				tool_usage_error("invalid interval '%s' (seconds, 0.001 to 86400)",
@@ -1313,6 +1360,5 @@ int main(int argc, char **argv)
 	rdiag_threshold_free(thresholds);
 	rdiag_counters_close(counters);
 	free(opts.names);
-	free(opts.concepts);
 	return ret;	/* a write error is reported at exit (tool_init) */
 }

@@ -83,6 +83,83 @@ hw() { cat "$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/$1/ports/$2/hw_counters/$3
 	refute_output --partial "Octets"
 }
 
+@test "one selection rule: positional, -c and thresholds take a name, a glob or a concept" {
+	on rxe
+	# a concept positionally (it was an error before) and a name with -c
+	run --separate-stderr rdmastat rnr_nak_received
+	assert_success
+	assert_line --regexp "^    rcvd_rnr_err +2  rnr_nak_received$"
+	refute_output --partial "send_rnr_err"
+	run --separate-stderr rdmastat -c rcvd_rnr_err
+	assert_success
+	assert_line --regexp "^    rcvd_rnr_err +2  rnr_nak_received$"
+	refute_output --partial "sent_pkts"
+	# a glob tries names and concepts: rxe's RNR counters are named *_rnr_*, their concepts rnr_*
+	run --separate-stderr rdmastat -j 'rnr*'
+	assert_success
+	[ "$(jq -c '[.[] | del(.ifname, .port) | keys[]] | sort | unique' <<< "$output")" = \
+		'["rcvd_rnr_err","retry_rnr_exceeded_err","send_rnr_err"]' ] || fail "$output"
+	[ -z "$stderr" ] || fail "unexpected warning: $stderr"
+	# an alias (the older kernel's spelling) selects the counter
+	run rdmastat -a -j rxe0 ack_deffered
+	[ "$(jq -c '.[0] | del(.ifname, .port) | keys' <<< "$output")" = '["ack_deferred"]' ]
+	# the same words in a threshold file select the same counters
+	printf 'rnr*@rxe0 > 1\n' > "$TMP/t"
+	run rdmastat -t "$TMP/t"
+	[ "$status" -eq 1 ]
+	[ "$(grep -c '^BREACH' <<< "$output")" = 1 ]
+	assert_line "BREACH rxe0/1 rcvd_rnr_err = 2 > 1 (line 1: rnr*)"
+	# an unknown plain name stays an error, positionally and with -c
+	run --separate-stderr rdmastat -c sent_pktz
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "rdmastat: no counter 'sent_pktz'" ]
+}
+
+@test "a glob or concept that matches nothing on a port is one warning line, not silence" {
+	on irdma
+	# in interval mode too (where a quiet port prints only its header)
+	run --separate-stderr rdmastat -i 0.05 -n 1 'tx_ro*'
+	assert_success
+	[ "$stderr" = "rdmastat: warning: glob 'tx_ro*' matches no counter on irdma0/1" ] || fail "$stderr"
+	run --separate-stderr rdmastat -c cnp_ignored -c icrc_error
+	assert_success
+	[ "$stderr" = "rdmastat: warning: concept 'cnp_ignored' matches no counter on irdma0/1" ] ||
+		fail "$stderr"
+	on rxe
+	run --separate-stderr rdmastat -c cnp_sent
+	assert_success
+	[ "$stderr" = "rdmastat: warning: concept 'cnp_sent' matches no counter on rxe0/1, rxe1/1" ] ||
+		fail "$stderr"
+	# matched on one port and not the other: the other is named
+	copy rxe
+	rm "$RDMADIAG_SYSFS_ROOT"/sys/class/infiniband/rxe1/ports/1/hw_counters/rcvd_rnr_err
+	run --separate-stderr rdmastat rnr_nak_received
+	assert_success
+	[ "$stderr" = "rdmastat: warning: concept 'rnr_nak_received' matches no counter on rxe1/1" ] ||
+		fail "$stderr"
+}
+
+@test "completions offer every catalogue concept, after -c and as counter arguments" {
+	# the concepts of the catalogue data, and the ones each completion lists
+	want=$(sed -n 's/^\t{ "[^"]*", "[a-z0-9_]*", "\([a-z0-9_]*\)",.*/\1/p' \
+		"$ROOT/lib/counters/catalog_data.c" | sort -u)
+	[ "$(echo "$want" | wc -l)" -gt 40 ] || fail "catalogue parse: $want"
+	bash_list=$(bash -c "source '$ROOT/completions/bash/rdmastat'; printf '%s\n' \$_rdmastat_concepts" | sort)
+	[ "$bash_list" = "$want" ] || fail "bash: $(diff <(echo "$want") <(echo "$bash_list"))"
+	zsh_list=$(sed -n '/concepts=(/,/)/p' "$ROOT/completions/zsh/_rdmastat" | tr -d '()\t' |
+		sed 's/concepts=//' | tr ' ' '\n' | grep . | sort)
+	[ "$zsh_list" = "$want" ] || fail "zsh: $(diff <(echo "$want") <(echo "$zsh_list"))"
+	# bash completes a concept after -c and as the second counter argument
+	run bash -c "source /usr/share/bash-completion/bash_completion 2>/dev/null
+		source '$ROOT/completions/bash/rdmastat'
+		complete_line() { COMP_LINE=\$1; COMP_POINT=\${#1}; read -ra COMP_WORDS <<< \"\$1\"
+			COMP_CWORD=\$((\${#COMP_WORDS[@]} - 1)); _rdmastat; echo \"\${COMPREPLY[*]}\"; }
+		complete_line 'rdmastat -c rnr_nak_r'
+		complete_line 'rdmastat rxe0 cnp_s'"
+	assert_line --index 0 "rnr_nak_received"
+	assert_line --index 1 "cnp_sent"
+}
+
 @test "-j: iproute2 keys (ifname, port, then counters) with the files' values" {
 	on mlx5
 	run rdmastat -j

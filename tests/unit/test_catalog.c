@@ -19,6 +19,45 @@ static const char *driver(const char *name, const char *drv, enum rdiag_origin o
 	return e ? e->driver : "(unknown)";
 }
 
+/* the one counter-selection rule: name, catalogue name, alias, concept, glob */
+static void test_match(void)
+{
+	const struct rdiag_catalog_entry *rnr = rdiag_catalog_lookup("rcvd_rnr_err", "rxe",
+								     RDIAG_ORIG_SYSFS_HW);
+	const struct rdiag_catalog_entry *ack = rdiag_catalog_lookup("ack_deferred", "rxe",
+								     RDIAG_ORIG_SYSFS_HW);
+
+	EXPECT_EQ(rdiag_pattern_kind("rcvd_rnr_err"), RDIAG_PATTERN_NAME);
+	EXPECT_EQ(rdiag_pattern_kind("sent_pktz"), RDIAG_PATTERN_NAME);
+	EXPECT_EQ(rdiag_pattern_kind("rnr_nak_received"), RDIAG_PATTERN_CONCEPT);
+	EXPECT_EQ(rdiag_pattern_kind("rnr*"), RDIAG_PATTERN_GLOB);
+	EXPECT_EQ(rdiag_pattern_kind("port_[rx]"), RDIAG_PATTERN_GLOB);
+	EXPECT_EQ(rdiag_pattern_kind("a?"), RDIAG_PATTERN_GLOB);
+	/* a name that is also a concept (mlx5 and rxe call a counter duplicate_request) */
+	EXPECT_EQ(rdiag_pattern_kind("duplicate_request"), RDIAG_PATTERN_CONCEPT);
+
+	EXPECT_TRUE(rdiag_counter_match("rcvd_rnr_err", "rcvd_rnr_err", rnr, 0));
+	EXPECT_TRUE(rdiag_counter_match("rnr_nak_received", "rcvd_rnr_err", rnr, 0));
+	EXPECT_TRUE(!rdiag_counter_match("rnr_nak_sent", "rcvd_rnr_err", rnr, 0));
+	/* a glob tries the name and the concept: rxe's RNR counters have no "rnr" prefix */
+	EXPECT_TRUE(rdiag_counter_match("rnr*", "rcvd_rnr_err", rnr, 0));
+	EXPECT_TRUE(rdiag_counter_match("*_rnr_*", "rcvd_rnr_err", rnr, 0));
+	EXPECT_TRUE(!rdiag_counter_match("cnp*", "rcvd_rnr_err", rnr, 0));
+	/* an alias (the older kernel's spelling) selects the counter too */
+	EXPECT_TRUE(rdiag_counter_match("ack_deffered", "ack_deferred", ack, 0));
+	/* a counter the catalogue does not know: only its name */
+	EXPECT_TRUE(rdiag_counter_match("vendor_*", "vendor_magic", NULL, 0));
+	EXPECT_TRUE(!rdiag_counter_match("rnr_nak_received", "vendor_magic", NULL, 0));
+	/* case: exact unless asked (rdmatop's filter) */
+	EXPECT_TRUE(!rdiag_counter_match("RCVD_RNR_ERR", "rcvd_rnr_err", rnr, 0));
+	EXPECT_TRUE(rdiag_counter_match("RCVD_RNR_ERR", "rcvd_rnr_err", rnr, RDIAG_MATCH_CASEFOLD));
+	EXPECT_TRUE(rdiag_counter_match("*RNR_NAK*", "rcvd_rnr_err", rnr, RDIAG_MATCH_CASEFOLD));
+	/* names with spaces are names, not two words */
+	EXPECT_TRUE(rdiag_counter_match("RNR sent", "RNR sent",
+					rdiag_catalog_lookup("RNR sent", "irdma",
+							     RDIAG_ORIG_SYSFS_HW), 0));
+}
+
 int main(void)
 {
 	size_t i, j, n = rdiag_catalog_count(), bad = 0, dup = 0, nkeys, seen = 0;
@@ -174,5 +213,6 @@ int main(void)
 	EXPECT_STREQ(rdiag_unit_name(RDIAG_UNIT_WORDS4), "4-octet words");
 	EXPECT_STREQ(rdiag_severity_name(RDIAG_SEV_ERROR), "error");
 	EXPECT_STREQ(rdiag_behaviour_name(RDIAG_CNT_SATURATE), "saturating");
+	test_match();
 	return tap_done();
 }

@@ -57,7 +57,8 @@ int rdiag_threshold_parse_buf(const char *buf, size_t len, struct rdiag_threshol
 			      char *err, size_t errlen);
 void rdiag_threshold_free(struct rdiag_thresholds *t);
 
-/* does the rule apply to this sample (key by name, glob, alias or concept; dev; port)? */
+/* does the rule apply to this sample (its device and port, and its key by
+ * rdiag_counter_match: name, alias, concept or glob)? */
 bool rdiag_threshold_matches(const struct rdiag_threshold_rule *r, const struct rdiag_sample *s);
 
 /* Evaluate every rule against one sample (rate may be NULL in snapshot mode).  Breaches are
