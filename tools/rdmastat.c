@@ -487,7 +487,9 @@ static void prom_help_escape(const char *s)
 	}
 }
 
-static void prom_snapshot(const struct rdiag_samples *set)
+/* the exposition of every selected counter; with -i each sample carries the time of the
+ * interval in milliseconds (ts_ms >= 0), as the text format allows */
+static void prom_snapshot(const struct rdiag_samples *set, int64_t ts_ms)
 {
 	size_t n = rdiag_samples_count(set), i, k = 0;
 	struct prom_row *rows = calloc(n ? n : 1, sizeof(*rows));
@@ -533,7 +535,10 @@ static void prom_snapshot(const struct rdiag_samples *set)
 			prom_label_escape(stdout, s->cat->concept);
 			printf("\"");
 		}
-		printf("} %" PRIu64 "\n", s->value);
+		printf("} %" PRIu64, s->value);
+		if (ts_ms >= 0)
+			printf(" %" PRId64, ts_ms);
+		printf("\n");
 	}
 	free(rows);
 }
@@ -568,7 +573,7 @@ static int cmd_snapshot(void)
 	case FMT_TEXT: text_snapshot(set, ds); break;
 	case FMT_JSON: json_snapshot(set); break;
 	case FMT_CSV: csv_snapshot(set); break;
-	case FMT_PROM: prom_snapshot(set); break;
+	case FMT_PROM: prom_snapshot(set, -1); break;
 	}
 	for (i = 0; i < rdiag_samples_count(set); i++) {
 		const struct rdiag_sample *s = rdiag_samples_get(set, i);
@@ -627,13 +632,49 @@ static void report_vanished(const struct rdiag_samples *prev, const struct rdiag
 	}
 }
 
+/* the rate of cur's i-th sample since prev, or NULL when it is not selected */
+static const struct rdiag_rate *rate_of(const struct rdiag_samples *prev, size_t i,
+					const struct rdiag_sample *s, struct rdiag_rate *r)
+{
+	if (!selected(s))
+		return NULL;
+	rdiag_rate_samples(prev_of(prev, i, s), s, r);
+	return r;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Machine formats are time series: JSON, CSV and Prometheus have every selected counter of
+ * every port in every interval, moved or not; text shows what moved (all with -a). */
 static void interval_report(const struct rdiag_samples *prev, const struct rdiag_samples *cur,
 			    double secs)
 {
+	static uint64_t intervals_done;
 	size_t n = rdiag_samples_count(cur), i = 0, j;
+	bool every = opts.all || opts.fmt != FMT_TEXT;
+	struct rdiag_rate r0;
 	char when[32];
 
 	iso_now(when, sizeof(when));
+	if (opts.fmt == FMT_PROM) {
+		/* one exposition per interval, a blank line apart */
+		report_vanished(prev, cur, when);
+		for (i = 0; i < n; i++)
+			if (rate_of(prev, i, rdiag_samples_get(cur, i), &r0))
+				check(rdiag_samples_get(cur, i), &r0);
+		if (intervals_done++)
+			printf("\n");
+		prom_snapshot(cur, now_ms());
+		print_breaches();
+		fflush(stdout);
+		return;
+	}
 	if (opts.fmt == FMT_TEXT)
 		out_text(output, "--- %s  interval %.3f s ---\n", when, secs);
 	report_vanished(prev, cur, when);
@@ -656,7 +697,7 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 			p = prev_of(prev, j, s);
 			rdiag_rate_samples(p, s, &r);
 			check(s, &r);
-			if (!opts.all && !(r.state == RDIAG_RATE_VALID && r.delta) &&
+			if (!every && !(r.state == RDIAG_RATE_VALID && r.delta) &&
 			    r.state != RDIAG_RATE_RESET)
 				continue;
 			if (opts.fmt == FMT_CSV) {
@@ -1289,8 +1330,6 @@ int main(int argc, char **argv)
 		opts.fmt = FMT_JSON;
 	if (count_set && opts.interval == 0)
 		tool_usage_error("--count needs --interval");
-	if (opts.fmt == FMT_PROM && opts.interval > 0)
-		tool_usage_error("--prom writes one snapshot; run it from a timer for a series");
 	nocolor = getenv("NO_COLOR");
 	opts.color = opts.fmt == FMT_TEXT && isatty(STDOUT_FILENO) && !(nocolor && *nocolor) &&
 		  !(getenv("TERM") && !strcmp(getenv("TERM"), "dumb"));
