@@ -1118,13 +1118,54 @@ static void explain_one(const struct rdiag_catalog_entry *e)
 	out_obj_end(output);
 }
 
-static int cmd_explain(void)
+/* a concept: what it means, which drivers' counters it puts together and how they differ,
+ * then each counter's entry */
+static size_t explain_concept(const char *what)
 {
-	const char *what = opts.subject;
+	const struct rdiag_catalog_concept *c = rdiag_catalog_concept_find(what);
+	size_t i, n = rdiag_catalog_count(), found = 0;
+
+	out_obj_begin(output, NULL);
+	out_str(output, "concept", "concept %s", what);
+	if (c)
+		out_str(output, "meaning", ": %s", c->meaning);
+	else
+		out_null(output, "meaning");
+	out_text(output, "\n");
+	for (i = 0; i < n; i++) {
+		const struct rdiag_catalog_entry *e = rdiag_catalog_at(i);
+
+		if (e->concept && !strcmp(e->concept, what))
+			out_text(output, "  %-12s %-8s %s\n", found++ ? "" : "counted by:",
+				 e->driver, e->name);
+	}
+	if (c && c->differences)
+		out_str(output, "differences", "  differences: %s\n", c->differences);
+	else if (found > 1)
+		out_str(output, "differences", "  differences: %s\n",
+			"none: every counter counts the same event");
+	else
+		out_null(output, "differences");
+	out_arr_begin(output, "counters");
+	for (i = 0; i < n; i++) {
+		const struct rdiag_catalog_entry *e = rdiag_catalog_at(i);
+
+		if (!e->concept || strcmp(e->concept, what))
+			continue;
+		out_text(output, "\n");
+		explain_one(e);
+	}
+	out_arr_end(output);
+	out_obj_end(output);
+	return found;
+}
+
+/* a counter (by name, alias or iw-prefixed name): its entry for every driver that has it */
+static size_t explain_counter(const char *what)
+{
 	const struct rdiag_catalog_entry *alias;
 	size_t i, n = rdiag_catalog_count(), found = 0;
 
-	/* an alias or an iw-prefixed name resolves through the lookup */
 	alias = rdiag_catalog_lookup(what, NULL, RDIAG_ORIG_SYSFS_HW);
 	if (!alias)
 		alias = rdiag_catalog_lookup(what, NULL, RDIAG_ORIG_PMA);
@@ -1140,19 +1181,18 @@ static int cmd_explain(void)
 			out_text(output, "\n");
 		explain_one(e);
 	}
-	if (!found && rdiag_catalog_is_concept(what)) {
-		out_text(output, "concept %s: ", what);
-		for (i = 0; i < n; i++) {
-			const struct rdiag_catalog_entry *e = rdiag_catalog_at(i);
-
-			if (!e->concept || strcmp(e->concept, what))
-				continue;
-			if (found++)
-				out_text(output, "\n");
-			explain_one(e);
-		}
-	}
 	out_arr_end(output);
+	return found;
+}
+
+/* explain CONCEPT (a JSON object) or explain COUNTER (a JSON array of entries); a word that
+ * is both (duplicate_request) is explained as the concept, which lists the counter too */
+static int cmd_explain(void)
+{
+	const char *what = opts.subject;
+	size_t found = rdiag_catalog_is_concept(what) ? explain_concept(what) :
+			explain_counter(what);
+
 	if (!found) {
 		tool_err("no catalogue entry for '%s' (unknown counters are shown with their raw "
 			 "name)", what);

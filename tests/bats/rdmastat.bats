@@ -495,7 +495,8 @@ print(len(blocks), *counts)' "$TMP/series.prom"
 	assert_line "  width:      64 bits, saturating"
 	run rdmastat -j explain cnp_sent
 	assert_success
-	[ "$(jq -r '[.[].driver] | join(",")' <<< "$output")" = "mlx5,mlx5,irdma" ]
+	[ "$(jq -r '[.counters[].driver] | join(",")' <<< "$output")" = "mlx5,mlx5,irdma" ]
+	[[ "$(jq -r .differences <<< "$output")" == *"np_cnp_sent and the flow counter cc_tx_cnp_pkts"* ]]
 	run rdmastat explain 'RNR sent'
 	assert_line "RNR sent (irdma)"
 	run --separate-stderr rdmastat explain vendor_magic
@@ -503,6 +504,26 @@ print(len(blocks), *counts)' "$TMP/series.prom"
 	[[ "$stderr" == "rdmastat: no catalogue entry for 'vendor_magic'"* ]]
 	run rdmastat explain
 	[ "$status" -eq 2 ]
+}
+
+@test "explain CONCEPT: which drivers' counters it puts together and how they differ" {
+	run rdmastat explain ack_timeout
+	assert_success
+	assert_line --regexp "^concept ack_timeout: .*after a timeout, not after a NAK$"
+	assert_line --regexp "^  counted by:  mlx5 +local_ack_timeout_err$"
+	assert_line --regexp "^ +irdma +RTO$"
+	assert_line --regexp "^  differences: .*completer_retry_err \(timeouts and NAKs\) is transport_retry$"
+	# rxe's retries after a timeout or a NAK are not mlx5's timeouts
+	refute_line --regexp "^ +rxe +completer_retry_err$"
+	run rdmastat -j explain transport_retry
+	[ "$(jq -r '[.counters[] | "\(.driver) \(.name)"] | join(",")' <<< "$output")" = "rxe completer_retry_err" ]
+	# every counter of the concept is listed with its entry, in JSON under "counters"
+	run rdmastat -j explain out_of_sequence
+	[ "$(jq -r '[.counters[].driver] | join(",")' <<< "$output")" = "mlx5,bnxt_re,irdma,mana" ]
+	[[ "$(jq -r .differences <<< "$output")" == *"nak_seq_sent"* ]]
+	# a concept whose counters count alike says so
+	run rdmastat explain rnr_retry_exceeded
+	assert_line "  differences: none: every counter counts the same event"
 }
 
 @test "no RDMA device at all: one line saying what to check, exit 2" {

@@ -58,6 +58,94 @@ static void test_match(void)
 							     RDIAG_ORIG_SYSFS_HW), 0));
 }
 
+/* counters of one concept in the table */
+static size_t members(const char *c)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < rdiag_catalog_count(); i++)
+		if (rdiag_catalog_at(i)->concept && !strcmp(rdiag_catalog_at(i)->concept, c))
+			k++;
+	return k;
+}
+
+static enum rdiag_unit unit_family(enum rdiag_unit u)
+{
+	return u == RDIAG_UNIT_WORDS4 ? RDIAG_UNIT_BYTES : u;	/* x4 gives bytes */
+}
+
+/* a concept groups only counters of the same event: one unit, a description where several
+ * counters share it, and the pairs that count different events apart */
+static void test_concepts(void)
+{
+	size_t i, j, n = rdiag_catalog_count(), undescribed = 0, mixed = 0, unused = 0;
+	const struct rdiag_catalog_concept *c;
+
+	for (i = 0; i < n; i++) {
+		const struct rdiag_catalog_entry *e = rdiag_catalog_at(i);
+
+		if (!e->concept)
+			continue;
+		if (members(e->concept) > 1 && !rdiag_catalog_concept_find(e->concept)) {
+			printf("# concept %s (%zu counters) has no description\n", e->concept,
+				 members(e->concept));
+			undescribed++;
+		}
+		for (j = 0; j < n; j++) {
+			const struct rdiag_catalog_entry *f = rdiag_catalog_at(j);
+
+			if (f->concept && !strcmp(f->concept, e->concept) &&
+			    unit_family(f->unit) != unit_family(e->unit)) {
+				printf("# concept %s: %s counts %s, %s %s\n", e->concept, e->name,
+					 rdiag_unit_name(e->unit), f->name, rdiag_unit_name(f->unit));
+				mixed++;
+			}
+		}
+	}
+	EXPECT_EQ(undescribed, 0);
+	EXPECT_EQ(mixed, 0);
+	/* every description is of a concept in use, with a meaning, once, in name order */
+	for (i = 0; i < rd_catalog_concepts_n; i++) {
+		c = &rd_catalog_concepts[i];
+		if (!members(c->name) || !c->meaning || !*c->meaning ||
+		    (i && strcmp(rd_catalog_concepts[i - 1].name, c->name) >= 0)) {
+			printf("# concept row %s: unused, without meaning or out of order\n", c->name);
+			unused++;
+		}
+	}
+	EXPECT_EQ(unused, 0);
+	EXPECT_TRUE(rdiag_catalog_concept_find("no_such_concept") == NULL);
+	EXPECT_TRUE(rdiag_catalog_concept_find(NULL) == NULL);
+	c = rdiag_catalog_concept_find("ack_timeout");
+	EXPECT_TRUE(c && c->differences && strstr(c->differences, "completer_retry_err"));
+
+	/* timeout-only vs timeout-or-NAK (the rxe/mlx5 pair of the issue) */
+	EXPECT_STREQ(concept("local_ack_timeout_err", "mlx5", RDIAG_ORIG_NETLINK), "ack_timeout");
+	EXPECT_STREQ(concept("completer_retry_err", "rxe", RDIAG_ORIG_NETLINK), "transport_retry");
+	/* packets resent are not timeouts */
+	EXPECT_STREQ(concept("RcResend", "hfi1", RDIAG_ORIG_SYSFS_HW), "retransmitted_packets");
+	EXPECT_STREQ(concept("tcpRetransSegs", "irdma", RDIAG_ORIG_SYSFS_HW),
+		     "retransmitted_packets");
+	/* one NAK per gap is not every out-of-sequence packet */
+	EXPECT_STREQ(concept("out_of_sequence", "mlx5", RDIAG_ORIG_NETLINK), "out_of_sequence");
+	EXPECT_STREQ(concept("out_of_seq_request", "rxe", RDIAG_ORIG_NETLINK), "nak_seq_sent");
+	EXPECT_STREQ(concept("RcSeqNak", "hfi1", RDIAG_ORIG_SYSFS_HW), "nak_seq_sent");
+	/* CNPs received (handled or ignored) are not CNPs handled */
+	EXPECT_STREQ(concept("cc_rx_cnp_pkts", "mlx5", RDIAG_ORIG_NETLINK), "cnp_received");
+	EXPECT_STREQ(concept("received_cnps", "mana", RDIAG_ORIG_SYSFS_HW), "cnp_received");
+	EXPECT_STREQ(concept("rp_cnp_handled", "mlx5", RDIAG_ORIG_NETLINK), "cnp_handled");
+	/* errors of any kind are not ICRC errors; upstream-marked packets not local errors */
+	EXPECT_STREQ(concept("rx_roce_errors", "bnxt_re", RDIAG_ORIG_SYSFS_HW), "rx_errors");
+	EXPECT_STREQ(concept("port_rcv_remote_physical_errors", NULL, RDIAG_ORIG_PMA),
+		     "rx_remote_physical_errors");
+	/* failed work requests of any cause, a closest-match health event, a missing response
+	 * and a no-route drop are not the events they resemble */
+	EXPECT_STREQ(concept("rdma_write_wr_err", "efa", RDIAG_ORIG_SYSFS_HW), "(none)");
+	EXPECT_STREQ(concept("unresponsive_remote_events", "efa", RDIAG_ORIG_SYSFS_HW), "(none)");
+	EXPECT_STREQ(concept("missing_resp", "bnxt_re", RDIAG_ORIG_SYSFS_HW), "(none)");
+	EXPECT_STREQ(concept("ip4OutNoRoutes", "irdma", RDIAG_ORIG_SYSFS_HW), "tx_no_route");
+}
+
 int main(void)
 {
 	size_t i, j, n = rdiag_catalog_count(), bad = 0, dup = 0, nkeys, seen = 0;
@@ -214,5 +302,6 @@ int main(void)
 	EXPECT_STREQ(rdiag_severity_name(RDIAG_SEV_ERROR), "error");
 	EXPECT_STREQ(rdiag_behaviour_name(RDIAG_CNT_SATURATE), "saturating");
 	test_match();
+	test_concepts();
 	return tap_done();
 }

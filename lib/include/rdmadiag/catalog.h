@@ -75,6 +75,18 @@ const struct rdiag_catalog_entry *rdiag_catalog_at(size_t i);
 /* true when the name or a concept of that name is in the table */
 bool rdiag_catalog_is_concept(const char *concept);
 
+/* What a concept means and how the drivers' counters of it differ.  A concept groups only
+ * counters that count the same event; "differences" says where they still differ in scope
+ * or granularity (NULL: alike). */
+struct rdiag_catalog_concept {
+	const char *name;
+	const char *meaning;
+	const char *differences;
+};
+/* the description of a concept, or NULL (not a concept, or a one-counter concept without
+ * one: its counter's meaning says it all) */
+const struct rdiag_catalog_concept *rdiag_catalog_concept_find(const char *name);
+
 /* Counter selection, one rule for every caller (rdmastat's names and -c, threshold files,
  * rdmatop's filter).  A pattern selects a counter when it is the counter's name, its
  * catalogue entry's name or an alias, or the entry's concept; a pattern with '*', '?' or '['
