@@ -42,7 +42,7 @@ struct opts {
 	uint32_t port;
 	char **names;		/* names, globs and concepts: positional and -c */
 	size_t n_names;
-	bool first_name_from_c;	/* names[0] came from -c, so it cannot be a device */
+	size_t n_from_c;	/* names[0..n_from_c) came from -c, the positional ones follow */
 	const char *subject;	/* explain's COUNTER|CONCEPT */
 	bool color;
 };
@@ -199,7 +199,8 @@ static void check_names(const struct rdiag_samples *set)
 			if (rdiag_counter_match(name, rdiag_samples_get(set, j)->name,
 						rdiag_samples_get(set, j)->cat, 0))
 				break;
-		if (j == n && (opts.dev || i > 0 || opts.first_name_from_c))
+		/* only the first positional word may have been meant as a device */
+		if (j == n && (opts.dev || i != opts.n_from_c))
 			tool_die("no counter '%s'%s%s", name, opts.dev ? " on " : "",
 				 opts.dev ? opts.dev : "");
 		if (j == n)
@@ -1329,8 +1330,8 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'a': opts.all = true; break;
 		case 'c':
-			opts.first_name_from_c |= !opts.n_names;
 			push(&opts.names, &opts.n_names, optarg);
+			opts.n_from_c = opts.n_names;
 			break;
 		case 'i':
 			if (tool_parse_double(optarg, 0.001, 86400, &opts.interval) < 0)

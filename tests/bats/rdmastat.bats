@@ -152,6 +152,10 @@ hw() { cat "$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/$1/ports/$2/hw_counters/$3
 	run --separate-stderr rdmastat -c sent_pktz
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "rdmastat: no counter 'sent_pktz'" ]
+	# the first positional word may have been a device, whatever -c says
+	run --separate-stderr rdmastat rxe7 -c rnr_nak_sent
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "rdmastat: no RDMA device or counter 'rxe7'" ]
 }
 
 @test "a glob or concept that matches nothing on a port is one warning line, not silence" {
