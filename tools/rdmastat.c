@@ -8,7 +8,6 @@
  * parses the command line and formats.  Text and JSON go through out; CSV and
  * Prometheus use the library's escaping helpers. */
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
