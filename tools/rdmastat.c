@@ -8,7 +8,6 @@
  * parses the command line and formats.  Text and JSON go through out; CSV and
  * Prometheus use the library's escaping helpers. */
 #include <errno.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -36,27 +35,27 @@ struct opts {
 	bool all;
 	double interval;	/* 0 = snapshot */
 	uint64_t count;		/* 0 = until interrupted */
-	const char *thresholds;
+	const char *threshold_file;
 	const char *nl_record;
 	enum rdiag_source source;
 	const char *dev;
 	uint32_t port;
-	char **names;		/* names / globs */
+	char **names;		/* names, globs and concepts: positional and -c */
 	size_t n_names;
-	char **concepts;
-	size_t n_concepts;
+	size_t n_from_c;	/* names[0..n_from_c) came from -c, the positional ones follow */
+	const char *subject;	/* explain's COUNTER|CONCEPT */
 	bool color;
 };
 
-static struct opts O;
-static struct rdiag_counters *C;
-static struct out *OUT;
-static struct rdiag_thresholds *THR;
-static volatile sig_atomic_t stop;
+static struct opts opts;
+static struct rdiag_counters *counters;
+static struct out *output;
+static struct rdiag_thresholds *thresholds;
+static volatile sig_atomic_t stop_requested;
 
 static void usage(void)
 {
-	printf("Usage: rdmastat [OPTIONS] [DEV[/PORT]] [COUNTER|GLOB...]\n"
+	printf("Usage: rdmastat [OPTIONS] [DEV[/PORT]] [COUNTER|GLOB|CONCEPT...]\n"
 	       "       rdmastat [OPTIONS] devices|qp|cm [DEV]\n"
 	       "       rdmastat explain COUNTER|CONCEPT\n"
 	       "\n"
@@ -72,7 +71,7 @@ static void usage(void)
 	       "\n"
 	       "Options:\n"
 	       "  -a, --all              show zero counters too (text)\n"
-	       "  -c, --concept NAME     only counters of this concept (repeatable)\n"
+	       "  -c, --concept NAME     only counters NAME selects: a concept, name or glob\n"
 	       "  -i, --interval SECONDS print deltas and rates every SECONDS\n"
 	       "  -n, --count COUNT      stop after COUNT intervals\n"
 	       "  -j, --json             JSON (iproute2 keys: ifname, port, counters)\n"
@@ -94,12 +93,12 @@ static void usage(void)
 static void on_signal(int sig)
 {
 	(void)sig;
-	stop = 1;
+	stop_requested = 1;
 }
 
 static void no_devices(void)
 {
-	const char *root = rdiag_counters_sysfs_root(C);
+	const char *root = rdiag_counters_sysfs_root(counters);
 
 	tool_err("no RDMA devices under %s/sys/class/infiniband: is ib_core and a driver "
 		 "(mlx5_ib, rdma_rxe, ...) loaded, or is this a container without the device?",
@@ -109,10 +108,10 @@ static void no_devices(void)
 
 static void lib_fail(const char *what, int err)
 {
-	const char *m = rdiag_counters_errmsg(C);
+	const char *m = rdiag_counters_errmsg(counters);
 
-	if (err == -ENODEV && O.dev)
-		tool_die("no RDMA device '%s'", O.dev);
+	if (err == -ENODEV && opts.dev)
+		tool_die("no RDMA device '%s'", opts.dev);
 	if (m && *m)
 		tool_die("%s: %s", what, m);
 	tool_die("%s: %s", what, strerror(-err));
@@ -120,47 +119,93 @@ static void lib_fail(const char *what, int err)
 
 static const char *color(const char *c)
 {
-	return O.color ? c : "";
+	return opts.color ? c : "";
 }
 
 /* ---- selection -------------------------------------------------------------------- */
 
+/* the counter selection: positional names and -c, by the library's one rule (a name, an
+ * alias, a concept or a glob; rdiag_counter_match) */
 static bool selected(const struct rdiag_sample *s)
 {
 	size_t i;
-	bool any = !O.n_names && !O.n_concepts;
 
-	for (i = 0; i < O.n_names && !any; i++)
-		if (!strcmp(O.names[i], s->name) || !fnmatch(O.names[i], s->name, 0))
-			any = true;
-	for (i = 0; i < O.n_concepts && !any; i++)
-		if (s->cat && s->cat->concept && !strcmp(O.concepts[i], s->cat->concept))
-			any = true;
-	return any;
-}
-
-/* a plain name (no glob) that matches no counter is a typo or an absent device: say so */
-static void check_names(const struct rdiag_samples *set)
-{
-	size_t i, j, n = rdiag_samples_count(set);
-
-	for (i = 0; i < O.n_names; i++) {
-		if (strpbrk(O.names[i], "*?["))
-			continue;
-		for (j = 0; j < n; j++)
-			if (!strcmp(rdiag_samples_get(set, j)->name, O.names[i]))
-				break;
-		if (j == n && (O.dev || i > 0))
-			tool_die("no counter '%s'%s%s", O.names[i], O.dev ? " on " : "",
-				 O.dev ? O.dev : "");
-		if (j == n)
-			tool_die("no RDMA device or counter '%s'", O.names[i]);
-	}
+	if (!opts.n_names)
+		return true;
+	for (i = 0; i < opts.n_names; i++)
+		if (rdiag_counter_match(opts.names[i], s->name, s->cat, 0))
+			return true;
+	return false;
 }
 
 static bool same_port(const struct rdiag_sample *a, const struct rdiag_sample *b)
 {
 	return a->port == b->port && !strcmp(a->dev, b->dev);
+}
+
+/* "rxe0/1", or "bnxt_re0" for device-level counters */
+static const char *port_label(const struct rdiag_sample *s, char *buf, size_t len)
+{
+	if (s->port)
+		snprintf(buf, len, "%s/%u", s->dev, s->port);
+	else
+		snprintf(buf, len, "%s", s->dev);
+	return buf;
+}
+
+/* A glob or concept that selects nothing on a port is one line on stderr naming the ports
+ * (the selection is not silently empty there) */
+static void warn_unmatched(const char *pattern, const struct rdiag_samples *set)
+{
+	size_t n = rdiag_samples_count(set), i = 0, j, len = 0, missed = 0;
+	char ports[512] = "", one[160];
+
+	while (i < n) {
+		const struct rdiag_sample *first = rdiag_samples_get(set, i);
+		bool hit = false;
+
+		for (j = i; j < n && same_port(rdiag_samples_get(set, j), first); j++)
+			hit |= rdiag_counter_match(pattern, rdiag_samples_get(set, j)->name,
+						   rdiag_samples_get(set, j)->cat, 0);
+		i = j;
+		if (hit)
+			continue;
+		port_label(first, one, sizeof(one));
+		if (len < sizeof(ports))
+			len += (size_t)snprintf(ports + len, sizeof(ports) - len, "%s%s",
+						missed ? ", " : "", one);
+		missed++;
+	}
+	if (missed)
+		tool_warn("%s '%s' matches no counter on %s",
+			  rdiag_pattern_kind(pattern) == RDIAG_PATTERN_GLOB ? "glob" : "concept",
+			  pattern, ports);
+}
+
+/* A plain name that matches no counter is a typo or an absent device: an error.  A glob or
+ * concept that matches nothing on a port is a warning. */
+static void check_names(const struct rdiag_samples *set)
+{
+	size_t i, j, n = rdiag_samples_count(set);
+
+	for (i = 0; i < opts.n_names; i++) {
+		const char *name = opts.names[i];
+
+		if (rdiag_pattern_kind(name) != RDIAG_PATTERN_NAME) {
+			warn_unmatched(name, set);
+			continue;
+		}
+		for (j = 0; j < n; j++)
+			if (rdiag_counter_match(name, rdiag_samples_get(set, j)->name,
+						rdiag_samples_get(set, j)->cat, 0))
+				break;
+		/* only the first positional word may have been meant as a device */
+		if (j == n && (opts.dev || i != opts.n_from_c))
+			tool_die("no counter '%s'%s%s", name, opts.dev ? " on " : "",
+				 opts.dev ? opts.dev : "");
+		if (j == n)
+			tool_die("no RDMA device or counter '%s'", name);
+	}
 }
 
 /* the previous sample of the same counter: same index first (sets keep their order) */
@@ -176,48 +221,48 @@ static const struct rdiag_sample *prev_of(const struct rdiag_samples *prev, size
 
 /* ---- thresholds ------------------------------------------------------------------- */
 
-static struct rdiag_breach *BR;
-static size_t NBR;
+static struct rdiag_breach *breaches;
+static size_t n_breaches;
 static bool breached;
 
 static void check(const struct rdiag_sample *s, const struct rdiag_rate *r)
 {
-	if (THR && rdiag_threshold_eval(THR, s, r, &BR, &NBR) < 0)
+	if (thresholds && rdiag_threshold_eval(thresholds, s, r, &breaches, &n_breaches) < 0)
 		tool_die("out of memory");
 }
 
 static void print_breaches(void)
 {
-	FILE *f = (O.fmt == FMT_CSV || O.fmt == FMT_PROM) ? stderr : stdout;
+	FILE *f = (opts.fmt == FMT_CSV || opts.fmt == FMT_PROM) ? stderr : stdout;
 	size_t i;
 
-	if (!NBR)
+	if (!n_breaches)
 		return;
 	breached = true;
-	if (O.fmt == FMT_JSON) {
-		out_obj_begin(OUT, NULL);
-		out_arr_begin(OUT, "breaches");
-		for (i = 0; i < NBR; i++) {
-			const struct rdiag_breach *b = &BR[i];
+	if (opts.fmt == FMT_JSON) {
+		out_obj_begin(output, NULL);
+		out_arr_begin(output, "breaches");
+		for (i = 0; i < n_breaches; i++) {
+			const struct rdiag_breach *b = &breaches[i];
 
-			out_obj_begin(OUT, NULL);
-			out_str(OUT, "ifname", NULL, b->sample->dev);
+			out_obj_begin(output, NULL);
+			out_str(output, "ifname", NULL, b->sample->dev);
 			if (b->sample->port)
-				out_u64(OUT, "port", NULL, b->sample->port);
-			out_str(OUT, "counter", NULL, b->sample->name);
-			out_str(OUT, "rule", NULL, b->rule->key);
-			out_u64(OUT, "line", NULL, b->rule->line);
-			out_str(OUT, "kind", NULL, rdiag_threshold_kind_name(b->rule->kind));
-			out_dbl(OUT, "limit", NULL, b->rule->limit);
-			out_dbl(OUT, "observed", NULL, b->observed);
-			out_obj_end(OUT);
+				out_u64(output, "port", NULL, b->sample->port);
+			out_str(output, "counter", NULL, b->sample->name);
+			out_str(output, "rule", NULL, b->rule->key);
+			out_u64(output, "line", NULL, b->rule->line);
+			out_str(output, "kind", NULL, rdiag_threshold_kind_name(b->rule->kind));
+			out_dbl(output, "limit", NULL, b->rule->limit);
+			out_dbl(output, "observed", NULL, b->observed);
+			out_obj_end(output);
 		}
-		out_arr_end(OUT);
-		out_obj_end(OUT);
+		out_arr_end(output);
+		out_obj_end(output);
 	} else {
 		fflush(stdout);
-		for (i = 0; i < NBR; i++) {
-			const struct rdiag_breach *b = &BR[i];
+		for (i = 0; i < n_breaches; i++) {
+			const struct rdiag_breach *b = &breaches[i];
 			const char *unit = b->rule->kind == RDIAG_THR_RATE ? "/s" : "";
 
 			fprintf(f, "%sBREACH%s %s/%u %s %s %.6g%s > %.6g%s (line %u: %s)\n",
@@ -228,9 +273,9 @@ static void print_breaches(void)
 				b->observed, unit, b->rule->limit, unit, b->rule->line, b->rule->key);
 		}
 	}
-	free(BR);
-	BR = NULL;
-	NBR = 0;
+	free(breaches);
+	breaches = NULL;
+	n_breaches = 0;
 }
 
 /* ---- snapshot --------------------------------------------------------------------- */
@@ -263,18 +308,18 @@ static void text_port_header(const struct rdiag_devices *ds, const struct rdiag_
 	const struct rdiag_port *p = s->port ? find_port(ds, s->dev, s->port) : NULL;
 
 	if (!s->port) {
-		out_text(OUT, "%s (device)\n", s->dev);
+		out_text(output, "%s (device)\n", s->dev);
 		return;
 	}
-	out_text(OUT, "%s/%u", s->dev, s->port);
+	out_text(output, "%s/%u", s->dev, s->port);
 	if (p) {
-		out_text(OUT, ": state %s physical_state %s",
+		out_text(output, ": state %s physical_state %s",
 			 tool_name_or(rdiag_port_state_name(p->state), "UNKNOWN"),
 			 tool_name_or(rdiag_port_phys_state_name(p->phys_state), "UNKNOWN"));
 		if (p->netdev[0])
-			out_text(OUT, " netdev %s", p->netdev);
+			out_text(output, " netdev %s", p->netdev);
 	}
-	out_text(OUT, "\n");
+	out_text(output, "\n");
 }
 
 static int name_width(const struct rdiag_samples *set, size_t from, size_t to)
@@ -305,26 +350,26 @@ static void text_snapshot(const struct rdiag_samples *set, const struct rdiag_de
 		for (j = i; j < end; j++) {
 			const struct rdiag_sample *s = rdiag_samples_get(set, j);
 
-			if (!selected(s) || (!O.all && !s->err && !s->value))
+			if (!selected(s) || (!opts.all && !s->err && !s->value))
 				continue;
 			shown++;
 			if (s->err) {
-				out_text(OUT, "    %-*s %20s  (%s)\n", w, s->name, "?",
+				out_text(output, "    %-*s %20s  (%s)\n", w, s->name, "?",
 					       s->err == -EINVAL ? "not a number" : strerror(-s->err));
 				continue;
 			}
-			out_text(OUT, "    %-*s %s%20" PRIu64 "%s", w, s->name,
+			out_text(output, "    %-*s %s%20" PRIu64 "%s", w, s->name,
 				       sev_color(s, s->value), s->value,
 				       *sev_color(s, s->value) ? color("\033[0m") : "");
 			if (s->cat && s->cat->concept)
-				out_text(OUT, "  %s", s->cat->concept);
+				out_text(output, "  %s", s->cat->concept);
 			if (s->cat && s->cat->scale > 1)
-				out_text(OUT, "  (x%u = %" PRIu64 " bytes)", s->cat->scale,
+				out_text(output, "  (x%u = %" PRIu64 " bytes)", s->cat->scale,
 					       s->value * s->cat->scale);
-			out_text(OUT, "\n");
+			out_text(output, "\n");
 		}
 		if (!shown)
-			out_text(OUT, "    (all counters zero%s)\n", O.all ? " or filtered" : "");
+			out_text(output, "    (all counters zero%s)\n", opts.all ? " or filtered" : "");
 		i = end;
 	}
 }
@@ -334,7 +379,7 @@ static void json_snapshot(const struct rdiag_samples *set)
 {
 	size_t n = rdiag_samples_count(set), i = 0, j;
 
-	out_arr_begin(OUT, NULL);
+	out_arr_begin(output, NULL);
 	while (i < n) {
 		const struct rdiag_sample *first = rdiag_samples_get(set, i);
 		size_t end = i;
@@ -342,10 +387,10 @@ static void json_snapshot(const struct rdiag_samples *set)
 
 		while (end < n && same_port(rdiag_samples_get(set, end), first))
 			end++;
-		out_obj_begin(OUT, NULL);
-		out_str(OUT, "ifname", NULL, first->dev);
+		out_obj_begin(output, NULL);
+		out_str(output, "ifname", NULL, first->dev);
 		if (first->port)
-			out_u64(OUT, "port", NULL, first->port);
+			out_u64(output, "port", NULL, first->port);
 		for (j = i; j < end; j++) {
 			const struct rdiag_sample *s = rdiag_samples_get(set, j);
 
@@ -354,24 +399,24 @@ static void json_snapshot(const struct rdiag_samples *set)
 			if (s->err)
 				errs = true;
 			else
-				out_u64(OUT, s->name, NULL, s->value);
+				out_u64(output, s->name, NULL, s->value);
 		}
 		if (errs) {
 			/* unreadable counters are named, not invented as zeros */
-			out_obj_begin(OUT, "errors");
+			out_obj_begin(output, "errors");
 			for (j = i; j < end; j++) {
 				const struct rdiag_sample *s = rdiag_samples_get(set, j);
 
 				if (selected(s) && s->err)
-					out_str(OUT, s->name, NULL, s->err == -EINVAL ?
+					out_str(output, s->name, NULL, s->err == -EINVAL ?
 						      "not a number" : strerror(-s->err));
 			}
-			out_obj_end(OUT);
+			out_obj_end(output);
 		}
-		out_obj_end(OUT);
+		out_obj_end(output);
 		i = end;
 	}
-	out_arr_end(OUT);
+	out_arr_end(output);
 }
 
 static void csv_field(const char *s)
@@ -444,7 +489,9 @@ static void prom_help_escape(const char *s)
 	}
 }
 
-static void prom_snapshot(const struct rdiag_samples *set)
+/* the exposition of every selected counter; with -i each sample carries the time of the
+ * interval in milliseconds (ts_ms >= 0), as the text format allows */
+static void prom_snapshot(const struct rdiag_samples *set, int64_t ts_ms)
 {
 	size_t n = rdiag_samples_count(set), i, k = 0;
 	struct prom_row *rows = calloc(n ? n : 1, sizeof(*rows));
@@ -490,29 +537,32 @@ static void prom_snapshot(const struct rdiag_samples *set)
 			prom_label_escape(stdout, s->cat->concept);
 			printf("\"");
 		}
-		printf("} %" PRIu64 "\n", s->value);
+		printf("} %" PRIu64, s->value);
+		if (ts_ms >= 0)
+			printf(" %" PRId64, ts_ms);
+		printf("\n");
 	}
 	free(rows);
 }
 
 static int cmd_snapshot(void)
 {
-	struct rdiag_filter f = { O.dev, O.port };
+	struct rdiag_filter f = { opts.dev, opts.port };
 	struct rdiag_devices *ds = NULL;
 	struct rdiag_samples *set;
 	size_t i;
 	int ret;
 
 	/* port state for the text headers: cosmetic, so a failure only drops the state */
-	if (O.fmt == FMT_TEXT && rdiag_counters_discover(C, &ds) < 0)
+	if (opts.fmt == FMT_TEXT && rdiag_counters_discover(counters, &ds) < 0)
 		ds = NULL;
-	ret = rdiag_counters_sample(C, &f, &set);
+	ret = rdiag_counters_sample(counters, &f, &set);
 	if (ret < 0)
 		lib_fail("cannot read counters", ret);
-	if (!rdiag_samples_count(set) && (!ds || !ds->n) && !O.dev) {
+	if (!rdiag_samples_count(set) && (!ds || !ds->n) && !opts.dev) {
 		struct rdiag_devices *d2 = ds;
 
-		if (!d2 && rdiag_counters_discover(C, &d2) == 0 && d2->n) {
+		if (!d2 && rdiag_counters_discover(counters, &d2) == 0 && d2->n) {
 			rdiag_counters_devices_free(d2);
 		} else {
 			if (d2 != ds)
@@ -521,11 +571,11 @@ static int cmd_snapshot(void)
 		}
 	}
 	check_names(set);
-	switch (O.fmt) {
+	switch (opts.fmt) {
 	case FMT_TEXT: text_snapshot(set, ds); break;
 	case FMT_JSON: json_snapshot(set); break;
 	case FMT_CSV: csv_snapshot(set); break;
-	case FMT_PROM: prom_snapshot(set); break;
+	case FMT_PROM: prom_snapshot(set, -1); break;
 	}
 	for (i = 0; i < rdiag_samples_count(set); i++) {
 		const struct rdiag_sample *s = rdiag_samples_get(set, i);
@@ -563,19 +613,19 @@ static void report_vanished(const struct rdiag_samples *prev, const struct rdiag
 			continue;
 		if (rdiag_samples_find(cur, p->dev, p->port, p->name))
 			continue;
-		switch (O.fmt) {
+		switch (opts.fmt) {
 		case FMT_TEXT:
-			out_text(OUT, "%s/%u: gone (device or port vanished)\n", p->dev,
+			out_text(output, "%s/%u: gone (device or port vanished)\n", p->dev,
 				       p->port);
 			break;
 		case FMT_JSON:
-			out_obj_begin(OUT, NULL);
-			out_str(OUT, "time", NULL, when);
-			out_str(OUT, "ifname", NULL, p->dev);
+			out_obj_begin(output, NULL);
+			out_str(output, "time", NULL, when);
+			out_str(output, "ifname", NULL, p->dev);
 			if (p->port)
-				out_u64(OUT, "port", NULL, p->port);
-			out_bool(OUT, "vanished", NULL, true);
-			out_obj_end(OUT);
+				out_u64(output, "port", NULL, p->port);
+			out_bool(output, "vanished", NULL, true);
+			out_obj_end(output);
 			break;
 		default:
 			tool_warn("%s/%u vanished", p->dev, p->port);
@@ -584,15 +634,51 @@ static void report_vanished(const struct rdiag_samples *prev, const struct rdiag
 	}
 }
 
+/* the rate of cur's i-th sample since prev, or NULL when it is not selected */
+static const struct rdiag_rate *rate_of(const struct rdiag_samples *prev, size_t i,
+					const struct rdiag_sample *s, struct rdiag_rate *r)
+{
+	if (!selected(s))
+		return NULL;
+	rdiag_rate_samples(prev_of(prev, i, s), s, r);
+	return r;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Machine formats are time series: JSON, CSV and Prometheus have every selected counter of
+ * every port in every interval, moved or not; text shows what moved (all with -a). */
 static void interval_report(const struct rdiag_samples *prev, const struct rdiag_samples *cur,
 			    double secs)
 {
+	static uint64_t intervals_done;
 	size_t n = rdiag_samples_count(cur), i = 0, j;
+	bool every = opts.all || opts.fmt != FMT_TEXT;
+	struct rdiag_rate r0;
 	char when[32];
 
 	iso_now(when, sizeof(when));
-	if (O.fmt == FMT_TEXT)
-		out_text(OUT, "--- %s  interval %.3f s ---\n", when, secs);
+	if (opts.fmt == FMT_PROM) {
+		/* one exposition per interval, a blank line apart */
+		report_vanished(prev, cur, when);
+		for (i = 0; i < n; i++)
+			if (rate_of(prev, i, rdiag_samples_get(cur, i), &r0))
+				check(rdiag_samples_get(cur, i), &r0);
+		if (intervals_done++)
+			printf("\n");
+		prom_snapshot(cur, now_ms());
+		print_breaches();
+		fflush(stdout);
+		return;
+	}
+	if (opts.fmt == FMT_TEXT)
+		out_text(output, "--- %s  interval %.3f s ---\n", when, secs);
 	report_vanished(prev, cur, when);
 	while (i < n) {
 		const struct rdiag_sample *first = rdiag_samples_get(cur, i);
@@ -613,10 +699,10 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 			p = prev_of(prev, j, s);
 			rdiag_rate_samples(p, s, &r);
 			check(s, &r);
-			if (!O.all && !(r.state == RDIAG_RATE_VALID && r.delta) &&
+			if (!every && !(r.state == RDIAG_RATE_VALID && r.delta) &&
 			    r.state != RDIAG_RATE_RESET)
 				continue;
-			if (O.fmt == FMT_CSV) {
+			if (opts.fmt == FMT_CSV) {
 				printf("%s,%.3f,", when, secs);
 				csv_field(s->dev);
 				printf(",%u,", s->port);
@@ -633,47 +719,47 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 			}
 			if (!header) {
 				header = true;
-				if (O.fmt == FMT_JSON) {
-					out_obj_begin(OUT, NULL);
-					out_str(OUT, "time", NULL, when);
-					out_dbl(OUT, "interval", NULL, secs);
-					out_str(OUT, "ifname", NULL, s->dev);
+				if (opts.fmt == FMT_JSON) {
+					out_obj_begin(output, NULL);
+					out_str(output, "time", NULL, when);
+					out_dbl(output, "interval", NULL, secs);
+					out_str(output, "ifname", NULL, s->dev);
 					if (s->port)
-						out_u64(OUT, "port", NULL, s->port);
-					out_obj_begin(OUT, "counters");
+						out_u64(output, "port", NULL, s->port);
+					out_obj_begin(output, "counters");
 				} else {
-					out_text(OUT, "%s/%u\n", s->dev, s->port);
-					out_text(OUT, "    %-*s %20s %14s %14s\n", w, "COUNTER",
+					out_text(output, "%s/%u\n", s->dev, s->port);
+					out_text(output, "    %-*s %20s %14s %14s\n", w, "COUNTER",
 						       "VALUE", "DELTA", "RATE/s");
 				}
 			}
-			if (O.fmt == FMT_JSON) {
-				out_obj_begin(OUT, s->name);
-				out_u64(OUT, "value", NULL, s->value);
-				out_str(OUT, "state", NULL, rdiag_rate_state_name(r.state));
+			if (opts.fmt == FMT_JSON) {
+				out_obj_begin(output, s->name);
+				out_u64(output, "value", NULL, s->value);
+				out_str(output, "state", NULL, rdiag_rate_state_name(r.state));
 				if (r.state == RDIAG_RATE_VALID) {
-					out_u64(OUT, "delta", NULL, r.delta);
-					out_dbl(OUT, "rate", NULL, r.per_sec);
+					out_u64(output, "delta", NULL, r.delta);
+					out_dbl(output, "rate", NULL, r.per_sec);
 				}
 				if (r.wrapped)
-					out_bool(OUT, "wrapped", NULL, true);
+					out_bool(output, "wrapped", NULL, true);
 				if (r.saturated)
-					out_bool(OUT, "saturated", NULL, true);
-				out_obj_end(OUT);
+					out_bool(output, "saturated", NULL, true);
+				out_obj_end(output);
 			} else if (r.state == RDIAG_RATE_VALID) {
-				out_text(OUT, "    %-*s %20" PRIu64 " %s%14" PRIu64 "%s %14.1f%s%s\n",
+				out_text(output, "    %-*s %20" PRIu64 " %s%14" PRIu64 "%s %14.1f%s%s\n",
 					       w, s->name, s->value, sev_color(s, r.delta), r.delta,
 					       *sev_color(s, r.delta) ? color("\033[0m") : "",
 					       r.per_sec, r.wrapped ? "  (wrapped)" : "",
 					       r.saturated ? "  (saturated: reset it)" : "");
 			} else {
-				out_text(OUT, "    %-*s %20" PRIu64 " %14s %14s\n", w, s->name,
+				out_text(output, "    %-*s %20" PRIu64 " %14s %14s\n", w, s->name,
 					       s->value, rdiag_rate_state_name(r.state), "-");
 			}
 		}
-		if (header && O.fmt == FMT_JSON) {
-			out_obj_end(OUT);
-			out_obj_end(OUT);
+		if (header && opts.fmt == FMT_JSON) {
+			out_obj_end(output);
+			out_obj_end(output);
 		}
 		i = end;
 	}
@@ -690,11 +776,11 @@ static void add_ns(struct timespec *t, uint64_t ns)
 
 static int cmd_interval(void)
 {
-	struct rdiag_filter f = { O.dev, O.port };
+	struct rdiag_filter f = { opts.dev, opts.port };
 	struct rdiag_samples *prev, *cur;
 	struct sigaction sa;
 	struct timespec next;
-	uint64_t step = (uint64_t)(O.interval * 1e9), k;
+	uint64_t step = (uint64_t)(opts.interval * 1e9), k;
 	int ret;
 
 	memset(&sa, 0, sizeof(sa));
@@ -702,44 +788,44 @@ static int cmd_interval(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	ret = rdiag_counters_sample(C, &f, &prev);
+	ret = rdiag_counters_sample(counters, &f, &prev);
 	if (ret < 0)
 		lib_fail("cannot read counters", ret);
-	if (!rdiag_samples_count(prev) && !O.dev) {
+	if (!rdiag_samples_count(prev) && !opts.dev) {
 		struct rdiag_devices *ds;
 
-		if (rdiag_counters_discover(C, &ds) < 0 || !ds->n)
+		if (rdiag_counters_discover(counters, &ds) < 0 || !ds->n)
 			no_devices();
 		rdiag_counters_devices_free(ds);
 	}
 	check_names(prev);
-	if (O.fmt == FMT_CSV)
+	if (opts.fmt == FMT_CSV)
 		printf("time,interval_s,device,port,counter,value,delta,rate_per_s,state,concept\n");
 	clock_gettime(CLOCK_MONOTONIC, &next);
-	for (k = 0; !stop && (!O.count || k < O.count); k++) {
+	for (k = 0; !stop_requested && (!opts.count || k < opts.count); k++) {
 		uint64_t t0 = rdiag_samples_count(prev) ? rdiag_samples_get(prev, 0)->ts_ns : 0;
 
 		add_ns(&next, step);
-		while (!stop && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
+		while (!stop_requested && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
 			;
-		if (stop)
+		if (stop_requested)
 			break;
-		ret = rdiag_counters_sample(C, &f, &cur);
-		if (ret == -ENODEV && O.dev) {
+		ret = rdiag_counters_sample(counters, &f, &cur);
+		if (ret == -ENODEV && opts.dev) {
 			/* the device we watch is gone: say so once, and stop */
 			struct rdiag_samples *empty = NULL;
 
-			interval_report(prev, empty, O.interval);
+			interval_report(prev, empty, opts.interval);
 			rdiag_samples_free(prev);
 			prev = NULL;
-			tool_err("device '%s' vanished", O.dev);
+			tool_err("device '%s' vanished", opts.dev);
 			return EXIT_FOUND;
 		}
 		if (ret < 0)
 			lib_fail("cannot read counters", ret);
 		interval_report(prev, cur,
 				rdiag_samples_count(cur) && t0 ?
-				(double)(rdiag_samples_get(cur, 0)->ts_ns - t0) / 1e9 : O.interval);
+				(double)(rdiag_samples_get(cur, 0)->ts_ns - t0) / 1e9 : opts.interval);
 		rdiag_samples_free(prev);
 		prev = cur;
 	}
@@ -756,22 +842,22 @@ static void port_status(const char *dev, uint32_t port)
 	struct rdiag_counter_status st;
 	size_t k;
 
-	if (O.source == RDIAG_SRC_SYSFS || rdiag_counters_status(C, dev, port, &st) < 0)
+	if (opts.source == RDIAG_SRC_SYSFS || rdiag_counters_status(counters, dev, port, &st) < 0)
 		return;
-	out_str(OUT, "counter_mode", "    counter mode %s",
+	out_str(output, "counter_mode", "    counter mode %s",
 		      st.mode < 3 ? modes[st.mode] : "unknown");
 	if (st.mode == 1)
-		out_u64(OUT, "counter_auto_mask", " (mask 0x%" PRIx64 ")", st.auto_mask);
-	out_arr_begin(OUT, "optional_counters");
+		out_u64(output, "counter_auto_mask", " (mask 0x%" PRIx64 ")", st.auto_mask);
+	out_arr_begin(output, "optional_counters");
 	for (k = 0; k < st.n; k++) {
-		out_obj_begin(OUT, NULL);
-		out_str(OUT, "name", k ? ", %s" : "; optional counters: %s", st.names[k]);
-		out_bool(OUT, "enabled", NULL, st.enabled[k]);
-		out_text(OUT, "%s", st.enabled[k] ? " (on)" : " (off)");
-		out_obj_end(OUT);
+		out_obj_begin(output, NULL);
+		out_str(output, "name", k ? ", %s" : "; optional counters: %s", st.names[k]);
+		out_bool(output, "enabled", NULL, st.enabled[k]);
+		out_text(output, "%s", st.enabled[k] ? " (on)" : " (off)");
+		out_obj_end(output);
 	}
-	out_arr_end(OUT);
-	out_text(OUT, "\n");
+	out_arr_end(output);
+	out_text(output, "\n");
 	rdiag_counters_status_free(&st);
 }
 
@@ -780,95 +866,95 @@ static int cmd_devices(void)
 	struct rdiag_devices *ds;
 	size_t i, j, g;
 	bool any = false;
-	int ret = rdiag_counters_discover(C, &ds);
+	int ret = rdiag_counters_discover(counters, &ds);
 
 	if (ret < 0)
 		lib_fail("cannot list RDMA devices", ret);
 	if (!ds->n)
 		no_devices();
-	if (O.dev && !rdiag_counters_device_find(ds, O.dev))
-		tool_die("no RDMA device '%s'", O.dev);
-	out_arr_begin(OUT, NULL);
+	if (opts.dev && !rdiag_counters_device_find(ds, opts.dev))
+		tool_die("no RDMA device '%s'", opts.dev);
+	out_arr_begin(output, NULL);
 	for (i = 0; i < ds->n; i++) {
 		const struct rdiag_device *d = &ds->dev[i];
 
-		if (O.dev && strcmp(O.dev, d->name))
+		if (opts.dev && strcmp(opts.dev, d->name))
 			continue;
 		any = true;
-		out_obj_begin(OUT, NULL);
-		out_str(OUT, "ifname", "%s:", d->name);
-		out_str(OUT, "node_type", " node_type %s", d->node_type[0] ? d->node_type : "-");
-		out_str(OUT, "protocol", " protocol %s", d->protocol[0] ? d->protocol : "-");
-		out_str(OUT, "driver", " driver %s", d->driver[0] ? d->driver : "-");
+		out_obj_begin(output, NULL);
+		out_str(output, "ifname", "%s:", d->name);
+		out_str(output, "node_type", " node_type %s", d->node_type[0] ? d->node_type : "-");
+		out_str(output, "protocol", " protocol %s", d->protocol[0] ? d->protocol : "-");
+		out_str(output, "driver", " driver %s", d->driver[0] ? d->driver : "-");
 		if (d->node_guid[0])
-			out_str(OUT, "node_guid", " node_guid %s", d->node_guid);
+			out_str(output, "node_guid", " node_guid %s", d->node_guid);
 		if (d->fw_ver[0])
-			out_str(OUT, "fw", " fw %s", d->fw_ver);
-		out_text(OUT, "\n");
-		out_arr_begin(OUT, "ports");
+			out_str(output, "fw", " fw %s", d->fw_ver);
+		out_text(output, "\n");
+		out_arr_begin(output, "ports");
 		for (j = 0; j < d->n_ports; j++) {
 			const struct rdiag_port *p = &d->ports[j];
 			bool ib = !strcmp(p->link_layer, "InfiniBand");
 
-			if (O.port && O.port != p->port)
+			if (opts.port && opts.port != p->port)
 				continue;
-			out_obj_begin(OUT, NULL);
-			out_u64(OUT, "port", "  port %" PRIu64, p->port);
-			out_str(OUT, "state", " state %s",
+			out_obj_begin(output, NULL);
+			out_u64(output, "port", "  port %" PRIu64, p->port);
+			out_str(output, "state", " state %s",
 				tool_name_or(rdiag_port_state_name(p->state), "UNKNOWN"));
-			out_str(OUT, "physical_state", " physical_state %s",
+			out_str(output, "physical_state", " physical_state %s",
 				      tool_name_or(rdiag_port_phys_state_name(p->phys_state), "UNKNOWN"));
 			if (p->rate[0])
-				out_str(OUT, "rate", " rate %s", p->rate);
+				out_str(output, "rate", " rate %s", p->rate);
 			if (p->link_layer[0])
-				out_str(OUT, "link_layer", " link_layer %s", p->link_layer);
+				out_str(output, "link_layer", " link_layer %s", p->link_layer);
 			if (ib) {
-				out_u64(OUT, "lid", " lid %" PRIu64, p->lid);
-				out_u64(OUT, "sm_lid", " sm_lid %" PRIu64, p->sm_lid);
+				out_u64(output, "lid", " lid %" PRIu64, p->lid);
+				out_u64(output, "sm_lid", " sm_lid %" PRIu64, p->sm_lid);
 			}
-			out_text(OUT, "\n");
+			out_text(output, "\n");
 			/* the ibdev2netdev line */
 			if (p->netdev[0]) {
-				out_text(OUT, "    %s port %u ==> ", d->name, p->port);
-				out_str(OUT, "netdev", "%s", p->netdev);
+				out_text(output, "    %s port %u ==> ", d->name, p->port);
+				out_str(output, "netdev", "%s", p->netdev);
 				if (p->ifindex)
-					out_u64(OUT, "netdev_index", " (ifindex %" PRIu64 "",
+					out_u64(output, "netdev_index", " (ifindex %" PRIu64 "",
 						      (uint64_t)p->ifindex);
 				if (p->mtu)
-					out_u64(OUT, "mtu", ", mtu %" PRIu64 ")", p->mtu);
+					out_u64(output, "mtu", ", mtu %" PRIu64 ")", p->mtu);
 				else if (p->ifindex)
-					out_text(OUT, ")");
-				out_text(OUT, " (%s)\n", p->state == 4 ? "Up" : "Down");
+					out_text(output, ")");
+				out_text(output, " (%s)\n", p->state == 4 ? "Up" : "Down");
 			}
-			out_u64(OUT, "hw_counters_lifespan_ms", NULL, p->hw_lifespan_ms);
+			out_u64(output, "hw_counters_lifespan_ms", NULL, p->hw_lifespan_ms);
 			port_status(d->name, p->port);
 			if (p->n_gids)
-				out_text(OUT, "    %-5s %-39s %-10s %-12s %s\n", "INDEX",
+				out_text(output, "    %-5s %-39s %-10s %-12s %s\n", "INDEX",
 					       "GID", "TYPE", "NETDEV", "IP");
-			out_arr_begin(OUT, "gids");
+			out_arr_begin(output, "gids");
 			for (g = 0; g < p->n_gids; g++) {
 				const struct rdiag_gid *x = &p->gids[g];
 
-				out_obj_begin(OUT, NULL);
-				out_u64(OUT, "index", "    %-5" PRIu64, x->index);
-				out_str(OUT, "gid", " %-39s", x->gid);
-				out_str(OUT, "type", " %-10s", rdiag_gid_type_name(x->type));
-				out_str(OUT, "netdev", " %-12s", x->ndev[0] ? x->ndev : "-");
-				out_str(OUT, "ip", " %-15s", x->ip[0] ? x->ip : "-");
-				out_bool(OUT, "routable", NULL, x->routable);
+				out_obj_begin(output, NULL);
+				out_u64(output, "index", "    %-5" PRIu64, x->index);
+				out_str(output, "gid", " %-39s", x->gid);
+				out_str(output, "type", " %-10s", rdiag_gid_type_name(x->type));
+				out_str(output, "netdev", " %-12s", x->ndev[0] ? x->ndev : "-");
+				out_str(output, "ip", " %-15s", x->ip[0] ? x->ip : "-");
+				out_bool(output, "routable", NULL, x->routable);
 				if (x->routable)
-					out_text(OUT, " %s", x->ipv4 ?
+					out_text(output, " %s", x->ipv4 ?
 						       "routable RoCEv2 (IPv4)" : "routable RoCEv2");
-				out_text(OUT, "\n");
-				out_obj_end(OUT);
+				out_text(output, "\n");
+				out_obj_end(output);
 			}
-			out_arr_end(OUT);
-			out_obj_end(OUT);
+			out_arr_end(output);
+			out_obj_end(output);
 		}
-		out_arr_end(OUT);
-		out_obj_end(OUT);
+		out_arr_end(output);
+		out_obj_end(output);
 	}
-	out_arr_end(OUT);
+	out_arr_end(output);
 	rdiag_counters_devices_free(ds);
 	return any ? EXIT_OK : EXIT_USAGE;
 }
@@ -877,7 +963,7 @@ static int cmd_devices(void)
 
 static void need_netlink(const char *what)
 {
-	if (O.source == RDIAG_SRC_SYSFS)
+	if (opts.source == RDIAG_SRC_SYSFS)
 		tool_usage_error("'%s' needs netlink (--source sysfs has no %s)", what, what);
 }
 
@@ -899,16 +985,16 @@ static const struct rdiag_qp_counter *qp_counter(const struct rdiag_qp_counter *
 static void out_u64_or_dash(const char *key, const char *fmt, int width, bool has, uint64_t v)
 {
 	if (has)
-		out_u64(OUT, key, fmt, v);
+		out_u64(output, key, fmt, v);
 	else
-		out_text(OUT, " %*s", width, "-");
+		out_text(output, " %*s", width, "-");
 }
 
 /* the last two columns of the qp/cm tables: the owning process, or "-" */
 static void out_owner(uint32_t pid, const char *comm)
 {
 	out_u64_or_dash("pid", " %7" PRIu64, 7, pid, pid);
-	out_str(OUT, "comm", " %s", comm[0] ? comm : "-");
+	out_str(output, "comm", " %s", comm[0] ? comm : "-");
 }
 
 static int cmd_qp(void)
@@ -920,45 +1006,45 @@ static int cmd_qp(void)
 	int ret;
 
 	need_netlink("qp");
-	ret = rdiag_counters_qps(C, O.dev, &q, &n);
+	ret = rdiag_counters_qps(counters, opts.dev, &q, &n);
 	if (ret < 0)
 		lib_fail("cannot list QPs", ret);
 	/* per-QP counters exist only where a counter is bound (auto or manual mode) */
-	if (rdiag_counters_qp_counters(C, O.dev, &qc, &nqc) < 0) {
+	if (rdiag_counters_qp_counters(counters, opts.dev, &qc, &nqc) < 0) {
 		qc = NULL;
 		nqc = 0;
 	}
-	out_text(OUT, "%-10s %4s %8s %-6s %-5s %8s %8s %8s %7s %s\n", "DEV", "PORT", "LQPN",
+	out_text(output, "%-10s %4s %8s %-6s %-5s %8s %8s %8s %7s %s\n", "DEV", "PORT", "LQPN",
 		       "TYPE", "STATE", "RQPN", "SQ-PSN", "RQ-PSN", "PID", "COMM");
-	out_arr_begin(OUT, NULL);
+	out_arr_begin(output, NULL);
 	for (i = 0; i < n; i++) {
-		out_obj_begin(OUT, NULL);
-		out_str(OUT, "ifname", "%-10s", q[i].dev);
+		out_obj_begin(output, NULL);
+		out_str(output, "ifname", "%-10s", q[i].dev);
 		out_u64_or_dash("port", " %4" PRIu64, 4, q[i].port, q[i].port);
-		out_u64(OUT, "lqpn", " %8" PRIu64, q[i].lqpn);
-		out_str(OUT, "type", " %-6s", tool_name_or(rdiag_qp_type_name(q[i].type), "UNKNOWN"));
-		out_str(OUT, "state", " %-5s",
+		out_u64(output, "lqpn", " %8" PRIu64, q[i].lqpn);
+		out_str(output, "type", " %-6s", tool_name_or(rdiag_qp_type_name(q[i].type), "UNKNOWN"));
+		out_str(output, "state", " %-5s",
 			tool_name_or(rdiag_qp_state_name(q[i].state), "UNKNOWN"));
 		out_u64_or_dash("rqpn", " %8" PRIu64, 8, q[i].has_rqpn, q[i].rqpn);
-		out_u64(OUT, "sq-psn", " %8" PRIu64, q[i].sq_psn);
+		out_u64(output, "sq-psn", " %8" PRIu64, q[i].sq_psn);
 		out_u64_or_dash("rq-psn", " %8" PRIu64, 8, q[i].has_rq_psn, q[i].rq_psn);
 		out_owner(q[i].pid, q[i].comm);
-		out_text(OUT, "\n");
+		out_text(output, "\n");
 		b = qp_counter(qc, nqc, &q[i]);
 		if (b) {
-			out_u64(OUT, "counter_id", "      counter %" PRIu64 ":", b->id);
-			out_obj_begin(OUT, "counters");
+			out_u64(output, "counter_id", "      counter %" PRIu64 ":", b->id);
+			out_obj_begin(output, "counters");
 			for (k = 0; k < b->n; k++)
-				if (O.all || b->values[k]) {
-					out_text(OUT, " %s", b->names[k]);
-					out_u64(OUT, b->names[k], " %" PRIu64, b->values[k]);
+				if (opts.all || b->values[k]) {
+					out_text(output, " %s", b->names[k]);
+					out_u64(output, b->names[k], " %" PRIu64, b->values[k]);
 				}
-			out_obj_end(OUT);
-			out_text(OUT, "\n");
+			out_obj_end(output);
+			out_text(output, "\n");
 		}
-		out_obj_end(OUT);
+		out_obj_end(output);
 	}
-	out_arr_end(OUT);
+	out_arr_end(output);
 	rdiag_counters_qp_counters_free(qc, nqc);
 	free(q);
 	return EXIT_OK;
@@ -972,29 +1058,29 @@ static int cmd_cm(void)
 	int ret;
 
 	need_netlink("cm");
-	ret = rdiag_counters_cm_ids(C, O.dev, &id, &n);
+	ret = rdiag_counters_cm_ids(counters, opts.dev, &id, &n);
 	if (ret < 0)
 		lib_fail("cannot list rdma_cm IDs", ret);
-	out_text(OUT, "%-10s %4s %-14s %-5s %-24s %-24s %8s %7s %s\n", "DEV", "PORT",
+	out_text(output, "%-10s %4s %-14s %-5s %-24s %-24s %8s %7s %s\n", "DEV", "PORT",
 		       "STATE", "PS", "SRC", "DST", "LQPN", "PID", "COMM");
-	out_arr_begin(OUT, NULL);
+	out_arr_begin(output, NULL);
 	for (i = 0; i < n; i++) {
-		out_obj_begin(OUT, NULL);
-		out_str(OUT, "ifname", "%-10s", id[i].dev[0] ? id[i].dev : "-");
-		out_u64(OUT, "port", " %4" PRIu64, id[i].port);
-		out_str(OUT, "state", " %-14s",
+		out_obj_begin(output, NULL);
+		out_str(output, "ifname", "%-10s", id[i].dev[0] ? id[i].dev : "-");
+		out_u64(output, "port", " %4" PRIu64, id[i].port);
+		out_str(output, "state", " %-14s",
 			tool_name_or(rdiag_res_cm_state_name(id[i].state), "UNKNOWN"));
-		out_str(OUT, "ps", " %-5s", tool_name_or(rdiag_port_space_name(id[i].ps_full), "UNKNOWN"));
-		out_str(OUT, "src", " %-24s", id[i].has_src ?
+		out_str(output, "ps", " %-5s", tool_name_or(rdiag_port_space_name(id[i].ps_full), "UNKNOWN"));
+		out_str(output, "src", " %-24s", id[i].has_src ?
 			      rdiag_sockaddr_str(&id[i].src, a, sizeof(a)) : "-");
-		out_str(OUT, "dst", " %-24s", id[i].has_dst ?
+		out_str(output, "dst", " %-24s", id[i].has_dst ?
 			      rdiag_sockaddr_str(&id[i].dst, b, sizeof(b)) : "-");
 		out_u64_or_dash("lqpn", " %8" PRIu64, 8, id[i].lqpn, id[i].lqpn);
 		out_owner(id[i].pid, id[i].comm);
-		out_text(OUT, "\n");
-		out_obj_end(OUT);
+		out_text(output, "\n");
+		out_obj_end(output);
 	}
-	out_arr_end(OUT);
+	out_arr_end(output);
 	free(id);
 	return EXIT_OK;
 }
@@ -1005,78 +1091,154 @@ static void explain_one(const struct rdiag_catalog_entry *e)
 {
 	size_t k;
 
-	out_obj_begin(OUT, NULL);
-	out_str(OUT, "name", "%s", e->name);
-	out_str(OUT, "driver", " (%s)\n", e->driver);
-	out_str(OUT, "meaning", "  meaning:    %s\n", e->meaning);
+	out_obj_begin(output, NULL);
+	out_str(output, "name", "%s", e->name);
+	out_str(output, "driver", " (%s)\n", e->driver);
+	out_str(output, "meaning", "  meaning:    %s\n", e->meaning);
 	if (e->hint)
-		out_str(OUT, "check", "  check:      %s\n", e->hint);
+		out_str(output, "check", "  check:      %s\n", e->hint);
 	else
-		out_null(OUT, "check");
+		out_null(output, "check");
 	if (e->concept)
-		out_str(OUT, "concept", "  concept:    %s\n", e->concept);
+		out_str(output, "concept", "  concept:    %s\n", e->concept);
 	else
-		out_null(OUT, "concept");
-	out_str(OUT, "unit", "  unit:       %s", rdiag_unit_name(e->unit));
+		out_null(output, "concept");
+	out_str(output, "unit", "  unit:       %s", rdiag_unit_name(e->unit));
 	if (e->scale > 1)
-		out_text(OUT, " (x%u for bytes)", e->scale);
-	out_text(OUT, "\n");
-	out_u64(OUT, "scale", NULL, e->scale);
-	out_u64(OUT, "width", "  width:      %" PRIu64 " bits", e->width);
-	out_str(OUT, "behaviour", ", %s\n", rdiag_behaviour_name(e->behaviour));
-	out_str(OUT, "severity", "  severity:   %s\n", rdiag_severity_name(e->severity));
+		out_text(output, " (x%u for bytes)", e->scale);
+	out_text(output, "\n");
+	out_u64(output, "scale", NULL, e->scale);
+	out_u64(output, "width", "  width:      %" PRIu64 " bits", e->width);
+	out_str(output, "behaviour", ", %s\n", rdiag_behaviour_name(e->behaviour));
+	out_str(output, "severity", "  severity:   %s\n", rdiag_severity_name(e->severity));
 	if (e->direction != RDIAG_DIR_NONE)
-		out_str(OUT, "direction", "  direction:  %s\n",
+		out_str(output, "direction", "  direction:  %s\n",
 			      rdiag_direction_name(e->direction));
-	out_arr_begin(OUT, "aliases");
+	out_arr_begin(output, "aliases");
 	for (k = 0; k < 3 && e->aliases[k]; k++)
-		out_str(OUT, NULL, k ? ", %s" : "  aliases:    %s", e->aliases[k]);
-	out_arr_end(OUT);
+		out_str(output, NULL, k ? ", %s" : "  aliases:    %s", e->aliases[k]);
+	out_arr_end(output);
 	if (e->aliases[0])
-		out_text(OUT, "\n");
-	out_obj_end(OUT);
+		out_text(output, "\n");
+	out_obj_end(output);
 }
 
-static int cmd_explain(const char *what)
+/* a concept: what it means, which drivers' counters it puts together and how they differ,
+ * then each counter's entry */
+static size_t explain_concept(const char *what)
+{
+	const struct rdiag_catalog_concept *c = rdiag_catalog_concept_find(what);
+	size_t i, n = rdiag_catalog_count(), found = 0;
+
+	out_obj_begin(output, NULL);
+	out_str(output, "concept", "concept %s", what);
+	if (c)
+		out_str(output, "meaning", ": %s", c->meaning);
+	else
+		out_null(output, "meaning");
+	out_text(output, "\n");
+	for (i = 0; i < n; i++) {
+		const struct rdiag_catalog_entry *e = rdiag_catalog_at(i);
+
+		if (e->concept && !strcmp(e->concept, what))
+			out_text(output, "  %-12s %-8s %s\n", found++ ? "" : "counted by:",
+				 e->driver, e->name);
+	}
+	if (c && c->differences)
+		out_str(output, "differences", "  differences: %s\n", c->differences);
+	else if (found > 1)
+		out_str(output, "differences", "  differences: %s\n",
+			"none: every counter counts the same event");
+	else
+		out_null(output, "differences");
+	out_arr_begin(output, "counters");
+	for (i = 0; i < n; i++) {
+		const struct rdiag_catalog_entry *e = rdiag_catalog_at(i);
+
+		if (!e->concept || strcmp(e->concept, what))
+			continue;
+		out_text(output, "\n");
+		explain_one(e);
+	}
+	out_arr_end(output);
+	out_obj_end(output);
+	return found;
+}
+
+/* a counter (by name, alias or iw-prefixed name): its entry for every driver that has it */
+static size_t explain_counter(const char *what)
 {
 	const struct rdiag_catalog_entry *alias;
 	size_t i, n = rdiag_catalog_count(), found = 0;
 
-	/* an alias or an iw-prefixed name resolves through the lookup */
 	alias = rdiag_catalog_lookup(what, NULL, RDIAG_ORIG_SYSFS_HW);
 	if (!alias)
 		alias = rdiag_catalog_lookup(what, NULL, RDIAG_ORIG_PMA);
 	if (!alias)
 		alias = rdiag_catalog_lookup(what, NULL, RDIAG_ORIG_CM);
-	out_arr_begin(OUT, NULL);
+	out_arr_begin(output, NULL);
 	for (i = 0; i < n; i++) {
 		const struct rdiag_catalog_entry *e = rdiag_catalog_at(i);
 
 		if (strcmp(e->name, what) && e != alias)
 			continue;
 		if (found++)
-			out_text(OUT, "\n");
+			out_text(output, "\n");
 		explain_one(e);
 	}
-	if (!found && rdiag_catalog_is_concept(what)) {
-		out_text(OUT, "concept %s: ", what);
-		for (i = 0; i < n; i++) {
-			const struct rdiag_catalog_entry *e = rdiag_catalog_at(i);
+	out_arr_end(output);
+	return found;
+}
 
-			if (!e->concept || strcmp(e->concept, what))
-				continue;
-			if (found++)
-				out_text(OUT, "\n");
-			explain_one(e);
-		}
-	}
-	out_arr_end(OUT);
+/* explain CONCEPT (a JSON object) or explain COUNTER (a JSON array of entries); a word that
+ * is both (duplicate_request) is explained as the concept, which lists the counter too */
+static int cmd_explain(void)
+{
+	const char *what = opts.subject;
+	size_t found = rdiag_catalog_is_concept(what) ? explain_concept(what) :
+			explain_counter(what);
+
 	if (!found) {
 		tool_err("no catalogue entry for '%s' (unknown counters are shown with their raw "
 			 "name)", what);
 		return EXIT_FOUND;
 	}
 	return EXIT_OK;
+}
+
+/* ---- command table ---------------------------------------------------------------- */
+
+static int cmd_counters(void)
+{
+	return opts.interval > 0 ? cmd_interval() : cmd_snapshot();
+}
+
+/* every subcommand, as iproute2's rdma tool has its rd_cmd tables: the name, what it runs,
+ * and what it takes.  The first row, without a name, is the counter view (no command). */
+struct command {
+	const char *name;
+	int (*run)(void);
+	bool reads_counters;	/* opens the counters handle and takes [DEV[/PORT]] */
+	bool series;		/* -i, --csv and --prom apply */
+};
+
+static const struct command commands[] = {
+	{ NULL, cmd_counters, true, true },
+	{ "devices", cmd_devices, true, false },
+	{ "qp", cmd_qp, true, false },
+	{ "cm", cmd_cm, true, false },
+	{ "explain", cmd_explain, false, false },
+};
+
+/* the command named by arg, or NULL when arg is not a command (a device or a counter) */
+static const struct command *find_command(const char *arg)
+{
+	size_t i;
+
+	for (i = 1; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, arg))
+			return &commands[i];
+	return NULL;
 }
 
 /* ---- command line ----------------------------------------------------------------- */
@@ -1109,12 +1271,12 @@ static bool parse_devport(char *arg)
 		if (tool_parse_u64(slash + 1, UINT32_MAX, &port) < 0 || !port)
 			return false;
 	}
-	if (rdiag_counters_discover(C, &ds) < 0) {
+	if (rdiag_counters_discover(counters, &ds) < 0) {
 		/* no enumeration (netlink refused, partial replay): let the read decide */
 		if (!slash)
 			return false;
-		O.dev = strdup(dev);
-		O.port = (uint32_t)port;
+		opts.dev = strdup(dev);
+		opts.port = (uint32_t)port;
 		return true;
 	}
 	d = rdiag_counters_device_find(ds, dev);
@@ -1129,8 +1291,8 @@ static bool parse_devport(char *arg)
 	rdiag_counters_devices_free(ds);
 	if (!ok)
 		return false;
-	O.dev = strdup(dev);
-	O.port = (uint32_t)port;
+	opts.dev = strdup(dev);
+	opts.port = (uint32_t)port;
 	return true;
 }
 
@@ -1162,42 +1324,46 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rdiag_counters_opts co;
-	const char *cmd = NULL, *nocolor;
+	const struct command *cmd;
+	const char *nocolor;
 	bool count_set = false;
 	int c, ret, i;
 
 	tool_init("rdmastat");
 	while ((c = getopt_long(argc, argv, "ac:i:n:jpt:s:h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'a': O.all = true; break;
-		case 'c': push(&O.concepts, &O.n_concepts, optarg); break;
+		case 'a': opts.all = true; break;
+		case 'c':
+			push(&opts.names, &opts.n_names, optarg);
+			opts.n_from_c = opts.n_names;
+			break;
 		case 'i':
-			if (tool_parse_double(optarg, 0.001, 86400, &O.interval) < 0)
+			if (tool_parse_double(optarg, 0.001, 86400, &opts.interval) < 0)
 				tool_usage_error("invalid interval '%s' (seconds, 0.001 to 86400)",
 						 optarg);
 			break;
 		case 'n':
-			if (tool_parse_u64(optarg, UINT32_MAX, &O.count) < 0 || !O.count)
+			if (tool_parse_u64(optarg, UINT32_MAX, &opts.count) < 0 || !opts.count)
 				tool_usage_error("invalid count '%s'", optarg);
 			count_set = true;
 			break;
-		case 'j': O.fmt = FMT_JSON; break;
-		case 'p': O.pretty = true; break;
-		case OPT_CSV: O.fmt = FMT_CSV; break;
-		case OPT_PROM: O.fmt = FMT_PROM; break;
-		case 't': O.thresholds = optarg; break;
+		case 'j': opts.fmt = FMT_JSON; break;
+		case 'p': opts.pretty = true; break;
+		case OPT_CSV: opts.fmt = FMT_CSV; break;
+		case OPT_PROM: opts.fmt = FMT_PROM; break;
+		case 't': opts.threshold_file = optarg; break;
 		case 's':
 			if (!strcmp(optarg, "auto"))
-				O.source = RDIAG_SRC_AUTO;
+				opts.source = RDIAG_SRC_AUTO;
 			else if (!strcmp(optarg, "netlink"))
-				O.source = RDIAG_SRC_NETLINK;
+				opts.source = RDIAG_SRC_NETLINK;
 			else if (!strcmp(optarg, "sysfs"))
-				O.source = RDIAG_SRC_SYSFS;
+				opts.source = RDIAG_SRC_SYSFS;
 			else
 				tool_usage_error("invalid source '%s' (auto, netlink or sysfs)",
 						 optarg);
 			break;
-		case OPT_NL_RECORD: O.nl_record = optarg; break;
+		case OPT_NL_RECORD: opts.nl_record = optarg; break;
 		case 'h': usage(); return EXIT_OK;
 		case OPT_VERSION: tool_version(); return EXIT_OK;
 		default:
@@ -1205,83 +1371,78 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (O.pretty && O.fmt == FMT_TEXT)
-		O.fmt = FMT_JSON;
-	if (count_set && O.interval == 0)
+	if (opts.pretty && opts.fmt == FMT_TEXT)
+		opts.fmt = FMT_JSON;
+	if (count_set && opts.interval == 0)
 		tool_usage_error("--count needs --interval");
-	if (O.fmt == FMT_PROM && O.interval > 0)
-		tool_usage_error("--prom writes one snapshot; run it from a timer for a series");
 	nocolor = getenv("NO_COLOR");
-	O.color = O.fmt == FMT_TEXT && isatty(STDOUT_FILENO) && !(nocolor && *nocolor) &&
+	opts.color = opts.fmt == FMT_TEXT && isatty(STDOUT_FILENO) && !(nocolor && *nocolor) &&
 		  !(getenv("TERM") && !strcmp(getenv("TERM"), "dumb"));
 
-	if (optind < argc && (!strcmp(argv[optind], "devices") || !strcmp(argv[optind], "qp") ||
-			      !strcmp(argv[optind], "cm") || !strcmp(argv[optind], "explain")))
-		cmd = argv[optind++];
-	if (cmd && !strcmp(cmd, "explain")) {
+	cmd = optind < argc ? find_command(argv[optind]) : NULL;
+	if (cmd)
+		optind++;
+	else
+		cmd = &commands[0];
+	if (!cmd->reads_counters) {
 		if (optind + 1 != argc)
-			tool_usage_error("explain takes one counter or concept name");
-		OUT = out_new(stdout, O.fmt == FMT_JSON ? (O.pretty ? OUT_JSON_PRETTY :
+			tool_usage_error("%s takes one counter or concept name", cmd->name);
+		opts.subject = argv[optind];
+		output = out_new(stdout, opts.fmt == FMT_JSON ? (opts.pretty ? OUT_JSON_PRETTY :
 							OUT_JSON) : OUT_TEXT);
-		ret = cmd_explain(argv[optind]);
-		out_free(OUT);
+		if (!output)
+			tool_die("out of memory");
+		ret = cmd->run();
+		out_free(output);
 		return ret;
 	}
 
 	memset(&co, 0, sizeof(co));
-	co.source = O.source;
-	co.nl_record = O.nl_record;
-	ret = rdiag_counters_open(&C, &co);
+	co.source = opts.source;
+	co.nl_record = opts.nl_record;
+	ret = rdiag_counters_open(&counters, &co);
 	if (ret < 0) {
 		tool_die("%s", *rdiag_counters_errmsg(NULL) ? rdiag_counters_errmsg(NULL) :
 			 strerror(-ret));
 	}
-	if (O.thresholds) {
-		const struct rdiag_threshold_opts to = { .path = O.thresholds };
+	if (opts.threshold_file) {
+		const struct rdiag_threshold_opts to = { .path = opts.threshold_file };
 
-		ret = rdiag_threshold_open(&THR, &to);
+		ret = rdiag_threshold_open(&thresholds, &to);
 		if (ret == -EINVAL)
-			tool_die("%s: %s", O.thresholds, rdiag_threshold_errmsg(NULL));
+			tool_die("%s: %s", opts.threshold_file, rdiag_threshold_errmsg(NULL));
 		if (ret < 0)
-			tool_die("cannot read '%s': %s", O.thresholds, strerror(-ret));
-		for (i = 0; O.interval == 0 && i < (int)THR->n; i++)
-			if (THR->rule[i].kind != RDIAG_THR_ABSOLUTE)
+			tool_die("cannot read '%s': %s", opts.threshold_file, strerror(-ret));
+		for (i = 0; opts.interval == 0 && i < (int)thresholds->n; i++)
+			if (thresholds->rule[i].kind != RDIAG_THR_ABSOLUTE)
 				tool_warn("%s: line %u: a %s rule needs --interval; ignored",
-					  O.thresholds, THR->rule[i].line,
-					  rdiag_threshold_kind_name(THR->rule[i].kind));
+					  opts.threshold_file, thresholds->rule[i].line,
+					  rdiag_threshold_kind_name(thresholds->rule[i].kind));
 	}
 
 	/* positionals: DEV[/PORT] first, then counter names or globs */
 	for (i = optind; i < argc; i++) {
 		if (i == optind && parse_devport(argv[i]))
 			continue;
-		if (i == optind && (cmd || looks_like_devport(argv[i])))
+		if (i == optind && (cmd->name || looks_like_devport(argv[i])))
 			tool_die("no RDMA device '%s'", argv[i]);
-		if (cmd)
+		if (cmd->name)
 			tool_usage_error("unexpected argument '%s'", argv[i]);
-		push(&O.names, &O.n_names, argv[i]);
+		push(&opts.names, &opts.n_names, argv[i]);
 	}
-	if (cmd && O.interval > 0)
-		tool_usage_error("--interval applies to counters, not to '%s'", cmd);
-	if (cmd && (O.fmt == FMT_CSV || O.fmt == FMT_PROM))
-		tool_usage_error("'%s' supports text and JSON only", cmd);
+	if (!cmd->series && opts.interval > 0)
+		tool_usage_error("--interval applies to counters, not to '%s'", cmd->name);
+	if (!cmd->series && (opts.fmt == FMT_CSV || opts.fmt == FMT_PROM))
+		tool_usage_error("'%s' supports text and JSON only", cmd->name);
 
-	OUT = out_new(stdout, O.fmt == FMT_JSON ? (O.pretty ? OUT_JSON_PRETTY :
+	output = out_new(stdout, opts.fmt == FMT_JSON ? (opts.pretty ? OUT_JSON_PRETTY :
 							 OUT_JSON) : OUT_TEXT);
-	if (!OUT)
+	if (!output)
 		tool_die("out of memory");
-	if (!cmd)
-		ret = O.interval > 0 ? cmd_interval() : cmd_snapshot();
-	else if (!strcmp(cmd, "devices"))
-		ret = cmd_devices();
-	else if (!strcmp(cmd, "qp"))
-		ret = cmd_qp();
-	else
-		ret = cmd_cm();
-	out_free(OUT);
-	rdiag_threshold_close(THR);
-	rdiag_counters_close(C);
-	free(O.names);
-	free(O.concepts);
+	ret = cmd->run();
+	out_free(output);
+	rdiag_threshold_close(thresholds);
+	rdiag_counters_close(counters);
+	free(opts.names);
 	return ret;	/* a write error is reported at exit (tool_init) */
 }

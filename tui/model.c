@@ -482,6 +482,22 @@ static int cmp_ctr(const void *a, const void *b, void *arg)
 	return x->rev ? -r : r;
 }
 
+/* The filter is the library's counter selection (a name, alias, concept or glob), without
+ * regard to case; text typed without glob characters is a part of one ("rnr" is "*rnr*"),
+ * so the list narrows while the user types. */
+static bool filter_match(const char *filter, const struct rt_ctr *c)
+{
+	char glob[80];
+
+	if (!filter || !*filter)
+		return true;
+	if (!strpbrk(filter, "*?[") && strlen(filter) + 3 <= sizeof(glob)) {
+		snprintf(glob, sizeof(glob), "*%s*", filter);
+		filter = glob;
+	}
+	return rdiag_counter_match(filter, c->name, c->meta.cat, RDIAG_MATCH_CASEFOLD);
+}
+
 size_t rt_sort_ctrs(const struct rt_port *p, const char *filter, bool hide_quiet,
 		    enum rt_ctr_key k, bool rev, size_t *idx)
 {
@@ -490,8 +506,7 @@ size_t rt_sort_ctrs(const struct rt_port *p, const char *filter, bool hide_quiet
 	for (i = 0; i < p->nctr; i++) {
 		const struct rt_ctr *c = &p->ctr[i];
 
-		if (filter && *filter && !strcasestr(c->name, filter) &&
-		    !strcasestr(rt_meta_concept(&c->meta), filter))
+		if (!filter_match(filter, c))
 			continue;
 		if (hide_quiet && c->value == 0 && !c->moved)
 			continue;

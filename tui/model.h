@@ -184,8 +184,9 @@ const char *rt_cm_key_name(enum rt_cm_key k);
 
 /* each fills idx[] (room for the full count) and returns how many entries it selected */
 size_t rt_sort_ports(const struct rt_model *m, enum rt_port_key k, bool rev, size_t *idx);
-/* filter: substring of the name, case-insensitive (NULL/"" = all); hide_quiet: drop counters
- * that are zero and did not move */
+/* filter: a counter name, alias, concept or glob (rdiag_counter_match), case-insensitive,
+ * and text without glob characters matches a part of them (NULL/"" = all); hide_quiet: drop
+ * counters that are zero and did not move */
 size_t rt_sort_ctrs(const struct rt_port *p, const char *filter, bool hide_quiet,
 		    enum rt_ctr_key k, bool rev, size_t *idx);
 size_t rt_sort_qps(const struct rt_model *m, enum rt_qp_key k, bool rev, size_t *idx);

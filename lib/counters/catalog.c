@@ -73,3 +73,13 @@ bool rdiag_catalog_is_concept(const char *concept)
 			return true;
 	return false;
 }
+
+const struct rdiag_catalog_concept *rdiag_catalog_concept_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < rd_catalog_concepts_n; i++)
+		if (!strcmp(rd_catalog_concepts[i].name, name))
+			return &rd_catalog_concepts[i];
+	return NULL;
+}

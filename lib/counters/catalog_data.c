@@ -28,7 +28,7 @@ const struct rdiag_catalog_entry rd_catalog[] = {
 	  { NULL },
 	  "Received packets with errors (CRC, length, malformed)",
 	  "Physical corruption on the receive path" },
-	{ "port_rcv_remote_physical_errors", "pma", "rx_errors", RDIAG_UNIT_PACKETS, 16, RDIAG_CNT_SATURATE, 1, RDIAG_SEV_ERROR, RDIAG_DIR_RX,
+	{ "port_rcv_remote_physical_errors", "pma", "rx_remote_physical_errors", RDIAG_UNIT_PACKETS, 16, RDIAG_CNT_SATURATE, 1, RDIAG_SEV_ERROR, RDIAG_DIR_RX,
 	  { NULL },
 	  "Received packets marked with EBP (bad packet from upstream)",
 	  "Corruption on an upstream link" },
@@ -400,9 +400,9 @@ const struct rdiag_catalog_entry rd_catalog[] = {
 	  { NULL },
 	  "Packets received with CE (optional flow counter)",
 	  NULL },
-	{ "cc_rx_cnp_pkts", "mlx5", "cnp_handled", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_INFO, RDIAG_DIR_RX,
+	{ "cc_rx_cnp_pkts", "mlx5", "cnp_received", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_INFO, RDIAG_DIR_RX,
 	  { NULL },
-	  "CNPs received (optional flow counter)",
+	  "CNPs received, handled or ignored (optional flow counter)",
 	  NULL },
 	{ "cc_tx_cnp_pkts", "mlx5", "cnp_sent", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_INFO, RDIAG_DIR_TX,
 	  { NULL },
@@ -436,9 +436,9 @@ const struct rdiag_catalog_entry rd_catalog[] = {
 	  { NULL },
 	  "Responder got a duplicate PSN",
 	  "The peer retransmitted: lost ACKs or a short timeout" },
-	{ "out_of_seq_request", "rxe", "out_of_sequence", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_RESPONDER,
+	{ "out_of_seq_request", "rxe", "nak_seq_sent", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_RESPONDER,
 	  { "out_of_sequence" },
-	  "Responder got a PSN beyond the expected one (sent NAK-sequence)",
+	  "Responder got a PSN beyond the expected one and sent a NAK-sequence (once per gap: later packets of the gap are dropped uncounted)",
 	  "Packet loss toward this responder" },
 	{ "rcvd_rnr_err", "rxe", "rnr_nak_received", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_REQUESTER,
 	  { NULL },
@@ -464,10 +464,10 @@ const struct rdiag_catalog_entry rd_catalog[] = {
 	  { NULL },
 	  "RNR retries exhausted (IB_WC_RNR_RETRY_EXC_ERR)",
 	  "The receiver never posted buffers" },
-	{ "completer_retry_err", "rxe", "ack_timeout", RDIAG_UNIT_EVENTS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_REQUESTER,
+	{ "completer_retry_err", "rxe", "transport_retry", RDIAG_UNIT_EVENTS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_REQUESTER,
 	  { NULL },
-	  "Requester started a retry (timeout or NAK)",
-	  "Loss or a dead peer" },
+	  "Requester started a retry, after an ACK timeout or a NAK (sequence error)",
+	  "Loss (NAKs) or a dead or slow peer (timeouts): rcvd_seq_err counts the NAKs" },
 	{ "send_err", "rxe", "tx_error", RDIAG_UNIT_EVENTS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_ERROR, RDIAG_DIR_TX,
 	  { NULL },
 	  "Packet transmission failed (rxe_xmit_packet / ip_local_out)",
@@ -560,9 +560,9 @@ const struct rdiag_catalog_entry rd_catalog[] = {
 	  { NULL },
 	  "Recoverable errors (firmware fills it from its tx_bcast_pkts field)",
 	  "Treat with suspicion: the firmware field is misnamed" },
-	{ "rx_roce_errors", "bnxt_re", "icrc_error", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_ERROR, RDIAG_DIR_RX,
+	{ "rx_roce_errors", "bnxt_re", "rx_errors", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_ERROR, RDIAG_DIR_RX,
 	  { NULL },
-	  "RoCE packets received with errors",
+	  "RoCE packets received with errors (of any kind, ICRC among them)",
 	  "Corruption on the receive path" },
 	{ "rx_roce_discards", "bnxt_re", "rx_drops", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_RX,
 	  { NULL },
@@ -584,9 +584,9 @@ const struct rdiag_catalog_entry rd_catalog[] = {
 	  { NULL },
 	  "RNR NAKs received",
 	  "The remote receiver is not posting receives in time" },
-	{ "missing_resp", "bnxt_re", "implied_nak", RDIAG_UNIT_EVENTS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_REQUESTER,
+	{ "missing_resp", "bnxt_re", NULL, RDIAG_UNIT_EVENTS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_REQUESTER,
 	  { NULL },
-	  "Missing responses (closest to an implied NAK)",
+	  "Responses the requester found missing (close to an implied NAK; bnxt_re does not say it is limited to READ and atomic responses)",
 	  "Lost read/atomic responses" },
 	{ "dup_req", "bnxt_re", "duplicate_request", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_RESPONDER,
 	  { NULL },
@@ -820,7 +820,7 @@ const struct rdiag_catalog_entry rd_catalog[] = {
 	  { NULL },
 	  "IPv4 multicast packets sent",
 	  NULL },
-	{ "ip4OutNoRoutes", "irdma", "tx_error", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_ERROR, RDIAG_DIR_TX,
+	{ "ip4OutNoRoutes", "irdma", "tx_no_route", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_ERROR, RDIAG_DIR_TX,
 	  { NULL },
 	  "IPv4 packets dropped for lack of a route",
 	  "Routing to the peer" },
@@ -872,7 +872,7 @@ const struct rdiag_catalog_entry rd_catalog[] = {
 	  { NULL },
 	  "IPv6 multicast packets sent",
 	  NULL },
-	{ "ip6OutNoRoutes", "irdma", "tx_error", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_ERROR, RDIAG_DIR_TX,
+	{ "ip6OutNoRoutes", "irdma", "tx_no_route", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_ERROR, RDIAG_DIR_TX,
 	  { NULL },
 	  "IPv6 packets dropped for lack of a route",
 	  "Routing to the peer" },
@@ -888,9 +888,9 @@ const struct rdiag_catalog_entry rd_catalog[] = {
 	  { NULL },
 	  "Packets received with VLAN errors",
 	  "VLAN configuration" },
-	{ "tcpRetransSegs", "irdma", "ack_timeout", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_TX,
+	{ "tcpRetransSegs", "irdma", "retransmitted_packets", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_TX,
 	  { NULL },
-	  "iWARP TCP segments retransmitted",
+	  "iWARP TCP segments retransmitted (after a timeout or duplicate ACKs)",
 	  "Loss" },
 	{ "tcpInOptErrors", "irdma", NULL, RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_RX,
 	  { NULL },
@@ -1116,19 +1116,19 @@ const struct rdiag_catalog_entry rd_catalog[] = {
 	  { NULL },
 	  "RDMA WRITE bytes received",
 	  NULL },
-	{ "rdma_read_wr_err", "efa", "remote_access_error", RDIAG_UNIT_EVENTS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_ERROR, RDIAG_DIR_REQUESTER,
+	{ "rdma_read_wr_err", "efa", NULL, RDIAG_UNIT_EVENTS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_ERROR, RDIAG_DIR_REQUESTER,
 	  { NULL },
-	  "RDMA READ work requests that failed",
-	  "Remote access: rkey, MR range" },
-	{ "rdma_write_wr_err", "efa", "remote_access_error", RDIAG_UNIT_EVENTS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_ERROR, RDIAG_DIR_REQUESTER,
+	  "RDMA READ work requests that failed (for any reason, remote access among them)",
+	  "Remote access (rkey, MR range), or an unreachable peer" },
+	{ "rdma_write_wr_err", "efa", NULL, RDIAG_UNIT_EVENTS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_ERROR, RDIAG_DIR_REQUESTER,
 	  { NULL },
-	  "RDMA WRITE work requests that failed",
-	  "Remote access: rkey, MR range" },
+	  "RDMA WRITE work requests that failed (for any reason, remote access among them)",
+	  "Remote access (rkey, MR range), or an unreachable peer" },
 	{ "retrans_bytes", "efa", NULL, RDIAG_UNIT_BYTES, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_TX,
 	  { NULL },
 	  "Bytes retransmitted (SRD)",
 	  "Loss in the fabric" },
-	{ "retrans_pkts", "efa", NULL, RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_TX,
+	{ "retrans_pkts", "efa", "retransmitted_packets", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_TX,
 	  { NULL },
 	  "Packets retransmitted (SRD)",
 	  "Loss in the fabric" },
@@ -1136,9 +1136,9 @@ const struct rdiag_catalog_entry rd_catalog[] = {
 	  { NULL },
 	  "Retransmission timeouts (SRD)",
 	  "Loss or an unresponsive peer" },
-	{ "unresponsive_remote_events", "efa", "retry_exceeded", RDIAG_UNIT_EVENTS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_ERROR, RDIAG_DIR_TX,
+	{ "unresponsive_remote_events", "efa", NULL, RDIAG_UNIT_EVENTS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_ERROR, RDIAG_DIR_TX,
 	  { NULL },
-	  "A remote stopped responding (SRD connection health)",
+	  "A remote stopped responding (SRD connection health; no work completion says so)",
 	  "Peer instance down or unreachable" },
 	{ "impaired_remote_conn_events", "efa", NULL, RDIAG_UNIT_EVENTS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_TX,
 	  { NULL },
@@ -1164,7 +1164,7 @@ const struct rdiag_catalog_entry rd_catalog[] = {
 	  { NULL },
 	  "Out-of-sequence packets received",
 	  "Packet loss" },
-	{ "received_cnps", "mana", "cnp_handled", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_INFO, RDIAG_DIR_REQUESTER,
+	{ "received_cnps", "mana", "cnp_received", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_INFO, RDIAG_DIR_REQUESTER,
 	  { NULL },
 	  "CNPs received",
 	  "Congestion is being reacted to" },
@@ -1196,13 +1196,13 @@ const struct rdiag_catalog_entry rd_catalog[] = {
 	  { NULL },
 	  "Packets sent",
 	  NULL },
-	{ "RcResend", "hfi1", "ack_timeout", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_REQUESTER,
+	{ "RcResend", "hfi1", "retransmitted_packets", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_REQUESTER,
 	  { NULL },
-	  "RC packets resent",
+	  "RC packets resent (after a timeout or a NAK)",
 	  "Loss or a slow peer" },
-	{ "RcSeqNak", "hfi1", "out_of_sequence", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_RESPONDER,
+	{ "RcSeqNak", "hfi1", "nak_seq_sent", RDIAG_UNIT_PACKETS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_WARNING, RDIAG_DIR_RESPONDER,
 	  { NULL },
-	  "RC sequence NAKs (packet arrived out of sequence)",
+	  "RC sequence NAKs sent (a packet arrived out of sequence; once per gap)",
 	  "Packet loss in the fabric" },
 	{ "SwLinkUp,32", "hfi1", NULL, RDIAG_UNIT_EVENTS, 64, RDIAG_CNT_WRAP, 1, RDIAG_SEV_INFO, RDIAG_DIR_NONE,
 	  { NULL },
@@ -1211,3 +1211,122 @@ const struct rdiag_catalog_entry rd_catalog[] = {
 };
 
 const size_t rd_catalog_n = sizeof(rd_catalog) / sizeof(rd_catalog[0]);
+
+/* What each concept means, and how the drivers' counters of one concept differ.  A concept
+ * puts counters together only when they count the same event: a counter that counts a wider
+ * or another event (rxe's completer_retry_err, retries after a timeout or a NAK, beside
+ * mlx5's timeout-only local_ack_timeout_err) gets a concept of its own.  Where the members
+ * still differ in scope or granularity, "differences" says how (NULL: they count alike).
+ * Every concept with more than one counter has a row (test_catalog checks it). */
+const struct rdiag_catalog_concept rd_catalog_concepts[] = {
+	{ "ack_timeout",
+	  "The requester's ACK (retransmission) timer expired: a retransmission after a timeout, "
+	  "not after a NAK",
+	  "bnxt_re counts the retransmissions the timeouts caused, the others the expirations; "
+	  "efa's are SRD timeouts (no RC). rxe has no timeout-only counter: its "
+	  "completer_retry_err (timeouts and NAKs) is transport_retry" },
+	{ "adaptive_retransmission", "Adaptive retransmissions (mlx5 RoCE acceleration)", NULL },
+	{ "adaptive_retransmission_timeout", "Adaptive retransmission timeouts (mlx5)", NULL },
+	{ "buffer_overrun", "Flow-control update periods with a receive buffer overrun (IB PMA)",
+	  NULL },
+	{ "cm_duplicate", "Duplicate CM MADs received, one counter per message type", NULL },
+	{ "cm_retry", "CM MADs (other than REQ) re-sent after a timeout, one counter per message "
+	  "type", NULL },
+	{ "cnp_handled", "CNPs the reaction point acted on (it slowed down)",
+	  NULL },
+	{ "cnp_ignored", "CNPs the reaction point received and ignored", NULL },
+	{ "cnp_received", "Every CNP that arrived, handled or ignored",
+	  "On mlx5 the optional cc_rx_cnp_pkts is rp_cnp_handled plus rp_cnp_ignored: compare "
+	  "with those, do not add" },
+	{ "cnp_sent", "CNPs the notification point sent for ECN-marked packets",
+	  "mlx5 counts the same CNPs twice when its optional counters are on (np_cnp_sent and "
+	  "the flow counter cc_tx_cnp_pkts): take one, do not add them" },
+	{ "constraint_error", "Packets dropped by partition (P_Key) or raw filtering",
+	  "The two PMA counters are the two directions (transmit, receive) of one port" },
+	{ "cqe_error", "Completions with an error",
+	  "mlx5 counts the requester's and the responder's completions apart" },
+	{ "cqe_flush_error", "Completions flushed because the QP went to the error state",
+	  "mlx5 counts the requester's and the responder's completions apart" },
+	{ "duplicate_request", "Requests the responder received again (already executed)", NULL },
+	{ "ecn_marked", "Packets received with ECN CE (congestion experienced)",
+	  "mlx5 counts them twice when its optional counters are on (np_ecn_marked_roce_packets, "
+	  "RoCEv2 only, and the flow counter cc_rx_ce_pkts): take one, do not add them" },
+	{ "icrc_error", "Packets received with a bad (I)CRC",
+	  "mlx5 counts RoCE packets with a bad ICRC, irdma its CRC errors; rxe drops them without "
+	  "counting and bnxt_re counts them among all receive errors (rx_errors)" },
+	{ "implied_nak", "Read or atomic responses found missing from a later response's PSN "
+	  "(implied NAK)", NULL },
+	{ "link_down", "The link went down",
+	  "The PMA counts an IB link that failed error recovery; rxe counts its netdev going down, "
+	  "an administrative down included" },
+	{ "link_error_recovery", "Link error recoveries that succeeded (IB PMA)", NULL },
+	{ "link_integrity_error", "Local physical errors over the threshold (IB PMA)", NULL },
+	{ "local_length_error", "Receive buffers too small for the message (responder)", NULL },
+	{ "nak_seq_received", "NAK-sequence errors the requester received (the responder saw a "
+	  "PSN gap)", NULL },
+	{ "nak_seq_sent", "NAK-sequence errors the responder sent, once per PSN gap",
+	  "The packets of the gap, which out_of_sequence counts one by one, are dropped here "
+	  "uncounted" },
+	{ "out_of_sequence", "Packets the responder received with a PSN beyond the expected one, "
+	  "each of them",
+	  "bnxt_re counts them as dropped; rxe and hfi1 count only the NAK they send per gap "
+	  "(nak_seq_sent)" },
+	{ "remote_access_error", "Requests refused with a remote access error (rkey, access "
+	  "flags, range)",
+	  "Requester counters (mlx5 req_remote_access_errors, bnxt_re remote_access_err) count the "
+	  "NAKs received; responder counters (mlx5 resp_remote_access_errors, bnxt_re res_*) the "
+	  "errors detected, bnxt_re one counter per cause. One refused request moves one of each "
+	  "end: select by direction" },
+	{ "remote_invalid_request", "Remote invalid-request NAKs the requester received", NULL },
+	{ "retransmitted_packets", "Packets sent again, after a timeout or a NAK",
+	  "irdma counts iWARP TCP segments, efa SRD packets, hfi1 RC packets" },
+	{ "retry_exceeded", "Work requests failed with transport retries exhausted (WC status 12)",
+	  NULL },
+	{ "rnr_nak_received", "RNR NAKs the requester received (the peer had no receive posted)",
+	  "mlx5 counts the ones after which it retries (not the one that exhausts rnr_retry)" },
+	{ "rnr_nak_sent", "RNR NAKs the responder sent (no receive WQE posted)",
+	  "mlx5 out_of_buffer and bnxt_re rx_out_of_buffer count packets dropped for lack of a "
+	  "receive WQE: one RNR NAK each on RC, but also silent drops on UD" },
+	{ "rnr_retry_exceeded", "Work requests failed with RNR retries exhausted (WC status 13)",
+	  NULL },
+	{ "rx_atomic_requests", "Atomic requests received (responder)", NULL },
+	{ "rx_bytes", "Bytes received",
+	  "Scopes overlap, compare and do not add: the PMA counts the port's traffic in 4-octet "
+	  "words (x4), which on mlx5 RoCE ports is the RDMA traffic the optional rdma_rx_bytes "
+	  "counts again; irdma counts IPv4 and IPv6 apart" },
+	{ "rx_drops", "Packets dropped on receive",
+	  "bnxt_re counts RoCE discards, irdma IP-layer discards per IP version, efa and erdma "
+	  "all receive drops" },
+	{ "rx_errors", "Packets received with errors (corrupt or malformed)",
+	  "The PMA counts physical and malformed-packet errors of the link; bnxt_re RoCE packets "
+	  "with errors of any kind" },
+	{ "rx_packets", "Packets received",
+	  "Scopes overlap, compare and do not add: the PMA counts the port's packets (on mlx5 "
+	  "RoCE ports the RDMA traffic the optional rdma_rx_packets counts again), rxe only those "
+	  "that passed the ICRC check, irdma IPv4 and IPv6 apart and RoCEv2 UDP (RxUDP) again" },
+	{ "rx_read_requests", "RDMA READ requests received (responder)", NULL },
+	{ "rx_remote_physical_errors", "Packets received marked bad by an upstream link (EBP)",
+	  NULL },
+	{ "rx_write_requests", "RDMA WRITE requests received (responder)", NULL },
+	{ "symbol_error", "Minor link errors on the physical lanes (IB PMA)", NULL },
+	{ "transport_retry", "Retries the requester started, after an ACK timeout or a NAK",
+	  "Wider than ack_timeout (timeouts only): a loss answered by a NAK-sequence moves it "
+	  "too" },
+	{ "tx_bytes", "Bytes sent",
+	  "Scopes overlap, compare and do not add: the PMA counts the port's traffic in 4-octet "
+	  "words (x4), which on mlx5 RoCE ports is the RDMA traffic the optional rdma_tx_bytes "
+	  "counts again; irdma counts IPv4 and IPv6 apart" },
+	{ "tx_discards", "Packets discarded on transmit (port down, congestion)", NULL },
+	{ "tx_error", "Packets the driver failed to transmit (any reason)", NULL },
+	{ "tx_no_route", "Packets dropped on transmit for lack of a route",
+	  "irdma counts IPv4 and IPv6 apart" },
+	{ "tx_packets", "Packets sent",
+	  "Scopes overlap, compare and do not add: the PMA counts the port's packets (on mlx5 "
+	  "RoCE ports the RDMA traffic the optional rdma_tx_packets counts again), irdma IPv4 "
+	  "and IPv6 apart and RoCEv2 UDP (TxUDP) again" },
+	{ "unaligned_atomic", "Atomic requests refused because the target is not 8-byte aligned",
+	  NULL },
+	{ "xmit_wait", "Ticks with data to send but no flow-control credit (IB PMA)", NULL },
+};
+
+const size_t rd_catalog_concepts_n = sizeof(rd_catalog_concepts) / sizeof(rd_catalog_concepts[0]);

@@ -165,6 +165,8 @@ struct rdiag_device *rd_devices_get(struct rdiag_devices *d, const char *name);
 
 extern const struct rdiag_catalog_entry rd_catalog[];
 extern const size_t rd_catalog_n;
+extern const struct rdiag_catalog_concept rd_catalog_concepts[];	/* sorted by name */
+extern const size_t rd_catalog_concepts_n;
 
 /* The index: every key (each row's name, then its aliases) in a bucket list by hash.  It is
  * computed when the library is built, so no process spends time building it. */

@@ -2,7 +2,6 @@
  * evaluated per sample.  Format in rdmadiag/threshold.h. */
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,22 +256,11 @@ const char *rdiag_threshold_errmsg(const struct rdiag_thresholds *t)
 
 bool rdiag_threshold_matches(const struct rdiag_threshold_rule *r, const struct rdiag_sample *s)
 {
-	size_t i;
-
 	if (r->dev && strcmp(r->dev, s->dev))
 		return false;
 	if (r->port && r->port != s->port)
 		return false;
-	if (!strcmp(r->key, s->name) || fnmatch(r->key, s->name, 0) == 0)
-		return true;
-	if (!s->cat)
-		return false;
-	if (s->cat->concept && !strcmp(r->key, s->cat->concept))
-		return true;
-	for (i = 0; i < 3 && s->cat->aliases[i]; i++)
-		if (!strcmp(r->key, s->cat->aliases[i]))
-			return true;
-	return !strcmp(r->key, s->cat->name);
+	return rdiag_counter_match(r->key, s->name, s->cat, 0);
 }
 
 int rdiag_threshold_eval(const struct rdiag_thresholds *t, const struct rdiag_sample *s,

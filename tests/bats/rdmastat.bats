@@ -9,9 +9,48 @@ PY=/usr/bin/python3
 
 setup() {
 	TMP=$(mktemp -d)
+	BG=
 }
 teardown() {
+	# a background rdmastat a failed test left running
+	[ -z "$BG" ] || kill "$BG" 2> /dev/null || :
 	rm -rf "$TMP"
+}
+# The interval tests change a fixture while rdmastat samples it.  They wait on what
+# rdmastat writes (a record, a header) instead of guessing a delay, and every wait gives up
+# after 10 s with a message saying what did not come.
+#   wait_lines FILE ERE [N]   until FILE has N (default 1) lines matching ERE
+#   wait_exit PID             until the background rdmastat PID exits; its status in $st
+wait_lines() {
+	local file=$1 re=$2 n=${3:-1} i
+	for ((i = 0; i < 200; i++)); do
+		[ "$(grep -cE -- "$re" "$file" 2> /dev/null)" -ge "$n" ] && return 0
+		sleep 0.05
+	done
+	fail "timed out after 10 s waiting for $n line(s) matching '$re' in $file: $(cat "$file")"
+}
+wait_exit() {
+	local pid=$1 i
+	for ((i = 0; i < 200; i++)); do
+		if ! kill -0 "$pid" 2> /dev/null; then
+			st=0
+			wait "$pid" || st=$?
+			return 0
+		fi
+		sleep 0.05
+	done
+	fail "timed out after 10 s waiting for rdmastat (pid $pid) to exit"
+}
+# start rdmastat ARGS... in the background, stdout to $TMP/out and stderr to $TMP/err
+start_bg() {
+	rdmastat "$@" > "$TMP/out" 2> "$TMP/err" &
+	BG=$!
+}
+# stop it as Ctrl-C would, and wait for it
+stop_bg() {
+	kill -INT "$BG"
+	wait_exit "$BG"
+	BG=
 }
 on() { export RDMADIAG_SYSFS_ROOT=$SYS/$1; }
 # a writable copy of a fixture tree
@@ -81,6 +120,87 @@ hw() { cat "$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/$1/ports/$2/hw_counters/$3
 	assert_output --partial "ip4OutPkts"
 	assert_output --partial "RNR sent"
 	refute_output --partial "Octets"
+}
+
+@test "one selection rule: positional, -c and thresholds take a name, a glob or a concept" {
+	on rxe
+	# a concept positionally (it was an error before) and a name with -c
+	run --separate-stderr rdmastat rnr_nak_received
+	assert_success
+	assert_line --regexp "^    rcvd_rnr_err +2  rnr_nak_received$"
+	refute_output --partial "send_rnr_err"
+	run --separate-stderr rdmastat -c rcvd_rnr_err
+	assert_success
+	assert_line --regexp "^    rcvd_rnr_err +2  rnr_nak_received$"
+	refute_output --partial "sent_pkts"
+	# a glob tries names and concepts: rxe's RNR counters are named *_rnr_*, their concepts rnr_*
+	run --separate-stderr rdmastat -j 'rnr*'
+	assert_success
+	[ "$(jq -c '[.[] | del(.ifname, .port) | keys[]] | sort | unique' <<< "$output")" = \
+		'["rcvd_rnr_err","retry_rnr_exceeded_err","send_rnr_err"]' ] || fail "$output"
+	[ -z "$stderr" ] || fail "unexpected warning: $stderr"
+	# an alias (the older kernel's spelling) selects the counter
+	run rdmastat -a -j rxe0 ack_deffered
+	[ "$(jq -c '.[0] | del(.ifname, .port) | keys' <<< "$output")" = '["ack_deferred"]' ]
+	# the same words in a threshold file select the same counters
+	printf 'rnr*@rxe0 > 1\n' > "$TMP/t"
+	run rdmastat -t "$TMP/t"
+	[ "$status" -eq 1 ]
+	[ "$(grep -c '^BREACH' <<< "$output")" = 1 ]
+	assert_line "BREACH rxe0/1 rcvd_rnr_err = 2 > 1 (line 1: rnr*)"
+	# an unknown plain name stays an error, positionally and with -c
+	run --separate-stderr rdmastat -c sent_pktz
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "rdmastat: no counter 'sent_pktz'" ]
+	# the first positional word may have been a device, whatever -c says
+	run --separate-stderr rdmastat rxe7 -c rnr_nak_sent
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "rdmastat: no RDMA device or counter 'rxe7'" ]
+}
+
+@test "a glob or concept that matches nothing on a port is one warning line, not silence" {
+	on irdma
+	# in interval mode too (where a quiet port prints only its header)
+	run --separate-stderr rdmastat -i 0.05 -n 1 'tx_ro*'
+	assert_success
+	[ "$stderr" = "rdmastat: warning: glob 'tx_ro*' matches no counter on irdma0/1" ] || fail "$stderr"
+	run --separate-stderr rdmastat -c cnp_ignored -c icrc_error
+	assert_success
+	[ "$stderr" = "rdmastat: warning: concept 'cnp_ignored' matches no counter on irdma0/1" ] ||
+		fail "$stderr"
+	on rxe
+	run --separate-stderr rdmastat -c cnp_sent
+	assert_success
+	[ "$stderr" = "rdmastat: warning: concept 'cnp_sent' matches no counter on rxe0/1, rxe1/1" ] ||
+		fail "$stderr"
+	# matched on one port and not the other: the other is named
+	copy rxe
+	rm "$RDMADIAG_SYSFS_ROOT"/sys/class/infiniband/rxe1/ports/1/hw_counters/rcvd_rnr_err
+	run --separate-stderr rdmastat rnr_nak_received
+	assert_success
+	[ "$stderr" = "rdmastat: warning: concept 'rnr_nak_received' matches no counter on rxe1/1" ] ||
+		fail "$stderr"
+}
+
+@test "completions offer every catalogue concept, after -c and as counter arguments" {
+	# the concepts of the catalogue data, and the ones each completion lists
+	want=$(sed -n 's/^\t{ "[^"]*", "[a-z0-9_]*", "\([a-z0-9_]*\)",.*/\1/p' \
+		"$ROOT/lib/counters/catalog_data.c" | sort -u)
+	[ "$(echo "$want" | wc -l)" -gt 40 ] || fail "catalogue parse: $want"
+	bash_list=$(bash -c "source '$ROOT/completions/bash/rdmastat'; printf '%s\n' \$_rdmastat_concepts" | sort)
+	[ "$bash_list" = "$want" ] || fail "bash: $(diff <(echo "$want") <(echo "$bash_list"))"
+	zsh_list=$(sed -n '/concepts=(/,/)/p' "$ROOT/completions/zsh/_rdmastat" | tr -d '()\t' |
+		sed 's/concepts=//' | tr ' ' '\n' | grep . | sort)
+	[ "$zsh_list" = "$want" ] || fail "zsh: $(diff <(echo "$want") <(echo "$zsh_list"))"
+	# bash completes a concept after -c and as the second counter argument
+	run bash -c "source /usr/share/bash-completion/bash_completion 2>/dev/null
+		source '$ROOT/completions/bash/rdmastat'
+		complete_line() { COMP_LINE=\$1; COMP_POINT=\${#1}; read -ra COMP_WORDS <<< \"\$1\"
+			COMP_CWORD=\$((\${#COMP_WORDS[@]} - 1)); _rdmastat; echo \"\${COMPREPLY[*]}\"; }
+		complete_line 'rdmastat -c rnr_nak_r'
+		complete_line 'rdmastat rxe0 cnp_s'"
+	assert_line --index 0 "rnr_nak_received"
+	assert_line --index 1 "cnp_sent"
 }
 
 @test "-j: iproute2 keys (ifname, port, then counters) with the files' values" {
@@ -208,26 +328,77 @@ print(json.dumps(out))' "$TMP/$t.prom"
 	[[ "$stderr" == *"line 2: a rate rule needs --interval; ignored"* ]] || fail "$stderr"
 }
 
-@test "-i/-n: deltas and rates of changed counters, a header per interval" {
+@test "-i: deltas and rates; text shows what moved, a header per interval" {
 	copy rxe
 	f=$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/rxe0/ports/1/hw_counters/sent_pkts
-	( sleep 0.75; echo 178 > "$f" ) &
-	run rdmastat -i 0.5 -n 2 -j rxe0/1
-	wait
-	assert_success
-	[ "$(echo "$output" | grep -c .)" = 1 ] || fail "one changed port-interval expected: $output"
-	run jq -r '"\(.ifname)/\(.port) \(.counters.sent_pkts.delta) \(.counters.sent_pkts.state) \(.counters | keys | join(","))"' <<< "$output"
-	assert_output "rxe0/1 100 valid sent_pkts"
+	# the counter moves after the first record, so within some later interval
+	start_bg -i 0.3 -j rxe0/1
+	wait_lines "$TMP/out" '"sent_pkts"'
+	echo 178 > "$f"
+	wait_lines "$TMP/out" '"sent_pkts":\{[^}]*"delta":100'
+	stop_bg
+	[ "$st" -eq 0 ] || fail "exit $st: $(cat "$TMP/err")"
+	run jq -r '.counters.sent_pkts | "\(.state) \(.delta)"' "$TMP/out"
+	[ "$(grep -c 'valid 100' <<< "$output")" = 1 ] || fail "$output"
+	[ "$(grep -vc 'valid 100' <<< "$output")" = "$(grep -c 'valid 0$' <<< "$output")" ] ||
+		fail "every other interval is a valid 0: $output"
+	[ "$(jq -r 'select(.counters.sent_pkts.delta == 100) | .counters.sent_pkts.rate > 0' \
+		"$TMP/out")" = true ]
 	rate=$(rdmastat -i 0.2 -n 1 -a -j rxe0/1 | jq '.counters.sent_pkts.rate')
 	[ "$rate" = 0 ] || fail "unchanged counter after the lifespan: rate $rate"
-	# the write lands mid-way through the second interval (0.4-0.8 s), 0.2 s from either
-	# sample, so a slow start on a loaded machine does not move it into another interval
-	( sleep 0.6; echo 278 > "$f" ) &
-	run rdmastat -i 0.4 -n 2 rxe0/1 sent_pkts
-	wait
+	# text: a header per interval, and only the counter that moved
+	start_bg -i 0.3 rxe0/1
+	wait_lines "$TMP/out" '^--- '
+	echo 278 > "$f"
+	wait_lines "$TMP/out" '^    sent_pkts +278 +100 +[0-9.]+$'
+	stop_bg
+	[ "$st" -eq 0 ] || fail "exit $st: $(cat "$TMP/err")"
+	run cat "$TMP/out"
+	[ "$(grep -c '^--- ' <<< "$output")" -ge 2 ] || fail "$output"
+	[ "$(grep -c '^    [a-z]' <<< "$output")" = 1 ] || fail "only sent_pkts moved: $output"
+}
+
+@test "-i: machine formats are time series, every counter of every port in every interval" {
+	on rxe
+	d=$RDMADIAG_SYSFS_ROOT/sys/class/infiniband
+	# the counters of rxe0/1 and rxe1/1: their hw_counters files and the 44 CM counters
+	n0=$(( $(ls "$d/rxe0/ports/1/hw_counters" | grep -vc lifespan) + 44 ))
+	n1=$(( $(ls "$d/rxe1/ports/1/hw_counters" | grep -vc lifespan) + 44 ))
+	# nothing moves on the fixture: three quiet intervals are still three records per port
+	run --separate-stderr rdmastat -i 0.05 -n 3 -j
 	assert_success
-	[ "$(echo "$output" | grep -c '^--- ')" = 2 ]
-	assert_line --regexp "^    sent_pkts +278 +100 +[0-9.]+$"
+	[ "$(jq -r '.ifname' <<< "$output" | sort | uniq -c | awk '{print $2 $1}' | tr '\n' ' ')" = \
+		"rxe03 rxe13 " ] || fail "$output"
+	[ "$(jq -r 'select(.ifname == "rxe0") | .counters | length' <<< "$output" | sort -u)" = "$n0" ]
+	[ "$(jq -r 'select(.ifname == "rxe1") | .counters | length' <<< "$output" | sort -u)" = "$n1" ]
+	[ "$(jq -r '.counters[] | "\(.state) \(.delta)"' <<< "$output" | sort -u)" = "valid 0" ]
+	# CSV: the header and one row per counter and interval
+	run --separate-stderr rdmastat -i 0.05 -n 3 --csv
+	assert_success
+	assert_line --index 0 "time,interval_s,device,port,counter,value,delta,rate_per_s,state,concept"
+	[ "$(( ${#lines[@]} - 1 ))" = $(( 3 * (n0 + n1) )) ] || fail "${#lines[@]} lines"
+	[ "$(grep -c ',rxe0,1,sent_pkts,78,0,0.000,valid,tx_packets$' <<< "$output")" = 3 ]
+	# Prometheus: one exposition per interval, a blank line apart, each sample timed
+	run --separate-stderr rdmastat -i 0.05 -n 3 --prom rxe0/1
+	assert_success
+	[ "$(grep -c '^$' <<< "$output")" = 2 ]
+	[ "$(grep -c '^rdma_port_sent_pkts_total{device="rxe0",port="1",counter="sent_pkts",concept="tx_packets"} 78 [0-9]\{13\}$' <<< "$output")" = 3 ]
+	$PY -c 'import prometheus_client.parser' 2>/dev/null || skip "python3-prometheus-client missing"
+	echo "$output" > "$TMP/series.prom"
+	run $PY -c '
+import sys
+from prometheus_client.parser import text_string_to_metric_families as parse
+blocks = open(sys.argv[1]).read().split("\n\n")
+counts, times = [], []
+for b in blocks:
+    samples = [s for f in parse(b) for s in f.samples]
+    counts.append(len(samples))
+    times.append({s.timestamp for s in samples})
+assert all(len(t) == 1 for t in times), times
+assert sorted(times, key=min) == times, times
+print(len(blocks), *counts)' "$TMP/series.prom"
+	assert_success
+	assert_output "3 $n0 $n0 $n0"
 }
 
 @test "-i: a counter read inside hw_counters/lifespan is stale, not a zero rate" {
@@ -242,25 +413,33 @@ print(json.dumps(out))' "$TMP/$t.prom"
 
 @test "-i: a device vanishing between two samples is reported, the rest goes on" {
 	copy rxe
-	# delete rxe1 once the first interval has been printed, well before the second sample
-	rdmastat -i 0.6 -n 2 -a -j > "$TMP/out" 2> "$TMP/err" &
-	pid=$!
-	for _ in $(seq 100); do [ "$(grep -c counters "$TMP/out")" -ge 2 ] && break; sleep 0.05; done
+	# delete rxe1 once an interval of both ports is out; stop once its loss is reported
+	start_bg -i 0.3 -a -j
+	wait_lines "$TMP/out" '"ifname":"rxe1".*"counters"'
 	rm -rf "$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/rxe1"
-	wait $pid
+	wait_lines "$TMP/out" '"vanished":true'
+	# and one more interval of rxe0 after that
+	wait_lines "$TMP/out" '"ifname":"rxe0".*"counters"' \
+		"$(( $(grep -c '"ifname":"rxe0".*"counters"' "$TMP/out") + 1 ))"
+	stop_bg
+	[ "$st" -eq 0 ] || fail "exit $st: $(cat "$TMP/err")"
 	output=$(cat "$TMP/out")
 	[ "$(echo "$output" | jq -c 'select(.vanished) | [.ifname, .port]')" = '["rxe1",1]' ]
-	[ "$(echo "$output" | jq -r 'select(.counters) | .ifname' | sort | uniq -c | awk '{print $2 $1}' | tr '\n' ' ')" = "rxe02 rxe11 " ]
+	# rxe1's records all come before the vanished one, rxe0's go on after it
+	echo "$output" | jq -rs 'map(if .vanished then "gone" else .ifname end) |
+		(index("gone")) as $g | (.[$g + 1:] | length > 0 and all(. == "rxe0")) and
+		(.[:$g] | any(. == "rxe1"))' |
+		grep -qx true || fail "$output"
 	# watching the device that vanishes: say so and stop with 1
 	copy2=$TMP/again; cp -a "$SYS/rxe" "$copy2"; export RDMADIAG_SYSFS_ROOT=$copy2
-	rdmastat -i 0.4 -n 5 -a rxe1 > "$TMP/out2" 2> "$TMP/err2" &
-	pid=$!
-	for _ in $(seq 100); do grep -q '^--- ' "$TMP/out2" && break; sleep 0.05; done
+	start_bg -i 0.3 -a rxe1
+	wait_lines "$TMP/out" '^--- '
 	rm -rf "$copy2/sys/class/infiniband/rxe1"
-	st=0; wait $pid || st=$?
+	wait_exit "$BG"
+	BG=
 	[ "$st" -eq 1 ] || fail "exit $st"
-	grep -q "device 'rxe1' vanished" "$TMP/err2" || fail "$(cat "$TMP/err2")"
-	grep -q "rxe1/1: gone" "$TMP/out2" || fail "$(cat "$TMP/out2")"
+	grep -q "device 'rxe1' vanished" "$TMP/err" || fail "$(cat "$TMP/err")"
+	grep -q "rxe1/1: gone" "$TMP/out" || fail "$(cat "$TMP/out")"
 }
 
 @test "an unreadable counter file and a non-numeric value are named, never zeros" {
@@ -320,7 +499,8 @@ print(json.dumps(out))' "$TMP/$t.prom"
 	assert_line "  width:      64 bits, saturating"
 	run rdmastat -j explain cnp_sent
 	assert_success
-	[ "$(jq -r '[.[].driver] | join(",")' <<< "$output")" = "mlx5,mlx5,irdma" ]
+	[ "$(jq -r '[.counters[].driver] | join(",")' <<< "$output")" = "mlx5,mlx5,irdma" ]
+	[[ "$(jq -r .differences <<< "$output")" == *"np_cnp_sent and the flow counter cc_tx_cnp_pkts"* ]]
 	run rdmastat explain 'RNR sent'
 	assert_line "RNR sent (irdma)"
 	run --separate-stderr rdmastat explain vendor_magic
@@ -328,6 +508,26 @@ print(json.dumps(out))' "$TMP/$t.prom"
 	[[ "$stderr" == "rdmastat: no catalogue entry for 'vendor_magic'"* ]]
 	run rdmastat explain
 	[ "$status" -eq 2 ]
+}
+
+@test "explain CONCEPT: which drivers' counters it puts together and how they differ" {
+	run rdmastat explain ack_timeout
+	assert_success
+	assert_line --regexp "^concept ack_timeout: .*after a timeout, not after a NAK$"
+	assert_line --regexp "^  counted by:  mlx5 +local_ack_timeout_err$"
+	assert_line --regexp "^ +irdma +RTO$"
+	assert_line --regexp "^  differences: .*completer_retry_err \(timeouts and NAKs\) is transport_retry$"
+	# rxe's retries after a timeout or a NAK are not mlx5's timeouts
+	refute_line --regexp "^ +rxe +completer_retry_err$"
+	run rdmastat -j explain transport_retry
+	[ "$(jq -r '[.counters[] | "\(.driver) \(.name)"] | join(",")' <<< "$output")" = "rxe completer_retry_err" ]
+	# every counter of the concept is listed with its entry, in JSON under "counters"
+	run rdmastat -j explain out_of_sequence
+	[ "$(jq -r '[.counters[].driver] | join(",")' <<< "$output")" = "mlx5,bnxt_re,irdma,mana" ]
+	[[ "$(jq -r .differences <<< "$output")" == *"nak_seq_sent"* ]]
+	# a concept whose counters count alike says so
+	run rdmastat explain rnr_retry_exceeded
+	assert_line "  differences: none: every counter counts the same event"
 }
 
 @test "no RDMA device at all: one line saying what to check, exit 2" {
@@ -342,14 +542,12 @@ print(json.dumps(out))' "$TMP/$t.prom"
 	done
 }
 
-@test "usage errors are exit 2: bad source, --count without -i, --prom with -i, qp on sysfs" {
+@test "usage errors are exit 2: bad source, --count without -i, qp on sysfs, devices as CSV" {
 	on rxe
 	run --separate-stderr rdmastat --source magic
 	[ "$status" -eq 2 ]; [[ "$stderr" == *"invalid source 'magic'"* ]]
 	run --separate-stderr rdmastat -n 3
 	[ "$status" -eq 2 ]; [[ "$stderr" == *"--count needs --interval"* ]]
-	run --separate-stderr rdmastat --prom -i 1
-	[ "$status" -eq 2 ]
 	run --separate-stderr rdmastat -i 0
 	[ "$status" -eq 2 ]
 	run --separate-stderr rdmastat --source sysfs qp
@@ -375,11 +573,13 @@ print(json.dumps(out))' "$TMP/$t.prom"
 	copy rxe
 	f=$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/rxe0/ports/1/hw_counters/rcvd_rnr_err
 	printf 'rnr_nak_received@rxe0 > 50/s\nsent_pkts > +1000\n' > "$TMP/t"
-	rdmastat -i 0.4 -n 3 -t "$TMP/t" > "$TMP/out" 2>&1 &
-	pid=$!
-	for _ in $(seq 100); do grep -q '^--- ' "$TMP/out" && break; sleep 0.05; done
+	start_bg -i 0.3 -t "$TMP/t"
+	wait_lines "$TMP/out" '^--- '
 	echo 500 > "$f"
-	st=0; wait $pid || st=$?
+	wait_lines "$TMP/out" '^BREACH'
+	# one more interval after the breach: the counter no longer moves, nothing fires
+	wait_lines "$TMP/out" '^--- ' "$(( $(grep -c '^--- ' "$TMP/out") + 1 ))"
+	stop_bg
 	[ "$st" -eq 1 ] || fail "exit $st: $(cat "$TMP/out")"
 	[ "$(grep -c '^BREACH' "$TMP/out")" = 1 ] || fail "$(cat "$TMP/out")"
 	grep -qE '^BREACH rxe0/1 rcvd_rnr_err rate [0-9.]+/s > 50/s \(line 1: rnr_nak_received\)$' "$TMP/out" ||
@@ -388,11 +588,9 @@ print(json.dumps(out))' "$TMP/$t.prom"
 
 @test "-i until Ctrl-C: SIGINT stops it cleanly with exit 0 and complete output" {
 	on rxe
-	rdmastat -i 0.2 -a -j rxe0/1 > "$TMP/out" 2> "$TMP/err" &
-	pid=$!
-	for _ in $(seq 100); do [ -s "$TMP/out" ] && break; sleep 0.05; done
-	kill -INT $pid
-	st=0; wait $pid || st=$?
+	start_bg -i 0.2 -a -j rxe0/1
+	wait_lines "$TMP/out" '^\{'
+	stop_bg
 	[ "$st" -eq 0 ] || fail "exit $st"
 	[ ! -s "$TMP/err" ] || fail "$(cat "$TMP/err")"
 	jq -e . "$TMP/out" > /dev/null || fail "truncated JSON: $(tail -c 200 "$TMP/out")"

@@ -19,6 +19,133 @@ static const char *driver(const char *name, const char *drv, enum rdiag_origin o
 	return e ? e->driver : "(unknown)";
 }
 
+/* the one counter-selection rule: name, catalogue name, alias, concept, glob */
+static void test_match(void)
+{
+	const struct rdiag_catalog_entry *rnr = rdiag_catalog_lookup("rcvd_rnr_err", "rxe",
+								     RDIAG_ORIG_SYSFS_HW);
+	const struct rdiag_catalog_entry *ack = rdiag_catalog_lookup("ack_deferred", "rxe",
+								     RDIAG_ORIG_SYSFS_HW);
+
+	EXPECT_EQ(rdiag_pattern_kind("rcvd_rnr_err"), RDIAG_PATTERN_NAME);
+	EXPECT_EQ(rdiag_pattern_kind("sent_pktz"), RDIAG_PATTERN_NAME);
+	EXPECT_EQ(rdiag_pattern_kind("rnr_nak_received"), RDIAG_PATTERN_CONCEPT);
+	EXPECT_EQ(rdiag_pattern_kind("rnr*"), RDIAG_PATTERN_GLOB);
+	EXPECT_EQ(rdiag_pattern_kind("port_[rx]"), RDIAG_PATTERN_GLOB);
+	EXPECT_EQ(rdiag_pattern_kind("a?"), RDIAG_PATTERN_GLOB);
+	/* a name that is also a concept (mlx5 and rxe call a counter duplicate_request) */
+	EXPECT_EQ(rdiag_pattern_kind("duplicate_request"), RDIAG_PATTERN_CONCEPT);
+
+	EXPECT_TRUE(rdiag_counter_match("rcvd_rnr_err", "rcvd_rnr_err", rnr, 0));
+	EXPECT_TRUE(rdiag_counter_match("rnr_nak_received", "rcvd_rnr_err", rnr, 0));
+	EXPECT_TRUE(!rdiag_counter_match("rnr_nak_sent", "rcvd_rnr_err", rnr, 0));
+	/* a glob tries the name and the concept: rxe's RNR counters have no "rnr" prefix */
+	EXPECT_TRUE(rdiag_counter_match("rnr*", "rcvd_rnr_err", rnr, 0));
+	EXPECT_TRUE(rdiag_counter_match("*_rnr_*", "rcvd_rnr_err", rnr, 0));
+	EXPECT_TRUE(!rdiag_counter_match("cnp*", "rcvd_rnr_err", rnr, 0));
+	/* an alias (the older kernel's spelling) selects the counter too */
+	EXPECT_TRUE(rdiag_counter_match("ack_deffered", "ack_deferred", ack, 0));
+	/* a counter the catalogue does not know: only its name */
+	EXPECT_TRUE(rdiag_counter_match("vendor_*", "vendor_magic", NULL, 0));
+	EXPECT_TRUE(!rdiag_counter_match("rnr_nak_received", "vendor_magic", NULL, 0));
+	/* case: exact unless asked (rdmatop's filter) */
+	EXPECT_TRUE(!rdiag_counter_match("RCVD_RNR_ERR", "rcvd_rnr_err", rnr, 0));
+	EXPECT_TRUE(rdiag_counter_match("RCVD_RNR_ERR", "rcvd_rnr_err", rnr, RDIAG_MATCH_CASEFOLD));
+	EXPECT_TRUE(rdiag_counter_match("*RNR_NAK*", "rcvd_rnr_err", rnr, RDIAG_MATCH_CASEFOLD));
+	/* names with spaces are names, not two words */
+	EXPECT_TRUE(rdiag_counter_match("RNR sent", "RNR sent",
+					rdiag_catalog_lookup("RNR sent", "irdma",
+							     RDIAG_ORIG_SYSFS_HW), 0));
+}
+
+/* counters of one concept in the table */
+static size_t members(const char *c)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < rdiag_catalog_count(); i++)
+		if (rdiag_catalog_at(i)->concept && !strcmp(rdiag_catalog_at(i)->concept, c))
+			k++;
+	return k;
+}
+
+static enum rdiag_unit unit_family(enum rdiag_unit u)
+{
+	return u == RDIAG_UNIT_WORDS4 ? RDIAG_UNIT_BYTES : u;	/* x4 gives bytes */
+}
+
+/* a concept groups only counters of the same event: one unit, a description where several
+ * counters share it, and the pairs that count different events apart */
+static void test_concepts(void)
+{
+	size_t i, j, n = rdiag_catalog_count(), undescribed = 0, mixed = 0, unused = 0;
+	const struct rdiag_catalog_concept *c;
+
+	for (i = 0; i < n; i++) {
+		const struct rdiag_catalog_entry *e = rdiag_catalog_at(i);
+
+		if (!e->concept)
+			continue;
+		if (members(e->concept) > 1 && !rdiag_catalog_concept_find(e->concept)) {
+			printf("# concept %s (%zu counters) has no description\n", e->concept,
+				 members(e->concept));
+			undescribed++;
+		}
+		for (j = 0; j < n; j++) {
+			const struct rdiag_catalog_entry *f = rdiag_catalog_at(j);
+
+			if (f->concept && !strcmp(f->concept, e->concept) &&
+			    unit_family(f->unit) != unit_family(e->unit)) {
+				printf("# concept %s: %s counts %s, %s %s\n", e->concept, e->name,
+					 rdiag_unit_name(e->unit), f->name, rdiag_unit_name(f->unit));
+				mixed++;
+			}
+		}
+	}
+	EXPECT_EQ(undescribed, 0);
+	EXPECT_EQ(mixed, 0);
+	/* every description is of a concept in use, with a meaning, once, in name order */
+	for (i = 0; i < rd_catalog_concepts_n; i++) {
+		c = &rd_catalog_concepts[i];
+		if (!members(c->name) || !c->meaning || !*c->meaning ||
+		    (i && strcmp(rd_catalog_concepts[i - 1].name, c->name) >= 0)) {
+			printf("# concept row %s: unused, without meaning or out of order\n", c->name);
+			unused++;
+		}
+	}
+	EXPECT_EQ(unused, 0);
+	EXPECT_TRUE(rdiag_catalog_concept_find("no_such_concept") == NULL);
+	EXPECT_TRUE(rdiag_catalog_concept_find(NULL) == NULL);
+	c = rdiag_catalog_concept_find("ack_timeout");
+	EXPECT_TRUE(c && c->differences && strstr(c->differences, "completer_retry_err"));
+
+	/* timeout-only vs timeout-or-NAK (the rxe/mlx5 pair of the issue) */
+	EXPECT_STREQ(concept("local_ack_timeout_err", "mlx5", RDIAG_ORIG_NETLINK), "ack_timeout");
+	EXPECT_STREQ(concept("completer_retry_err", "rxe", RDIAG_ORIG_NETLINK), "transport_retry");
+	/* packets resent are not timeouts */
+	EXPECT_STREQ(concept("RcResend", "hfi1", RDIAG_ORIG_SYSFS_HW), "retransmitted_packets");
+	EXPECT_STREQ(concept("tcpRetransSegs", "irdma", RDIAG_ORIG_SYSFS_HW),
+		     "retransmitted_packets");
+	/* one NAK per gap is not every out-of-sequence packet */
+	EXPECT_STREQ(concept("out_of_sequence", "mlx5", RDIAG_ORIG_NETLINK), "out_of_sequence");
+	EXPECT_STREQ(concept("out_of_seq_request", "rxe", RDIAG_ORIG_NETLINK), "nak_seq_sent");
+	EXPECT_STREQ(concept("RcSeqNak", "hfi1", RDIAG_ORIG_SYSFS_HW), "nak_seq_sent");
+	/* CNPs received (handled or ignored) are not CNPs handled */
+	EXPECT_STREQ(concept("cc_rx_cnp_pkts", "mlx5", RDIAG_ORIG_NETLINK), "cnp_received");
+	EXPECT_STREQ(concept("received_cnps", "mana", RDIAG_ORIG_SYSFS_HW), "cnp_received");
+	EXPECT_STREQ(concept("rp_cnp_handled", "mlx5", RDIAG_ORIG_NETLINK), "cnp_handled");
+	/* errors of any kind are not ICRC errors; upstream-marked packets not local errors */
+	EXPECT_STREQ(concept("rx_roce_errors", "bnxt_re", RDIAG_ORIG_SYSFS_HW), "rx_errors");
+	EXPECT_STREQ(concept("port_rcv_remote_physical_errors", NULL, RDIAG_ORIG_PMA),
+		     "rx_remote_physical_errors");
+	/* failed work requests of any cause, a closest-match health event, a missing response
+	 * and a no-route drop are not the events they resemble */
+	EXPECT_STREQ(concept("rdma_write_wr_err", "efa", RDIAG_ORIG_SYSFS_HW), "(none)");
+	EXPECT_STREQ(concept("unresponsive_remote_events", "efa", RDIAG_ORIG_SYSFS_HW), "(none)");
+	EXPECT_STREQ(concept("missing_resp", "bnxt_re", RDIAG_ORIG_SYSFS_HW), "(none)");
+	EXPECT_STREQ(concept("ip4OutNoRoutes", "irdma", RDIAG_ORIG_SYSFS_HW), "tx_no_route");
+}
+
 int main(void)
 {
 	size_t i, j, n = rdiag_catalog_count(), bad = 0, dup = 0, nkeys, seen = 0;
@@ -174,5 +301,7 @@ int main(void)
 	EXPECT_STREQ(rdiag_unit_name(RDIAG_UNIT_WORDS4), "4-octet words");
 	EXPECT_STREQ(rdiag_severity_name(RDIAG_SEV_ERROR), "error");
 	EXPECT_STREQ(rdiag_behaviour_name(RDIAG_CNT_SATURATE), "saturating");
+	test_match();
+	test_concepts();
 	return tap_done();
 }

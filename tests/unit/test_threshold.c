@@ -96,6 +96,22 @@ int main(void)
 	EXPECT_TRUE(rdiag_threshold_matches(&t->rule[2], &s3));	/* glob */
 	s4 = mk("rxe0", 1, "ack_deferred", 3, "rxe", RDIAG_ORIG_NETLINK);
 	EXPECT_TRUE(rdiag_threshold_matches(&t->rule[4], &s4));	/* alias */
+	{
+		/* the one selection rule (rdiag_counter_match): a glob tries concepts too, and
+		 * a concept selects only the counters of its event */
+		struct rdiag_thresholds *g;
+		struct rdiag_sample retry = mk("rxe0", 1, "completer_retry_err", 1, "rxe",
+					       RDIAG_ORIG_NETLINK);
+		struct rdiag_sample tmo = mk("mlx5_0", 1, "local_ack_timeout_err", 1, "mlx5",
+					     RDIAG_ORIG_NETLINK);
+
+		EXPECT_EQ(parse("rnr_nak_*@rxe0 > 1\nack_timeout > 0\n", &g, err), 0);
+		EXPECT_TRUE(rdiag_threshold_matches(&g->rule[0], &s));	/* rcvd_rnr_err */
+		EXPECT_TRUE(!rdiag_threshold_matches(&g->rule[0], &s4));
+		EXPECT_TRUE(rdiag_threshold_matches(&g->rule[1], &tmo));
+		EXPECT_TRUE(!rdiag_threshold_matches(&g->rule[1], &retry));
+		rdiag_threshold_free(g);
+	}
 
 	/* evaluation: absolute fires in snapshots; delta/rate only with a valid rate */
 	EXPECT_EQ(rdiag_threshold_eval(t, &s, NULL, &b, &n), 1);

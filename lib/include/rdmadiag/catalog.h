@@ -75,6 +75,33 @@ const struct rdiag_catalog_entry *rdiag_catalog_at(size_t i);
 /* true when the name or a concept of that name is in the table */
 bool rdiag_catalog_is_concept(const char *concept);
 
+/* What a concept means and how the drivers' counters of it differ.  A concept groups only
+ * counters that count the same event; "differences" says where they still differ in scope
+ * or granularity (NULL: alike). */
+struct rdiag_catalog_concept {
+	const char *name;
+	const char *meaning;
+	const char *differences;
+};
+/* the description of a concept, or NULL (not a concept, or a one-counter concept without
+ * one: its counter's meaning says it all) */
+const struct rdiag_catalog_concept *rdiag_catalog_concept_find(const char *name);
+
+/* Counter selection, one rule for every caller (rdmastat's names and -c, threshold files,
+ * rdmatop's filter).  A pattern selects a counter when it is the counter's name, its
+ * catalogue entry's name or an alias, or the entry's concept; a pattern with '*', '?' or '['
+ * is a shell glob (fnmatch(3)) tried against the same strings.  cat may be NULL (a counter
+ * the catalogue does not know: only its name is tried). */
+enum rdiag_pattern_kind {
+	RDIAG_PATTERN_NAME = 0,	/* a plain word that is no concept: a counter name */
+	RDIAG_PATTERN_GLOB,	/* has '*', '?' or '[' */
+	RDIAG_PATTERN_CONCEPT,	/* a plain word that is a catalogue concept */
+};
+enum rdiag_pattern_kind rdiag_pattern_kind(const char *pattern);
+#define RDIAG_MATCH_CASEFOLD 1u	/* compare without regard to case (rdmatop's filter) */
+bool rdiag_counter_match(const char *pattern, const char *name,
+			 const struct rdiag_catalog_entry *cat, unsigned int flags);
+
 const char *rdiag_unit_name(enum rdiag_unit u);		/* "packets", "4-octet words" ... */
 const char *rdiag_behaviour_name(enum rdiag_behaviour b);	/* "wrapping", "saturating" ... */
 const char *rdiag_severity_name(enum rdiag_severity s);	/* "info" "warning" "error" */

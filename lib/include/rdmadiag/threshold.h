@@ -65,7 +65,8 @@ void rdiag_threshold_close(struct rdiag_thresholds *t);
  * (librdmadiag(3), Conventions); a parsed set has no failure of its own: "" */
 const char *rdiag_threshold_errmsg(const struct rdiag_thresholds *t);
 
-/* does the rule apply to this sample (key by name, glob, alias or concept; dev; port)? */
+/* does the rule apply to this sample (its device and port, and its key by
+ * rdiag_counter_match: name, alias, concept or glob)? */
 bool rdiag_threshold_matches(const struct rdiag_threshold_rule *r, const struct rdiag_sample *s);
 
 /* Evaluate every rule against one sample (rate may be NULL in snapshot mode).  Breaches are
