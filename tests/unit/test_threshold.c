@@ -110,7 +110,7 @@ int main(void)
 		EXPECT_TRUE(!rdiag_threshold_matches(&g->rule[0], &s4));
 		EXPECT_TRUE(rdiag_threshold_matches(&g->rule[1], &tmo));
 		EXPECT_TRUE(!rdiag_threshold_matches(&g->rule[1], &retry));
-		rdiag_threshold_free(g);
+		rdiag_threshold_close(g);
 	}
 
 	/* evaluation: absolute fires in snapshots; delta/rate only with a valid rate */
