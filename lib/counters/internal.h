@@ -103,6 +103,8 @@ struct rdiag_samples {
 	const char *dev_last;		/* the last device name interned (rd_samples_dev) */
 };
 struct rd_sampvec { struct rdiag_samples *set; };
+/* the text of the value of the sample added last (a value that is not a number) */
+int rd_samples_set_text(struct rdiag_samples *set, const char *text);
 int rd_samples_add(struct rdiag_samples *set, const char *dev, uint32_t port, const char *name,
 		   uint64_t value, int err, enum rdiag_origin origin, uint64_t ts_ns,
 		   uint32_t cache_ms, const char *driver);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "netlink/internal.h"
 
 #define RD_NL_BUFSZ (64 * 1024)
 
@@ -156,6 +157,10 @@ static int walk(struct rdiag_counters *c, const void *buf, size_t len, uint16_t 
 	const struct nlmsghdr *nlh = buf;
 	int rem = (int)len, ret;
 
+	if (len > INT32_MAX || rd_nl_datagram_check(buf, len) < 0) {
+		rd_seterr(c, "truncated or malformed netlink reply (a message length that does not fit the datagram)");
+		return -EBADMSG;
+	}
 	while (mnl_nlmsg_ok(nlh, rem)) {
 		if (nlh->nlmsg_type == NLMSG_ERROR) {
 			const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);

@@ -143,6 +143,20 @@ int rd_samples_add_cat(struct rdiag_samples *set, const char *dev, uint32_t port
 	s->cache_ms = cache_ms;
 	s->err = err;
 	s->cat = cat;
+	s->text = NULL;
+	return 0;
+}
+
+int rd_samples_set_text(struct rdiag_samples *set, const char *text)
+{
+	const char *t;
+
+	if (!set->n)
+		return -EINVAL;
+	t = intern(set, text);
+	if (!t)
+		return -ENOMEM;
+	set->s[set->n - 1].text = t;
 	return 0;
 }
 

@@ -526,6 +526,12 @@ int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const ch
 		}
 		ret = rd_samples_add_cat(v->set, dev, port, prefix ? name : l[i].name, val, err,
 					 origin, now, cache_ms, cat);
+		if (!ret && (err == -EINVAL || err == -ERANGE)) {
+			while (r > 0 && (buf[r - 1] == '\n' || buf[r - 1] == ' ' ||
+					 buf[r - 1] == '\t'))
+				buf[--r] = '\0';
+			ret = rd_samples_set_text(v->set, buf);
+		}
 	}
 	if (dfd >= 0)
 		close(dfd);

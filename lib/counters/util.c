@@ -61,34 +61,28 @@ int rd_read_str(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/* A counter value as the kernel writes it: decimal digits, then at most trailing blanks and
+ * newlines.  Nothing else is a number: not an empty or blank file (it is not 0), not a sign,
+ * and not the octal or hex that strtoull(.., 0) would take ("010" is ten, "0x10" an error). */
 int rd_parse_u64(const char *s, uint64_t *v)
 {
-	char *end;
-	unsigned long long x;
 	const char *p = s;
 	uint64_t d = 0;
 
-	/* the common case, a plain decimal line ("123\n"), without strtoull */
-	while (*p >= '0' && *p <= '9' && p - s < 19)
-		d = d * 10 + (uint64_t)(*p++ - '0');
-	if (p != s && (*p == '\n' || !*p) && (*p == '\0' || !p[1]) && !(s[0] == '0' && p - s > 1)) {
-		*v = d;
-		return 0;
-	}
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		unsigned int digit = (unsigned int)(*p - '0');
 
-	while (*s == ' ' || *s == '\t')
-		s++;
-	if (!*s || *s == '-' || *s == '+')
+		if (d > (UINT64_MAX - digit) / 10)
+			return -ERANGE;
+		d = d * 10 + digit;
+	}
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	if (*p)
 		return -EINVAL;
-	errno = 0;
-	x = strtoull(s, &end, 0);
-	if (errno == ERANGE)
-		return -ERANGE;
-	while (*end == ' ' || *end == '\t' || *end == '\n')
-		end++;
-	if (end == s || *end)
-		return -EINVAL;
-	*v = x;
+	*v = d;
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <libmnl/libmnl.h>
 
 #include "internal.h"
+#include "netlink/internal.h"
 
 static int rtnl_request(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 {
@@ -39,6 +40,11 @@ static int rtnl_request(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 	}
 	ret = (int)mnl_socket_recvfrom(nl, buf, sizeof(buf));
 	while (ret > 0) {
+		if (rd_nl_datagram_check(buf, (size_t)ret) < 0) {
+			errno = EBADMSG;
+			ret = -1;
+			break;
+		}
 		ret = mnl_cb_run(buf, (size_t)ret, seq, portid, cb, data);
 		if (ret <= MNL_CB_STOP)
 			break;

@@ -131,6 +131,33 @@ static void stat_reply(const struct ctr *c, size_t n, size_t truncate_to)
 	rep(nlh, truncate_to);
 }
 
+/* a STAT_GET reply of the given counters whose header claims bad_len bytes (the datagram
+ * itself has the real length): a length with the sign bit set, or one that aligns to 0 */
+static void stat_reply_lying(const struct ctr *c, size_t n, uint32_t bad_len)
+{
+	char buf[8192];
+	struct nlmsghdr *nlh;
+	struct nlattr *hw, *e;
+	size_t i, real;
+
+	req(RDMA_NLDEV_CMD_STAT_GET, false, 0, 1, 0);
+	nlh = msg(buf, RDMA_NLDEV_CMD_STAT_GET, NLM_F_MULTI);
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_DEV_INDEX, 1);
+	mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_DEV_NAME, "rxe0");
+	mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_PORT_INDEX, 1);
+	hw = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTERS);
+	for (i = 0; i < n; i++) {
+		e = mnl_attr_nest_start(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY);
+		mnl_attr_put_strz(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, c[i].name);
+		mnl_attr_put_u64(nlh, RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, c[i].v);
+		mnl_attr_nest_end(nlh, e);
+	}
+	mnl_attr_nest_end(nlh, hw);
+	real = nlh->nlmsg_len;
+	nlh->nlmsg_len = bad_len;
+	rep(nlh, real);
+}
+
 static struct rdiag_counters *open_replay(void)
 {
 	struct rdiag_counters *c = NULL;
@@ -215,6 +242,29 @@ int main(void)
 	printf("# %s\n", rdiag_counters_errmsg(c));
 	EXPECT_TRUE(strstr(rdiag_counters_errmsg(c), "truncated") != NULL);
 	finish(c);
+
+	/* 2b. a message length past the datagram: with the sign bit set libmnl's own check
+	 *     passes it and the walk jumps ~4 GiB (SIGSEGV); 0xfffffffd..0xffffffff align to 0
+	 *     and the walk never advances.  Each is a malformed reply, at once. */
+	{
+		static const uint32_t lies[] = { 0x80000010u, 0xfffffffdu, 0xfffffffeu,
+						 0xffffffffu, 0x7ffffff0u, 8u };
+		size_t k;
+
+		for (k = 0; k < sizeof(lies) / sizeof(lies[0]); k++) {
+			start();
+			get_dump(false);
+			stat_reply_lying(good, 3, lies[k]);
+			c = open_replay();
+			s = NULL;
+			ret = rdiag_counters_sample(c, &f, &s);
+			EXPECT_EQ(ret, -EBADMSG);
+			EXPECT_TRUE(s == NULL);
+			EXPECT_TRUE(strstr(rdiag_counters_errmsg(c), "truncated or malformed netlink reply") != NULL);
+			printf("# nlmsg_len 0x%08x: %s\n", lies[k], rdiag_counters_errmsg(c));
+			finish(c);
+		}
+	}
 
 	/* 3. a known attribute with the wrong size */
 	start();

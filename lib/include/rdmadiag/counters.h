@@ -144,6 +144,8 @@ struct rdiag_sample {
 	uint32_t cache_ms;		/* value may be up to this old (sysfs hw_counters lifespan) */
 	int err;			/* 0, or -errno: unreadable (-EACCES...), non-numeric (-EINVAL) */
 	const struct rdiag_catalog_entry *cat;	/* catalogue entry or NULL (unknown counter) */
+	const char *text;		/* err == -EINVAL or -ERANGE: what the file held, trailing
+					 * newline and blanks cut (owned by the set); else NULL */
 };
 
 struct rdiag_filter {
