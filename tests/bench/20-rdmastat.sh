@@ -16,7 +16,7 @@ tests/fixtures/sysfs/make-trees.sh bench "$W/tree" 16 64 ||
 	{ echo "rdmastat: cannot build the fixture tree" >> "$BENCH_FAILS"; exit 1; }
 # shellcheck disable=SC2046
 ${CC:-cc} -O2 -Ilib/include -o "$W/stat_snapshot" tests/bench/stat_snapshot.c lib/librdmadiag.a \
-	$(pkg-config --libs libmnl libibverbs librdmacm libpcap zlib) -lm ||
+	$(pkg-config --libs libmnl libibverbs librdmacm libpcap libdeflate) -lm ||
 	{ echo "rdmastat: cannot build stat_snapshot.c" >> "$BENCH_FAILS"; exit 1; }
 read -r n cpu wall < <(RDMADIAG_SYSFS_ROOT=$W/tree "$W/stat_snapshot" 2000)
 printf '   %-52s %s counters, %s us CPU, %s us wall\n' \

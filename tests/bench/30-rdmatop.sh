@@ -36,7 +36,7 @@ bench_target "CPU time per refresh <= 1 ms" "$best <= 1" "$best ms"
 if cc -O2 -D_GNU_SOURCE -I"$BENCH_ROOT/lib/include" -I"$BENCH_ROOT/tui" -o "$W/top_model" \
 	"$BENCH_ROOT/tests/bench/top_model.c" "$BENCH_ROOT"/tui/model.o "$BENCH_ROOT"/tui/rate_glue.o \
 	"$BENCH_ROOT"/tui/thresh.o "$BENCH_ROOT"/tui/table.o "$BENCH_ROOT"/tui/fmt.o \
-	"$BENCH_ROOT/lib/librdmadiag.a" $(pkg-config --libs libmnl libibverbs librdmacm libpcap zlib) -lm \
+	"$BENCH_ROOT/lib/librdmadiag.a" $(pkg-config --libs libmnl libibverbs librdmacm libpcap libdeflate) -lm \
 	2> "$W/cc.err"; then
 	m=$("$W/top_model" 16 64 2000)
 	printf '   %-56s %8s ms\n' "of which model + view (ingest, rates, Ports frame)" "$m"

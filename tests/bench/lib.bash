@@ -68,7 +68,7 @@ bench_time() {
 bench_ratio() {
 	local a b
 	if [ "${3:-cpu}" = wall ]; then a=${PPS[$1]:-0}; b=${PPS[$2]:-0}; else a=${CPPS[$1]:-0}; b=${CPPS[$2]:-0}; fi
-	awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0 && b > 0) printf "%.1f", a / b; else print "n/a" }'
+	awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0 && b > 0) printf (a / b < 1 ? "%.2f" : "%.1f"), a / b; else print "n/a" }'
 }
 
 bench_target() {

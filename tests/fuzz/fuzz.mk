@@ -40,12 +40,12 @@ fuzz-build: $(FB)/fuzz_packet $(FB)/fuzz_pcap
 $(FB)/fuzz_packet: tests/fuzz/fuzz_packet.c $(PACKET_SRC) $(wildcard lib/packet/*.h)
 	@mkdir -p $(FB)
 	@echo "  CLANG  $@"
-	@$(CLANG) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_packet.c $(PACKET_SRC) -lz
+	@$(CLANG) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_packet.c $(PACKET_SRC) -ldeflate
 
 $(FB)/fuzz_pcap: tests/fuzz/fuzz_pcap.c $(PACKET_SRC) $(CAPTURE_SRC) $(wildcard lib/packet/*.h lib/capture/*.h lib/flow/*.h)
 	@mkdir -p $(FB)
 	@echo "  CLANG  $@"
-	@$(CLANG) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_pcap.c $(PACKET_SRC) $(CAPTURE_SRC) -lpcap -lz -lm
+	@$(CLANG) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_pcap.c $(PACKET_SRC) $(CAPTURE_SRC) -lpcap -ldeflate -lm
 
 clean:
 	rm -rf $(FB)
