@@ -26,6 +26,7 @@
 #include <rdmadiag/threshold.h>
 
 #include "common/tool.h"
+#include "common/interval.h"
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_PROM };
 
@@ -1167,13 +1168,10 @@ int main(int argc, char **argv)
 		case 'a': O.all = true; break;
 		case 'c': push(&O.concepts, &O.n_concepts, optarg); break;
 		case 'i':
-			if (tool_parse_double(optarg, 0.001, 86400, &O.interval) < 0)
-				tool_usage_error("invalid interval '%s' (seconds, 0.001 to 86400)",
-						 optarg);
+			O.interval = tool_interval_arg(optarg);
 			break;
 		case 'n':
-			if (tool_parse_u64(optarg, UINT32_MAX, &O.count) < 0 || !O.count)
-				tool_usage_error("invalid count '%s'", optarg);
+			O.count = tool_count_arg(optarg);
 			count_set = true;
 			break;
 		case 'j': O.fmt = FMT_JSON; break;

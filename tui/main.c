@@ -20,6 +20,7 @@
 #include "term.h"
 #include "thresh.h"
 #include "common/tool.h"
+#include "common/interval.h"
 #include "ui.h"
 #include "view.h"
 
@@ -78,13 +79,10 @@ static void parse(int argc, char **argv, struct opts *o)
 	while ((c = getopt_long(argc, argv, ":d:n:bjh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			if (tool_parse_double(optarg, 0.001, RT_INTERVAL_MAX, &o->interval) < 0)
-				tool_usage_error("invalid interval '%s': seconds from 0.001 to %g",
-						 optarg, RT_INTERVAL_MAX);
+			o->interval = tool_interval_arg(optarg);
 			break;
 		case 'n':
-			if (tool_parse_u64(optarg, UINT32_MAX, &o->count) < 0 || !o->count)
-				tool_usage_error("invalid count '%s': a positive integer", optarg);
+			o->count = tool_count_arg(optarg);
 			break;
 		case 'b':
 			o->batch = true;
