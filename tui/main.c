@@ -155,6 +155,27 @@ static void frame_info(struct rt_frame_info *fi, const char *host, double interv
 	fi->th = th;
 }
 
+/* no RDMA device to watch is an environment error, one line and exit 2, as in the other tools
+ * (rdmadiag(7)); --sysfs-root reaches the library through the environment */
+static void no_devices(void)
+{
+	tool_die_no_devices(getenv("RDMADIAG_SYSFS_ROOT"));
+}
+
+/* the interactive screen is not started for nothing: one snapshot first */
+static void require_devices(struct rt_collector *col)
+{
+	struct rt_snap s;
+	size_t n;
+
+	if (rt_collect_once(col, &s) < 0)
+		return;		/* the collector's own error shows on the screen */
+	n = s.nports;
+	rt_snap_free(&s);
+	if (!n)
+		no_devices();
+}
+
 /* sleep until due (monotonic ns) or a signal asks us to stop; false = stop */
 static bool wait_until(uint64_t due)
 {
@@ -196,6 +217,11 @@ static int run_batch(const struct opts *o, struct rt_collector *col, struct rt_m
 				 rt_collector_errmsg(col) : strerror(-r));
 			r = EXIT_USAGE;
 			break;
+		}
+		if (!k && !s.nports) {
+			rt_snap_free(&s);
+			out_free(out);
+			no_devices();
 		}
 		r = rt_model_ingest(m, &s);
 		rt_snap_free(&s);
@@ -260,6 +286,7 @@ static int run_tui(const struct opts *o, struct rt_collector *col, struct rt_mod
 	int r;
 
 	rt_ui_init(&ui, o->interval);
+	require_devices(col);
 	r = term_start(want_color());
 	if (r < 0) {
 		/* newterm fails for one reason in practice: no terminfo entry for TERM */
