@@ -164,3 +164,34 @@ ok_run() {
 		[[ "$stderr" == "rdmacheck: no RDMA device"* ]] || fail "rdmacheck: $stderr"
 	fi
 }
+
+# ---- rule: options after operands -------------------------------------------------------
+
+@test "options: every tool takes options after its operands (as tcpdump after its expression)" {
+	local a b
+	# rdmadump: the expression first, then -c
+	a=$(rdmadump -r "$CAP" -c 2 'host 198.18.0.2')
+	b=$(rdmadump -r "$CAP" 'host 198.18.0.2' -c 2)
+	[ "$(printf '%s\n' "$b" | wc -l)" -eq 2 ] || fail "rdmadump: $b"
+	[ "$a" = "$b" ] || fail "rdmadump: -c after the expression differs"
+	b=$(rdmadump -r "$CAP" 'dst' host 198.18.0.1 -j -c 1)
+	[ "$(jq -r .dst <<< "$b")" = 198.18.0.1 ] || fail "rdmadump: a split expression then -j: $b"
+	# rdmastat: a counter name, then -j
+	a=$(RDMADIAG_SYSFS_ROOT=$RXE rdmastat -j rcvd_rnr_err)
+	b=$(RDMADIAG_SYSFS_ROOT=$RXE rdmastat rcvd_rnr_err -j)
+	jq -e . <<< "$b" > /dev/null || fail "rdmastat: not JSON: $b"
+	[ "$a" = "$b" ] || fail "rdmastat: -j after the name differs"
+	# rdmacheck: a test name, then --list
+	a=$(rdmacheck --list rnr)
+	b=$(rdmacheck rnr --list)
+	[ -n "$b" ] && [ "$a" = "$b" ] || fail "rdmacheck: --list after the name: $b"
+	# rdmadoctor: the command, then -j
+	doctor_root "$TMP/root"
+	a=$(RDMADIAG_SYSFS_ROOT=$TMP/root rdmadoctor -j local | jq -S -c 'del(.time)')
+	b=$(RDMADIAG_SYSFS_ROOT=$TMP/root rdmadoctor local -j | jq -S -c 'del(.time)')
+	[ -n "$b" ] && [ "$a" = "$b" ] || fail "rdmadoctor: -j after the command: $b"
+	# rdmatop takes no operand: one is a usage error, not ignored
+	RDMADIAG_SYSFS_ROOT=$RXE run --separate-stderr rdmatop -b stray -n 1
+	[ "$status" -eq 2 ] && [[ "$stderr" == *"unexpected argument 'stray'"* ]] ||
+		fail "rdmatop: exit $status: $stderr"
+}
