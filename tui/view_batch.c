@@ -19,7 +19,7 @@ static void text_frame(struct out *o, const struct rt_model *m,
 	size_t idx_buf[256], *idx = idx_buf, n, i, j;
 
 	out_text(o, "%s\n", rt_view_header(m, fi, line, sizeof(line)));
-	rt_cols_fit(rt_port_cols, PC__N, 0, shown);
+	rt_port_cols_fit(m, 0, shown);
 	out_text(o, "%s\n", rt_row(rt_port_cols, PC__N, shown, NULL, line, sizeof(line)));
 	if (m->nports > sizeof(idx_buf) / sizeof(idx_buf[0]))
 		idx = malloc(m->nports * sizeof(*idx));
