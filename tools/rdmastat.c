@@ -27,6 +27,7 @@
 
 #include "common/tool.h"
 #include "common/interval.h"
+#include "common/timefmt.h"
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_PROM };
 
@@ -540,7 +541,8 @@ static int cmd_snapshot(void)
 
 /* ---- intervals -------------------------------------------------------------------- */
 
-static void iso_now(char *buf, size_t len)
+/* now, for text and CSV (to the second) and for JSON (rdmadiag(7): RFC 3339 with nanoseconds) */
+static void iso_now(char *buf, size_t len, char *json, size_t json_len)
 {
 	struct timespec ts;
 	struct tm tm;
@@ -548,6 +550,7 @@ static void iso_now(char *buf, size_t len)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	tool_time_str(json, json_len, (uint64_t)ts.tv_sec, (uint32_t)ts.tv_nsec);
 }
 
 static void report_vanished(const struct rdiag_samples *prev, const struct rdiag_samples *cur,
@@ -587,12 +590,12 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 			    double secs)
 {
 	size_t n = rdiag_samples_count(cur), i = 0, j;
-	char when[32];
+	char when[32], when_json[TOOL_TIME_LEN];
 
-	iso_now(when, sizeof(when));
+	iso_now(when, sizeof(when), when_json, sizeof(when_json));
 	if (O.fmt == FMT_TEXT)
 		out_text(OUT, "--- %s  interval %.3f s ---\n", when, secs);
-	report_vanished(prev, cur, when);
+	report_vanished(prev, cur, when_json);
 	while (i < n) {
 		const struct rdiag_sample *first = rdiag_samples_get(cur, i);
 		size_t end = i;
@@ -634,7 +637,7 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 				header = true;
 				if (O.fmt == FMT_JSON) {
 					out_obj_begin(OUT, NULL);
-					out_str(OUT, "time", NULL, when);
+					out_str(OUT, "time", NULL, when_json);
 					out_dbl(OUT, "interval", NULL, secs);
 					out_str(OUT, "ifname", NULL, s->dev);
 					if (s->port)

@@ -148,10 +148,14 @@ static void lifespan_note(const struct rt_model *m, double interval, char *buf, 
 static void frame_info(struct rt_frame_info *fi, const char *host, double interval,
 		       const struct rt_thresholds *th)
 {
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
 	memset(fi, 0, sizeof(*fi));
 	fi->host = host;
 	fi->interval = interval;
-	fi->wall = time(NULL);
+	fi->wall = now.tv_sec;
+	fi->wall_nsec = (uint32_t)now.tv_nsec;
 	fi->th = th;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/out.h"
+#include "common/timefmt.h"
 
 #include "table.h"
 #include "thresh.h"
@@ -132,11 +133,13 @@ static void json_port(struct out *o, const struct rt_port *p)
 static void json_frame(struct out *o, const struct rt_model *m,
 		       const struct rt_frame_info *fi)
 {
+	char when[TOOL_TIME_LEN];
 	size_t i, j;
 
 	out_obj_begin(o, NULL);
 	out_u64(o, "frame", NULL, m->frames);
-	out_i64(o, "time", NULL, (int64_t)fi->wall);
+	out_str(o, "time", NULL, tool_time_str(when, sizeof(when), (uint64_t)fi->wall,
+						 fi->wall_nsec));
 	out_str(o, "host", NULL, fi->host);
 	out_dbl(o, "interval", NULL, fi->interval);
 	out_u64(o, "devices", NULL, m->ndevs);

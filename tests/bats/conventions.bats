@@ -32,6 +32,60 @@ no_rdma_here() {
 	[ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]
 }
 
+# the JSON each tool writes offline, JSON lines on stdout (TOOL)
+json_of() {
+	case $1 in
+	rdmadump)
+		rdmadump -j -c 40 -r "$CAP"
+		rdmadump -j -q -r "$CAP" ;;
+	rdmastat)
+		RDMADIAG_SYSFS_ROOT=$RXE rdmastat -j | jq -c .
+		RDMADIAG_SYSFS_ROOT=$RXE rdmastat -j -a -i 0.05 -n 1
+		RDMADIAG_SYSFS_ROOT=$RXE rdmastat -j explain rcvd_rnr_err | jq -c . ;;
+	rdmatop)
+		"$MKTOP" "$TMP/top" > /dev/null
+		RDMADIAG_SYSFS_ROOT=$TMP/top rdmatop -b -j -n 2 -d 0.05 ;;
+	rdmacheck)
+		rdmacheck --list -j ;;
+	rdmadoctor)
+		doctor_root "$TMP/root"
+		RDMADIAG_SYSFS_ROOT=$TMP/root rdmadoctor -j local
+		RDMADIAG_SYSFS_ROOT=$FIX/sysfs/broken rdmadoctor -j local || : ;;
+	esac
+}
+
+# ---- rule: time in JSON -----------------------------------------------------------------
+
+# every value under a key that names a point in time, one per line
+TIME_KEYS='.. | objects | to_entries[] | select(.key | test("^(time|ts|timestamp|when)$|_(time|ts|at)$")) | .value'
+RFC3339_NS='^"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{9}Z"$'
+
+@test "time in JSON: one format in every tool, RFC 3339 UTC with nanoseconds" {
+	local t n bad before after
+	for t in $TOOLS; do
+		json_of "$t" > "$TMP/$t.json" || fail "$t: no JSON"
+		[ -s "$TMP/$t.json" ] || fail "$t wrote no JSON"
+		jq -c "$TIME_KEYS" "$TMP/$t.json" > "$TMP/$t.times" || fail "$t: not JSON"
+		bad=$(grep -cvE "$RFC3339_NS" "$TMP/$t.times" || :)
+		[ "$bad" -eq 0 ] || fail "$t: times not in the one format: $(grep -vE "$RFC3339_NS" "$TMP/$t.times" | head -3)"
+		n=$(wc -l < "$TMP/$t.times")
+		case $t in
+		rdmadump|rdmastat|rdmatop) [ "$n" -gt 0 ] || fail "$t: no time found" ;;
+		esac
+	done
+	# the capture's time stamps are the file's, the samplers' the wall clock of the run
+	[ "$(head -1 "$TMP/rdmadump.times")" = '"2026-11-29T08:13:22.475959000Z"' ] ||
+		fail "rdmadump: $(head -1 "$TMP/rdmadump.times")"
+	before=$(date -u +%Y-%m-%dT%H:%M:%S.000000000Z)
+	for t in rdmastat rdmatop; do
+		json_of "$t" | jq -r "$TIME_KEYS" > "$TMP/$t.now"
+		after=$(date -u -d '+1 second' +%Y-%m-%dT%H:%M:%S.000000000Z)
+		while read -r v; do
+			[[ ! "$v" < "$before" && "$v" < "$after" ]] || fail "$t: $v not between $before and $after"
+		done < "$TMP/$t.now"
+	done
+}
+
 # ---- rule: intervals ----------------------------------------------------------------------
 
 # the one interval option of each tool that samples over time; the others have none
