@@ -86,6 +86,37 @@ RFC3339_NS='^"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{9}Z"$
 	done
 }
 
+# ---- rule: a field that does not apply is absent ----------------------------------------
+
+@test "fields that do not apply: absent, never null, in every tool's JSON" {
+	local t nulls
+	for t in $TOOLS; do
+		json_of "$t" > "$TMP/$t.json" || fail "$t: no JSON"
+		[ -s "$TMP/$t.json" ] || fail "$t wrote no JSON"
+		nulls=$(jq -c '[paths(. == null) | map(tostring) | join(".")] | .[]' "$TMP/$t.json" |
+			sort -u | head -5)
+		[ -z "$nulls" ] || fail "$t writes null: $nulls"
+	done
+	# the cases that used to be null are there to be absent: a first frame without rates,
+	# a finding without a cause id, a counter without a concept
+	jq -se '.[0].ports[0] | has("rx_pps") | not' "$TMP/rdmatop.json" > /dev/null ||
+		fail "rdmatop: a first frame with a rate"
+	jq -se '[.[1:][] | .ports[0] | has("rx_pps")] | all' "$TMP/rdmatop.json" > /dev/null ||
+		fail "rdmatop: later frames without a rate"
+	jq -se '[.[].findings[] | has("cause")] | (any and (all | not))' "$TMP/rdmadoctor.json" > /dev/null ||
+		fail "rdmadoctor: expected findings with and without a cause"
+}
+
+@test "fields that do not apply: no tool's source writes a JSON null" {
+	# out_null() is the writer's only way to a null; the rule is that no tool calls it
+	local hits
+	hits=$(grep -n 'out_null *(' "$ROOT"/tools/*.c "$ROOT"/tui/*.c || :)
+	# rdmastat explain still writes "check": null and "concept": null for a counter without
+	# them: rdmastat's command code belongs to the command-table change of the same issue
+	hits=$(grep -v 'rdmastat.c:.*out_null(OUT, "\(check\|concept\)")' <<< "$hits" || :)
+	[ -z "$hits" ] || fail "out_null in tools: $hits"
+}
+
 # ---- rule: intervals ----------------------------------------------------------------------
 
 # the one interval option of each tool that samples over time; the others have none
