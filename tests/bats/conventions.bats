@@ -280,3 +280,27 @@ ok_run() {
 	[ "$status" -eq 2 ] && [[ "$stderr" == *"unexpected argument 'stray'"* ]] ||
 		fail "rdmatop: exit $status: $stderr"
 }
+
+# ---- the convention is written once, in rdmadiag(7) ---------------------------------------
+
+@test "rdmadiag(7) renders, is installed and uninstalled, and every tool's page points to it" {
+	local page=$ROOT/man/man7/rdmadiag.7 t dest=$TMP/dest
+	run sh -c "LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l '$page' 2>&1 >/dev/null"
+	assert_output ""
+	# it states each rule: exit codes, intervals, options, time, absent fields, states
+	for t in '^\.SH EXIT STATUS' '0\.001 to 86400' 'before or after the operands' \
+		'RFC 3339' 'is absent' '^\.SS States'; do
+		grep -qE -- "$t" "$page" || fail "rdmadiag.7 does not state: $t"
+	done
+	for t in $TOOLS; do
+		grep -qF "$t (1)" "$page" || fail "rdmadiag.7 does not name $t(1)"
+		sed -n '/^\.SH SEE ALSO/,$p' "$ROOT/man/man1/$t.1" | grep -qF '.BR rdmadiag (7)' ||
+			fail "$t.1: SEE ALSO does not name rdmadiag(7)"
+		sed -n '/^\.SH EXIT STATUS/,/^\.SH [^E]/p' "$ROOT/man/man1/$t.1" | grep -qF 'rdmadiag (7)' ||
+			fail "$t.1: EXIT STATUS does not point to rdmadiag(7)"
+	done
+	make -C "$ROOT" --no-print-directory -s install PREFIX=/opt/rd DESTDIR="$dest" > /dev/null
+	[ -f "$dest/opt/rd/share/man/man7/rdmadiag.7" ] || fail "make install left out rdmadiag.7"
+	make -C "$ROOT" --no-print-directory -s uninstall PREFIX=/opt/rd DESTDIR="$dest" > /dev/null
+	[ ! -e "$dest/opt/rd/share/man/man7/rdmadiag.7" ] || fail "make uninstall left rdmadiag.7"
+}
