@@ -281,6 +281,35 @@ ok_run() {
 		fail "rdmatop: exit $status: $stderr"
 }
 
+# ---- rule: a state is a state -----------------------------------------------------------
+
+@test "states: a state field holds the object's state, never a condition of the tool" {
+	local t fifo
+	# every tool's JSON: no state of ours (SLOW, ERROR, ...) where a port, QP or ID state goes
+	for t in $TOOLS; do
+		json_of "$t" > "$TMP/$t.json"
+		if jq -r '.. | objects | select(has("state")) | .state | strings' "$TMP/$t.json" |
+			grep -qixE 'slow|error|failed|timeout'; then
+			fail "$t: a tool condition as a state"
+		fi
+	done
+	# rdmatop with a slow sampling (a FIFO in mlx5_0's counters holds the read 0.5 s, five
+	# intervals): the text STATE column and the JSON state stay ACTIVE, the mark is apart
+	"$MKTOP" "$TMP/slow" > /dev/null
+	fifo=$TMP/slow/sys/class/infiniband/mlx5_0/ports/1/hw_counters/aaa_stuck
+	mkfifo "$fifo"
+	(sleep 0.5; echo 1 > "$fifo") &
+	RDMADIAG_SYSFS_ROOT=$TMP/slow run --separate-stderr rdmatop -b -n 1 -d 0.1
+	wait
+	assert_success
+	assert_line --regexp '^mlx5_0 +1 ACTIVE +slow '
+	(sleep 0.5; echo 1 > "$fifo") &
+	RDMADIAG_SYSFS_ROOT=$TMP/slow run --separate-stderr rdmatop -b -j -n 1 -d 0.1
+	wait
+	[ "$(jq -c '.ports[0] | [.ifname, .state, .slow]' <<< "$output")" = '["mlx5_0","ACTIVE",true]' ] ||
+		fail "rdmatop -j: $(jq -c '.ports[0] | [.ifname, .state, .slow]' <<< "$output")"
+}
+
 # ---- the convention is written once, in rdmadiag(7) ---------------------------------------
 
 @test "rdmadiag(7) renders, is installed and uninstalled, and every tool's page points to it" {
