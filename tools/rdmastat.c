@@ -100,12 +100,7 @@ static void on_signal(int sig)
 
 static void no_devices(void)
 {
-	const char *root = rdiag_counters_sysfs_root(counters);
-
-	tool_err("no RDMA devices under %s/sys/class/infiniband: is ib_core and a driver "
-		 "(mlx5_ib, rdma_rxe, ...) loaded, or is this a container without the device?",
-		 root);
-	exit(EXIT_USAGE);
+	tool_die_no_devices(rdiag_counters_sysfs_root(counters));
 }
 
 static void lib_fail(const char *what, int err)
@@ -1101,12 +1096,8 @@ static void explain_one(const struct rdiag_catalog_entry *e)
 	out_str(output, "meaning", "  meaning:    %s\n", e->meaning);
 	if (e->hint)
 		out_str(output, "check", "  check:      %s\n", e->hint);
-	else
-		out_null(output, "check");
 	if (e->concept)
 		out_str(output, "concept", "  concept:    %s\n", e->concept);
-	else
-		out_null(output, "concept");
 	out_str(output, "unit", "  unit:       %s", rdiag_unit_name(e->unit));
 	if (e->scale > 1)
 		out_text(output, " (x%u for bytes)", e->scale);
@@ -1138,8 +1129,6 @@ static size_t explain_concept(const char *what)
 	out_str(output, "concept", "concept %s", what);
 	if (c)
 		out_str(output, "meaning", ": %s", c->meaning);
-	else
-		out_null(output, "meaning");
 	out_text(output, "\n");
 	for (i = 0; i < n; i++) {
 		const struct rdiag_catalog_entry *e = rdiag_catalog_at(i);
@@ -1153,8 +1142,6 @@ static size_t explain_concept(const char *what)
 	else if (found > 1)
 		out_str(output, "differences", "  differences: %s\n",
 			"none: every counter counts the same event");
-	else
-		out_null(output, "differences");
 	out_arr_begin(output, "counters");
 	for (i = 0; i < n; i++) {
 		const struct rdiag_catalog_entry *e = rdiag_catalog_at(i);
