@@ -133,10 +133,8 @@ static void print_findings(struct out *o, const struct rdiag_doctor *d,
 		out_str(o, "check", "%-12s ", f->check);
 		out_str(o, "layer", NULL, f->layer);
 		out_str(o, "level", NULL, rdiag_doc_level_name(f->level));
-		if (f->cause)
+		if (f->cause)		/* absent when there is none (rdmadiag(7)) */
 			out_str(o, "cause", NULL, f->cause);
-		else
-			out_null(o, "cause");
 		out_str(o, "subject", NULL, f->subject);
 		out_str(o, "summary", "%s\n", f->summary);
 		if (detail || out_json(o))
@@ -171,9 +169,6 @@ static void print_steps(struct out *o, const struct rdiag_doctor *d)
 			out_i64(o, "status", NULL, s->status);
 			out_str(o, "status_str", NULL,
 				      rdiag_cm_status_str(s->event, s->status, st, sizeof(st)));
-		} else {
-			out_null(o, "event");
-			out_null(o, "status");
 		}
 		out_bool(o, "timed_out", NULL, s->timed_out);
 		out_str(o, "detail", "%s\n", s->detail);
@@ -324,8 +319,6 @@ static int cmd_connect(const struct cfg *cfg, const char *arg)
 	out_u64(o, "port", " port %" PRIu64, opts.port);
 	if (cfg->src)
 		out_str(o, "src", " from %s", cfg->src);
-	else
-		out_null(o, "src");
 	out_str(o, "ps", " (port space %s,", tool_name_or(rdiag_port_space_name((unsigned int)cfg->ps),
 							    "?"));
 	out_i64(o, "timeout_ms", " timeout %" PRId64 " ms,", opts.timeout_ms);

@@ -27,29 +27,33 @@ static void on_signal(int sig)
 
 static void usage(void)
 {
-	printf("Usage: %s [options] (-r FILE | -i IFACE) [BPF expression]\n"
-	       "Decode and analyse RoCEv2, RoCEv1 and InfiniBand traffic.\n\n"
+	printf("Usage: %s [options] (-r FILE | -i IFACE) [BPF expression] [options]\n"
+	       "Decode and analyse RoCEv2, RoCEv1 and InfiniBand traffic.\n"
+	       "Options may come before or after the expression, as in tcpdump.\n\n"
 	       "Input:\n"
-	       "  -r FILE            read a pcap or pcapng file ('-' = standard input)\n"
-	       "  -i IFACE           capture live on IFACE (filter: udp port 4791 or ether proto\n"
-	       "                     0x8915, and the BPF expression if one is given)\n"
-	       "  -c N               stop after N matching packets\n"
-	       "  -w FILE            write the matching packets to FILE (pcap) instead of printing\n"
-	       "      --port N       also take UDP destination port N as RoCEv2 (repeatable)\n"
+	       "  -r, --read FILE       read a pcap or pcapng file ('-' = standard input)\n"
+	       "  -i, --interface IFACE capture live on IFACE (filter: udp port 4791 or ether\n"
+	       "                        proto 0x8915, and the BPF expression if one is given)\n"
+	       "  -c, --count N         stop after N matching packets\n"
+	       "  -w, --write FILE      write the matching packets to FILE (pcap) instead of\n"
+	       "                        printing\n"
+	       "      --port N          also take UDP destination port N as RoCEv2 (repeatable)\n"
 	       "Selection:\n"
-	       "      --qp N         only packets to or from QP N\n"
-	       "      --opcode OP    only opcode OP: a name (RC_SEND_ONLY) or number (repeatable)\n"
-	       "      --errors       only NAKs, RNR NAKs, PSN gaps, duplicates, bad ICRC, CM rejects\n"
+	       "      --qp N            only packets to or from QP N\n"
+	       "      --opcode OP       only opcode OP: a name (RC_SEND_ONLY) or number\n"
+	       "                        (repeatable)\n"
+	       "      --errors          only NAKs, RNR NAKs, PSN gaps, duplicates, bad ICRC,\n"
+	       "                        CM rejects\n"
 	       "Output:\n"
-	       "  -v                 every header field\n"
-	       "  -j, --json         JSON lines (the keys are listed in rdmadump(1))\n"
-	       "  -S, --summary      per-QP summary at the end (text tables, JSON with -j)\n"
-	       "  -q, --quiet        summary only, no packet lines\n"
+	       "  -v, --verbose         every header field\n"
+	       "  -j, --json            JSON lines (the keys are listed in rdmadump(1))\n"
+	       "  -S, --summary         per-QP summary at the end (text tables, JSON with -j)\n"
+	       "  -q, --quiet           summary only, no packet lines\n"
 	       "      --fail-on-errors  exit 1 when transport errors were seen\n"
-	       "  -h, --help         this help\n"
-	       "      --version      version\n\n"
+	       "  -h, --help            this help\n"
+	       "      --version         version\n\n"
 	       "Exit status: 0 ok, 1 transport errors seen (with --fail-on-errors),\n"
-	       "2 usage or input error.\n", tool_name());
+	       "2 usage or input error.  Output conventions: rdmadiag(7).\n", tool_name());
 }
 
 enum { OPT_QP = 256, OPT_OPCODE, OPT_ERRORS, OPT_PORT, OPT_FAIL, OPT_VERSION };
@@ -111,7 +115,9 @@ static void parse(int argc, char **argv, struct opts *o)
 
 	memset(o, 0, sizeof(*o));
 	argv[0] = (char *)tool_name();	/* getopt's own messages start with it */
-	while ((c = getopt_long(argc, argv, "+r:i:c:w:vjSqh", long_opts, NULL)) != -1) {
+	/* options may follow the expression, as in tcpdump (GNU getopt permutes argv: the words
+	 * of the expression end up, in order, after optind); "--" ends the options */
+	while ((c = getopt_long(argc, argv, "r:i:c:w:vjSqh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'r':
 			o->rfile = optarg;

@@ -26,6 +26,8 @@
 #include <rdmadiag/threshold.h>
 
 #include "common/tool.h"
+#include "common/interval.h"
+#include "common/timefmt.h"
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_PROM };
 
@@ -98,12 +100,7 @@ static void on_signal(int sig)
 
 static void no_devices(void)
 {
-	const char *root = rdiag_counters_sysfs_root(counters);
-
-	tool_err("no RDMA devices under %s/sys/class/infiniband: is ib_core and a driver "
-		 "(mlx5_ib, rdma_rxe, ...) loaded, or is this a container without the device?",
-		 root);
-	exit(EXIT_USAGE);
+	tool_die_no_devices(rdiag_counters_sysfs_root(counters));
 }
 
 static void lib_fail(const char *what, int err)
@@ -591,7 +588,8 @@ static int cmd_snapshot(void)
 
 /* ---- intervals -------------------------------------------------------------------- */
 
-static void iso_now(char *buf, size_t len)
+/* now, for text and CSV (to the second) and for JSON (rdmadiag(7): RFC 3339 with nanoseconds) */
+static void iso_now(char *buf, size_t len, char *json, size_t json_len)
 {
 	struct timespec ts;
 	struct tm tm;
@@ -599,6 +597,7 @@ static void iso_now(char *buf, size_t len)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	gmtime_r(&ts.tv_sec, &tm);
 	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	tool_time_str(json, json_len, (uint64_t)ts.tv_sec, (uint32_t)ts.tv_nsec);
 }
 
 static void report_vanished(const struct rdiag_samples *prev, const struct rdiag_samples *cur,
@@ -661,12 +660,12 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 	size_t n = rdiag_samples_count(cur), i = 0, j;
 	bool every = opts.all || opts.fmt != FMT_TEXT;
 	struct rdiag_rate r0;
-	char when[32];
+	char when[32], when_json[TOOL_TIME_LEN];
 
-	iso_now(when, sizeof(when));
+	iso_now(when, sizeof(when), when_json, sizeof(when_json));
 	if (opts.fmt == FMT_PROM) {
 		/* one exposition per interval, a blank line apart */
-		report_vanished(prev, cur, when);
+		report_vanished(prev, cur, when_json);
 		for (i = 0; i < n; i++)
 			if (rate_of(prev, i, rdiag_samples_get(cur, i), &r0))
 				check(rdiag_samples_get(cur, i), &r0);
@@ -679,7 +678,7 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 	}
 	if (opts.fmt == FMT_TEXT)
 		out_text(output, "--- %s  interval %.3f s ---\n", when, secs);
-	report_vanished(prev, cur, when);
+	report_vanished(prev, cur, when_json);
 	while (i < n) {
 		const struct rdiag_sample *first = rdiag_samples_get(cur, i);
 		size_t end = i;
@@ -721,7 +720,7 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 				header = true;
 				if (opts.fmt == FMT_JSON) {
 					out_obj_begin(output, NULL);
-					out_str(output, "time", NULL, when);
+					out_str(output, "time", NULL, when_json);
 					out_dbl(output, "interval", NULL, secs);
 					out_str(output, "ifname", NULL, s->dev);
 					if (s->port)
@@ -1097,12 +1096,8 @@ static void explain_one(const struct rdiag_catalog_entry *e)
 	out_str(output, "meaning", "  meaning:    %s\n", e->meaning);
 	if (e->hint)
 		out_str(output, "check", "  check:      %s\n", e->hint);
-	else
-		out_null(output, "check");
 	if (e->concept)
 		out_str(output, "concept", "  concept:    %s\n", e->concept);
-	else
-		out_null(output, "concept");
 	out_str(output, "unit", "  unit:       %s", rdiag_unit_name(e->unit));
 	if (e->scale > 1)
 		out_text(output, " (x%u for bytes)", e->scale);
@@ -1134,8 +1129,6 @@ static size_t explain_concept(const char *what)
 	out_str(output, "concept", "concept %s", what);
 	if (c)
 		out_str(output, "meaning", ": %s", c->meaning);
-	else
-		out_null(output, "meaning");
 	out_text(output, "\n");
 	for (i = 0; i < n; i++) {
 		const struct rdiag_catalog_entry *e = rdiag_catalog_at(i);
@@ -1149,8 +1142,6 @@ static size_t explain_concept(const char *what)
 	else if (found > 1)
 		out_str(output, "differences", "  differences: %s\n",
 			"none: every counter counts the same event");
-	else
-		out_null(output, "differences");
 	out_arr_begin(output, "counters");
 	for (i = 0; i < n; i++) {
 		const struct rdiag_catalog_entry *e = rdiag_catalog_at(i);
@@ -1338,13 +1329,10 @@ int main(int argc, char **argv)
 			opts.n_from_c = opts.n_names;
 			break;
 		case 'i':
-			if (tool_parse_double(optarg, 0.001, 86400, &opts.interval) < 0)
-				tool_usage_error("invalid interval '%s' (seconds, 0.001 to 86400)",
-						 optarg);
+			opts.interval = tool_interval_arg(optarg);
 			break;
 		case 'n':
-			if (tool_parse_u64(optarg, UINT32_MAX, &opts.count) < 0 || !opts.count)
-				tool_usage_error("invalid count '%s'", optarg);
+			opts.count = tool_count_arg(optarg);
 			count_set = true;
 			break;
 		case 'j': opts.fmt = FMT_JSON; break;

@@ -20,6 +20,7 @@
 #include "term.h"
 #include "thresh.h"
 #include "common/tool.h"
+#include "common/interval.h"
 #include "ui.h"
 #include "view.h"
 
@@ -78,13 +79,10 @@ static void parse(int argc, char **argv, struct opts *o)
 	while ((c = getopt_long(argc, argv, ":d:n:bjh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			if (tool_parse_double(optarg, 0.001, RT_INTERVAL_MAX, &o->interval) < 0)
-				tool_usage_error("invalid interval '%s': seconds from 0.001 to %g",
-						 optarg, RT_INTERVAL_MAX);
+			o->interval = tool_interval_arg(optarg);
 			break;
 		case 'n':
-			if (tool_parse_u64(optarg, UINT32_MAX, &o->count) < 0 || !o->count)
-				tool_usage_error("invalid count '%s': a positive integer", optarg);
+			o->count = tool_count_arg(optarg);
 			break;
 		case 'b':
 			o->batch = true;
@@ -150,11 +148,36 @@ static void lifespan_note(const struct rt_model *m, double interval, char *buf, 
 static void frame_info(struct rt_frame_info *fi, const char *host, double interval,
 		       const struct rt_thresholds *th)
 {
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
 	memset(fi, 0, sizeof(*fi));
 	fi->host = host;
 	fi->interval = interval;
-	fi->wall = time(NULL);
+	fi->wall = now.tv_sec;
+	fi->wall_nsec = (uint32_t)now.tv_nsec;
 	fi->th = th;
+}
+
+/* no RDMA device to watch is an environment error, one line and exit 2, as in the other tools
+ * (rdmadiag(7)); --sysfs-root reaches the library through the environment */
+static void no_devices(void)
+{
+	tool_die_no_devices(getenv("RDMADIAG_SYSFS_ROOT"));
+}
+
+/* the interactive screen is not started for nothing: one snapshot first */
+static void require_devices(struct rt_collector *col)
+{
+	struct rt_snap s;
+	size_t n;
+
+	if (rt_collect_once(col, &s) < 0)
+		return;		/* the collector's own error shows on the screen */
+	n = s.nports;
+	rt_snap_free(&s);
+	if (!n)
+		no_devices();
 }
 
 /* sleep until due (monotonic ns) or a signal asks us to stop; false = stop */
@@ -198,6 +221,11 @@ static int run_batch(const struct opts *o, struct rt_collector *col, struct rt_m
 				 rt_collector_errmsg(col) : strerror(-r));
 			r = EXIT_USAGE;
 			break;
+		}
+		if (!k && !s.nports) {
+			rt_snap_free(&s);
+			out_free(out);
+			no_devices();
 		}
 		r = rt_model_ingest(m, &s);
 		rt_snap_free(&s);
@@ -262,6 +290,7 @@ static int run_tui(const struct opts *o, struct rt_collector *col, struct rt_mod
 	int r;
 
 	rt_ui_init(&ui, o->interval);
+	require_devices(col);
 	r = term_start(want_color());
 	if (r < 0) {
 		/* newterm fails for one reason in practice: no terminfo entry for TERM */

@@ -9,6 +9,7 @@ const struct rt_col rt_port_cols[PC__N] = {
 	[PC_DEV]    = { "DEVICE", 8, false, 0 },
 	[PC_PORT]   = { "PORT", 4, true, 0 },
 	[PC_STATE]  = { "STATE", 6, false, 2 },
+	[PC_SAMPLE] = { "SAMPLE", 6, false, 0 },
 	[PC_NETDEV] = { "NETDEV", 8, false, 5 },
 	[PC_LINK]   = { "LINK", 5, true, 6 },
 	[PC_RXP]    = { "RX PKT/s", 8, true, 0 },
@@ -79,14 +80,10 @@ void rt_port_cells(const struct rt_port *p, char cells[PC__N][RT_CELL])
 		CELL(PC_PORT, "%u", p->port);
 	else
 		CELLS(PC_PORT, "dev");
-	if (p->gone)
-		CELLS(PC_STATE, "GONE");
-	else if (p->err)
-		CELLS(PC_STATE, "ERROR");
-	else if (p->slow)
-		CELLS(PC_STATE, "SLOW");
-	else
-		CELLS(PC_STATE, p->state);
+	/* STATE is the port's state (the last one read when a sampling failed); how the sampling
+	 * went has its own column */
+	CELLS(PC_STATE, p->gone ? "GONE" : p->state);
+	CELLS(PC_SAMPLE, p->gone ? "-" : p->err ? "failed" : p->slow ? "slow" : "-");
 	CELLS(PC_NETDEV, p->netdev[0] ? p->netdev : "-");
 	CELLS(PC_LINK, rt_fmt_gbps(b, sizeof(b), p->link_gbps));
 	/* "-": no rate yet (first sample, stale, gone) or no such counter on this port */
@@ -188,16 +185,40 @@ void rt_cm_cells(const struct rt_cmid *c, char cells[MC__N][RT_CELL])
 
 int rt_cols_fit(const struct rt_col *cols, int n, int width, bool *shown)
 {
-	int i, total = 0, prio, maxprio = 0, count = n;
+	return rt_cols_fit_want(cols, n, width, NULL, shown);
+}
+
+int rt_port_cols_fit(const struct rt_model *m, int width, bool shown[PC__N])
+{
+	bool want[PC__N];
+	size_t i;
+	int c;
+
+	for (c = 0; c < PC__N; c++)
+		want[c] = true;
+	want[PC_SAMPLE] = false;
+	for (i = 0; i < m->nports; i++)
+		if (!m->ports[i].gone && (m->ports[i].slow || m->ports[i].err))
+			want[PC_SAMPLE] = true;
+	return rt_cols_fit_want(rt_port_cols, PC__N, width, want, shown);
+}
+
+int rt_cols_fit_want(const struct rt_col *cols, int n, int width, const bool *want,
+		     bool *shown)
+{
+	int i, total = 0, prio, maxprio = 0, count = 0;
 
 	for (i = 0; i < n; i++) {
-		shown[i] = true;
-		total += cols[i].width + (i ? 1 : 0);
+		shown[i] = !want || want[i];
+		if (!shown[i])
+			continue;
+		total += cols[i].width + (count ? 1 : 0);
+		count++;
 		if (cols[i].prio > maxprio)
 			maxprio = cols[i].prio;
 	}
 	if (width <= 0)
-		return n;
+		return count;
 	/* drop whole priority classes, highest number first, until the rest fits */
 	for (prio = maxprio; prio > 0 && total > width; prio--)
 		for (i = n - 1; i >= 0 && total > width; i--)

@@ -17,6 +17,7 @@ struct rt_frame_info {
 	const char *host;
 	double interval;
 	time_t wall;			/* wall-clock time of the frame */
+	uint32_t wall_nsec;		/* and its nanoseconds (the JSON time) */
 	bool paused;
 	bool collecting;		/* the collector is still on a snapshot ... */
 	double collecting_s;		/* ... for this long ... */

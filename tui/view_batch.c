@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/out.h"
+#include "common/timefmt.h"
 
 #include "table.h"
 #include "thresh.h"
@@ -19,7 +20,7 @@ static void text_frame(struct out *o, const struct rt_model *m,
 	size_t idx_buf[256], *idx = idx_buf, n, i, j;
 
 	out_text(o, "%s\n", rt_view_header(m, fi, line, sizeof(line)));
-	rt_cols_fit(rt_port_cols, PC__N, 0, shown);
+	rt_port_cols_fit(m, 0, shown);
 	out_text(o, "%s\n", rt_row(rt_port_cols, PC__N, shown, NULL, line, sizeof(line)));
 	if (m->nports > sizeof(idx_buf) / sizeof(idx_buf[0]))
 		idx = malloc(m->nports * sizeof(*idx));
@@ -48,29 +49,24 @@ static void text_frame(struct out *o, const struct rt_model *m,
 		free(idx);
 }
 
-static void rate_or_null(struct out *o, const char *key, bool have, double v)
+/* a field that does not apply is left out, never null (rdmadiag(7)) */
+static void dbl_if(struct out *o, const char *key, bool have, double v)
 {
 	if (have)
 		out_dbl(o, key, NULL, v);
-	else
-		out_null(o, key);
 }
 
-static void u64_or_null(struct out *o, const char *key, bool have, uint64_t v)
+static void u64_if(struct out *o, const char *key, bool have, uint64_t v)
 {
 	if (have)
 		out_u64(o, key, NULL, v);
-	else
-		out_null(o, key);
 }
 
-/* the process behind a QP or rdma_cm ID: pid null for a kernel one */
+/* the process behind a QP or rdma_cm ID: no pid for a kernel one */
 static void owner(struct out *o, int64_t pid, const char *comm)
 {
 	if (pid >= 0)
 		out_i64(o, "pid", NULL, pid);
-	else
-		out_null(o, "pid");
 	out_str(o, "comm", NULL, comm);
 }
 
@@ -91,17 +87,15 @@ static void json_port(struct out *o, const struct rt_port *p)
 	out_bool(o, "slow", NULL, p->slow);
 	if (p->err)
 		out_str(o, "error", NULL, strerror(-p->err));
-	rate_or_null(o, "rx_pps", rates && p->have_pkts, p->rx_pps);
-	rate_or_null(o, "tx_pps", rates && p->have_pkts, p->tx_pps);
-	rate_or_null(o, "rx_bytes_per_sec", rates && p->have_bytes, p->rx_Bps);
-	rate_or_null(o, "tx_bytes_per_sec", rates && p->have_bytes, p->tx_Bps);
-	rate_or_null(o, "utilisation", rates && p->util >= 0, p->util);
+	dbl_if(o, "rx_pps", rates && p->have_pkts, p->rx_pps);
+	dbl_if(o, "tx_pps", rates && p->have_pkts, p->tx_pps);
+	dbl_if(o, "rx_bytes_per_sec", rates && p->have_bytes, p->rx_Bps);
+	dbl_if(o, "tx_bytes_per_sec", rates && p->have_bytes, p->tx_Bps);
+	dbl_if(o, "utilisation", rates && p->util >= 0, p->util);
 	out_u64(o, "errors_moving", NULL, p->err_moving);
 	out_u64(o, "error_delta", NULL, p->err_delta);
 	if (p->top_err)
 		out_str(o, "top_error", NULL, p->top_err);
-	else
-		out_null(o, "top_error");
 	out_u64(o, "breaches", NULL, p->breaches);
 	out_arr_begin(o, "counters");
 	for (j = 0; j < p->nctr; j++) {
@@ -112,14 +106,12 @@ static void json_port(struct out *o, const struct rt_port *p)
 		out_obj_begin(o, NULL);
 		out_str(o, "name", NULL, c->name);
 		out_u64(o, "value", NULL, c->value);
-		rate_or_null(o, "delta", valid, (double)c->delta);
-		rate_or_null(o, "rate", valid, c->rate);
+		dbl_if(o, "delta", valid, (double)c->delta);
+		dbl_if(o, "rate", valid, c->rate);
 		out_str(o, "rate_state", NULL, c->present ? rt_rate_state_name(c->state) :
 								   "gone");
 		if (*concept)
 			out_str(o, "concept", NULL, concept);
-		else
-			out_null(o, "concept");
 		out_str(o, "severity", NULL, rt_sev_name(rt_meta_sev(&c->meta)));
 		out_str(o, "origin", NULL, rdiag_origin_name(c->meta.origin));
 		out_bool(o, "breach", NULL, c->breach);
@@ -132,11 +124,13 @@ static void json_port(struct out *o, const struct rt_port *p)
 static void json_frame(struct out *o, const struct rt_model *m,
 		       const struct rt_frame_info *fi)
 {
+	char when[TOOL_TIME_LEN];
 	size_t i, j;
 
 	out_obj_begin(o, NULL);
 	out_u64(o, "frame", NULL, m->frames);
-	out_i64(o, "time", NULL, (int64_t)fi->wall);
+	out_str(o, "time", NULL, tool_time_str(when, sizeof(when), (uint64_t)fi->wall,
+						 fi->wall_nsec));
 	out_str(o, "host", NULL, fi->host);
 	out_dbl(o, "interval", NULL, fi->interval);
 	out_u64(o, "devices", NULL, m->ndevs);
@@ -158,11 +152,11 @@ static void json_frame(struct out *o, const struct rt_model *m,
 		out_str(o, "ifname", NULL, q->dev);
 		out_u64(o, "port", NULL, q->port);
 		out_u64(o, "lqpn", NULL, q->lqpn);
-		u64_or_null(o, "rqpn", q->has_rqpn, q->rqpn);
+		u64_if(o, "rqpn", q->has_rqpn, q->rqpn);
 		out_str(o, "type", NULL, q->type);
 		out_str(o, "state", NULL, q->state);
 		out_u64(o, "sq-psn", NULL, q->sq_psn);
-		u64_or_null(o, "rq-psn", q->has_psn, q->rq_psn);
+		u64_if(o, "rq-psn", q->has_psn, q->rq_psn);
 		owner(o, q->pid, q->comm);
 		if (q->has_counter) {
 			out_u64(o, "counter_packets", NULL, q->ctr_packets);
@@ -185,7 +179,7 @@ static void json_frame(struct out *o, const struct rt_model *m,
 		out_str(o, "ps", NULL, c->ps);
 		out_str(o, "src-addr", NULL, c->src);
 		out_str(o, "dst-addr", NULL, c->dst);
-		u64_or_null(o, "lqpn", c->lqpn, c->lqpn);
+		u64_if(o, "lqpn", c->lqpn, c->lqpn);
 		owner(o, c->pid, c->comm);
 		out_obj_end(o);
 	}

@@ -91,7 +91,7 @@ static void draw_ports(struct rt_model *m, struct rt_ui *ui)
 	size_t *idx = NULL, n = 0, i;
 	int rows = body_rows();
 
-	rt_cols_fit(rt_port_cols, PC__N, COLS, shown);
+	rt_port_cols_fit(m, COLS, shown);
 	if (m->nports) {
 		idx = malloc(m->nports * sizeof(*idx));
 		if (idx)
@@ -117,6 +117,8 @@ static void draw_ports(struct rt_model *m, struct rt_ui *ui)
 		if (p->gone || sel)
 			continue;
 		/* highlight the trouble columns in place */
+		if ((p->slow || p->err) && (x = rt_col_x(rt_port_cols, PC__N, shown, PC_SAMPLE)) >= 0)
+			put(y, x, cells[PC_SAMPLE], p->err ? a_err() : a_warn(), false);
 		if (p->err_moving && (x = rt_col_x(rt_port_cols, PC__N, shown, PC_ERRS)) >= 0) {
 			snprintf(line, sizeof(line), "%*s", rt_port_cols[PC_ERRS].width, cells[PC_ERRS]);
 			put(y, x, line, a_err(), false);

@@ -46,6 +46,7 @@ int rd_path(const struct rdiag_counters *c, char *buf, size_t len, const char *f
 int rd_read_str(const char *path, char *buf, size_t len);
 /* parse an unsigned decimal (or 0x hex) value, whole string; 0 or -EINVAL/-ERANGE */
 int rd_parse_u64(const char *s, uint64_t *v);
+int rd_parse_hex32(const char *s, uint32_t *v);	/* "0x12": a LID as sysfs writes it */
 int rd_read_u64(const char *path, uint64_t *v);
 bool rd_is_dir(const char *path);
 

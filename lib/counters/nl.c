@@ -158,7 +158,7 @@ static int walk(struct rdiag_counters *c, const void *buf, size_t len, uint16_t 
 	int rem = (int)len, ret;
 
 	if (len > INT32_MAX || rd_nl_datagram_check(buf, len) < 0) {
-		rd_seterr(c, "truncated or malformed netlink reply (a message length that does not fit the datagram)");
+		rd_seterr(c, "truncated netlink reply (a message length that does not fit the datagram)");
 		return -EBADMSG;
 	}
 	while (mnl_nlmsg_ok(nlh, rem)) {

@@ -86,6 +86,36 @@ int rd_parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
+/* A LID as sysfs writes it ("0x12\n", the kernel's "0x%x"): 0x, hex digits (up to 32 bits),
+ * trailing blanks and newlines. */
+int rd_parse_hex32(const char *s, uint32_t *v)
+{
+	const char *p = s;
+	uint32_t x = 0;
+
+	if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X') || !p[2])
+		return -EINVAL;
+	for (p += 2; *p && *p != ' ' && *p != '\t' && *p != '\n'; p++) {
+		unsigned int d;
+
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned int)(*p - '0');
+		else if ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f')
+			d = (unsigned int)((*p | 0x20) - 'a' + 10);
+		else
+			return -EINVAL;
+		if (x > UINT32_MAX >> 4)
+			return -ERANGE;
+		x = x << 4 | d;
+	}
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	if (*p)
+		return -EINVAL;
+	*v = x;
+	return 0;
+}
+
 int rd_read_u64(const char *path, uint64_t *v)
 {
 	char buf[64];

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
-# Every tool ships with its man page, its completions and --help/--version, and every long
-# option that --help lists appears in the man page and in both completion scripts.
+# Every tool ships with its man page, its completions and --help/--version, and the long
+# options of --help, of the man page's OPTIONS sections and of both completion scripts are
+# the same set, checked in both directions (rdmadiag(7)).
 load helper
 
 tools() {
@@ -64,6 +65,29 @@ bin() {
 				fail "$t: $o missing from man/man1/$t.1"
 			grep -qF -- "$o" "$ROOT/completions/bash/$t" || fail "$t: $o missing from bash completion"
 			grep -qF -- "$o" "$ROOT/completions/zsh/_$t" || fail "$t: $o missing from zsh completion"
+		done
+	done
+}
+
+# the long options each source names, one per line, sorted
+help_opts() { "$(bin "$1")" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u; }
+# the man page: the option lines (the line after .TP) of every section named ...OPTIONS
+man_opts() {
+	awk '/^\.SH /{ in_opts = /OPTIONS/ } in_opts' "$ROOT/man/man1/$1.1" | grep -A1 '^\.TP' |
+		grep -v '^\.TP' | grep -oE -- '\\-\\-[a-z][a-z0-9\\-]*[a-z0-9]' | tr -d '\\' | sort -u
+}
+bash_opts() { grep -oE -- '--[a-z][a-z0-9-]+' "$ROOT/completions/bash/$1" | sort -u; }
+zsh_opts() { grep -oE -- '--[a-z][a-z0-9-]+' "$ROOT/completions/zsh/_$1" | sort -u; }
+
+@test "--help, the man page's OPTIONS and both completions name the same long options" {
+	local t src extra missing
+	for t in $(tools); do
+		[ -n "$(help_opts "$t")" ] || fail "$t: --help lists no long option"
+		for src in man bash zsh; do
+			extra=$(comm -23 <("${src}_opts" "$t") <(help_opts "$t") | tr '\n' ' ')
+			missing=$(comm -13 <("${src}_opts" "$t") <(help_opts "$t") | tr '\n' ' ')
+			[ -z "$extra" ] || fail "$t: $src lists options --help does not: $extra"
+			[ -z "$missing" ] || fail "$t: --help lists options $src does not: $missing"
 		done
 	done
 }

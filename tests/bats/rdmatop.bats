@@ -60,8 +60,8 @@ jnorm() { jq -S -c 'del(.time, .host)'; }
 	run --separate-stderr rdmatop -b -j -n 2 -d 0.1
 	assert_success
 	diff -u "$GOLD/batch.jsonl" <(printf '%s\n' "$output" | jnorm)
-	# the first frame has no rates (null, not zero); the second has them
-	[ "$(printf '%s\n' "$output" | jq -s '.[0].ports[0].rx_pps')" = null ]
+	# the first frame has no rates (absent, not zero); the second has them
+	[ "$(printf '%s\n' "$output" | jq -s '.[0].ports[0] | has("rx_pps")')" = false ]
 	[ "$(printf '%s\n' "$output" | jq -s '.[1].ports[] | select(.ifname == "rxe0") | .rx_pps')" = 0 ]
 }
 
@@ -233,4 +233,25 @@ bumped_frames() {
 	# frames 3..5 come one interval apart (0.5 s; 0.2 leaves room for a reader that was
 	# scheduled late), not at once
 	awk 'NR > 2 { gap = $1 - prev; if (gap < 0.2) { print "frame " NR " only " gap " s after the last"; bad = 1 } } { prev = $1 } END { exit bad }' "$t"
+}
+
+@test "batch: a slow sampling is marked in its own SAMPLE column; STATE keeps the port state" {
+	# a FIFO among mlx5_0's hw_counters: reading it blocks until the writer comes, which
+	# makes that device's sampling take at least 0.5 s, five intervals
+	local fifo=$FXD/sys/class/infiniband/mlx5_0/ports/1/hw_counters/aaa_stuck
+	run --separate-stderr rdmatop -b -n 1 -d 0.1
+	refute_output --partial SAMPLE		# no mark, no column
+	mkfifo "$fifo"
+	(sleep 0.5; echo 7 > "$fifo") &
+	run --separate-stderr rdmatop -b -n 1 -d 0.1
+	wait
+	assert_success
+	assert_line --regexp '^DEVICE +PORT STATE +SAMPLE +NETDEV '
+	assert_line --regexp '^mlx5_0 +1 ACTIVE +slow +eth2 '
+	assert_line --regexp '^rxe0 +1 ACTIVE +- +veth0 '
+	(sleep 0.5; echo 7 > "$fifo") &
+	run --separate-stderr rdmatop -b -j -n 1 -d 0.1
+	wait
+	[ "$(jq -c '[.ports[] | [.ifname, .state, .slow]]' <<< "$output")" = \
+	  '[["mlx5_0","ACTIVE",true],["rxe0","ACTIVE",false],["rxe1","ACTIVE",false]]' ]
 }

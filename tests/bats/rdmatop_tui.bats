@@ -369,3 +369,14 @@ restored() {
 	screen | grep -q "^rdmatop: cannot drive the terminal: TERM='no-such-terminal-xyz' has no terminfo entry"
 	restored
 }
+
+@test "no RDMA device: one line and exit 2 before the screen is taken, as in batch mode" {
+	rm -rf "$FXD"
+	mkdir -p "$FXD/sys/class/infiniband"
+	START_WAIT=AFTER-EXIT start_top
+	[ "$(cat "$EXITF")" = 2 ]
+	screen | grep -q "^rdmatop: no RDMA devices under $FXD/sys/class/infiniband: " ||
+		fail "$(screen)"
+	[ "$(screen | grep -c '^rdmatop:')" -eq 1 ] || fail "$(screen)"
+	restored
+}

@@ -8,8 +8,10 @@ already picked the alternatives).  A frame is an RDMA frame for tshark when "inf
 in its protocol list; each one must be in rdmadump's output, and every field tshark decoded
 must be equal.  Frames only rdmadump reports are listed too (tshark did not see RDMA there).
 """
+import calendar
 import ipaddress
 import sys
+import time
 
 spec_path, tshark_path, rdm_path, name = sys.argv[1:5]
 
@@ -32,6 +34,13 @@ def as_int(s):
     return int(s, 0)
 
 
+def epoch(rfc3339):
+    """rdmadump's YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ as tshark's frame.time_epoch, sec.nnnnnnnnn"""
+    whole, frac = rfc3339.rstrip('Z').split('.')
+    t = calendar.timegm(time.strptime(whole, '%Y-%m-%dT%H:%M:%S'))
+    return '%d.%s' % (t, frac)
+
+
 def norm(how, tval, rval):
     """(tshark value, rdmadump value) as comparable objects"""
     if how == 'int':
@@ -49,6 +58,8 @@ def norm(how, tval, rval):
         return int.from_bytes(t.to_bytes(4, 'big'), 'little'), as_int(rval)
     if how == 'kind':
         return KIND.get(tval, tval), rval
+    if how == 'time':
+        return tval, epoch(rval)
     return tval, rval
 
 

@@ -424,6 +424,50 @@ static void test_format(void)
 	EXPECT_EQ(rt_cols_fit(rt_port_cols, PC__N, 0, shown), PC__N);
 }
 
+/* STATE keeps the port's state; a slow or failed sampling is marked in SAMPLE, a column shown
+ * only while some port has a mark */
+static void test_sample_mark(void)
+{
+	const struct fake_ctr c[] = { RXE("sent_pkts", 1) };
+	char cells[PC__N][RT_CELL];
+	bool shown[PC__N];
+	struct rt_model m;
+	struct rt_port *p;
+
+	rt_model_init(&m);
+	ingest1(&m, "rxe0", 1, c, 1);
+	p = rt_model_find(&m, "rxe0", 1);
+	EXPECT_TRUE(p != NULL);
+	if (!p)
+		return;
+	rt_port_cells(p, cells);
+	EXPECT_STREQ(cells[PC_STATE], "ACTIVE");
+	EXPECT_STREQ(cells[PC_SAMPLE], "-");
+	EXPECT_EQ(rt_port_cols_fit(&m, 0, shown), PC__N - 1);
+	EXPECT_TRUE(!shown[PC_SAMPLE] && shown[PC_STATE]);
+	p->slow = true;
+	rt_port_cells(p, cells);
+	EXPECT_STREQ(cells[PC_STATE], "ACTIVE");
+	EXPECT_STREQ(cells[PC_SAMPLE], "slow");
+	EXPECT_EQ(rt_port_cols_fit(&m, 0, shown), PC__N);
+	EXPECT_TRUE(shown[PC_SAMPLE]);
+	p->slow = false;
+	p->err = -EIO;
+	rt_port_cells(p, cells);
+	EXPECT_STREQ(cells[PC_STATE], "ACTIVE");
+	EXPECT_STREQ(cells[PC_SAMPLE], "failed");
+	/* at 80 columns the mark is shown, and the row still fits */
+	rt_port_cols_fit(&m, 80, shown);
+	EXPECT_TRUE(shown[PC_SAMPLE] && shown[PC_STATE]);
+	p->gone = true;
+	rt_port_cells(p, cells);
+	EXPECT_STREQ(cells[PC_STATE], "GONE");
+	EXPECT_STREQ(cells[PC_SAMPLE], "-");
+	rt_port_cols_fit(&m, 0, shown);
+	EXPECT_TRUE(!shown[PC_SAMPLE]);
+	rt_model_free(&m);
+}
+
 /* rt_row against what snprintf("%s%*s") / ("%s%-*s") makes of the same cells, at every
  * buffer size from 1 to past the full row: padding, alignment, a cell wider than its
  * column, the last left-aligned column unpadded, trailing blanks trimmed, truncation */
@@ -479,5 +523,6 @@ int main(void)
 	test_thresholds();
 	test_keys();
 	test_format();
+	test_sample_mark();
 	return tap_done();
 }

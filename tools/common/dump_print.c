@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 
 #include "dump.h"
+#include "timefmt.h"
 
 #define HAS(p, h) ((p)->present & RDIAG_HAS(RDIAG_HDR_##h))
 
@@ -188,32 +189,6 @@ static void ip_str(char *buf, size_t len, int af, const uint8_t *a)
 		*q++ = '.';
 	}
 	q[-1] = '\0';
-}
-
-/* "sec.nsec" by hand: this runs for every packet of a -j dump */
-static const char *ts_str(char *end, uint64_t sec, uint32_t ns)
-{
-	char *q = end;
-
-	*--q = '\0';
-	q = ns9_before(q, ns);
-	*--q = '.';
-	while (sec > UINT32_MAX) {
-		q -= 2;
-		memcpy(q, d2 + 2 * (sec % 100), 2);
-		sec /= 100;
-	}
-	for (uint32_t s = (uint32_t)sec; ; s /= 100) {	/* 32-bit divisions until 2106 */
-		if (s < 10) {
-			*--q = (char)('0' + s);
-			break;
-		}
-		q -= 2;
-		memcpy(q, d2 + 2 * (s % 100), 2);
-		if (s < 100)
-			break;
-	}
-	return q;
 }
 
 static void addr_pair(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
@@ -582,7 +557,8 @@ void dump_packet(struct out *o, const struct rdiag_frame *f, const struct rdiag_
 	w_begin(w, NULL);		/* the top-level object */
 	w_u64(w, K("n"), F(NULL, "#%" PRIu64 " "), f->n);
 	if (w->json) {
-		w_str(w, K("ts"), NULL, ts_str(ts + sizeof(ts), f->ts_sec, f->ts_nsec));
+		/* the one time format of every tool's JSON (rdmadiag(7)) */
+		w_str(w, K("ts"), NULL, tool_time_str(ts, sizeof(ts), f->ts_sec, f->ts_nsec));
 	} else {
 		dump_time(ts, sizeof(ts), f->ts_sec, f->ts_nsec);
 		out_str(w->o, NULL, "%s", ts);

@@ -86,6 +86,13 @@ void tool_version(void)
 	printf("%s (rdmadiag) %s\n", progname, RDIAG_VERSION);
 }
 
+void tool_die_no_devices(const char *sysfs_root)
+{
+	tool_die("no RDMA devices under %s/sys/class/infiniband: is ib_core and a driver "
+		 "(mlx5_ib, rdma_rxe, ...) loaded, or is this a container without the device?",
+		 sysfs_root ? sysfs_root : "");
+}
+
 int tool_parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
 	char *end;

@@ -25,6 +25,9 @@ void tool_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noretur
 /* "prog: msg\nTry 'prog --help' for more information.\n", exit(EXIT_USAGE) */
 void tool_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 void tool_version(void);
+/* "prog: no RDMA devices under ROOT/sys/class/infiniband: is ... loaded, ...?", exit(EXIT_USAGE):
+ * no device to look at is an environment error in every tool (rdmadiag(7)); root "" = / */
+void tool_die_no_devices(const char *sysfs_root) __attribute__((noreturn));
 
 /* a name from the library's tables, which give NULL for a value without a name, or the
  * tool's fallback ("UNKNOWN", "?") */
