@@ -307,18 +307,14 @@ int main(int argc, char **argv)
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 	}
-	/* packet lines go to stdout in big writes; live output is flushed per packet below.  JSON
-	 * lines are held by the writer until its 64 KiB buffer is full and then go to write(2)
-	 * as they are: an unbuffered stdout does not copy them into a stdio buffer first (every
-	 * byte of -j output comes through the writer, which writes what it holds before anything
-	 * else reaches stdout) */
+	/* reading a file, packet lines (text or JSON) are held by the writer until its 64 KiB
+	 * buffer is full and then go to write(2) as they are: an unbuffered stdout does not copy
+	 * them into a stdio buffer first (every byte of output comes through the writer, which
+	 * writes what it holds before anything else reaches stdout); live output is flushed per
+	 * packet below */
 	if (!rdiag_capture_is_live(g_cap)) {
-		if (o.json) {
-			setvbuf(stdout, NULL, _IONBF, 0);
-			out_hold(out, true);
-		} else {
-			setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-		}
+		setvbuf(stdout, NULL, _IONBF, 0);
+		out_hold(out, true);
 	}
 	tty_progress = !rdiag_capture_is_live(g_cap) && isatty(STDERR_FILENO);
 	last_progress = now_ms();

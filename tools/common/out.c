@@ -518,24 +518,105 @@ void out_arr_end(struct out *o)
 #define TEXT_OR_JSON(o, key, k, fmt, textval, ...) do { \
 	if ((o)->mode == OUT_TEXT) { \
 		if (fmt) \
-			fprintf((o)->f, fmt, textval); \
+			textf(o, fmt, textval); \
 		return; \
 	} \
 	member(o, key, k); \
 	__VA_ARGS__; \
 } while (0)
 
-/* text mode: the common formats without printf (text_fmt.c), the rest through it */
+/* Text: printf-like output.  While the writer is held (out_hold) text is assembled in buf as
+ * JSON is and written when the buffer is full, so a file's packet lines cost one copy and no
+ * stdio call per field; otherwise it goes to the stream at once, so a tool may mix out_*()
+ * with its own writes to the stream. */
+static void textf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void vtextf(struct out *o, const char *fmt, va_list ap)
+{
+	va_list again;
+	size_t room;
+	int n;
+
+	if (!o->hold) {
+		vfprintf(o->f, fmt, ap);
+		return;
+	}
+	room = sizeof(o->buf) - o->len;
+	va_copy(again, ap);
+	n = vsnprintf(o->buf + o->len, room, fmt, ap);
+	if (n >= 0 && (size_t)n < room) {
+		o->len += (size_t)n;
+	} else if (n >= 0) {
+		ob_flush(o);
+		if ((size_t)n < sizeof(o->buf))
+			o->len = (size_t)vsnprintf(o->buf, sizeof(o->buf), fmt, again);
+		else
+			vfprintf(o->f, fmt, again);
+	}
+	va_end(again);
+}
+
+static void textf(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vtextf(o, fmt, ap);
+	va_end(ap);
+}
+
+/* the common formats without printf (text_fmt.c) into buf or a field's worth of stack, the
+ * rest through printf */
+#define TEXT_FIELD_MAX 256
+static char *text_room(struct out *o, char *stack, size_t *cap)
+{
+	if (!o->hold) {
+		*cap = TEXT_FIELD_MAX;
+		return stack;
+	}
+	if (sizeof(o->buf) - o->len < TEXT_FIELD_MAX)
+		ob_flush(o);
+	*cap = sizeof(o->buf) - o->len;
+	return o->buf + o->len;
+}
+
+static void text_done(struct out *o, const char *d, int n)
+{
+	if (o->hold)
+		o->len += (size_t)n;
+	else
+		fwrite_unlocked(d, 1, (size_t)n, o->f);
+}
+
 static void emit_text_u64(struct out *o, const char *fmt, uint64_t v)
 {
-	if (fmt && text_fmt_u64(o->f, fmt, v) < 0)
-		fprintf(o->f, fmt, v);
+	char stack[TEXT_FIELD_MAX], *d;
+	size_t cap;
+	int n;
+
+	if (!fmt)
+		return;
+	d = text_room(o, stack, &cap);
+	n = text_fmt_u64(d, cap, fmt, v);
+	if (n >= 0)
+		text_done(o, d, n);
+	else
+		textf(o, fmt, v);
 }
 
 static void emit_text_str(struct out *o, const char *fmt, const char *s)
 {
-	if (fmt && text_fmt_str(o->f, fmt, s) < 0)
-		fprintf(o->f, fmt, s);
+	char stack[TEXT_FIELD_MAX], *d;
+	size_t cap;
+	int n;
+
+	if (!fmt)
+		return;
+	d = text_room(o, stack, &cap);
+	n = text_fmt_str(d, cap, fmt, s);
+	if (n >= 0)
+		text_done(o, d, n);
+	else
+		textf(o, fmt, s);
 }
 
 static void emit_u64(struct out *o, const char *key, struct out_key *k, const char *fmt,
@@ -686,7 +767,7 @@ void out_text(struct out *o, const char *fmt, ...)
 	if (o->mode != OUT_TEXT)
 		return;
 	va_start(ap, fmt);
-	vfprintf(o->f, fmt, ap);
+	vtextf(o, fmt, ap);
 	va_end(ap);
 }
 

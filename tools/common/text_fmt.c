@@ -1,7 +1,8 @@
 /* Text-mode output of one value through a printf format (see text_fmt.h).  rdmadump's packet
  * lines are a few dozen such fields each: through fprintf they cost about 4 000 instructions
  * per line, most of it vfprintf parsing the format and setting up; here a field is a scan of
- * its format, the library's digit writer (put_u64.h) or a hex loop, and one fwrite_unlocked. */
+ * its format, the digit writer (put_u64.h) or a hex loop, and a copy into the caller's
+ * buffer. */
 #include <stdbool.h>
 #include <string.h>
 
@@ -65,24 +66,17 @@ static int parse(const char *fmt, struct conv *cv)
 	return 0;
 }
 
-static void put_padded(FILE *f, const struct conv *cv, const char *s, size_t n, bool number)
+/* the field into dst (at most cap bytes, no NUL): its length, or -1 when it does not fit */
+static int put_padded(char *dst, size_t cap, const struct conv *cv, const char *s, size_t n,
+		      bool number)
 {
 	size_t pad = cv->width > n ? cv->width - n : 0;
 	size_t total = cv->npre + pad + n + cv->npost;
 	/* '0' pads numbers only; for %s glibc pads with spaces whatever the flag */
-	char fill = cv->zero && number ? '0' : ' ', line[160], *q = line;
+	char fill = cv->zero && number ? '0' : ' ', *q = dst;
 
-	if (total > sizeof(line)) {		/* a long string: piece by piece */
-		fwrite_unlocked(cv->pre, 1, cv->npre, f);
-		for (size_t i = 0; !cv->left && i < pad; i++)
-			putc_unlocked(fill, f);
-		fwrite_unlocked(s, 1, n, f);
-		for (size_t i = 0; cv->left && i < pad; i++)
-			putc_unlocked(' ', f);
-		fwrite_unlocked(cv->post, 1, cv->npost, f);
-		return;
-	}
-	/* one write per field: stdio's small-write path costs more than the copies */
+	if (total > cap || total > INT32_MAX)
+		return -1;
 	memcpy(q, cv->pre, cv->npre);
 	q += cv->npre;
 	if (!cv->left) {
@@ -96,10 +90,10 @@ static void put_padded(FILE *f, const struct conv *cv, const char *s, size_t n, 
 		q += pad;
 	}
 	memcpy(q, cv->post, cv->npost);
-	fwrite_unlocked(line, 1, total, f);
+	return (int)total;
 }
 
-int text_fmt_u64(FILE *f, const char *fmt, uint64_t v)
+int text_fmt_u64(char *dst, size_t cap, const char *fmt, uint64_t v)
 {
 	static const char lower[] = "0123456789abcdef", upper[] = "0123456789ABCDEF";
 	struct conv cv;
@@ -117,16 +111,14 @@ int text_fmt_u64(FILE *f, const char *fmt, uint64_t v)
 			*--q = dig[v & 15];
 		while (v >>= 4);
 	}
-	put_padded(f, &cv, q, (size_t)(e - q), true);
-	return 0;
+	return put_padded(dst, cap, &cv, q, (size_t)(e - q), true);
 }
 
-int text_fmt_str(FILE *f, const char *fmt, const char *s)
+int text_fmt_str(char *dst, size_t cap, const char *fmt, const char *s)
 {
 	struct conv cv;
 
 	if (parse(fmt, &cv) < 0 || cv.c != 's' || cv.wide)
 		return -1;
-	put_padded(f, &cv, s, strlen(s), false);
-	return 0;
+	return put_padded(dst, cap, &cv, s, strlen(s), false);
 }

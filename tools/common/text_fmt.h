@@ -3,11 +3,12 @@
  * flags, a width and an l / ll / j / z length); internal to tools/common. */
 #ifndef RD_TEXT_FMT_H
 #define RD_TEXT_FMT_H
+#include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
-/* 0 when written; -1 when fmt is not one of those shapes (the caller uses fprintf); the
- * output is byte for byte what fprintf(f, fmt, v) writes */
-int text_fmt_u64(FILE *f, const char *fmt, uint64_t v);
-int text_fmt_str(FILE *f, const char *fmt, const char *s);
+/* The field into dst (at most cap bytes, no NUL): its length; -1 when fmt is not one of those
+ * shapes or the field does not fit (the caller then uses printf).  The bytes are exactly what
+ * printf(fmt, v) writes. */
+int text_fmt_u64(char *dst, size_t cap, const char *fmt, uint64_t v);
+int text_fmt_str(char *dst, size_t cap, const char *fmt, const char *s);
 #endif
