@@ -245,7 +245,7 @@ int main(int argc, char **argv)
 	struct rdiag_flow_verdict v;
 	struct opts o;
 	uint64_t matched = 0, errors = 0, last_progress;
-	bool tty_progress, shown = false, input_error = false, print;
+	bool tty_progress, shown = false, input_error = false, write_error = false, print;
 	int r;
 
 	tool_init("rdmadump");
@@ -342,9 +342,9 @@ int main(int argc, char **argv)
 		if (!selected(&o, &p, &v))
 			continue;
 		matched++;
-		if (dump && rdiag_capture_dump_write(dump, &fr) < 0) {
-			tool_err("cannot write '%s': %s", o.wfile, strerror(EIO));
-			input_error = true;
+		if (dump && (r = rdiag_capture_dump_write(dump, &fr)) < 0) {
+			tool_err("cannot write '%s': %s", o.wfile, strerror(-r));
+			input_error = write_error = true;
 			break;
 		}
 		if (print) {
@@ -377,8 +377,9 @@ int main(int argc, char **argv)
 		tool_err("%s", rdiag_capture_errmsg(g_cap));
 	else if (input_error && *rdiag_capture_errmsg(g_cap))
 		tool_err("%s", rdiag_capture_errmsg(g_cap));
-	if (dump && rdiag_capture_dump_close(dump) < 0) {
-		tool_err("cannot write '%s': %s", o.wfile, strerror(EIO));
+	/* a failed write was said where it happened: the close fails with the same error */
+	if (dump && (r = rdiag_capture_dump_close(dump)) < 0 && !write_error) {
+		tool_err("cannot write '%s': %s", o.wfile, strerror(-r));
 		input_error = true;
 	}
 	rdiag_capture_close(g_cap);

@@ -4,6 +4,7 @@
  * captured bytes, only got 530") but are folded into one line and prefixed with what we were
  * doing, so a tool can print them as they are. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@ struct rdiag_capture {
 struct rdiag_capture_dump {
 	pcap_dumper_t *d;
 	bool nano;
+	int errnum;		/* errno of the first failed write, 0 while none */
 	char err[ERR_LEN];
 };
 
@@ -453,12 +455,53 @@ int rdiag_capture_progress(struct rdiag_capture *c, uint64_t *pos, uint64_t *siz
 	return 0;
 }
 
+/* (device, inode) of the file a capture reads, or false for a live capture or none */
+static bool input_file_id(const struct rdiag_capture *c, struct stat *st)
+{
+	return c->file && fstat(fileno(c->file), st) == 0 && S_ISREG(st->st_mode);
+}
+
+/* the output file, created 0644 (less the umask) as tcpdump does, and emptied only once it is
+ * known not to be the file being read: "-w X -r X" would otherwise destroy its own input */
+static FILE *create_output(const struct rdiag_capture *c, const char *path, char *why, int *err)
+{
+	struct stat in, out;
+	FILE *f;
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0) {
+		*err = errno;
+		set_err(why, "cannot create '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	if (input_file_id(c, &in) && fstat(fd, &out) == 0 && in.st_dev == out.st_dev &&
+	    in.st_ino == out.st_ino) {
+		close(fd);
+		*err = EINVAL;
+		set_err(why, "refusing to write '%s': it is the capture being read", path);
+		return NULL;
+	}
+	if (fstat(fd, &out) == 0 && S_ISREG(out.st_mode) && ftruncate(fd, 0) < 0) {
+		*err = errno;
+		set_err(why, "cannot create '%s': %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	f = fdopen(fd, "wb");
+	if (!f) {
+		*err = errno;
+		set_err(why, "cannot create '%s': %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 static int dump_open(struct rdiag_capture_dump **dp, const struct rdiag_capture *c,
 		     const char *path, char *why)
 {
 	struct rdiag_capture_dump *d;
 	FILE *f;
-	int r;
+	int err = 0;
 
 	if (!dp || !c || !path)
 		return -EINVAL;
@@ -475,16 +518,18 @@ static int dump_open(struct rdiag_capture_dump **dp, const struct rdiag_capture 
 		fflush(stdout);
 		fd = dup(STDOUT_FILENO);
 		f = fd < 0 ? NULL : fdopen(fd, "wb");
-		if (!f && fd >= 0)
-			close(fd);
+		if (!f) {
+			err = errno;
+			set_err(why, "cannot write to standard output: %s", strerror(errno));
+			if (fd >= 0)
+				close(fd);
+		}
 	} else {
-		f = fopen(path, "wb");
+		f = create_output(c, path, why, &err);
 	}
 	if (!f) {
-		r = -errno;
-		set_err(why, "cannot create '%s': %s", path, strerror(errno));
 		free(d);
-		return r;
+		return -err;
 	}
 	d->d = pcap_dump_fopen(c->p, f);
 	if (!d->d) {
@@ -526,10 +571,14 @@ int rdiag_capture_dump_write(struct rdiag_capture_dump *d, const struct rdiag_fr
 	h.ts.tv_usec = (suseconds_t)(d->nano ? f->ts_nsec : f->ts_nsec / 1000);
 	h.caplen = f->caplen;
 	h.len = f->len;
+	if (d->errnum)
+		return -d->errnum;
+	errno = 0;
 	pcap_dump((u_char *)d->d, &h, f->data);
 	if (ferror(pcap_dump_file(d->d))) {
-		set_err(d->err, "write error: %s", strerror(EIO));
-		return -EIO;
+		d->errnum = errno ? errno : EIO;
+		set_err(d->err, "write error: %s", strerror(d->errnum));
+		return -d->errnum;
 	}
 	return 0;
 }
@@ -540,8 +589,11 @@ int rdiag_capture_dump_close(struct rdiag_capture_dump *d)
 
 	if (!d)
 		return 0;
-	if (pcap_dump_flush(d->d) < 0 || ferror(pcap_dump_file(d->d)))
-		r = -EIO;
+	errno = 0;
+	if (d->errnum)
+		r = -d->errnum;
+	else if (pcap_dump_flush(d->d) < 0 || ferror(pcap_dump_file(d->d)))
+		r = errno ? -errno : -EIO;
 	pcap_dump_close(d->d);
 	free(d);
 	return r;
