@@ -25,6 +25,10 @@ static void on_signal(int sig)
 		rdiag_capture_break(g_cap);
 }
 
+/* about 1.3 KiB a flow: the default keeps a capture of spoofed or countless QPs under 64 MiB
+ * of memory (make bench measures it) */
+#define DEFAULT_MAX_FLOWS 32768u
+
 static void usage(void)
 {
 	printf("Usage: %s [options] (-r FILE | -i IFACE) [BPF expression] [options]\n"
@@ -50,13 +54,16 @@ static void usage(void)
 	       "  -S, --summary         per-QP summary at the end (text tables, JSON with -j)\n"
 	       "  -q, --quiet           summary only, no packet lines\n"
 	       "      --fail-on-errors  exit 1 when transport errors were seen\n"
+	       "      --max-flows N     follow at most N flows (QPs), default %u; packets of\n"
+	       "                        further flows are counted only (0: no limit)\n"
 	       "  -h, --help            this help\n"
 	       "      --version         version\n\n"
 	       "Exit status: 0 ok, 1 transport errors seen (with --fail-on-errors),\n"
-	       "2 usage or input error.  Output conventions: rdmadiag(7).\n", tool_name());
+	       "2 usage or input error.  Output conventions: rdmadiag(7).\n", tool_name(),
+	       DEFAULT_MAX_FLOWS);
 }
 
-enum { OPT_QP = 256, OPT_OPCODE, OPT_ERRORS, OPT_PORT, OPT_FAIL, OPT_VERSION };
+enum { OPT_QP = 256, OPT_OPCODE, OPT_ERRORS, OPT_PORT, OPT_FAIL, OPT_VERSION, OPT_MAX_FLOWS };
 
 static const struct option long_opts[] = {
 	{ "read", required_argument, NULL, 'r' },
@@ -72,6 +79,7 @@ static const struct option long_opts[] = {
 	{ "summary", no_argument, NULL, 'S' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "fail-on-errors", no_argument, NULL, OPT_FAIL },
+	{ "max-flows", required_argument, NULL, OPT_MAX_FLOWS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -80,6 +88,7 @@ static const struct option long_opts[] = {
 struct opts {
 	const char *rfile, *iface, *wfile;
 	uint64_t count;
+	uint64_t max_flows;
 	bool have_qp;
 	uint32_t qp;
 	bool have_opcodes;
@@ -114,6 +123,7 @@ static void parse(int argc, char **argv, struct opts *o)
 	int c, r;
 
 	memset(o, 0, sizeof(*o));
+	o->max_flows = DEFAULT_MAX_FLOWS;
 	argv[0] = (char *)tool_name();	/* getopt's own messages start with it */
 	/* options may follow the expression, as in tcpdump (GNU getopt permutes argv: the words
 	 * of the expression end up, in order, after optind); "--" ends the options */
@@ -172,6 +182,11 @@ static void parse(int argc, char **argv, struct opts *o)
 			break;
 		case OPT_FAIL:
 			o->fail_on_errors = true;
+			break;
+		case OPT_MAX_FLOWS:
+			if (tool_parse_u64(optarg, UINT32_MAX, &o->max_flows) < 0)
+				tool_usage_error("invalid flow limit '%s' (0 for none, up to %u)",
+						 optarg, UINT32_MAX);
 			break;
 		case 'h':
 			usage();
@@ -236,6 +251,7 @@ int main(int argc, char **argv)
 {
 	struct rdiag_decode_opts dopts;
 	struct rdiag_flow_table *ft = NULL;
+	struct rdiag_flow_opts fo = { 0 };
 	struct rdiag_capture_dump *dump = NULL;
 	struct rdiag_capture_stats st = { 0 };
 	struct dump_summary_opts so = { 0 };
@@ -292,7 +308,8 @@ int main(int argc, char **argv)
 		if (rdiag_capture_dump_open(&dump, &wo) < 0)
 			tool_die("%s", rdiag_capture_dump_errmsg(NULL));
 	}
-	if (rdiag_flow_open(&ft, NULL) < 0)
+	fo.max_flows = (size_t)o.max_flows;
+	if (rdiag_flow_open(&ft, &fo) < 0)
 		tool_die("%s", rdiag_flow_errmsg(NULL));
 	out = out_new(stdout, o.json ? OUT_JSON : OUT_TEXT);
 	if (!out)
@@ -363,6 +380,7 @@ int main(int argc, char **argv)
 	/* a live capture stopped by ^C always ends with its summary, like tcpdump's counts */
 	if (o.summary || (rdiag_capture_is_live(g_cap) && g_stop)) {
 		so.have_qp = o.have_qp;
+		so.max_flows = o.max_flows;
 		so.qp = o.qp;
 		so.live = rdiag_capture_is_live(g_cap);
 		so.stats = so.live ? &st : NULL;

@@ -143,9 +143,11 @@ const char *rdiag_flow_errmsg(const struct rdiag_flow_table *ft)
 /* why a packet was only counted: the text of rdiag_flow_errmsg(ft) */
 static int add_failed(struct rdiag_flow_table *ft, int r)
 {
-	if (r == -ENOSPC)
+	if (r == -ENOSPC) {
+		ft->t.untracked++;
 		snprintf(ft->err, sizeof(ft->err), "more than %zu flows: packet counted only",
 			 ft->max_flows);
+	}
 	else
 		snprintf(ft->err, sizeof(ft->err), "packet counted only: %s", strerror(-r));
 	return r;

@@ -67,3 +67,30 @@ refused() {
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "rdmadump: cannot write '/dev/full': No space left on device" ] || fail "$stderr"
 }
+
+# ---- the flow table's bound ----------------------------------------------------------------
+
+@test "--max-flows: flows beyond the bound are counted, not analysed, and the summary says so" {
+	cap=$BATS_TEST_TMPDIR/many.pcap
+	/usr/bin/python3 "$ROOT/tests/gen/mkbench.py" --packets 3000 --qps 400 --seed 3 -o "$cap" 2>/dev/null
+	all=$(rdmadump -q -j --max-flows 0 -r "$cap" | jq -c '.summary.total | [.flows, .untracked, .rdma]')
+	n=$(jq '.[0]' <<< "$all")
+	[ "$n" -gt 100 ] || fail "the capture has only $n flows"
+	[ "$(jq '.[1]' <<< "$all")" -eq 0 ]
+	run --separate-stderr rdmadump -q -j --max-flows 100 -r "$cap"
+	assert_success
+	got=$(jq -c '.summary.total | [.flows, .max_flows, .rdma]' <<< "$output")
+	[ "$got" = "[100,100,$(jq '.[2]' <<< "$all")]" ] || fail "$got"
+	# every RDMA packet is either in a followed flow or untracked
+	[ "$(jq '([.summary.flows[].pkts] | add) + .summary.total.untracked' <<< "$output")" -eq \
+		"$(jq '.[2]' <<< "$all")" ]
+	[ "$(jq '.summary.total.untracked' <<< "$output")" -gt 0 ]
+	run rdmadump -q --max-flows 100 -r "$cap"
+	assert_line --regexp '^[0-9]+ packets of flows beyond the first 100 not analysed'
+	# the default bound is in --help and the JSON
+	rdmadump --help | grep -q -- '--max-flows N'
+	[ "$(rdmadump -q -j -r "$cap" | jq '.summary.total.max_flows')" -eq 32768 ]
+	run --separate-stderr rdmadump --max-flows -1 -r "$cap"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"invalid flow limit '-1'"* ]] || fail "$stderr"
+}

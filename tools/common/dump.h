@@ -19,6 +19,7 @@ struct dump_summary_opts {
 	uint32_t qp;			/* only flows to or from this QP */
 	const struct rdiag_capture_stats *stats;	/* live capture: drops */
 	bool live;
+	uint64_t max_flows;		/* the flow table's bound (0: none), for its summary line */
 };
 /* the per-QP summary: text tables or one JSON object */
 void dump_summary(struct out *o, struct rdiag_flow_table *ft,

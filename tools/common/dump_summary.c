@@ -284,7 +284,7 @@ static void cm_conn(struct out *o, const struct rdiag_cm_conn_info *c)
 	out_obj_end(o);
 }
 
-static void totals(struct out *o, const struct rdiag_flow_total *t)
+static void totals(struct out *o, const struct rdiag_flow_total *t, uint64_t max_flows)
 {
 	char d[24];
 	double span = t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) : 0;
@@ -303,6 +303,14 @@ static void totals(struct out *o, const struct rdiag_flow_total *t)
 	out_u64(o, "invalid", ", %" PRIu64 " invalid", t->invalid);
 	out_u64(o, "no_bth", NULL, t->no_bth);
 	out_u64(o, "icrc_bad", ", %" PRIu64 " bad ICRC\n", t->icrc_bad);
+	/* the flow table's bound: what lies beyond it was counted, not analysed */
+	out_u64(o, "untracked", NULL, t->untracked);
+	if (max_flows)
+		out_u64(o, "max_flows", NULL, max_flows);
+	if (t->untracked)
+		out_text(o, "%" PRIu64 " packets of flows beyond the first %" PRIu64
+			 " not analysed (counted only; --max-flows raises the bound)\n",
+			 t->untracked, max_flows);
 	out_u64(o, "psn_gaps", "PSN: %" PRIu64 " gaps", t->psn_gaps);
 	out_u64(o, "psn_lost", " (%" PRIu64 " lost)", t->psn_lost);
 	out_u64(o, "psn_dup", ", %" PRIu64 " duplicates", t->psn_dup);
@@ -376,7 +384,7 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 	out_obj_begin(o, NULL);
 	out_obj_begin(o, "summary");
 	out_text(o, "== rdmadump summary ==\n");
-	totals(o, &t);
+	totals(o, &t, so ? so->max_flows : 0);
 	if (so && so->stats && so->stats->have_drops) {
 		out_obj_begin(o, "capture");
 		out_u64(o, "received", "capture: %" PRIu64 " received by filter",

@@ -126,6 +126,7 @@ struct rdiag_flow_total {
 	struct rdiag_latency read_lat, ack_lat;
 	uint64_t cm_msgs, cm_rej, cm_req_retries;
 	uint64_t pending_dropped;	/* pending-table overflows */
+	uint64_t untracked;		/* RDMA packets of flows beyond max_flows: counted only */
 	uint64_t first_ns, last_ns;
 };
 
