@@ -1,10 +1,12 @@
 /* Shared bits of every rdmadiag tool; see tool.h. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/auxv.h>
 
 #include "tool.h"
 
@@ -23,9 +25,51 @@ static void close_stdout(void)
 	}
 }
 
+/* Effective capabilities that let a process write or read any file whatever its mode
+ * (CAP_DAC_OVERRIDE 1, CAP_DAC_READ_SEARCH 2, CAP_FOWNER 3): from /proc/self/status. */
+static bool file_override_caps(void)
+{
+	char line[256];
+	unsigned long long eff = 0;
+	bool found = false;
+	FILE *f = fopen("/proc/self/status", "re");
+
+	if (!f)
+		return true;		/* cannot tell: refuse rather than guess */
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "CapEff: %llx", &eff) == 1;
+	fclose(f);
+	return !found || (eff & 0xeull);
+}
+
+/* Privileged installs: a setuid or setgid copy, or one given file capabilities that override
+ * file permissions, would open the paths its user names (rdmadump -w, --nl-record,
+ * --thresholds, --sysfs-root ...) with rights the user does not have.  The tools refuse to
+ * run so; the supported way is root, or file capabilities that do not touch files
+ * (CAP_NET_RAW for rdmadump -i, CAP_NET_ADMIN, CAP_IPC_LOCK), with which every path is still
+ * opened as the user. */
+static void refuse_privileged(void)
+{
+	const char *why = NULL;
+
+	if (!getauxval(AT_SECURE) || getuid() == 0)
+		return;
+	if (geteuid() != getuid() || getegid() != getgid())
+		why = "setuid or setgid";
+	else if (file_override_caps())
+		why = "with capabilities that override file permissions";
+	if (why) {
+		fprintf(stderr, "%s: refusing to run %s: it would open the files you name with "
+			"rights you do not have (run it as root, or grant only CAP_NET_RAW, "
+			"CAP_NET_ADMIN or CAP_IPC_LOCK)\n", progname, why);
+		exit(EXIT_USAGE);
+	}
+}
+
 void tool_init(const char *name)
 {
 	progname = name;
+	refuse_privileged();
 	atexit(close_stdout);
 }
 
