@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/esc.h"
 #include "fmt.h"
 #include "table.h"
 
@@ -62,7 +63,11 @@ const struct rt_col rt_cm_cols[MC__N] = {
 
 static void cell_copy(char *cell, const char *s)
 {
-	size_t l = strlen(s);
+	char esc[RT_CELL];
+	size_t l;
+
+	s = tool_esc(s, esc, sizeof(esc));	/* names are data: no control byte on the screen */
+	l = strlen(s);
 
 	if (l >= RT_CELL)
 		l = RT_CELL - 1;

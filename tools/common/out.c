@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 
+#include "esc.h"
 #include "out.h"
 #include "put_u64.h"
 #include "text_fmt.h"
@@ -605,12 +606,13 @@ static void emit_text_u64(struct out *o, const char *fmt, uint64_t v)
 
 static void emit_text_str(struct out *o, const char *fmt, const char *s)
 {
-	char stack[TEXT_FIELD_MAX], *d;
+	char stack[TEXT_FIELD_MAX], *d, esc[1024];
 	size_t cap;
 	int n;
 
 	if (!fmt)
 		return;
+	s = tool_esc(s, esc, sizeof(esc));	/* a value's control bytes never reach a terminal */
 	d = text_room(o, stack, &cap);
 	n = text_fmt_str(d, cap, fmt, s);
 	if (n >= 0)

@@ -1,0 +1,15 @@
+/* Text output never carries another party's control bytes to a terminal: device, counter and
+ * netdev names, a process's COMM (which any user sets) and a CM peer's device name are data,
+ * and a byte that would move the cursor, clear the screen or retitle the window is printed as
+ * an escape instead, as ls -b and tcpdump do.  JSON escapes them its own way. */
+#ifndef RD_ESC_H
+#define RD_ESC_H
+#include <stdbool.h>
+#include <stddef.h>
+
+/* true when s holds a byte below 0x20, DEL, or a UTF-8 encoded C1 control (U+0080-U+009F) */
+bool tool_needs_esc(const char *s);
+/* s itself when it needs no escape; otherwise its copy in buf (NUL-terminated, cut at a whole
+ * escape when too long) with \n \t \r \\ as such and other control bytes as \ooo */
+const char *tool_esc(const char *s, char *buf, size_t len);
+#endif
