@@ -13,6 +13,7 @@
 #include "common/out.h"
 #include "rdmadiag/packet.h"
 #include "rdmadiag/selftest.h"
+#include "common/esc.h"
 #include "common/tool.h"
 
 static struct rdiag_selftest *running;	/* for the SIGINT handler */
@@ -350,11 +351,12 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	if (!ui.json && rdiag_selftest_peer_dev(st))
 		printf("rdmacheck: %s port %d, GID index %d, peer %s port %d, GID index %d\n",
-		       rdiag_selftest_dev(st), rdiag_selftest_port(st),
-		       rdiag_selftest_gid_index(st), rdiag_selftest_peer_dev(st),
+		       tool_esc_tmp(rdiag_selftest_dev(st)), rdiag_selftest_port(st),
+		       rdiag_selftest_gid_index(st), tool_esc_tmp(rdiag_selftest_peer_dev(st)),
 		       rdiag_selftest_peer_port(st), rdiag_selftest_peer_gid_index(st));
 	else if (!ui.json)
-		printf("rdmacheck: %s port %d, GID index %d, loopback\n", rdiag_selftest_dev(st),
+		printf("rdmacheck: %s port %d, GID index %d, loopback\n",
+		       tool_esc_tmp(rdiag_selftest_dev(st)),
 		       rdiag_selftest_port(st), rdiag_selftest_gid_index(st));
 	res = malloc(sizeof(*res));
 	if (!res) {

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <rdma/rdma_cma.h>
 
+#include "common/esc.h"
 #include "common/tool.h"
 #include "rdmadiag/cmstr.h"
 #include "rdmadiag/doctor.h"
@@ -187,7 +188,7 @@ static void print_deltas(struct out *o, const struct rdiag_doctor *d)
 		const struct rdiag_doc_delta *x = rdiag_doctor_delta(d, i);
 
 		out_obj_begin(o, NULL);
-		out_text(o, "  %s/%u ", x->dev, x->port);
+		out_text(o, "  %s/%u ", tool_esc_tmp(x->dev), x->port);
 		out_str(o, "dev", NULL, x->dev);
 		out_u64(o, "port", NULL, x->port);
 		out_str(o, "name", "%-22s ", x->name);

@@ -25,6 +25,7 @@
 #include <rdmadiag/resources.h>
 #include <rdmadiag/threshold.h>
 
+#include "common/esc.h"
 #include "common/tool.h"
 #include "common/interval.h"
 #include "common/timefmt.h"
@@ -263,8 +264,8 @@ static void print_breaches(void)
 			const char *unit = b->rule->kind == RDIAG_THR_RATE ? "/s" : "";
 
 			fprintf(f, "%sBREACH%s %s/%u %s %s %.6g%s > %.6g%s (line %u: %s)\n",
-				color("\033[1;31m"), color("\033[0m"), b->sample->dev,
-				b->sample->port, b->sample->name,
+				color("\033[1;31m"), color("\033[0m"), tool_esc_tmp(b->sample->dev),
+				b->sample->port, tool_esc_tmp(b->sample->name),
 				b->rule->kind == RDIAG_THR_DELTA ? "delta" :
 				b->rule->kind == RDIAG_THR_RATE ? "rate" : "=",
 				b->observed, unit, b->rule->limit, unit, b->rule->line, b->rule->key);
@@ -305,16 +306,16 @@ static void text_port_header(const struct rdiag_devices *ds, const struct rdiag_
 	const struct rdiag_port *p = s->port ? find_port(ds, s->dev, s->port) : NULL;
 
 	if (!s->port) {
-		out_text(output, "%s (device)\n", s->dev);
+		out_text(output, "%s (device)\n", tool_esc_tmp(s->dev));
 		return;
 	}
-	out_text(output, "%s/%u", s->dev, s->port);
+	out_text(output, "%s/%u", tool_esc_tmp(s->dev), s->port);
 	if (p) {
 		out_text(output, ": state %s physical_state %s",
 			 tool_name_or(rdiag_port_state_name(p->state), "UNKNOWN"),
 			 tool_name_or(rdiag_port_phys_state_name(p->phys_state), "UNKNOWN"));
 		if (p->netdev[0])
-			out_text(output, " netdev %s", p->netdev);
+			out_text(output, " netdev %s", tool_esc_tmp(p->netdev));
 	}
 	out_text(output, "\n");
 }
@@ -351,11 +352,11 @@ static void text_snapshot(const struct rdiag_samples *set, const struct rdiag_de
 				continue;
 			shown++;
 			if (s->err) {
-				out_text(output, "    %-*s %20s  (%s)\n", w, s->name, "?",
+				out_text(output, "    %-*s %20s  (%s)\n", w, tool_esc_tmp(s->name), "?",
 					       s->err == -EINVAL ? "not a number" : strerror(-s->err));
 				continue;
 			}
-			out_text(output, "    %-*s %s%20" PRIu64 "%s", w, s->name,
+			out_text(output, "    %-*s %s%20" PRIu64 "%s", w, tool_esc_tmp(s->name),
 				       sev_color(s, s->value), s->value,
 				       *sev_color(s, s->value) ? color("\033[0m") : "");
 			if (s->cat && s->cat->concept)
@@ -614,7 +615,7 @@ static void report_vanished(const struct rdiag_samples *prev, const struct rdiag
 			continue;
 		switch (opts.fmt) {
 		case FMT_TEXT:
-			out_text(output, "%s/%u: gone (device or port vanished)\n", p->dev,
+			out_text(output, "%s/%u: gone (device or port vanished)\n", tool_esc_tmp(p->dev),
 				       p->port);
 			break;
 		case FMT_JSON:
@@ -727,7 +728,7 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 						out_u64(output, "port", NULL, s->port);
 					out_obj_begin(output, "counters");
 				} else {
-					out_text(output, "%s/%u\n", s->dev, s->port);
+					out_text(output, "%s/%u\n", tool_esc_tmp(s->dev), s->port);
 					out_text(output, "    %-*s %20s %14s %14s\n", w, "COUNTER",
 						       "VALUE", "DELTA", "RATE/s");
 				}
@@ -747,12 +748,12 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 				out_obj_end(output);
 			} else if (r.state == RDIAG_RATE_VALID) {
 				out_text(output, "    %-*s %20" PRIu64 " %s%14" PRIu64 "%s %14.1f%s%s\n",
-					       w, s->name, s->value, sev_color(s, r.delta), r.delta,
+					       w, tool_esc_tmp(s->name), s->value, sev_color(s, r.delta), r.delta,
 					       *sev_color(s, r.delta) ? color("\033[0m") : "",
 					       r.per_sec, r.wrapped ? "  (wrapped)" : "",
 					       r.saturated ? "  (saturated: reset it)" : "");
 			} else {
-				out_text(output, "    %-*s %20" PRIu64 " %14s %14s\n", w, s->name,
+				out_text(output, "    %-*s %20" PRIu64 " %14s %14s\n", w, tool_esc_tmp(s->name),
 					       s->value, rdiag_rate_state_name(r.state), "-");
 			}
 		}
@@ -914,7 +915,7 @@ static int cmd_devices(void)
 			out_text(output, "\n");
 			/* the ibdev2netdev line */
 			if (p->netdev[0]) {
-				out_text(output, "    %s port %u ==> ", d->name, p->port);
+				out_text(output, "    %s port %u ==> ", tool_esc_tmp(d->name), p->port);
 				out_str(output, "netdev", "%s", p->netdev);
 				if (p->ifindex)
 					out_u64(output, "netdev_index", " (ifindex %" PRIu64 "",
@@ -1035,7 +1036,7 @@ static int cmd_qp(void)
 			out_obj_begin(output, "counters");
 			for (k = 0; k < b->n; k++)
 				if (opts.all || b->values[k]) {
-					out_text(output, " %s", b->names[k]);
+					out_text(output, " %s", tool_esc_tmp(b->names[k]));
 					out_u64(output, b->names[k], " %" PRIu64, b->values[k]);
 				}
 			out_obj_end(output);

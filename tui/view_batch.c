@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/esc.h"
 #include "common/out.h"
 #include "common/timefmt.h"
 
@@ -39,8 +40,8 @@ static void text_frame(struct out *o, const struct rt_model *m,
 
 			if (!c->breach)
 				continue;
-			out_text(o, "breach %s/%u %s: %g (rule line %u: %s)\n", p->dev, p->port,
-				       c->name, c->observed, c->breach_line,
+			out_text(o, "breach %s/%u %s: %g (rule line %u: %s)\n",
+				 tool_esc_tmp(p->dev), p->port, tool_esc_tmp(c->name), c->observed, c->breach_line,
 				       rt_thresh_rule_text(fi->th, c->breach_line, rule, sizeof(rule)));
 		}
 	}

@@ -57,3 +57,13 @@ const char *tool_esc(const char *s, char *buf, size_t len)
 	buf[o] = '\0';
 	return buf;
 }
+
+const char *tool_esc_tmp(const char *s)
+{
+	static char ring[8][512];
+	static unsigned int next;
+
+	if (!tool_needs_esc(s))
+		return s;
+	return tool_esc(s, ring[next++ % 8], sizeof(ring[0]));
+}

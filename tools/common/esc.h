@@ -12,4 +12,7 @@ bool tool_needs_esc(const char *s);
 /* s itself when it needs no escape; otherwise its copy in buf (NUL-terminated, cut at a whole
  * escape when too long) with \n \t \r \\ as such and other control bytes as \ooo */
 const char *tool_esc(const char *s, char *buf, size_t len);
+/* the same into one of a few rotating static buffers, for printf arguments (single-threaded
+ * tools; at most 8 in one call) */
+const char *tool_esc_tmp(const char *s);
 #endif
