@@ -82,6 +82,7 @@ struct rdiag_flow_table {
 	struct rd_pending pend;
 	struct rd_cm_table cm;
 	struct rdiag_flow_total t;
+	struct rd_pause pause;		/* PAUSE / PFC frames */
 	struct rd_hist read_h, ack_h;
 	bool dirty;
 	int64_t last;		/* the previous packet's flow: trains of one QP are common */
@@ -864,6 +865,12 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 	memset(v, 0, sizeof(*v));
 	v->flow = -1;
 	v->src_qpn = RDIAG_QPN_NONE;
+	if (p->encap == RDIAG_ENCAP_PAUSE || p->encap == RDIAG_ENCAP_PFC) {
+		/* link-level flow control: a frame of the capture, not of an RDMA flow */
+		ft->t.frames++;
+		rd_pause_add(&ft->pause, p, v);
+		return 0;
+	}
 	rc = flow_add(ft, p, ts, v);
 	/* after the packet: a REP or the first packet of the reverse flow may have taught it */
 	if (v->flow >= 0)
@@ -875,6 +882,14 @@ void rdiag_flow_add_other(struct rdiag_flow_table *ft)
 {
 	if (ft)
 		ft->t.frames++;
+}
+
+int rdiag_flow_pause(const struct rdiag_flow_table *ft, struct rdiag_flow_pause *out)
+{
+	if (!ft || !out)
+		return -EINVAL;
+	*out = ft->pause.s;
+	return 0;
 }
 
 size_t rdiag_flow_count(const struct rdiag_flow_table *ft)

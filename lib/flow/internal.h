@@ -85,5 +85,14 @@ int rd_cm_add(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kin
 int rd_cm_qpns(const struct rd_cm_table *t, unsigned int kind, const uint8_t client[16],
 	       uint32_t client_comm_id, uint32_t *client_qpn, uint32_t *server_qpn);
 
+/* ---- PAUSE / PFC frames (flow_pause.c) ---- */
+struct rd_pause {
+	struct rdiag_flow_pause s;
+	uint64_t run[RDIAG_PAUSE_PRIOS + 1];	/* current XOFF runs: priorities, then the link */
+};
+struct rdiag_pkt;
+/* account one PAUSE or PFC frame; sets RDIAG_FV_PAUSE (and _TRUNCATED / _INVALID) in v */
+void rd_pause_add(struct rd_pause *ps, const struct rdiag_pkt *p, struct rdiag_flow_verdict *v);
+
 uint32_t rd_hash_bytes(const void *p, size_t n, uint32_t seed);
 #endif
