@@ -43,20 +43,22 @@ static void usage(void)
 	       "      --opcode OP       only opcode OP: a name (RC_SEND_ONLY) or number\n"
 	       "                        (repeatable)\n"
 	       "      --errors          only NAKs, RNR NAKs, PSN gaps, duplicates, bad ICRC,\n"
-	       "                        CM rejects\n"
+	       "                        CM rejects, PAUSE/PFC frames\n"
 	       "Output:\n"
 	       "  -v, --verbose         every header field\n"
 	       "  -j, --json            JSON lines (the keys are listed in rdmadump(1))\n"
 	       "  -S, --summary         per-QP summary at the end (text tables, JSON with -j)\n"
 	       "  -q, --quiet           summary only, no packet lines\n"
 	       "      --fail-on-errors  exit 1 when transport errors were seen\n"
+	       "      --link-speed RATE link speed (100G, 25G, 2.5G, 100M): PAUSE/PFC quanta as\n"
+	       "                        pause time in the summary\n"
 	       "  -h, --help            this help\n"
 	       "      --version         version\n\n"
 	       "Exit status: 0 ok, 1 transport errors seen (with --fail-on-errors),\n"
 	       "2 usage or input error.  Output conventions: rdmadiag(7).\n", tool_name());
 }
 
-enum { OPT_QP = 256, OPT_OPCODE, OPT_ERRORS, OPT_PORT, OPT_FAIL, OPT_VERSION };
+enum { OPT_QP = 256, OPT_OPCODE, OPT_ERRORS, OPT_PORT, OPT_FAIL, OPT_VERSION, OPT_LINK_SPEED };
 
 static const struct option long_opts[] = {
 	{ "read", required_argument, NULL, 'r' },
@@ -72,6 +74,7 @@ static const struct option long_opts[] = {
 	{ "summary", no_argument, NULL, 'S' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "fail-on-errors", no_argument, NULL, OPT_FAIL },
+	{ "link-speed", required_argument, NULL, OPT_LINK_SPEED },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -87,8 +90,38 @@ struct opts {
 	bool errors_only, verbose, json, summary, quiet, fail_on_errors;
 	uint16_t ports[RDIAG_MAX_PORTS];
 	unsigned int n_ports;
+	uint64_t link_bps;
 	char *filter;
 };
+
+/* "100G", "25g", "2.5G", "100M", "400000000": bit/s (K, M, G, T are powers of 1000); 0 or
+ * -EINVAL.  At most 10 Tbit/s, at least 1 kbit/s (a pause quantum is 512 bit times). */
+static int parse_link_speed(const char *s, uint64_t *bps)
+{
+	static const char units[] = "kmgt";
+	double mult = 1, v;
+	char *end;
+	const char *u;
+
+	if (!s || !*s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s)
+		return -EINVAL;
+	if (*end) {
+		u = strchr(units, *end | 0x20);
+		if (!u || end[1])
+			return -EINVAL;
+		for (const char *x = units; x <= u; x++)
+			mult *= 1000;
+	}
+	v *= mult;
+	if (!(v >= 1e3 && v <= 1e13) || v != (double)(uint64_t)v)
+		return -EINVAL;
+	*bps = (uint64_t)v;
+	return 0;
+}
 
 static char *join_args(int argc, char **argv)
 {
@@ -173,6 +206,11 @@ static void parse(int argc, char **argv, struct opts *o)
 		case OPT_FAIL:
 			o->fail_on_errors = true;
 			break;
+		case OPT_LINK_SPEED:
+			if (parse_link_speed(optarg, &o->link_bps) < 0)
+				tool_usage_error("invalid link speed '%s' (bit/s, e.g. 100G, 25G, "
+						 "2.5G, 100M)", optarg);
+			break;
 		case 'h':
 			usage();
 			exit(EXIT_OK);
@@ -194,7 +232,7 @@ static void parse(int argc, char **argv, struct opts *o)
 static bool selected(const struct opts *o, const struct rdiag_pkt *p,
 		     const struct rdiag_flow_verdict *v)
 {
-	if (o->errors_only && !(v->flags & RDIAG_FV_ERRORS))
+	if (o->errors_only && !(v->flags & (RDIAG_FV_ERRORS | RDIAG_FV_PAUSE)))
 		return false;
 	if (o->have_opcodes && (!(p->present & RDIAG_HAS_BTH) || !o->opcodes[p->bth.opcode]))
 		return false;
@@ -370,6 +408,7 @@ int main(int argc, char **argv)
 		so.qp = o.qp;
 		so.live = rdiag_capture_is_live(g_cap);
 		so.stats = so.live ? &st : NULL;
+		so.link_bps = o.link_bps;
 		dump_summary(out, ft, &so);
 	}
 	out_free(out);
