@@ -331,7 +331,7 @@ int main(int argc, char **argv)
 		if (rdiag_capture_dump_open(&dump, &wo) < 0)
 			tool_die("%s", rdiag_capture_dump_errmsg(NULL));
 	}
-	if (rdiag_flow_open(&ft, NULL) < 0)
+	if (rdiag_flow_open(&ft, &(struct rdiag_flow_opts){ .link_bps = o.link_bps }) < 0)
 		tool_die("%s", rdiag_flow_errmsg(NULL));
 	out = out_new(stdout, o.json ? OUT_JSON : OUT_TEXT);
 	if (!out)

@@ -114,6 +114,7 @@ int rdiag_flow_open(struct rdiag_flow_table **ftp, const struct rdiag_flow_opts 
 		return r;
 	}
 	ft->max_flows = opts ? opts->max_flows : 0;
+	ft->pause.link_bps = opts ? opts->link_bps : 0;
 	ft->last = -1;
 	*ftp = ft;
 	return 0;
@@ -123,6 +124,7 @@ void rdiag_flow_close(struct rdiag_flow_table *ft)
 {
 	if (!ft)
 		return;
+	rd_pause_free(&ft->pause);
 	for (size_t i = 0; i < ft->n; i++) {
 		free(ft->f[i].ops);
 		free(ft->f[i].read_h);
@@ -868,7 +870,7 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 	if (p->encap == RDIAG_ENCAP_PAUSE || p->encap == RDIAG_ENCAP_PFC) {
 		/* link-level flow control: a frame of the capture, not of an RDMA flow */
 		ft->t.frames++;
-		rd_pause_add(&ft->pause, p, v);
+		rd_pause_add(&ft->pause, p, ts, v);
 		return 0;
 	}
 	rc = flow_add(ft, p, ts, v);
@@ -888,7 +890,7 @@ int rdiag_flow_pause(const struct rdiag_flow_table *ft, struct rdiag_flow_pause 
 {
 	if (!ft || !out)
 		return -EINVAL;
-	*out = ft->pause.s;
+	rd_pause_get(&ft->pause, out);
 	return 0;
 }
 

@@ -40,6 +40,13 @@ for c in m['captures']:
             eq('pfc priority %d' % w['priority'], {k: w[k] for k in stat + ('priority',)},
                {k: g[k] for k in stat + ('priority',)})
         eq('other frames', c['frames'] - c['rdma_packets'] - mc['frames'], t['other'])
+        # the time paused at 100 Gbit/s, per priority and for the link
+        r = subprocess.run([dump, '-q', '-j', '--link-speed', '100G', '-r',
+                            root + '/tests/fixtures/pcap/' + f], capture_output=True, text=True)
+        p100 = json.loads(r.stdout)['summary']['pause']
+        eq('paused_ns link', mc['link']['paused_ns_100g'], p100['link']['paused_ns'])
+        for w, g in zip(mc['priorities'], p100['priorities']):
+            eq('paused_ns priority %d' % w['priority'], w['paused_ns_100g'], g['paused_ns'])
     cut = bool(c['truncated_frames'])
     ops = collections.Counter()
     for o in t['opcodes']:

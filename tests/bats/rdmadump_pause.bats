@@ -73,7 +73,10 @@ mc() { jq -r ".captures[] | select(.file == \"pause_pfc.pcap\") | .mac_control.$
 	assert_success
 	assert_line --index 1 --regexp "^275 frames, 6 RDMA packets, 2 other, $(mc frames) PAUSE/PFC, "
 	assert_line "PAUSE/PFC: $(mc frames) frames ($(mc pause_frames) PAUSE, $(mc pfc_frames) PFC, $(mc truncated) truncated, $(mc invalid) invalid)"
-	assert_line --regexp "^3 +134 +91 +43 +[0-9]+ +9$"
+	# the priority-3 row is the generator's (frames, XOFF, XON, quanta, longest run)
+	row=$(jq -r '.captures[] | select(.file == "pause_pfc.pcap") | .mac_control.priorities[3] |
+		"^3 +\(.frames) +\(.xoff) +\(.xon) +\(.quanta) +\(.xoff_run_max)$"' "$MAN")
+	assert_line --regexp "$row"
 	refute_line --regexp "XOFF_RUN +PAUSE$"
 	# none of it without PAUSE/PFC frames
 	run rdmadump -q -r "$FIX/pcap/rc_ops.pcap"
@@ -82,7 +85,7 @@ mc() { jq -r ".captures[] | select(.file == \"pause_pfc.pcap\") | .mac_control.$
 	[ "$(printf '%s' "$output" | jq '.summary | has("pause")')" = false ]
 }
 
-@test "--link-speed: pause time = quanta x 512 bit times, per priority and for the link" {
+@test "--link-speed: time asked = quanta x 512 bit times, time paused by the frame times" {
 	rdmadump -q -j --link-speed 100G -r "$CAP" > "$TMP/100"
 	rdmadump -q -j --link-speed 25G -r "$CAP" > "$TMP/25"
 	rdmadump -q -j -r "$CAP" > "$TMP/none"
@@ -90,14 +93,20 @@ mc() { jq -r ".captures[] | select(.file == \"pause_pfc.pcap\") | .mac_control.$
 	for f in 100 25; do
 		bps=$(jq '.summary.pause.link_bps' "$TMP/$f")
 		jq -e --argjson bps "$bps" '[.summary.pause.link, .summary.pause.priorities[]] |
-			all(.pause_ns == ((.quanta * 512 * 1e9 / $bps) + 0.5 | floor))' "$TMP/$f"
+			all(.requested_ns == ((.quanta * 512 * 1e9 / $bps) + 0.5 | floor))' "$TMP/$f"
+		# renewed and ended pauses: never more paused than asked for
+		jq -e '[.summary.pause.link, .summary.pause.priorities[]] |
+			all(.paused_ns <= .requested_ns and (.xoff == 0 or .paused_ns > 0))' "$TMP/$f"
 	done
 	# 65535 quanta of 802.3x PAUSE at 100G: 335.5 us
-	[ "$(jq '.summary.pause.link.pause_ns' "$TMP/100")" -eq 335539 ]
-	[ "$(jq '.summary.pause.link.pause_ns' "$TMP/25")" -eq 1342157 ]
-	jq -e '.summary.pause | (has("link_bps") or (.link | has("pause_ns"))) | not' "$TMP/none"
+	[ "$(jq '.summary.pause.link.requested_ns' "$TMP/100")" -eq 335539 ]
+	[ "$(jq '.summary.pause.link.requested_ns' "$TMP/25")" -eq 1342157 ]
+	# the PAUSE XOFF 65535 is ended by the XON 10 us later
+	[ "$(jq '.summary.pause.link.paused_ns' "$TMP/100")" -eq 10000 ]
+	jq -e '.summary.pause | (has("link_bps") or (.link | has("requested_ns")) or
+		(.link | has("paused_ns"))) | not' "$TMP/none"
 	run rdmadump -q --link-speed 100G -r "$CAP"
-	assert_line --regexp "^link +2 +1 +1 +65535 +1 +336us$"
+	assert_line --regexp "^link +2 +1 +1 +65535 +1 +336us +10us$"
 	assert_line --partial "; link 100000000000 bit/s, 1 quantum = 512 bit times"
 }
 

@@ -589,28 +589,39 @@ PAUSE_DA = g.mac('01:80:c2:00:00:01')
 
 class MacControl:
     """writes PAUSE/PFC frames into a capture and keeps, independently of rdmadump, what they
-    say per priority (manifest key 'mac_control')"""
+    say per priority (manifest key 'mac_control').  A pause is a state of one sender: XOFF
+    runs and paused time are followed per source MAC address.  paused_ns_100g: the time paused
+    at 100 Gbit/s (a quantum is 5.12 ns), an XOFF lasting its quanta unless the sender's next
+    frame for the priority comes sooner, the last one whole."""
+    BPS = 100 * 10**9
 
     def __init__(self, cap):
         self.cap = cap
+        self.state = {}			# (sender, row) -> [run, since, until]
         self.s = {'frames': 0, 'pause_frames': 0, 'pfc_frames': 0, 'truncated': 0,
                   'invalid': 0, 'frame_numbers': [], 'cut_records': [],
                   'malformed_frames': []}
-        self.stat = {k: {'frames': 0, 'xoff': 0, 'xon': 0, 'quanta': 0, 'xoff_run_max': 0}
+        self.stat = {k: {'frames': 0, 'xoff': 0, 'xon': 0, 'quanta': 0, 'xoff_run_max': 0,
+                         'paused_ns_100g': 0}
                      for k in ['link'] + [str(i) for i in range(8)]}
-        self.run = {k: 0 for k in self.stat}
 
-    def _count(self, k, q):
+    def _count(self, src, k, q):
         st = self.stat[k]
+        x = self.state.setdefault((src, k), [0, 0, 0])
+        t = self.cap.t
         st['frames'] += 1
+        if x[2] > x[1]:
+            st['paused_ns_100g'] += min(x[2], t) - x[1]
+        # q quanta of 512 bit times, rounded to the ns as rdmadump does
+        x[1], x[2] = t, t + (q * 512 * 10**9 + self.BPS // 2) // self.BPS
         if q == 0:
             st['xon'] += 1
-            self.run[k] = 0
+            x[0] = 0
         else:
             st['xoff'] += 1
             st['quanta'] += q
-            self.run[k] += 1
-            st['xoff_run_max'] = max(st['xoff_run_max'], self.run[k])
+            x[0] += 1
+            st['xoff_run_max'] = max(st['xoff_run_max'], x[0])
 
     def _put(self, body, src, dst, caplen=None, wire_len=None, status='ok'):
         frame = dst + src + b'\x88\x08' + body
@@ -633,7 +644,7 @@ class MacControl:
     def pause(self, quanta, src, dst=PAUSE_DA):
         self._put(struct.pack('!HH', 0x0001, quanta), src, dst)
         self.s['pause_frames'] += 1
-        self._count('link', quanta)
+        self._count(src, 'link', quanta)
 
     def pfc(self, enable, quanta, src, dst=PAUSE_DA, reserved=0):
         self._put(struct.pack('!HBB8H', 0x0101, reserved, enable, *quanta), src, dst,
@@ -641,7 +652,7 @@ class MacControl:
         self.s['pfc_frames'] += 1
         for i in range(8):
             if enable >> i & 1:
-                self._count(str(i), quanta[i])
+                self._count(src, str(i), quanta[i])
 
     def cut(self, opcode, body, src, caplen=None, wire_len=None, status='truncated'):
         """a frame whose parameters cannot be read: not counted per priority"""
@@ -649,6 +660,10 @@ class MacControl:
                   wire_len=wire_len, status=status)
 
     def manifest(self):
+        for (_, k), x in self.state.items():	# pauses still running at the end count whole
+            if x[2] > x[1]:
+                self.stat[k]['paused_ns_100g'] += x[2] - x[1]
+        self.state = {}
         return dict(self.s, link=self.stat['link'],
                     priorities=[dict(self.stat[str(i)], priority=i) for i in range(8)])
 

@@ -32,6 +32,80 @@ static struct rdiag_pkt pause(uint16_t quanta)
 	return p;
 }
 
+static void from(struct rdiag_pkt *p, uint8_t last_byte)
+{
+	p->eth_src[0] = 0x02;
+	p->eth_src[5] = last_byte;
+}
+
+/* at 100 Gbit/s one quantum is 5.12 ns: 1000 quanta 5120 ns, 100 quanta 512 ns */
+static void test_paused_time(void)
+{
+	const struct rdiag_flow_opts fo = { .link_bps = 100000000000ull };
+	const uint16_t q1000[8] = { 0, 0, 0, 1000 }, q100[8] = { 0, 0, 0, 100 }, xon[8] = { 0 };
+	struct rdiag_flow_table *ft;
+	struct rdiag_flow_pause s;
+	struct rdiag_pkt p;
+	struct { uint8_t who; uint64_t t; const uint16_t *q; } ev[] = {
+		{ 0xa, 0, q1000 },	/* A: paused 0..2000 (renewed) */
+		{ 0xb, 1000, q1000 },	/* B: paused 1000..3000 (renewed), interleaved with A */
+		{ 0xa, 2000, q1000 },	/* A: 2000..4000 (XON) */
+		{ 0xb, 3000, q1000 },	/* B: 3000..8120 (expires) */
+		{ 0xa, 4000, xon },
+		{ 0xa, 10000, q100 },	/* A: 10000..10512 (expires) */
+		{ 0xa, 20000, q1000 },	/* A: 20000..25120 (expires before the next) */
+		{ 0xa, 50000, q100 },	/* A: 50000..50512, still running at the end: whole */
+	};
+
+	EXPECT_EQ(rdiag_flow_open(&ft, &fo), 0);
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		p = pfc(0x08, ev[i].q);
+		from(&p, ev[i].who);
+		rdiag_flow_add(ft, &p, ev[i].t, NULL);
+	}
+	rdiag_flow_pause(ft, &s);
+	EXPECT_U64(s.prio[3].xoff, 7);
+	EXPECT_U64(s.prio[3].xon, 1);
+	/* per sender: A 2 (then XON, then 3), B 2; one shared run would say 4 at t=3000 */
+	EXPECT_U64(s.prio[3].xoff_run_max, 3);
+	EXPECT_U64(s.prio[3].paused_ns, 2000 + 2000 + 512 + 5120 + 512 +	/* A */
+				       2000 + 5120);			/* B */
+	EXPECT_U64(s.prio[0].paused_ns, 0);
+	/* read twice: the running pauses are added to the copy, not to the table */
+	rdiag_flow_pause(ft, &s);
+	EXPECT_U64(s.prio[3].paused_ns, 17264);
+	rdiag_flow_close(ft);
+
+	/* without the link speed there is no time */
+	EXPECT_EQ(rdiag_flow_open(&ft, NULL), 0);
+	p = pfc(0x08, q1000);
+	rdiag_flow_add(ft, &p, 5, NULL);
+	rdiag_flow_pause(ft, &s);
+	EXPECT_U64(s.prio[3].paused_ns, 0);
+	rdiag_flow_close(ft);
+}
+
+/* two senders, each with its own run: A XOFF XOFF, B XOFF XOFF XOFF interleaved */
+static void test_runs_per_sender(void)
+{
+	const uint16_t x[8] = { 0, 0, 0, 0, 0, 7 };
+	static const uint8_t who[] = { 0xa, 0xb, 0xa, 0xb, 0xb };
+	struct rdiag_flow_table *ft;
+	struct rdiag_flow_pause s;
+	struct rdiag_pkt p;
+
+	EXPECT_EQ(rdiag_flow_open(&ft, NULL), 0);
+	for (size_t i = 0; i < sizeof(who); i++) {
+		p = pfc(0x20, x);
+		from(&p, who[i]);
+		rdiag_flow_add(ft, &p, i, NULL);
+	}
+	rdiag_flow_pause(ft, &s);
+	EXPECT_U64(s.prio[5].xoff, 5);
+	EXPECT_U64(s.prio[5].xoff_run_max, 3);
+	rdiag_flow_close(ft);
+}
+
 int main(void)
 {
 	struct rdiag_flow_table *ft;
@@ -101,5 +175,7 @@ int main(void)
 	EXPECT_EQ(rdiag_flow_pause(NULL, &s), -EINVAL);
 	EXPECT_EQ(rdiag_flow_pause(ft, NULL), -EINVAL);
 	rdiag_flow_close(ft);
+	test_paused_time();
+	test_runs_per_sender();
 	return tap_done();
 }

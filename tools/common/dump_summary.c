@@ -309,8 +309,12 @@ static void pause_row(struct out *o, const char *label, int prio,
 	if (link_bps) {
 		double ns = quanta_ns(st->quanta, link_bps);
 
-		out_u64(o, "pause_ns", NULL, (uint64_t)(ns + 0.5));
+		/* asked for: the quanta as time; paused: as the frame times say (a renewal or
+		 * an XON ends a pause early) */
+		out_u64(o, "requested_ns", NULL, (uint64_t)(ns + 0.5));
 		out_text(o, " %10s", dur(d, sizeof(d), ns));
+		out_u64(o, "paused_ns", NULL, st->paused_ns);
+		out_text(o, " %10s", dur(d, sizeof(d), (double)st->paused_ns));
 	}
 	out_text(o, "\n");
 	out_obj_end(o);
@@ -333,7 +337,7 @@ static void pause_summary(struct out *o, const struct rdiag_flow_pause *ps, uint
 		out_u64(o, "link_bps", "; link %" PRIu64 " bit/s, 1 quantum = 512 bit times",
 			link_bps);
 	out_text(o, "\n%-6s %8s %8s %8s %12s %8s%s\n", "PRIO", "FRAMES", "XOFF", "XON",
-		 "QUANTA", "XOFF_RUN", link_bps ? "      PAUSE" : "");
+		 "QUANTA", "XOFF_RUN", link_bps ? "      ASKED     PAUSED" : "");
 	pause_row(o, "link", -1, &ps->link, link_bps);
 	out_arr_begin(o, "priorities");
 	for (int i = 0; i < RDIAG_PAUSE_PRIOS; i++) {

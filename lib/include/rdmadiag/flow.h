@@ -167,6 +167,7 @@ struct rdiag_flow_verdict {
 struct rdiag_flow_opts {
 	size_t pending_max;		/* outstanding requests kept (0 = 32768) */
 	size_t max_flows;		/* 0 = unlimited; beyond it packets are counted only */
+	uint64_t link_bps;		/* link speed in bit/s for PAUSE/PFC paused time, 0 unknown */
 };
 
 /* 0 or -errno (-ENOMEM); on failure rdiag_flow_errmsg(NULL) says why */
@@ -193,13 +194,20 @@ int rdiag_flow_total(struct rdiag_flow_table *ft, struct rdiag_flow_total *out);
 /* ---- PAUSE and PFC frames (rdiag_pkt_decode's RDIAG_ENCAP_PAUSE / RDIAG_ENCAP_PFC) -------- */
 /* what the frames said about one priority (PFC), or about the whole link (802.3x PAUSE).  A
  * PFC frame counts for a priority only when its enable bit is set.  Quanta are 512 bit times:
- * the pause time is quanta * 512 / link speed (what was asked for; a later frame for the same
- * priority ends or renews it early). */
+ * quanta * 512 / link speed is the pause time the frames asked for.  Each sender (source MAC
+ * address) pauses its peer on its own: runs and paused time are followed per sender, then
+ * summed (paused_ns) or the largest taken (xoff_run_max). */
 struct rdiag_pause_stat {
 	uint64_t frames;		/* frames for it */
 	uint64_t xoff, xon;		/* quanta > 0, quanta 0 */
 	uint64_t quanta;		/* sum of the XOFF quanta */
-	uint64_t xoff_run_max;		/* longest run of XOFF frames with no XON between */
+	uint64_t xoff_run_max;		/* longest run of XOFF frames from one sender with no XON
+					 * between */
+	uint64_t paused_ns;		/* with rdiag_flow_opts.link_bps (else 0): the time it was
+					 * paused, by the frame times: an XOFF pauses for its
+					 * quanta unless the sender's next frame for it (XON, or a
+					 * new XOFF) comes sooner; a pause still running at the
+					 * last frame counts whole */
 };
 
 #define RDIAG_PAUSE_PRIOS 8
