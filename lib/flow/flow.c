@@ -894,6 +894,19 @@ int rdiag_flow_pause(const struct rdiag_flow_table *ft, struct rdiag_flow_pause 
 	return 0;
 }
 
+size_t rdiag_flow_pause_sender_count(const struct rdiag_flow_table *ft)
+{
+	return ft ? rd_pause_sender_count(&ft->pause) : 0;
+}
+
+int rdiag_flow_pause_sender_get(const struct rdiag_flow_table *ft, size_t i,
+				struct rdiag_pause_sender *out)
+{
+	if (!ft || !out)
+		return -EINVAL;
+	return rd_pause_sender_get(&ft->pause, i, out);
+}
+
 size_t rdiag_flow_count(const struct rdiag_flow_table *ft)
 {
 	return ft ? ft->n : 0;

@@ -95,7 +95,7 @@ struct rd_pause_state {
 };
 
 struct rd_pause_sender {
-	uint8_t mac[6];
+	struct rdiag_pause_sender s;		/* this sender's counts */
 	struct rd_pause_state st[RD_PAUSE_ROWS];
 };
 
@@ -105,6 +105,7 @@ struct rd_pause {
 	struct rd_pause_sender *snd;
 	size_t n, cap, last;
 	struct rd_pause_sender shared;	/* past RD_PAUSE_SENDERS_MAX, or out of memory */
+	bool shared_used;
 };
 struct rdiag_pkt;
 /* account one PAUSE or PFC frame captured at ts; sets RDIAG_FV_PAUSE (and _TRUNCATED /
@@ -114,6 +115,8 @@ void rd_pause_add(struct rd_pause *ps, const struct rdiag_pkt *p, uint64_t ts,
 /* the counts, with the pauses still running at the last frame */
 void rd_pause_get(const struct rd_pause *ps, struct rdiag_flow_pause *out);
 void rd_pause_free(struct rd_pause *ps);
+size_t rd_pause_sender_count(const struct rd_pause *ps);
+int rd_pause_sender_get(const struct rd_pause *ps, size_t i, struct rdiag_pause_sender *out);
 
 uint32_t rd_hash_bytes(const void *p, size_t n, uint32_t seed);
 #endif

@@ -39,6 +39,13 @@ for c in m['captures']:
         for w, g in zip(mc['priorities'], pz['priorities']):
             eq('pfc priority %d' % w['priority'], {k: w[k] for k in stat + ('priority',)},
                {k: g[k] for k in stat + ('priority',)})
+        # per sender, in first-seen order
+        eq('pause senders', [x['eth_src'] for x in mc['senders']],
+           [x['eth_src'] for x in pz['senders']])
+        for ws, gs in zip(mc['senders'], pz['senders']):
+            for w, g in zip([ws['link']] + ws['priorities'], [gs['link']] + gs['priorities']):
+                eq('sender %s %s' % (ws['eth_src'], w.get('priority', 'link')),
+                   {k: w[k] for k in stat}, {k: g[k] for k in stat})
         eq('other frames', c['frames'] - c['rdma_packets'] - mc['frames'], t['other'])
         # the time paused at 100 Gbit/s, per priority and for the link
         r = subprocess.run([dump, '-q', '-j', '--link-speed', '100G', '-r',
@@ -47,6 +54,10 @@ for c in m['captures']:
         eq('paused_ns link', mc['link']['paused_ns_100g'], p100['link']['paused_ns'])
         for w, g in zip(mc['priorities'], p100['priorities']):
             eq('paused_ns priority %d' % w['priority'], w['paused_ns_100g'], g['paused_ns'])
+        for ws, gs in zip(mc['senders'], p100['senders']):
+            eq('paused_ns sender %s' % ws['eth_src'],
+               [w['paused_ns_100g'] for w in [ws['link']] + ws['priorities']],
+               [g['paused_ns'] for g in [gs['link']] + gs['priorities']])
     cut = bool(c['truncated_frames'])
     ops = collections.Counter()
     for o in t['opcodes']:

@@ -77,7 +77,12 @@ mc() { jq -r ".captures[] | select(.file == \"pause_pfc.pcap\") | .mac_control.$
 	row=$(jq -r '.captures[] | select(.file == "pause_pfc.pcap") | .mac_control.priorities[3] |
 		"^3 +\(.frames) +\(.xoff) +\(.xon) +\(.quanta) +\(.xoff_run_max)$"' "$MAN")
 	assert_line --regexp "$row"
-	refute_line --regexp "XOFF_RUN +PAUSE$"
+	refute_line --regexp "XOFF_RUN +ASKED +PAUSED$"
+	# per sender: the switch (..:fe) sent the PAUSE frames, both sent PFC
+	assert_line "by sender (who paused its peer):"
+	assert_line --regexp "^02:00:00:00:00:fe link +2 +1 +1 +65535 +1$"
+	assert_line --regexp "^02:00:00:00:00:01 7 +[0-9]+ "
+	refute_line --regexp "^02:00:00:00:00:01 link"
 	# none of it without PAUSE/PFC frames
 	run rdmadump -q -r "$FIX/pcap/rc_ops.pcap"
 	refute_output --partial "PAUSE"

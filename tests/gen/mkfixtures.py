@@ -601,27 +601,31 @@ class MacControl:
         self.s = {'frames': 0, 'pause_frames': 0, 'pfc_frames': 0, 'truncated': 0,
                   'invalid': 0, 'frame_numbers': [], 'cut_records': [],
                   'malformed_frames': []}
-        self.stat = {k: {'frames': 0, 'xoff': 0, 'xon': 0, 'quanta': 0, 'xoff_run_max': 0,
-                         'paused_ns_100g': 0}
-                     for k in ['link'] + [str(i) for i in range(8)]}
+        self.stat = self._rows()
+        self.senders = {}		# source MAC (text) -> rows, in first-seen order
+
+    @staticmethod
+    def _rows():
+        return {k: {'frames': 0, 'xoff': 0, 'xon': 0, 'quanta': 0, 'xoff_run_max': 0,
+                    'paused_ns_100g': 0} for k in ['link'] + [str(i) for i in range(8)]}
 
     def _count(self, src, k, q):
-        st = self.stat[k]
         x = self.state.setdefault((src, k), [0, 0, 0])
         t = self.cap.t
-        st['frames'] += 1
-        if x[2] > x[1]:
-            st['paused_ns_100g'] += min(x[2], t) - x[1]
+        paused = min(x[2], t) - x[1] if x[2] > x[1] else 0
         # q quanta of 512 bit times, rounded to the ns as rdmadump does
         x[1], x[2] = t, t + (q * 512 * 10**9 + self.BPS // 2) // self.BPS
-        if q == 0:
-            st['xon'] += 1
-            x[0] = 0
-        else:
-            st['xoff'] += 1
-            st['quanta'] += q
-            x[0] += 1
-            st['xoff_run_max'] = max(st['xoff_run_max'], x[0])
+        x[0] = x[0] + 1 if q else 0
+        name = ':'.join('%02x' % b for b in src)
+        for st in (self.stat[k], self.senders.setdefault(name, self._rows())[k]):
+            st['frames'] += 1
+            st['paused_ns_100g'] += paused
+            if q == 0:
+                st['xon'] += 1
+            else:
+                st['xoff'] += 1
+                st['quanta'] += q
+                st['xoff_run_max'] = max(st['xoff_run_max'], x[0])
 
     def _put(self, body, src, dst, caplen=None, wire_len=None, status='ok'):
         frame = dst + src + b'\x88\x08' + body
@@ -660,12 +664,17 @@ class MacControl:
                   wire_len=wire_len, status=status)
 
     def manifest(self):
-        for (_, k), x in self.state.items():	# pauses still running at the end count whole
+        for (src, k), x in self.state.items():	# pauses still running at the end: whole
             if x[2] > x[1]:
                 self.stat[k]['paused_ns_100g'] += x[2] - x[1]
+                self.senders[':'.join('%02x' % b for b in src)][k]['paused_ns_100g'] += \
+                    x[2] - x[1]
         self.state = {}
         return dict(self.s, link=self.stat['link'],
-                    priorities=[dict(self.stat[str(i)], priority=i) for i in range(8)])
+                    priorities=[dict(self.stat[str(i)], priority=i) for i in range(8)],
+                    senders=[{'eth_src': m, 'link': r['link'],
+                              'priorities': [dict(r[str(i)], priority=i) for i in range(8)]}
+                             for m, r in self.senders.items()])
 
 
 def fx_pause():

@@ -74,6 +74,20 @@ static void test_paused_time(void)
 	/* read twice: the running pauses are added to the copy, not to the table */
 	rdiag_flow_pause(ft, &s);
 	EXPECT_U64(s.prio[3].paused_ns, 17264);
+	{
+		struct rdiag_pause_sender a, b;
+
+		EXPECT_U64(rdiag_flow_pause_sender_count(ft), 2);
+		EXPECT_EQ(rdiag_flow_pause_sender_get(ft, 0, &a), 0);
+		EXPECT_EQ(rdiag_flow_pause_sender_get(ft, 1, &b), 0);
+		EXPECT_EQ(a.mac[5], 0xa);
+		EXPECT_EQ(b.mac[5], 0xb);
+		EXPECT_U64(a.prio[3].paused_ns, 2000 + 2000 + 512 + 5120 + 512);
+		EXPECT_U64(b.prio[3].paused_ns, 2000 + 5120);
+		EXPECT_U64(a.prio[3].frames, 6);
+		EXPECT_U64(b.prio[3].xoff_run_max, 2);
+		EXPECT_EQ(rdiag_flow_pause_sender_get(ft, 2, &a), -ENOENT);
+	}
 	rdiag_flow_close(ft);
 
 	/* without the link speed there is no time */
@@ -103,6 +117,41 @@ static void test_runs_per_sender(void)
 	rdiag_flow_pause(ft, &s);
 	EXPECT_U64(s.prio[5].xoff, 5);
 	EXPECT_U64(s.prio[5].xoff_run_max, 3);
+	{
+		struct rdiag_pause_sender a;
+
+		EXPECT_EQ(rdiag_flow_pause_sender_get(ft, 0, &a), 0);
+		EXPECT_U64(a.prio[5].xoff, 2);
+		EXPECT_U64(a.prio[5].xoff_run_max, 2);
+		EXPECT_U64(a.prio[4].frames, 0);
+		EXPECT_EQ(rdiag_flow_pause_sender_get(NULL, 0, &a), -EINVAL);
+		EXPECT_U64(rdiag_flow_pause_sender_count(NULL), 0);
+	}
+	rdiag_flow_close(ft);
+}
+
+/* memory stays bounded: past 1024 senders the rest share one entry, listed last */
+static void test_many_senders(void)
+{
+	const uint16_t x[8] = { 1 };
+	struct rdiag_flow_table *ft;
+	struct rdiag_pause_sender last;
+	struct rdiag_flow_pause s;
+	struct rdiag_pkt p;
+
+	EXPECT_EQ(rdiag_flow_open(&ft, NULL), 0);
+	for (unsigned int i = 0; i < 1030; i++) {
+		p = pfc(0x01, x);
+		p.eth_src[4] = (uint8_t)(i >> 8);
+		p.eth_src[5] = (uint8_t)i;
+		rdiag_flow_add(ft, &p, i, NULL);
+	}
+	EXPECT_U64(rdiag_flow_pause_sender_count(ft), 1025);
+	EXPECT_EQ(rdiag_flow_pause_sender_get(ft, 1024, &last), 0);
+	EXPECT_U64(last.prio[0].frames, 6);
+	EXPECT_EQ(last.mac[4] | last.mac[5], 0);
+	rdiag_flow_pause(ft, &s);
+	EXPECT_U64(s.prio[0].frames, 1030);
 	rdiag_flow_close(ft);
 }
 
@@ -177,5 +226,6 @@ int main(void)
 	rdiag_flow_close(ft);
 	test_paused_time();
 	test_runs_per_sender();
+	test_many_senders();
 	return tap_done();
 }

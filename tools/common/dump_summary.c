@@ -290,7 +290,9 @@ static double quanta_ns(uint64_t quanta, uint64_t link_bps)
 	return (double)quanta * 512.0 * 1e9 / (double)link_bps;
 }
 
-static void pause_row(struct out *o, const char *label, int prio,
+/* one row: a priority, or the link (prio < 0); text rows of the sender table start with the
+ * sender's address */
+static void pause_row(struct out *o, const char *sender, const char *label, int prio,
 		      const struct rdiag_pause_stat *st, uint64_t link_bps)
 {
 	char d[24];
@@ -300,6 +302,8 @@ static void pause_row(struct out *o, const char *label, int prio,
 	out_obj_begin(o, prio < 0 ? "link" : NULL);
 	if (prio >= 0)
 		out_u64(o, "priority", NULL, (uint64_t)prio);
+	if (sender)
+		out_text(o, "%-17s ", sender);
 	out_text(o, "%-6s", label);
 	out_u64(o, "frames", " %8" PRIu64, st->frames);
 	out_u64(o, "xoff", " %8" PRIu64, st->xoff);
@@ -320,11 +324,48 @@ static void pause_row(struct out *o, const char *label, int prio,
 	out_obj_end(o);
 }
 
-/* PAUSE and PFC frames, per priority (nothing when the capture has none) */
-static void pause_summary(struct out *o, const struct rdiag_flow_pause *ps, uint64_t link_bps)
+static void pause_rows(struct out *o, const char *sender, const struct rdiag_pause_stat *link,
+		       const struct rdiag_pause_stat *prio, uint64_t link_bps)
 {
 	char label[8];
 
+	pause_row(o, sender, "link", -1, link, link_bps);
+	out_arr_begin(o, "priorities");
+	for (int i = 0; i < RDIAG_PAUSE_PRIOS; i++) {
+		snprintf(label, sizeof(label), "%d", i);
+		pause_row(o, sender, label, i, &prio[i], link_bps);
+	}
+	out_arr_end(o);
+}
+
+/* who paused its peer: the same rows per source MAC address */
+static void pause_senders(struct out *o, struct rdiag_flow_table *ft, uint64_t link_bps)
+{
+	size_t n = rdiag_flow_pause_sender_count(ft);
+	struct rdiag_pause_sender s;
+	char mac[24];
+
+	out_text(o, "by sender (who paused its peer):\n%-17s %-6s %8s %8s %8s %12s %8s%s\n",
+		 "SENDER", "PRIO", "FRAMES", "XOFF", "XON", "QUANTA", "XOFF_RUN",
+		 link_bps ? "      ASKED     PAUSED" : "");
+	out_arr_begin(o, "senders");
+	for (size_t i = 0; i < n; i++) {
+		if (rdiag_flow_pause_sender_get(ft, i, &s) < 0)
+			continue;
+		snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", s.mac[0], s.mac[1],
+			 s.mac[2], s.mac[3], s.mac[4], s.mac[5]);
+		out_obj_begin(o, NULL);
+		out_str(o, "eth_src", NULL, mac);
+		pause_rows(o, mac, &s.link, s.prio, link_bps);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+}
+
+/* PAUSE and PFC frames, per priority and per sender (nothing when the capture has none) */
+static void pause_summary(struct out *o, struct rdiag_flow_table *ft,
+			  const struct rdiag_flow_pause *ps, uint64_t link_bps)
+{
 	if (!ps->frames)
 		return;
 	out_obj_begin(o, "pause");
@@ -338,13 +379,8 @@ static void pause_summary(struct out *o, const struct rdiag_flow_pause *ps, uint
 			link_bps);
 	out_text(o, "\n%-6s %8s %8s %8s %12s %8s%s\n", "PRIO", "FRAMES", "XOFF", "XON",
 		 "QUANTA", "XOFF_RUN", link_bps ? "      ASKED     PAUSED" : "");
-	pause_row(o, "link", -1, &ps->link, link_bps);
-	out_arr_begin(o, "priorities");
-	for (int i = 0; i < RDIAG_PAUSE_PRIOS; i++) {
-		snprintf(label, sizeof(label), "%d", i);
-		pause_row(o, label, i, &ps->prio[i], link_bps);
-	}
-	out_arr_end(o);
+	pause_rows(o, NULL, &ps->link, ps->prio, link_bps);
+	pause_senders(o, ft, link_bps);
 	out_obj_end(o);
 }
 
@@ -455,7 +491,7 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 			      so->stats->if_dropped);
 		out_obj_end(o);
 	}
-	pause_summary(o, &ps, so ? so->link_bps : 0);
+	pause_summary(o, ft, &ps, so ? so->link_bps : 0);
 	if (!json)
 		opcode_table_text(o, &t);
 	out_text(o, "\n%-44s %7s %9s %4s %4s %4s %4s %4s %4s %4s %4s %4s %4s %17s %17s\n",

@@ -224,6 +224,18 @@ struct rdiag_flow_pause {
 /* the PAUSE/PFC counts so far (rdiag_flow_add() takes those frames); 0 or -EINVAL */
 int rdiag_flow_pause(const struct rdiag_flow_table *ft, struct rdiag_flow_pause *out);
 
+/* the same for each sender (source MAC address: who paused its peer), in first-seen order.
+ * Senders past the 1024th share one entry whose address is all zero. */
+struct rdiag_pause_sender {
+	uint8_t mac[6];
+	struct rdiag_pause_stat link;
+	struct rdiag_pause_stat prio[RDIAG_PAUSE_PRIOS];
+};
+size_t rdiag_flow_pause_sender_count(const struct rdiag_flow_table *ft);
+/* 0 or -ENOENT (-EINVAL for NULL) */
+int rdiag_flow_pause_sender_get(const struct rdiag_flow_table *ft, size_t i,
+				struct rdiag_pause_sender *out);
+
 /* ---- CM connections ------------------------------------------------------------------------ */
 enum rdiag_cm_state {
 	RDIAG_CMS_REQ_SENT = 0,		/* REQ seen, nothing back (yet): a timeout if it stays */
