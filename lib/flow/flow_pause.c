@@ -83,7 +83,7 @@ static void count(struct rd_pause *ps, struct rdiag_pause_stat *total,
 
 	if (ps->link_bps) {
 		if (ts < x->since)
-			ts = x->since;		/* time stamps going back: no negative pause */
+			ts = x->since;	/* time stamps going back: no negative pause */
 		if (x->until > x->since)
 			paused = (x->until < ts ? x->until : ts) - x->since;
 		x->since = ts;

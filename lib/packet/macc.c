@@ -49,7 +49,7 @@ int rd_decode_macc(struct rd_cur *c, struct rdiag_pkt *p)
 	m->pfc_enable = b[1];
 	for (unsigned int i = 0; i < RDIAG_PFC_PRIOS; i++)
 		m->pfc_quanta[i] = rd_be16(b + 2 + 2 * i);
-	if (m->pfc_reserved) {		/* 802.1Q 36.1.3.1: the first octet is reserved, zero */
+	if (m->pfc_reserved) {	/* 802.1Q 36.1.3.1: the first octet is reserved (0) */
 		c->err = RD_INVAL;
 		rd_stop(p, c, RDIAG_HDR_MACC);
 	}
