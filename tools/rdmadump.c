@@ -37,7 +37,8 @@ static void usage(void)
 	       "Input:\n"
 	       "  -r, --read FILE       read a pcap or pcapng file ('-' = standard input)\n"
 	       "  -i, --interface IFACE capture live on IFACE (filter: udp port 4791 or ether\n"
-	       "                        proto 0x8915, and the BPF expression if one is given)\n"
+	       "                        proto 0x8915 or ether proto 0x8808, and the BPF\n"
+	       "                        expression if one is given)\n"
 	       "  -c, --count N         stop after N matching packets\n"
 	       "  -w, --write FILE      write the matching packets to FILE (pcap) instead of\n"
 	       "                        printing\n"
@@ -47,7 +48,7 @@ static void usage(void)
 	       "      --opcode OP       only opcode OP: a name (RC_SEND_ONLY) or number\n"
 	       "                        (repeatable)\n"
 	       "      --errors          only NAKs, RNR NAKs, PSN gaps, duplicates, bad ICRC,\n"
-	       "                        CM rejects\n"
+	       "                        CM rejects, PAUSE/PFC frames\n"
 	       "Output:\n"
 	       "  -v, --verbose         every header field\n"
 	       "  -j, --json            JSON lines (the keys are listed in rdmadump(1))\n"
@@ -56,6 +57,8 @@ static void usage(void)
 	       "      --fail-on-errors  exit 1 when transport errors were seen\n"
 	       "      --max-flows N     follow at most N flows (QPs), default %u; packets of\n"
 	       "                        further flows are counted only (0: no limit)\n"
+	       "      --link-speed RATE link speed (100G, 25G, 2.5G, 100M): PAUSE/PFC quanta as\n"
+	       "                        pause time in the summary\n"
 	       "  -h, --help            this help\n"
 	       "      --version         version\n\n"
 	       "Exit status: 0 ok, 1 transport errors seen (with --fail-on-errors),\n"
@@ -63,7 +66,8 @@ static void usage(void)
 	       DEFAULT_MAX_FLOWS);
 }
 
-enum { OPT_QP = 256, OPT_OPCODE, OPT_ERRORS, OPT_PORT, OPT_FAIL, OPT_VERSION, OPT_MAX_FLOWS };
+enum { OPT_QP = 256, OPT_OPCODE, OPT_ERRORS, OPT_PORT, OPT_FAIL, OPT_VERSION, OPT_MAX_FLOWS,
+       OPT_LINK_SPEED };
 
 static const struct option long_opts[] = {
 	{ "read", required_argument, NULL, 'r' },
@@ -80,6 +84,7 @@ static const struct option long_opts[] = {
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "fail-on-errors", no_argument, NULL, OPT_FAIL },
 	{ "max-flows", required_argument, NULL, OPT_MAX_FLOWS },
+	{ "link-speed", required_argument, NULL, OPT_LINK_SPEED },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -96,8 +101,38 @@ struct opts {
 	bool errors_only, verbose, json, summary, quiet, fail_on_errors;
 	uint16_t ports[RDIAG_MAX_PORTS];
 	unsigned int n_ports;
+	uint64_t link_bps;
 	char *filter;
 };
+
+/* "100G", "25g", "2.5G", "100M", "400000000": bit/s (K, M, G, T are powers of 1000); 0 or
+ * -EINVAL.  At most 10 Tbit/s, at least 1 kbit/s (a pause quantum is 512 bit times). */
+static int parse_link_speed(const char *s, uint64_t *bps)
+{
+	static const char units[] = "kmgt";
+	double mult = 1, v;
+	char *end;
+	const char *u;
+
+	if (!s || !*s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s)
+		return -EINVAL;
+	if (*end) {
+		u = strchr(units, *end | 0x20);
+		if (!u || end[1])
+			return -EINVAL;
+		for (const char *x = units; x <= u; x++)
+			mult *= 1000;
+	}
+	v *= mult;
+	if (!(v >= 1e3 && v <= 1e13) || v != (double)(uint64_t)v)
+		return -EINVAL;
+	*bps = (uint64_t)v;
+	return 0;
+}
 
 static char *join_args(int argc, char **argv)
 {
@@ -188,6 +223,11 @@ static void parse(int argc, char **argv, struct opts *o)
 				tool_usage_error("invalid flow limit '%s' (0 for none, up to %u)",
 						 optarg, UINT32_MAX);
 			break;
+		case OPT_LINK_SPEED:
+			if (parse_link_speed(optarg, &o->link_bps) < 0)
+				tool_usage_error("invalid link speed '%s' (bit/s, e.g. 100G, 25G, "
+						 "2.5G, 100M)", optarg);
+			break;
 		case 'h':
 			usage();
 			exit(EXIT_OK);
@@ -209,7 +249,7 @@ static void parse(int argc, char **argv, struct opts *o)
 static bool selected(const struct opts *o, const struct rdiag_pkt *p,
 		     const struct rdiag_flow_verdict *v)
 {
-	if (o->errors_only && !(v->flags & RDIAG_FV_ERRORS))
+	if (o->errors_only && !(v->flags & (RDIAG_FV_ERRORS | RDIAG_FV_PAUSE)))
 		return false;
 	if (o->have_opcodes && (!(p->present & RDIAG_HAS_BTH) || !o->opcodes[p->bth.opcode]))
 		return false;
@@ -309,6 +349,7 @@ int main(int argc, char **argv)
 			tool_die("%s", rdiag_capture_dump_errmsg(NULL));
 	}
 	fo.max_flows = (size_t)o.max_flows;
+	fo.link_bps = o.link_bps;
 	if (rdiag_flow_open(&ft, &fo) < 0)
 		tool_die("%s", rdiag_flow_errmsg(NULL));
 	out = out_new(stdout, o.json ? OUT_JSON : OUT_TEXT);
@@ -384,6 +425,7 @@ int main(int argc, char **argv)
 		so.qp = o.qp;
 		so.live = rdiag_capture_is_live(g_cap);
 		so.stats = so.live ? &st : NULL;
+		so.link_bps = o.link_bps;
 		dump_summary(out, ft, &so);
 	}
 	out_free(out);

@@ -203,7 +203,9 @@ int rdiag_capture_filter_text(const struct rdiag_live_opts *o, char *buf, size_t
 			off += (size_t)w;
 		}
 		if (off < len) {
-			w = snprintf(buf + off, len - off, "ether proto 0x8915%s",
+			/* RoCEv1, and PAUSE/PFC (MAC control) when the NIC passes them up */
+			w = snprintf(buf + off, len - off,
+				     "ether proto 0x8915 or ether proto 0x8808%s",
 				     wrap ? ") and (" : "");
 			off += (size_t)w;
 		}

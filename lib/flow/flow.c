@@ -82,6 +82,7 @@ struct rdiag_flow_table {
 	struct rd_pending pend;
 	struct rd_cm_table cm;
 	struct rdiag_flow_total t;
+	struct rd_pause pause;		/* PAUSE / PFC frames */
 	struct rd_hist read_h, ack_h;
 	bool dirty;
 	int64_t last;		/* the previous packet's flow: trains of one QP are common */
@@ -113,6 +114,7 @@ int rdiag_flow_open(struct rdiag_flow_table **ftp, const struct rdiag_flow_opts 
 		return r;
 	}
 	ft->max_flows = opts ? opts->max_flows : 0;
+	ft->pause.link_bps = opts ? opts->link_bps : 0;
 	ft->last = -1;
 	*ftp = ft;
 	return 0;
@@ -122,6 +124,7 @@ void rdiag_flow_close(struct rdiag_flow_table *ft)
 {
 	if (!ft)
 		return;
+	rd_pause_free(&ft->pause);
 	for (size_t i = 0; i < ft->n; i++) {
 		free(ft->f[i].ops);
 		free(ft->f[i].read_h);
@@ -866,6 +869,12 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 	memset(v, 0, sizeof(*v));
 	v->flow = -1;
 	v->src_qpn = RDIAG_QPN_NONE;
+	if (p->encap == RDIAG_ENCAP_PAUSE || p->encap == RDIAG_ENCAP_PFC) {
+		/* link-level flow control: a frame of the capture, not of an RDMA flow */
+		ft->t.frames++;
+		rd_pause_add(&ft->pause, p, ts, v);
+		return 0;
+	}
 	rc = flow_add(ft, p, ts, v);
 	/* after the packet: a REP or the first packet of the reverse flow may have taught it */
 	if (v->flow >= 0)
@@ -877,6 +886,27 @@ void rdiag_flow_add_other(struct rdiag_flow_table *ft)
 {
 	if (ft)
 		ft->t.frames++;
+}
+
+int rdiag_flow_pause(const struct rdiag_flow_table *ft, struct rdiag_flow_pause *out)
+{
+	if (!ft || !out)
+		return -EINVAL;
+	rd_pause_get(&ft->pause, out);
+	return 0;
+}
+
+size_t rdiag_flow_pause_sender_count(const struct rdiag_flow_table *ft)
+{
+	return ft ? rd_pause_sender_count(&ft->pause) : 0;
+}
+
+int rdiag_flow_pause_sender_get(const struct rdiag_flow_table *ft, size_t i,
+				struct rdiag_pause_sender *out)
+{
+	if (!ft || !out)
+		return -EINVAL;
+	return rd_pause_sender_get(&ft->pause, i, out);
 }
 
 size_t rdiag_flow_count(const struct rdiag_flow_table *ft)

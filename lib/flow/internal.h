@@ -85,5 +85,38 @@ int rd_cm_add(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kin
 int rd_cm_qpns(const struct rd_cm_table *t, unsigned int kind, const uint8_t client[16],
 	       uint32_t client_comm_id, uint32_t *client_qpn, uint32_t *server_qpn);
 
+/* ---- PAUSE / PFC frames (flow_pause.c) ---- */
+#define RD_PAUSE_ROWS (RDIAG_PAUSE_PRIOS + 1)	/* the priorities, then the link (802.3x) */
+#define RD_PAUSE_SENDERS_MAX 1024		/* more senders share one state */
+
+struct rd_pause_state {
+	uint64_t run;			/* current XOFF run */
+	uint64_t since, until;		/* paused from since (not counted yet) until until */
+};
+
+struct rd_pause_sender {
+	struct rdiag_pause_sender s;		/* this sender's counts */
+	struct rd_pause_state st[RD_PAUSE_ROWS];
+};
+
+struct rd_pause {
+	struct rdiag_flow_pause s;
+	uint64_t link_bps;
+	struct rd_pause_sender *snd;
+	size_t n, cap, last;
+	struct rd_pause_sender shared;	/* past RD_PAUSE_SENDERS_MAX, or out of memory */
+	bool shared_used;
+};
+struct rdiag_pkt;
+/* account one PAUSE or PFC frame captured at ts; sets RDIAG_FV_PAUSE (and _TRUNCATED /
+ * _INVALID) in v */
+void rd_pause_add(struct rd_pause *ps, const struct rdiag_pkt *p, uint64_t ts,
+		  struct rdiag_flow_verdict *v);
+/* the counts, with the pauses still running at the last frame */
+void rd_pause_get(const struct rd_pause *ps, struct rdiag_flow_pause *out);
+void rd_pause_free(struct rd_pause *ps);
+size_t rd_pause_sender_count(const struct rd_pause *ps);
+int rd_pause_sender_get(const struct rd_pause *ps, size_t i, struct rdiag_pause_sender *out);
+
 uint32_t rd_hash_bytes(const void *p, size_t n, uint32_t seed);
 #endif

@@ -3,7 +3,8 @@
  *
  * The return value answers "is this an RDMA packet?" and nothing else: 0 as soon as the
  * packet is known to be RoCEv2 (UDP destination port in the list), RoCEv1 (ethertype
- * 0x8915) or IB transport (LRH LNH 2/3); a positive enum rdiag_pkt_skip before that point.
+ * 0x8915), IB transport (LRH LNH 2/3) or a PAUSE/PFC frame (ethertype 0x8808 and its opcode,
+ * macc.c); a positive enum rdiag_pkt_skip before that point.
  * Whether the RDMA packet was complete and well formed is in p->status/p->stopped_in. */
 #include <errno.h>
 #include <string.h>
@@ -15,6 +16,7 @@ enum {
 	ETH_P_IPV4 = 0x0800,
 	ETH_P_IPV6 = 0x86DD,
 	ETH_P_ROCEV1 = 0x8915,
+	ETH_P_MAC_CONTROL = 0x8808,	/* PAUSE, PFC (macc.c) */
 	ETH_P_8021Q = 0x8100,
 	ETH_P_8021AD = 0x88A8,
 	ETH_P_QINQ1 = 0x9100,	/* pre-802.1ad stacked VLAN, still seen on switches */
@@ -239,6 +241,8 @@ static int decode_ethertype(struct rd_cur *c, struct rdiag_pkt *p,
 		return decode_ipv6(c, p, o);
 	case ETH_P_ROCEV1:
 		return decode_rocev1(c, p, o);
+	case ETH_P_MAC_CONTROL:
+		return rd_decode_macc(c, p);
 	default:
 		return RDIAG_SKIP_ETHERTYPE;
 	}

@@ -39,6 +39,9 @@ const struct rd_opinfo *rd_opinfo(uint8_t opcode);
 void rd_decode_transport(struct rd_cur *c, struct rdiag_pkt *p,
 			 const struct rdiag_decode_opts *o);
 void rd_decode_mad(struct rd_cur *c, struct rdiag_pkt *p);
+/* MAC control (cursor after the ethertype 0x8808): 0 for PAUSE/PFC (status in p), a positive
+ * enum rdiag_pkt_skip for other opcodes or a frame cut before its opcode */
+int rd_decode_macc(struct rd_cur *c, struct rdiag_pkt *p);
 
 /* header decoders (cursor at the header); 0 or the cursor error */
 int rd_decode_lrh(struct rd_cur *c, struct rdiag_pkt *p);

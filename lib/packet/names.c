@@ -43,7 +43,7 @@ const char *rdiag_aeth_kind_name(unsigned int kind)
 
 const char *rdiag_encap_name(unsigned int encap)
 {
-	static const char *const n[] = { "none", "rocev2", "rocev1", "ib" };
+	static const char *const n[] = { "none", "rocev2", "rocev1", "ib", "pause", "pfc" };
 
 	return encap < ARRAY_SIZE(n) ? n[encap] : "none";
 }
@@ -81,6 +81,7 @@ static const char *const hdr_names[RDIAG_HDR__COUNT] = {
 	[RDIAG_HDR_CM] = "cm",
 	[RDIAG_HDR_ICRC] = "icrc",
 	[RDIAG_HDR_VCRC] = "vcrc",
+	[RDIAG_HDR_MACC] = "mac_control",
 };
 
 const char *rdiag_hdr_name(unsigned int hdr)

@@ -87,7 +87,7 @@ has_packets() { [ "$(stat -c %s "$1" 2>/dev/null || echo 0)" -gt 24 ]; }
 	assert_line "0 frames, 0 RDMA packets, 0 other, 0 bytes (0 payload) in 0ns"
 	run --separate-stderr rdmadump -i lo "bogus (((("
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == "rdmadump: bad capture filter '(udp port 4791 or ether proto 0x8915) and (bogus (((()'"* ]]
+	[[ "$stderr" == "rdmadump: bad capture filter '(udp port 4791 or ether proto 0x8915 or ether proto 0x8808) and (bogus (((()'"* ]]
 }
 
 @test "--port adds a port to the live filter and the decoder" {
@@ -108,10 +108,41 @@ has_packets() { [ "$(stat -c %s "$1" 2>/dev/null || echo 0)" -gt 24 ]; }
 	DUMP=
 	[ "$st" -eq 0 ]
 	grep -q "^== rdmadump summary ==" "$TMP/out"
-	grep -q "^rdmadump: listening on lo, link-type 1, filter 'udp port 4791 or ether proto 0x8915'$" "$TMP/err"
+	grep -q "^rdmadump: listening on lo, link-type 1, filter 'udp port 4791 or ether proto 0x8915 or ether proto 0x8808'$" "$TMP/err"
 	grep -qE "^[0-9]+ packets captured, [0-9]+ received by filter, [0-9]+ dropped by kernel$" "$TMP/err"
 	grep -qE "^capture: [0-9]+ received by filter, [0-9]+ dropped by kernel" "$TMP/out"
 	# the written file reads back
 	n=$(rdmadump -r "$TMP/live.pcap" | wc -l)
 	[ "$n" -gt 0 ]
+}
+
+# send a PFC frame (priority 3 XOFF 0x1234) on lo through a packet socket every 50 ms until
+# killed, one line per frame to $TMP/sent
+send_pfc() {
+	python3 - "$TMP/sent" <<'PY' &
+import socket, struct, sys, time
+f = bytes.fromhex('0180c2000001' '0200000000fe') + struct.pack('!HHBB8H', 0x8808, 0x0101,
+                                                               0, 0x08, 0, 0, 0, 0x1234,
+                                                               0, 0, 0, 0)
+f += b'\0' * (60 - len(f))
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(('lo', 0))
+with open(sys.argv[1], 'w', buffering=1) as sent:
+    for i in range(1200):
+        s.send(f)
+        print(i, file=sent)
+        time.sleep(0.05)
+PY
+	SENDER=$!
+}
+
+@test "-i: the default filter lets PFC frames (ether proto 0x8808) in" {
+	listening -i lo -c 1
+	send_pfc
+	wait_until 20 "rdmadump to exit after one packet" sh -c "! kill -0 $DUMP 2>/dev/null"
+	st=0; wait "$DUMP" || st=$?
+	DUMP=
+	[ "$st" -eq 0 ]
+	grep -qx '[0-9:.]* 02:00:00:00:00:fe > 01:80:c2:00:00:01 PFC enable 0x08 p3 XOFF 4660' "$TMP/out" ||
+		fail "$(cat "$TMP/out" "$TMP/err")"
 }

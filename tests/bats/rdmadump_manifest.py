@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # rdmadump -q -j against what the fixture generator says it put in each capture
 # (tests/fixtures/pcap/MANIFEST.json): counts, opcodes, AETH kinds, CNP/ECN, ICRC, READs,
-# CM messages, and per flow the PSN gap / duplicate / out-of-order events.
+# CM messages, PAUSE/PFC frames per priority, and per flow the PSN gap / duplicate /
+# out-of-order events.
 #   usage: rdmadump_manifest.py ROOT [RDMADUMP]
 import json, subprocess, sys, collections
 root = sys.argv[1]
@@ -26,6 +27,37 @@ for c in m['captures']:
     # frames cut before their UDP header (or ethertype) cannot be told RDMA
     ident = sum(1 for p in c['packets'] if p.get('identifiable', True))
     eq('rdma packets', ident, t['rdma'])
+    # PAUSE/PFC frames: totals and, per priority, what the generator wrote (absent: none)
+    mc = c.get('mac_control')
+    pz = s.get('pause')
+    eq('pause object present', mc is not None, pz is not None)
+    if mc and pz:
+        for k in ('frames', 'pause_frames', 'pfc_frames', 'truncated', 'invalid'):
+            eq('pause ' + k, mc[k], pz[k])
+        stat = ('frames', 'xoff', 'xon', 'quanta', 'xoff_run_max')
+        eq('pause link', {k: mc['link'][k] for k in stat}, {k: pz['link'][k] for k in stat})
+        for w, g in zip(mc['priorities'], pz['priorities']):
+            eq('pfc priority %d' % w['priority'], {k: w[k] for k in stat + ('priority',)},
+               {k: g[k] for k in stat + ('priority',)})
+        # per sender, in first-seen order
+        eq('pause senders', [x['eth_src'] for x in mc['senders']],
+           [x['eth_src'] for x in pz['senders']])
+        for ws, gs in zip(mc['senders'], pz['senders']):
+            for w, g in zip([ws['link']] + ws['priorities'], [gs['link']] + gs['priorities']):
+                eq('sender %s %s' % (ws['eth_src'], w.get('priority', 'link')),
+                   {k: w[k] for k in stat}, {k: g[k] for k in stat})
+        eq('other frames', c['frames'] - c['rdma_packets'] - mc['frames'], t['other'])
+        # the time paused at 100 Gbit/s, per priority and for the link
+        r = subprocess.run([dump, '-q', '-j', '--link-speed', '100G', '-r',
+                            root + '/tests/fixtures/pcap/' + f], capture_output=True, text=True)
+        p100 = json.loads(r.stdout)['summary']['pause']
+        eq('paused_ns link', mc['link']['paused_ns_100g'], p100['link']['paused_ns'])
+        for w, g in zip(mc['priorities'], p100['priorities']):
+            eq('paused_ns priority %d' % w['priority'], w['paused_ns_100g'], g['paused_ns'])
+        for ws, gs in zip(mc['senders'], p100['senders']):
+            eq('paused_ns sender %s' % ws['eth_src'],
+               [w['paused_ns_100g'] for w in [ws['link']] + ws['priorities']],
+               [g['paused_ns'] for g in [gs['link']] + gs['priorities']])
     cut = bool(c['truncated_frames'])
     ops = collections.Counter()
     for o in t['opcodes']:

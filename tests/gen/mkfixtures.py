@@ -583,6 +583,140 @@ def fx_mixed():
 
 
 # ------------------------------------------------------------------------------------------
+# MAC control: IEEE 802.3x PAUSE and 802.1Qbb PFC (ethertype 0x8808)
+PAUSE_DA = g.mac('01:80:c2:00:00:01')
+
+
+class MacControl:
+    """writes PAUSE/PFC frames into a capture and keeps, independently of rdmadump, what they
+    say per priority (manifest key 'mac_control').  A pause is a state of one sender: XOFF
+    runs and paused time are followed per source MAC address.  paused_ns_100g: the time paused
+    at 100 Gbit/s (a quantum is 5.12 ns), an XOFF lasting its quanta unless the sender's next
+    frame for the priority comes sooner, the last one whole."""
+    BPS = 100 * 10**9
+
+    def __init__(self, cap):
+        self.cap = cap
+        self.state = {}			# (sender, row) -> [run, since, until]
+        self.s = {'frames': 0, 'pause_frames': 0, 'pfc_frames': 0, 'truncated': 0,
+                  'invalid': 0, 'frame_numbers': [], 'cut_records': [],
+                  'malformed_frames': []}
+        self.stat = self._rows()
+        self.senders = {}		# source MAC (text) -> rows, in first-seen order
+
+    @staticmethod
+    def _rows():
+        return {k: {'frames': 0, 'xoff': 0, 'xon': 0, 'quanta': 0, 'xoff_run_max': 0,
+                    'paused_ns_100g': 0} for k in ['link'] + [str(i) for i in range(8)]}
+
+    def _count(self, src, k, q):
+        x = self.state.setdefault((src, k), [0, 0, 0])
+        t = self.cap.t
+        paused = min(x[2], t) - x[1] if x[2] > x[1] else 0
+        # q quanta of 512 bit times, rounded to the ns as rdmadump does
+        x[1], x[2] = t, t + (q * 512 * 10**9 + self.BPS // 2) // self.BPS
+        x[0] = x[0] + 1 if q else 0
+        name = ':'.join('%02x' % b for b in src)
+        for st in (self.stat[k], self.senders.setdefault(name, self._rows())[k]):
+            st['frames'] += 1
+            st['paused_ns_100g'] += paused
+            if q == 0:
+                st['xon'] += 1
+            else:
+                st['xoff'] += 1
+                st['quanta'] += q
+                st['xoff_run_max'] = max(st['xoff_run_max'], x[0])
+
+    def _put(self, body, src, dst, caplen=None, wire_len=None, status='ok'):
+        frame = dst + src + b'\x88\x08' + body
+        if wire_len is None:
+            frame += b'\0' * max(0, 60 - len(frame))	# padded to the 60-byte minimum
+        else:
+            frame = frame[:wire_len]
+        data = frame if caplen is None else frame[:caplen]
+        self.cap.t += self.cap.step
+        self.cap.frames.append((self.cap.t, data, len(frame), None))
+        self.s['frames'] += 1
+        self.s['frame_numbers'].append(len(self.cap.frames))
+        if status != 'ok':
+            self.s[status] += 1
+        if len(data) < len(frame):
+            self.s['cut_records'].append(len(self.cap.frames))
+        elif status == 'invalid':
+            self.s['malformed_frames'].append(len(self.cap.frames))
+
+    def pause(self, quanta, src, dst=PAUSE_DA):
+        self._put(struct.pack('!HH', 0x0001, quanta), src, dst)
+        self.s['pause_frames'] += 1
+        self._count(src, 'link', quanta)
+
+    def pfc(self, enable, quanta, src, dst=PAUSE_DA, reserved=0):
+        self._put(struct.pack('!HBB8H', 0x0101, reserved, enable, *quanta), src, dst,
+                  status='invalid' if reserved else 'ok')
+        self.s['pfc_frames'] += 1
+        for i in range(8):
+            if enable >> i & 1:
+                self._count(src, str(i), quanta[i])
+
+    def cut(self, opcode, body, src, caplen=None, wire_len=None, status='truncated'):
+        """a frame whose parameters cannot be read: not counted per priority"""
+        self._put(struct.pack('!H', opcode) + body, src, PAUSE_DA, caplen=caplen,
+                  wire_len=wire_len, status=status)
+
+    def manifest(self):
+        for (src, k), x in self.state.items():	# pauses still running at the end: whole
+            if x[2] > x[1]:
+                self.stat[k]['paused_ns_100g'] += x[2] - x[1]
+                self.senders[':'.join('%02x' % b for b in src)][k]['paused_ns_100g'] += \
+                    x[2] - x[1]
+        self.state = {}
+        return dict(self.s, link=self.stat['link'],
+                    priorities=[dict(self.stat[str(i)], priority=i) for i in range(8)],
+                    senders=[{'eth_src': m, 'link': r['link'],
+                              'priorities': [dict(r[str(i)], priority=i) for i in range(8)]}
+                             for m, r in self.senders.items()])
+
+
+def fx_pause():
+    cap = Capture('pause_pfc.pcap', 'eth', desc='IEEE 802.3x PAUSE and 802.1Qbb PFC frames '
+                  'among RoCEv2 traffic: PFC with every priority-enable vector 0x00..0xff '
+                  '(XOFF and XON quanta, times set for disabled priorities too), renewed XOFF '
+                  'runs, PAUSE with quanta 65535 and 0, a PFC frame with the reserved octet '
+                  'set (invalid), one cut by the snap length after its opcode (truncated), '
+                  'one whose wire length ends inside its times (invalid), one cut before its '
+                  'opcode and a MAC control frame of another opcode (both other traffic)')
+    mc = MacControl(cap)
+    sw, host = g.mac('02:00:00:00:00:fe'), g.mac('02:00:00:00:00:01')
+    c = RC(v4(), QA, QB, psn=0x40)
+    cap.put(c.send(40))
+    mc.pause(0xFFFF, sw)
+    mc.pause(0, sw)
+    rnd = random.Random(8021)
+    for e in range(256):
+        q = [0 if rnd.random() < 0.3 else rnd.choice((1, 0xFFFF, rnd.randrange(1, 0x10000)))
+             for _ in range(8)]
+        mc.pfc(e, q, sw if e % 2 else host)
+        if e % 64 == 0:
+            cap.put(c.send(20))
+    for _ in range(5):		# priority 3 kept paused: a run of 5 XOFF, then XON
+        mc.pfc(0x08, [0, 0, 0, 0x2000, 0, 0, 0, 0], sw)
+    mc.pfc(0x08, [0] * 8, sw)
+    mc.pfc(0x10, [0, 0, 0, 0, 0x100, 0, 0, 0], sw, dst=host, reserved=0x80)
+    mc.cut(0x0101, struct.pack('!HH', 0x00FF, 0xFFFF) + b'\0' * 14, sw, caplen=20)
+    mc.cut(0x0101, struct.pack('!HH', 0x00FF, 0xFFFF), sw, wire_len=20, status='invalid')
+    cap.t += cap.step		# cut one byte into the opcode: not known to be PAUSE or PFC
+    cap.frames.append((cap.t, (PAUSE_DA + sw + b'\x88\x08\x01\x01')[:15], 60, None))
+    mc.s['cut_records'].append(len(cap.frames))
+    cap.raw(PAUSE_DA + sw + b'\x88\x08' + struct.pack('!H', 0x0002) + b'\0' * 44)
+    cap.put(c.ack())
+    cap.notes.append('MAC control: %d PAUSE/PFC frames, per priority in mac_control; the '
+                     'frame cut before its opcode and the GATE (opcode 0x0002) frame are '
+                     'other traffic' % mc.s['frames'])
+    cap.macc = mc
+    return cap
+
+
+# ------------------------------------------------------------------------------------------
 # CM (MADs on QP1)
 REJ_REASONS = {1: 'NO_QP', 2: 'NO_EEC', 3: 'NO_RESOURCES', 4: 'TIMEOUT', 5: 'UNSUPPORTED',
                6: 'INVALID_COMM_ID', 7: 'INVALID_COMM_INSTANCE', 8: 'INVALID_SERVICE_ID',
@@ -778,7 +912,7 @@ def main():
         [fx_rocev1()] + fx_ib() + [fx_uc_ud(), fx_xrc(), fx_rd(), fx_cnp_ecn(), fx_msp(),
                                    fx_aeth(), fx_psn(), fx_wrap(), fx_gobackn(),
                                    fx_bad_icrc(), fx_truncated(), fx_ib_truncated(),
-                                   fx_mixed(), fx_cm(), fx_cm_rej()]
+                                   fx_mixed(), fx_cm(), fx_cm_rej(), fx_pause()]
     for c, f in ((caps[1], 'nanosecond timestamps (magic 0xa1b23c4d)'),
                  (caps[2], 'pcapng, if_tsresol 9'), (caps[3], 'big-endian pcap headers')):
         c.desc = 'as rc_ops.pcap, ' + f

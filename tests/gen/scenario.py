@@ -143,7 +143,8 @@ class Capture:
         for e in self.events.values():
             for k in tot:
                 tot[k] += e[k]
-        return {
+        extra = {'mac_control': self.macc.manifest()} if getattr(self, 'macc', None) else {}
+        return dict(extra, **{
             'file': self.name, 'format': self.fmt, 'linktype': self.linktype,
             'description': self.desc, 'tshark_decodes': self.tshark,
             'frames': len(self.frames), 'rdma_packets': len(roce),
@@ -162,7 +163,7 @@ class Capture:
                       for a, b, c in self.reads],
             'notes': self.notes,
             'packets': [dict(n=n, **m) for n, m in roce],
-        }
+        })
 
 
 class RC:

@@ -90,9 +90,11 @@ def main():
             errs.append('%s: %d records, manifest says %d' % (c['file'], len(recs), c['frames']))
             continue
         cut = {i + 1 for i, (cl, ol) in enumerate(recs) if cl < ol}
-        if cut != set(c.get('truncated_frames', [])):
+        want_cut = set(c.get('truncated_frames', [])) | \
+            set(c.get('mac_control', {}).get('cut_records', []))
+        if cut != want_cut:
             errs.append('%s: cut records %s, manifest says %s'
-                        % (c['file'], sorted(cut), c.get('truncated_frames')))
+                        % (c['file'], sorted(cut), sorted(want_cut)))
         flows = {}
         for p in c.get('packets', []):
             if not 1 <= p['n'] <= len(recs):

@@ -134,7 +134,7 @@ static void test_filter_text(void)
 	o.n_ports = 2;
 	o.filter = "host 10.0.0.1";
 	EXPECT_EQ(rdiag_capture_filter_text(&o, buf, sizeof(buf)), 0);
-	EXPECT_STREQ(buf, "(udp port 4791 or udp port 4792 or ether proto 0x8915) and (host 10.0.0.1)");
+	EXPECT_STREQ(buf, "(udp port 4791 or udp port 4792 or ether proto 0x8915 or ether proto 0x8808) and (host 10.0.0.1)");
 	o.no_default_filter = true;
 	EXPECT_EQ(rdiag_capture_filter_text(&o, buf, sizeof(buf)), 0);
 	EXPECT_STREQ(buf, "host 10.0.0.1");

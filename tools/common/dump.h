@@ -20,6 +20,7 @@ struct dump_summary_opts {
 	const struct rdiag_capture_stats *stats;	/* live capture: drops */
 	bool live;
 	uint64_t max_flows;		/* the flow table's bound (0: none), for its summary line */
+	uint64_t link_bps;		/* --link-speed: PAUSE/PFC quanta as time; 0 unknown */
 };
 /* the per-QP summary: text tables or one JSON object */
 void dump_summary(struct out *o, struct rdiag_flow_table *ft,

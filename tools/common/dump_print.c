@@ -517,6 +517,67 @@ static void ext_headers(struct pkt_out *w, const struct rdiag_pkt *p, bool verbo
 		mad(w, p, verbose);
 }
 
+static void mac_str(char *buf, const uint8_t *a)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (int i = 0; i < 6; i++) {
+		buf[3 * i] = hex[a[i] >> 4];
+		buf[3 * i + 1] = hex[a[i] & 15];
+		buf[3 * i + 2] = i < 5 ? ':' : '\0';
+	}
+}
+
+/* PAUSE / PFC: who sent it, and per priority XOFF with its quanta or XON.  The short line:
+ *	02:00:00:00:00:01 > 01:80:c2:00:00:01 PFC enable 0x09 p0 XOFF 65535 p3 XON */
+static void mac_control(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
+{
+	const struct rdiag_macc *m = &p->macc;
+	bool pfc = p->encap == RDIAG_ENCAP_PFC;
+
+	if (HAS(p, LINK)) {
+		char *s = w_slot(w);
+
+		mac_str(s, p->eth_src);
+		w_str(w, K("eth_src"), F(" %s", NULL), s);
+		if (p->linktype == RDIAG_DLT_EN10MB) {
+			char *d = w_slot(w);
+
+			mac_str(d, p->eth_dst);
+			w_str(w, K("eth_dst"), F(" > %s", NULL), d);
+		}
+	}
+	w_text(w, verbose ? "\n    mac_control %s" : " %s", pfc ? "PFC" : "PAUSE");
+	if (!HAS(p, MACC))
+		return;
+	if (verbose)
+		w_text(w, " opcode 0x%04x", m->opcode);
+	if (!pfc) {
+		w_begin(w, K("pause"));
+		w_u64(w, K("quanta"), F(m->pause_quanta ? " XOFF %" PRIu64 : " XON",
+					" quanta %" PRIu64), m->pause_quanta);
+		w_end(w);
+		return;
+	}
+	w_begin(w, K("pfc"));
+	w_u64(w, K("enable"), " enable 0x%02" PRIx64, m->pfc_enable);
+	if (verbose)
+		w_text(w, " reserved 0x%02x quanta", m->pfc_reserved);
+	w_flush(w);
+	out_arr_begin(w->o, "quanta");
+	for (unsigned int i = 0; i < RDIAG_PFC_PRIOS; i++) {
+		bool on = m->pfc_enable & (1u << i);
+		const char *f = verbose ? " %" PRIu64 : !on ? NULL :
+				m->pfc_quanta[i] ? " XOFF %" PRIu64 : " XON";
+
+		if (!verbose && on)
+			w_text(w, " p%u", i);
+		out_u64(w->o, NULL, f, m->pfc_quanta[i]);
+	}
+	out_arr_end(w->o);
+	w_end(w);
+}
+
 static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 {
 	const uint32_t shown = RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_OOO | RDIAG_FV_RETX | RDIAG_FV_CM_RETRY |
@@ -568,7 +629,9 @@ void dump_packet(struct out *o, const struct rdiag_frame *f, const struct rdiag_
 	w_str(w, K("encap"), F(NULL, " %s"), rdiag_encap_name(p->encap));
 	link_layer(w, p, verbose);
 	addr_pair(w, p, verbose);
-	if (HAS(p, BTH)) {
+	if (p->encap == RDIAG_ENCAP_PAUSE || p->encap == RDIAG_ENCAP_PFC) {
+		mac_control(w, p, verbose);
+	} else if (HAS(p, BTH)) {
 		bth(w, p, verbose);
 		ext_headers(w, p, verbose);
 		if (HAS(p, PAYLOAD) || p->payload_len)

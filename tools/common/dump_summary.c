@@ -284,7 +284,108 @@ static void cm_conn(struct out *o, const struct rdiag_cm_conn_info *c)
 	out_obj_end(o);
 }
 
-static void totals(struct out *o, const struct rdiag_flow_total *t, uint64_t max_flows)
+/* one pause quantum is 512 bit times (IEEE 802.3 31B.3.2, 802.1Q 36.1.3.1) */
+static double quanta_ns(uint64_t quanta, uint64_t link_bps)
+{
+	return (double)quanta * 512.0 * 1e9 / (double)link_bps;
+}
+
+/* one row: a priority, or the link (prio < 0); text rows of the sender table start with the
+ * sender's address */
+static void pause_row(struct out *o, const char *sender, const char *label, int prio,
+		      const struct rdiag_pause_stat *st, uint64_t link_bps)
+{
+	char d[24];
+
+	if (!out_json(o) && !st->frames)
+		return;
+	out_obj_begin(o, prio < 0 ? "link" : NULL);
+	if (prio >= 0)
+		out_u64(o, "priority", NULL, (uint64_t)prio);
+	if (sender)
+		out_text(o, "%-17s ", sender);
+	out_text(o, "%-6s", label);
+	out_u64(o, "frames", " %8" PRIu64, st->frames);
+	out_u64(o, "xoff", " %8" PRIu64, st->xoff);
+	out_u64(o, "xon", " %8" PRIu64, st->xon);
+	out_u64(o, "quanta", " %12" PRIu64, st->quanta);
+	out_u64(o, "xoff_run_max", " %8" PRIu64, st->xoff_run_max);
+	if (link_bps) {
+		double ns = quanta_ns(st->quanta, link_bps);
+
+		/* asked for: the quanta as time; paused: as the frame times say (a renewal or
+		 * an XON ends a pause early) */
+		out_u64(o, "requested_ns", NULL, (uint64_t)(ns + 0.5));
+		out_text(o, " %10s", dur(d, sizeof(d), ns));
+		out_u64(o, "paused_ns", NULL, st->paused_ns);
+		out_text(o, " %10s", dur(d, sizeof(d), (double)st->paused_ns));
+	}
+	out_text(o, "\n");
+	out_obj_end(o);
+}
+
+static void pause_rows(struct out *o, const char *sender, const struct rdiag_pause_stat *link,
+		       const struct rdiag_pause_stat *prio, uint64_t link_bps)
+{
+	char label[8];
+
+	pause_row(o, sender, "link", -1, link, link_bps);
+	out_arr_begin(o, "priorities");
+	for (int i = 0; i < RDIAG_PAUSE_PRIOS; i++) {
+		snprintf(label, sizeof(label), "%d", i);
+		pause_row(o, sender, label, i, &prio[i], link_bps);
+	}
+	out_arr_end(o);
+}
+
+/* who paused its peer: the same rows per source MAC address */
+static void pause_senders(struct out *o, struct rdiag_flow_table *ft, uint64_t link_bps)
+{
+	size_t n = rdiag_flow_pause_sender_count(ft);
+	struct rdiag_pause_sender s;
+	char mac[24];
+
+	out_text(o, "by sender (who paused its peer):\n%-17s %-6s %8s %8s %8s %12s %8s%s\n",
+		 "SENDER", "PRIO", "FRAMES", "XOFF", "XON", "QUANTA", "XOFF_RUN",
+		 link_bps ? "      ASKED     PAUSED" : "");
+	out_arr_begin(o, "senders");
+	for (size_t i = 0; i < n; i++) {
+		if (rdiag_flow_pause_sender_get(ft, i, &s) < 0)
+			continue;
+		snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x", s.mac[0], s.mac[1],
+			 s.mac[2], s.mac[3], s.mac[4], s.mac[5]);
+		out_obj_begin(o, NULL);
+		out_str(o, "eth_src", NULL, mac);
+		pause_rows(o, mac, &s.link, s.prio, link_bps);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+}
+
+/* PAUSE and PFC frames, per priority and per sender (nothing when the capture has none) */
+static void pause_summary(struct out *o, struct rdiag_flow_table *ft,
+			  const struct rdiag_flow_pause *ps, uint64_t link_bps)
+{
+	if (!ps->frames)
+		return;
+	out_obj_begin(o, "pause");
+	out_u64(o, "frames", "PAUSE/PFC: %" PRIu64 " frames", ps->frames);
+	out_u64(o, "pause_frames", " (%" PRIu64 " PAUSE", ps->pause_frames);
+	out_u64(o, "pfc_frames", ", %" PRIu64 " PFC", ps->pfc_frames);
+	out_u64(o, "truncated", ", %" PRIu64 " truncated", ps->truncated);
+	out_u64(o, "invalid", ", %" PRIu64 " invalid)", ps->invalid);
+	if (link_bps)
+		out_u64(o, "link_bps", "; link %" PRIu64 " bit/s, 1 quantum = 512 bit times",
+			link_bps);
+	out_text(o, "\n%-6s %8s %8s %8s %12s %8s%s\n", "PRIO", "FRAMES", "XOFF", "XON",
+		 "QUANTA", "XOFF_RUN", link_bps ? "      ASKED     PAUSED" : "");
+	pause_rows(o, NULL, &ps->link, ps->prio, link_bps);
+	pause_senders(o, ft, link_bps);
+	out_obj_end(o);
+}
+
+static void totals(struct out *o, const struct rdiag_flow_total *t,
+		   const struct rdiag_flow_pause *ps, uint64_t max_flows)
 {
 	char d[24];
 	double span = t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) : 0;
@@ -292,7 +393,9 @@ static void totals(struct out *o, const struct rdiag_flow_total *t, uint64_t max
 	out_obj_begin(o, "total");
 	out_u64(o, "frames", "%" PRIu64 " frames", t->frames);
 	out_u64(o, "rdma", ", %" PRIu64 " RDMA packets", t->rdma);
-	out_u64(o, "other", ", %" PRIu64 " other", t->frames - t->rdma);
+	out_u64(o, "other", ", %" PRIu64 " other", t->frames - t->rdma - ps->frames);
+	if (ps->frames)
+		out_text(o, ", %" PRIu64 " PAUSE/PFC", ps->frames);
 	out_u64(o, "bytes", ", %" PRIu64 " bytes", t->bytes);
 	out_u64(o, "payload", " (%" PRIu64 " payload)", t->payload);
 	out_u64(o, "duration_ns", NULL, (uint64_t)span);
@@ -376,15 +479,17 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 		  const struct dump_summary_opts *so)
 {
 	struct rdiag_flow_total t;
+	struct rdiag_flow_pause ps;
 	struct rdiag_flow_info f;
 	size_t n = rdiag_flow_count(ft), ncm = rdiag_flow_cm_count(ft), i;
 	bool json = out_json(o);
 
 	rdiag_flow_total(ft, &t);
+	rdiag_flow_pause(ft, &ps);
 	out_obj_begin(o, NULL);
 	out_obj_begin(o, "summary");
 	out_text(o, "== rdmadump summary ==\n");
-	totals(o, &t, so ? so->max_flows : 0);
+	totals(o, &t, &ps, so ? so->max_flows : 0);
 	if (so && so->stats && so->stats->have_drops) {
 		out_obj_begin(o, "capture");
 		out_u64(o, "received", "capture: %" PRIu64 " received by filter",
@@ -394,6 +499,7 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 			      so->stats->if_dropped);
 		out_obj_end(o);
 	}
+	pause_summary(o, ft, &ps, so ? so->link_bps : 0);
 	if (!json)
 		opcode_table_text(o, &t);
 	out_text(o, "\n%-44s %7s %9s %4s %4s %4s %4s %4s %4s %4s %4s %4s %4s %17s %17s\n",

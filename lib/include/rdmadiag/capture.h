@@ -37,7 +37,7 @@ struct rdiag_frame {
 };
 
 /* default live filter; a user expression is appended as "(default) and (expr)" */
-#define RDIAG_CAPTURE_DEFAULT_FILTER "udp port 4791 or ether proto 0x8915"
+#define RDIAG_CAPTURE_DEFAULT_FILTER "udp port 4791 or ether proto 0x8915 or ether proto 0x8808"
 
 struct rdiag_live_opts {
 	int snaplen;			/* 0 = 65535 */

@@ -147,6 +147,8 @@ enum {
 	RDIAG_FV_TRUNCATED = 1u << 12,
 	RDIAG_FV_INVALID = 1u << 13,
 	RDIAG_FV_RETX = 1u << 14,	/* fills a gap after a NAK or too late: a resent lost packet */
+	RDIAG_FV_PAUSE = 1u << 24,	/* a PAUSE or PFC frame (not a transport error: rdmadump
+					 * --errors shows them, --fail-on-errors does not count them) */
 };
 /* the set rdmadump --errors and --fail-on-errors use */
 #define RDIAG_FV_ERRORS (RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_RETX | RDIAG_FV_NAK | RDIAG_FV_RNR | \
@@ -166,6 +168,7 @@ struct rdiag_flow_verdict {
 struct rdiag_flow_opts {
 	size_t pending_max;		/* outstanding requests kept (0 = 32768) */
 	size_t max_flows;		/* 0 = unlimited; beyond it packets are counted only */
+	uint64_t link_bps;		/* link speed in bit/s for PAUSE/PFC paused time, 0 unknown */
 };
 
 /* 0 or -errno (-ENOMEM); on failure rdiag_flow_errmsg(NULL) says why */
@@ -180,13 +183,59 @@ const char *rdiag_flow_errmsg(const struct rdiag_flow_table *ft);
  * v may be NULL.  0 or -ENOMEM (the packet is then only counted in the total). */
 int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint64_t ts_ns,
 		   struct rdiag_flow_verdict *v);
-/* a frame that was not RDMA (counted in total.frames only) */
+/* a frame that was not RDMA (counted in total.frames only).  A PAUSE or PFC frame goes to
+ * rdiag_flow_add(): it counts in total.frames and in rdiag_flow_pause(), not in total.rdma */
 void rdiag_flow_add_other(struct rdiag_flow_table *ft);
 
 size_t rdiag_flow_count(const struct rdiag_flow_table *ft);
 /* flows in first-seen order; 0 or -ENOENT */
 int rdiag_flow_get(struct rdiag_flow_table *ft, size_t i, struct rdiag_flow_info *out);
 int rdiag_flow_total(struct rdiag_flow_table *ft, struct rdiag_flow_total *out);
+
+/* ---- PAUSE and PFC frames (rdiag_pkt_decode's RDIAG_ENCAP_PAUSE / RDIAG_ENCAP_PFC) -------- */
+/* what the frames said about one priority (PFC), or about the whole link (802.3x PAUSE).  A
+ * PFC frame counts for a priority only when its enable bit is set.  Quanta are 512 bit times:
+ * quanta * 512 / link speed is the pause time the frames asked for.  Each sender (source MAC
+ * address) pauses its peer on its own: runs and paused time are followed per sender, then
+ * summed (paused_ns) or the largest taken (xoff_run_max). */
+struct rdiag_pause_stat {
+	uint64_t frames;		/* frames for it */
+	uint64_t xoff, xon;		/* quanta > 0, quanta 0 */
+	uint64_t quanta;		/* sum of the XOFF quanta */
+	uint64_t xoff_run_max;		/* longest run of XOFF frames from one sender with no XON
+					 * between */
+	uint64_t paused_ns;		/* with rdiag_flow_opts.link_bps (else 0): the time it was
+					 * paused, by the frame times: an XOFF pauses for its
+					 * quanta unless the sender's next frame for it (XON, or a
+					 * new XOFF) comes sooner; a pause still running at the
+					 * last frame counts whole */
+};
+
+#define RDIAG_PAUSE_PRIOS 8
+
+struct rdiag_flow_pause {
+	uint64_t frames;		/* PAUSE and PFC frames, whole or not */
+	uint64_t pause_frames, pfc_frames;	/* decoded whole (their parameters were read) */
+	uint64_t truncated, invalid;	/* cut by the snap length / malformed (a PFC frame with
+					 * the reserved octet of its vector set is counted, and
+					 * read, as invalid) */
+	struct rdiag_pause_stat link;	/* 802.3x PAUSE */
+	struct rdiag_pause_stat prio[RDIAG_PAUSE_PRIOS];	/* 802.1Qbb PFC, by priority */
+};
+/* the PAUSE/PFC counts so far (rdiag_flow_add() takes those frames); 0 or -EINVAL */
+int rdiag_flow_pause(const struct rdiag_flow_table *ft, struct rdiag_flow_pause *out);
+
+/* the same for each sender (source MAC address: who paused its peer), in first-seen order.
+ * Senders past the 1024th share one entry whose address is all zero. */
+struct rdiag_pause_sender {
+	uint8_t mac[6];
+	struct rdiag_pause_stat link;
+	struct rdiag_pause_stat prio[RDIAG_PAUSE_PRIOS];
+};
+size_t rdiag_flow_pause_sender_count(const struct rdiag_flow_table *ft);
+/* 0 or -ENOENT (-EINVAL for NULL) */
+int rdiag_flow_pause_sender_get(const struct rdiag_flow_table *ft, size_t i,
+				struct rdiag_pause_sender *out);
 
 /* ---- CM connections ------------------------------------------------------------------------ */
 enum rdiag_cm_state {

@@ -13,8 +13,9 @@
  *	r = rdiag_pkt_decode(&p, DLT_EN10MB, data, hdr->caplen, hdr->len, &opts);
  *	if (r < 0)        bad arguments or unsupported link type (-EINVAL, -EPROTONOSUPPORT)
  *	else if (r > 0)   not an RDMA packet (enum rdiag_pkt_skip says why): skip it
- *	else              an RDMA packet; p.status says ok / truncated / invalid, p.present which
- *	                  headers were decoded (RDIAG_HAS_*)
+ *	else              an RDMA packet, or a PAUSE / PFC frame (p.encap RDIAG_ENCAP_PAUSE or
+ *	                  RDIAG_ENCAP_PFC, p.macc); p.status says ok / truncated / invalid,
+ *	                  p.present which headers were decoded (RDIAG_HAS_*)
  *
  * All multi-byte fields are in host byte order; addresses and GIDs are kept as network-order
  * bytes.  Offsets (payload_off, ip_opt_off, ...) are byte offsets into the caller's data.
@@ -62,7 +63,8 @@ int rdiag_decode_opts_add_port(struct rdiag_decode_opts *o, uint16_t port);
 
 /* positive return values of rdiag_pkt_decode: "not RDMA, skip it" */
 enum rdiag_pkt_skip {
-	RDIAG_SKIP_ETHERTYPE = 1,	/* neither IPv4, IPv6 nor RoCEv1 (0x8915) */
+	RDIAG_SKIP_ETHERTYPE = 1,	/* neither IPv4, IPv6, RoCEv1 (0x8915) nor a PAUSE/PFC
+					 * MAC control frame (0x8808, opcode 0x0001/0x0101) */
 	RDIAG_SKIP_IP_PROTO = 2,	/* IP but not UDP */
 	RDIAG_SKIP_UDP_PORT = 3,	/* UDP, destination port not in opts->ports */
 	RDIAG_SKIP_FRAGMENT = 4,	/* IPv4 non-first fragment or IPv6 fragment header */
@@ -102,6 +104,7 @@ enum rdiag_hdr {
 	RDIAG_HDR_CM,		/* CM class message body */
 	RDIAG_HDR_ICRC,
 	RDIAG_HDR_VCRC,
+	RDIAG_HDR_MACC,		/* MAC control parameters: PAUSE time / PFC vector and times */
 	RDIAG_HDR__COUNT
 };
 #define RDIAG_HAS(h)	(1u << (h))
@@ -115,12 +118,15 @@ enum rdiag_hdr {
 #define RDIAG_HAS_ICRC	RDIAG_HAS(RDIAG_HDR_ICRC)
 #define RDIAG_HAS_MAD	RDIAG_HAS(RDIAG_HDR_MAD)
 #define RDIAG_HAS_CM	RDIAG_HAS(RDIAG_HDR_CM)
+#define RDIAG_HAS_MACC	RDIAG_HAS(RDIAG_HDR_MACC)
 
 enum rdiag_encap {
 	RDIAG_ENCAP_NONE = 0,
 	RDIAG_ENCAP_ROCEV2 = 1,		/* Eth/IP/UDP 4791/BTH */
 	RDIAG_ENCAP_ROCEV1 = 2,		/* Eth 0x8915/GRH/BTH */
 	RDIAG_ENCAP_IB = 3,		/* LRH [GRH] BTH ... ICRC VCRC */
+	RDIAG_ENCAP_PAUSE = 4,		/* Eth 0x8808 opcode 0x0001: IEEE 802.3x PAUSE */
+	RDIAG_ENCAP_PFC = 5,		/* Eth 0x8808 opcode 0x0101: IEEE 802.1Qbb PFC */
 };
 
 /* ---- records of the individual headers ------------------------------------------------------ */
@@ -310,6 +316,18 @@ struct rdiag_cm {
 	uint8_t ip_src[16], ip_dst[16];	/* IPv4: first 4 bytes */
 };
 
+/* MAC control frame (p->encap PAUSE or PFC; the fields are there when RDIAG_HAS_MACC).
+ * Times are in pause quanta of 512 bit times; 0 is XON (resume), > 0 XOFF. */
+#define RDIAG_PFC_PRIOS 8
+struct rdiag_macc {
+	uint16_t opcode;		/* 0x0001 PAUSE, 0x0101 PFC */
+	uint16_t pause_quanta;		/* PAUSE: pause_time */
+	uint8_t pfc_enable;		/* PFC: priority-enable vector, bit n = priority n */
+	uint8_t pfc_reserved;		/* PFC: the vector's reserved first octet (non-zero:
+					 * the frame is invalid, stopped_in RDIAG_HDR_MACC) */
+	uint16_t pfc_quanta[RDIAG_PFC_PRIOS];	/* PFC: time[n], meaningful where enabled */
+};
+
 /* ---- the decoded packet ---------------------------------------------------------------------- */
 struct rdiag_pkt {
 	uint32_t present;		/* RDIAG_HAS(RDIAG_HDR_x) bits */
@@ -380,9 +398,13 @@ struct rdiag_pkt {
 	/* management datagrams on QP1 */
 	struct rdiag_mad mad;
 	struct rdiag_cm cm;
+
+	/* MAC control: PAUSE / PFC (encap RDIAG_ENCAP_PAUSE / RDIAG_ENCAP_PFC) */
+	struct rdiag_macc macc;
 };
 
-/* Decode one frame.  Returns 0 (an RDMA packet: see p->status / p->present), a positive
+/* Decode one frame.  Returns 0 (an RDMA packet or a PAUSE/PFC frame: see p->encap,
+ * p->status / p->present), a positive
  * enum rdiag_pkt_skip (not RDMA), -EINVAL (NULL p, or NULL data with caplen > 0; caplen > len is clamped) or
  * -EPROTONOSUPPORT (link type).  opts may be NULL (defaults).  p is always initialised. */
 int rdiag_pkt_decode(struct rdiag_pkt *p, int linktype, const uint8_t *data, uint32_t caplen,
@@ -475,7 +497,8 @@ double rdiag_rnr_timer_ms(unsigned int code);
 /* "ack", "rnr_nak", "nak", "reserved" */
 const char *rdiag_aeth_kind_name(unsigned int kind);
 
-const char *rdiag_encap_name(unsigned int encap);	/* "rocev2", "rocev1", "ib", "none" */
+/* "rocev2", "rocev1", "ib", "pause", "pfc", "none" */
+const char *rdiag_encap_name(unsigned int encap);
 const char *rdiag_pkt_status_name(unsigned int status);	/* "ok", "truncated", "invalid" */
 const char *rdiag_hdr_name(unsigned int hdr);		/* "bth", "reth", ... "udp", "ipv4" */
 const char *rdiag_pkt_skip_name(int skip);		/* "other ethertype", ... */
