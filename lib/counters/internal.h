@@ -44,8 +44,11 @@ int rd_path(const struct rdiag_counters *c, char *buf, size_t len, const char *f
 	__attribute__((format(printf, 4, 5)));
 /* read a small file (trailing newline stripped); 0 or -errno */
 int rd_read_str(const char *path, char *buf, size_t len);
-/* parse an unsigned decimal (or 0x hex) value, whole string; 0 or -EINVAL/-ERANGE */
+/* a counter value: decimal digits, then at most trailing blanks (util.c says why); 0 or
+ * -EINVAL/-ERANGE */
 int rd_parse_u64(const char *s, uint64_t *v);
+/* "0x12" (a LID file); 0 or -EINVAL/-ERANGE */
+int rd_parse_hex_u32(const char *s, uint32_t *v);
 int rd_read_u64(const char *path, uint64_t *v);
 bool rd_is_dir(const char *path);
 

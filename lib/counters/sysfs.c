@@ -161,10 +161,11 @@ static int read_port(struct rdiag_counters *c, struct rdiag_device *d, struct rd
 		copy(p->rate, sizeof(p->rate), buf);
 	if (PORTFILE("link_layer"))
 		copy(p->link_layer, sizeof(p->link_layer), buf);
-	if (PORTFILE("lid") && rd_parse_u64(buf, &v) == 0)
-		p->lid = (uint32_t)v;
-	if (PORTFILE("sm_lid") && rd_parse_u64(buf, &v) == 0)
-		p->sm_lid = (uint32_t)v;
+	/* the kernel prints LIDs in hex ("0x12") */
+	if (PORTFILE("lid"))
+		rd_parse_hex_u32(buf, &p->lid);
+	if (PORTFILE("sm_lid"))
+		rd_parse_hex_u32(buf, &p->sm_lid);
 	if (PORTFILE("hw_counters/lifespan") && rd_parse_u64(buf, &v) == 0)
 		p->hw_lifespan_ms = (uint32_t)v;
 #undef PORTFILE

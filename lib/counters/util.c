@@ -86,6 +86,39 @@ int rd_parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
+/* a LID as sysfs prints it ("0x%x": ports/N/lid and sm_lid): "0x" and 1 to 8 hex digits,
+ * then at most trailing blanks and newlines */
+int rd_parse_hex_u32(const char *s, uint32_t *v)
+{
+	const char *p = s + 2;
+	uint32_t d = 0;
+	int n = 0;
+
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return -EINVAL;
+	for (;; p++, n++) {
+		unsigned int digit;
+
+		if (*p >= '0' && *p <= '9')
+			digit = (unsigned int)(*p - '0');
+		else if ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f')
+			digit = (unsigned int)((*p | 0x20) - 'a' + 10);
+		else
+			break;
+		if (n == 8)
+			return -ERANGE;
+		d = d << 4 | digit;
+	}
+	if (!n)
+		return -EINVAL;
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	if (*p)
+		return -EINVAL;
+	*v = d;
+	return 0;
+}
+
 int rd_read_u64(const char *path, uint64_t *v)
 {
 	char buf[64];
