@@ -154,7 +154,8 @@ static const char *port_label(const struct rdiag_sample *s, char *buf, size_t le
 }
 
 /* Why a counter has no value, with what its file held when that was not a number:
- * "not a number: 'N/A'", "out of range: '18446744073709551616'", "Permission denied".  Every format lists unreadable counters with it, never as 0.  For
+ * "not a number: 'N/A'", "out of range: '18446744073709551616'", "not a regular file",
+ * "Permission denied".  Every format lists unreadable counters with it, never as 0.  For
  * text (for_text) a control byte of the file's text shows as '?', as ls -q does: a counter
  * file does not get to write onto the terminal; the machine formats escape it their way. */
 static const char *unreadable_why(const struct rdiag_sample *s, bool for_text, char *buf,
@@ -166,6 +167,7 @@ static const char *unreadable_why(const struct rdiag_sample *s, bool for_text, c
 	switch (s->err) {
 	case -EINVAL: what = "not a number"; break;
 	case -ERANGE: what = "out of range"; break;
+	case -EBADFD: return "not a regular file";
 	default: return strerror(-s->err);
 	}
 	if (!s->text)
@@ -904,6 +906,8 @@ static int cmd_interval(void)
 	sigaction(SIGTERM, &sa, NULL);
 
 	ret = rdiag_counters_sample(counters, &f, &prev);
+	if (ret == -EINTR && stop_requested)
+		return EXIT_OK;		/* stopped while a read blocked */
 	if (ret < 0)
 		lib_fail("cannot read counters", ret);
 	if (!rdiag_samples_count(prev) && !opts.dev) {
@@ -927,6 +931,8 @@ static int cmd_interval(void)
 		if (stop_requested)
 			break;
 		ret = rdiag_counters_sample(counters, &f, &cur);
+		if (ret == -EINTR && stop_requested)
+			break;		/* SIGINT or SIGTERM while a read blocked */
 		if (ret == -ENODEV && opts.dev) {
 			/* the device we watch is gone: say so once, and stop */
 			struct rdiag_samples *empty = NULL;

@@ -42,7 +42,11 @@ uint64_t rd_now_ns(void);
 /* path = root + rel; returns bytes written or -ENAMETOOLONG */
 int rd_path(const struct rdiag_counters *c, char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-/* read a small file (trailing newline stripped); 0 or -errno */
+/* open NAME (relative to dfd, or AT_FDCWD) to read a value: non-blocking, O_CLOEXEC and
+ * flags (O_NOATIME), and only when it is a regular file.  The descriptor, or -errno:
+ * -EISDIR for a directory, -EBADFD for a FIFO, socket or device (it is never read) */
+int rd_open_value(int dfd, const char *name, int flags);
+/* read a small file (trailing newline stripped); 0 or -errno (rd_open_value's included) */
 int rd_read_str(const char *path, char *buf, size_t len);
 /* a counter value: decimal digits, then at most trailing blanks (util.c says why); 0 or
  * -EINVAL/-ERANGE */

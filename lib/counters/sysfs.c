@@ -503,10 +503,22 @@ int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const ch
 		if (l[i].type == DT_DIR || (l[i].name[0] == 'l' && !strcmp(l[i].name, "lifespan")))
 			continue;
 		val = 0;
-		r = rd_fdcache_read(c, &dfd, dir, dh, l[i].name, l[i].ino, buf, sizeof(buf) - 1,
-				    &slot, &l[i].hint);
+		/* readdir already says what a FIFO, socket or device is: not even opened */
+		slot = NULL;
+		if (l[i].type == DT_FIFO || l[i].type == DT_SOCK || l[i].type == DT_CHR ||
+		    l[i].type == DT_BLK)
+			r = -EBADFD;
+		else
+			r = rd_fdcache_read(c, &dfd, dir, dh, l[i].name, l[i].ino, buf,
+					    sizeof(buf) - 1, &slot, &l[i].hint);
 		if (r == -ENOENT)
 			continue;	/* vanished between readdir and open */
+		if (r == -EINTR) {
+			/* a signal came while a read blocked (a hung file system): the caller
+			 * is asked to stop, and the next file could block as long */
+			ret = -EINTR;
+			break;
+		}
 		if (r < 0) {
 			err = (int)r;
 		} else {

@@ -42,14 +42,36 @@ int rd_path(const struct rdiag_counters *c, char *buf, size_t len, const char *f
 	return (int)l + n;
 }
 
+/* A value file is opened non-blocking and read only when it is a regular file, as every sysfs
+ * attribute is: a FIFO in a (fake or damaged) tree would otherwise block open() until a
+ * writer comes, and a device could block read() for ever. */
+int rd_open_value(int dfd, const char *name, int flags)
+{
+	struct stat st;
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags), err;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		err = errno;
+		close(fd);
+		return -err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EBADFD;
+	}
+	return fd;
+}
+
 int rd_read_str(const char *path, char *buf, size_t len)
 {
 	int fd, err;
 	ssize_t r;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = rd_open_value(AT_FDCWD, path, 0);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	r = read(fd, buf, len - 1);
 	err = errno;
 	close(fd);

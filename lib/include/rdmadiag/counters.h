@@ -142,7 +142,10 @@ struct rdiag_sample {
 	enum rdiag_origin origin;
 	uint64_t ts_ns;			/* CLOCK_MONOTONIC when read */
 	uint32_t cache_ms;		/* value may be up to this old (sysfs hw_counters lifespan) */
-	int err;			/* 0, or -errno: unreadable (-EACCES...), non-numeric (-EINVAL) */
+	int err;			/* 0, or -errno: unreadable (-EACCES...), non-numeric
+					 * (-EINVAL), past 2^64-1 (-ERANGE), a directory
+					 * (-EISDIR), not a regular file (-EBADFD: a FIFO,
+					 * socket or device is never read, so it cannot block) */
 	const struct rdiag_catalog_entry *cat;	/* catalogue entry or NULL (unknown counter) */
 	const char *text;		/* err == -EINVAL or -ERANGE: what the file held, trailing
 					 * newline and blanks cut (owned by the set); else NULL */
@@ -155,7 +158,9 @@ struct rdiag_filter {
 
 struct rdiag_samples;
 
-/* read every counter of the matching ports.  -ENODEV when f->dev does not exist. */
+/* read every counter of the matching ports.  -ENODEV when f->dev does not exist; -EINTR
+ * when a signal interrupted a read that blocked (a hung file system: the caller is asked to
+ * stop, and the next file could block as long), with no set. */
 int rdiag_counters_sample(struct rdiag_counters *c, const struct rdiag_filter *f,
 			  struct rdiag_samples **out);
 size_t rdiag_samples_count(const struct rdiag_samples *s);
