@@ -122,6 +122,29 @@ static const char *color(const char *c)
 	return opts.color ? c : "";
 }
 
+/* an entry of /sys/class/infiniband the library left out (a symlink that loops, a port
+ * directory that is not a port number): one warning line each, the rest is read */
+static void warn_skipped(const struct rdiag_skipped *k)
+{
+	tool_warn("skipped '%s': %s", k->path, k->why ? k->why : strerror(-k->err));
+}
+
+/* the skipped entries of a snapshot, except those the previous one had (-i says each once) */
+static void warn_skipped_new(const struct rdiag_samples *set, const struct rdiag_samples *prev)
+{
+	size_t i, j, n = rdiag_samples_skipped_count(set), m = rdiag_samples_skipped_count(prev);
+
+	for (i = 0; i < n; i++) {
+		const struct rdiag_skipped *k = rdiag_samples_skipped_get(set, i);
+
+		for (j = 0; j < m; j++)
+			if (!strcmp(rdiag_samples_skipped_get(prev, j)->path, k->path))
+				break;
+		if (j == m)
+			warn_skipped(k);
+	}
+}
+
 /* ---- selection -------------------------------------------------------------------- */
 
 /* the counter selection: positional names and -c, by the library's one rule (a name, an
@@ -630,6 +653,7 @@ static int cmd_snapshot(void)
 	ret = rdiag_counters_sample(counters, &f, &set);
 	if (ret < 0)
 		lib_fail("cannot read counters", ret);
+	warn_skipped_new(set, NULL);
 	if (!rdiag_samples_count(set) && (!ds || !ds->n) && !opts.dev) {
 		struct rdiag_devices *d2 = ds;
 
@@ -910,6 +934,7 @@ static int cmd_interval(void)
 		return EXIT_OK;		/* stopped while a read blocked */
 	if (ret < 0)
 		lib_fail("cannot read counters", ret);
+	warn_skipped_new(prev, NULL);
 	if (!rdiag_samples_count(prev) && !opts.dev) {
 		struct rdiag_devices *ds;
 
@@ -945,6 +970,7 @@ static int cmd_interval(void)
 		}
 		if (ret < 0)
 			lib_fail("cannot read counters", ret);
+		warn_skipped_new(cur, prev);
 		interval_report(prev, cur,
 				rdiag_samples_count(cur) && t0 ?
 				(double)(rdiag_samples_get(cur, 0)->ts_ns - t0) / 1e9 : opts.interval);
@@ -992,6 +1018,8 @@ static int cmd_devices(void)
 
 	if (ret < 0)
 		lib_fail("cannot list RDMA devices", ret);
+	for (i = 0; i < ds->n_skipped; i++)
+		warn_skipped(&ds->skipped[i]);
 	if (!ds->n)
 		no_devices();
 	if (opts.dev && !rdiag_counters_device_find(ds, opts.dev))

@@ -141,6 +141,31 @@ int rd_parse_hex_u32(const char *s, uint32_t *v)
 	return 0;
 }
 
+/* A port directory's name as the kernel makes it ("%u", ports start at 1): decimal digits,
+ * no sign, no leading zero, nothing after, at most 2^32-1.  "4294967297" is not port 1 and
+ * "01" not a second port 1. */
+int rd_parse_port(const char *s, uint32_t *port)
+{
+	uint64_t v = 0;
+	const char *p;
+
+	if (*s < '1' || *s > '9')
+		return -EINVAL;
+	for (p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > UINT32_MAX) {
+			for (; *p; p++)
+				if (*p < '0' || *p > '9')
+					return -EINVAL;
+			return -ERANGE;
+		}
+	}
+	*port = (uint32_t)v;
+	return 0;
+}
+
 int rd_read_u64(const char *path, uint64_t *v)
 {
 	char buf[64];
