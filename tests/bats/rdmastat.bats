@@ -152,6 +152,15 @@ hw() { cat "$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/$1/ports/$2/hw_counters/$3
 	run --separate-stderr rdmastat -c sent_pktz
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "rdmastat: no counter 'sent_pktz'" ]
+	# an unknown concept with -c is a usage error in every format and with -i: a typo in a
+	# monitoring script must not read as "all counters zero", exit 0
+	for args in "" -j --csv --prom "-i 0.05 -n 1" "-i 0.05 -n 1 -j" "rxe0"; do
+		run --separate-stderr rdmastat $args -c rnr_nak_recieved
+		[ "$status" -eq 2 ] || fail "$args: exit $status"
+		[ -z "$output" ] || fail "$args: $output"
+		[ "$(wc -l <<< "$stderr")" = 1 ] || fail "$args: $stderr"
+		[[ $stderr == "rdmastat: no counter 'rnr_nak_recieved'"* ]] || fail "$args: $stderr"
+	done
 	# the first positional word may have been a device, whatever -c says
 	run --separate-stderr rdmastat rxe7 -c rnr_nak_sent
 	[ "$status" -eq 2 ]
