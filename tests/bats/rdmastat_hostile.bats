@@ -63,57 +63,12 @@ wait_file() {
 	assert_line --regexp "^rxe0 +1 "
 }
 
-# A read that blocks and returns only to a signal, as on a hung file system: an LD_PRELOAD
-# shim makes openat() of any file named zz_block* wait in read(2) on a pipe nobody writes.
-# The first such open writes a line to $BLOCK_MARK, so the test signals once it is stuck.
+# A read that blocks and returns only to a signal, as on a hung file system: the LD_PRELOAD
+# shim tests/fixtures/preload/block_open.c makes openat() of any file named zz_block* wait in
+# read(2) on a pipe nobody writes, and writes a line to $BLOCK_MARK when it does, so the test
+# signals once the tool is stuck.
 build_shim() {
-	cat > "$TMP/shim.c" << 'EOF'
-#define _GNU_SOURCE
-#include <dlfcn.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/types.h>
-#include <unistd.h>
-
-int openat(int dfd, const char *path, int flags, ...)
-{
-	static int (*real)(int, const char *, int, ...);
-	const char *base = strrchr(path, '/'), *mark = getenv("BLOCK_MARK");
-	mode_t mode = 0;
-	int p[2], e, fd;
-	ssize_t r;
-	char c;
-
-	if (flags & O_CREAT) {
-		va_list ap;
-
-		va_start(ap, flags);
-		mode = va_arg(ap, mode_t);
-		va_end(ap);
-	}
-	if (!real)
-		real = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
-	base = base ? base + 1 : path;
-	if (strncmp(base, "zz_block", 8))
-		return real(dfd, path, flags, mode);
-	if (mark && (fd = real(AT_FDCWD, mark, O_WRONLY | O_CREAT | O_APPEND, 0644)) >= 0) {
-		r = write(fd, "blocked\n", 8);
-		close(fd);
-	}
-	if (pipe(p) < 0)
-		return -1;
-	r = read(p[0], &c, 1);	/* until a signal: EINTR, or restarted with SA_RESTART */
-	e = r < 0 ? errno : EIO;
-	close(p[0]);
-	close(p[1]);
-	errno = e;
-	return -1;
-}
-EOF
-	${CC:-cc} -shared -fPIC -o "$TMP/shim.so" "$TMP/shim.c" -ldl ||
+	${CC:-cc} -shared -fPIC -o "$TMP/shim.so" "$FIX/preload/block_open.c" -ldl ||
 		fail "cannot build the openat shim"
 	: > "$IB/rxe0/ports/1/hw_counters/zz_block1"
 	: > "$IB/rxe0/ports/1/hw_counters/zz_block2"
