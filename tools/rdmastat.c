@@ -120,6 +120,29 @@ static const char *color(const char *c)
 	return opts.color ? c : "";
 }
 
+/* an entry of /sys/class/infiniband the library left out (a symlink that loops, a port
+ * directory that is not a port number): one warning line each, the rest is read */
+static void warn_skipped(const struct rdiag_skipped *k)
+{
+	tool_warn("skipped '%s': %s", k->path, k->why ? k->why : strerror(-k->err));
+}
+
+/* the skipped entries of a snapshot, except those the previous one had (-i says each once) */
+static void warn_skipped_new(const struct rdiag_samples *set, const struct rdiag_samples *prev)
+{
+	size_t i, j, n = rdiag_samples_skipped_count(set), m = rdiag_samples_skipped_count(prev);
+
+	for (i = 0; i < n; i++) {
+		const struct rdiag_skipped *k = rdiag_samples_skipped_get(set, i);
+
+		for (j = 0; j < m; j++)
+			if (!strcmp(rdiag_samples_skipped_get(prev, j)->path, k->path))
+				break;
+		if (j == m)
+			warn_skipped(k);
+	}
+}
+
 /* ---- selection -------------------------------------------------------------------- */
 
 /* the counter selection: positional names and -c, by the library's one rule (a name, an
@@ -148,6 +171,31 @@ static const char *port_label(const struct rdiag_sample *s, char *buf, size_t le
 		snprintf(buf, len, "%s/%u", s->dev, s->port);
 	else
 		snprintf(buf, len, "%s", s->dev);
+	return buf;
+}
+
+/* Why a counter has no value, with what its file held when that was not a number:
+ * "not a number: 'N/A'", "out of range: '18446744073709551616'", "not a regular file",
+ * "Permission denied".  Every format lists unreadable counters with it, never as 0.  For
+ * text (for_text) the control bytes of the file's text are escaped as every name in text
+ * output is (tool_esc): a counter file does not get to write onto the terminal; the machine
+ * formats escape them their way. */
+static const char *unreadable_why(const struct rdiag_sample *s, bool for_text, char *buf,
+				  size_t len)
+{
+	const char *what, *text;
+	char esc[256];
+
+	switch (s->err) {
+	case -EINVAL: what = "not a number"; break;
+	case -ERANGE: what = "out of range"; break;
+	case -EBADFD: return "not a regular file";
+	default: return strerror(-s->err);
+	}
+	if (!s->text)
+		return what;
+	text = for_text ? tool_esc(s->text, esc, sizeof(esc)) : s->text;
+	snprintf(buf, len, "%s: '%s'", what, text);
 	return buf;
 }
 
@@ -347,13 +395,14 @@ static void text_snapshot(const struct rdiag_samples *set, const struct rdiag_de
 		text_port_header(ds, first);
 		for (j = i; j < end; j++) {
 			const struct rdiag_sample *s = rdiag_samples_get(set, j);
+			char why[128];
 
 			if (!selected(s) || (!opts.all && !s->err && !s->value))
 				continue;
 			shown++;
 			if (s->err) {
 				out_text(output, "    %-*s %20s  (%s)\n", w, tool_esc_tmp(s->name), "?",
-					       s->err == -EINVAL ? "not a number" : strerror(-s->err));
+					 unreadable_why(s, true, why, sizeof(why)));
 				continue;
 			}
 			out_text(output, "    %-*s %s%20" PRIu64 "%s", w, tool_esc_tmp(s->name),
@@ -404,10 +453,11 @@ static void json_snapshot(const struct rdiag_samples *set)
 			out_obj_begin(output, "errors");
 			for (j = i; j < end; j++) {
 				const struct rdiag_sample *s = rdiag_samples_get(set, j);
+				char why[128];
 
 				if (selected(s) && s->err)
-					out_str(output, s->name, NULL, s->err == -EINVAL ?
-						      "not a number" : strerror(-s->err));
+					out_str(output, s->name, NULL,
+						unreadable_why(s, false, why, sizeof(why)));
 			}
 			out_obj_end(output);
 		}
@@ -426,19 +476,27 @@ static void csv_snapshot(const struct rdiag_samples *set)
 {
 	size_t n = rdiag_samples_count(set), i;
 
-	printf("device,port,counter,value,concept,unit,source\n");
+	/* an unreadable counter is a row without a value, and the reason under error */
+	printf("device,port,counter,value,concept,unit,source,error\n");
 	for (i = 0; i < n; i++) {
 		const struct rdiag_sample *s = rdiag_samples_get(set, i);
+		char why[128];
 
-		if (!selected(s) || s->err)
+		if (!selected(s))
 			continue;
 		csv_field(s->dev);
 		printf(",%u,", s->port);
 		csv_field(s->name);
-		printf(",%" PRIu64 ",", s->value);
+		if (s->err)
+			printf(",,");
+		else
+			printf(",%" PRIu64 ",", s->value);
 		csv_field(s->cat && s->cat->concept ? s->cat->concept : "");
-		printf(",%s,%s\n", s->cat ? rdiag_unit_name(s->cat->unit) : "",
+		printf(",%s,%s,", s->cat ? rdiag_unit_name(s->cat->unit) : "",
 		       rdiag_origin_name(s->origin));
+		if (s->err)
+			csv_field(unreadable_why(s, false, why, sizeof(why)));
+		printf("\n");
 	}
 }
 
@@ -484,6 +542,38 @@ static void prom_help_escape(const char *s)
 			fputs("\\n", stdout);
 		else
 			putchar(*s);
+	}
+}
+
+/* unreadable counters: one family of its own, a sample per counter with the reason as a
+ * label (absent when every counter could be read, so such an exposition is unchanged) */
+static void prom_unreadable(const struct rdiag_samples *set, int64_t ts_ms)
+{
+	size_t n = rdiag_samples_count(set), i;
+	bool any = false;
+	char why[128];
+
+	for (i = 0; i < n; i++) {
+		const struct rdiag_sample *s = rdiag_samples_get(set, i);
+
+		if (!selected(s) || !s->err)
+			continue;
+		if (!any) {
+			printf("# HELP rdma_counter_unreadable RDMA counter whose file could not be "
+			       "read as a number (the reason in label error; no value is made up)\n"
+			       "# TYPE rdma_counter_unreadable gauge\n");
+			any = true;
+		}
+		printf("rdma_counter_unreadable{device=\"");
+		prom_label_escape(stdout, s->dev);
+		printf("\",port=\"%u\",counter=\"", s->port);
+		prom_label_escape(stdout, s->name);
+		printf("\",error=\"");
+		prom_label_escape(stdout, unreadable_why(s, false, why, sizeof(why)));
+		printf("\"} 1");
+		if (ts_ms >= 0)
+			printf(" %" PRId64, ts_ms);
+		printf("\n");
 	}
 }
 
@@ -541,6 +631,7 @@ static void prom_snapshot(const struct rdiag_samples *set, int64_t ts_ms)
 		printf("\n");
 	}
 	free(rows);
+	prom_unreadable(set, ts_ms);
 }
 
 static int cmd_snapshot(void)
@@ -557,6 +648,7 @@ static int cmd_snapshot(void)
 	ret = rdiag_counters_sample(counters, &f, &set);
 	if (ret < 0)
 		lib_fail("cannot read counters", ret);
+	warn_skipped_new(set, NULL);
 	if (!rdiag_samples_count(set) && (!ds || !ds->n) && !opts.dev) {
 		struct rdiag_devices *d2 = ds;
 
@@ -652,6 +744,26 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* what opens a port's part of an interval: in JSON its object up to "counters", in text the
+ * port and the column heads */
+static void interval_header(const struct rdiag_sample *s, const char *when_json, double secs,
+			    int w)
+{
+	if (opts.fmt == FMT_JSON) {
+		out_obj_begin(output, NULL);
+		out_str(output, "time", NULL, when_json);
+		out_dbl(output, "interval", NULL, secs);
+		out_str(output, "ifname", NULL, s->dev);
+		if (s->port)
+			out_u64(output, "port", NULL, s->port);
+		out_obj_begin(output, "counters");
+	} else {
+		out_text(output, "%s/%u\n", tool_esc_tmp(s->dev), s->port);
+		out_text(output, "    %-*s %20s %14s %14s\n", w, "COUNTER", "VALUE", "DELTA",
+			 "RATE/s");
+	}
+}
+
 /* Machine formats are time series: JSON, CSV and Prometheus have every selected counter of
  * every port in every interval, moved or not; text shows what moved (all with -a). */
 static void interval_report(const struct rdiag_samples *prev, const struct rdiag_samples *cur,
@@ -683,7 +795,8 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 	while (i < n) {
 		const struct rdiag_sample *first = rdiag_samples_get(cur, i);
 		size_t end = i;
-		bool header = false;
+		bool header = false, errs = false;
+		char why[128];
 		int w;
 
 		while (end < n && same_port(rdiag_samples_get(cur, end), first))
@@ -696,6 +809,32 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 
 			if (!selected(s))
 				continue;
+			/* an unreadable counter has no value and no rate: it is listed with
+			 * why (JSON: under errors), in every interval, never as 0 */
+			if (s->err && opts.fmt == FMT_JSON) {
+				errs = true;
+				continue;
+			}
+			if (s->err && opts.fmt == FMT_CSV) {
+				printf("%s,%.3f,", when, secs);
+				csv_field(s->dev);
+				printf(",%u,", s->port);
+				csv_field(s->name);
+				printf(",,,,,");
+				csv_field(s->cat && s->cat->concept ? s->cat->concept : "");
+				printf(",");
+				csv_field(unreadable_why(s, false, why, sizeof(why)));
+				printf("\n");
+				continue;
+			}
+			if (s->err) {
+				if (!header)
+					interval_header(s, when_json, secs, w);
+				header = true;
+				out_text(output, "    %-*s %20s  (%s)\n", w, s->name, "?",
+					 unreadable_why(s, true, why, sizeof(why)));
+				continue;
+			}
 			p = prev_of(prev, j, s);
 			rdiag_rate_samples(p, s, &r);
 			check(s, &r);
@@ -714,25 +853,12 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 					printf(",,");
 				printf("%s,", rdiag_rate_state_name(r.state));
 				csv_field(s->cat && s->cat->concept ? s->cat->concept : "");
-				printf("\n");
+				printf(",\n");
 				continue;
 			}
-			if (!header) {
-				header = true;
-				if (opts.fmt == FMT_JSON) {
-					out_obj_begin(output, NULL);
-					out_str(output, "time", NULL, when_json);
-					out_dbl(output, "interval", NULL, secs);
-					out_str(output, "ifname", NULL, s->dev);
-					if (s->port)
-						out_u64(output, "port", NULL, s->port);
-					out_obj_begin(output, "counters");
-				} else {
-					out_text(output, "%s/%u\n", tool_esc_tmp(s->dev), s->port);
-					out_text(output, "    %-*s %20s %14s %14s\n", w, "COUNTER",
-						       "VALUE", "DELTA", "RATE/s");
-				}
-			}
+			if (!header)
+				interval_header(s, when_json, secs, w);
+			header = true;
 			if (opts.fmt == FMT_JSON) {
 				out_obj_begin(output, s->name);
 				out_u64(output, "value", NULL, s->value);
@@ -757,8 +883,21 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 					       s->value, rdiag_rate_state_name(r.state), "-");
 			}
 		}
-		if (header && opts.fmt == FMT_JSON) {
+		if (opts.fmt == FMT_JSON && (header || errs)) {
+			if (!header)
+				interval_header(first, when_json, secs, w);
 			out_obj_end(output);
+			if (errs) {
+				out_obj_begin(output, "errors");
+				for (j = i; j < end; j++) {
+					const struct rdiag_sample *s = rdiag_samples_get(cur, j);
+
+					if (selected(s) && s->err)
+						out_str(output, s->name, NULL,
+							unreadable_why(s, false, why, sizeof(why)));
+				}
+				out_obj_end(output);
+			}
 			out_obj_end(output);
 		}
 		i = end;
@@ -789,8 +928,11 @@ static int cmd_interval(void)
 	sigaction(SIGTERM, &sa, NULL);
 
 	ret = rdiag_counters_sample(counters, &f, &prev);
+	if (ret == -EINTR && stop_requested)
+		return EXIT_OK;		/* stopped while a read blocked */
 	if (ret < 0)
 		lib_fail("cannot read counters", ret);
+	warn_skipped_new(prev, NULL);
 	if (!rdiag_samples_count(prev) && !opts.dev) {
 		struct rdiag_devices *ds;
 
@@ -800,7 +942,8 @@ static int cmd_interval(void)
 	}
 	check_names(prev);
 	if (opts.fmt == FMT_CSV)
-		printf("time,interval_s,device,port,counter,value,delta,rate_per_s,state,concept\n");
+		printf("time,interval_s,device,port,counter,value,delta,rate_per_s,state,concept,"
+		       "error\n");
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (k = 0; !stop_requested && (!opts.count || k < opts.count); k++) {
 		uint64_t t0 = rdiag_samples_count(prev) ? rdiag_samples_get(prev, 0)->ts_ns : 0;
@@ -811,6 +954,8 @@ static int cmd_interval(void)
 		if (stop_requested)
 			break;
 		ret = rdiag_counters_sample(counters, &f, &cur);
+		if (ret == -EINTR && stop_requested)
+			break;		/* SIGINT or SIGTERM while a read blocked */
 		if (ret == -ENODEV && opts.dev) {
 			/* the device we watch is gone: say so once, and stop */
 			struct rdiag_samples *empty = NULL;
@@ -823,6 +968,7 @@ static int cmd_interval(void)
 		}
 		if (ret < 0)
 			lib_fail("cannot read counters", ret);
+		warn_skipped_new(cur, prev);
 		interval_report(prev, cur,
 				rdiag_samples_count(cur) && t0 ?
 				(double)(rdiag_samples_get(cur, 0)->ts_ns - t0) / 1e9 : opts.interval);
@@ -870,6 +1016,8 @@ static int cmd_devices(void)
 
 	if (ret < 0)
 		lib_fail("cannot list RDMA devices", ret);
+	for (i = 0; i < ds->n_skipped; i++)
+		warn_skipped(&ds->skipped[i]);
 	if (!ds->n)
 		no_devices();
 	if (opts.dev && !rdiag_counters_device_find(ds, opts.dev))

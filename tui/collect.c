@@ -599,6 +599,12 @@ int rt_collect_once(struct rt_collector *c, struct rt_snap *s)
 	 * only when that fails, so one broken device does not hide the others */
 	set_busy_dev(c, "");
 	r = rdiag_counters_sample(c->h, &all, &smp);
+	if (r == -EINTR) {
+		/* SIGINT/SIGTERM while a read blocked: reading device by device would
+		 * block on the same file again */
+		rt_snap_free(s);
+		return (int)r;
+	}
 	if (r < 0) {
 		r = collect_each(c, s, own, &cap, iv_ns);
 	} else {

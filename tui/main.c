@@ -216,6 +216,10 @@ static int run_batch(const struct opts *o, struct rt_collector *col, struct rt_m
 		if (k && !wait_until(due))
 			break;
 		r = rt_collect_once(col, &s);
+		if (r == -EINTR) {
+			r = 0;	/* SIGINT/SIGTERM while a counter read blocked: stop */
+			break;
+		}
 		if (r < 0) {
 			tool_err("cannot read counters: %s", *rt_collector_errmsg(col) ?
 				 rt_collector_errmsg(col) : strerror(-r));

@@ -95,15 +95,21 @@ static void on_fatal(int sig)
 
 void term_signals_install(void)
 {
-	static const int soft[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT };
+	static const int quit[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int soft[] = { SIGWINCH, SIGTSTP, SIGCONT };
 	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGQUIT };
 	struct sigaction sa;
 	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
 	sa.sa_handler = on_signal;
+	/* no SA_RESTART for the signals that end rdmatop: a counter read that blocks (a hung
+	 * file system) returns EINTR and the collection stops there; restarted, it would
+	 * block again and the signal would be lost */
+	for (i = 0; i < sizeof(quit) / sizeof(quit[0]); i++)
+		sigaction(quit[i], &sa, NULL);
+	sa.sa_flags = SA_RESTART;
 	for (i = 0; i < sizeof(soft) / sizeof(soft[0]); i++)
 		sigaction(soft[i], &sa, NULL);
 	sa.sa_handler = on_fatal;

@@ -134,13 +134,15 @@ static struct rd_fdcache *cache_get(struct rdiag_counters *c)
 /* A kept counter file is opened with O_NOATIME where the kernel allows it (the caller owns
  * the file, or has CAP_FOWNER): reading a counter should not touch its access time, and on a
  * regular file system (fixture trees) every read otherwise goes through the atime check.
- * kernfs has no atime to update; EPERM just means "not yours", and it opens without. */
+ * kernfs has no atime to update; EPERM just means "not yours", and it opens without.  Only a
+ * regular file is kept or read, opened non-blocking (rd_open_value): a FIFO or a device in
+ * the tree is an unreadable counter (-EBADFD), not a read that never returns. */
 static int open_counter(int dfd, const char *name)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOATIME);
+	int fd = rd_open_value(dfd, name, O_NOATIME);
 
-	if (fd < 0 && errno == EPERM)
-		fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
+	if (fd == -EPERM)
+		fd = rd_open_value(dfd, name, 0);
 	return fd;
 }
 
@@ -150,21 +152,21 @@ static ssize_t read_kept(struct rd_fdcache *fc, struct rd_fdent *e, char *buf, s
 {
 	ssize_t r = pread(e->fd, buf, len, 0);
 
-	if (r >= 0) {
-		fc->nread += e->gen != fc->gen;
-		e->gen = fc->gen;
-		*cat = &e->cat;
-	}
+	if (r < 0)
+		return -errno;
+	fc->nread += e->gen != fc->gen;
+	e->gen = fc->gen;
+	*cat = &e->cat;
 	return r;
 }
 
 static ssize_t read_once(int dfd, const char *name, char *buf, size_t len)
 {
 	ssize_t r;
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC), err;
+	int fd = rd_open_value(dfd, name, 0), err;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	r = read(fd, buf, len);
 	err = errno;
 	close(fd);
@@ -196,7 +198,7 @@ ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfdp, const char *dir, ui
 	if (hint && hint->serial && hint->slot < fc->nslots && (e = fc->slots[hint->slot]) &&
 	    e->serial == hint->serial && e->ino == ino) {
 		r = read_kept(fc, e, buf, len, cat);
-		if (r >= 0)
+		if (r >= 0 || r == -EINTR)
 			return r;
 		/* gone under us: the slow path below drops the entry and reopens */
 	}
@@ -218,6 +220,9 @@ ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfdp, const char *dir, ui
 			}
 			return r;
 		}
+		/* a signal: the caller stops (reopening would wait again) */
+		if (r == -EINTR)
+			return r;
 		/* the attribute went away under us (ENODEV from kernfs): drop and retry */
 	}
 	if (e) {
@@ -230,7 +235,7 @@ ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfdp, const char *dir, ui
 		return read_once(*dfdp, name, buf, len);
 	fd = open_counter(*dfdp, name);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	r = read(fd, buf, len);
 	if (r < 0) {
 		r = -errno;

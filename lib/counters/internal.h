@@ -42,11 +42,20 @@ uint64_t rd_now_ns(void);
 /* path = root + rel; returns bytes written or -ENAMETOOLONG */
 int rd_path(const struct rdiag_counters *c, char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-/* read a small file (trailing newline stripped); 0 or -errno */
+/* open NAME (relative to dfd, or AT_FDCWD) to read a value: non-blocking, O_CLOEXEC and
+ * flags (O_NOATIME), and only when it is a regular file.  The descriptor, or -errno:
+ * -EISDIR for a directory, -EBADFD for a FIFO, socket or device (it is never read) */
+int rd_open_value(int dfd, const char *name, int flags);
+/* read a small file (trailing newline stripped); 0 or -errno (rd_open_value's included) */
 int rd_read_str(const char *path, char *buf, size_t len);
-/* parse an unsigned decimal (or 0x hex) value, whole string; 0 or -EINVAL/-ERANGE */
+/* a counter value: decimal digits, then at most trailing blanks (util.c says why); 0 or
+ * -EINVAL/-ERANGE */
 int rd_parse_u64(const char *s, uint64_t *v);
-int rd_parse_hex32(const char *s, uint32_t *v);	/* "0x12": a LID as sysfs writes it */
+/* "0x12" (a LID file); 0 or -EINVAL/-ERANGE */
+int rd_parse_hex_u32(const char *s, uint32_t *v);
+/* a port directory's name, strictly ("1".."4294967295", no leading zero); 0 or
+ * -EINVAL/-ERANGE */
+int rd_parse_port(const char *s, uint32_t *port);
 int rd_read_u64(const char *path, uint64_t *v);
 bool rd_is_dir(const char *path);
 
@@ -75,6 +84,13 @@ void rd_fdcache_free(struct rdiag_counters *c);
  * the directory does not exist; cache_ms is taken from a 'lifespan' file in it when there
  * is one. */
 int rd_sysfs_devices(struct rdiag_counters *c, struct rdiag_devices *d);
+/* Is NAME, an entry of /sys/class/infiniband, a device to read?  0 yes; -ENOENT it vanished
+ * (nothing to say); any other -errno: it is left out, and *why is struct rdiag_skipped's.
+ * path gets the entry's path (PATH_MAX bytes). */
+int rd_sysfs_device_check(struct rdiag_counters *c, const char *name, char *path,
+			  const char **why);
+/* the same for a port directory's name (rd_parse_port) */
+int rd_sysfs_port_check(const char *name, uint32_t *port, const char **why);
 /* which counter directories ports/N/ has: one listing instead of a failed open per absent
  * directory (snapshots of many ports stay cheap).  -errno when the port directory is gone. */
 #define RD_PORT_HW	1u	/* hw_counters/ */
@@ -102,6 +118,8 @@ struct rdiag_samples {
 	/* string storage (set.c): names and device names, in chunks owned here */
 	struct rd_chunk *chunks;
 	const char *dev_last;		/* the last device name interned (rd_samples_dev) */
+	struct rdiag_skipped *skipped;	/* entries left out (rd_samples_skip) */
+	size_t n_skipped, cap_skipped;
 };
 struct rd_sampvec { struct rdiag_samples *set; };
 /* the text of the value of the sample added last (a value that is not a number) */
@@ -156,6 +174,9 @@ size_t rd_strlcpy(char *dst, const char *src, size_t len);
 const char *rd_guess_driver(const char *devname);
 void rd_gid_decode(struct rdiag_gid *g);
 void rd_port_free(struct rdiag_port *p);
+/* an entry left out of a device list or a sample set (struct rdiag_skipped); 0 or -ENOMEM */
+int rd_devices_skip(struct rdiag_devices *d, const char *path, int err, const char *why);
+int rd_samples_skip(struct rdiag_samples *set, const char *path, int err, const char *why);
 /* the device list (set.c): find or append a device / a port */
 struct rdiag_port *rd_device_port(struct rdiag_device *d, uint32_t port);
 struct rdiag_device *rd_devices_get(struct rdiag_devices *d, const char *name);

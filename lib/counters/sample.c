@@ -53,25 +53,84 @@ static struct lite_dev *lite_get(struct lite_dev **v, size_t *n, const char *nam
 	return &nv[(*n)++];
 }
 
-static int lite_enum(struct rdiag_counters *c, struct lite_dev **out, size_t *nout)
+/* the entries of /sys/class/infiniband that are devices; the others go to the set's list
+ * of skipped entries (rd_sysfs_device_check) */
+static int lite_sysfs_devices(struct rdiag_counters *c, struct rdiag_samples *set,
+			      struct lite_dev **v, size_t *n)
 {
-	struct lite_dev *v = NULL, *d;
-	size_t n = 0, i, k, m;
 	const char *const *l;
 	char path[PATH_MAX];
+	const char *why;
+	size_t m, k;
+	int ret = 0, err;
+
+	/* l stays valid: nothing below lists a directory */
+	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband") < 0 ||
+	    rd_sysfs_list(c, path, &l, &m, true) < 0)
+		return 0;
+	for (k = 0; k < m && !ret; k++) {
+		struct lite_dev *d;
+
+		err = rd_sysfs_device_check(c, l[k], path, &why);
+		if (err == -ENOENT)
+			continue;	/* unplugged since the listing */
+		if (err) {
+			ret = rd_samples_skip(set, path, err, why);
+			continue;
+		}
+		d = lite_get(v, n, l[k]);
+		if (!d)
+			ret = -ENOMEM;
+		else
+			d->in_sysfs = true;
+	}
+	return ret;
+}
+
+/* the port numbers of one device from its ports/ listing; names that are not port numbers
+ * go to the set's skipped entries.  1 when there is no listing (netlink's port count is used) */
+static int lite_sysfs_ports(struct rdiag_counters *c, struct rdiag_samples *set,
+			    struct lite_dev *d)
+{
+	const char *const *l;
+	char path[PATH_MAX];
+	const char *why;
+	size_t m, k;
+	uint32_t port;
+	int ret = 0, err;
+
+	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports", d->name) < 0 ||
+	    rd_sysfs_list(c, path, &l, &m, false) < 0)
+		return 1;	/* no ports/ listing */
+	d->ports = calloc(m + 1, sizeof(*d->ports));
+	if (!d->ports)
+		return -ENOMEM;
+	d->nports = 0;
+	for (k = 0; k < m && !ret; k++) {
+		err = rd_sysfs_port_check(l[k], &port, &why);
+		if (!err) {
+			d->ports[d->nports++] = port;
+			continue;
+		}
+		if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%s", d->name,
+			    l[k]) >= 0)
+			ret = rd_samples_skip(set, path, err, why);
+	}
+	if (!ret)
+		qsort(d->ports, d->nports, sizeof(*d->ports), u32_cmp);
+	return ret;
+}
+
+/* the devices, and the ports of those f selects */
+static int lite_enum(struct rdiag_counters *c, const struct rdiag_filter *f,
+		     struct rdiag_samples *set, struct lite_dev **out, size_t *nout)
+{
+	struct lite_dev *v = NULL, *d;
+	size_t n = 0, i;
 	int ret = 0;
 
-	if (c->source != RDIAG_SRC_NETLINK &&
-	    rd_path(c, path, sizeof(path), "/sys/class/infiniband") >= 0 &&
-	    rd_sysfs_list(c, path, &l, &m, true) == 0) {
-		for (k = 0; k < m && !ret; k++) {
-			d = lite_get(&v, &n, l[k]);
-			if (!d)
-				ret = -ENOMEM;
-			else
-				d->in_sysfs = true;
-		}
-	}
+	if (c->source != RDIAG_SRC_NETLINK)
+		ret = lite_sysfs_devices(c, set, &v, &n);
 	if (!ret && c->use_netlink && rd_nl_ready(c) == 0) {
 		struct rd_nl_dev *nd = NULL;
 		size_t nn = 0;
@@ -97,18 +156,17 @@ static int lite_enum(struct rdiag_counters *c, struct lite_dev **out, size_t *no
 	for (i = 0; i < n && !ret; i++) {
 		d = &v[i];
 		rd_strlcpy(d->driver, rd_guess_driver(d->name), sizeof(d->driver));
-		if (d->in_sysfs &&
-		    rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports", d->name) >= 0
-		    && rd_sysfs_list(c, path, &l, &m, false) == 0) {
-			d->ports = calloc(m + 1, sizeof(*d->ports));
-			d->nports = 0;
-			for (k = 0; d->ports && k < m; k++)
-				d->ports[d->nports++] = (uint32_t)strtoul(l[k], NULL, 10);
-			if (!d->ports)
-				ret = -ENOMEM;
-			else
-				qsort(d->ports, d->nports, sizeof(*d->ports), u32_cmp);
-		} else if (d->nports) {
+		if (f && f->dev && strcmp(f->dev, d->name))
+			continue;	/* not read: its ports do not matter */
+		if (d->in_sysfs) {
+			int r = lite_sysfs_ports(c, set, d);
+
+			if (r <= 0) {
+				ret = r;
+				continue;
+			}
+		}
+		if (d->nports) {
 			uint32_t p;
 
 			d->ports = calloc(d->nports, sizeof(*d->ports));
@@ -151,8 +209,16 @@ static int sample_port(struct rdiag_counters *c, struct rd_sampvec *v, struct li
 	if (c->source == RDIAG_SRC_NETLINK)
 		return 0;
 	ret = rd_sysfs_port_dirs(c, d->name, port, &dirs);
+	if (ret == -ENOENT || ret == -ENOTDIR)
+		return 0;	/* port vanished */
+	if (ret < 0 && ret != -ENOMEM && ret != -ENAMETOOLONG) {
+		/* a port directory that cannot be listed (a symlink that loops): the port is
+		 * left out, the others are read */
+		rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u", d->name, port);
+		return rd_samples_skip(v->set, path, ret, NULL);
+	}
 	if (ret < 0)
-		return ret == -ENOENT || ret == -ENOTDIR ? 0 : ret;	/* port vanished */
+		return ret;
 	if (!got_nl && (dirs & RD_PORT_HW)) {
 		/* the kernel default lifespan is 10 ms; the directory's own file overrides it */
 		rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/hw_counters",
@@ -211,7 +277,7 @@ int rdiag_counters_sample(struct rdiag_counters *c, const struct rdiag_filter *f
 		return -ENOMEM;
 	v.set = set;
 	rd_fdcache_begin(c);
-	ret = lite_enum(c, &devs, &n);
+	ret = lite_enum(c, f, set, &devs, &n);
 	if (ret < 0) {
 		if (!c->err[0])
 			rd_seterr(c, "cannot enumerate RDMA devices over netlink");

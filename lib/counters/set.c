@@ -42,12 +42,33 @@ struct rdiag_port *rd_device_port(struct rdiag_device *d, uint32_t port)
 	return &n[d->n_ports++];
 }
 
+int rd_devices_skip(struct rdiag_devices *ds, const char *path, int err, const char *why)
+{
+	struct rdiag_skipped *n = realloc(ds->skipped, (ds->n_skipped + 1) * sizeof(*n));
+	char *p = strdup(path);
+
+	if (n)
+		ds->skipped = n;
+	if (!n || !p) {
+		free(p);
+		return -ENOMEM;
+	}
+	n[ds->n_skipped].path = p;
+	n[ds->n_skipped].err = err;
+	n[ds->n_skipped].why = why;
+	ds->n_skipped++;
+	return 0;
+}
+
 void rdiag_counters_devices_free(struct rdiag_devices *ds)
 {
 	size_t i, j;
 
 	if (!ds)
 		return;
+	for (i = 0; i < ds->n_skipped; i++)
+		free((char *)(uintptr_t)ds->skipped[i].path);
+	free(ds->skipped);
 	for (i = 0; i < ds->n; i++) {
 		for (j = 0; j < ds->dev[i].n_ports; j++)
 			free(ds->dev[i].ports[j].gids);
@@ -168,6 +189,40 @@ int rd_samples_add(struct rdiag_samples *set, const char *dev, uint32_t port, co
 				  rdiag_catalog_lookup(name, driver, origin));
 }
 
+int rd_samples_skip(struct rdiag_samples *set, const char *path, int err, const char *why)
+{
+	struct rdiag_skipped *k;
+	const char *p;
+
+	if (set->n_skipped == set->cap_skipped) {
+		size_t cap = set->cap_skipped ? set->cap_skipped * 2 : 4;
+
+		k = realloc(set->skipped, cap * sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+		set->skipped = k;
+		set->cap_skipped = cap;
+	}
+	p = intern(set, path);
+	if (!p)
+		return -ENOMEM;
+	k = &set->skipped[set->n_skipped++];
+	k->path = p;
+	k->err = err;
+	k->why = why;
+	return 0;
+}
+
+size_t rdiag_samples_skipped_count(const struct rdiag_samples *s)
+{
+	return s ? s->n_skipped : 0;
+}
+
+const struct rdiag_skipped *rdiag_samples_skipped_get(const struct rdiag_samples *s, size_t i)
+{
+	return s && i < s->n_skipped ? &s->skipped[i] : NULL;
+}
+
 size_t rdiag_samples_count(const struct rdiag_samples *s)
 {
 	return s ? s->n : 0;
@@ -203,6 +258,7 @@ void rdiag_samples_free(struct rdiag_samples *s)
 		free(s->chunks);
 		s->chunks = nx;
 	}
+	free(s->skipped);
 	free(s->s);
 	free(s);
 }

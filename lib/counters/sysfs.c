@@ -161,10 +161,11 @@ static int read_port(struct rdiag_counters *c, struct rdiag_device *d, struct rd
 		copy(p->rate, sizeof(p->rate), buf);
 	if (PORTFILE("link_layer"))
 		copy(p->link_layer, sizeof(p->link_layer), buf);
+	/* the kernel prints LIDs in hex ("0x12") */
 	if (PORTFILE("lid"))
-		rd_parse_hex32(buf, &p->lid);
+		rd_parse_hex_u32(buf, &p->lid);
 	if (PORTFILE("sm_lid"))
-		rd_parse_hex32(buf, &p->sm_lid);
+		rd_parse_hex_u32(buf, &p->sm_lid);
 	if (PORTFILE("hw_counters/lifespan") && rd_parse_u64(buf, &v) == 0)
 		p->hw_lifespan_ms = (uint32_t)v;
 #undef PORTFILE
@@ -231,11 +232,81 @@ static void read_device(struct rdiag_counters *c, struct rdiag_device *d)
 		copy(d->driver, sizeof(d->driver), rd_guess_driver(d->name));
 }
 
+int rd_sysfs_device_check(struct rdiag_counters *c, const char *name, char *path,
+			  const char **why)
+{
+	struct stat st;
+
+	*why = NULL;
+	if (rd_path(c, path, PATH_MAX, "/sys/class/infiniband/%s", name) < 0)
+		return -ENAMETOOLONG;
+	/* IB_DEVICE_NAME_MAX is 64 with the NUL: a longer name would be cut, and the cut
+	 * name has no counters */
+	if (strlen(name) >= sizeof(((struct rdiag_device *)0)->name)) {
+		*why = "device name of 64 bytes or more";
+		return -ENAMETOOLONG;
+	}
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	return 0;
+}
+
+int rd_sysfs_port_check(const char *name, uint32_t *port, const char **why)
+{
+	int ret = rd_parse_port(name, port);
+
+	*why = ret == -ERANGE ? "port number out of range" : ret ? "not a port number" : NULL;
+	return ret;
+}
+
+/* the ports of one device: each entry of ports/ whose name is a port number and that is a
+ * directory; the others are listed as skipped */
+static int read_ports(struct rdiag_counters *c, struct rdiag_devices *ds,
+		      struct rdiag_device *d)
+{
+	char path[PATH_MAX];
+	struct dirent **pl;
+	struct stat st;
+	const char *why;
+	uint32_t port;
+	int np, j, ret = 0, err;
+
+	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports", d->name) < 0)
+		return 0;
+	np = scandir(path, &pl, no_dots, alphasort);
+	for (j = 0; j < np && !ret; j++) {
+		struct rdiag_port *p;
+
+		if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%s", d->name,
+			    pl[j]->d_name) < 0)
+			continue;
+		err = rd_sysfs_port_check(pl[j]->d_name, &port, &why);
+		if (!err && stat(path, &st) < 0)
+			err = -errno;
+		else if (!err && !S_ISDIR(st.st_mode))
+			err = -ENOTDIR;
+		if (err == -ENOENT)
+			continue;	/* vanished */
+		if (err) {
+			ret = rd_devices_skip(ds, path, err, why);
+			continue;
+		}
+		p = rd_device_port(d, port);
+		ret = p ? read_port(c, d, p) : -ENOMEM;
+	}
+	if (np >= 0)
+		free_list(pl, np);
+	return ret;
+}
+
 int rd_sysfs_devices(struct rdiag_counters *c, struct rdiag_devices *ds)
 {
 	char path[PATH_MAX];
-	struct dirent **l, **pl;
-	int n, i, j, np, ret = 0;
+	struct dirent **l;
+	const char *why;
+	int n, i, ret = 0, err;
 
 	if (rd_path(c, path, sizeof(path), "/sys/class/infiniband") < 0)
 		return -ENAMETOOLONG;
@@ -243,28 +314,22 @@ int rd_sysfs_devices(struct rdiag_counters *c, struct rdiag_devices *ds)
 	if (n < 0)
 		return errno == ENOENT ? 0 : -errno;
 	for (i = 0; i < n && !ret; i++) {
-		struct rdiag_device *d = rd_devices_get(ds, l[i]->d_name);
+		struct rdiag_device *d;
 
+		err = rd_sysfs_device_check(c, l[i]->d_name, path, &why);
+		if (err == -ENOENT)
+			continue;	/* unplugged since the listing */
+		if (err) {
+			ret = rd_devices_skip(ds, path, err, why);
+			continue;
+		}
+		d = rd_devices_get(ds, l[i]->d_name);
 		if (!d) {
 			ret = -ENOMEM;
 			break;
 		}
 		read_device(c, d);
-		if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports",
-			    d->name) < 0)
-			continue;
-		np = scandir(path, &pl, no_dots, numeric_sort);
-		for (j = 0; j < np && !ret; j++) {
-			struct rdiag_port *p = rd_device_port(d, (uint32_t)strtoul(pl[j]->d_name,
-										 NULL, 10));
-
-			if (!p)
-				ret = -ENOMEM;
-			else
-				ret = read_port(c, d, p);
-		}
-		if (np >= 0)
-			free_list(pl, np);
+		ret = read_ports(c, ds, d);
 	}
 	free_list(l, n);
 	return ret;
@@ -502,10 +567,22 @@ int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const ch
 		if (l[i].type == DT_DIR || (l[i].name[0] == 'l' && !strcmp(l[i].name, "lifespan")))
 			continue;
 		val = 0;
-		r = rd_fdcache_read(c, &dfd, dir, dh, l[i].name, l[i].ino, buf, sizeof(buf) - 1,
-				    &slot, &l[i].hint);
+		/* readdir already says what a FIFO, socket or device is: not even opened */
+		slot = NULL;
+		if (l[i].type == DT_FIFO || l[i].type == DT_SOCK || l[i].type == DT_CHR ||
+		    l[i].type == DT_BLK)
+			r = -EBADFD;
+		else
+			r = rd_fdcache_read(c, &dfd, dir, dh, l[i].name, l[i].ino, buf,
+					    sizeof(buf) - 1, &slot, &l[i].hint);
 		if (r == -ENOENT)
 			continue;	/* vanished between readdir and open */
+		if (r == -EINTR) {
+			/* a signal came while a read blocked (a hung file system): the caller
+			 * is asked to stop, and the next file could block as long */
+			ret = -EINTR;
+			break;
+		}
 		if (r < 0) {
 			err = (int)r;
 		} else {

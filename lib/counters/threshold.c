@@ -44,6 +44,32 @@ static char *trim(char *s)
 	return s;
 }
 
+/* a plain decimal number: digits with at most one '.', and an exponent (e, an optional sign,
+ * digits); what strtod takes beyond that (hex floats "0x1p4", "inf", "nan", leading blanks)
+ * is not a threshold */
+static bool decimal(const char *s)
+{
+	bool digits = false;
+
+	for (; (*s >= '0' && *s <= '9'); s++)
+		digits = true;
+	if (*s == '.')
+		for (s++; (*s >= '0' && *s <= '9'); s++)
+			digits = true;
+	if (!digits)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			s++;
+		if (*s < '0' || *s > '9')
+			return false;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return !*s;
+}
+
 /* "12", "1.5k", "3M/s" -> value; 0 or -EINVAL */
 static int parse_value(char *s, double *v, enum rdiag_threshold_kind *kind)
 {
@@ -64,7 +90,7 @@ static int parse_value(char *s, double *v, enum rdiag_threshold_kind *kind)
 		s[l - 2] = '\0';
 		l -= 2;
 	}
-	if (!l || !((*s >= '0' && *s <= '9') || *s == '.'))
+	if (!l)
 		return -EINVAL;
 	switch (s[l - 1]) {
 	case 'k': mul = 1e3; s[--l] = '\0'; break;
@@ -72,11 +98,16 @@ static int parse_value(char *s, double *v, enum rdiag_threshold_kind *kind)
 	case 'G': mul = 1e9; s[--l] = '\0'; break;
 	default: break;
 	}
+	if (!decimal(s))
+		return -EINVAL;
 	errno = 0;
 	*v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(*v) || *v < 0)
+	if (errno || end == s || *end)
 		return -EINVAL;
+	/* finite after the suffix too: 1e308G would be infinity, a limit nothing exceeds */
 	*v *= mul;
+	if (!isfinite(*v) || *v < 0)
+		return -EINVAL;
 	return 0;
 }
 
@@ -142,6 +173,7 @@ static int parse_buf(const char *buf, size_t len, struct rdiag_thresholds **out,
 	struct rdiag_thresholds *t;
 	const char *p = buf, *end = buf + len;
 	unsigned int lineno = 0;
+	size_t cap = 0;
 	int ret = 0;
 
 	*out = NULL;
@@ -178,15 +210,22 @@ static int parse_buf(const char *buf, size_t len, struct rdiag_thresholds **out,
 		free(line);
 		if (ret == -EINVAL && err)
 			snprintf(err, errlen, "line %u: %s", lineno, why);
-		if (!ret) {
-			nr = realloc(t->rule, (t->n + 1) * sizeof(*nr));
-			if (!nr)
+		if (!ret && t->n == cap) {
+			/* doubling: one realloc per rule made a big file quadratic (60 000
+			 * rules under ASan, whose realloc always copies) */
+			size_t ncap = cap ? cap * 2 : 16;
+
+			nr = realloc(t->rule, ncap * sizeof(*nr));
+			if (!nr) {
 				ret = -ENOMEM;
-			else {
+			} else {
 				t->rule = nr;
-				nr[t->n++] = r;
-				continue;
+				cap = ncap;
 			}
+		}
+		if (!ret) {
+			t->rule[t->n++] = r;
+			continue;
 		}
 		free(r.key);
 		free(r.dev);
@@ -204,22 +243,24 @@ static int parse_file(const char *path, struct rdiag_thresholds **out, char *err
 {
 	char *buf;
 	size_t len = 0;
-	ssize_t r;
+	ssize_t r = 0;
 	int fd, ret;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	buf = malloc(MAX_FILE);
+	/* one byte more than allowed: a file of exactly MAX_FILE bytes fills the buffer
+	 * without being too large */
+	buf = malloc(MAX_FILE + 1);
 	if (!buf) {
 		close(fd);
 		return -ENOMEM;
 	}
-	while ((r = read(fd, buf + len, MAX_FILE - len)) > 0)
+	while (len <= MAX_FILE && (r = read(fd, buf + len, MAX_FILE + 1 - len)) > 0)
 		len += (size_t)r;
 	ret = r < 0 ? -errno : 0;
 	close(fd);
-	if (!ret && len == MAX_FILE) {
+	if (!ret && len > MAX_FILE) {
 		if (err)
 			snprintf(err, errlen, "file larger than %d bytes", MAX_FILE);
 		ret = -EFBIG;

@@ -42,14 +42,36 @@ int rd_path(const struct rdiag_counters *c, char *buf, size_t len, const char *f
 	return (int)l + n;
 }
 
+/* A value file is opened non-blocking and read only when it is a regular file, as every sysfs
+ * attribute is: a FIFO in a (fake or damaged) tree would otherwise block open() until a
+ * writer comes, and a device could block read() for ever. */
+int rd_open_value(int dfd, const char *name, int flags)
+{
+	struct stat st;
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | flags), err;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		err = errno;
+		close(fd);
+		return -err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EBADFD;
+	}
+	return fd;
+}
+
 int rd_read_str(const char *path, char *buf, size_t len)
 {
 	int fd, err;
 	ssize_t r;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = rd_open_value(AT_FDCWD, path, 0);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	r = read(fd, buf, len - 1);
 	err = errno;
 	close(fd);
@@ -86,33 +108,61 @@ int rd_parse_u64(const char *s, uint64_t *v)
 	return 0;
 }
 
-/* A LID as sysfs writes it ("0x12\n", the kernel's "0x%x"): 0x, hex digits (up to 32 bits),
- * trailing blanks and newlines. */
-int rd_parse_hex32(const char *s, uint32_t *v)
+/* a LID as sysfs prints it ("0x%x": ports/N/lid and sm_lid): "0x" and 1 to 8 hex digits,
+ * then at most trailing blanks and newlines */
+int rd_parse_hex_u32(const char *s, uint32_t *v)
 {
-	const char *p = s;
-	uint32_t x = 0;
+	const char *p = s + 2;
+	uint32_t d = 0;
+	int n = 0;
 
-	if (p[0] != '0' || (p[1] != 'x' && p[1] != 'X') || !p[2])
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
 		return -EINVAL;
-	for (p += 2; *p && *p != ' ' && *p != '\t' && *p != '\n'; p++) {
-		unsigned int d;
+	for (;; p++, n++) {
+		unsigned int digit;
 
 		if (*p >= '0' && *p <= '9')
-			d = (unsigned int)(*p - '0');
+			digit = (unsigned int)(*p - '0');
 		else if ((*p | 0x20) >= 'a' && (*p | 0x20) <= 'f')
-			d = (unsigned int)((*p | 0x20) - 'a' + 10);
+			digit = (unsigned int)((*p | 0x20) - 'a' + 10);
 		else
-			return -EINVAL;
-		if (x > UINT32_MAX >> 4)
+			break;
+		if (n == 8)
 			return -ERANGE;
-		x = x << 4 | d;
+		d = d << 4 | digit;
 	}
+	if (!n)
+		return -EINVAL;
 	while (*p == ' ' || *p == '\t' || *p == '\n')
 		p++;
 	if (*p)
 		return -EINVAL;
-	*v = x;
+	*v = d;
+	return 0;
+}
+
+/* A port directory's name as the kernel makes it ("%u", ports start at 1): decimal digits,
+ * no sign, no leading zero, nothing after, at most 2^32-1.  "4294967297" is not port 1 and
+ * "01" not a second port 1. */
+int rd_parse_port(const char *s, uint32_t *port)
+{
+	uint64_t v = 0;
+	const char *p;
+
+	if (*s < '1' || *s > '9')
+		return -EINVAL;
+	for (p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(*p - '0');
+		if (v > UINT32_MAX) {
+			for (; *p; p++)
+				if (*p < '0' || *p > '9')
+					return -EINVAL;
+			return -ERANGE;
+		}
+	}
+	*port = (uint32_t)v;
 	return 0;
 }
 

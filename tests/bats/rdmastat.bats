@@ -152,6 +152,15 @@ hw() { cat "$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/$1/ports/$2/hw_counters/$3
 	run --separate-stderr rdmastat -c sent_pktz
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "rdmastat: no counter 'sent_pktz'" ]
+	# an unknown concept with -c is a usage error in every format and with -i: a typo in a
+	# monitoring script must not read as "all counters zero", exit 0
+	for args in "" -j --csv --prom "-i 0.05 -n 1" "-i 0.05 -n 1 -j" "rxe0"; do
+		run --separate-stderr rdmastat $args -c rnr_nak_recieved
+		[ "$status" -eq 2 ] || fail "$args: exit $status"
+		[ -z "$output" ] || fail "$args: $output"
+		[ "$(wc -l <<< "$stderr")" = 1 ] || fail "$args: $stderr"
+		[[ $stderr == "rdmastat: no counter 'rnr_nak_recieved'"* ]] || fail "$args: $stderr"
+	done
 	# the first positional word may have been a device, whatever -c says
 	run --separate-stderr rdmastat rxe7 -c rnr_nak_sent
 	[ "$status" -eq 2 ]
@@ -251,8 +260,8 @@ hw() { cat "$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/$1/ports/$2/hw_counters/$3
 	on hfi1
 	run rdmastat --csv
 	assert_success
-	assert_line --index 0 "device,port,counter,value,concept,unit,source"
-	assert_line 'hfi1_0,1,"SwLinkUp,32",2,,events,sysfs'
+	assert_line --index 0 "device,port,counter,value,concept,unit,source,error"
+	assert_line 'hfi1_0,1,"SwLinkUp,32",2,,events,sysfs,'
 	run $PY -c '
 import csv, sys
 rows = list(csv.DictReader(sys.stdin))
@@ -260,11 +269,12 @@ d = {r["counter"]: r for r in rows}
 assert d["SwLinkUp,32"]["value"] == "2", d
 assert d["port_xmit_data"]["concept"] == "tx_bytes"
 assert d["port_xmit_data"]["source"] == "pma"
+assert all(r["error"] == "" for r in rows), rows
 print(len(rows))' <<< "$(rdmastat --csv)"
 	assert_success
 	on irdma
 	run rdmastat --csv
-	assert_line 'irdma0,1,RNR sent,5,rnr_nak_sent,packets,sysfs'
+	assert_line 'irdma0,1,RNR sent,5,rnr_nak_sent,packets,sysfs,'
 }
 
 @test "--prom parses with prometheus_client on every fixture, labels and HELP included" {
@@ -280,7 +290,9 @@ for f in parse(open(sys.argv[1]).read()):
     assert f.documentation, f.name
     for s in f.samples:
         assert set(s.labels) >= {"device", "port", "counter"}, s
-        out.append([s.labels["device"], s.labels["port"], s.labels["counter"], s.value])
+        # unreadable counters are their own family, compared with the JSON errors below
+        if f.name != "rdma_counter_unreadable":
+            out.append([s.labels["device"], s.labels["port"], s.labels["counter"], s.value])
 print(json.dumps(out))' "$TMP/$t.prom"
 		assert_success
 		echo "$output" > "$TMP/$t.samples"
@@ -375,9 +387,9 @@ print(json.dumps(out))' "$TMP/$t.prom"
 	# CSV: the header and one row per counter and interval
 	run --separate-stderr rdmastat -i 0.05 -n 3 --csv
 	assert_success
-	assert_line --index 0 "time,interval_s,device,port,counter,value,delta,rate_per_s,state,concept"
+	assert_line --index 0 "time,interval_s,device,port,counter,value,delta,rate_per_s,state,concept,error"
 	[ "$(( ${#lines[@]} - 1 ))" = $(( 3 * (n0 + n1) )) ] || fail "${#lines[@]} lines"
-	[ "$(grep -c ',rxe0,1,sent_pkts,78,0,0.000,valid,tx_packets$' <<< "$output")" = 3 ]
+	[ "$(grep -c ',rxe0,1,sent_pkts,78,0,0.000,valid,tx_packets,$' <<< "$output")" = 3 ]
 	# Prometheus: one exposition per interval, a blank line apart, each sample timed
 	run --separate-stderr rdmastat -i 0.05 -n 3 --prom rxe0/1
 	assert_success
@@ -446,17 +458,84 @@ print(len(blocks), *counts)' "$TMP/series.prom"
 	on broken
 	run rdmastat
 	assert_success
-	assert_line --regexp "^    out_of_buffer +\? +\(not a number\)$"
+	assert_line --regexp "^    out_of_buffer +\? +\(not a number: 'N/A'\)$"
 	assert_line --regexp "^    out_of_sequence +\? +\(Is a directory\)$"
 	assert_line --regexp "^    rnr_nak_retry_err +5  rnr_nak_received$"
 	run rdmastat -j
-	[ "$(jq -c '.[0].errors' <<< "$output")" = '{"out_of_buffer":"not a number","out_of_sequence":"Is a directory"}' ]
+	[ "$(jq -c '.[0].errors' <<< "$output")" = '{"out_of_buffer":"not a number: '"'N/A'"'","out_of_sequence":"Is a directory"}' ] ||
+		fail "$output"
 	[ "$(jq '.[0] | has("out_of_buffer")' <<< "$output")" = false ]
+	# CSV: a row without a value, the reason under error
 	run rdmastat --csv
-	refute_output --partial out_of_buffer
-	run rdmastat -i 0.05 -n 1 -a -j
+	assert_line "mlx5_1,1,out_of_buffer,,rnr_nak_sent,packets,sysfs,not a number: 'N/A'"
+	assert_line "mlx5_1,1,out_of_sequence,,out_of_sequence,packets,sysfs,Is a directory"
+	assert_line "mlx5_1,1,rnr_nak_retry_err,5,rnr_nak_received,packets,sysfs,"
+	# Prometheus: no sample of the counter's family, one of rdma_counter_unreadable
+	run rdmastat --prom
+	refute_output --partial "rdma_port_out_of_buffer"
+	assert_line "rdma_counter_unreadable{device=\"mlx5_1\",port=\"1\",counter=\"out_of_buffer\",error=\"not a number: 'N/A'\"} 1"
+	assert_line "rdma_counter_unreadable{device=\"mlx5_1\",port=\"1\",counter=\"out_of_sequence\",error=\"Is a directory\"} 1"
+	# every interval lists them the same way, never with a value or a rate
+	run --separate-stderr rdmastat -i 0.05 -n 2 -a -j
 	assert_success
-	[ "$(jq -r '.counters.out_of_buffer.state' <<< "$output")" = first ]
+	[ "$(jq -c '.errors' <<< "$output" | sort -u)" = '{"out_of_buffer":"not a number: '"'N/A'"'","out_of_sequence":"Is a directory"}' ] ||
+		fail "$output"
+	[ "$(jq -c '[.counters | has("out_of_buffer", "out_of_sequence")]' <<< "$output" | sort -u)" = "[false,false]" ]
+	run --separate-stderr rdmastat -i 0.05 -n 2 --csv
+	assert_success
+	[ "$(grep -c ",mlx5_1,1,out_of_buffer,,,,,rnr_nak_sent,not a number: 'N/A'$" <<< "$output")" = 2 ] ||
+		fail "$output"
+	run --separate-stderr rdmastat -i 0.05 -n 2 --prom
+	assert_success
+	[ "$(grep -c "^rdma_counter_unreadable{device=\"mlx5_1\",port=\"1\",counter=\"out_of_buffer\",error=\"not a number: 'N/A'\"} 1 [0-9]\{13\}$" <<< "$output")" = 2 ] ||
+		fail "$output"
+	run --separate-stderr rdmastat -i 0.05 -n 2
+	assert_success
+	[ "$(grep -c "^    out_of_buffer  *?  (not a number: 'N/A')$" <<< "$output")" = 2 ] || fail "$output"
+}
+
+@test "an unreadable counter shows what its file held, in every format" {
+	copy rxe
+	h=$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/rxe0/ports/1/hw_counters
+	printf '0x10\n' > "$h/sent_pkts"
+	printf '18446744073709551616\n' > "$h/rcvd_pkts"
+	printf ' \n' > "$h/rdma_sends"
+	printf 'a,"b"\\\033[2J\n' > "$h/rdma_recvs"
+	run --separate-stderr rdmastat rxe0
+	assert_success
+	assert_line --regexp "^    sent_pkts +\? +\(not a number: '0x10'\)$"
+	assert_line --regexp "^    rcvd_pkts +\? +\(out of range: '18446744073709551616'\)$"
+	assert_line --regexp "^    rdma_sends +\? +\(not a number: ''\)$"
+	# a control byte of the file does not reach the terminal
+	assert_line --regexp "^    rdma_recvs +\? +\(not a number: 'a,\"b\"\\\\\?\[2J'\)$"
+	# JSON, CSV and Prometheus carry the exact text, each escaped its own way
+	rdmastat -j rxe0 > "$TMP/u.json"
+	rdmastat --csv rxe0 > "$TMP/u.csv"
+	rdmastat --prom rxe0 > "$TMP/u.prom"
+	cat > "$TMP/check.py" << 'EOF'
+import csv, json, sys
+want = {
+    "sent_pkts": "not a number: '0x10'",
+    "rcvd_pkts": "out of range: '18446744073709551616'",
+    "rdma_sends": "not a number: ''",
+    "rdma_recvs": "not a number: 'a,\"b\"\\\x1b[2J'",
+}
+got = json.load(open(sys.argv[1]))[0]["errors"]
+assert got == want, ("json", got)
+rows = {r["counter"]: r for r in csv.DictReader(open(sys.argv[2], newline=""))}
+for k, v in want.items():
+    assert rows[k]["value"] == "" and rows[k]["error"] == v, ("csv", rows[k])
+try:
+    from prometheus_client.parser import text_string_to_metric_families as parse
+except ImportError:
+    sys.exit(0)
+prom = {s.labels["counter"]: s.labels["error"]
+        for f in parse(open(sys.argv[3]).read()) if f.name == "rdma_counter_unreadable"
+        for s in f.samples}
+assert prom == want, ("prom", prom)
+EOF
+	run $PY "$TMP/check.py" "$TMP/u.json" "$TMP/u.csv" "$TMP/u.prom"
+	assert_success
 }
 
 @test "devices: GID table with type, netdev, IP; empty slots skipped; routable RoCEv2 marked" {

@@ -342,20 +342,26 @@ restored() {
 }
 
 @test "a counter read that hangs does not freeze the UI: keys answered, the wait shown, q quits" {
-	start_top -d 0.3
-	# a FIFO among the counters: opening it blocks until someone writes -- a hung device
-	mkfifo "$FXD/sys/class/infiniband/rxe1/ports/1/hw_counters/stuck_counter"
+	# a hung device: the shim tests/fixtures/preload/block_open.c makes opening a file named
+	# stuck* wait until $BLOCK_RELEASE exists (a FIFO no longer does: the library does not
+	# read one)
+	${CC:-cc} -shared -fPIC -o "$BATS_TEST_TMPDIR/block.so" "$FIX/preload/block_open.c" -ldl
+	rel=$BATS_TEST_TMPDIR/release
+	EXTRA_ENV="LD_PRELOAD='$BATS_TEST_TMPDIR/block.so' BLOCK_PREFIX=stuck BLOCK_RELEASE='$rel' ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+		start_top -d 0.3
+	: > "$FXD/sys/class/infiniband/rxe1/ports/1/hw_counters/stuck_counter"
 	wait_screen '\[collecting .*[0-9.]+s\]' 10
 	keys h
 	wait_screen '^rdmatop keys' 2			# the UI still answers at once
 	keys Escape
 	wait_screen '^DEVICE +PORT' 2
 	# release the read: sampling goes on
-	echo 7 > "$FXD/sys/class/infiniband/rxe1/ports/1/hw_counters/stuck_counter" &
+	echo 7 > "$FXD/sys/class/infiniband/rxe1/ports/1/hw_counters/stuck_counter"
+	touch "$rel"
 	wait_screen '^rxe1 ' 5
-	rm -f "$FXD/sys/class/infiniband/rxe1/ports/1/hw_counters/stuck_counter"
+	rm -f "$FXD/sys/class/infiniband/rxe1/ports/1/hw_counters/stuck_counter" "$rel"
 	# hang it again and quit while the collector is stuck: q is not held up by it
-	mkfifo "$FXD/sys/class/infiniband/rxe1/ports/1/hw_counters/stuck_again"
+	: > "$FXD/sys/class/infiniband/rxe1/ports/1/hw_counters/stuck_again"
 	wait_screen '\[collecting ' 10
 	keys q
 	wait_screen AFTER-EXIT 3

@@ -1,6 +1,7 @@
 /* Threshold rules: parsing with line numbers, matching by name/glob/concept/alias/dev/port,
  * evaluation of absolute, delta and rate rules. */
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,93 @@ static struct rdiag_sample mk(const char *dev, uint32_t port, const char *name, 
 	s.origin = o;
 	s.cat = rdiag_catalog_lookup(name, drv, o);
 	return s;
+}
+
+/* A value is a decimal number, finite after its suffix: 1e308 is, 1e308G would be infinity
+ * (a limit nothing exceeds); strtod's hex floats are not thresholds. */
+static void check_values(void)
+{
+	static const struct { const char *v; double limit; } ok[] = {
+		{ "2.5", 2.5 }, { ".5", 0.5 }, { "5.", 5 }, { "1e6", 1e6 }, { "1.5E+3/s", 1500 },
+		{ "+2e-1", 0.2 }, { "1e308", 1e308 }, { "1e299G", 1e308 }, { "0010", 10 },
+	};
+	static const char *const bad[] = {
+		"1e308G", "2e305M", "1.8e306k", "0x10", "0X10/s", "0x1p4", "+0x2", "1e", "1e+",
+		"1.2.3", ".", "e5", "inf", "1,5", "1_000", "5kk",
+	};
+	struct rdiag_thresholds *t;
+	char err[128], line[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		snprintf(line, sizeof(line), "a > %s\n", ok[i].v);
+		printf("# %s", line);
+		EXPECT_EQ(parse(line, &t, err), 0);
+		if (t)
+			EXPECT_DBL(t->rule[0].limit, ok[i].limit, ok[i].limit * 1e-12);
+		rdiag_threshold_close(t);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line), "a > %s\n", bad[i]);
+		printf("# %s", line);
+		EXPECT_EQ(parse(line, &t, err), -EINVAL);
+		EXPECT_TRUE(t == NULL);
+		EXPECT_TRUE(strncmp(err, "line 1: bad value", 17) == 0);
+	}
+}
+
+/* The limit is 1 MiB: a file of exactly 1 MiB is read, one byte more is too large. */
+static void check_file_size(void)
+{
+	char path[] = "/tmp/rdiag-thr-size-XXXXXX", err[128];
+	struct rdiag_thresholds *t = NULL;
+	size_t size = 1 << 20, i;
+	char *buf = malloc(size + 1);
+	int fd = mkstemp(path);
+
+	if (!buf || fd < 0) {
+		printf("Bail out! no scratch file\n");
+		exit(1);
+	}
+	/* a rule, then comment lines up to exactly 1 MiB */
+	memset(buf, '#', size + 1);
+	memcpy(buf, "sent_pkts > 5\n", 14);
+	for (i = 14 + 99; i < size; i += 100)
+		buf[i] = '\n';
+	buf[size - 1] = '\n';
+	EXPECT_EQ(write(fd, buf, size), (ssize_t)size);
+	EXPECT_EQ(parse_file(path, &t, err), 0);
+	EXPECT_EQ(t ? t->n : 0, 1);
+	rdiag_threshold_close(t);
+	EXPECT_EQ(write(fd, "#", 1), 1);
+	EXPECT_EQ(parse_file(path, &t, err), -EFBIG);
+	EXPECT_TRUE(t == NULL);
+	close(fd);
+	unlink(path);
+	free(buf);
+}
+
+/* 60 000 rules parse, and the rule array grows by doubling, not by one realloc per rule
+ * (quadratic under ASan, whose realloc always copies): it has room for 65 536 */
+static void check_many_rules(void)
+{
+	size_t n = 60000, i, len = 0;
+	char *buf = malloc(n * 16), err[128];
+	struct rdiag_thresholds *t = NULL;
+
+	if (!buf) {
+		printf("Bail out! out of memory\n");
+		exit(1);
+	}
+	for (i = 0; i < n; i++)
+		len += (size_t)sprintf(buf + len, "c%zu > %zu\n", i, i);
+	EXPECT_EQ(parse_len(buf, len, &t, err), 0);
+	EXPECT_EQ(t ? t->n : 0, n);
+	EXPECT_TRUE(t && malloc_usable_size(t->rule) >= 65536 * sizeof(*t->rule));
+	if (t)
+		EXPECT_STREQ(t->rule[n - 1].key, "c59999");
+	rdiag_threshold_close(t);
+	free(buf);
 }
 
 int main(void)
@@ -186,5 +274,8 @@ int main(void)
 	EXPECT_TRUE(t == NULL);
 	EXPECT_TRUE(strstr(rdiag_threshold_errmsg(NULL), "a file or a buffer") != NULL);
 	EXPECT_STREQ(rdiag_threshold_kind_name(RDIAG_THR_RATE), "rate");
+	check_values();
+	check_file_size();
+	check_many_rules();
 	return tap_done();
 }

@@ -116,9 +116,26 @@ struct rdiag_device {
 	bool has_index;			/* known to netlink */
 };
 
+/* An entry under /sys/class/infiniband that discovery and sampling leave out because no
+ * kernel makes it: a symlink that loops (-ELOOP), an entry that is not a directory
+ * (-ENOTDIR), a device name of 64 bytes or more (-ENAMETOOLONG: the kernel's limit is 63; it
+ * would be cut and miss its counters), a port directory whose name is not a port number
+ * (-EINVAL: "01", "x"; -ERANGE: "4294967297", which would wrap onto port 1), a device or port
+ * directory that cannot be looked at (-EACCES ...).  Everything else is read as usual; the
+ * caller may say what was left out.  An entry that vanished (hot-unplug) is not listed. */
+struct rdiag_skipped {
+	const char *path;	/* the entry, sysfs root included (owned by the list or set) */
+	int err;		/* -errno, as above */
+	const char *why;	/* when strerror(-err) says it badly: "not a port number",
+				 * "port number out of range", "device name of 64 bytes or
+				 * more"; else NULL */
+};
+
 struct rdiag_devices {
 	size_t n;
 	struct rdiag_device *dev;
+	size_t n_skipped;		/* entries left out (struct rdiag_skipped) */
+	struct rdiag_skipped *skipped;
 };
 
 /* every RDMA device and port; *out is an empty list (n == 0) when there is none */
@@ -142,7 +159,10 @@ struct rdiag_sample {
 	enum rdiag_origin origin;
 	uint64_t ts_ns;			/* CLOCK_MONOTONIC when read */
 	uint32_t cache_ms;		/* value may be up to this old (sysfs hw_counters lifespan) */
-	int err;			/* 0, or -errno: unreadable (-EACCES...), non-numeric (-EINVAL) */
+	int err;			/* 0, or -errno: unreadable (-EACCES...), non-numeric
+					 * (-EINVAL), past 2^64-1 (-ERANGE), a directory
+					 * (-EISDIR), not a regular file (-EBADFD: a FIFO,
+					 * socket or device is never read, so it cannot block) */
 	const struct rdiag_catalog_entry *cat;	/* catalogue entry or NULL (unknown counter) */
 	const char *text;		/* err == -EINVAL or -ERANGE: what the file held, trailing
 					 * newline and blanks cut (owned by the set); else NULL */
@@ -155,11 +175,16 @@ struct rdiag_filter {
 
 struct rdiag_samples;
 
-/* read every counter of the matching ports.  -ENODEV when f->dev does not exist. */
+/* read every counter of the matching ports.  -ENODEV when f->dev does not exist; -EINTR
+ * when a signal interrupted a read that blocked (a hung file system: the caller is asked to
+ * stop, and the next file could block as long), with no set. */
 int rdiag_counters_sample(struct rdiag_counters *c, const struct rdiag_filter *f,
 			  struct rdiag_samples **out);
 size_t rdiag_samples_count(const struct rdiag_samples *s);
 const struct rdiag_sample *rdiag_samples_get(const struct rdiag_samples *s, size_t i);
+/* the entries this snapshot left out (struct rdiag_skipped; NULL past the end) */
+size_t rdiag_samples_skipped_count(const struct rdiag_samples *s);
+const struct rdiag_skipped *rdiag_samples_skipped_get(const struct rdiag_samples *s, size_t i);
 /* the sample with the same (dev, port, name, origin class) or NULL */
 const struct rdiag_sample *rdiag_samples_find(const struct rdiag_samples *s, const char *dev,
 					      uint32_t port, const char *name);

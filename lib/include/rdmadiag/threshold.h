@@ -7,8 +7,9 @@
  *     NAME_OR_CONCEPT[@DEV[/PORT]] > VALUE/s      rate per second
  *
  * NAME_OR_CONCEPT is a raw counter name (may contain spaces; shell globs allowed) or a
- * catalogue concept ("rnr_nak_received").  VALUE is a non-negative number (decimal, may have
- * a fraction for rates, k/M/G suffixes = 10^3/10^6/10^9).  Values compare against the scaled
+ * catalogue concept ("rnr_nak_received").  VALUE is a non-negative decimal number (a fraction
+ * and an exponent allowed: 2.5, 1e6; not hex), with an optional k/M/G suffix = 10^3/10^6/10^9,
+ * finite after the suffix (1e308G is refused).  Values compare against the scaled
  * value (bytes for PMA data counters).  Delta and rate rules only fire when a VALID rate
  * exists (interval mode); absolute rules fire on every sample.
  */
@@ -57,7 +58,8 @@ struct rdiag_threshold_opts {
 };
 
 /* Parse the rules into a new set.  0 or -errno: -EINVAL for a malformed line, and
- * rdiag_threshold_errmsg(NULL) says "line N: what is wrong"; -EFBIG for a file over 1 MiB;
+ * rdiag_threshold_errmsg(NULL) says "line N: what is wrong"; -EFBIG for a file over 1 MiB
+ * (1 MiB itself is read);
  * other errors -errno from open/read. */
 int rdiag_threshold_open(struct rdiag_thresholds **out, const struct rdiag_threshold_opts *opts);
 void rdiag_threshold_close(struct rdiag_thresholds *t);
