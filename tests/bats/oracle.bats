@@ -114,6 +114,11 @@ oracle() {
 	oracle "$FIX/pcap/aeth_naks.pcap"
 }
 
+@test "oracle: aeth_credits.pcap: rdmadump -j equals tshark field by field (credit codes 0-31)" {
+	oracle "$FIX/pcap/aeth_credits.pcap"
+	assert_output --partial "aeth_credits.pcap: 64 RDMA frames"
+}
+
 @test "oracle: psn_events.pcap: rdmadump -j equals tshark field by field" {
 	oracle "$FIX/pcap/psn_events.pcap"
 }

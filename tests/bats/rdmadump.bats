@@ -178,13 +178,32 @@ EOF
 	rnr=$(echo "$output" | jq -c 'select(.aeth.kind == "rnr_nak") | .aeth' | head -1)
 	[ "$rnr" = '{"syndrome":33,"kind":"rnr_nak","timer":1,"timer_ms":0.01,"msn":1}' ]
 	ack=$(echo "$output" | jq -c 'select(.aeth.kind == "ack") | .aeth' | head -1)
-	[ "$ack" = '{"syndrome":31,"kind":"ack","credits":31,"msn":1}' ]
+	[ "$ack" = '{"syndrome":31,"kind":"ack","credits_code":31,"msn":1}' ]
 	# CM REJ with its reason name; service IDs are hex64 strings
 	rej=$(echo "$output" | jq -c 'select(.mad.cm.msg == "REJ") | [.mad.cm.reason, .mad.cm.reason_name]' | head -1)
 	[ "$rej" = '[8,"INVALID_SERVICE_ID"]' ]
 	echo "$output" | jq -e 'select(.mad.cm.msg == "REQ") | .mad.cm.service_id == "0x0000000001061c06"' | grep -q true
 	# keys only when there: no truncated, no vlan, no sgid on this capture
 	[ "$(echo "$output" | jq -c 'select(.truncated or .vlan or .sgid)' | wc -l)" -eq 0 ]
+}
+
+@test "AETH credits: credits_code is the field as generated, credits the IBTA table's count (absent for 31), text says invalid(31)" {
+	run rdmadump -j -r "$FIX/pcap/aeth_credits.pcap"
+	assert_success
+	got=$(echo "$output" | jq -s -c '[.[] | select(.aeth.kind == "ack") | .aeth.credits_code]')
+	want=$(jq -c '[.captures[] | select(.file == "aeth_credits.pcap") | .packets[] | select(.aeth.kind == "ack") | .aeth.value]' "$FIX/pcap/MANIFEST.json")
+	[ "$got" = "$want" ]
+	[ "$(echo "$want" | jq length)" -eq 32 ]
+	# codes 0..4 count as they are, then 2^(c/2) (even c) and 3 * 2^((c-3)/2) (odd c)
+	n=$(echo "$output" | jq -s '[.[] | .aeth | select(.kind == "ack" and .credits_code < 31) | select(.credits == (if .credits_code <= 4 then .credits_code elif .credits_code % 2 == 0 then pow(2; .credits_code / 2) else 3 * pow(2; (.credits_code - 3) / 2) end))] | length')
+	[ "$n" -eq 31 ]
+	# 31: the key is absent, not null (rdmadiag(7))
+	echo "$output" | jq -s -e '[.[] | .aeth | select(.credits_code == 31)] | length == 1 and (.[0] | has("credits") | not)'
+	run rdmadump -r "$FIX/pcap/aeth_credits.pcap"
+	assert_success
+	assert_line --partial "ack credits 6(5) msn 6"
+	assert_line --partial "ack credits 32768(30) msn 31"
+	assert_line --partial "ack credits invalid(31) msn 32"
 }
 
 @test "-j agrees with tshark on every BTH/AETH/RETH/DETH field of the rxe capture" {

@@ -341,6 +341,17 @@ def fx_aeth():
     return cap
 
 
+def fx_aeth_credits():
+    cap = Capture('aeth_credits.pcap', 'eth', desc='AETH credit field: one SEND ONLY and its '
+                  'ACK per credit code 0-31 in order (code n on the n+1-th ACK); 31 is '
+                  '"invalid", no end-to-end flow control, what rdma_rxe always sends')
+    c = RC(v4(), QA, QB, psn=0xC00)
+    for code in range(32):
+        cap.put(c.send(8))
+        cap.put(c.ack(credits=code))
+    return cap
+
+
 def fx_psn():
     cap = Capture('psn_events.pcap', 'eth', desc='PSN events on four QPs: gaps (lost '
                   'packets, never retransmitted), duplicates (a packet sent twice), '
@@ -776,7 +787,7 @@ def main():
             fx_rc_ops('pcapng', 'rc_ops.pcapng'), fx_rc_ops('pcap-be', 'rc_ops_be.pcap'),
             fx_ipopts(), fx_ipv6()] + fx_vlan() + fx_links() + \
         [fx_rocev1()] + fx_ib() + [fx_uc_ud(), fx_xrc(), fx_rd(), fx_cnp_ecn(), fx_msp(),
-                                   fx_aeth(), fx_psn(), fx_wrap(), fx_gobackn(),
+                                   fx_aeth(), fx_aeth_credits(), fx_psn(), fx_wrap(), fx_gobackn(),
                                    fx_bad_icrc(), fx_truncated(), fx_ib_truncated(),
                                    fx_mixed(), fx_cm(), fx_cm_rej()]
     for c, f in ((caps[1], 'nanosecond timestamps (magic 0xa1b23c4d)'),

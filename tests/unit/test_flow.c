@@ -56,8 +56,10 @@ static struct rdiag_pkt aeth_pkt(uint8_t op, int src, int dst, uint32_t qp, uint
 	p.present |= RDIAG_HAS_AETH;
 	p.aeth.kind = kind;
 	p.aeth.syndrome = (uint8_t)(kind << 5 | code);
-	if (kind == RDIAG_AETH_ACK)
-		p.aeth.credits = code;
+	if (kind == RDIAG_AETH_ACK) {
+		p.aeth.credits_code = code;
+		p.aeth.credits = rdiag_aeth_credits(code);
+	}
 	if (kind == RDIAG_AETH_RNR_NAK) {
 		p.aeth.timer = code;
 		p.aeth.timer_ms = rdiag_rnr_timer_ms(code);
