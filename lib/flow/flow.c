@@ -124,9 +124,13 @@ void rdiag_flow_close(struct rdiag_flow_table *ft)
 		return;
 	for (size_t i = 0; i < ft->n; i++) {
 		free(ft->f[i].ops);
+		rd_hist_free(ft->f[i].read_h);
+		rd_hist_free(ft->f[i].ack_h);
 		free(ft->f[i].read_h);
 		free(ft->f[i].ack_h);
 	}
+	rd_hist_free(&ft->read_h);
+	rd_hist_free(&ft->ack_h);
 	free(ft->f);
 	free(ft->idx);
 	free(ft->hints);
@@ -552,9 +556,10 @@ static void add_latency(struct rdiag_flow_table *ft, uint32_t req, bool read, ui
 	struct rd_flow *f = &ft->f[req];
 	struct rd_hist *h = hist_of(read ? &f->read_h : &f->ack_h);
 
+	/* out of memory: the latency is still counted (n, min, max, mean) */
 	if (h)
-		rd_hist_add(h, lat);
-	rd_hist_add(read ? &ft->read_h : &ft->ack_h, lat);
+		(void)rd_hist_add(h, lat);
+	(void)rd_hist_add(read ? &ft->read_h : &ft->ack_h, lat);
 	v->latency_ns = lat;
 	v->flags |= read ? RDIAG_FV_READ_DONE : RDIAG_FV_ACKED;
 }

@@ -6,22 +6,30 @@
 #include <stddef.h>
 #include "rdmadiag/flow.h"
 
-/* ---- latency histogram: 8 log-spaced buckets per power of two (bucket width <= 12.5 %) ---- */
+/* ---- distribution of latencies (or sizes): the first RD_HIST_EXACT values are kept, so
+ * quantiles are exact (nearest rank) up to that many; past it they go into buckets, 8
+ * log-spaced per power of two (bucket width <= 12.5 %, a quantile within 6.25 %) ---- */
+#define RD_HIST_EXACT 128
 #define RD_HIST_SUB_BITS 3
 #define RD_HIST_SUB (1u << RD_HIST_SUB_BITS)
-#define RD_HIST_BUCKETS (RD_HIST_SUB * 32)	/* 2^34 ns (17 s); above: the last bucket */
+#define RD_HIST_BUCKETS (RD_HIST_SUB * 32)	/* 2^34 (17 s in ns); above: the last bucket */
 
 struct rd_hist {
 	uint64_t n, min, max;
 	double sum;
-	uint32_t b[RD_HIST_BUCKETS];
+	uint64_t *v;			/* the values while n <= RD_HIST_EXACT, else NULL */
+	uint32_t nv, capv;
+	uint32_t *b;			/* RD_HIST_BUCKETS counts once n > RD_HIST_EXACT */
 };
 unsigned int rd_hist_bucket(uint64_t v);
 uint64_t rd_hist_bucket_lo(unsigned int b);
 uint64_t rd_hist_bucket_hi(unsigned int b);	/* exclusive */
-void rd_hist_add(struct rd_hist *h, uint64_t v);
-void rd_hist_merge(struct rd_hist *dst, const struct rd_hist *src);
-/* quantile q in [0,1]: the middle of the bucket holding rank ceil(q*n), clamped to [min,max] */
+/* 0, or -ENOMEM: the value still counts in n/min/max/mean, not in the quantiles */
+int rd_hist_add(struct rd_hist *h, uint64_t v);
+/* frees what h holds (not h itself) and zeroes it */
+void rd_hist_free(struct rd_hist *h);
+/* quantile q in [0,1], nearest rank ceil(q*n): the sample itself while the values are kept,
+ * else the middle of the bucket holding that rank, clamped to [min,max] */
 uint64_t rd_hist_quantile(const struct rd_hist *h, double q);
 void rd_hist_latency(const struct rd_hist *h, struct rdiag_latency *out);
 

@@ -187,6 +187,21 @@ EOF
 	[ "$(echo "$output" | jq -c 'select(.truncated or .vlan or .sgid)' | wc -l)" -eq 0 ]
 }
 
+@test "-S latencies: up to 128 samples, median and p99 are the nearest-rank samples of the per-packet latencies" {
+	run rdmadump -j -r "$FIX/rxe/rxe_sample.pcap"
+	assert_success
+	pkts="$output"
+	run rdmadump -q -j -r "$FIX/rxe/rxe_sample.pcap"
+	assert_success
+	for k in read ack; do
+		want=$(echo "$pkts" | jq -s -c --arg k "${k}_latency_ns" '[.[] | .analysis[$k] // empty] | sort | length as $n | [$n, .[0], .[(($n * 0.5) | ceil) - 1], .[(($n * 0.99) | ceil) - 1], .[$n - 1]]')
+		got=$(echo "$output" | jq -c --arg k "${k}_latency" '.summary.total[$k] | [.n, .min_ns, .median_ns, .p99_ns, .max_ns]')
+		[ "$got" = "$want" ] || fail "$k latency: summary $got, per-packet nearest ranks $want"
+	done
+	# the issue's case: 3 READs, p99 is the largest sample, not a bucket value below it
+	[ "$(echo "$output" | jq -c '.summary.total.read_latency | [.n, .p99_ns == .max_ns]')" = '[3,true]' ]
+}
+
 @test "AETH credits: credits_code is the field as generated, credits the IBTA table's count (absent for 31), text says invalid(31)" {
 	run rdmadump -j -r "$FIX/pcap/aeth_credits.pcap"
 	assert_success

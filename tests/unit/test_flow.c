@@ -117,11 +117,61 @@ static void test_hist(void)
 	EXPECT_EQ(l.n, 10000);
 	EXPECT_EQ(l.min_ns, 1000);
 	EXPECT_EQ(l.max_ns, 10000000);
-	/* exact median 5 000 000 and p99 9 900 000; the histogram is within 6.25 % */
+	/* exact median 5 000 000 and p99 9 900 000; past 128 samples, within 6.25 % */
 	EXPECT_DBL((double)l.median_ns, 5000000.0, 5000000.0 * 0.0625);
 	EXPECT_DBL((double)l.p99_ns, 9900000.0, 9900000.0 * 0.0625);
 	EXPECT_DBL(l.mean_ns, 5000500.0, 1.0);
+	rd_hist_free(h);
 	free(h);
+}
+
+/* up to RD_HIST_EXACT samples the quantiles are samples (nearest rank), whatever their order;
+ * the issue's case: n = 3 gave a p99 below max and a median that was no sample */
+static void test_hist_exact(void)
+{
+	struct rd_hist h;
+	struct rdiag_latency l;
+	/* a shuffled 1..128 (times 1000 + 7: values that fall inside buckets, not on edges) */
+	uint64_t v[RD_HIST_EXACT];
+	unsigned int i;
+
+	memset(&h, 0, sizeof(h));
+	rd_hist_add(&h, 1134000);
+	rd_hist_add(&h, 1001000);
+	rd_hist_add(&h, 1090000);
+	rd_hist_latency(&h, &l);
+	EXPECT_EQ(l.median_ns, 1090000);
+	EXPECT_EQ(l.p99_ns, 1134000);
+	EXPECT_EQ(l.max_ns, 1134000);
+	rd_hist_free(&h);
+
+	/* even n: the lower middle (rank n/2) */
+	rd_hist_add(&h, 40);
+	rd_hist_add(&h, 10);
+	rd_hist_latency(&h, &l);
+	EXPECT_EQ(l.median_ns, 10);
+	EXPECT_EQ(l.p99_ns, 40);
+	rd_hist_free(&h);
+
+	for (i = 0; i < RD_HIST_EXACT; i++)
+		v[i] = (uint64_t)((i * 37u) % RD_HIST_EXACT + 1) * 1000 + 7;
+	for (i = 0; i < RD_HIST_EXACT; i++)
+		rd_hist_add(&h, v[i]);
+	rd_hist_latency(&h, &l);
+	EXPECT_EQ(l.n, RD_HIST_EXACT);
+	EXPECT_EQ(l.median_ns, 64007);		/* rank 64 of 128 */
+	EXPECT_EQ(l.p99_ns, 127007);		/* rank ceil(126.72) = 127 */
+	EXPECT_TRUE(h.b == NULL);
+	/* one more: buckets, the values are gone, the quantiles are bucket middles */
+	rd_hist_add(&h, 129007);
+	rd_hist_latency(&h, &l);
+	EXPECT_TRUE(h.b != NULL && h.v == NULL);
+	EXPECT_EQ(l.n, RD_HIST_EXACT + 1);
+	EXPECT_EQ(l.max_ns, 129007);
+	EXPECT_TRUE(l.median_ns != 65007);
+	EXPECT_DBL((double)l.median_ns, 65007.0, 65007.0 * 0.0625);
+	EXPECT_DBL((double)l.p99_ns, 128007.0, 128007.0 * 0.0625);
+	rd_hist_free(&h);
 }
 
 static void test_in_order_with_wrap(void)
@@ -681,6 +731,7 @@ int main(void)
 {
 	test_psn_arith();
 	test_hist();
+	test_hist_exact();
 	test_in_order_with_wrap();
 	test_gap_dup_ooo();
 	test_late_fill_is_retransmission();

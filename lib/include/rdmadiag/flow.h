@@ -9,8 +9,9 @@
  * of every connection (REQ, MRA, REP, RTU, REJ, DREQ, DREP, REQ retries).
  *
  * Memory grows with the number of flows and CM connections, never with packets: no packet is
- * stored, latencies go into log-bucket histograms, and requests waiting for a response sit in
- * one bounded table (the oldest is dropped when it is full and counted as unanswered).
+ * stored, latencies go into bounded distributions (the first 128 kept, then log buckets), and
+ * requests waiting for a response sit in one bounded table (the oldest is dropped when it is
+ * full and counted as unanswered).
  *
  *	struct rdiag_flow_table *ft;
  *	rdiag_flow_open(&ft, NULL);
@@ -62,7 +63,9 @@ char *rdiag_flow_addr_str(unsigned int kind, const uint8_t addr[16], char *buf, 
 
 struct rdiag_latency {
 	uint64_t n;
-	uint64_t min_ns, median_ns, p99_ns, max_ns;	/* median/p99 within ~6 % (histogram) */
+	uint64_t min_ns, median_ns, p99_ns, max_ns;	/* median/p99: nearest rank, exact (a
+						 * sample) up to 128 samples, past that from
+						 * a log-bucket histogram, within 6.25 % */
 	double mean_ns;
 };
 
