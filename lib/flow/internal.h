@@ -93,5 +93,25 @@ int rd_cm_add(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kin
 int rd_cm_qpns(const struct rd_cm_table *t, unsigned int kind, const uint8_t client[16],
 	       uint32_t client_comm_id, uint32_t *client_qpn, uint32_t *server_qpn);
 
+/* ---- the CE-marked flows by address pair, for the CNPs that answer them (flow_ce.c) ---- */
+struct rd_ce_pair {
+	bool used, ambiguous;		/* ambiguous: several CE-marked flows share the pair */
+	uint8_t kind;			/* enum rdiag_addr_kind */
+	uint8_t src[16], dst[16];
+	uint32_t flow;			/* the first CE-marked flow of the pair */
+};
+struct rd_ce_pairs {
+	struct rd_ce_pair *e;		/* open addressing, cap a power of two */
+	size_t n, cap;
+};
+/* at a flow's first CE-marked packet; 0 or -ENOMEM */
+int rd_ce_pairs_add(struct rd_ce_pairs *t, const struct rdiag_flow_key *k, uint32_t flow);
+enum { RD_CE_NONE = 0, RD_CE_ONE = 1, RD_CE_AMBIGUOUS = 2 };
+/* the CE-marked flow from src to dst: RD_CE_ONE and *flow, RD_CE_NONE (none so far) or
+ * RD_CE_AMBIGUOUS (more than one) */
+int rd_ce_pairs_find(const struct rd_ce_pairs *t, unsigned int kind, const uint8_t src[16],
+		     const uint8_t dst[16], uint32_t *flow);
+void rd_ce_pairs_free(struct rd_ce_pairs *t);
+
 uint32_t rd_hash_bytes(const void *p, size_t n, uint32_t seed);
 #endif

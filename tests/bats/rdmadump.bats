@@ -187,6 +187,30 @@ EOF
 	[ "$(echo "$output" | jq -c 'select(.truncated or .vlan or .sgid)' | wc -l)" -eq 0 ]
 }
 
+@test "CNPs count as matched only when the flow they answer had a CE-marked packet before them (every fixture with CNPs, against its manifest)" {
+	n=0
+	for f in $(jq -r '.captures[] | select(.cnp > 0 and .bad != true) | .file' "$FIX/pcap/MANIFEST.json"); do
+		# a CNP from S to D answers traffic from D to S: was any of it CE-marked earlier?
+		want=$(jq -c --arg f "$f" '.captures[] | select(.file == $f) | .packets as $p |
+			[$p[] | select(.op == "CNP" or .op == "IB_CNP") | . as $c |
+			 ($c.flow | sub(" qp .*$"; "") | sub("^lid "; "") | split(">")) as [$s, $d] |
+			 ((if ($c.flow | startswith("lid ")) then "lid " else "" end) + $d + ">" + $s + " qp ") as $rev |
+			 any($p[]; .n < $c.n and (.ecn == 3 or .fecn == 1) and (.flow | startswith($rev)))] |
+			[(map(select(.)) | length), (map(select(. | not)) | length)]' "$FIX/pcap/MANIFEST.json")
+		got=$(rdmadump -q -j -r "$FIX/pcap/$f" | jq -c '.summary.total | [.cnp_for_ce, .cnp_no_ce]')
+		[ "$got" = "$want" ] || fail "$f: [matched, no CE before] rdmadump $got, manifest $want"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 3 ]
+	# rc_ipv6.pcap: one CNP and no CE mark at all (it was "1 matched" before)
+	run rdmadump -q -r "$FIX/pcap/rc_ipv6.pcap"
+	assert_line --partial "1 CNPs (0 matched to a CE-marked flow)"
+	assert_line "  1 CNPs received, no CE-marked packet in this capture (marked past the capture point)"
+	# the per-flow JSON adds up to the totals on a capture with both kinds
+	run rdmadump -q -j -r "$FIX/pcap/cnp_before_ce.pcap"
+	[ "$(echo "$output" | jq -c '.summary | [([.flows[].cnp_for_ce] | add) == .total.cnp_for_ce, ([.flows[].cnp_no_ce] | add) == .total.cnp_no_ce, .total.cnp_for_ce > 0, .total.cnp_no_ce > 0]')" = '[true,true,true,true]' ]
+}
+
 @test "-S latencies: up to 128 samples, median and p99 are the nearest-rank samples of the per-packet latencies" {
 	run rdmadump -j -r "$FIX/rxe/rxe_sample.pcap"
 	assert_success

@@ -311,6 +311,32 @@ def fx_cnp_ecn():
     return cap
 
 
+def fx_cnp_before_ce():
+    cap = Capture('cnp_before_ce.pcap', 'eth', desc='CNPs with and without a CE mark before '
+                  'them.  QP pair 1 (192.0.2.1 -> .2, not yet paired by an ACK): a CNP before '
+                  'any CE mark, three CE-marked WRITEs, a CNP.  QP pair 2 (192.0.2.3 -> .2, '
+                  'paired by an ACK first): a CNP with no CE mark, a CE-marked WRITE, a CNP.  '
+                  'Two CNPs answer CE marks, two come with none before them')
+    c = RC(v4(ecn=2), QA, QB, psn=0xD00)
+    cap.put(c.write(64, a=0))
+    cap.put(build(c.r, g.CNP, QA, 0, b'\0' * 16, becn=1))   # no CE yet: marked past the capture
+    for _ in range(3):
+        cap.put(c.write(64, a=0, ecn=3))
+    cap.put(build(c.r, g.CNP, QA, 0, b'\0' * 16, becn=1))   # answers the CE marks
+    cap.put(c.write(64))
+    cap.put(c.ack())
+    c2 = RC(v4(src='192.0.2.3', sport=49999, ecn=2), 0x33, 0x34, psn=0)
+    cap.put(c2.write(64))
+    cap.put(c2.ack())
+    cap.put(build(c2.r, g.CNP, 0x33, 0, b'\0' * 16, becn=1))  # paired, no CE: unmatched
+    cap.put(c2.write(64, a=0, ecn=3))
+    cap.put(build(c2.r, g.CNP, 0x33, 0, b'\0' * 16, becn=1))  # answers the CE mark
+    cap.notes.append('CNPs: frames 2 and 11 come with no CE-marked packet of the flow they '
+                     'answer before them; frames 6 and 13 answer CE marks (flows %s > %s qp '
+                     '0x%06x and 192.0.2.3 > %s qp 0x000034)' % (A_IP, B_IP, QB, B_IP))
+    return cap
+
+
 def fx_msp():
     cap = Capture('msp_reserved.pcap', 'eth', desc='manufacturer-specific opcodes (0xC0, '
                   '0xDF, 0xE0, 0xFF) and reserved ones (RC 0x15, RC 0x18, UC 0x2C, UD 0x60, '
@@ -786,7 +812,7 @@ def main():
     caps = [fx_rc_ops(), fx_rc_ops('pcap-ns', 'rc_ops_ns.pcap'),
             fx_rc_ops('pcapng', 'rc_ops.pcapng'), fx_rc_ops('pcap-be', 'rc_ops_be.pcap'),
             fx_ipopts(), fx_ipv6()] + fx_vlan() + fx_links() + \
-        [fx_rocev1()] + fx_ib() + [fx_uc_ud(), fx_xrc(), fx_rd(), fx_cnp_ecn(), fx_msp(),
+        [fx_rocev1()] + fx_ib() + [fx_uc_ud(), fx_xrc(), fx_rd(), fx_cnp_ecn(), fx_cnp_before_ce(), fx_msp(),
                                    fx_aeth(), fx_aeth_credits(), fx_psn(), fx_wrap(), fx_gobackn(),
                                    fx_bad_icrc(), fx_truncated(), fx_ib_truncated(),
                                    fx_mixed(), fx_cm(), fx_cm_rej()]

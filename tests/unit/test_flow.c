@@ -487,6 +487,72 @@ static void test_ecn_cnp(void)
 	rdiag_flow_close(ft);
 }
 
+/* a CNP counts as matched only when the flow it answers had a CE-marked packet before it:
+ * with the flows paired (by an ACK) and not paired, before and after the first CE mark */
+static void test_cnp_needs_prior_ce(void)
+{
+	struct rdiag_flow_table *ft = table(0);
+	struct rdiag_flow_verdict v;
+	struct rdiag_flow_info f;
+	struct rdiag_flow_total t;
+	struct rdiag_pkt p;
+
+	/* not paired: a CNP B -> A qp 7 before any CE mark of A -> B qp 5 */
+	p = pkt(0x0a, A, B, 5, 0);
+	p.ecn = 2;
+	rdiag_flow_add(ft, &p, 1, &v);
+	p = pkt(0x81, B, A, 7, 0);
+	rdiag_flow_add(ft, &p, 2, &v);
+	EXPECT_TRUE(v.flags & RDIAG_FV_CNP);
+	f = info(ft, 1);
+	EXPECT_EQ(f.cnp, 1);
+	EXPECT_EQ(f.cnp_no_ce, 1);
+	EXPECT_EQ(info(ft, 0).cnp_for_ce, 0);
+	/* the CE mark, then a CNP: matched */
+	p = pkt(0x0a, A, B, 5, 1);
+	p.ecn = 3;
+	rdiag_flow_add(ft, &p, 3, &v);
+	p = pkt(0x81, B, A, 7, 0);
+	rdiag_flow_add(ft, &p, 4, &v);
+	EXPECT_EQ(info(ft, 0).cnp_for_ce, 1);
+	EXPECT_EQ(info(ft, 1).cnp_no_ce, 1);
+
+	/* paired by an ACK first (A -> B qp 6, B -> A qp 8), a CNP with no CE mark anywhere on
+	 * the pair's flow, while the other flow between the same addresses is CE-marked */
+	p = pkt(0x04, A, B, 6, 100);
+	p.bth.ackreq = 1;
+	rdiag_flow_add(ft, &p, 10, &v);
+	p = aeth_pkt(0x11, B, A, 8, 100, RDIAG_AETH_ACK, 31);
+	rdiag_flow_add(ft, &p, 11, &v);
+	p = pkt(0x81, B, A, 8, 0);
+	rdiag_flow_add(ft, &p, 12, &v);
+	EXPECT_EQ(info(ft, 2).peer, 3);
+	EXPECT_EQ(info(ft, 3).cnp_no_ce, 1);
+	EXPECT_EQ(info(ft, 2).cnp_for_ce, 0);
+	EXPECT_EQ(info(ft, 0).cnp_for_ce, 1);	/* not given to the other CE-marked flow */
+	/* a CE mark on the paired flow, then a CNP: matched to it */
+	p = pkt(0x04, A, B, 6, 101);
+	p.ecn = 3;
+	rdiag_flow_add(ft, &p, 13, &v);
+	p = pkt(0x81, B, A, 8, 0);
+	rdiag_flow_add(ft, &p, 14, &v);
+	EXPECT_EQ(info(ft, 2).cnp_for_ce, 1);
+	EXPECT_EQ(info(ft, 3).cnp, 2);
+	EXPECT_EQ(info(ft, 3).cnp_no_ce, 1);
+
+	/* not paired, two CE-marked flows A -> B: a CNP to an unknown QP answers one of them,
+	 * which one cannot be told: matched in the total, in no flow */
+	p = pkt(0x81, B, A, 9, 0);
+	rdiag_flow_add(ft, &p, 15, &v);
+	rdiag_flow_total(ft, &t);
+	EXPECT_EQ(t.cnp, 5);
+	EXPECT_EQ(t.cnp_for_ce, 3);
+	EXPECT_EQ(t.cnp_no_ce, 2);
+	EXPECT_EQ(info(ft, 0).cnp_for_ce + info(ft, 2).cnp_for_ce, 2);
+	EXPECT_EQ(info(ft, 4).cnp_no_ce, 0);
+	rdiag_flow_close(ft);
+}
+
 static struct rdiag_pkt cm_pkt(uint16_t msg, int src, int dst, uint32_t local, uint32_t remote)
 {
 	struct rdiag_pkt p = pkt(0x64, src, dst, 1, 0);
@@ -740,6 +806,7 @@ int main(void)
 	test_read_unknown_mtu();
 	test_ack_latency_and_naks();
 	test_ecn_cnp();
+	test_cnp_needs_prior_ce();
 	test_cm();
 	test_cm_qp_pairing();
 	test_bounded_memory();

@@ -122,6 +122,7 @@ static void flow_json(struct out *o, const struct rdiag_flow_info *f)
 	out_u64(o, "becn", NULL, f->becn);
 	out_u64(o, "cnp", NULL, f->cnp);
 	out_u64(o, "cnp_for_ce", NULL, f->cnp_for_ce);
+	out_u64(o, "cnp_no_ce", NULL, f->cnp_no_ce);
 	out_u64(o, "truncated", NULL, f->truncated);
 	out_u64(o, "invalid", NULL, f->invalid);
 	out_u64(o, "reads", NULL, f->reads);
@@ -201,7 +202,11 @@ static void flow_details(struct out *o, const struct rdiag_flow_info *f)
 	if (f->ecn_ce || f->cnp_for_ce)
 		out_text(o, "    ECN: %" PRIu64 " CE-marked packets, %" PRIu64
 			       " CNPs sent back for them\n", f->ecn_ce, f->cnp_for_ce);
-	if (f->cnp)
+	if (f->cnp_no_ce)
+		out_text(o, "    CNPs received by this QP: %" PRIu64 ", %" PRIu64 " with no "
+			       "CE-marked packet before them in this capture (marked past the "
+			       "capture point)\n", f->cnp, f->cnp_no_ce);
+	else if (f->cnp)
 		out_text(o, "    CNPs received by this QP: %" PRIu64 "\n", f->cnp);
 	if (f->icrc_bad)
 		out_text(o, "    bad ICRC: %" PRIu64 "\n", f->icrc_bad);
@@ -316,9 +321,13 @@ static void totals(struct out *o, const struct rdiag_flow_total *t)
 	out_u64(o, "becn", ", %" PRIu64 " BECN", t->becn);
 	out_u64(o, "cnp", ", %" PRIu64 " CNPs", t->cnp);
 	out_u64(o, "cnp_for_ce", " (%" PRIu64 " matched to a CE-marked flow)", t->cnp_for_ce);
+	out_u64(o, "cnp_no_ce", NULL, t->cnp_no_ce);
 	out_u64(o, "cm_msgs", "; CM: %" PRIu64 " messages", t->cm_msgs);
 	out_u64(o, "cm_rej", ", %" PRIu64 " rejects", t->cm_rej);
 	out_u64(o, "cm_req_retries", ", %" PRIu64 " REQ retries\n", t->cm_req_retries);
+	if (t->cnp_no_ce)
+		out_text(o, "  %" PRIu64 " CNPs received, no CE-marked packet in this capture "
+			       "(marked past the capture point)\n", t->cnp_no_ce);
 	out_u64(o, "reads", "READ: %" PRIu64, t->reads);
 	out_u64(o, "reads_unanswered", " (%" PRIu64 " unanswered)", t->reads_unanswered);
 	out_u64(o, "ack_reqs", "; A-bit requests %" PRIu64 "\n", t->ack_reqs);

@@ -105,7 +105,11 @@ struct rdiag_flow_info {
 	uint64_t ecn_ce;		/* packets with IP ECN = CE (or BTH FECN) */
 	uint64_t becn;			/* BTH BECN set */
 	uint64_t cnp;			/* CNPs received on this flow (sent to its dest QP) */
-	uint64_t cnp_for_ce;		/* CNPs sent back for this flow's CE marks */
+	uint64_t cnp_for_ce;		/* CNPs sent back for this flow's CE marks: CNPs that came
+					 * after a CE-marked packet of this flow */
+	uint64_t cnp_no_ce;		/* of cnp: those whose answered flow had no CE-marked
+					 * packet before them in the capture (marked past the
+					 * capture point, e.g. a capture at the sender) */
 
 	uint64_t reads;			/* READ requests seen */
 	uint64_t reads_unanswered;	/* dropped from the pending table without a response */
@@ -124,7 +128,11 @@ struct rdiag_flow_total {
 	uint64_t flows, cm_conns;
 	uint64_t psn_gaps, psn_lost, psn_dup, psn_retx, psn_ooo, psn_goback;
 	uint64_t acks, naks[RDIAG_NAK_KINDS], rnr_naks;
-	uint64_t icrc_bad, ecn_ce, becn, cnp, cnp_for_ce;
+	uint64_t icrc_bad, ecn_ce, becn, cnp;
+	uint64_t cnp_for_ce;		/* CNPs after a CE-marked packet of the flow they answer
+					 * (also when several CE-marked flows link the same two
+					 * addresses and no flow can be told: then in no flow's) */
+	uint64_t cnp_no_ce;		/* CNPs with no CE-marked packet before them */
 	uint64_t reads, reads_unanswered, ack_reqs;
 	struct rdiag_latency read_lat, ack_lat;
 	uint64_t cm_msgs, cm_rej, cm_req_retries;
