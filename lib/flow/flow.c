@@ -49,6 +49,7 @@ struct rd_flow {
 	uint64_t reads_pending;	/* still waiting at the last read of the table */
 	uint32_t hint_srcqp;	/* the sending QP, from a CM REQ/REP pair; RDIAG_QPN_NONE */
 	struct rd_hist *read_h, *ack_h;
+	struct rd_traffic tr;	/* codepoints, message sizes */
 };
 
 /* recent NAK PSN-sequence errors: a PSN that fills a hole after the responder asked for it is a
@@ -127,6 +128,7 @@ void rdiag_flow_close(struct rdiag_flow_table *ft)
 		rd_hist_free(ft->f[i].ack_h);
 		free(ft->f[i].read_h);
 		free(ft->f[i].ack_h);
+		rd_traffic_free(&ft->f[i].tr);
 	}
 	rd_hist_free(&ft->read_h);
 	rd_hist_free(&ft->ack_h);
@@ -899,9 +901,14 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 	v->flow = -1;
 	v->src_qpn = RDIAG_QPN_NONE;
 	rc = flow_add(ft, p, ts, v);
-	/* after the packet: a REP or the first packet of the reverse flow may have taught it */
-	if (v->flow >= 0)
+	if (v->flow >= 0) {
+		struct rd_flow *f = &ft->f[v->flow];
+
+		/* after the PSN analysis: a packet seen before is no new message */
+		rd_traffic_add(&f->tr, &f->i, p, v->flags & RDIAG_FV_DUP);
+		/* a REP or the first packet of the reverse flow may have taught it */
 		v->src_qpn = src_qpn(ft, (size_t)v->flow);
+	}
 	return rc;
 }
 
@@ -951,6 +958,7 @@ int rdiag_flow_get(struct rdiag_flow_table *ft, size_t i, struct rdiag_flow_info
 	out->reads_unanswered += f->reads_pending;
 	rd_hist_latency(f->read_h, &out->read_lat);
 	rd_hist_latency(f->ack_h, &out->ack_lat);
+	rd_traffic_info(&f->tr, out);
 	return 0;
 }
 

@@ -113,5 +113,19 @@ int rd_ce_pairs_find(const struct rd_ce_pairs *t, unsigned int kind, const uint8
 		     const uint8_t dst[16], uint32_t *flow);
 void rd_ce_pairs_free(struct rd_ce_pairs *t);
 
+/* ---- what a flow carries: IP codepoints and message sizes (flow_traffic.c) ---- */
+struct rd_traffic {
+	bool have_dscp, in_req, in_rsp;	/* in_*: inside a request / READ-response message */
+	uint8_t last_dscp;
+	uint64_t req_bytes, rsp_bytes;	/* payload of the message so far */
+	struct rd_hist *msg_h;		/* message sizes, NULL until the first message */
+};
+/* account one packet of the flow (i: its public counters); seen_before: a resent packet */
+void rd_traffic_add(struct rd_traffic *t, struct rdiag_flow_info *i, const struct rdiag_pkt *p,
+		    bool seen_before);
+/* msgs and msg_min/median/max into out */
+void rd_traffic_info(const struct rd_traffic *t, struct rdiag_flow_info *out);
+void rd_traffic_free(struct rd_traffic *t);
+
 uint32_t rd_hash_bytes(const void *p, size_t n, uint32_t seed);
 #endif

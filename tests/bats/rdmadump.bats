@@ -211,6 +211,34 @@ EOF
 	[ "$(echo "$output" | jq -c '.summary | [([.flows[].cnp_for_ce] | add) == .total.cnp_for_ce, ([.flows[].cnp_no_ce] | add) == .total.cnp_no_ce, .total.cnp_for_ce > 0, .total.cnp_no_ce > 0]')" = '[true,true,true,true]' ]
 }
 
+@test "-S per flow: DSCP and ECN codepoints, a DSCP change and Not-ECT data on a marking fabric warned, messages, throughput (dscp_ecn.pcap, as built)" {
+	run rdmadump -q -j -r "$FIX/pcap/dscp_ecn.pcap"
+	assert_success
+	a=$(echo "$output" | jq -c '.summary.flows[] | select(.src == "192.0.2.1" and .destqp == 18)')
+	[ "$(echo "$a" | jq -c '[.dscp, .dscp_changes, .ecn.ect0 > 0, .ecn.ce, .warnings]')" = '[[26,46],1,true,2,["dscp_changed"]]' ]
+	# 600, 100 (sent twice: one message), 13 and 300 bytes
+	[ "$(echo "$a" | jq -c '.messages')" = '{"n":4,"min":13,"median":100,"max":600}' ]
+	# throughput over the active time: its 8 packets from 10 us to 130 us of the capture
+	[ "$(echo "$a" | jq -c '.throughput.active_ns')" = 120000 ]
+	echo "$a" | jq -e '(.throughput.bytes_per_s - (.bytes * 1e9 / 120000) | fabs) < 1 and (.throughput.payload_per_s - (.payload * 1e9 / 120000) | fabs) < 1 and (.throughput.msgs_per_s - (4 * 1e9 / 120000) | fabs) < 0.5' > /dev/null
+	# the ACK flow back carries a CNP with DSCP 48: no change of the flow's class
+	[ "$(echo "$output" | jq -c '.summary.flows[] | select(.src == "192.0.2.2" and .destqp == 17) | [.dscp, .dscp_changes, has("warnings"), has("messages")]')" = '[[26],0,false,false]' ]
+	c=$(echo "$output" | jq -c '.summary.flows[] | select(.src == "192.0.2.3")')
+	[ "$(echo "$c" | jq -c '[.not_ect_data, .ecn.not_ect, .warnings, .messages.n]')" = '[2,2,["not_ect_on_marking_fabric"],2]' ]
+	# a flow of one packet has no active time: no throughput (absent, not 0)
+	[ "$(echo "$output" | jq -c '[.summary.flows[] | select(.pkts == 1) | has("throughput")] | unique')" = '[false]' ]
+	# the same capture without its CE marks and CNPs is no marking fabric: no Not-ECT warning
+	run rdmadump -q -j -r "$FIX/pcap/dscp_ecn.pcap" 'host 192.0.2.3'
+	assert_success
+	[ "$(echo "$output" | jq -c '[.summary.flows[] | has("warnings")] | unique')" = '[false]' ]
+	run rdmadump -q -r "$FIX/pcap/dscp_ecn.pcap"
+	assert_line "    DSCP 26,46; ECN ECT(0) 6, CE 2"
+	assert_line --partial "    warning: the DSCP changed 1 times within the flow"
+	assert_line --partial "    warning: 2 RoCE data packets Not-ECT on a fabric that marks"
+	assert_line "    messages: 4, payload min 13 median 100 max 600 bytes"
+	assert_line --regexp '^    throughput: [0-9.]+ MB/s on the wire \([0-9.]+ MB/s payload\), 33.3k messages/s over 120us active$'
+}
+
 @test "-S latencies: up to 128 samples, median and p99 are the nearest-rank samples of the per-packet latencies" {
 	run rdmadump -j -r "$FIX/rxe/rxe_sample.pcap"
 	assert_success

@@ -337,6 +337,36 @@ def fx_cnp_before_ce():
     return cap
 
 
+def fx_dscp_ecn():
+    cap = Capture('dscp_ecn.pcap', 'eth', desc='IP codepoints and messages per flow.  '
+                  '192.0.2.1 -> .2 qp 0x12: DSCP 26 ECT(0), messages of 600 (FIRST MIDDLE '
+                  'LAST, MTU 256), 100 (ONLY, then resent whole: the same PSN again) and 13 '
+                  'bytes, then DSCP 46 and a CE-marked 300-byte message (FIRST LAST); a CNP '
+                  'back with DSCP 48 Not-ECT.  192.0.2.3 -> .2 qp 0x34: two 64-byte SENDs '
+                  'Not-ECT on a fabric that marks')
+    c = RC(v4(dscp=26, ecn=2), QA, QB, psn=0xE00)
+    cap.put(c.write(600, a=0))
+    only = c.write(100, a=0)
+    cap.put(only)
+    cap.dup(only[0], dt_us=50)			# resent: not a second message
+    cap.put(c.send(13))
+    cap.put(c.ack())
+    c.p = v4(dscp=46, ecn=2)			# the QP's traffic class moves
+    cap.put(c.write(300, ecn=3))
+    cnp_path = v4(src=B_IP, dst=A_IP, dscp=48, ecn=0, sport=0xC000)
+    cap.put(build(cnp_path, g.CNP, QA, 0, b'\0' * 16, becn=1))
+    cap.put(c.ack())
+    c2 = RC(v4(src='192.0.2.3', sport=49999, dscp=26, ecn=0), 0x33, 0x34, psn=0)
+    cap.put(c2.send(64, a=0))
+    cap.put(c2.send(64))
+    cap.put(c2.ack())
+    cap.notes.append('192.0.2.1 > 192.0.2.2 qp 0x000012: DSCP 26 then 46 (1 change), 4 '
+                     'messages (600, 100, 13, 300 bytes: min 13, median 100, max 600), the '
+                     'resent 100-byte ONLY is no message; 192.0.2.3 > 192.0.2.2 qp 0x000034: 2 '
+                     'Not-ECT data packets, 2 messages of 64 bytes')
+    return cap
+
+
 def fx_msp():
     cap = Capture('msp_reserved.pcap', 'eth', desc='manufacturer-specific opcodes (0xC0, '
                   '0xDF, 0xE0, 0xFF) and reserved ones (RC 0x15, RC 0x18, UC 0x2C, UD 0x60, '
@@ -812,7 +842,7 @@ def main():
     caps = [fx_rc_ops(), fx_rc_ops('pcap-ns', 'rc_ops_ns.pcap'),
             fx_rc_ops('pcapng', 'rc_ops.pcapng'), fx_rc_ops('pcap-be', 'rc_ops_be.pcap'),
             fx_ipopts(), fx_ipv6()] + fx_vlan() + fx_links() + \
-        [fx_rocev1()] + fx_ib() + [fx_uc_ud(), fx_xrc(), fx_rd(), fx_cnp_ecn(), fx_cnp_before_ce(), fx_msp(),
+        [fx_rocev1()] + fx_ib() + [fx_uc_ud(), fx_xrc(), fx_rd(), fx_cnp_ecn(), fx_cnp_before_ce(), fx_dscp_ecn(), fx_msp(),
                                    fx_aeth(), fx_aeth_credits(), fx_psn(), fx_wrap(), fx_gobackn(),
                                    fx_bad_icrc(), fx_truncated(), fx_ib_truncated(),
                                    fx_mixed(), fx_cm(), fx_cm_rej()]

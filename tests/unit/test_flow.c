@@ -553,6 +553,72 @@ static void test_cnp_needs_prior_ce(void)
 	rdiag_flow_close(ft);
 }
 
+/* codepoints and messages of a flow: DSCP changes (CNPs left out), Not-ECT data, message
+ * sizes from FIRST..LAST or ONLY, a resent packet and a LAST without its FIRST left out */
+static void test_traffic(void)
+{
+	struct rdiag_flow_table *ft = table(0);
+	struct rdiag_flow_verdict v;
+	struct rdiag_flow_info f;
+	struct rdiag_pkt p;
+	uint32_t psn = 10;
+
+	/* a LAST whose FIRST was before the capture: no message */
+	p = data_pkt(0x08, A, B, 5, psn++, 100);	/* RC_RDMA_WRITE_LAST */
+	p.dscp = 26;
+	p.ecn = 2;
+	rdiag_flow_add(ft, &p, 1, &v);
+	/* FIRST MIDDLE LAST: 256 + 256 + 88 */
+	p = data_pkt(0x06, A, B, 5, psn++, 256);
+	p.dscp = 26;
+	p.ecn = 2;
+	rdiag_flow_add(ft, &p, 2, &v);
+	p = data_pkt(0x07, A, B, 5, psn++, 256);
+	p.dscp = 26;
+	p.ecn = 2;
+	rdiag_flow_add(ft, &p, 3, &v);
+	p = data_pkt(0x08, A, B, 5, psn++, 88);
+	p.dscp = 26;
+	p.ecn = 2;
+	rdiag_flow_add(ft, &p, 4, &v);
+	/* ONLY of 7, then the same PSN again (resent): one message */
+	p = data_pkt(0x04, A, B, 5, psn, 7);
+	p.dscp = 46;
+	p.ecn = 0;
+	rdiag_flow_add(ft, &p, 5, &v);
+	rdiag_flow_add(ft, &p, 6, &v);
+	EXPECT_TRUE(v.flags & RDIAG_FV_DUP);
+	psn++;
+	/* a CNP on the flow back with DSCP 48, between two ACKs with DSCP 26 */
+	p = aeth_pkt(0x11, B, A, 7, psn - 1, RDIAG_AETH_ACK, 31);
+	p.dscp = 26;
+	rdiag_flow_add(ft, &p, 7, &v);
+	p = pkt(0x81, B, A, 7, 0);
+	p.dscp = 48;
+	rdiag_flow_add(ft, &p, 8, &v);
+	p = aeth_pkt(0x11, B, A, 7, psn - 1, RDIAG_AETH_ACK, 31);
+	p.dscp = 26;
+	rdiag_flow_add(ft, &p, 9, &v);
+
+	f = info(ft, 0);
+	EXPECT_EQ(f.dscp_seen, (1ull << 26) | (1ull << 46));
+	EXPECT_EQ(f.dscp_changes, 1);		/* 26 -> 46 (the resent packet is 46 too) */
+	EXPECT_EQ(f.ecn_pkts[2], 4);
+	EXPECT_EQ(f.ecn_pkts[0], 2);
+	EXPECT_EQ(f.not_ect_data, 2);
+	EXPECT_EQ(f.msgs, 2);
+	EXPECT_EQ(f.msg_min, 7);
+	EXPECT_EQ(f.msg_median, 7);		/* nearest rank 1 of 2 */
+	EXPECT_EQ(f.msg_max, 600);
+	f = info(ft, 1);
+	EXPECT_EQ(f.dscp_seen, 1ull << 26);	/* the CNP's 48 is not the flow's class */
+	EXPECT_EQ(f.dscp_changes, 0);
+	EXPECT_EQ(f.msgs, 0);
+	EXPECT_EQ(f.ecn_pkts[0], 2);		/* the two ACKs (Not-ECT), not the CNP */
+	EXPECT_EQ(f.not_ect_data, 0);		/* ACKs are no data */
+	rdiag_flow_close(ft);
+}
+
 static struct rdiag_pkt cm_pkt(uint16_t msg, int src, int dst, uint32_t local, uint32_t remote)
 {
 	struct rdiag_pkt p = pkt(0x64, src, dst, 1, 0);
@@ -807,6 +873,7 @@ int main(void)
 	test_ack_latency_and_naks();
 	test_ecn_cnp();
 	test_cnp_needs_prior_ce();
+	test_traffic();
 	test_cm();
 	test_cm_qp_pairing();
 	test_bounded_memory();

@@ -116,6 +116,18 @@ struct rdiag_flow_info {
 	struct rdiag_latency read_lat;	/* READ request -> last response packet */
 	uint64_t ack_reqs;		/* requests with the A bit */
 	struct rdiag_latency ack_lat;	/* A-bit request (or atomic) -> its ACK */
+
+	/* IP codepoints (RoCEv2) of the flow's packets other than CNPs (a CNP carries its own
+	 * DSCP, 48 on mlx5 by default); all 0 for a flow without IP */
+	uint64_t dscp_seen;		/* bit d set: DSCP d seen */
+	uint64_t dscp_changes;		/* packets whose DSCP differs from the previous packet's */
+	uint64_t ecn_pkts[4];		/* per ECN codepoint: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE */
+	uint64_t not_ect_data;		/* SEND/WRITE/READ-response packets sent Not-ECT */
+	/* messages seen whole: SEND, RDMA WRITE and READ-response messages, FIRST..LAST or ONLY,
+	 * by payload bytes (packets seen before, i.e. resent, left out); median as the
+	 * latencies' (exact up to 128 messages, then within 6.25 %) */
+	uint64_t msgs;
+	uint64_t msg_min, msg_median, msg_max;
 };
 
 struct rdiag_flow_total {
