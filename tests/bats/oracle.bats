@@ -106,6 +106,14 @@ oracle() {
 	oracle "$FIX/pcap/cnp_ecn.pcap"
 }
 
+@test "oracle: cnp_before_ce.pcap: rdmadump -j equals tshark field by field" {
+	oracle "$FIX/pcap/cnp_before_ce.pcap"
+}
+
+@test "oracle: dscp_ecn.pcap: rdmadump -j equals tshark field by field (DSCP and ECN of every packet)" {
+	oracle "$FIX/pcap/dscp_ecn.pcap"
+}
+
 @test "oracle: msp_reserved.pcap: rdmadump -j equals tshark field by field" {
 	oracle "$FIX/pcap/msp_reserved.pcap"
 }
