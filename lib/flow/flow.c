@@ -46,11 +46,10 @@ struct rd_flow {
 	uint32_t rsp_last;
 	uint32_t read_req_flow;
 	uint64_t read_start;
-	uint64_t cnp_unmatched;	/* CNPs before the reverse flow was known */
-	uint64_t cnp_for_ce_late;	/* attributed when the table is read */
 	uint64_t reads_pending;	/* still waiting at the last read of the table */
 	uint32_t hint_srcqp;	/* the sending QP, from a CM REQ/REP pair; RDIAG_QPN_NONE */
 	struct rd_hist *read_h, *ack_h;
+	struct rd_traffic tr;	/* codepoints, message sizes */
 };
 
 /* recent NAK PSN-sequence errors: a PSN that fills a hole after the responder asked for it is a
@@ -81,6 +80,7 @@ struct rdiag_flow_table {
 	size_t nidx;
 	struct rd_pending pend;
 	struct rd_cm_table cm;
+	struct rd_ce_pairs ce;	/* CE-marked flows by address pair, for CNPs */
 	struct rdiag_flow_total t;
 	struct rd_pause pause;		/* PAUSE / PFC frames */
 	struct rd_hist read_h, ack_h;
@@ -127,14 +127,20 @@ void rdiag_flow_close(struct rdiag_flow_table *ft)
 	rd_pause_free(&ft->pause);
 	for (size_t i = 0; i < ft->n; i++) {
 		free(ft->f[i].ops);
+		rd_hist_free(ft->f[i].read_h);
+		rd_hist_free(ft->f[i].ack_h);
 		free(ft->f[i].read_h);
 		free(ft->f[i].ack_h);
+		rd_traffic_free(&ft->f[i].tr);
 	}
+	rd_hist_free(&ft->read_h);
+	rd_hist_free(&ft->ack_h);
 	free(ft->f);
 	free(ft->idx);
 	free(ft->hints);
 	rd_pending_free(&ft->pend);
 	rd_cm_free(&ft->cm);
+	rd_ce_pairs_free(&ft->ce);
 	free(ft);
 }
 
@@ -557,9 +563,10 @@ static void add_latency(struct rdiag_flow_table *ft, uint32_t req, bool read, ui
 	struct rd_flow *f = &ft->f[req];
 	struct rd_hist *h = hist_of(read ? &f->read_h : &f->ack_h);
 
+	/* out of memory: the latency is still counted (n, min, max, mean) */
 	if (h)
-		rd_hist_add(h, lat);
-	rd_hist_add(read ? &ft->read_h : &ft->ack_h, lat);
+		(void)rd_hist_add(h, lat);
+	(void)rd_hist_add(read ? &ft->read_h : &ft->ack_h, lat);
 	v->latency_ns = lat;
 	v->flags |= read ? RDIAG_FV_READ_DONE : RDIAG_FV_ACKED;
 }
@@ -726,6 +733,37 @@ static uint32_t src_qpn(const struct rdiag_flow_table *ft, size_t i)
 	return f->hint_srcqp;
 }
 
+/* a CNP on flow f (sent to the QP whose packets were marked): it answers the reverse flow when
+ * the two are paired (by an ACK or a READ response), else the one CE-marked flow with f's
+ * addresses swapped.  It counts as matched only when that flow had CE-marked packets before
+ * it; otherwise the marking happened past the capture point (the normal picture when capturing
+ * at the sender), or the capture missed it. */
+static void cnp_answers(struct rdiag_flow_table *ft, struct rd_flow *f)
+{
+	uint32_t ce = 0;
+	int r;
+
+	if (f->i.peer >= 0) {
+		ce = (uint32_t)f->i.peer;
+		r = ft->f[ce].i.ecn_ce ? RD_CE_ONE : RD_CE_NONE;
+	} else {
+		r = rd_ce_pairs_find(&ft->ce, f->i.key.kind, f->i.key.dst, f->i.key.src, &ce);
+	}
+	switch (r) {
+	case RD_CE_ONE:
+		ft->f[ce].i.cnp_for_ce++;
+		ft->t.cnp_for_ce++;
+		break;
+	case RD_CE_AMBIGUOUS:
+		ft->t.cnp_for_ce++;	/* a CE-marked flow, but which of them is unknown */
+		break;
+	default:
+		f->i.cnp_no_ce++;
+		ft->t.cnp_no_ce++;
+		break;
+	}
+}
+
 static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint64_t ts,
 		    struct rdiag_flow_verdict *v)
 {
@@ -791,6 +829,9 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 		v->flags |= RDIAG_FV_BAD_ICRC;
 	}
 	if ((p->ip_family && p->ecn == 3) || p->bth.fecn) {
+		/* from its first CE mark on, a CNP can answer this flow */
+		if (!f->i.ecn_ce && rd_ce_pairs_add(&ft->ce, &f->i.key, (uint32_t)fi) < 0)
+			add_failed(ft, -ENOMEM);
 		f->i.ecn_ce++;
 		ft->t.ecn_ce++;
 		v->flags |= RDIAG_FV_CE;
@@ -804,12 +845,7 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 		f->i.cnp++;
 		ft->t.cnp++;
 		v->flags |= RDIAG_FV_CNP;
-		if (f->i.peer >= 0) {
-			ft->f[f->i.peer].i.cnp_for_ce++;
-			ft->t.cnp_for_ce++;
-		} else {
-			f->cnp_unmatched++;
-		}
+		cnp_answers(ft, f);
 		return 0;
 	}
 	if (p->present & RDIAG_HAS_CM) {
@@ -876,9 +912,14 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 		return 0;
 	}
 	rc = flow_add(ft, p, ts, v);
-	/* after the packet: a REP or the first packet of the reverse flow may have taught it */
-	if (v->flow >= 0)
+	if (v->flow >= 0) {
+		struct rd_flow *f = &ft->f[v->flow];
+
+		/* after the PSN analysis: a packet seen before is no new message */
+		rd_traffic_add(&f->tr, &f->i, p, v->flags & RDIAG_FV_DUP);
+		/* a REP or the first packet of the reverse flow may have taught it */
 		v->src_qpn = src_qpn(ft, (size_t)v->flow);
+	}
 	return rc;
 }
 
@@ -914,73 +955,23 @@ size_t rdiag_flow_count(const struct rdiag_flow_table *ft)
 	return ft ? ft->n : 0;
 }
 
-/* Work done only when results are read: CNPs that arrived before the reverse flow was known
- * go to the one flow in the opposite direction that saw CE marks (when there is exactly one),
- * and READs still waiting in the pending table are counted as unanswered. */
+/* Work done only when results are read: READs still waiting in the pending table are counted
+ * as unanswered. */
 static void finalize(struct rdiag_flow_table *ft)
 {
-	size_t nidx = 1, mask, i;
-	uint32_t *pair;
+	size_t i;
 
 	if (!ft->dirty)
 		return;
 	ft->dirty = false;
-	for (i = 0; i < ft->n; i++) {
-		ft->f[i].cnp_for_ce_late = 0;
+	for (i = 0; i < ft->n; i++)
 		ft->f[i].reads_pending = 0;
-	}
 	for (i = 0; i < ft->pend.cap; i++) {
 		const struct rd_pend_entry *e = &ft->pend.e[i];
 
 		if (e->what == RD_PEND_READ && e->flow < ft->n)
 			ft->f[e->flow].reads_pending++;
 	}
-	while (nidx < ft->n * 2 + 2)
-		nidx <<= 1;
-	pair = calloc(nidx, sizeof(*pair));
-	if (!pair)
-		return;
-	mask = nidx - 1;
-	/* (src, dst) -> the CE-marked flow, or NIL when several share the pair */
-	for (i = 0; i < ft->n; i++) {
-		const struct rdiag_flow_key *k = &ft->f[i].i.key;
-		size_t j;
-
-		if (!ft->f[i].i.ecn_ce)
-			continue;
-		for (j = rd_hash_bytes(k->src, 32, k->kind) & mask; pair[j]; j = (j + 1) & mask) {
-			const struct rdiag_flow_key *o;
-
-			o = &ft->f[(pair[j] & 0x7fffffffu) - 1].i.key;
-			if (o->kind == k->kind && !memcmp(o->src, k->src, 32))
-				break;
-		}
-		if (pair[j])
-			pair[j] = (pair[j] & 0x7fffffffu) | 0x80000000u;	/* ambiguous */
-		else
-			pair[j] = (uint32_t)i + 1;
-	}
-	for (i = 0; i < ft->n; i++) {
-		struct rd_flow *f = &ft->f[i];
-		uint8_t rev[32];
-		size_t j;
-
-		if (!f->cnp_unmatched)
-			continue;
-		memcpy(rev, f->i.key.dst, 16);
-		memcpy(rev + 16, f->i.key.src, 16);
-		for (j = rd_hash_bytes(rev, 32, f->i.key.kind) & mask; pair[j]; j = (j + 1) & mask) {
-			uint32_t ce = (pair[j] & 0x7fffffffu) - 1;
-			const struct rdiag_flow_key *o = &ft->f[ce].i.key;
-
-			if (o->kind != f->i.key.kind || memcmp(o->src, rev, 32))
-				continue;
-			if (!(pair[j] & 0x80000000u))
-				ft->f[ce].cnp_for_ce_late += f->cnp_unmatched;
-			break;
-		}
-	}
-	free(pair);
 }
 
 int rdiag_flow_get(struct rdiag_flow_table *ft, size_t i, struct rdiag_flow_info *out)
@@ -996,10 +987,10 @@ int rdiag_flow_get(struct rdiag_flow_table *ft, size_t i, struct rdiag_flow_info
 	*out = f->i;
 	out->src_qpn = src_qpn(ft, i);
 	out->ops = f->ops;
-	out->cnp_for_ce += f->cnp_for_ce_late;
 	out->reads_unanswered += f->reads_pending;
 	rd_hist_latency(f->read_h, &out->read_lat);
 	rd_hist_latency(f->ack_h, &out->ack_lat);
+	rd_traffic_info(&f->tr, out);
 	return 0;
 }
 
@@ -1009,10 +1000,8 @@ int rdiag_flow_total(struct rdiag_flow_table *ft, struct rdiag_flow_total *out)
 		return -EINVAL;
 	finalize(ft);
 	*out = ft->t;
-	for (size_t i = 0; i < ft->n; i++) {
-		out->cnp_for_ce += ft->f[i].cnp_for_ce_late;
+	for (size_t i = 0; i < ft->n; i++)
 		out->reads_unanswered += ft->f[i].reads_pending;
-	}
 	out->cm_conns = ft->cm.n;
 	rd_hist_latency(&ft->read_h, &out->read_lat);
 	rd_hist_latency(&ft->ack_h, &out->ack_lat);

@@ -6,22 +6,30 @@
 #include <stddef.h>
 #include "rdmadiag/flow.h"
 
-/* ---- latency histogram: 8 log-spaced buckets per power of two (bucket width <= 12.5 %) ---- */
+/* ---- distribution of latencies (or sizes): the first RD_HIST_EXACT values are kept, so
+ * quantiles are exact (nearest rank) up to that many; past it they go into buckets, 8
+ * log-spaced per power of two (bucket width <= 12.5 %, a quantile within 6.25 %) ---- */
+#define RD_HIST_EXACT 128
 #define RD_HIST_SUB_BITS 3
 #define RD_HIST_SUB (1u << RD_HIST_SUB_BITS)
-#define RD_HIST_BUCKETS (RD_HIST_SUB * 32)	/* 2^34 ns (17 s); above: the last bucket */
+#define RD_HIST_BUCKETS (RD_HIST_SUB * 32)	/* 2^34 (17 s in ns); above: the last bucket */
 
 struct rd_hist {
 	uint64_t n, min, max;
 	double sum;
-	uint32_t b[RD_HIST_BUCKETS];
+	uint64_t *v;			/* the values while n <= RD_HIST_EXACT, else NULL */
+	uint32_t nv, capv;
+	uint32_t *b;			/* RD_HIST_BUCKETS counts once n > RD_HIST_EXACT */
 };
 unsigned int rd_hist_bucket(uint64_t v);
 uint64_t rd_hist_bucket_lo(unsigned int b);
 uint64_t rd_hist_bucket_hi(unsigned int b);	/* exclusive */
-void rd_hist_add(struct rd_hist *h, uint64_t v);
-void rd_hist_merge(struct rd_hist *dst, const struct rd_hist *src);
-/* quantile q in [0,1]: the middle of the bucket holding rank ceil(q*n), clamped to [min,max] */
+/* 0, or -ENOMEM: the value still counts in n/min/max/mean, not in the quantiles */
+int rd_hist_add(struct rd_hist *h, uint64_t v);
+/* frees what h holds (not h itself) and zeroes it */
+void rd_hist_free(struct rd_hist *h);
+/* quantile q in [0,1], nearest rank ceil(q*n): the sample itself while the values are kept,
+ * else the middle of the bucket holding that rank, clamped to [min,max] */
 uint64_t rd_hist_quantile(const struct rd_hist *h, double q);
 void rd_hist_latency(const struct rd_hist *h, struct rdiag_latency *out);
 
@@ -117,6 +125,40 @@ void rd_pause_get(const struct rd_pause *ps, struct rdiag_flow_pause *out);
 void rd_pause_free(struct rd_pause *ps);
 size_t rd_pause_sender_count(const struct rd_pause *ps);
 int rd_pause_sender_get(const struct rd_pause *ps, size_t i, struct rdiag_pause_sender *out);
+
+/* ---- the CE-marked flows by address pair, for the CNPs that answer them (flow_ce.c) ---- */
+struct rd_ce_pair {
+	bool used, ambiguous;		/* ambiguous: several CE-marked flows share the pair */
+	uint8_t kind;			/* enum rdiag_addr_kind */
+	uint8_t src[16], dst[16];
+	uint32_t flow;			/* the first CE-marked flow of the pair */
+};
+struct rd_ce_pairs {
+	struct rd_ce_pair *e;		/* open addressing, cap a power of two */
+	size_t n, cap;
+};
+/* at a flow's first CE-marked packet; 0 or -ENOMEM */
+int rd_ce_pairs_add(struct rd_ce_pairs *t, const struct rdiag_flow_key *k, uint32_t flow);
+enum { RD_CE_NONE = 0, RD_CE_ONE = 1, RD_CE_AMBIGUOUS = 2 };
+/* the CE-marked flow from src to dst: RD_CE_ONE and *flow, RD_CE_NONE (none so far) or
+ * RD_CE_AMBIGUOUS (more than one) */
+int rd_ce_pairs_find(const struct rd_ce_pairs *t, unsigned int kind, const uint8_t src[16],
+		     const uint8_t dst[16], uint32_t *flow);
+void rd_ce_pairs_free(struct rd_ce_pairs *t);
+
+/* ---- what a flow carries: IP codepoints and message sizes (flow_traffic.c) ---- */
+struct rd_traffic {
+	bool have_dscp, in_req, in_rsp;	/* in_*: inside a request / READ-response message */
+	uint8_t last_dscp;
+	uint64_t req_bytes, rsp_bytes;	/* payload of the message so far */
+	struct rd_hist *msg_h;		/* message sizes, NULL until the first message */
+};
+/* account one packet of the flow (i: its public counters); seen_before: a resent packet */
+void rd_traffic_add(struct rd_traffic *t, struct rdiag_flow_info *i, const struct rdiag_pkt *p,
+		    bool seen_before);
+/* msgs and msg_min/median/max into out */
+void rd_traffic_info(const struct rd_traffic *t, struct rdiag_flow_info *out);
+void rd_traffic_free(struct rd_traffic *t);
 
 uint32_t rd_hash_bytes(const void *p, size_t n, uint32_t seed);
 #endif

@@ -52,7 +52,8 @@ static void decode_aeth(struct rdiag_aeth *a, const uint8_t *b)
 	low = b[0] & 0x1f;
 	switch (a->kind) {
 	case RDIAG_AETH_ACK:
-		a->credits = (uint8_t)low;
+		a->credits_code = (uint8_t)low;
+		a->credits = rdiag_aeth_credits(low);
 		break;
 	case RDIAG_AETH_RNR_NAK:
 		a->timer = (uint8_t)low;

@@ -34,6 +34,19 @@ double rdiag_rnr_timer_ms(unsigned int code)
 	return rnr_10us[code] / 100.0;
 }
 
+/* AETH credit codes (syndrome 000x_xxxx): the IBTA vol 1 end-to-end credit encoding, the table
+ * rdmavt keeps as credit_table[]; code 31 means invalid, no end-to-end flow control */
+static const int32_t aeth_credits[31] = {
+	0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
+	256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576,
+	32768,
+};
+
+int32_t rdiag_aeth_credits(unsigned int code)
+{
+	return code < ARRAY_SIZE(aeth_credits) ? aeth_credits[code] : -1;
+}
+
 const char *rdiag_aeth_kind_name(unsigned int kind)
 {
 	static const char *const n[] = { "ack", "rnr_nak", "reserved", "nak" };

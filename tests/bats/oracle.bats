@@ -106,12 +106,25 @@ oracle() {
 	oracle "$FIX/pcap/cnp_ecn.pcap"
 }
 
+@test "oracle: cnp_before_ce.pcap: rdmadump -j equals tshark field by field" {
+	oracle "$FIX/pcap/cnp_before_ce.pcap"
+}
+
+@test "oracle: dscp_ecn.pcap: rdmadump -j equals tshark field by field (DSCP and ECN of every packet)" {
+	oracle "$FIX/pcap/dscp_ecn.pcap"
+}
+
 @test "oracle: msp_reserved.pcap: rdmadump -j equals tshark field by field" {
 	oracle "$FIX/pcap/msp_reserved.pcap"
 }
 
 @test "oracle: aeth_naks.pcap: rdmadump -j equals tshark field by field" {
 	oracle "$FIX/pcap/aeth_naks.pcap"
+}
+
+@test "oracle: aeth_credits.pcap: rdmadump -j equals tshark field by field (credit codes 0-31)" {
+	oracle "$FIX/pcap/aeth_credits.pcap"
+	assert_output --partial "aeth_credits.pcap: 64 RDMA frames"
 }
 
 @test "oracle: psn_events.pcap: rdmadump -j equals tshark field by field" {

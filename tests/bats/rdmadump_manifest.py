@@ -2,9 +2,9 @@
 # rdmadump -q -j against what the fixture generator says it put in each capture
 # (tests/fixtures/pcap/MANIFEST.json): counts, opcodes, AETH kinds, CNP/ECN, ICRC, READs,
 # CM messages, PAUSE/PFC frames per priority, and per flow the PSN gap / duplicate /
-# out-of-order events.
+# out-of-order events, the ECN codepoints and the messages (count, min/median/max size).
 #   usage: rdmadump_manifest.py ROOT [RDMADUMP]
-import json, subprocess, sys, collections
+import json, re, subprocess, sys, collections
 root = sys.argv[1]
 dump = sys.argv[2] if len(sys.argv) > 2 else root + '/tools/rdmadump'
 m = json.load(open(root + '/tests/fixtures/pcap/MANIFEST.json'))
@@ -121,6 +121,41 @@ for c in m['captures']:
         eq(f'{key} gaps', want['gap_events'], got[0])
         eq(f'{key} dup', want['duplicates'], got[1])
         eq(f'{key} ooo+retx', want['out_of_order'], got[2])
+    # per RoCEv2 flow: ECN codepoints of its packets (CNPs left out: they carry their own
+    # class) and, when no PSN event was injected, its messages (FIRST..LAST or ONLY)
+    by_flow = collections.defaultdict(list)
+    for p in c['packets']:
+        by_flow[p.get('flow')].append(p)
+    quiet = not any(c['psn'].values())
+    keys = collections.Counter(f"{fl['src']}>{fl['dst']} qp 0x{fl['destqp']:06x}" for fl in s['flows'])
+    for fl in s['flows']:
+        key = f"{fl['src']}>{fl['dst']} qp 0x{fl['destqp']:06x}"
+        if fl['encap'] != 'rocev2' or keys[key] > 1:
+            continue
+        pk = [p for p in by_flow[key] if p['op'] not in ('CNP', 'IB_CNP')]
+        want = collections.Counter(p['ecn'] for p in pk)
+        eq(f'{key} ecn', [want[e] for e in range(4)],
+           [fl['ecn'][k] for k in ('not_ect', 'ect1', 'ect0', 'ce')] if 'ecn' in fl else None)
+        if not quiet:
+            continue
+        sizes, acc = [], {}
+        for p in pk:
+            m = re.search(r'_(FIRST|MIDDLE|LAST|ONLY)(_|$)', p['op'])
+            if not m:
+                continue
+            kind = 'rsp' if 'READ_RESPONSE' in p['op'] else 'req'
+            if m.group(1) == 'ONLY':
+                sizes.append(p['payload_len'])
+            elif m.group(1) == 'FIRST':
+                acc[kind] = p['payload_len']
+            elif kind in acc:
+                acc[kind] += p['payload_len']
+                if m.group(1) == 'LAST':
+                    sizes.append(acc.pop(kind))
+        sizes.sort()
+        want = {'n': len(sizes), 'min': sizes[0], 'median': sizes[(len(sizes) + 1) // 2 - 1],
+                'max': sizes[-1]} if sizes else None
+        eq(f'{key} messages', want, fl.get('messages'))
     if errs:
         bad += 1
         print(f + ':'); [print('   ', e) for e in errs]

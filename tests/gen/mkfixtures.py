@@ -311,6 +311,62 @@ def fx_cnp_ecn():
     return cap
 
 
+def fx_cnp_before_ce():
+    cap = Capture('cnp_before_ce.pcap', 'eth', desc='CNPs with and without a CE mark before '
+                  'them.  QP pair 1 (192.0.2.1 -> .2, not yet paired by an ACK): a CNP before '
+                  'any CE mark, three CE-marked WRITEs, a CNP.  QP pair 2 (192.0.2.3 -> .2, '
+                  'paired by an ACK first): a CNP with no CE mark, a CE-marked WRITE, a CNP.  '
+                  'Two CNPs answer CE marks, two come with none before them')
+    c = RC(v4(ecn=2), QA, QB, psn=0xD00)
+    cap.put(c.write(64, a=0))
+    cap.put(build(c.r, g.CNP, QA, 0, b'\0' * 16, becn=1))   # no CE yet: marked past the capture
+    for _ in range(3):
+        cap.put(c.write(64, a=0, ecn=3))
+    cap.put(build(c.r, g.CNP, QA, 0, b'\0' * 16, becn=1))   # answers the CE marks
+    cap.put(c.write(64))
+    cap.put(c.ack())
+    c2 = RC(v4(src='192.0.2.3', sport=49999, ecn=2), 0x33, 0x34, psn=0)
+    cap.put(c2.write(64))
+    cap.put(c2.ack())
+    cap.put(build(c2.r, g.CNP, 0x33, 0, b'\0' * 16, becn=1))  # paired, no CE: unmatched
+    cap.put(c2.write(64, a=0, ecn=3))
+    cap.put(build(c2.r, g.CNP, 0x33, 0, b'\0' * 16, becn=1))  # answers the CE mark
+    cap.notes.append('CNPs: frames 2 and 11 come with no CE-marked packet of the flow they '
+                     'answer before them; frames 6 and 13 answer CE marks (flows %s > %s qp '
+                     '0x%06x and 192.0.2.3 > %s qp 0x000034)' % (A_IP, B_IP, QB, B_IP))
+    return cap
+
+
+def fx_dscp_ecn():
+    cap = Capture('dscp_ecn.pcap', 'eth', desc='IP codepoints and messages per flow.  '
+                  '192.0.2.1 -> .2 qp 0x12: DSCP 26 ECT(0), messages of 600 (FIRST MIDDLE '
+                  'LAST, MTU 256), 100 (ONLY, then resent whole: the same PSN again) and 13 '
+                  'bytes, then DSCP 46 and a CE-marked 300-byte message (FIRST LAST); a CNP '
+                  'back with DSCP 48 Not-ECT.  192.0.2.3 -> .2 qp 0x34: two 64-byte SENDs '
+                  'Not-ECT on a fabric that marks')
+    c = RC(v4(dscp=26, ecn=2), QA, QB, psn=0xE00)
+    cap.put(c.write(600, a=0))
+    only = c.write(100, a=0)
+    cap.put(only)
+    cap.dup(only[0], dt_us=50)			# resent: not a second message
+    cap.put(c.send(13))
+    cap.put(c.ack())
+    c.p = v4(dscp=46, ecn=2)			# the QP's traffic class moves
+    cap.put(c.write(300, ecn=3))
+    cnp_path = v4(src=B_IP, dst=A_IP, dscp=48, ecn=0, sport=0xC000)
+    cap.put(build(cnp_path, g.CNP, QA, 0, b'\0' * 16, becn=1))
+    cap.put(c.ack())
+    c2 = RC(v4(src='192.0.2.3', sport=49999, dscp=26, ecn=0), 0x33, 0x34, psn=0)
+    cap.put(c2.send(64, a=0))
+    cap.put(c2.send(64))
+    cap.put(c2.ack())
+    cap.notes.append('192.0.2.1 > 192.0.2.2 qp 0x000012: DSCP 26 then 46 (1 change), 4 '
+                     'messages (600, 100, 13, 300 bytes: min 13, median 100, max 600), the '
+                     'resent 100-byte ONLY is no message; 192.0.2.3 > 192.0.2.2 qp 0x000034: 2 '
+                     'Not-ECT data packets, 2 messages of 64 bytes')
+    return cap
+
+
 def fx_msp():
     cap = Capture('msp_reserved.pcap', 'eth', desc='manufacturer-specific opcodes (0xC0, '
                   '0xDF, 0xE0, 0xFF) and reserved ones (RC 0x15, RC 0x18, UC 0x2C, UD 0x60, '
@@ -338,6 +394,17 @@ def fx_aeth():
         pk = c.send(16)
         cap.put(pk)
         cap.put(c.rnr(pk[-1].meta['psn'], timer))
+    return cap
+
+
+def fx_aeth_credits():
+    cap = Capture('aeth_credits.pcap', 'eth', desc='AETH credit field: one SEND ONLY and its '
+                  'ACK per credit code 0-31 in order (code n on the n+1-th ACK); 31 is '
+                  '"invalid", no end-to-end flow control, what rdma_rxe always sends')
+    c = RC(v4(), QA, QB, psn=0xC00)
+    for code in range(32):
+        cap.put(c.send(8))
+        cap.put(c.ack(credits=code))
     return cap
 
 
@@ -909,8 +976,8 @@ def main():
     caps = [fx_rc_ops(), fx_rc_ops('pcap-ns', 'rc_ops_ns.pcap'),
             fx_rc_ops('pcapng', 'rc_ops.pcapng'), fx_rc_ops('pcap-be', 'rc_ops_be.pcap'),
             fx_ipopts(), fx_ipv6()] + fx_vlan() + fx_links() + \
-        [fx_rocev1()] + fx_ib() + [fx_uc_ud(), fx_xrc(), fx_rd(), fx_cnp_ecn(), fx_msp(),
-                                   fx_aeth(), fx_psn(), fx_wrap(), fx_gobackn(),
+        [fx_rocev1()] + fx_ib() + [fx_uc_ud(), fx_xrc(), fx_rd(), fx_cnp_ecn(), fx_cnp_before_ce(), fx_dscp_ecn(), fx_msp(),
+                                   fx_aeth(), fx_aeth_credits(), fx_psn(), fx_wrap(), fx_gobackn(),
                                    fx_bad_icrc(), fx_truncated(), fx_ib_truncated(),
                                    fx_mixed(), fx_cm(), fx_cm_rej(), fx_pause()]
     for c, f in ((caps[1], 'nanosecond timestamps (magic 0xa1b23c4d)'),

@@ -56,8 +56,10 @@ static struct rdiag_pkt aeth_pkt(uint8_t op, int src, int dst, uint32_t qp, uint
 	p.present |= RDIAG_HAS_AETH;
 	p.aeth.kind = kind;
 	p.aeth.syndrome = (uint8_t)(kind << 5 | code);
-	if (kind == RDIAG_AETH_ACK)
-		p.aeth.credits = code;
+	if (kind == RDIAG_AETH_ACK) {
+		p.aeth.credits_code = code;
+		p.aeth.credits = rdiag_aeth_credits(code);
+	}
 	if (kind == RDIAG_AETH_RNR_NAK) {
 		p.aeth.timer = code;
 		p.aeth.timer_ms = rdiag_rnr_timer_ms(code);
@@ -115,11 +117,61 @@ static void test_hist(void)
 	EXPECT_EQ(l.n, 10000);
 	EXPECT_EQ(l.min_ns, 1000);
 	EXPECT_EQ(l.max_ns, 10000000);
-	/* exact median 5 000 000 and p99 9 900 000; the histogram is within 6.25 % */
+	/* exact median 5 000 000 and p99 9 900 000; past 128 samples, within 6.25 % */
 	EXPECT_DBL((double)l.median_ns, 5000000.0, 5000000.0 * 0.0625);
 	EXPECT_DBL((double)l.p99_ns, 9900000.0, 9900000.0 * 0.0625);
 	EXPECT_DBL(l.mean_ns, 5000500.0, 1.0);
+	rd_hist_free(h);
 	free(h);
+}
+
+/* up to RD_HIST_EXACT samples the quantiles are samples (nearest rank), whatever their order;
+ * the issue's case: n = 3 gave a p99 below max and a median that was no sample */
+static void test_hist_exact(void)
+{
+	struct rd_hist h;
+	struct rdiag_latency l;
+	/* a shuffled 1..128 (times 1000 + 7: values that fall inside buckets, not on edges) */
+	uint64_t v[RD_HIST_EXACT];
+	unsigned int i;
+
+	memset(&h, 0, sizeof(h));
+	rd_hist_add(&h, 1134000);
+	rd_hist_add(&h, 1001000);
+	rd_hist_add(&h, 1090000);
+	rd_hist_latency(&h, &l);
+	EXPECT_EQ(l.median_ns, 1090000);
+	EXPECT_EQ(l.p99_ns, 1134000);
+	EXPECT_EQ(l.max_ns, 1134000);
+	rd_hist_free(&h);
+
+	/* even n: the lower middle (rank n/2) */
+	rd_hist_add(&h, 40);
+	rd_hist_add(&h, 10);
+	rd_hist_latency(&h, &l);
+	EXPECT_EQ(l.median_ns, 10);
+	EXPECT_EQ(l.p99_ns, 40);
+	rd_hist_free(&h);
+
+	for (i = 0; i < RD_HIST_EXACT; i++)
+		v[i] = (uint64_t)((i * 37u) % RD_HIST_EXACT + 1) * 1000 + 7;
+	for (i = 0; i < RD_HIST_EXACT; i++)
+		rd_hist_add(&h, v[i]);
+	rd_hist_latency(&h, &l);
+	EXPECT_EQ(l.n, RD_HIST_EXACT);
+	EXPECT_EQ(l.median_ns, 64007);		/* rank 64 of 128 */
+	EXPECT_EQ(l.p99_ns, 127007);		/* rank ceil(126.72) = 127 */
+	EXPECT_TRUE(h.b == NULL);
+	/* one more: buckets, the values are gone, the quantiles are bucket middles */
+	rd_hist_add(&h, 129007);
+	rd_hist_latency(&h, &l);
+	EXPECT_TRUE(h.b != NULL && h.v == NULL);
+	EXPECT_EQ(l.n, RD_HIST_EXACT + 1);
+	EXPECT_EQ(l.max_ns, 129007);
+	EXPECT_TRUE(l.median_ns != 65007);
+	EXPECT_DBL((double)l.median_ns, 65007.0, 65007.0 * 0.0625);
+	EXPECT_DBL((double)l.p99_ns, 128007.0, 128007.0 * 0.0625);
+	rd_hist_free(&h);
 }
 
 static void test_in_order_with_wrap(void)
@@ -435,6 +487,138 @@ static void test_ecn_cnp(void)
 	rdiag_flow_close(ft);
 }
 
+/* a CNP counts as matched only when the flow it answers had a CE-marked packet before it:
+ * with the flows paired (by an ACK) and not paired, before and after the first CE mark */
+static void test_cnp_needs_prior_ce(void)
+{
+	struct rdiag_flow_table *ft = table(0);
+	struct rdiag_flow_verdict v;
+	struct rdiag_flow_info f;
+	struct rdiag_flow_total t;
+	struct rdiag_pkt p;
+
+	/* not paired: a CNP B -> A qp 7 before any CE mark of A -> B qp 5 */
+	p = pkt(0x0a, A, B, 5, 0);
+	p.ecn = 2;
+	rdiag_flow_add(ft, &p, 1, &v);
+	p = pkt(0x81, B, A, 7, 0);
+	rdiag_flow_add(ft, &p, 2, &v);
+	EXPECT_TRUE(v.flags & RDIAG_FV_CNP);
+	f = info(ft, 1);
+	EXPECT_EQ(f.cnp, 1);
+	EXPECT_EQ(f.cnp_no_ce, 1);
+	EXPECT_EQ(info(ft, 0).cnp_for_ce, 0);
+	/* the CE mark, then a CNP: matched */
+	p = pkt(0x0a, A, B, 5, 1);
+	p.ecn = 3;
+	rdiag_flow_add(ft, &p, 3, &v);
+	p = pkt(0x81, B, A, 7, 0);
+	rdiag_flow_add(ft, &p, 4, &v);
+	EXPECT_EQ(info(ft, 0).cnp_for_ce, 1);
+	EXPECT_EQ(info(ft, 1).cnp_no_ce, 1);
+
+	/* paired by an ACK first (A -> B qp 6, B -> A qp 8), a CNP with no CE mark anywhere on
+	 * the pair's flow, while the other flow between the same addresses is CE-marked */
+	p = pkt(0x04, A, B, 6, 100);
+	p.bth.ackreq = 1;
+	rdiag_flow_add(ft, &p, 10, &v);
+	p = aeth_pkt(0x11, B, A, 8, 100, RDIAG_AETH_ACK, 31);
+	rdiag_flow_add(ft, &p, 11, &v);
+	p = pkt(0x81, B, A, 8, 0);
+	rdiag_flow_add(ft, &p, 12, &v);
+	EXPECT_EQ(info(ft, 2).peer, 3);
+	EXPECT_EQ(info(ft, 3).cnp_no_ce, 1);
+	EXPECT_EQ(info(ft, 2).cnp_for_ce, 0);
+	EXPECT_EQ(info(ft, 0).cnp_for_ce, 1);	/* not given to the other CE-marked flow */
+	/* a CE mark on the paired flow, then a CNP: matched to it */
+	p = pkt(0x04, A, B, 6, 101);
+	p.ecn = 3;
+	rdiag_flow_add(ft, &p, 13, &v);
+	p = pkt(0x81, B, A, 8, 0);
+	rdiag_flow_add(ft, &p, 14, &v);
+	EXPECT_EQ(info(ft, 2).cnp_for_ce, 1);
+	EXPECT_EQ(info(ft, 3).cnp, 2);
+	EXPECT_EQ(info(ft, 3).cnp_no_ce, 1);
+
+	/* not paired, two CE-marked flows A -> B: a CNP to an unknown QP answers one of them,
+	 * which one cannot be told: matched in the total, in no flow */
+	p = pkt(0x81, B, A, 9, 0);
+	rdiag_flow_add(ft, &p, 15, &v);
+	rdiag_flow_total(ft, &t);
+	EXPECT_EQ(t.cnp, 5);
+	EXPECT_EQ(t.cnp_for_ce, 3);
+	EXPECT_EQ(t.cnp_no_ce, 2);
+	EXPECT_EQ(info(ft, 0).cnp_for_ce + info(ft, 2).cnp_for_ce, 2);
+	EXPECT_EQ(info(ft, 4).cnp_no_ce, 0);
+	rdiag_flow_close(ft);
+}
+
+/* codepoints and messages of a flow: DSCP changes (CNPs left out), Not-ECT data, message
+ * sizes from FIRST..LAST or ONLY, a resent packet and a LAST without its FIRST left out */
+static void test_traffic(void)
+{
+	struct rdiag_flow_table *ft = table(0);
+	struct rdiag_flow_verdict v;
+	struct rdiag_flow_info f;
+	struct rdiag_pkt p;
+	uint32_t psn = 10;
+
+	/* a LAST whose FIRST was before the capture: no message */
+	p = data_pkt(0x08, A, B, 5, psn++, 100);	/* RC_RDMA_WRITE_LAST */
+	p.dscp = 26;
+	p.ecn = 2;
+	rdiag_flow_add(ft, &p, 1, &v);
+	/* FIRST MIDDLE LAST: 256 + 256 + 88 */
+	p = data_pkt(0x06, A, B, 5, psn++, 256);
+	p.dscp = 26;
+	p.ecn = 2;
+	rdiag_flow_add(ft, &p, 2, &v);
+	p = data_pkt(0x07, A, B, 5, psn++, 256);
+	p.dscp = 26;
+	p.ecn = 2;
+	rdiag_flow_add(ft, &p, 3, &v);
+	p = data_pkt(0x08, A, B, 5, psn++, 88);
+	p.dscp = 26;
+	p.ecn = 2;
+	rdiag_flow_add(ft, &p, 4, &v);
+	/* ONLY of 7, then the same PSN again (resent): one message */
+	p = data_pkt(0x04, A, B, 5, psn, 7);
+	p.dscp = 46;
+	p.ecn = 0;
+	rdiag_flow_add(ft, &p, 5, &v);
+	rdiag_flow_add(ft, &p, 6, &v);
+	EXPECT_TRUE(v.flags & RDIAG_FV_DUP);
+	psn++;
+	/* a CNP on the flow back with DSCP 48, between two ACKs with DSCP 26 */
+	p = aeth_pkt(0x11, B, A, 7, psn - 1, RDIAG_AETH_ACK, 31);
+	p.dscp = 26;
+	rdiag_flow_add(ft, &p, 7, &v);
+	p = pkt(0x81, B, A, 7, 0);
+	p.dscp = 48;
+	rdiag_flow_add(ft, &p, 8, &v);
+	p = aeth_pkt(0x11, B, A, 7, psn - 1, RDIAG_AETH_ACK, 31);
+	p.dscp = 26;
+	rdiag_flow_add(ft, &p, 9, &v);
+
+	f = info(ft, 0);
+	EXPECT_EQ(f.dscp_seen, (1ull << 26) | (1ull << 46));
+	EXPECT_EQ(f.dscp_changes, 1);		/* 26 -> 46 (the resent packet is 46 too) */
+	EXPECT_EQ(f.ecn_pkts[2], 4);
+	EXPECT_EQ(f.ecn_pkts[0], 2);
+	EXPECT_EQ(f.not_ect_data, 2);
+	EXPECT_EQ(f.msgs, 2);
+	EXPECT_EQ(f.msg_min, 7);
+	EXPECT_EQ(f.msg_median, 7);		/* nearest rank 1 of 2 */
+	EXPECT_EQ(f.msg_max, 600);
+	f = info(ft, 1);
+	EXPECT_EQ(f.dscp_seen, 1ull << 26);	/* the CNP's 48 is not the flow's class */
+	EXPECT_EQ(f.dscp_changes, 0);
+	EXPECT_EQ(f.msgs, 0);
+	EXPECT_EQ(f.ecn_pkts[0], 2);		/* the two ACKs (Not-ECT), not the CNP */
+	EXPECT_EQ(f.not_ect_data, 0);		/* ACKs are no data */
+	rdiag_flow_close(ft);
+}
+
 static struct rdiag_pkt cm_pkt(uint16_t msg, int src, int dst, uint32_t local, uint32_t remote)
 {
 	struct rdiag_pkt p = pkt(0x64, src, dst, 1, 0);
@@ -679,6 +863,7 @@ int main(void)
 {
 	test_psn_arith();
 	test_hist();
+	test_hist_exact();
 	test_in_order_with_wrap();
 	test_gap_dup_ooo();
 	test_late_fill_is_retransmission();
@@ -687,6 +872,8 @@ int main(void)
 	test_read_unknown_mtu();
 	test_ack_latency_and_naks();
 	test_ecn_cnp();
+	test_cnp_needs_prior_ce();
+	test_traffic();
 	test_cm();
 	test_cm_qp_pairing();
 	test_bounded_memory();

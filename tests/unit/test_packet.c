@@ -107,7 +107,8 @@ int main(void)
 	dec("v4_read_resp_first");
 	EXPECT_TRUE(HAS(AETH));
 	EXPECT_EQ(P.aeth.kind, RDIAG_AETH_ACK);
-	EXPECT_EQ(P.aeth.credits, 31);
+	EXPECT_EQ(P.aeth.credits_code, 31);
+	EXPECT_EQ(P.aeth.credits, -1);
 	EXPECT_EQ(P.aeth.msn, 5);
 	EXPECT_EQ(P.payload_len, 64);
 
@@ -115,6 +116,7 @@ int main(void)
 	dec("v4_ack");
 	EXPECT_EQ(P.aeth.syndrome, 0x03);
 	EXPECT_EQ(P.aeth.kind, RDIAG_AETH_ACK);
+	EXPECT_EQ(P.aeth.credits_code, 3);
 	EXPECT_EQ(P.aeth.credits, 3);
 	EXPECT_EQ(P.aeth.msn, 0x102);
 	dec("v4_rnr_nak");

@@ -139,6 +139,25 @@ int main(void)
 			mono &= rdiag_rnr_timer_ms(c) > rdiag_rnr_timer_ms(c - 1);
 		EXPECT_TRUE(mono);
 	}
+	/* AETH credit codes 0..31: 0..4 as they are, then 2^k (even codes) and 1.5 * 2^k (odd
+	 * codes) up to 32768 at 30; 31 is "invalid" (no end-to-end flow control) */
+	EXPECT_EQ(rdiag_aeth_credits(5), 6);
+	EXPECT_EQ(rdiag_aeth_credits(30), 32768);
+	EXPECT_EQ(rdiag_aeth_credits(31), -1);
+	EXPECT_EQ(rdiag_aeth_credits(32), -1);
+	{
+		unsigned int c, bad = 0;
+		int32_t want;
+
+		for (c = 0; c < 31; c++) {
+			want = c <= 4 ? (int32_t)c : c % 2 ? 3 << ((c - 3) / 2) : 1 << (c / 2);
+			if (rdiag_aeth_credits(c) != want) {
+				EXPECT_EQ(rdiag_aeth_credits(c), want);
+				bad++;
+			}
+		}
+		EXPECT_EQ(bad, 0);
+	}
 	EXPECT_STREQ(rdiag_aeth_kind_name(RDIAG_AETH_ACK), "ack");
 	EXPECT_STREQ(rdiag_aeth_kind_name(RDIAG_AETH_RNR_NAK), "rnr_nak");
 	EXPECT_STREQ(rdiag_aeth_kind_name(RDIAG_AETH_NAK), "nak");

@@ -311,7 +311,14 @@ static void aeth(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
 	switch (a->kind) {
 	case RDIAG_AETH_ACK:
 		w_str(w, K("kind"), F(" %s", " kind %s"), "ack");
-		w_u64(w, K("credits"), " credits %" PRIu64, a->credits);
+		/* the field is a code (IBTA table): JSON gives both, "credits" absent for 31 */
+		w_u64(w, K("credits_code"), NULL, a->credits_code);
+		if (a->credits >= 0) {
+			w_u64(w, K("credits"), NULL, (uint64_t)a->credits);
+			w_text(w, " credits %" PRId32 "(%u)", a->credits, a->credits_code);
+		} else {
+			w_text(w, " credits invalid(%u)", a->credits_code);
+		}
 		break;
 	case RDIAG_AETH_RNR_NAK:
 		w_str(w, K("kind"), F(" RNR NAK", " kind %s"), "rnr_nak");

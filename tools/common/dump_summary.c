@@ -58,6 +58,133 @@ static void latency_line(struct out *o, const char *indent, const char *what,
 		       dur(d, sizeof(d), (double)l->max_ns));
 }
 
+/* "812 B/s", "12.3 kB/s", "1.23 MB/s", "4.56 GB/s", "33.3k messages/s" (SI prefixes, as link
+ * speeds are given) */
+static const char *rate(char *buf, size_t len, double v, const char *unit)
+{
+	bool glue = unit[0] == ' ';
+	static const char *const pfx[] = { "", "k", "M", "G", "T" };
+	unsigned int i = 0;
+
+	while (v >= 999.5 && i + 1 < sizeof(pfx) / sizeof(pfx[0])) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, len, glue ? "%.3g%s%s" : "%.3g %s%s", v, pfx[i], unit);
+	return buf;
+}
+
+/* ---- what a flow carries: codepoints, messages, throughput ---- */
+
+static bool has_ip(const struct rdiag_flow_info *f)
+{
+	return f->ecn_pkts[0] || f->ecn_pkts[1] || f->ecn_pkts[2] || f->ecn_pkts[3];
+}
+
+/* RoCE data a switch cannot mark, on a fabric that marks (the capture holds CE marks or CNPs):
+ * under congestion it is dropped or paused instead, and DCQCN never slows its sender */
+static bool not_ect_on_marking_fabric(const struct rdiag_flow_info *f, bool fabric_marks)
+{
+	return fabric_marks && f->not_ect_data;
+}
+
+static double active_s(const struct rdiag_flow_info *f)
+{
+	return f->last_ns > f->first_ns ? (double)(f->last_ns - f->first_ns) / 1e9 : 0;
+}
+
+static const char *const ecn_key[4] = { "not_ect", "ect1", "ect0", "ce" };
+static const char *const ecn_text[4] = { "Not-ECT", "ECT(1)", "ECT(0)", "CE" };
+
+static void traffic_json(struct out *o, const struct rdiag_flow_info *f, bool fabric_marks)
+{
+	double s = active_s(f);
+
+	if (has_ip(f)) {
+		out_arr_begin(o, "dscp");
+		for (unsigned int d = 0; d < 64; d++)
+			if (f->dscp_seen >> d & 1)
+				out_u64(o, NULL, NULL, d);
+		out_arr_end(o);
+		out_u64(o, "dscp_changes", NULL, f->dscp_changes);
+		out_obj_begin(o, "ecn");
+		for (unsigned int e = 0; e < 4; e++)
+			out_u64(o, ecn_key[e], NULL, f->ecn_pkts[e]);
+		out_obj_end(o);
+		out_u64(o, "not_ect_data", NULL, f->not_ect_data);
+	}
+	if (f->msgs) {
+		out_obj_begin(o, "messages");
+		out_u64(o, "n", NULL, f->msgs);
+		out_u64(o, "min", NULL, f->msg_min);
+		out_u64(o, "median", NULL, f->msg_median);
+		out_u64(o, "max", NULL, f->msg_max);
+		out_obj_end(o);
+	}
+	if (s > 0) {
+		out_obj_begin(o, "throughput");
+		out_u64(o, "active_ns", NULL, f->last_ns - f->first_ns);
+		out_u64(o, "bytes_per_s", NULL, (uint64_t)((double)f->bytes / s + 0.5));
+		out_u64(o, "payload_per_s", NULL, (uint64_t)((double)f->payload / s + 0.5));
+		out_dbl(o, "msgs_per_s", NULL, (double)f->msgs / s);
+		out_obj_end(o);
+	}
+	if (f->dscp_changes || not_ect_on_marking_fabric(f, fabric_marks)) {
+		out_arr_begin(o, "warnings");
+		if (f->dscp_changes)
+			out_str(o, NULL, NULL, "dscp_changed");
+		if (not_ect_on_marking_fabric(f, fabric_marks))
+			out_str(o, NULL, NULL, "not_ect_on_marking_fabric");
+		out_arr_end(o);
+	}
+}
+
+/* "    DSCP 26, ECN ECT(0) 40, CE 2", the warnings, "    messages ..." and "    throughput ..." */
+static void traffic_text(struct out *o, const struct rdiag_flow_info *f, bool fabric_marks)
+{
+	char a[32], b[32], c[32], d[24];
+	double s = active_s(f);
+	const char *sep = " ";
+
+	if (has_ip(f)) {
+		out_text(o, "    DSCP");
+		for (unsigned int v = 0; v < 64; v++)
+			if (f->dscp_seen >> v & 1) {
+				out_text(o, "%s%u", sep, v);
+				sep = ",";
+			}
+		out_text(o, "; ECN");
+		sep = " ";
+		for (unsigned int e = 0; e < 4; e++)
+			if (f->ecn_pkts[e]) {
+				out_text(o, "%s%s %" PRIu64, sep, ecn_text[e], f->ecn_pkts[e]);
+				sep = ", ";
+			}
+		out_text(o, "\n");
+		if (f->dscp_changes)
+			out_text(o, "    warning: the DSCP changed %" PRIu64 " times within the flow (the "
+				       "QP's traffic class moved, or a path re-marks it): its packets may "
+				       "change priority and queue\n", f->dscp_changes);
+		if (not_ect_on_marking_fabric(f, fabric_marks))
+			out_text(o, "    warning: %" PRIu64 " RoCE data packets Not-ECT on a fabric that "
+				       "marks (CE marks or CNPs in this capture): switches cannot mark "
+				       "them, only drop or pause, and their sender gets no CNP\n",
+				       f->not_ect_data);
+	}
+	if (f->msgs)
+		out_text(o, "    messages: %" PRIu64 ", payload min %" PRIu64 " median %" PRIu64
+			       " max %" PRIu64 " bytes\n", f->msgs, f->msg_min, f->msg_median,
+			       f->msg_max);
+	if (s > 0) {
+		out_text(o, "    throughput: %s on the wire (%s payload)",
+			       rate(a, sizeof(a), (double)f->bytes / s, "B/s"),
+			       rate(b, sizeof(b), (double)f->payload / s, "B/s"));
+		if (f->msgs)
+			out_text(o, ", %s", rate(c, sizeof(c), (double)f->msgs / s, " messages/s"));
+		out_text(o, " over %s active\n", dur(d, sizeof(d), s * 1e9));
+	}
+}
+
 static void flow_name(char *buf, size_t len, const struct rdiag_flow_key *k)
 {
 	char s[64], d[64];
@@ -83,7 +210,7 @@ static uint64_t naks(const uint64_t *n)
 	return s;
 }
 
-static void flow_json(struct out *o, const struct rdiag_flow_info *f)
+static void flow_json(struct out *o, const struct rdiag_flow_info *f, bool fabric_marks)
 {
 	char a[64];
 	uint32_t sq = f->src_qpn;
@@ -122,6 +249,8 @@ static void flow_json(struct out *o, const struct rdiag_flow_info *f)
 	out_u64(o, "becn", NULL, f->becn);
 	out_u64(o, "cnp", NULL, f->cnp);
 	out_u64(o, "cnp_for_ce", NULL, f->cnp_for_ce);
+	out_u64(o, "cnp_no_ce", NULL, f->cnp_no_ce);
+	traffic_json(o, f, fabric_marks);
 	out_u64(o, "truncated", NULL, f->truncated);
 	out_u64(o, "invalid", NULL, f->invalid);
 	out_u64(o, "reads", NULL, f->reads);
@@ -161,7 +290,7 @@ static void flow_text(struct out *o, const struct rdiag_flow_info *f)
 }
 
 /* details under the table: opcodes, NAK kinds, RNR timers, CNP correlation, peers */
-static void flow_details(struct out *o, const struct rdiag_flow_info *f)
+static void flow_details(struct out *o, const struct rdiag_flow_info *f, bool fabric_marks)
 {
 	char name[160];
 	uint32_t sq = f->src_qpn;
@@ -201,7 +330,11 @@ static void flow_details(struct out *o, const struct rdiag_flow_info *f)
 	if (f->ecn_ce || f->cnp_for_ce)
 		out_text(o, "    ECN: %" PRIu64 " CE-marked packets, %" PRIu64
 			       " CNPs sent back for them\n", f->ecn_ce, f->cnp_for_ce);
-	if (f->cnp)
+	if (f->cnp_no_ce)
+		out_text(o, "    CNPs received by this QP: %" PRIu64 ", %" PRIu64 " with no "
+			       "CE-marked packet before them in this capture (marked past the "
+			       "capture point)\n", f->cnp, f->cnp_no_ce);
+	else if (f->cnp)
 		out_text(o, "    CNPs received by this QP: %" PRIu64 "\n", f->cnp);
 	if (f->icrc_bad)
 		out_text(o, "    bad ICRC: %" PRIu64 "\n", f->icrc_bad);
@@ -210,6 +343,7 @@ static void flow_details(struct out *o, const struct rdiag_flow_info *f)
 			       f->reads_unanswered);
 	latency_line(o, "    ", "READ", &f->read_lat);
 	latency_line(o, "    ", "ACK", &f->ack_lat);
+	traffic_text(o, f, fabric_marks);
 }
 
 static void cm_conn(struct out *o, const struct rdiag_cm_conn_info *c)
@@ -427,9 +561,13 @@ static void totals(struct out *o, const struct rdiag_flow_total *t,
 	out_u64(o, "becn", ", %" PRIu64 " BECN", t->becn);
 	out_u64(o, "cnp", ", %" PRIu64 " CNPs", t->cnp);
 	out_u64(o, "cnp_for_ce", " (%" PRIu64 " matched to a CE-marked flow)", t->cnp_for_ce);
+	out_u64(o, "cnp_no_ce", NULL, t->cnp_no_ce);
 	out_u64(o, "cm_msgs", "; CM: %" PRIu64 " messages", t->cm_msgs);
 	out_u64(o, "cm_rej", ", %" PRIu64 " rejects", t->cm_rej);
 	out_u64(o, "cm_req_retries", ", %" PRIu64 " REQ retries\n", t->cm_req_retries);
+	if (t->cnp_no_ce)
+		out_text(o, "  %" PRIu64 " CNPs received, no CE-marked packet in this capture "
+			       "(marked past the capture point)\n", t->cnp_no_ce);
 	out_u64(o, "reads", "READ: %" PRIu64, t->reads);
 	out_u64(o, "reads_unanswered", " (%" PRIu64 " unanswered)", t->reads_unanswered);
 	out_u64(o, "ack_reqs", "; A-bit requests %" PRIu64 "\n", t->ack_reqs);
@@ -482,10 +620,11 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 	struct rdiag_flow_pause ps;
 	struct rdiag_flow_info f;
 	size_t n = rdiag_flow_count(ft), ncm = rdiag_flow_cm_count(ft), i;
-	bool json = out_json(o);
+	bool json = out_json(o), fabric_marks;
 
 	rdiag_flow_total(ft, &t);
 	rdiag_flow_pause(ft, &ps);
+	fabric_marks = t.ecn_ce || t.cnp;
 	out_obj_begin(o, NULL);
 	out_obj_begin(o, "summary");
 	out_text(o, "== rdmadump summary ==\n");
@@ -510,7 +649,7 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 		if (rdiag_flow_get(ft, i, &f) < 0 || !wanted(so, &f))
 			continue;
 		if (json)
-			flow_json(o, &f);
+			flow_json(o, &f, fabric_marks);
 		else
 			flow_text(o, &f);
 	}
@@ -524,7 +663,7 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 		for (i = 0; i < n; i++)
 			if (rdiag_flow_get(ft, i, &f) == 0 && wanted(so, &f) &&
 			    (all || troubled(&f)))
-				flow_details(o, &f);
+				flow_details(o, &f, fabric_marks);
 	}
 	if (ncm)
 		out_text(o, "\nCM connections (client > server, comm ID, service, QPs: state; "

@@ -9,8 +9,9 @@
  * of every connection (REQ, MRA, REP, RTU, REJ, DREQ, DREP, REQ retries).
  *
  * Memory grows with the number of flows and CM connections, never with packets: no packet is
- * stored, latencies go into log-bucket histograms, and requests waiting for a response sit in
- * one bounded table (the oldest is dropped when it is full and counted as unanswered).
+ * stored, latencies go into bounded distributions (the first 128 kept, then log buckets), and
+ * requests waiting for a response sit in one bounded table (the oldest is dropped when it is
+ * full and counted as unanswered).
  *
  *	struct rdiag_flow_table *ft;
  *	rdiag_flow_open(&ft, NULL);
@@ -62,7 +63,9 @@ char *rdiag_flow_addr_str(unsigned int kind, const uint8_t addr[16], char *buf, 
 
 struct rdiag_latency {
 	uint64_t n;
-	uint64_t min_ns, median_ns, p99_ns, max_ns;	/* median/p99 within ~6 % (histogram) */
+	uint64_t min_ns, median_ns, p99_ns, max_ns;	/* median/p99: nearest rank, exact (a
+						 * sample) up to 128 samples, past that from
+						 * a log-bucket histogram, within 6.25 % */
 	double mean_ns;
 };
 
@@ -102,13 +105,29 @@ struct rdiag_flow_info {
 	uint64_t ecn_ce;		/* packets with IP ECN = CE (or BTH FECN) */
 	uint64_t becn;			/* BTH BECN set */
 	uint64_t cnp;			/* CNPs received on this flow (sent to its dest QP) */
-	uint64_t cnp_for_ce;		/* CNPs sent back for this flow's CE marks */
+	uint64_t cnp_for_ce;		/* CNPs sent back for this flow's CE marks: CNPs that came
+					 * after a CE-marked packet of this flow */
+	uint64_t cnp_no_ce;		/* of cnp: those whose answered flow had no CE-marked
+					 * packet before them in the capture (marked past the
+					 * capture point, e.g. a capture at the sender) */
 
 	uint64_t reads;			/* READ requests seen */
 	uint64_t reads_unanswered;	/* dropped from the pending table without a response */
 	struct rdiag_latency read_lat;	/* READ request -> last response packet */
 	uint64_t ack_reqs;		/* requests with the A bit */
 	struct rdiag_latency ack_lat;	/* A-bit request (or atomic) -> its ACK */
+
+	/* IP codepoints (RoCEv2) of the flow's packets other than CNPs (a CNP carries its own
+	 * DSCP, 48 on mlx5 by default); all 0 for a flow without IP */
+	uint64_t dscp_seen;		/* bit d set: DSCP d seen */
+	uint64_t dscp_changes;		/* packets whose DSCP differs from the previous packet's */
+	uint64_t ecn_pkts[4];		/* per ECN codepoint: 0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE */
+	uint64_t not_ect_data;		/* SEND/WRITE/READ-response packets sent Not-ECT */
+	/* messages seen whole: SEND, RDMA WRITE and READ-response messages, FIRST..LAST or ONLY,
+	 * by payload bytes (packets seen before, i.e. resent, left out); median as the
+	 * latencies' (exact up to 128 messages, then within 6.25 %) */
+	uint64_t msgs;
+	uint64_t msg_min, msg_median, msg_max;
 };
 
 struct rdiag_flow_total {
@@ -121,7 +140,11 @@ struct rdiag_flow_total {
 	uint64_t flows, cm_conns;
 	uint64_t psn_gaps, psn_lost, psn_dup, psn_retx, psn_ooo, psn_goback;
 	uint64_t acks, naks[RDIAG_NAK_KINDS], rnr_naks;
-	uint64_t icrc_bad, ecn_ce, becn, cnp, cnp_for_ce;
+	uint64_t icrc_bad, ecn_ce, becn, cnp;
+	uint64_t cnp_for_ce;		/* CNPs after a CE-marked packet of the flow they answer
+					 * (also when several CE-marked flows link the same two
+					 * addresses and no flow can be told: then in no flow's) */
+	uint64_t cnp_no_ce;		/* CNPs with no CE-marked packet before them */
 	uint64_t reads, reads_unanswered, ack_reqs;
 	struct rdiag_latency read_lat, ack_lat;
 	uint64_t cm_msgs, cm_rej, cm_req_retries;

@@ -172,7 +172,9 @@ enum rdiag_aeth_kind {
 struct rdiag_aeth {
 	uint8_t syndrome;		/* the whole 8-bit syndrome */
 	uint8_t kind;			/* enum rdiag_aeth_kind */
-	uint8_t credits;		/* ACK: credit count (31 = invalid / end-to-end off) */
+	uint8_t credits_code;		/* ACK: the 5-bit credit field as on the wire */
+	int32_t credits;		/* ACK: rdiag_aeth_credits(credits_code): the count, -1 for
+					 * code 31 (invalid: no end-to-end flow control) */
 	uint8_t timer;			/* RNR NAK: timer code 0..31 */
 	uint8_t nak;			/* NAK: code 0..31 */
 	double timer_ms;		/* RNR NAK: rdiag_rnr_timer_ms(timer) */
@@ -492,6 +494,10 @@ enum rdiag_op_position rdiag_opcode_position(uint8_t opcode);
 /* AETH NAK code 0..31 -> "PSN_SEQ_ERR", "INVALID_REQ", "REMOTE_ACCESS_ERR",
  * "REMOTE_OP_ERR", "INVALID_RD_REQ", else "RESERVED" */
 const char *rdiag_nak_name(unsigned int code);
+/* AETH credit code 0..30 -> the number of credits of the IBTA table (0, 1, 2, 3, 4, 6, 8, 12,
+ * ... 24576, 32768: 0..4, then 2^k and 1.5 * 2^k); -1 for 31 ("invalid": the responder does
+ * no end-to-end flow control, what rdma_rxe always sends) and for codes > 31 */
+int32_t rdiag_aeth_credits(unsigned int code);
 /* RNR timer code 0..31 -> milliseconds (0 = 655.36); -1.0 for codes > 31 */
 double rdiag_rnr_timer_ms(unsigned int code);
 /* "ack", "rnr_nak", "nak", "reserved" */
