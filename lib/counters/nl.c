@@ -308,9 +308,12 @@ static int devs_cb(const struct nlmsghdr *nlh, void *data)
 	x->v = nv;
 	nv[x->n].index = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
 	rd_strlcpy(nv[x->n].name, mnl_attr_get_str(tb[RDMA_NLDEV_ATTR_DEV_NAME]), sizeof(nv[x->n].name));
-	/* in a GET reply PORT_INDEX is the number of ports */
+	/* in a GET reply PORT_INDEX is the number of ports; more than an 8-bit IB port number
+	 * can name is no device's, and would be that many per-port requests (fuzz_nldev) */
 	nv[x->n].nports = tb[RDMA_NLDEV_ATTR_PORT_INDEX] ?
 			  mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]) : 0;
+	if (nv[x->n].nports > RD_NL_MAX_PORTS)
+		return -EBADMSG;
 	x->n++;
 	return 0;
 }
