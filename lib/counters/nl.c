@@ -94,7 +94,7 @@ static int attr_cb(const struct nlattr *a, void *data)
 int rd_nl_parse(const struct nlmsghdr *nlh, const struct nlattr **tb)
 {
 	memset(tb, 0, sizeof(*tb) * RD_NL_MAXATTR);
-	return mnl_attr_parse(nlh, 0, attr_cb, tb) == MNL_CB_ERROR ? -EBADMSG : 0;
+	return rd_nl_attr_parse(nlh, 0, attr_cb, tb) == MNL_CB_ERROR ? -EBADMSG : 0;
 }
 
 int rd_nl_parse_nested(const struct nlattr *nest, const struct nlattr **tb)

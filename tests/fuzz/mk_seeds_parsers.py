@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the parser fuzz targets (tests/fuzz/corpus-<target>/):
-json, fw, threshold, pdata, nlrecord, nldev.  Seeds are small valid inputs (from the unit
+json, fw, threshold, pdata, nlrecord, nldev, rtnl.  Seeds are small valid inputs (from the unit
 tests' fixtures and the real-kernel recordings of tests/fixtures/netlink/) plus a few
 malformed ones.  Run from the top of the tree; rewrites the seeds it owns (seed-*), keeps
 any other file (a crash reproducer kept as a fixture)."""
@@ -105,6 +105,48 @@ def nldev_seed(ex):
     return b
 
 
+def nlattr(t, payload):
+    b = struct.pack("<HH", 4 + len(payload), t) + payload
+    return b + bytes(-len(b) % 4)
+
+
+def nlmsg(t, payload, flags=0):
+    return struct.pack("<IHHII", 16 + len(payload), t, flags, 0, 0) + payload
+
+
+def dgrams(*msgs):
+    """tests/fuzz/fuzz_rtnl.c's datagram list: u16 length, bytes"""
+    return b"".join(struct.pack("<H", len(m)) + m for m in msgs)
+
+
+def rtnl_seeds():
+    v4 = lambda a: bytes(int(x) for x in a.split("."))
+    v6 = bytes.fromhex("fe800000000000000000000000000001")
+    RTM_NEWROUTE, RTM_NEWNEIGH, NLMSG_ERROR = 24, 28, 2
+    route4 = nlmsg(RTM_NEWROUTE, struct.pack("<BBBBBBBBI", 2, 32, 0, 0, 254, 2, 0, 1, 0x200)
+                   + nlattr(15, struct.pack("<I", 254)) + nlattr(1, v4("198.18.0.2"))
+                   + nlattr(4, struct.pack("<I", 3)) + nlattr(7, v4("198.18.0.1"))
+                   + nlattr(5, v4("198.18.0.254")))
+    route6 = nlmsg(RTM_NEWROUTE, struct.pack("<BBBBBBBBI", 10, 128, 0, 0, 254, 2, 0, 1, 0)
+                   + nlattr(1, v6) + nlattr(4, struct.pack("<I", 2)) + nlattr(7, v6))
+    unreach = nlmsg(RTM_NEWROUTE, struct.pack("<BBBBBBBBI", 2, 32, 0, 0, 254, 2, 0, 7, 0))
+    err = nlmsg(NLMSG_ERROR, struct.pack("<i", -101) + nlmsg(26, b"")[:16])
+    neigh = nlmsg(RTM_NEWNEIGH, struct.pack("<BBHiHBB", 2, 0, 0, 3, 2, 0, 1)
+                  + nlattr(1, v4("198.18.0.2")) + nlattr(2, bytes.fromhex("02000000aa01")))
+    neigh6 = nlmsg(RTM_NEWNEIGH, struct.pack("<BBHiHBB", 10, 0, 0, 3, 0x40, 0, 1)
+                   + nlattr(1, v6) + nlattr(2, bytes(20)))
+    return {
+        "route4": b"\0" + dgrams(route4), "route6": b"\2" + dgrams(route6),
+        "route-unreachable": b"\0" + dgrams(unreach), "route-error": b"\0" + dgrams(err),
+        "route-two": b"\0" + dgrams(nlmsg(25, b"") + route4),
+        "route-short": b"\0" + dgrams(route4[:20]),
+        "neigh4": b"\1" + dgrams(neigh), "neigh6": b"\3" + dgrams(neigh6),
+        "neigh-error": b"\1" + dgrams(err), "neigh-lladdr-long": b"\1" + dgrams(
+            nlmsg(RTM_NEWNEIGH, struct.pack("<BBHiHBB", 2, 0, 0, 3, 4, 0, 1)
+                  + nlattr(2, bytes(range(40))))),
+    }
+
+
 def write(target, name, data):
     d = "tests/fuzz/corpus-" + target
     os.makedirs(d, exist_ok=True)
@@ -115,7 +157,7 @@ def write(target, name, data):
 
 
 def main():
-    for t in ("json", "fw", "threshold", "pdata", "nlrecord", "nldev"):
+    for t in ("json", "fw", "threshold", "pdata", "nlrecord", "nldev", "rtnl"):
         for f in glob.glob("tests/fuzz/corpus-%s/seed-*" % t):
             os.remove(f)
     for i, j in enumerate(NFT):
@@ -138,6 +180,8 @@ def main():
             if reps:
                 write("nldev", "%s-%02d-cut" % (name, i),
                       nldev_seed([(q, [reps[0][:len(reps[0]) // 2]])]))
+    for name, b in rtnl_seeds().items():
+        write("rtnl", name, b)
     write("nlrecord", "bad-hex", "req 1000\nrep zz\n")
     write("nlrecord", "rep-first", "rep 10000000\n")
 
