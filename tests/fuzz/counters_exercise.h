@@ -48,14 +48,14 @@ static void exercise_resources(struct rdiag_counters *c, const char *dev)
 		rdiag_counters_qp_counters_free(qc, n);
 }
 
-static void exercise_counters(void)
+static void exercise_counters(const struct rdiag_counters_opts *o)
 {
 	struct rdiag_counters *c;
 	struct rdiag_devices *ds = NULL;
 	struct rdiag_samples *s = NULL;
 	size_t i, j;
 
-	if (rdiag_counters_open(&c, NULL) < 0)
+	if (rdiag_counters_open(&c, o) < 0)
 		return;
 	if (rdiag_counters_discover(c, &ds) == 0) {
 		for (i = 0; i < ds->n && i < 8; i++) {

@@ -123,7 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_size = size;
 	setenv("RDMADIAG_SYSFS_ROOT", scratch_dir(), 1);
 	setenv("RDMADIAG_NL_REPLAY", "fuzz_nldev", 1);
-	exercise_counters();
+	exercise_counters(NULL);
 	unsetenv("RDMADIAG_NL_REPLAY");
 	return 0;
 }

@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	setenv("RDMADIAG_SYSFS_ROOT", scratch_dir(), 1);
 	setenv("RDMADIAG_NL_REPLAY", path, 1);
-	exercise_counters();
+	exercise_counters(NULL);
 	unsetenv("RDMADIAG_NL_REPLAY");
 	close(fd);
 	return 0;

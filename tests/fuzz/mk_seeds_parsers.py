@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the parser fuzz targets (tests/fuzz/corpus-<target>/):
-json, fw, threshold, pdata, nlrecord, nldev, rtnl.  Seeds are small valid inputs (from the unit
+json, fw, threshold, pdata, nlrecord, nldev, rtnl, sysfs.  Seeds are small valid inputs (from the unit
 tests' fixtures and the real-kernel recordings of tests/fixtures/netlink/) plus a few
 malformed ones.  Run from the top of the tree; rewrites the seeds it owns (seed-*), keeps
 any other file (a crash reproducer kept as a fixture)."""
@@ -147,6 +147,27 @@ def rtnl_seeds():
     }
 
 
+def sysfs_entries(tree):
+    """tests/fuzz/fuzz_sysfs.c's lines for one fixture tree, per device (with the netdevs)"""
+    base = os.path.join(tree, "sys", "class")
+    net, devs = [], {}
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames.sort()
+        for f in sorted(filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]):
+            full = os.path.join(dirpath, f)
+            rel = os.path.relpath(full, base)
+            if os.path.islink(full):
+                line = rel + ">" + os.path.basename(os.readlink(full))
+            else:
+                line = rel + "=" + open(full, "rb").read().decode("latin-1").rstrip("\n")
+            parts = rel.split("/")
+            if parts[0] == "infiniband" and len(parts) > 2:
+                devs.setdefault(parts[1], []).append(line)
+            else:
+                net.append(line)
+    return net, devs
+
+
 def write(target, name, data):
     d = "tests/fuzz/corpus-" + target
     os.makedirs(d, exist_ok=True)
@@ -157,7 +178,7 @@ def write(target, name, data):
 
 
 def main():
-    for t in ("json", "fw", "threshold", "pdata", "nlrecord", "nldev", "rtnl"):
+    for t in ("json", "fw", "threshold", "pdata", "nlrecord", "nldev", "rtnl", "sysfs"):
         for f in glob.glob("tests/fuzz/corpus-%s/seed-*" % t):
             os.remove(f)
     for i, j in enumerate(NFT):
@@ -182,6 +203,16 @@ def main():
                       nldev_seed([(q, [reps[0][:len(reps[0]) // 2]])]))
     for name, b in rtnl_seeds().items():
         write("rtnl", name, b)
+    for tree in sorted(glob.glob("tests/fixtures/sysfs/*/")):
+        net, devs = sysfs_entries(tree)
+        for dev, lines in sorted(devs.items()):
+            # counter files first (what the fuzzer should vary most), at most 90 lines
+            lines.sort(key=lambda l: ("counters" not in l, l))
+            write("sysfs", "%s-%s" % (os.path.basename(tree.rstrip("/")), dev),
+                  "\n".join(net[:6] + lines[:90]) + "\n")
+    write("sysfs", "loop", "infiniband/rxe0/ports/1/hw_counters/a>b\n"
+          "infiniband/rxe0/ports/1/hw_counters/b>a\ninfiniband/rxe0/ports/1/state=4: ACTIVE\n"
+          "infiniband/rxe0/ports/x>x\ninfiniband/rxe1>rxe1\n")
     write("nlrecord", "bad-hex", "req 1000\nrep zz\n")
     write("nlrecord", "rep-first", "rep 10000000\n")
 
