@@ -1,5 +1,6 @@
-/* The fuzz targets' scratch directory: one per process, made on first use under $TMPDIR (or
- * /tmp), emptied and removed at exit.  Targets write nowhere else. */
+/* The fuzz targets' scratch directory: one per process, made on first use under $TMPDIR, or
+ * else /dev/shm (tmpfs: fuzz_sysfs writes a tree per input) or /tmp; emptied and removed at
+ * exit.  Targets write nowhere else. */
 #ifndef FUZZ_SCRATCH_H
 #define FUZZ_SCRATCH_H
 #include <ftw.h>
@@ -37,8 +38,9 @@ static const char *scratch_dir(void)
 	if (!scratch_path[0]) {
 		const char *t = getenv("TMPDIR");
 
-		snprintf(scratch_path, sizeof(scratch_path), "%s/rdmadiag-fuzz.XXXXXX",
-			 t && *t ? t : "/tmp");
+		if (!t || !*t)
+			t = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+		snprintf(scratch_path, sizeof(scratch_path), "%s/rdmadiag-fuzz.XXXXXX", t);
 		if (!mkdtemp(scratch_path))
 			abort();
 		atexit(scratch_remove);
