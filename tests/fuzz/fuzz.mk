@@ -53,3 +53,24 @@ $(FB)/fuzz_%: tests/fuzz/fuzz_%.c $(FB)/libfuzz.a $(wildcard tests/fuzz/*.h tool
 
 clean:
 	rm -rf $(FB)
+
+# fuzz_cmdline: each tool's main() renamed <tool>_main, exit/getopt_long/atexit wrapped
+# (tests/fuzz/fuzz_cmdline.c says why)
+FUZZ_TOOL_SRC := $(sort $(wildcard tools/*.c))
+FUZZ_TOOL_OBJ := $(patsubst %.c,$(FB)/obj/%.main.o,$(FUZZ_TOOL_SRC)) $(FB)/obj/tui/rdmatop.main.o \
+	$(patsubst %.c,$(FB)/obj/%.o,$(filter-out tui/main.c,$(sort $(wildcard tui/*.c))))
+FUZZ_CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
+FUZZ_CURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
+$(FB)/obj/tools/%.main.o: tools/%.c $(wildcard lib/include/rdmadiag/*.h tools/common/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  CLANG  $@"
+	@$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Dmain=$*_main -c -o $@ $<
+$(FB)/obj/tui/rdmatop.main.o: tui/main.c $(wildcard tui/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  CLANG  $@"
+	@$(CLANG) $(FUZZ_CFLAGS) $(FUZZ_CURSES_CFLAGS) -Itui -fsanitize=fuzzer-no-link \
+		-Dmain=rdmatop_main -c -o $@ $<
+$(FB)/obj/tui/%.o: FUZZ_CFLAGS += $(FUZZ_CURSES_CFLAGS) -Itui
+$(FB)/fuzz_cmdline: $(FUZZ_TOOL_OBJ)
+FUZZ_LIBS_cmdline = $(FUZZ_TOOL_OBJ) -Wl,--wrap=exit,--wrap=getopt_long,--wrap=atexit \
+	$(FB)/libfuzz.a $(FUZZ_CURSES_LIBS) $(FUZZ_LIBS)

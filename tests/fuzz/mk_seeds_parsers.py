@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the parser fuzz targets (tests/fuzz/corpus-<target>/):
-json, fw, threshold, pdata, nlrecord, nldev, rtnl, sysfs.  Seeds are small valid inputs (from the unit
+json, fw, threshold, pdata, nlrecord, nldev, rtnl, sysfs, cmdline.  Seeds are small valid inputs (from the unit
 tests' fixtures and the real-kernel recordings of tests/fixtures/netlink/) plus a few
 malformed ones.  Run from the top of the tree; rewrites the seeds it owns (seed-*), keeps
 any other file (a crash reproducer kept as a fixture)."""
@@ -168,6 +168,33 @@ def sysfs_entries(tree):
     return net, devs
 
 
+# tests/fuzz/fuzz_cmdline.c: byte 0 picks the tool (0 rdmastat, 1 rdmadump, 2 rdmacheck,
+# 3 rdmadoctor, 4 rdmatop), then the arguments separated by NUL
+CMDLINES = {
+    "rdmastat": (0, [["-a"], ["-c", "rnr_nak_received", "-j", "-p"], ["-i", "0.5", "-n", "3"],
+                     ["--csv", "-s", "sysfs"], ["--prom", "--source=netlink", "-t", "thr"],
+                     ["-i", "1e-9"], ["-n", "0"], ["-s", "bogus"], ["--help"], ["--version"],
+                     ["devices"], ["explain", "rnr_nak_received"], ["--nl-record", "x", "qp"],
+                     ["-x"], ["--interval"]]),
+    "rdmadump": (1, [["-r", "in.pcap", "-c", "10", "-v"], ["-r", "f", "--qp", "0x11"],
+                     ["-r", "f", "--opcode", "RC_SEND_ONLY", "--opcode", "17"],
+                     ["-r", "f", "--port", "4791", "--port", "4792", "--errors", "-j"],
+                     ["-r", "f", "-w", "out", "-S", "-q", "--fail-on-errors"],
+                     ["-c", "0"], ["--qp", "0x1000000"], ["--opcode", "NOPE"],
+                     ["--port", "65536"], ["-h"], ["--version"], ["-i", "veth0"]]),
+    "rdmacheck": (2, [["-d", "rxe0", "-p", "1", "-g", "1"], ["--peer", "198.18.0.2",
+                      "--peer-port", "7471", "--peer-gid-index", "1"], ["--max-mem", "64M"],
+                      ["--timeout", "2.5", "-j", "-v"], ["-l"], ["--force-path-mtu", "1024"],
+                      ["--force-bad-dest-qpn"], ["-p", "0"], ["-g", "-1"], ["--help"]]),
+    "rdmadoctor": (3, [["198.18.0.2"], ["-s", "198.18.0.1", "-t", "2", "-p", "7471",
+                       "198.18.0.2"], ["--ps", "udp", "-c", "3", "-j", "-v", "x"],
+                       ["-t", "0"], ["-p", "70000"], ["--help"], ["--version"]]),
+    "rdmatop": (4, [["-b", "-n", "2", "-d", "0.5"], ["-b", "-j", "--source", "sysfs"],
+                    ["-b", "--thresholds", "t", "--sysfs-root", "r", "--nl-record", "x"],
+                    ["-d", "0"], ["-n", "x"], ["-h"], ["--version"], ["-z"]]),
+}
+
+
 def write(target, name, data):
     d = "tests/fuzz/corpus-" + target
     os.makedirs(d, exist_ok=True)
@@ -178,7 +205,8 @@ def write(target, name, data):
 
 
 def main():
-    for t in ("json", "fw", "threshold", "pdata", "nlrecord", "nldev", "rtnl", "sysfs"):
+    for t in ("json", "fw", "threshold", "pdata", "nlrecord", "nldev", "rtnl", "sysfs",
+              "cmdline"):
         for f in glob.glob("tests/fuzz/corpus-%s/seed-*" % t):
             os.remove(f)
     for i, j in enumerate(NFT):
@@ -213,6 +241,9 @@ def main():
     write("sysfs", "loop", "infiniband/rxe0/ports/1/hw_counters/a>b\n"
           "infiniband/rxe0/ports/1/hw_counters/b>a\ninfiniband/rxe0/ports/1/state=4: ACTIVE\n"
           "infiniband/rxe0/ports/x>x\ninfiniband/rxe1>rxe1\n")
+    for tool, (idx, lines) in CMDLINES.items():
+        for i, args in enumerate(lines):
+            write("cmdline", "%s-%02d" % (tool, i), bytes([idx]) + "\0".join(args).encode())
     write("nlrecord", "bad-hex", "req 1000\nrep zz\n")
     write("nlrecord", "rep-first", "rep 10000000\n")
 
