@@ -25,6 +25,10 @@ static const int lt[] = { 1, 12, 14, 101, 113, 228, 229, 247, 276 };
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 
+/* how many inputs reached CM private data, and how many of those held the doctor's (the
+ * corpus replay checks that the path is reached) */
+static unsigned int cm_private_seen, cm_private_doctor;
+
 static void check(const struct rdiag_pkt *p, int r, uint32_t caplen, uint32_t len)
 {
 	CHECK(r >= 0 && r <= RDIAG_SKIP_SHORT);
@@ -66,6 +70,7 @@ static void flow_and_print(const struct rdiag_pkt *p, const uint8_t *b, uint32_t
 	struct rdiag_flow_total t;
 	struct out *o[3];
 	size_t i, m;
+	uint32_t skip;
 
 	if (!null && !(null = fopen("/dev/null", "we")))
 		abort();
@@ -111,10 +116,15 @@ static void flow_and_print(const struct rdiag_pkt *p, const uint8_t *b, uint32_t
 	rdiag_flow_close(ft);
 	for (i = 0; i < 3; i++)
 		out_free(o[i]);
-	if ((p->present & RDIAG_HAS_CM) && p->cm.priv_len) {
+	/* the application's part: after rdma_cm's IP header (struct cma_hdr, 36 bytes) when
+	 * there is one */
+	skip = p->cm.has_ip ? 36 : 0;
+	if ((p->present & RDIAG_HAS_CM) && p->cm.priv_len > skip) {
 		struct rdiag_doc_peer_info peer;
 
-		(void)rd_doc_pdata_unpack(b + p->cm.priv_off, p->cm.priv_len, &peer);
+		cm_private_seen++;
+		if (rd_doc_pdata_unpack(b + p->cm.priv_off + skip, p->cm.priv_len - skip, &peer) == 0)
+			cm_private_doctor++;
 	}
 }
 

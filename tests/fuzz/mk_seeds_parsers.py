@@ -195,6 +195,20 @@ CMDLINES = {
 }
 
 
+def cm_with_doctor_pdata():
+    """fuzz_packet seeds: the CM REQ and REP vectors (UD QP1, a 256-byte MAD before the ICRC)
+    carrying the doctor's private data: in a REQ after rdma_cm's 36-byte IP header (MAD
+    byte 164 + 36), in a REP at the start of its private data (MAD byte 60)"""
+    out = {}
+    for name, at in (("cm_req", 164 + 36), ("cm_rep", 60)):
+        seed = bytearray(open("tests/fuzz/corpus-packet/" + name, "rb").read())
+        mad = 1 + len(seed) - 1 - 4 - 256
+        pd = pdata("rxe0")
+        seed[mad + at:mad + at + len(pd)] = pd
+        out[name + "-doctor"] = bytes(seed)
+    return out
+
+
 def write(target, name, data):
     d = "tests/fuzz/corpus-" + target
     os.makedirs(d, exist_ok=True)
@@ -241,6 +255,8 @@ def main():
     write("sysfs", "loop", "infiniband/rxe0/ports/1/hw_counters/a>b\n"
           "infiniband/rxe0/ports/1/hw_counters/b>a\ninfiniband/rxe0/ports/1/state=4: ACTIVE\n"
           "infiniband/rxe0/ports/x>x\ninfiniband/rxe1>rxe1\n")
+    for name, b in cm_with_doctor_pdata().items():
+        write("packet", name, b)
     for tool, (idx, lines) in CMDLINES.items():
         for i, args in enumerate(lines):
             write("cmdline", "%s-%02d" % (tool, i), bytes([idx]) + "\0".join(args).encode())
