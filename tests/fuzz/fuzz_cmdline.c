@@ -122,6 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (__lsan_disable)
 		__lsan_disable();
 	optind = 0;	/* glibc: a full re-initialisation of getopt */
+	opterr = 1;	/* rdmatop turns it off */
 	in_tool = 1;
 	if (setjmp(back) == 0)
 		(void)tools[t].main(argc, argv);
