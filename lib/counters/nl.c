@@ -171,6 +171,12 @@ static int walk(struct rdiag_counters *c, const void *buf, size_t len, uint16_t 
 			}
 			if (e->error == 0)
 				return 1;	/* ACK */
+			/* the kernel sends -errno (MAX_ERRNO 4095); INT_MIN could not even be
+			 * negated (fuzz_nldev) */
+			if (e->error < -4095 || e->error > 4095) {
+				rd_seterr(c, "malformed netlink error message (error %d)", e->error);
+				return -EBADMSG;
+			}
 			rd_seterr(c, "netlink request refused by the kernel: %s",
 				  strerror(-e->error));
 			return e->error < 0 ? e->error : -e->error;

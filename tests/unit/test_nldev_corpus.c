@@ -77,6 +77,46 @@ static int sample_with_ports(uint32_t nports, bool unpadded)
 	return ret;
 }
 
+/* The fuzzers' second finding in this walk: an NLMSG_ERROR whose error is INT_MIN was
+ * negated (undefined), and any int came back as the "-errno" of the request.  An error
+ * outside the kernel's errno range (MAX_ERRNO 4095) is a malformed reply now. */
+static int qps_after_error(int32_t error)
+{
+	uint8_t in[64];
+	char msgbuf[64];
+	struct nlmsghdr *nlh;
+	struct nlmsgerr *e;
+	struct rdiag_counters *c;
+	struct rdiag_qp *qp = NULL;
+	size_t n = 0;
+	int ret;
+
+	memset(msgbuf, 0, sizeof(msgbuf));
+	nlh = mnl_nlmsg_put_header(msgbuf);
+	nlh->nlmsg_type = NLMSG_ERROR;
+	e = mnl_nlmsg_put_extra_header(nlh, sizeof(*e));
+	e->error = error;
+	in[0] = RDMA_NLDEV_CMD_GET;
+	in[1] = 1;
+	in[2] = (uint8_t)nlh->nlmsg_len;
+	in[3] = 0;
+	memcpy(in + 4, msgbuf, nlh->nlmsg_len);
+	fuzz_data = in;
+	fuzz_size = 4 + nlh->nlmsg_len;
+	setenv("RDMADIAG_SYSFS_ROOT", scratch_dir(), 1);
+	setenv("RDMADIAG_NL_REPLAY", "test_nldev_corpus", 1);
+	ret = rdiag_counters_open(&c, NULL);
+	EXPECT_EQ(ret, 0);
+	if (ret < 0)
+		return ret;
+	ret = rdiag_counters_qps(c, NULL, &qp, &n);
+	if (ret == 0)
+		free(qp);
+	rdiag_counters_close(c);
+	unsetenv("RDMADIAG_NL_REPLAY");
+	return ret;
+}
+
 int main(void)
 {
 	static uint8_t buf[1 << 20];
@@ -85,10 +125,13 @@ int main(void)
 	if (n < 0)
 		return tap_done();
 	printf("# %d corpus files replayed\n", n);
-	EXPECT_TRUE(n >= 47);
+	EXPECT_TRUE(n >= 48);
 	EXPECT_EQ(sample_with_ports(255, false), -ENOENT);
 	EXPECT_EQ(sample_with_ports(256, false), -EIO);
 	EXPECT_EQ(sample_with_ports(0x61ffff01, false), -EIO);
 	EXPECT_EQ(sample_with_ports(1, true), -EIO);
+	EXPECT_EQ(qps_after_error(-EPERM), -EPERM);
+	EXPECT_EQ(qps_after_error(INT32_MIN), -EBADMSG);
+	EXPECT_EQ(qps_after_error(-5000), -EBADMSG);
 	return tap_done();
 }
