@@ -142,6 +142,8 @@ int rd_nl_ready(struct rdiag_counters *c);
 /* build a request for cmd with optional dev index (RD_NL_NODEV = omitted: device indexes
  * start at 0), port and stat res (0 = omitted) */
 #define RD_NL_NODEV UINT32_MAX
+/* the most ports a device reports (an IB port number is 8 bits, 255 the largest) */
+#define RD_NL_MAX_PORTS 255u
 int rd_nl_query(struct rdiag_counters *c, int cmd, bool dump, uint32_t dev_index, uint32_t port,
 		uint32_t stat_res, rd_nl_cb cb, void *data);
 /* parse attributes of a message / nest against the one policy table; unknown ones ignored.

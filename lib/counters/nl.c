@@ -94,7 +94,7 @@ static int attr_cb(const struct nlattr *a, void *data)
 int rd_nl_parse(const struct nlmsghdr *nlh, const struct nlattr **tb)
 {
 	memset(tb, 0, sizeof(*tb) * RD_NL_MAXATTR);
-	return mnl_attr_parse(nlh, 0, attr_cb, tb) == MNL_CB_ERROR ? -EBADMSG : 0;
+	return rd_nl_attr_parse(nlh, 0, attr_cb, tb) == MNL_CB_ERROR ? -EBADMSG : 0;
 }
 
 int rd_nl_parse_nested(const struct nlattr *nest, const struct nlattr **tb)
@@ -171,6 +171,12 @@ static int walk(struct rdiag_counters *c, const void *buf, size_t len, uint16_t 
 			}
 			if (e->error == 0)
 				return 1;	/* ACK */
+			/* the kernel sends -errno (MAX_ERRNO 4095); INT_MIN could not even be
+			 * negated (fuzz_nldev) */
+			if (e->error < -4095 || e->error > 4095) {
+				rd_seterr(c, "malformed netlink error message (error %d)", e->error);
+				return -EBADMSG;
+			}
 			rd_seterr(c, "netlink request refused by the kernel: %s",
 				  strerror(-e->error));
 			return e->error < 0 ? e->error : -e->error;
@@ -308,9 +314,12 @@ static int devs_cb(const struct nlmsghdr *nlh, void *data)
 	x->v = nv;
 	nv[x->n].index = mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_DEV_INDEX]);
 	rd_strlcpy(nv[x->n].name, mnl_attr_get_str(tb[RDMA_NLDEV_ATTR_DEV_NAME]), sizeof(nv[x->n].name));
-	/* in a GET reply PORT_INDEX is the number of ports */
+	/* in a GET reply PORT_INDEX is the number of ports; more than an 8-bit IB port number
+	 * can name is no device's, and would be that many per-port requests (fuzz_nldev) */
 	nv[x->n].nports = tb[RDMA_NLDEV_ATTR_PORT_INDEX] ?
 			  mnl_attr_get_u32(tb[RDMA_NLDEV_ATTR_PORT_INDEX]) : 0;
+	if (nv[x->n].nports > RD_NL_MAX_PORTS)
+		return -EBADMSG;
 	x->n++;
 	return 0;
 }

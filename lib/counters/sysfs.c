@@ -90,6 +90,10 @@ static int read_gids(struct rdiag_counters *c, const char *dev, struct rdiag_por
 	n = scandir(path, &l, no_dots, numeric_sort);
 	if (n <= 0)
 		return 0;
+	/* a port read a second time (two directories naming one number, "1" and "01") starts
+	 * its GID list again: the list of the first was overrun (fuzz_sysfs) */
+	free(p->gids);
+	p->n_gids = 0;
 	p->gids = calloc((size_t)n, sizeof(*p->gids));
 	if (!p->gids) {
 		free_list(l, n);

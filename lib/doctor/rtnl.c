@@ -121,9 +121,13 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (nlh->nlmsg_type != RTM_NEWROUTE)
 		return MNL_CB_OK;
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*rtm)) {
+		errno = EBADMSG;	/* shorter than its rtmsg: fuzz_rtnl read past it */
+		return MNL_CB_ERROR;
+	}
 	ctx->r->type = rtm->rtm_type;
 	ctx->r->table = rtm->rtm_table;
-	mnl_attr_parse(nlh, sizeof(*rtm), route_attr_cb, ctx);
+	rd_nl_attr_parse(nlh, sizeof(*rtm), route_attr_cb, ctx);
 	return MNL_CB_STOP;
 }
 
@@ -187,9 +191,13 @@ static int neigh_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (nlh->nlmsg_type != RTM_NEWNEIGH)
 		return MNL_CB_OK;
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*ndm)) {
+		errno = EBADMSG;	/* shorter than its ndmsg: fuzz_rtnl read past it */
+		return MNL_CB_ERROR;
+	}
 	ctx->n->state = ndm->ndm_state;
 	ctx->found = true;
-	mnl_attr_parse(nlh, sizeof(*ndm), neigh_attr_cb, ctx);
+	rd_nl_attr_parse(nlh, sizeof(*ndm), neigh_attr_cb, ctx);
 	return MNL_CB_STOP;
 }
 

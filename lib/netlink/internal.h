@@ -14,4 +14,14 @@
  * mnl_cb_run() or a walk with mnl_nlmsg_ok()/mnl_nlmsg_next(). */
 int rd_nl_datagram_check(const void *buf, size_t len);
 
+/* mnl_attr_parse(nlh, offset, cb, data) that stops at the message's length (nlmsg_len).
+ * Why: libmnl walks attributes up to the message's aligned end, NLMSG_ALIGN(nlmsg_len),
+ * which for a last message that is not padded (rd_nl_datagram_check lets it through) is up
+ * to 3 bytes past the datagram: an attribute there was read past the reply (fuzz_rtnl).
+ * Returns what mnl_attr_parse returns (MNL_CB_ERROR, MNL_CB_STOP or MNL_CB_OK). */
+struct nlmsghdr;
+struct nlattr;
+int rd_nl_attr_parse(const struct nlmsghdr *nlh, unsigned int offset,
+		     int (*cb)(const struct nlattr *attr, void *data), void *data);
+
 #endif

@@ -1,51 +1,76 @@
-# libFuzzer targets of the packet layer; run by 'make fuzz' (not part of make check).
+# libFuzzer targets, one per parser; run by 'make fuzz' (the seed corpora are replayed by
+# make check: tests/unit/test_*_corpus.c include each target and feed it its seeds).
 #
-#   make fuzz                   build both targets, run each for FUZZ_TIME seconds
-#   make fuzz FUZZ_TIME=600     a longer run
-#   make fuzz FUZZ_TARGETS=packet
+#   make fuzz                          build every target, run each for FUZZ_TIME seconds and
+#                                      print one table (tests/fuzz/run.sh)
+#   make fuzz FUZZ_TIME=600            a longer run
+#   make fuzz FUZZ_TARGETS="json fw"   some targets only
 #
-# fuzz_packet: one frame through rdiag_pkt_decode (byte 0 picks the link type).
-# fuzz_pcap:   a whole capture file through rdiag_capture_open + decode + flow analysis.
-# Seeds are in tests/fuzz/corpus-<target>/ (tests/fuzz/mk_seeds.py writes them); what the
-# fuzzer finds goes to tests/fuzz/build/corpus-<target>/, crashes to tests/fuzz/build/crash-*.
-# A crash becomes a fixture: copy it into the seed corpus and add a unit test for it.
+# A target is tests/fuzz/fuzz_<name>.c (LLVMFuzzerTestOneInput); its seeds are in
+# tests/fuzz/corpus-<name>/.  Each is linked with the whole library, built once here with
+# clang under ASan+UBSan and coverage (libfuzz.a), so a target only pulls in what it calls.
+# What the fuzzer finds goes to tests/fuzz/build/corpus-<name>/, crashes to
+# tests/fuzz/build/crash-<name>-*.  A crash becomes a fixture: copy it into the seed corpus
+# and add a unit test for it.
 
 CLANG        ?= clang
 FUZZ_TIME    ?= 60
-FUZZ_TARGETS ?= packet pcap
 FB           := tests/fuzz/build
-FUZZ_CFLAGS  := -std=gnu11 -g -O1 -D_GNU_SOURCE -Ilib/include -Ilib \
-	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-PACKET_SRC   := $(sort $(wildcard lib/packet/*.c))
-CAPTURE_SRC  := $(sort $(wildcard lib/capture/*.c lib/flow/*.c))
+FUZZ_ALL     := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_TARGETS ?= $(FUZZ_ALL)
+FUZZ_PKG_CFLAGS := $(shell pkg-config --cflags libmnl libdeflate libpcap 2>/dev/null)
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_CFLAGS  := -std=gnu11 -g -O1 -D_GNU_SOURCE -DRDIAG_VERSION='"fuzz"' -Ilib/include -Ilib \
+	-Itools $(FUZZ_PKG_CFLAGS) $(FUZZ_SAN)
+FUZZ_LIBS    := $(shell pkg-config --libs libmnl libdeflate 2>/dev/null || echo -lmnl -ldeflate) -lpcap -ldl -lm
+
+# the library and the tools' common code, instrumented (fuzzer-no-link: coverage, no main)
+FUZZ_LIB_SRC := $(sort $(wildcard lib/*/*.c) lib/counters/catalog_index.c)
+FUZZ_LIB_OBJ := $(patsubst %.c,$(FB)/obj/%.o,$(FUZZ_LIB_SRC))
+FUZZ_COMMON_SRC := $(sort $(wildcard tools/common/*.c))
+FUZZ_COMMON_OBJ := $(patsubst %.c,$(FB)/obj/%.o,$(FUZZ_COMMON_SRC))
 
 .PHONY: fuzz-run fuzz-build clean
 fuzz-run: fuzz-build
-	@for t in $(FUZZ_TARGETS); do \
-		mkdir -p $(FB)/corpus-$$t; \
-		echo "  FUZZ   fuzz_$$t for $(FUZZ_TIME) s (log: $(FB)/fuzz_$$t.log)"; \
-		if ! $(FB)/fuzz_$$t -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=2048 \
-			-print_final_stats=1 -artifact_prefix=$(FB)/crash-$$t- \
-			$(FB)/corpus-$$t tests/fuzz/corpus-$$t > $(FB)/fuzz_$$t.log 2>&1; then \
-			tail -n 40 $(FB)/fuzz_$$t.log; \
-			echo "fuzz_$$t: FAILED, reproducer in $(FB)/crash-$$t-*"; exit 1; \
-		fi; \
-		grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb)|DONE' $(FB)/fuzz_$$t.log | \
-			sed 's/^/         /'; \
-		echo "         corpus: $$(ls $(FB)/corpus-$$t | wc -l) found + $$(ls tests/fuzz/corpus-$$t | wc -l) seeds, no crash"; \
-	done
+	@tests/fuzz/run.sh $(FB) $(FUZZ_TIME) $(FUZZ_TARGETS)
 
-fuzz-build: $(FB)/fuzz_packet $(FB)/fuzz_pcap
+fuzz-build: $(addprefix $(FB)/fuzz_,$(FUZZ_TARGETS))
 
-$(FB)/fuzz_packet: tests/fuzz/fuzz_packet.c $(PACKET_SRC) $(wildcard lib/packet/*.h)
-	@mkdir -p $(FB)
+$(FB)/obj/%.o: %.c $(wildcard lib/include/rdmadiag/*.h lib/*/internal.h tools/common/*.h)
+	@mkdir -p $(dir $@)
 	@echo "  CLANG  $@"
-	@$(CLANG) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_packet.c $(PACKET_SRC) -ldeflate
+	@$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-$(FB)/fuzz_pcap: tests/fuzz/fuzz_pcap.c $(PACKET_SRC) $(CAPTURE_SRC) $(wildcard lib/packet/*.h lib/capture/*.h lib/flow/*.h)
-	@mkdir -p $(FB)
+$(FB)/libfuzz.a: $(FUZZ_LIB_OBJ) $(FUZZ_COMMON_OBJ)
+	@rm -f $@ && ar rcs $@ $^
+
+# a target may include a tool's or a module's source (to reach its static parsers): rebuild
+# it when any source changes
+$(FB)/fuzz_%: tests/fuzz/fuzz_%.c $(FB)/libfuzz.a $(wildcard tests/fuzz/*.h tools/*.c tui/*.c tui/*.h)
 	@echo "  CLANG  $@"
-	@$(CLANG) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_pcap.c $(PACKET_SRC) $(CAPTURE_SRC) -lpcap -ldeflate -lm
+	@$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_CFLAGS_$*) -o $@ $< $(FB)/libfuzz.a \
+		$(FUZZ_LIBS) $(FUZZ_LIBS_$*)
 
 clean:
 	rm -rf $(FB)
+
+# fuzz_cmdline: each tool's main() renamed <tool>_main, exit/getopt_long/atexit wrapped
+# (tests/fuzz/fuzz_cmdline.c says why)
+FUZZ_TOOL_SRC := $(sort $(wildcard tools/*.c))
+FUZZ_TOOL_OBJ := $(patsubst %.c,$(FB)/obj/%.main.o,$(FUZZ_TOOL_SRC)) $(FB)/obj/tui/rdmatop.main.o \
+	$(patsubst %.c,$(FB)/obj/%.o,$(filter-out tui/main.c,$(sort $(wildcard tui/*.c))))
+FUZZ_CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
+FUZZ_CURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
+$(FB)/obj/tools/%.main.o: tools/%.c $(wildcard lib/include/rdmadiag/*.h tools/common/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  CLANG  $@"
+	@$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Dmain=$*_main -c -o $@ $<
+$(FB)/obj/tui/rdmatop.main.o: tui/main.c $(wildcard tui/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  CLANG  $@"
+	@$(CLANG) $(FUZZ_CFLAGS) $(FUZZ_CURSES_CFLAGS) -Itui -fsanitize=fuzzer-no-link \
+		-Dmain=rdmatop_main -c -o $@ $<
+$(FB)/obj/tui/%.o: FUZZ_CFLAGS += $(FUZZ_CURSES_CFLAGS) -Itui
+$(FB)/fuzz_cmdline: $(FUZZ_TOOL_OBJ)
+FUZZ_LIBS_cmdline = $(FUZZ_TOOL_OBJ) -Wl,--wrap=exit,--wrap=getopt_long,--wrap=atexit \
+	$(FB)/libfuzz.a $(FUZZ_CURSES_LIBS) $(FUZZ_LIBS)

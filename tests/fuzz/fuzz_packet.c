@@ -1,18 +1,33 @@
-/* libFuzzer target: the packet decoder on one frame.
+/* libFuzzer target: the packet decoder on one frame, and what rdmadump does with it.
  *
  * Input: byte 0 picks the link type (index into lt[] below), the rest is the frame.  The
- * frame is decoded three ways from exactly sized heap copies (so ASan flags any read past
- * caplen): whole, cut in half by the snap length, and with ICRC/MAD decoding off.  The
- * record's invariants are checked after each decode; a violation aborts like a crash. */
+ * frame is decoded four ways from exactly sized heap copies (so ASan flags any read past
+ * caplen): whole, cut in half by the snap length, with ICRC/MAD decoding off and another
+ * port, and with the UDP destination port found at each link type's usual offset added to
+ * the port list (so that any UDP frame is read as RoCEv2).  The record's invariants are
+ * checked after each decode; a violation aborts like a crash.  The whole frame's record then
+ * goes through the per-QP flow analysis (as itself, its next PSN, itself again and a PSN gap
+ * later: in order, duplicate, out of sequence), is printed as rdmadump prints it (line,
+ * verbose, JSON, to /dev/null) with the summary tables, and CM private data is unpacked as
+ * the doctor unpacks it. */
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rdmadiag/packet.h"
+#include "rdmadiag/flow.h"
+#include "common/dump.h"
+#include "doctor/internal.h"
 
 static const int lt[] = { 1, 12, 14, 101, 113, 228, 229, 247, 276 };
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
+
+/* how many inputs reached CM private data, and how many of those held the doctor's (the
+ * corpus replay checks that the path is reached) */
+static unsigned int cm_private_seen, cm_private_doctor;
 
 static void check(const struct rdiag_pkt *p, int r, uint32_t caplen, uint32_t len)
 {
@@ -41,6 +56,91 @@ static void check(const struct rdiag_pkt *p, int r, uint32_t caplen, uint32_t le
 		(void)rdiag_cm_rej_reason_name(p->cm.reason);
 }
 
+/* the record through the flow analysis and rdmadump's printers */
+static void flow_and_print(const struct rdiag_pkt *p, const uint8_t *b, uint32_t len, int linktype,
+			   unsigned int sel)
+{
+	static FILE *null;
+	static const int32_t psn_step[] = { 0, 1, 0, 7 };
+	struct rdiag_flow_opts fo = { .pending_max = 64, .max_flows = 16 };
+	struct rdiag_frame f = { .n = 1, .ts_sec = 1700000000, .ts_nsec = 5, .caplen = len,
+				 .len = len, .linktype = linktype, .data = b };
+	struct dump_summary_opts so = { .have_qp = false };
+	struct rdiag_flow_table *ft;
+	struct rdiag_flow_total t;
+	struct out *o[3];
+	size_t i, m;
+	uint32_t skip;
+
+	if (!null && !(null = fopen("/dev/null", "we")))
+		abort();
+	o[0] = out_new(null, OUT_TEXT);
+	o[1] = out_new(null, OUT_JSON);
+	o[2] = out_new(null, OUT_JSON_PRETTY);
+	CHECK(o[0] && o[1] && o[2]);
+	CHECK(rdiag_flow_open(&ft, &fo) == 0);
+	for (i = 0; i < sizeof(psn_step) / sizeof(psn_step[0]); i++) {
+		struct rdiag_flow_verdict v;
+		struct rdiag_pkt q = *p;
+
+		q.bth.psn = (p->bth.psn + (uint32_t)psn_step[i]) & 0xffffff;
+		(void)rdiag_flow_add(ft, &q, 1000000000ull * i + 17, &v);
+		f.n = i + 1;
+		dump_packet(o[0], &f, &q, &v, false);
+		dump_packet(o[0], &f, &q, &v, true);
+		dump_packet(o[1], &f, &q, &v, false);
+	}
+	rdiag_flow_add_other(ft);
+	for (i = 0, m = rdiag_flow_count(ft); i < m; i++) {
+		struct rdiag_flow_info info;
+
+		CHECK(rdiag_flow_get(ft, i, &info) == 0);
+	}
+	CHECK(rdiag_flow_get(ft, rdiag_flow_count(ft), &(struct rdiag_flow_info){ 0 }) == -ENOENT);
+	CHECK(rdiag_flow_total(ft, &t) == 0);
+	for (i = 0, m = rdiag_flow_cm_count(ft); i < m; i++) {
+		struct rdiag_cm_conn_info ci;
+
+		CHECK(rdiag_flow_cm_get(ft, i, &ci) == 0);
+	}
+	/* the summary is the slow part: one form per input, as bits 4-5 of byte 0 say */
+	if (sel == 1)
+		dump_summary(o[0], ft, &so);
+	else if (sel == 2)
+		dump_summary(o[2], ft, &so);
+	if (sel == 3) {
+		so.have_qp = true;
+		so.qp = p->bth.destqp;
+		dump_summary(o[0], ft, &so);
+	}
+	rdiag_flow_close(ft);
+	for (i = 0; i < 3; i++)
+		out_free(o[i]);
+	/* the application's part: after rdma_cm's IP header (struct cma_hdr, 36 bytes) when
+	 * there is one */
+	skip = p->cm.has_ip ? 36 : 0;
+	if ((p->present & RDIAG_HAS_CM) && p->cm.priv_len > skip) {
+		struct rdiag_doc_peer_info peer;
+
+		cm_private_seen++;
+		if (rd_doc_pdata_unpack(b + p->cm.priv_off + skip, p->cm.priv_len - skip, &peer) == 0)
+			cm_private_doctor++;
+	}
+}
+
+/* the UDP destination port where each link type usually has it (IPv4 without options, IPv6
+ * without extension headers), added to o */
+static void add_udp_ports(struct rdiag_decode_opts *o, const uint8_t *b, uint32_t len)
+{
+	static const uint32_t off[] = { 14 + 20 + 2, 14 + 40 + 2, 18 + 20 + 2, 20 + 2, 40 + 2,
+					16 + 20 + 2, 20 + 20 + 2 };
+	size_t i;
+
+	for (i = 0; i < sizeof(off) / sizeof(off[0]); i++)
+		if (off[i] + 2 <= len)
+			(void)rdiag_decode_opts_add_port(o, (uint16_t)(b[off[i]] << 8 | b[off[i] + 1]));
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -49,7 +149,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rdiag_pkt p;
 	uint32_t len, cut;
 	uint8_t *b;
-	int linktype, r;
+	int linktype, r, whole;
 
 	if (size < 1 || size > 65536)
 		return 0;
@@ -65,6 +165,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		(void)rdiag_pkt_icrc(&p, b, len, &icrc);
 	}
+	whole = r;
+	if (r == 0)
+		flow_and_print(&p, b, len, linktype, (data[0] >> 4) & 3);
 	free(b);
 
 	/* the same frame cut by the snap length */
@@ -85,6 +188,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = rdiag_pkt_decode(&p, linktype, b, len, len, &o);
 	check(&p, r, len, len);
 	CHECK(!p.icrc_checked && !(p.present & RDIAG_HAS_MAD));
+
+	/* any UDP port is RoCEv2 (analysed and printed when that made it RDMA) */
+	rdiag_decode_opts_init(&o);
+	add_udp_ports(&o, b, len);
+	r = rdiag_pkt_decode(&p, linktype, b, len, len, &o);
+	check(&p, r, len, len);
+	if (r == 0 && whole != 0)
+		flow_and_print(&p, b, len, linktype, (data[0] >> 4) & 3);
 	free(b);
 	return 0;
 }

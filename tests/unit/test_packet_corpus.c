@@ -19,5 +19,10 @@ int main(void)
 		return tap_done();
 	printf("# %d corpus files replayed\n", n);
 	EXPECT_TRUE(n >= 40);
+	/* the CM private data path is reached, the doctor's own private data included */
+	printf("# CM private data in %u decodes, the doctor's in %u\n", cm_private_seen,
+	       cm_private_doctor);
+	EXPECT_TRUE(cm_private_seen > 0);
+	EXPECT_TRUE(cm_private_doctor > 0);
 	return tap_done();
 }

@@ -1,0 +1,24 @@
+/* Replays the fuzz seed corpus of the doctor's CM private data (tests/fuzz/corpus-pdata/, where every
+ * crash the fuzzer finds is kept as a fixture) through the fuzz target itself
+ * (tests/fuzz/fuzz_pdata.c), so each one stays fixed in make check (and under
+ * SANITIZE=address,undefined).  The target's invariant checks trap on a violation, which
+ * fails this test. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "tap.h"
+#include "../fuzz/fuzz_pdata.c"
+#include "corpus_replay.h"
+
+#define CORPUS "tests/fuzz/corpus-pdata"
+
+int main(void)
+{
+	static uint8_t buf[1 << 20];
+	int n = corpus_replay(CORPUS, buf, sizeof(buf));
+
+	if (n < 0)
+		return tap_done();
+	printf("# %d corpus files replayed\n", n);
+	EXPECT_TRUE(n >= 9);
+	return tap_done();
+}

@@ -1,0 +1,24 @@
+/* Replays the fuzz seed corpus of the thresholds file (tests/fuzz/corpus-threshold/, where every
+ * crash the fuzzer finds is kept as a fixture) through the fuzz target itself
+ * (tests/fuzz/fuzz_threshold.c), so each one stays fixed in make check (and under
+ * SANITIZE=address,undefined).  The target's invariant checks trap on a violation, which
+ * fails this test. */
+#include <stdio.h>
+#include <stdlib.h>
+#include "tap.h"
+#include "../fuzz/fuzz_threshold.c"
+#include "corpus_replay.h"
+
+#define CORPUS "tests/fuzz/corpus-threshold"
+
+int main(void)
+{
+	static uint8_t buf[1 << 20];
+	int n = corpus_replay(CORPUS, buf, sizeof(buf));
+
+	if (n < 0)
+		return tap_done();
+	printf("# %d corpus files replayed\n", n);
+	EXPECT_TRUE(n >= 5);
+	return tap_done();
+}
