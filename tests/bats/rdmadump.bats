@@ -95,7 +95,9 @@ teardown() {
 	[ "${#lines[@]}" -eq 5 ]
 	assert_line --index 0 --partial "CM REJ"
 	assert_line --index 1 --partial "RNR NAK"
-	assert_line --index 2 --partial "[dup]"
+	# the resend after the RNR NAK is an RNR retry: no duplicate, no go-back (issue 13)
+	assert_line --index 2 --partial "[retry after RNR NAK]"
+	refute_output --partial "[dup]"
 	assert_line --index 4 --partial "reason 4 TIMEOUT"
 }
 
@@ -216,7 +218,9 @@ EOF
 	assert_success
 	assert_line --index 0 "== rdmadump summary =="
 	assert_line "100 frames, 100 RDMA packets, 0 other, 57080 bytes (50968 payload) in 23.2s"
-	assert_line --regexp '^198\.18\.0\.2 > 198\.18\.0\.1 qp 0x000014 +3 +186 +0 +0 +0 +0 +0 +0 +2 '
+	assert_line --regexp '^198\.18\.0\.2 > 198\.18\.0\.1 qp 0x000014 +3 +186 +0 +0 +0 +0 +0 +0 +0 +2 '
+	# GAP LOST NCAP RTRY DUP: the RNR retry of qp 0x13 is a retry, not a duplicate
+	assert_line --regexp '^198\.18\.0\.1 > 198\.18\.0\.2 qp 0x000013 +7 +5534 +0 +0 +0 +1 +0 '
 	assert_line "    RNR NAKs: 2, timer 0.01 ms"
 	assert_line "    READs: 3 (0 unanswered)"
 	assert_line --partial "comm 0xffb125ef TCP:7999 qp 0x000013 <> 0x000000: rejected"
