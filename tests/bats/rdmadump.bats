@@ -326,6 +326,47 @@ EOF
 	[ "$status" -eq 1 ]
 }
 
+@test "retries by cause on the real lossy captures: NAK-seq and timeout retries, no RNR retry, no duplicate, no gap left to the capture" {
+	# rxe_lossy.pcap: every loss was NAKed (isolated losses), so every resend is a NAK-seq
+	# retry; its go-back retries are rxe0's completer_retry_err (checked above).
+	L="$FIX/rxe/rxe_lossy.pcap"
+	c() { awk -v k="$1" '$1 == k { print $2 }' "$FIX/rxe/rxe_lossy.counters"; }
+	run rdmadump -q -j -r "$L"
+	assert_success
+	t=$(echo "$output" | jq -r '.summary.total | [.not_captured_gaps, .retries.rnr, .retries.timeout,
+		.duplicates, .retries.nak_seq - .psn_retx - .psn_dup] | join(" ")')
+	[ "$t" = "0 0 0 0 0" ] || fail "ncap rnr timeout dup nak_seq-(retx+dup) = $t"
+	[ "$(c rxe0.retry_exceeded_err)" = 0 ]
+	# rxe-lossy-write.pcap (the tier's 11-transport run): also losses no NAK could report (the
+	# last packets of a burst), resent when rxe0's ACK timer fired, ~60 ms later (ib_write_bw's
+	# timeout 14 = 67 ms, counted from the last ACK); WRITEs need no receive WQE: no RNR
+	L="$FIX/vm/rxe-lossy-write.pcap"
+	run rdmadump -q -j -r "$L"
+	assert_success
+	t=$(echo "$output" | jq -r '.summary.total | [.not_captured_gaps, .retries.rnr, .duplicates,
+		.retries.nak_seq + .retries.timeout - .psn_retx - .psn_dup,
+		(.retries.timeout > 0), (.retries.timeout_gap_max_ns > 50000000)] | join(" ")')
+	[ "$t" = "0 0 0 0 true true" ] ||
+		fail "ncap rnr dup retries-(retx+dup) timeout>0 gap>50ms = $t"
+	run rdmadump --errors -r "$L"
+	assert_output --partial "[retry after timeout +61"
+	assert_output --partial "[retransmission] [retry after NAK-seq]"
+	refute_output --partial "[dup]"
+}
+
+@test "an RNR retry on the real rxe capture is an RNR retry: not a duplicate, not a go-back retry" {
+	# rxe_probe's SEND Only -> RNR NAK, its retry -> RNR NAK, then the budget (rnr_retry 1) is
+	# spent: 2 RNR NAKs, 1 RNR retry
+	run rdmadump -q -j -r "$CAP"
+	assert_success
+	t=$(echo "$output" | jq -r '.summary.flows[] | select(.destqp == 19) | [.rnr_naks // 0,
+		.retries.rnr, .retries.nak_seq, .retries.timeout, .duplicates, .psn_goback, .psn_dup] | join(" ")')
+	[ "$t" = "0 1 0 0 0 0 1" ] || fail "qp 0x13 rnr_naks retries(rnr nak timeout) dup goback psn_dup = $t"
+	[ "$(echo "$output" | jq '.summary.total.rnr_naks')" = 2 ]
+	run rdmadump --errors -r "$CAP"
+	assert_output --partial "psn 261 A len 64 [retry after RNR NAK]"
+}
+
 @test "real rxe captures (IPv4 and IPv6 RoCE v2): every packet decodes and every ICRC verifies" {
 	for f in "$FIX"/rxe/*.pcap "$FIX"/vm/*.pcap; do
 		run rdmadump -j -r "$f"
