@@ -38,8 +38,9 @@
 #define RD_OOO_WINDOW 8		/* packets after a gap in which a filler counts as reordering */
 #define NIL UINT32_MAX
 #define RD_OPS_INLINE 8		/* distinct opcodes per flow looked up inside struct rd_flow */
-#define RD_GAPS_OPEN 16		/* gaps per flow waiting for the receiver to settle them */
+#define RD_GAPS_OPEN 8		/* gaps per flow waiting for the receiver to settle them */
 #define RD_ORIG_TS 128		/* send times of the last PSNs (as far back as the bitmap) */
+#define RD_TS_SHIFT 4		/* kept in 16 ns units, 32 bits: time differences to 68 s */
 
 /* a PSN gap not settled yet: lost in the fabric, or only missed by the capture? */
 struct rd_gap {
@@ -52,7 +53,8 @@ struct rd_gap {
 /* what a request flow keeps to settle its gaps and date its resends (allocated with the
  * flow's first request) */
 struct rd_req_track {
-	uint64_t orig_ts[RD_ORIG_TS];	/* by PSN % RD_ORIG_TS: when it was last sent */
+	uint32_t orig_ts[RD_ORIG_TS];	/* by PSN % RD_ORIG_TS: when it was last sent, as
+					 * (ts >> RD_TS_SHIFT) + 1 (0: not seen) */
 	struct rd_gap gap[RD_GAPS_OPEN];
 	unsigned int n_gaps;
 };
@@ -618,7 +620,7 @@ static void orig_stamp(struct rd_flow *f, uint32_t psn, uint32_t span, uint64_t 
 	if (!t)
 		return;
 	for (uint32_t k = 0; k < span && k < RD_ORIG_TS; k++)
-		t->orig_ts[(psn + k) % RD_ORIG_TS] = ts;
+		t->orig_ts[(psn + k) % RD_ORIG_TS] = ts ? (uint32_t)(ts >> RD_TS_SHIFT) + 1 : 0;
 }
 
 /* the resent PSN psn of flow fi: its cause (one per packet), counted; seen: its original
@@ -628,8 +630,9 @@ static void retry_count(struct rdiag_flow_table *ft, size_t fi, uint32_t psn, bo
 {
 	struct rd_flow *f = &ft->f[fi];
 	struct rd_gap *g = gap_find(f, psn);
-	uint64_t orig = seen && f->track ? f->track->orig_ts[psn % RD_ORIG_TS] : 0;
-	uint64_t since = orig && ts >= orig ? ts - orig : 0;
+	uint32_t orig = seen && f->track ? f->track->orig_ts[psn % RD_ORIG_TS] : 0;
+	/* modulo 2^32 units: right for resends within 68 s of the previous send */
+	uint64_t since = orig ? (uint64_t)((uint32_t)(ts >> RD_TS_SHIFT) + 1 - orig) << RD_TS_SHIFT : 0;
 
 	if (g)
 		g->fabric = true;	/* resent: the sender had lost it */

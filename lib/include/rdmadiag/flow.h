@@ -198,7 +198,8 @@ struct rdiag_flow_verdict {
 					 * as known after this packet; RDIAG_QPN_NONE when not */
 	uint64_t latency_ns;
 	uint64_t retry_gap_ns;		/* RETRY_*, DUP of a request: time since the previous
-					 * transmission of the PSN (0 when none was seen) */
+					 * transmission of the PSN, to 16 ns, up to 68 s (0 when
+					 * none was seen) */
 };
 
 struct rdiag_flow_opts {
