@@ -10,6 +10,19 @@
  *   behind: a 128-PSN bitmap of what was seen tells a duplicate (seen: a retransmission) from a
  *   hole being filled; a hole filled within RD_OOO_WINDOW packets of the gap is out of order
  *   (the "lost" packets were only late), later it is a retransmission of a lost packet.
+ *
+ * Loss: the fabric or the capture.  A gap stays open (struct rd_gap) until the receiver's
+ * responses settle it: a NAK PSN sequence error for one of its PSNs, or a resend of one, makes
+ * it lost in the fabric; a response that covers its last PSN (ACK or READ response at or past
+ * it, NAK or RNR NAK past it) while neither happened means the receiver had every PSN of it,
+ * so the capture missed them (not captured).  A gap nothing settles stays in psn_gaps.
+ *
+ * Retries by cause: a resend (a PSN behind the next expected one that is not a late packet)
+ * that starts a retry takes its cause from the responder's last unconsumed NAK for the flow:
+ * RNR NAK -> rnr, PSN sequence error -> nak_seq; with none, a resend at least RDIAG_DUP_MAX_NS
+ * after the previous transmission of that PSN is a timeout (the ACK timer), sooner a
+ * duplicate.  The packets that follow
+ * it while the sender is still behind (the rest of a go-back-N) share its cause.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,6 +38,28 @@
 #define RD_OOO_WINDOW 8		/* packets after a gap in which a filler counts as reordering */
 #define NIL UINT32_MAX
 #define RD_OPS_INLINE 8		/* distinct opcodes per flow looked up inside struct rd_flow */
+#define RD_GAPS_OPEN 8		/* gaps per flow waiting for the receiver to settle them */
+#define RD_ORIG_TS 128		/* send times of the last PSNs (as far back as the bitmap) */
+#define RD_TS_SHIFT 4		/* kept in 16 ns units, 32 bits: time differences to 68 s */
+
+/* a PSN gap not settled yet: lost in the fabric, or only missed by the capture? */
+struct rd_gap {
+	uint32_t first;		/* first missing PSN */
+	uint32_t n;		/* PSNs missing */
+	uint32_t left;		/* of those, not filled by a late packet */
+	bool fabric;		/* NAKed or resent */
+};
+
+/* what a request flow keeps to settle its gaps and date its resends (allocated with the
+ * flow's first request) */
+struct rd_req_track {
+	uint32_t orig_ts[RD_ORIG_TS];	/* by PSN % RD_ORIG_TS: when it was last sent, as
+					 * (ts >> RD_TS_SHIFT) + 1 (0: not seen) */
+	struct rd_gap gap[RD_GAPS_OPEN];
+	unsigned int n_gaps;
+};
+
+enum rd_retry_cause { RD_RC_NONE = 0, RD_RC_NAK, RD_RC_RNR, RD_RC_TIMEOUT, RD_RC_DUP };
 
 struct rd_flow {
 	struct rdiag_flow_info i;
@@ -41,6 +76,8 @@ struct rd_flow {
 	uint64_t seen[2];	/* bit k: PSN req_next-1-k was seen */
 	uint64_t gap_pkt;	/* i.pkts when the last gap opened */
 	uint64_t gap_ns;	/* and the time */
+	struct rd_req_track *track;
+	uint8_t retry_cause;	/* enum rd_retry_cause of the resends in progress */
 	/* response PSN state */
 	bool rsp_init, in_read;
 	uint32_t rsp_last;
@@ -52,12 +89,15 @@ struct rd_flow {
 	struct rd_traffic tr;	/* codepoints, message sizes */
 };
 
-/* recent NAK PSN-sequence errors: a PSN that fills a hole after the responder asked for it is a
- * retransmission of a lost packet, not a late (reordered) one */
-#define RD_NAK_RING 16
+/* recent NAKs (PSN sequence errors and RNR NAKs): a PSN that fills a hole after the responder
+ * asked for it is a retransmission of a lost packet, not a late (reordered) one; and the first
+ * resend after a NAK takes it as its cause (consumed) */
+#define RD_NAK_RING 64
 struct rd_nak_seen {
 	uint8_t kind, used;
+	bool rnr, consumed;
 	uint8_t src[16], dst[16];	/* of the NAK (responder -> requester) */
+	uint32_t destqp;		/* the requester's QP */
 	uint32_t psn;
 	uint64_t ts;
 };
@@ -126,6 +166,7 @@ void rdiag_flow_close(struct rdiag_flow_table *ft)
 		return;
 	rd_pause_free(&ft->pause);
 	for (size_t i = 0; i < ft->n; i++) {
+		free(ft->f[i].track);
 		free(ft->f[i].ops);
 		rd_hist_free(ft->f[i].read_h);
 		rd_hist_free(ft->f[i].ack_h);
@@ -442,31 +483,224 @@ static uint32_t request_span(const struct rd_flow *f, const struct rdiag_pkt *p,
 	return span;
 }
 
+static uint32_t src_qpn(const struct rdiag_flow_table *ft, size_t i);
+
+/* is NAK n addressed to the requester of flow fi (same hosts; same QP when it is known)? */
+static bool nak_for(const struct rdiag_flow_table *ft, size_t fi, const struct rd_nak_seen *n)
+{
+	const struct rd_flow *f = &ft->f[fi];
+	uint32_t sq;
+
+	if (!n->used || n->kind != f->i.key.kind || memcmp(n->src, f->i.key.dst, 16) ||
+	    memcmp(n->dst, f->i.key.src, 16))
+		return false;
+	sq = src_qpn(ft, fi);
+	return sq == RDIAG_QPN_NONE || sq == n->destqp;
+}
+
 /* did the responder NAK (PSN sequence error) a PSN at or before psn, after the last gap
  * opened and while psn was missing? */
-static bool nak_asked(const struct rdiag_flow_table *ft, const struct rd_flow *f, uint32_t psn)
+static bool nak_asked(const struct rdiag_flow_table *ft, size_t fi, uint32_t psn)
 {
+	const struct rd_flow *f = &ft->f[fi];
+
 	for (unsigned int i = 0; i < RD_NAK_RING; i++) {
 		const struct rd_nak_seen *n = &ft->naks[i];
 
-		if (n->used && n->ts >= f->gap_ns && n->kind == f->i.key.kind &&
-		    !memcmp(n->src, f->i.key.dst, 16) &&
-		    !memcmp(n->dst, f->i.key.src, 16) && rd_psn_diff(psn, n->psn) >= 0 &&
-		    rd_psn_diff(f->req_next, n->psn) > 0)
+		if (!n->rnr && n->ts >= f->gap_ns && nak_for(ft, fi, n) &&
+		    rd_psn_diff(psn, n->psn) >= 0 && rd_psn_diff(f->req_next, n->psn) > 0)
 			return true;
 	}
 	return false;
 }
 
-static void goback(struct rdiag_flow_table *ft, struct rd_flow *f, bool back)
+/* the NAK that made the sender resend psn: the latest unconsumed one for this flow at or
+ * before psn while psn was outstanding; consumed so that one NAK starts one retry */
+static enum rd_retry_cause nak_cause(struct rdiag_flow_table *ft, size_t fi, uint32_t psn)
 {
-	f->i.psn_goback += back;
-	ft->t.psn_goback += back;
+	struct rd_nak_seen *best = NULL;
+
+	for (unsigned int i = 0; i < RD_NAK_RING; i++) {
+		struct rd_nak_seen *n = &ft->naks[i];
+
+		if (n->consumed || !nak_for(ft, fi, n) || rd_psn_diff(psn, n->psn) < 0 ||
+		    rd_psn_diff(ft->f[fi].req_next, n->psn) <= 0)
+			continue;
+		if (!best || n->ts >= best->ts)
+			best = n;
+	}
+	if (!best)
+		return RD_RC_NONE;
+	best->consumed = true;
+	return best->rnr ? RD_RC_RNR : RD_RC_NAK;
 }
 
-static void request_psn(struct rdiag_flow_table *ft, struct rd_flow *f, const struct rdiag_pkt *p,
-			bool is_read, struct rdiag_flow_verdict *v)
+/* ---- gaps: the fabric or the capture ---- */
+
+static struct rd_req_track *track_of(struct rd_flow *f)
 {
+	if (!f->track)
+		f->track = calloc(1, sizeof(*f->track));
+	return f->track;
+}
+
+static void gap_drop(struct rd_req_track *t, unsigned int i)
+{
+	memmove(&t->gap[i], &t->gap[i + 1], (t->n_gaps - i - 1) * sizeof(t->gap[0]));
+	t->n_gaps--;
+}
+
+static void gap_open(struct rd_flow *f, uint32_t first, uint32_t n)
+{
+	struct rd_req_track *t = track_of(f);
+
+	if (!t)
+		return;		/* the gap stays counted as lost: nothing will settle it */
+	if (t->n_gaps == RD_GAPS_OPEN)
+		gap_drop(t, 0);	/* the oldest stays as it is counted */
+	t->gap[t->n_gaps++] = (struct rd_gap){ .first = first, .n = n, .left = n };
+}
+
+/* the open gap holding psn, or NULL */
+static struct rd_gap *gap_find(struct rd_flow *f, uint32_t psn)
+{
+	struct rd_req_track *t = f->track;
+
+	for (unsigned int i = 0; t && i < t->n_gaps; i++) {
+		int32_t d = rd_psn_diff(psn, t->gap[i].first);
+
+		if (d >= 0 && (uint32_t)d < t->gap[i].n)
+			return &t->gap[i];
+	}
+	return NULL;
+}
+
+/* the receiver has every PSN up to covered: settle the gaps it covers */
+static void gaps_covered(struct rdiag_flow_table *ft, struct rd_flow *f, uint32_t covered)
+{
+	struct rd_req_track *t = f->track;
+	unsigned int i = 0;
+
+	while (t && i < t->n_gaps) {
+		struct rd_gap *g = &t->gap[i];
+
+		if (rd_psn_diff(covered, (g->first + g->n - 1) & RD_PSN_MASK) < 0) {
+			i++;
+			continue;
+		}
+		if (!g->fabric && g->left) {
+			f->i.psn_gaps--;
+			ft->t.psn_gaps--;
+			f->i.psn_lost -= g->left;
+			ft->t.psn_lost -= g->left;
+			f->i.loss.not_captured_gaps++;
+			ft->t.loss.not_captured_gaps++;
+			f->i.loss.not_captured_psns += g->left;
+			ft->t.loss.not_captured_psns += g->left;
+		}
+		gap_drop(t, i);
+	}
+}
+
+/* a response from the receiver of request flow rq: what it says about rq's gaps */
+static void gaps_settle(struct rdiag_flow_table *ft, struct rd_flow *rq, const struct rdiag_pkt *p)
+{
+	uint32_t psn = p->bth.psn & RD_PSN_MASK;
+	enum rdiag_op_kind k = rdiag_opcode_kind(p->bth.opcode);
+
+	if (!rq->track || !rq->track->n_gaps)
+		return;
+	if (p->present & RDIAG_HAS_AETH && p->aeth.kind != RDIAG_AETH_ACK) {
+		struct rd_gap *g;
+
+		if (p->aeth.kind == RDIAG_AETH_NAK && p->aeth.nak == 0 && (g = gap_find(rq, psn)))
+			g->fabric = true;	/* the receiver asked for it: it never arrived */
+		/* a NAK names the PSN it is missing or refusing: everything before arrived */
+		gaps_covered(ft, rq, (psn - 1) & RD_PSN_MASK);
+		return;
+	}
+	if (k == RDIAG_OPK_ACK || k == RDIAG_OPK_ATOMIC_ACK || k == RDIAG_OPK_READ_RESP)
+		gaps_covered(ft, rq, psn);
+}
+
+/* PSNs psn .. psn+span-1 are sent at ts (ts 0: not seen, a gap) */
+static void orig_stamp(struct rd_flow *f, uint32_t psn, uint32_t span, uint64_t ts)
+{
+	struct rd_req_track *t = track_of(f);
+
+	if (!t)
+		return;
+	for (uint32_t k = 0; k < span && k < RD_ORIG_TS; k++)
+		t->orig_ts[(psn + k) % RD_ORIG_TS] = ts ? (uint32_t)(ts >> RD_TS_SHIFT) + 1 : 0;
+}
+
+/* the resent PSN psn of flow fi: its cause (one per packet), counted; seen: its original
+ * was seen within the last RD_ORIG_TS PSNs (so its time is known) */
+static void retry_count(struct rdiag_flow_table *ft, size_t fi, uint32_t psn, bool back,
+			bool seen, uint64_t ts, struct rdiag_flow_verdict *v)
+{
+	struct rd_flow *f = &ft->f[fi];
+	struct rd_gap *g = gap_find(f, psn);
+	uint32_t orig = seen && f->track ? f->track->orig_ts[psn % RD_ORIG_TS] : 0;
+	/* modulo 2^32 units: right for resends within 68 s of the previous send */
+	uint64_t since = orig ? (uint64_t)((uint32_t)(ts >> RD_TS_SHIFT) + 1 - orig) << RD_TS_SHIFT : 0;
+
+	if (g)
+		g->fabric = true;	/* resent: the sender had lost it */
+	if (back || f->retry_cause == RD_RC_NONE) {
+		enum rd_retry_cause c = nak_cause(ft, fi, psn);
+
+		if (c == RD_RC_NONE)
+			c = orig && since < RDIAG_DUP_MAX_NS ? RD_RC_DUP : RD_RC_TIMEOUT;
+		f->retry_cause = (uint8_t)c;
+		/* a go-back-N retry starts here; a resend after an RNR NAK is not one */
+		if (back && (c == RD_RC_NAK || c == RD_RC_TIMEOUT)) {
+			f->i.psn_goback++;
+			ft->t.psn_goback++;
+		}
+	}
+	v->retry_gap_ns = since;
+	if (seen)
+		orig_stamp(f, psn, 1, ts);	/* a later resend is timed from this one */
+	switch (f->retry_cause) {
+	case RD_RC_NAK:
+		f->i.loss.retry_nak_seq++;
+		ft->t.loss.retry_nak_seq++;
+		v->flags |= RDIAG_FV_RETRY_NAK;
+		break;
+	case RD_RC_RNR:
+		f->i.loss.retry_rnr++;
+		ft->t.loss.retry_rnr++;
+		v->flags |= RDIAG_FV_RETRY_RNR;
+		break;
+	case RD_RC_TIMEOUT: {
+		struct rdiag_flow_loss *l[2] = { &f->i.loss, &ft->t.loss };
+
+		/* the gap is known only when the original was seen */
+		for (int i = 0; i < 2; i++) {
+			if (since && (!l[i]->timeout_gap_min_ns || since < l[i]->timeout_gap_min_ns))
+				l[i]->timeout_gap_min_ns = since;
+			if (since > l[i]->timeout_gap_max_ns)
+				l[i]->timeout_gap_max_ns = since;
+			l[i]->retry_timeout++;
+		}
+		v->flags |= RDIAG_FV_RETRY_TIMEOUT;
+		break;
+	}
+	default:
+		f->i.loss.duplicates++;
+		ft->t.loss.duplicates++;
+		v->flags |= RDIAG_FV_DUP;
+		break;
+	}
+}
+
+
+/* returns true when the packet is a resend (a request PSN the flow had already passed) */
+static bool request_psn(struct rdiag_flow_table *ft, size_t fi, const struct rdiag_pkt *p,
+			bool is_read, uint64_t ts, struct rdiag_flow_verdict *v)
+{
+	struct rd_flow *f = &ft->f[fi];
 	uint32_t psn = p->bth.psn & RD_PSN_MASK, slack = f->read_slack, new_slack, span;
 	int32_t d;
 	bool back;
@@ -480,7 +714,8 @@ static void request_psn(struct rdiag_flow_table *ft, struct rd_flow *f, const st
 		f->seen[0] = f->seen[1] = 0;
 		seen_shift(f->seen, span);
 		f->seen[0] |= span >= 64 ? ~0ull : (1ull << span) - 1;
-		return;
+		orig_stamp(f, psn, span, ts);
+		return false;
 	}
 	/* a sender emits PSNs in order except when it retries (go-back-N, after a NAK or a
 	 * timeout): a step back behind its previous packet that is not a late packet is one
@@ -500,16 +735,21 @@ static void request_psn(struct rdiag_flow_table *ft, struct rd_flow *f, const st
 			v->lost = (uint32_t)d;
 			v->expected_psn = f->req_next;
 			seen_shift(f->seen, (uint32_t)d);
+			gap_open(f, f->req_next, (uint32_t)d);
+			orig_stamp(f, f->req_next, (uint32_t)d, 0);
 		} else if (d > 0) {
 			/* the READ before used more PSNs than a 4096 MTU needs: mark them used */
 			seen_shift(f->seen, (uint32_t)d);
 			f->seen[0] |= d >= 64 ? ~0ull : (1ull << d) - 1;
+			orig_stamp(f, f->req_next, (uint32_t)d, ts);
 		}
 		f->read_slack = new_slack;
 		seen_shift(f->seen, span);
 		f->seen[0] |= span >= 64 ? ~0ull : (1ull << span) - 1;
 		f->req_next = (psn + span) & RD_PSN_MASK;
-		return;
+		f->retry_cause = RD_RC_NONE;	/* at the front again: a retry is over */
+		orig_stamp(f, psn, span, ts);
+		return false;
 	}
 	/* behind the expected PSN */
 	v->expected_psn = f->req_next;
@@ -518,27 +758,33 @@ static void request_psn(struct rdiag_flow_table *ft, struct rd_flow *f, const st
 
 		if (k < 128 && !seen_test_set(f->seen, k)) {
 			/* a hole filled: late, or resent because it was lost */
-			if (!nak_asked(ft, f, psn) && f->i.pkts - f->gap_pkt <= RD_OOO_WINDOW) {
+			if (!nak_asked(ft, fi, psn) && f->i.pkts - f->gap_pkt <= RD_OOO_WINDOW) {
+				struct rd_gap *g = gap_find(f, psn);
+
 				f->i.psn_ooo++;
 				ft->t.psn_ooo++;
 				if (f->i.psn_lost) {
 					f->i.psn_lost--;
 					ft->t.psn_lost--;
 				}
+				if (g && g->left)
+					g->left--;
+				orig_stamp(f, psn, 1, ts);
 				v->flags |= RDIAG_FV_OOO;
-				return;
+				return false;
 			}
 			f->i.psn_retx++;
 			ft->t.psn_retx++;
 			v->flags |= RDIAG_FV_RETX;
-			goback(ft, f, back);
-			return;
+			retry_count(ft, fi, psn, back, false, ts, v);
+			orig_stamp(f, psn, 1, ts);	/* a later resend is timed from this one */
+			return true;
 		}
+		f->i.psn_dup++;
+		ft->t.psn_dup++;
+		retry_count(ft, fi, psn, back, k < RD_ORIG_TS, ts, v);
+		return true;
 	}
-	f->i.psn_dup++;
-	ft->t.psn_dup++;
-	v->flags |= RDIAG_FV_DUP;
-	goback(ft, f, back);
 }
 
 static void link_peers(struct rdiag_flow_table *ft, uint32_t req, uint32_t rsp)
@@ -597,7 +843,41 @@ static void pend_put(struct rdiag_flow_table *ft, const struct rd_pend_key *k, u
 	}
 }
 
+static void nak_remember(struct rdiag_flow_table *ft, const struct rdiag_pkt *p,
+			 unsigned int kind, const uint8_t src[16], const uint8_t dst[16],
+			 uint64_t ts, bool rnr)
+{
+	struct rd_nak_seen *n = &ft->naks[ft->nak_head++ % RD_NAK_RING];
+
+	n->used = 1;
+	n->rnr = rnr;
+	n->consumed = false;
+	n->kind = (uint8_t)kind;
+	memcpy(n->src, src, 16);
+	memcpy(n->dst, dst, 16);
+	n->destqp = p->bth.destqp;
+	n->psn = p->bth.psn & RD_PSN_MASK;
+	n->ts = ts;
+}
+
+static void response_psn(struct rdiag_flow_table *ft, uint32_t fi, const struct rdiag_pkt *p,
+			 unsigned int kind, const uint8_t src[16], const uint8_t dst[16],
+			 uint64_t ts, struct rdiag_flow_verdict *v);
+
+/* a response: the request PSNs it answers, then what it says about the requester's gaps */
 static void response(struct rdiag_flow_table *ft, uint32_t fi, const struct rdiag_pkt *p,
+		     unsigned int kind, const uint8_t src[16], const uint8_t dst[16], uint64_t ts,
+		     struct rdiag_flow_verdict *v)
+{
+	int64_t rq;
+
+	response_psn(ft, fi, p, kind, src, dst, ts, v);
+	rq = ft->f[fi].i.peer;
+	if (rq >= 0)
+		gaps_settle(ft, &ft->f[rq], p);
+}
+
+static void response_psn(struct rdiag_flow_table *ft, uint32_t fi, const struct rdiag_pkt *p,
 		     unsigned int kind, const uint8_t src[16], const uint8_t dst[16], uint64_t ts,
 		     struct rdiag_flow_verdict *v)
 {
@@ -622,6 +902,7 @@ static void response(struct rdiag_flow_table *ft, uint32_t fi, const struct rdia
 			f->i.rnr_naks++;
 			ft->t.rnr_naks++;
 			v->flags |= RDIAG_FV_RNR;
+			nak_remember(ft, p, kind, src, dst, ts, true);
 			break;
 		case RDIAG_AETH_NAK: {
 			unsigned int c = p->aeth.nak < RDIAG_NAK_OTHER ? p->aeth.nak : RDIAG_NAK_OTHER;
@@ -629,16 +910,8 @@ static void response(struct rdiag_flow_table *ft, uint32_t fi, const struct rdia
 			f->i.naks[c]++;
 			ft->t.naks[c]++;
 			v->flags |= RDIAG_FV_NAK;
-			if (p->aeth.nak == 0) {
-				struct rd_nak_seen *n = &ft->naks[ft->nak_head++ % RD_NAK_RING];
-
-				n->used = 1;
-				n->kind = (uint8_t)kind;
-				memcpy(n->src, src, 16);
-				memcpy(n->dst, dst, 16);
-				n->psn = p->bth.psn & RD_PSN_MASK;
-				n->ts = ts;
-			}
+			if (p->aeth.nak == 0)
+				nak_remember(ft, p, kind, src, dst, ts, false);
 			break;
 		}
 		default:
@@ -875,9 +1148,9 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 		bool is_read = rdiag_opcode_kind(op) == RDIAG_OPK_READ_REQ;
 		bool is_atomic = rdiag_opcode_kind(op) == RDIAG_OPK_ATOMIC;
 		struct rd_pend_key k;
+		bool resent = request_psn(ft, (size_t)fi, p, is_read, ts, v);
 
-		request_psn(ft, f, p, is_read, v);
-		if (!reliable || (v->flags & RDIAG_FV_DUP && !is_read))
+		if (!reliable || (resent && !(v->flags & RDIAG_FV_RETX) && !is_read))
 			return 0;
 		pend_key(&k, kind, src, dst, p->bth.psn);
 		if (is_read) {

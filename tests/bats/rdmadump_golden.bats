@@ -29,7 +29,23 @@ $output"
 	done < "$GOLD/cases"
 }
 
-@test "golden: the text summary of go-back-N shows the gap, the resend, the duplicates and the two retries (after the NAK and the RNR NAK)" {
-	run grep -F "PSN: 1 gaps (1 packets lost), 7 duplicates, 1 lost packets resent, 0 out of order, 2 go-back retries" "$GOLD/gen_go_back_n.txt"
+@test "golden: go-back-N shows the gap lost in the fabric, one go-back retry after the NAK, and the resend after the RNR NAK as an RNR retry, not a duplicate" {
+	run grep -F "PSN: 1 gaps (1 packets lost in the fabric), 0 gaps not captured (0 PSNs), 1 lost packets resent, 0 out of order, 1 go-back retries" "$GOLD/gen_go_back_n.txt"
 	assert_success
+	run grep -F "resent: 7 after a NAK-sequence error, 1 after an RNR NAK, 0 after a timeout; 0 duplicates" "$GOLD/gen_go_back_n.txt"
+	assert_success
+	run grep -c -F "[dup]" "$GOLD/gen_go_back_n.txt"
+	assert_output 0
+}
+
+@test "golden: frames cut out of a real rxe capture are not captured, not lost: the receiver acknowledged them" {
+	# rxe_sample_uncaptured.pcap = rxe_sample.pcap without frames 2 3 17 23 (editcap), four
+	# SEND_MIDDLE packets of ibv_rc_pingpong: 3 gaps, 4 PSNs, each later covered by an ACK
+	run grep -F "PSN: 0 gaps (0 lost in the fabric), 3 not captured (4 PSNs)" "$GOLD/rxe_uncaptured.summary.txt"
+	assert_success
+	run grep -F "capture looks lossy: the receivers acknowledged 4 PSNs (3 gaps) that this capture never saw" "$GOLD/rxe_uncaptured.summary.txt"
+	assert_success
+	run jq -c '.summary | [.total.psn_gaps, .total.psn_lost, .total.not_captured_gaps, .total.not_captured_psns,
+		([.flows[] | select(.destqp == 17) | [.not_captured_gaps, .not_captured_psns]])]' "$GOLD/rxe_uncaptured.summary.json"
+	assert_output '[0,0,3,4,[[2,3],[1,1]]]'
 }

@@ -231,7 +231,11 @@ static void test_gap_dup_ooo(void)
 	EXPECT_EQ(f.psn_lost, 1);	/* 13 never came */
 	EXPECT_EQ(f.psn_ooo, 1);
 	EXPECT_EQ(f.psn_dup, 1);
-	EXPECT_EQ(f.psn_goback, 1);	/* 11 after 15; 12 after 14 was late, not a retry */
+	/* 11 again 4 us after its original, with no NAK: a duplicate, not a retry (12 after 14
+	 * was late, not a retry either) */
+	EXPECT_EQ(f.loss.duplicates, 1);
+	EXPECT_EQ(f.loss.retry_timeout + f.loss.retry_nak_seq + f.loss.retry_rnr, 0);
+	EXPECT_EQ(f.psn_goback, 0);
 	rdiag_flow_close(ft);
 }
 
@@ -254,9 +258,14 @@ static void test_late_fill_is_retransmission(void)
 	rdiag_flow_add(ft, &p, 200, &v);
 	EXPECT_TRUE(v.flags & RDIAG_FV_RETX);
 	EXPECT_TRUE(RDIAG_FV_ERRORS & RDIAG_FV_RETX);
+	EXPECT_TRUE(v.flags & RDIAG_FV_RETRY_TIMEOUT);	/* no NAK seen */
+	EXPECT_EQ(v.retry_gap_ns, 0);	/* 101's original was never seen */
 	p = pkt(0x04, A, B, 0x21, 102);
 	rdiag_flow_add(ft, &p, 201, &v);
-	EXPECT_TRUE(v.flags & RDIAG_FV_DUP);
+	EXPECT_TRUE(v.flags & RDIAG_FV_RETRY_TIMEOUT);	/* the same go-back-N goes on */
+	EXPECT_EQ(v.flags & RDIAG_FV_DUP, 0);
+	/* to 16 ns: the send times are kept in 16 ns units */
+	EXPECT_TRUE(v.retry_gap_ns + 16 > 201 - 102 && v.retry_gap_ns < 201 - 102 + 16);
 	f = info(ft, 0);
 	EXPECT_EQ(f.psn_gaps, 1);
 	EXPECT_EQ(f.psn_lost, 1);
@@ -264,10 +273,12 @@ static void test_late_fill_is_retransmission(void)
 	EXPECT_EQ(f.psn_retx, 1);
 	EXPECT_EQ(f.psn_ooo, 0);
 	EXPECT_EQ(f.psn_goback, 1);	/* 101 after 111; 102 after 101 goes on in order */
-	/* far behind (beyond the 128-PSN window): a duplicate too, and a second go-back */
+	/* far behind (beyond the 128-PSN window): its original's time is not known, so no
+	 * duplicate can be told: a timeout retry, and a second go-back */
 	p = pkt(0x04, A, B, 0x21, 0xffffff - 50);
 	rdiag_flow_add(ft, &p, 202, &v);
-	EXPECT_TRUE(v.flags & RDIAG_FV_DUP);
+	EXPECT_TRUE(v.flags & RDIAG_FV_RETRY_TIMEOUT);
+	EXPECT_EQ(info(ft, 0).loss.retry_timeout, 3);
 	EXPECT_EQ(info(ft, 0).psn_goback, 2);
 	{
 		struct rdiag_flow_total t;
@@ -297,9 +308,11 @@ static void test_nak_makes_fill_a_retransmission(void)
 	rdiag_flow_add(ft, &p, 4, &v);
 	EXPECT_TRUE(v.flags & RDIAG_FV_RETX);
 	EXPECT_EQ(v.flags & RDIAG_FV_OOO, 0);
+	EXPECT_TRUE(v.flags & RDIAG_FV_RETRY_NAK);
 	p = pkt(0x04, A, B, 0x22, 12);
 	rdiag_flow_add(ft, &p, 5, &v);
-	EXPECT_TRUE(v.flags & RDIAG_FV_DUP);
+	EXPECT_TRUE(v.flags & RDIAG_FV_RETRY_NAK);	/* the go-back-N the NAK started */
+	EXPECT_EQ(v.flags & RDIAG_FV_DUP, 0);
 	f = info(ft, 0);
 	EXPECT_EQ(f.psn_gaps, 1);
 	EXPECT_EQ(f.psn_lost, 1);
@@ -391,8 +404,8 @@ static void test_read_unknown_mtu(void)
 	EXPECT_EQ(info(ft, 0).psn_goback, 0);	/* the READ's span is not taken for a step back */
 	p = pkt(0x04, A, B, 5, 201);	/* reserved by the READ: a duplicate */
 	rdiag_flow_add(ft, &p, 3, &v);
-	EXPECT_TRUE(v.flags & RDIAG_FV_DUP);
-	EXPECT_EQ(info(ft, 0).psn_goback, 1);
+	EXPECT_TRUE(v.flags & RDIAG_FV_DUP);	/* 3 ns after the READ: no timer is that short */
+	EXPECT_EQ(info(ft, 0).psn_goback, 0);	/* a duplicate is no retry */
 	rdiag_flow_close(ft);
 }
 

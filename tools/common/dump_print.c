@@ -587,8 +587,9 @@ static void mac_control(struct pkt_out *w, const struct rdiag_pkt *p, bool verbo
 
 static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 {
-	const uint32_t shown = RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_OOO | RDIAG_FV_RETX | RDIAG_FV_CM_RETRY |
-			       RDIAG_FV_READ_DONE | RDIAG_FV_ACKED;
+	const uint32_t shown = RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_OOO | RDIAG_FV_RETX |
+			       RDIAG_FV_RETRY | RDIAG_FV_CM_RETRY | RDIAG_FV_READ_DONE |
+			       RDIAG_FV_ACKED;
 
 	if (!v || !(v->flags & shown))
 		return;
@@ -601,6 +602,24 @@ static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 		w_bool(w, K("dup"), " [dup]", true);
 	if (v->flags & RDIAG_FV_RETX)
 		w_bool(w, K("retx"), " [retransmission]", true);
+	if (v->flags & RDIAG_FV_RETRY_NAK)
+		w_str(w, K("retry"), " [retry after NAK-seq]", "nak_seq");
+	if (v->flags & RDIAG_FV_RETRY_RNR)
+		w_str(w, K("retry"), " [retry after RNR NAK]", "rnr");
+	if (v->flags & RDIAG_FV_RETRY_TIMEOUT) {
+		double g = (double)v->retry_gap_ns;
+
+		/* how long after the previous send of this PSN: the ACK timer, as seen */
+		w_str(w, K("retry"), " [retry after timeout", "timeout");
+		if (v->retry_gap_ns) {
+			w_u64(w, K("retry_gap_ns"), NULL, v->retry_gap_ns);
+			if (g < 1e6)
+				w_text(w, " +%.3gus", g / 1e3);
+			else
+				w_text(w, " +%.3gms", g / 1e6);
+		}
+		w_text(w, "]");
+	}
 	if (v->flags & RDIAG_FV_OOO)
 		w_bool(w, K("ooo"), " [out of order]", true);
 	if (v->flags & RDIAG_FV_CM_RETRY)

@@ -210,6 +210,44 @@ static uint64_t naks(const uint64_t *n)
 	return s;
 }
 
+/* JSON: the PSN gaps the capture missed, then every resent request by cause */
+static void loss_json(struct out *o, const struct rdiag_flow_loss *l)
+{
+	out_u64(o, "not_captured_gaps", NULL, l->not_captured_gaps);
+	out_u64(o, "not_captured_psns", NULL, l->not_captured_psns);
+	out_obj_begin(o, "retries");
+	out_u64(o, "nak_seq", NULL, l->retry_nak_seq);
+	out_u64(o, "rnr", NULL, l->retry_rnr);
+	out_u64(o, "timeout", NULL, l->retry_timeout);
+	if (l->timeout_gap_max_ns) {
+		out_u64(o, "timeout_gap_min_ns", NULL, l->timeout_gap_min_ns);
+		out_u64(o, "timeout_gap_max_ns", NULL, l->timeout_gap_max_ns);
+	}
+	out_obj_end(o);
+	out_u64(o, "duplicates", NULL, l->duplicates);
+}
+
+static uint64_t retries(const struct rdiag_flow_loss *l)
+{
+	return l->retry_nak_seq + l->retry_rnr + l->retry_timeout;
+}
+
+/* text: "resent: 8 after a NAK-sequence error, 0 after an RNR NAK, 1 after a timeout
+ * (4.1ms..4.1ms after the original); 0 duplicates" */
+static void loss_resent_text(struct out *o, const char *indent, const struct rdiag_flow_loss *l)
+{
+	char a[24], b[24];
+
+	out_text(o, "%sresent: %" PRIu64 " after a NAK-sequence error, %" PRIu64
+		 " after an RNR NAK, %" PRIu64 " after a timeout", indent, l->retry_nak_seq,
+		 l->retry_rnr, l->retry_timeout);
+	if (l->timeout_gap_max_ns)
+		out_text(o, " (%s..%s after the original)",
+			 dur(a, sizeof(a), (double)l->timeout_gap_min_ns),
+			 dur(b, sizeof(b), (double)l->timeout_gap_max_ns));
+	out_text(o, "; %" PRIu64 " duplicates\n", l->duplicates);
+}
+
 static void flow_json(struct out *o, const struct rdiag_flow_info *f, bool fabric_marks)
 {
 	char a[64];
@@ -232,6 +270,7 @@ static void flow_json(struct out *o, const struct rdiag_flow_info *f, bool fabri
 	out_u64(o, "psn_retx", NULL, f->psn_retx);
 	out_u64(o, "psn_ooo", NULL, f->psn_ooo);
 	out_u64(o, "psn_goback", NULL, f->psn_goback);
+	loss_json(o, &f->loss);
 	out_u64(o, "acks", NULL, f->acks);
 	out_obj_begin(o, "naks");
 	for (unsigned int k = 0; k < RDIAG_NAK_KINDS; k++)
@@ -281,8 +320,8 @@ static void flow_text(struct out *o, const struct rdiag_flow_info *f)
 	flow_name(name, sizeof(name), &f->key);
 	out_text(o, "%-44s %7" PRIu64 " %9" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64
 		       " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64
-		       " %4" PRIu64, name, f->pkts, f->bytes, f->psn_gaps, f->psn_lost, f->psn_dup,
-		       f->psn_retx, f->psn_ooo,
+		       " %4" PRIu64 " %4" PRIu64, name, f->pkts, f->bytes, f->psn_gaps, f->psn_lost,
+		       f->loss.not_captured_psns, retries(&f->loss), f->loss.duplicates, f->psn_ooo,
 		       naks(f->naks), f->rnr_naks, f->ecn_ce, f->cnp, f->icrc_bad);
 	latency(o, NULL, &f->read_lat);
 	latency(o, NULL, &f->ack_lat);
@@ -322,11 +361,15 @@ static void flow_details(struct out *o, const struct rdiag_flow_info *f, bool fa
 			out_text(o, "    RNR NAKs: %" PRIu64 ", timer %g..%g ms\n", f->rnr_naks,
 				       f->rnr_timer_ms_min, f->rnr_timer_ms_max);
 	}
-	if (f->psn_gaps || f->psn_dup || f->psn_retx || f->psn_ooo || f->psn_goback)
-		out_text(o, "    PSN: %" PRIu64 " gaps (%" PRIu64 " packets lost), %" PRIu64
-			       " duplicates, %" PRIu64 " lost packets resent, %" PRIu64
-			       " out of order, %" PRIu64 " go-back retries\n", f->psn_gaps,
-			       f->psn_lost, f->psn_dup, f->psn_retx, f->psn_ooo, f->psn_goback);
+	if (f->psn_gaps || f->loss.not_captured_gaps || f->psn_retx || f->psn_ooo || f->psn_goback)
+		out_text(o, "    PSN: %" PRIu64 " gaps (%" PRIu64 " packets lost in the fabric), %"
+			       PRIu64 " gaps not captured (%" PRIu64 " PSNs), %" PRIu64
+			       " lost packets resent, %" PRIu64 " out of order, %" PRIu64
+			       " go-back retries\n", f->psn_gaps, f->psn_lost,
+			       f->loss.not_captured_gaps, f->loss.not_captured_psns, f->psn_retx,
+			       f->psn_ooo, f->psn_goback);
+	if (retries(&f->loss) || f->loss.duplicates)
+		loss_resent_text(o, "    ", &f->loss);
 	if (f->ecn_ce || f->cnp_for_ce)
 		out_text(o, "    ECN: %" PRIu64 " CE-marked packets, %" PRIu64
 			       " CNPs sent back for them\n", f->ecn_ce, f->cnp_for_ce);
@@ -518,8 +561,23 @@ static void pause_summary(struct out *o, struct rdiag_flow_table *ft,
 	out_obj_end(o);
 }
 
+/* text: the one line that says the capture, not the fabric, dropped packets */
+static void lossy_capture_line(struct out *o, const struct rdiag_flow_total *t,
+			       const struct rdiag_capture_stats *st)
+{
+	if (!t->loss.not_captured_psns)
+		return;
+	out_text(o, "capture looks lossy: the receivers acknowledged %" PRIu64 " PSNs (%" PRIu64
+		 " gaps) that this capture never saw; not counted as loss", t->loss.not_captured_psns,
+		 t->loss.not_captured_gaps);
+	if (st && st->have_drops)
+		out_text(o, " (the kernel dropped %" PRIu64 " packets of this capture)", st->dropped);
+	out_text(o, "\n");
+}
+
 static void totals(struct out *o, const struct rdiag_flow_total *t,
-		   const struct rdiag_flow_pause *ps, uint64_t max_flows)
+		   const struct rdiag_flow_pause *ps, uint64_t max_flows,
+		   const struct rdiag_capture_stats *st)
 {
 	char d[24];
 	double span = t->last_ns > t->first_ns ? (double)(t->last_ns - t->first_ns) : 0;
@@ -549,14 +607,33 @@ static void totals(struct out *o, const struct rdiag_flow_total *t,
 			 " not analysed (counted only; --max-flows raises the bound)\n",
 			 t->untracked, max_flows);
 	out_u64(o, "psn_gaps", "PSN: %" PRIu64 " gaps", t->psn_gaps);
-	out_u64(o, "psn_lost", " (%" PRIu64 " lost)", t->psn_lost);
-	out_u64(o, "psn_dup", ", %" PRIu64 " duplicates", t->psn_dup);
+	out_u64(o, "psn_lost", " (%" PRIu64 " lost in the fabric)", t->psn_lost);
+	out_u64(o, "not_captured_gaps", ", %" PRIu64 " not captured",
+		t->loss.not_captured_gaps);
+	out_u64(o, "not_captured_psns", " (%" PRIu64 " PSNs)", t->loss.not_captured_psns);
+	out_u64(o, "psn_dup", NULL, t->psn_dup);
 	out_u64(o, "psn_retx", ", %" PRIu64 " resent", t->psn_retx);
 	out_u64(o, "psn_ooo", ", %" PRIu64 " out of order", t->psn_ooo);
 	out_u64(o, "psn_goback", ", %" PRIu64 " go-back retries", t->psn_goback);
+	if (out_json(o)) {
+		out_obj_begin(o, "retries");
+		out_u64(o, "nak_seq", NULL, t->loss.retry_nak_seq);
+		out_u64(o, "rnr", NULL, t->loss.retry_rnr);
+		out_u64(o, "timeout", NULL, t->loss.retry_timeout);
+		if (t->loss.timeout_gap_max_ns) {
+			out_u64(o, "timeout_gap_min_ns", NULL, t->loss.timeout_gap_min_ns);
+			out_u64(o, "timeout_gap_max_ns", NULL, t->loss.timeout_gap_max_ns);
+		}
+		out_obj_end(o);
+		out_u64(o, "duplicates", NULL, t->loss.duplicates);
+	}
 	out_u64(o, "acks", "; %" PRIu64 " ACKs", t->acks);
 	out_u64(o, "naks", ", %" PRIu64 " NAKs", naks(t->naks));
 	out_u64(o, "rnr_naks", ", %" PRIu64 " RNR NAKs\n", t->rnr_naks);
+	if (!out_json(o)) {
+		loss_resent_text(o, "", &t->loss);
+		lossy_capture_line(o, t, st);
+	}
 	out_u64(o, "ecn_ce", "ECN: %" PRIu64 " CE-marked", t->ecn_ce);
 	out_u64(o, "becn", ", %" PRIu64 " BECN", t->becn);
 	out_u64(o, "cnp", ", %" PRIu64 " CNPs", t->cnp);
@@ -609,6 +686,7 @@ static void opcode_table_text(struct out *o, const struct rdiag_flow_total *t)
 static bool troubled(const struct rdiag_flow_info *f)
 {
 	return f->psn_gaps || f->psn_dup || f->psn_retx || f->psn_ooo || f->psn_goback ||
+	       f->loss.not_captured_gaps ||
 	       naks(f->naks) || f->rnr_naks || f->icrc_bad || f->ecn_ce || f->cnp || f->reads_unanswered ||
 	       f->truncated || f->invalid;
 }
@@ -628,7 +706,7 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 	out_obj_begin(o, NULL);
 	out_obj_begin(o, "summary");
 	out_text(o, "== rdmadump summary ==\n");
-	totals(o, &t, &ps, so ? so->max_flows : 0);
+	totals(o, &t, &ps, so ? so->max_flows : 0, so ? so->stats : NULL);
 	if (so && so->stats && so->stats->have_drops) {
 		out_obj_begin(o, "capture");
 		out_u64(o, "received", "capture: %" PRIu64 " received by filter",
@@ -641,8 +719,9 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 	pause_summary(o, ft, &ps, so ? so->link_bps : 0);
 	if (!json)
 		opcode_table_text(o, &t);
-	out_text(o, "\n%-44s %7s %9s %4s %4s %4s %4s %4s %4s %4s %4s %4s %4s %17s %17s\n",
-		       "FLOW (src > dst, dest QP)", "PKTS", "BYTES", "GAP", "LOST", "DUP", "RTX", "OOO",
+	out_text(o, "\n%-44s %7s %9s %4s %4s %4s %4s %4s %4s %4s %4s %4s %4s %4s %17s %17s\n",
+		       "FLOW (src > dst, dest QP)", "PKTS", "BYTES", "GAP", "LOST", "NCAP", "RTRY",
+		       "DUP", "OOO",
 		       "NAK", "RNR", "CE", "CNP", "ICRC", "READ p50/p99", "ACK p50/p99");
 	out_arr_begin(o, "flows");
 	for (i = 0; i < n; i++) {

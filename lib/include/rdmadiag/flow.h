@@ -76,6 +76,29 @@ struct rdiag_flow_opstat {
 	uint64_t payload;	/* RDMA payload bytes */
 };
 
+/* Loss and resends, per flow and in total.
+ * A PSN gap whose PSNs were never NAKed (PSN sequence error) nor resent, and that a later
+ * response of the receiver covers (an ACK or READ response at or past its last PSN, a NAK or
+ * RNR NAK past it), was received by the receiver and only missed by the capture: it moves from
+ * psn_gaps/psn_lost to not_captured_*.  Every resent request (a PSN behind the next expected
+ * one that is not a late packet) is counted once by its cause. */
+struct rdiag_flow_loss {
+	uint64_t not_captured_gaps;	/* gaps the receiver acknowledged: the capture missed them */
+	uint64_t not_captured_psns;	/* the PSNs in them */
+	uint64_t retry_nak_seq;		/* resent after a NAK PSN sequence error (go-back-N) */
+	uint64_t retry_rnr;		/* resent after an RNR NAK (no receive WQE, not loss) */
+	uint64_t retry_timeout;		/* resent with no NAK seen: the ACK timer fired */
+	uint64_t duplicates;		/* the same PSN again within RDIAG_DUP_MAX_NS of its previous
+					 * transmission, with no NAK for it */
+	uint64_t timeout_gap_min_ns;	/* timeout retries: the previous transmission of the PSN
+					 * (the original, or the last resend) -> this resend; 0
+					 * when no original was seen */
+	uint64_t timeout_gap_max_ns;
+};
+/* a request seen again sooner than this after its original, with no NAK, is a duplicate (the
+ * smallest IBTA local ACK timeout is 4.096 us x 2^1) */
+#define RDIAG_DUP_MAX_NS 8192
+
 struct rdiag_flow_info {
 	struct rdiag_flow_key key;
 	int64_t peer;			/* index of the reverse flow of the same QP pair, -1 unknown */
@@ -87,14 +110,18 @@ struct rdiag_flow_info {
 	uint32_t mtu;			/* path MTU seen in FIRST/MIDDLE packets, 0 unknown */
 	uint64_t truncated, invalid;	/* packets cut by the snap length / malformed */
 
-	uint64_t psn_gaps;		/* times the PSN jumped forward */
+	uint64_t psn_gaps;		/* times the PSN jumped forward, lost in the fabric (the
+					 * receiver NAKed a PSN of the gap or the sender resent
+					 * one) or not explained (nothing acknowledged it later) */
 	uint64_t psn_lost;		/* packets missing in those jumps (not filled later) */
-	uint64_t psn_dup;		/* a PSN seen before: retransmitted (go-back-N, timeouts) */
+	uint64_t psn_dup;		/* a request PSN seen before, whatever the cause (a retry
+					 * below or a duplicate); READ responses seen again */
 	uint64_t psn_retx;		/* a PSN filling a gap after a NAK-sequence error for it (or
 					 * too late to be reordering): a lost packet, resent */
 	uint64_t psn_ooo;		/* a PSN filling a recent gap with no NAK for it: late */
 	uint64_t psn_goback;		/* times the sender went back behind its previous packet's
-					 * PSN: one per go-back-N retry (after a NAK or a timeout) */
+					 * PSN: one per go-back-N retry (after a NAK-sequence error
+					 * or a timeout; a resend after an RNR NAK is not one) */
 
 	uint64_t acks;
 	uint64_t naks[RDIAG_NAK_KINDS];	/* NAKs received on this flow by code */
@@ -128,6 +155,7 @@ struct rdiag_flow_info {
 	 * latencies' (exact up to 128 messages, then within 6.25 %) */
 	uint64_t msgs;
 	uint64_t msg_min, msg_median, msg_max;
+	struct rdiag_flow_loss loss;	/* gaps the capture missed, resends by cause */
 };
 
 struct rdiag_flow_total {
@@ -151,12 +179,15 @@ struct rdiag_flow_total {
 	uint64_t pending_dropped;	/* pending-table overflows */
 	uint64_t untracked;		/* RDMA packets of flows beyond max_flows: counted only */
 	uint64_t first_ns, last_ns;
+	struct rdiag_flow_loss loss;
 };
 
 /* what one packet meant (for --errors, annotations) */
 enum {
 	RDIAG_FV_GAP = 1u << 0,		/* PSN jumped: lost packets before this one */
-	RDIAG_FV_DUP = 1u << 1,		/* PSN seen before (retransmission) */
+	RDIAG_FV_DUP = 1u << 1,		/* PSN seen before with no cause (a request resent within
+					 * RDIAG_DUP_MAX_NS with no NAK), or a READ response
+					 * seen again */
 	RDIAG_FV_OOO = 1u << 2,		/* late packet filling a gap */
 	RDIAG_FV_NAK = 1u << 3,
 	RDIAG_FV_RNR = 1u << 4,
@@ -172,10 +203,15 @@ enum {
 	RDIAG_FV_RETX = 1u << 14,	/* fills a gap after a NAK or too late: a resent lost packet */
 	RDIAG_FV_PAUSE = 1u << 24,	/* a PAUSE or PFC frame (not a transport error: rdmadump
 					 * --errors shows them, --fail-on-errors does not count them) */
+	/* a resent request, by cause (exactly one of these or DUP for a request seen before) */
+	RDIAG_FV_RETRY_NAK = 1u << 15,	/* after a NAK PSN sequence error (go-back-N) */
+	RDIAG_FV_RETRY_RNR = 1u << 16,	/* after an RNR NAK */
+	RDIAG_FV_RETRY_TIMEOUT = 1u << 17,	/* no NAK seen: retry_gap_ns after the original */
 };
 /* the set rdmadump --errors and --fail-on-errors use */
-#define RDIAG_FV_ERRORS (RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_RETX | RDIAG_FV_NAK | RDIAG_FV_RNR | \
-			 RDIAG_FV_BAD_ICRC | RDIAG_FV_CM_REJ)
+#define RDIAG_FV_RETRY (RDIAG_FV_RETRY_NAK | RDIAG_FV_RETRY_RNR | RDIAG_FV_RETRY_TIMEOUT)
+#define RDIAG_FV_ERRORS (RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_RETX | RDIAG_FV_RETRY | \
+			 RDIAG_FV_NAK | RDIAG_FV_RNR | RDIAG_FV_BAD_ICRC | RDIAG_FV_CM_REJ)
 
 struct rdiag_flow_verdict {
 	uint32_t flags;
@@ -186,6 +222,9 @@ struct rdiag_flow_verdict {
 					 * reverse flow's destination QP or the QPN a CM REP gave),
 					 * as known after this packet; RDIAG_QPN_NONE when not */
 	uint64_t latency_ns;
+	uint64_t retry_gap_ns;		/* RETRY_*, DUP of a request: time since the previous
+					 * transmission of the PSN, to 16 ns, up to 68 s (0 when
+					 * none was seen) */
 };
 
 struct rdiag_flow_opts {

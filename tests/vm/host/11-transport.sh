@@ -91,6 +91,17 @@ if [ -s "$S" ]; then
 		[ -n "$s_back" ] && [ "$s_back" -le "$retries" ]
 	tap_check "I6: go-back retries ($s_back) >= completer_retry_err(rxe0) - (netem drops - PSNs lost in gaps) ($retries - ($drops - $s_lost))" \
 		[ -n "$s_back" ] && [ "$s_back" -ge $((retries - (drops - s_lost))) ]
+	# issue 13: the classification of loss and resends (L1-L4 in guest/11-transport.sh)
+	read -r l_ncap l_rnr l_nak l_to l_dups l_retx <<< "$(jq -r '.summary.total |
+		[.not_captured_gaps, .retries.rnr, .retries.nak_seq, .retries.timeout, .duplicates,
+		 .psn_retx] | join(" ")' "$S")"
+	diag "rdmadump -S: not_captured_gaps $l_ncap, retries nak_seq $l_nak rnr $l_rnr timeout $l_to, duplicates $l_dups, psn_retx $l_retx"
+	tap_eq "L1: every gap is lost in the fabric, none only missed by the capture (not_captured_gaps)" 0 "$l_ncap"
+	tap_eq "L2: no RNR retry: retries.rnr = rcvd_rnr_err(rxe0) = send_rnr_err(rxe1) = 0" \
+		"0 0 0" "$l_rnr $(d rxe0.rcvd_rnr_err) $(d rxe1.send_rnr_err)"
+	tap_eq "L3: no duplicate (netem does not duplicate; rxe resends only in a retry)" 0 "$l_dups"
+	tap_check "L4: retries by cause ($l_nak + $l_to + $l_dups) = psn_retx + psn_dup ($l_retx + $s_dup); a NAK retry needs a NAK ($s_nak)" \
+		[ $((l_nak + l_to + l_dups)) = $((l_retx + s_dup)) ] && { [ "$l_nak" = 0 ] || [ "$s_nak" -gt 0 ]; }
 else
 	tap_fail "the guest's rdmadump wrote $S"
 fi
