@@ -281,7 +281,7 @@ ok_run() {
 # ---- rule: a state is a state -----------------------------------------------------------
 
 @test "states: a state field holds the object's state, never a condition of the tool" {
-	local t fifo
+	local t
 	# every tool's JSON: no state of ours (SLOW, ERROR, ...) where a port, QP or ID state goes
 	for t in $TOOLS; do
 		json_of "$t" > "$TMP/$t.json"
@@ -290,19 +290,26 @@ ok_run() {
 			fail "$t: a tool condition as a state"
 		fi
 	done
-	# rdmatop with a slow sampling (a FIFO in mlx5_0's counters holds the read 0.5 s, five
-	# intervals): the text STATE column and the JSON state stay ACTIVE, the mark is apart
+	# rdmatop with a slow sampling (opening a file of mlx5_0's counters blocks 0.5 s, five
+	# intervals, through the shim tests/fixtures/preload/block_open.c): the text STATE column
+	# and the JSON state stay ACTIVE, the mark is apart
 	"$MKTOP" "$TMP/slow" > /dev/null
-	fifo=$TMP/slow/sys/class/infiniband/mlx5_0/ports/1/hw_counters/aaa_stuck
-	mkfifo "$fifo"
-	(sleep 0.5; echo 1 > "$fifo") &
-	RDMADIAG_SYSFS_ROOT=$TMP/slow run --separate-stderr rdmatop -b -n 1 -d 0.1
+	: > "$TMP/slow/sys/class/infiniband/mlx5_0/ports/1/hw_counters/zz_block_stuck"
+	${CC:-cc} -shared -fPIC -o "$TMP/block.so" "$FIX/preload/block_open.c" -ldl
+	(sleep 0.5; touch "$TMP/release") &
+	RDMADIAG_SYSFS_ROOT=$TMP/slow LD_PRELOAD=$TMP/block.so BLOCK_RELEASE=$TMP/release \
+		ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} \
+		run --separate-stderr rdmatop -b -n 1 -d 0.1
 	wait
+	rm -f "$TMP/release"
 	assert_success
 	assert_line --regexp '^mlx5_0 +1 ACTIVE +slow '
-	(sleep 0.5; echo 1 > "$fifo") &
-	RDMADIAG_SYSFS_ROOT=$TMP/slow run --separate-stderr rdmatop -b -j -n 1 -d 0.1
+	(sleep 0.5; touch "$TMP/release") &
+	RDMADIAG_SYSFS_ROOT=$TMP/slow LD_PRELOAD=$TMP/block.so BLOCK_RELEASE=$TMP/release \
+		ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} \
+		run --separate-stderr rdmatop -b -j -n 1 -d 0.1
 	wait
+	rm -f "$TMP/release"
 	[ "$(jq -c '.ports[0] | [.ifname, .state, .slow]' <<< "$output")" = '["mlx5_0","ACTIVE",true]' ] ||
 		fail "rdmatop -j: $(jq -c '.ports[0] | [.ifname, .state, .slow]' <<< "$output")"
 }

@@ -236,22 +236,32 @@ bumped_frames() {
 }
 
 @test "batch: a slow sampling is marked in its own SAMPLE column; STATE keeps the port state" {
-	# a FIFO among mlx5_0's hw_counters: reading it blocks until the writer comes, which
-	# makes that device's sampling take at least 0.5 s, five intervals
-	local fifo=$FXD/sys/class/infiniband/mlx5_0/ports/1/hw_counters/aaa_stuck
+	# a counter file among mlx5_0's hw_counters whose open blocks (the shim
+	# tests/fixtures/preload/block_open.c) until the release file appears 0.5 s later: that
+	# device's sampling takes at least five intervals (a FIFO no longer does: the library
+	# reads regular files only)
+	local stuck=$FXD/sys/class/infiniband/mlx5_0/ports/1/hw_counters/zz_block_stuck
+	local rel=$BATS_TEST_TMPDIR/release
+	${CC:-cc} -shared -fPIC -o "$BATS_TEST_TMPDIR/block.so" "$FIX/preload/block_open.c" -ldl
 	run --separate-stderr rdmatop -b -n 1 -d 0.1
 	refute_output --partial SAMPLE		# no mark, no column
-	mkfifo "$fifo"
-	(sleep 0.5; echo 7 > "$fifo") &
-	run --separate-stderr rdmatop -b -n 1 -d 0.1
+	: > "$stuck"
+	(sleep 0.5; touch "$rel") &
+	LD_PRELOAD=$BATS_TEST_TMPDIR/block.so BLOCK_RELEASE=$rel \
+		ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} \
+		run --separate-stderr rdmatop -b -n 1 -d 0.1
 	wait
+	rm -f "$rel"
 	assert_success
 	assert_line --regexp '^DEVICE +PORT STATE +SAMPLE +NETDEV '
 	assert_line --regexp '^mlx5_0 +1 ACTIVE +slow +eth2 '
 	assert_line --regexp '^rxe0 +1 ACTIVE +- +veth0 '
-	(sleep 0.5; echo 7 > "$fifo") &
-	run --separate-stderr rdmatop -b -j -n 1 -d 0.1
+	(sleep 0.5; touch "$rel") &
+	LD_PRELOAD=$BATS_TEST_TMPDIR/block.so BLOCK_RELEASE=$rel \
+		ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} \
+		run --separate-stderr rdmatop -b -j -n 1 -d 0.1
 	wait
+	rm -f "$rel"
 	[ "$(jq -c '[.ports[] | [.ifname, .state, .slow]]' <<< "$output")" = \
 	  '[["mlx5_0","ACTIVE",true],["rxe0","ACTIVE",false],["rxe1","ACTIVE",false]]' ]
 }
