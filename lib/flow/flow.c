@@ -1188,8 +1188,9 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 	if (v->flow >= 0) {
 		struct rd_flow *f = &ft->f[v->flow];
 
-		/* after the PSN analysis: a packet seen before is no new message */
-		rd_traffic_add(&f->tr, &f->i, p, v->flags & RDIAG_FV_DUP);
+		/* after the PSN analysis: a packet seen before (a duplicate or a resend of any cause) is
+		 * no new message */
+		rd_traffic_add(&f->tr, &f->i, p, v->flags & (RDIAG_FV_DUP | RDIAG_FV_RETRY));
 		/* a REP or the first packet of the reverse flow may have taught it */
 		v->src_qpn = src_qpn(ft, (size_t)v->flow);
 	}
