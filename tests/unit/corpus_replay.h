@@ -38,4 +38,17 @@ static int corpus_replay(const char *dir, uint8_t *buf, size_t size)
 	return n;
 }
 
+/* the whole test: replay dir (files up to 1 MiB) and expect at least min_files of them */
+static __attribute__((unused)) int corpus_main(const char *dir, int min_files)
+{
+	static uint8_t buf[1 << 20];
+	int n = corpus_replay(dir, buf, sizeof(buf));
+
+	if (n >= 0) {
+		printf("# %d corpus files replayed\n", n);
+		EXPECT_TRUE(n >= min_files);
+	}
+	return tap_done();
+}
+
 #endif

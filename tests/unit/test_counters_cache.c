@@ -13,26 +13,14 @@
 #include <unistd.h>
 
 #include <rdmadiag/counters.h>
+#include "scratch_tree.h"
 #include "tap.h"
 
 static char root[64];
 
 static void put(const char *rel, const char *text)
 {
-	char p[512], *s;
-	FILE *f;
-
-	snprintf(p, sizeof(p), "%s/%s", root, rel);
-	for (s = p + strlen(root) + 1; (s = strchr(s, '/')); s++) {
-		*s = '\0';
-		mkdir(p, 0755);
-		*s = '/';
-	}
-	f = fopen(p, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	tree_put(root, rel, text);
 }
 
 /* replace by rename: same path, new inode */

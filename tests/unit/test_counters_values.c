@@ -10,26 +10,17 @@
 #include <unistd.h>
 
 #include <rdmadiag/counters.h>
+#include "scratch_tree.h"
 #include "tap.h"
 
 static char root[64];
 
 static void put(const char *rel, const char *text)
 {
-	char p[512], *s;
-	FILE *f;
+	char r[512];
 
-	snprintf(p, sizeof(p), "%s/sys/class/infiniband/rxe9/%s", root, rel);
-	for (s = p + strlen(root) + 1; (s = strchr(s, '/')); s++) {
-		*s = '\0';
-		mkdir(p, 0755);
-		*s = '/';
-	}
-	f = fopen(p, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	snprintf(r, sizeof(r), "%s/%s", "sys/class/infiniband/rxe9", rel);
+	tree_put(root, r, text);
 }
 
 static const struct { const char *name, *text; int err; unsigned long long value;
