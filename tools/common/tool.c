@@ -62,7 +62,7 @@ static void refuse_privileged(void)
 		fprintf(stderr, "%s: refusing to run %s: it would open the files you name with "
 			"rights you do not have (run it as root, or grant only CAP_NET_RAW, "
 			"CAP_NET_ADMIN or CAP_IPC_LOCK)\n", progname, why);
-		exit(EXIT_USAGE);
+		_exit(EXIT_USAGE);	/* before anything ran: no exit handler has work to do */
 	}
 }
 
