@@ -374,6 +374,34 @@ static void draw_help(struct rt_ui *ui)
 		    i == 0 ? A_BOLD : A_NORMAL, false);
 }
 
+/* s over as many screen lines as it needs, broken at spaces where it can (a terminal too small
+ * for the tables still shows the whole "enlarge the terminal" message) */
+static void put_wrapped(const char *s, attr_t a)
+{
+	char line[512];
+	int y = 0;
+
+	while (*s && y < LINES && COLS > 0) {
+		size_t n = strlen(s), take = n;
+
+		if (n > (size_t)COLS) {
+			take = (size_t)COLS;
+			while (take > 0 && s[take] != ' ')
+				take--;
+			if (take == 0)
+				take = (size_t)COLS;	/* one word wider than the screen: cut it */
+		}
+		if (take >= sizeof(line))
+			take = sizeof(line) - 1;
+		memcpy(line, s, take);
+		line[take] = '\0';
+		put(y++, 0, line, a, false);
+		s += take;
+		while (*s == ' ')
+			s++;
+	}
+}
+
 void rt_view_curses_draw(struct rt_model *m, struct rt_ui *ui, const struct rt_frame_info *fi,
 			 bool color)
 {
@@ -384,7 +412,7 @@ void rt_view_curses_draw(struct rt_model *m, struct rt_ui *ui, const struct rt_f
 	if (COLS < RT_MIN_COLS || LINES < RT_MIN_ROWS) {
 		snprintf(buf, sizeof(buf), "rdmatop: enlarge the terminal (%dx%d, need %dx%d)",
 			 COLS, LINES, RT_MIN_COLS, RT_MIN_ROWS);
-		put(0, 0, buf, A_BOLD, false);
+		put_wrapped(buf, A_BOLD);
 		refresh();
 		return;
 	}

@@ -207,8 +207,11 @@ top_pid() { pgrep -f -n "$ROOT/tui/rdmatop"; }
 	screen | grep -qE '^rxe0 +1 '
 	# nothing is wider than the pane
 	[ "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 40 ]
-	tm resize-window -t t -x 20 -y 4
+	tm resize-window -t t -x 20 -y 5
 	wait_screen 'enlarge the'
+	# the whole message, wrapped over the lines the terminal has: its size and the size needed
+	[ "$(screen | tr -s ' \n' ' ' | sed 's/ *$//')" = "rdmatop: enlarge the terminal (20x5, need 32x6)" ] ||
+		fail "cut: $(screen)"
 	tm resize-window -t t -x 120 -y 30
 	wait_screen '^DEVICE +PORT STATE'
 	keys q
