@@ -228,6 +228,25 @@ static void warn_unmatched(const char *pattern, const struct rdiag_samples *set)
 			  pattern, ports);
 }
 
+/* A threshold rule that selects no counter at all can never breach: a typo in a monitoring
+ * rule would read as "no errors".  One warning line per such rule, at the first sample. */
+static void check_rules(const struct rdiag_samples *set)
+{
+	size_t i, j, n = rdiag_samples_count(set);
+
+	for (i = 0; thresholds && i < thresholds->n; i++) {
+		const struct rdiag_threshold_rule *r = &thresholds->rule[i];
+
+		for (j = 0; j < n; j++)
+			if (rdiag_threshold_matches(r, rdiag_samples_get(set, j)))
+				break;
+		if (j == n)
+			tool_warn("%s: line %u: '%s' matches no counter%s%s; the rule cannot breach",
+				  opts.threshold_file, r->line, tool_esc_tmp(r->key),
+				  r->dev ? " on " : "", r->dev ? tool_esc_tmp(r->dev) : "");
+	}
+}
+
 /* A plain name that matches no counter is a typo or an absent device: an error.  A glob or
  * concept that matches nothing on a port is a warning. */
 static void check_names(const struct rdiag_samples *set)
@@ -661,6 +680,7 @@ static int cmd_snapshot(void)
 		}
 	}
 	check_names(set);
+	check_rules(set);
 	switch (opts.fmt) {
 	case FMT_TEXT: text_snapshot(set, ds); break;
 	case FMT_JSON: json_snapshot(set); break;
@@ -941,6 +961,7 @@ static int cmd_interval(void)
 		rdiag_counters_devices_free(ds);
 	}
 	check_names(prev);
+	check_rules(prev);
 	if (opts.fmt == FMT_CSV)
 		printf("time,interval_s,device,port,counter,value,delta,rate_per_s,state,concept,"
 		       "error\n");

@@ -649,6 +649,26 @@ EOF
 	[[ "$output" != *$'\033['* ]] || fail "colour into a pipe"
 }
 
+@test "--thresholds: a rule that selects no counter is a warning, once, and cannot hide a breach" {
+	on rxe
+	printf 'rnr_nak_recieved > 0\nsend_err@mlx9 > 0\nrnr_nak_received > 1\n' > "$TMP/typo"
+	run --separate-stderr rdmastat -t "$TMP/typo"
+	[ "$status" -eq 1 ]		# the good rule still breaches
+	assert_line "BREACH rxe0/1 rcvd_rnr_err = 2 > 1 (line 3: rnr_nak_received)"
+	[ "$(grep -c . <<< "$stderr")" -eq 2 ] || fail "$stderr"
+	[[ "$stderr" == *"$TMP/typo: line 1: 'rnr_nak_recieved' matches no counter; the rule cannot breach"* ]] ||
+		fail "$stderr"
+	[[ "$stderr" == *"line 2: 'send_err' matches no counter on mlx9"* ]] || fail "$stderr"
+	# with -i: said once, not every interval
+	run --separate-stderr rdmastat -t "$TMP/typo" -i 0.05 -n 3
+	[ "$(grep -c 'matches no counter' <<< "$stderr")" -eq 2 ] || fail "$stderr"
+	# every rule selects something: no warning
+	printf 'rnr_nak_received > 100\n' > "$TMP/fine"
+	run --separate-stderr rdmastat -t "$TMP/fine"
+	assert_success
+	[ -z "$stderr" ] || fail "$stderr"
+}
+
 @test "-i with --thresholds: a rate rule fires on the interval that crosses it, exit 1" {
 	copy rxe
 	f=$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/rxe0/ports/1/hw_counters/rcvd_rnr_err
