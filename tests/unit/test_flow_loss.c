@@ -4,6 +4,7 @@
  * its responses (ACK 0x11) go B -> A to QP 0x41. */
 #include <string.h>
 #include <sys/socket.h>
+#include "flow_pkt.h"
 #include "tap.h"
 #include "rdmadiag/packet.h"
 #include "rdmadiag/flow.h"
@@ -16,29 +17,6 @@
 #define MS 1000000ull
 /* send times are kept to 16 ns */
 #define NEAR(a, b) ((a) + 16 > (b) && (a) < (b) + 16)
-
-static struct rdiag_pkt pkt(uint8_t op, int src, int dst, uint32_t qp, uint32_t psn)
-{
-	struct rdiag_pkt p;
-
-	memset(&p, 0, sizeof(p));
-	p.present = RDIAG_HAS(RDIAG_HDR_LINK) | RDIAG_HAS(RDIAG_HDR_IPV4) |
-		    RDIAG_HAS(RDIAG_HDR_UDP) | RDIAG_HAS_BTH | RDIAG_HAS_ICRC;
-	p.encap = RDIAG_ENCAP_ROCEV2;
-	p.linktype = RDIAG_DLT_EN10MB;
-	p.ip_family = AF_INET;
-	p.ip_src[0] = 10; p.ip_src[3] = (uint8_t)src;
-	p.ip_dst[0] = 10; p.ip_dst[3] = (uint8_t)dst;
-	p.dport = 4791;
-	p.bth.opcode = op;
-	p.bth.destqp = qp;
-	p.bth.psn = psn & 0xffffff;
-	p.bth.pkey = 0xffff;
-	p.len = p.caplen = 62;
-	p.icrc_checked = true;
-	p.icrc_ok = true;
-	return p;
-}
 
 struct run {
 	struct rdiag_flow_table *ft;
