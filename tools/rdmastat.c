@@ -1360,9 +1360,11 @@ static int cmd_explain(void)
 			explain_counter(what);
 
 	if (!found) {
+		/* a name the catalogue does not know is not a finding about this host: the
+		 * question was wrong (exit 2), as an unknown counter name is */
 		tool_err("no catalogue entry for '%s' (unknown counters are shown with their raw "
-			 "name)", what);
-		return EXIT_FOUND;
+			 "name)", tool_esc_tmp(what));
+		return EXIT_USAGE;
 	}
 	return EXIT_OK;
 }

@@ -565,7 +565,7 @@ EOF
 	assert_line --regexp "^    1 +0000:0000:0000:0000:0000:ffff:c612:0002 RoCE v2 +veth1 +198\.18\.0\.2 +routable RoCEv2 \(IPv4\)$"
 }
 
-@test "explain: meaning, unit, what to check; aliases and concepts; unknown is exit 1" {
+@test "explain: meaning, unit, what to check; aliases and concepts; unknown is exit 2" {
 	run rdmastat explain rcvd_rnr_err
 	assert_success
 	assert_line "rcvd_rnr_err (rxe)"
@@ -584,7 +584,8 @@ EOF
 	run rdmastat explain 'RNR sent'
 	assert_line "RNR sent (irdma)"
 	run --separate-stderr rdmastat explain vendor_magic
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
 	[[ "$stderr" == "rdmastat: no catalogue entry for 'vendor_magic'"* ]]
 	run rdmastat explain
 	[ "$status" -eq 2 ]
