@@ -39,6 +39,9 @@ const struct rd_opinfo *rd_opinfo(uint8_t opcode);
 void rd_decode_transport(struct rd_cur *c, struct rdiag_pkt *p,
 			 const struct rdiag_decode_opts *o);
 void rd_decode_mad(struct rd_cur *c, struct rdiag_pkt *p);
+/* after the MAD common header (cursor at MAD byte 24, the MAD at data offset mad_off): the
+ * class header, RMPP and where the attribute's records are (mad_body.c) */
+void rd_decode_mad_class(struct rd_cur *c, struct rdiag_pkt *p, uint32_t mad_off);
 /* MAC control (cursor after the ethertype 0x8808): 0 for PAUSE/PFC (status in p), a positive
  * enum rdiag_pkt_skip for other opcodes or a frame cut before its opcode */
 int rd_decode_macc(struct rd_cur *c, struct rdiag_pkt *p);

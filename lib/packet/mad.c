@@ -210,6 +210,7 @@ static void decode_cm(struct rd_cur *c, struct rdiag_pkt *p)
 
 void rd_decode_mad(struct rd_cur *c, struct rdiag_pkt *p)
 {
+	uint32_t mad_off = c->off;
 	const uint8_t *b = rd_take(c, RD_MAD_HDR_LEN);
 	struct rdiag_mad *m = &p->mad;
 
@@ -229,4 +230,5 @@ void rd_decode_mad(struct rd_cur *c, struct rdiag_pkt *p)
 	p->present |= RDIAG_HAS_MAD;
 	if (m->mgmt_class == MAD_CLASS_CM && m->base_version == 1)
 		decode_cm(c, p);
+	rd_decode_mad_class(c, p, mad_off);
 }

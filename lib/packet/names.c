@@ -95,6 +95,9 @@ static const char *const hdr_names[RDIAG_HDR__COUNT] = {
 	[RDIAG_HDR_ICRC] = "icrc",
 	[RDIAG_HDR_VCRC] = "vcrc",
 	[RDIAG_HDR_MACC] = "mac_control",
+	[RDIAG_HDR_RMPP] = "rmpp",
+	[RDIAG_HDR_MAD_CLASS] = "mad_class",
+	[RDIAG_HDR_MAD_DATA] = "mad_data",
 };
 
 const char *rdiag_hdr_name(unsigned int hdr)

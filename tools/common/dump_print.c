@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 
 #include "dump.h"
+#include "dump_mad.h"
 #include "timefmt.h"
 
 #define HAS(p, h) ((p)->present & RDIAG_HAS(RDIAG_HDR_##h))
@@ -191,6 +192,30 @@ static void ip_str(char *buf, size_t len, int af, const uint8_t *a)
 	q[-1] = '\0';
 }
 
+/* JSON: every LRH field, and the GRH fields the addresses line leaves out (the verbose text
+ * prints them on its lrh and grh lines) */
+static void routing_json(struct pkt_out *w, const struct rdiag_pkt *p)
+{
+	if (HAS(p, LRH)) {
+		w_begin(w, K("lrh"));
+		w_u64(w, K("vl"), NULL, p->lrh.vl);
+		w_u64(w, K("lver"), NULL, p->lrh.lver);
+		w_u64(w, K("sl"), NULL, p->lrh.sl);
+		w_u64(w, K("lnh"), NULL, p->lrh.lnh);
+		w_u64(w, K("dlid"), NULL, p->lrh.dlid);
+		w_u64(w, K("slid"), NULL, p->lrh.slid);
+		w_u64(w, K("pktlen"), NULL, p->lrh.pktlen);
+		w_end(w);
+	}
+	if (HAS(p, GRH)) {
+		w_begin(w, K("grh"));
+		w_u64(w, K("tclass"), NULL, p->grh.tclass);
+		w_u64(w, K("flow_label"), NULL, p->grh.flow_label);
+		w_u64(w, K("hop_limit"), NULL, p->grh.hoplmt);
+		w_end(w);
+	}
+}
+
 static void addr_pair(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
 {
 	char *s, *d;
@@ -250,6 +275,8 @@ static void addr_pair(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose
 		w_u64(w, K("slid"), !verbose && show ? " lid %" PRIu64 : NULL, p->lrh.slid);
 		w_u64(w, K("dlid"), !verbose && show ? " > lid %" PRIu64 : NULL, p->lrh.dlid);
 	}
+	if (w->json)
+		routing_json(w, p);
 }
 
 static void link_layer(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
@@ -440,10 +467,13 @@ static void cm(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
 	w_end(w);
 }
 
-static void mad(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
+static void mad(struct pkt_out *w, const struct rdiag_pkt *p, const uint8_t *data,
+		bool verbose)
 {
 	const struct rdiag_mad *m = &p->mad;
 	const char *cls = rdiag_mad_class_name(m->mgmt_class);
+	const char *mn = rdiag_mad_method_name(m->method);
+	const char *an = rdiag_mad_attr_name(m->mgmt_class, m->attr_id);
 
 	w_begin(w, K("mad"));
 	w_u64(w, K("base_version"), F(NULL, "\n    mad base_version %" PRIu64), m->base_version);
@@ -453,17 +483,24 @@ static void mad(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
 	w_u64(w, K("class_version"), F(NULL, " class_version %" PRIu64), m->class_version);
 	w_u64(w, K("method"), HAS(p, CM) ? F(NULL, " method 0x%02" PRIx64) :
 		      " method 0x%02" PRIx64, m->method);
+	if (mn)
+		w_str(w, K("method_name"), HAS(p, CM) ? F(NULL, " (%s)") : F(" %s", " (%s)"), mn);
 	w_u64(w, K("status"), F(NULL, " status 0x%04" PRIx64), m->status);
 	w_hex64(w, K("tid"), F(NULL, " tid 0x%016" PRIx64), m->tid);
 	w_u64(w, K("attr_id"), HAS(p, CM) ? F(NULL, " attr 0x%04" PRIx64) :
 		      " attr 0x%04" PRIx64, m->attr_id);
+	if (an)
+		w_str(w, K("attr_name"), HAS(p, CM) ? F(NULL, " (%s)") : F(" %s", " (%s)"), an);
 	w_u64(w, K("attr_mod"), F(NULL, " attr_mod 0x%08" PRIx64), m->attr_mod);
 	if (HAS(p, CM))
 		cm(w, p, verbose);
+	w_flush(w);
+	dump_mad_body(w->o, p, data, verbose);
 	w_end(w);
 }
 
-static void ext_headers(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
+static void ext_headers(struct pkt_out *w, const struct rdiag_pkt *p, const uint8_t *data,
+			bool verbose)
 {
 	if (HAS(p, RDETH)) {
 		w_begin(w, K("rdeth"));
@@ -521,7 +558,7 @@ static void ext_headers(struct pkt_out *w, const struct rdiag_pkt *p, bool verbo
 		w_end(w);
 	}
 	if (HAS(p, MAD))
-		mad(w, p, verbose);
+		mad(w, p, data, verbose);
 }
 
 static void mac_str(char *buf, const uint8_t *a)
@@ -659,7 +696,7 @@ void dump_packet(struct out *o, const struct rdiag_frame *f, const struct rdiag_
 		mac_control(w, p, verbose);
 	} else if (HAS(p, BTH)) {
 		bth(w, p, verbose);
-		ext_headers(w, p, verbose);
+		ext_headers(w, p, f->data, verbose);
 		if (HAS(p, PAYLOAD) || p->payload_len)
 			w_u64(w, K("payload"), F(p->payload_len ? " len %" PRIu64 : NULL,
 				      "\n    payload %" PRIu64), p->payload_len);

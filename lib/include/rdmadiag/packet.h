@@ -105,6 +105,9 @@ enum rdiag_hdr {
 	RDIAG_HDR_ICRC,
 	RDIAG_HDR_VCRC,
 	RDIAG_HDR_MACC,		/* MAC control parameters: PAUSE time / PFC vector and times */
+	RDIAG_HDR_RMPP,		/* RMPP header (SA, and classes that set RMPP active) */
+	RDIAG_HDR_MAD_CLASS,	/* class header: SMP M_Key (+ directed route), SA, PerfMgt */
+	RDIAG_HDR_MAD_DATA,	/* the attribute itself (rdiag_mad.layout) */
 	RDIAG_HDR__COUNT
 };
 #define RDIAG_HAS(h)	(1u << (h))
@@ -119,6 +122,9 @@ enum rdiag_hdr {
 #define RDIAG_HAS_MAD	RDIAG_HAS(RDIAG_HDR_MAD)
 #define RDIAG_HAS_CM	RDIAG_HAS(RDIAG_HDR_CM)
 #define RDIAG_HAS_MACC	RDIAG_HAS(RDIAG_HDR_MACC)
+#define RDIAG_HAS_RMPP	RDIAG_HAS(RDIAG_HDR_RMPP)
+#define RDIAG_HAS_MAD_CLASS	RDIAG_HAS(RDIAG_HDR_MAD_CLASS)
+#define RDIAG_HAS_MAD_DATA	RDIAG_HAS(RDIAG_HDR_MAD_DATA)
 
 enum rdiag_encap {
 	RDIAG_ENCAP_NONE = 0,
@@ -199,14 +205,81 @@ struct rdiag_feth {
 	uint8_t plt;			/* placement type (bits 3:0) */
 };
 
-/* MAD common header (first 24 bytes of every MAD) */
+/* A field of a MAD attribute layout (lib/packet/mad_fields.c: SMP, SA, PerfMgt, CM LAP/APR/
+ * SIDR).  Offsets and widths are in bits from the start of the record, most significant bit
+ * first, as IBTA and libibmad count them.  Read a value with rdiag_mad_bits(). */
+enum rdiag_mad_fkind {
+	RDIAG_MF_UINT = 0,	/* an unsigned number of up to 64 bits */
+	RDIAG_MF_GID,		/* 128 bits: a GID */
+	RDIAG_MF_TEXT,		/* bits/8 bytes of NUL-padded text (NodeDescription) */
+	RDIAG_MF_RESERVED,	/* counted as an SA component, never shown */
+	RDIAG_MF_SUB,		/* an embedded attribute (sub) at this offset */
+};
+
+struct rdiag_mad_attr;
+
+struct rdiag_mad_field {
+	const char *name;		/* snake_case IBTA name: "master_sm_lid" */
+	uint16_t off, bits;		/* bit offset in the record, width of one element */
+	uint8_t kind;			/* enum rdiag_mad_fkind */
+	uint8_t count;			/* 0: scalar; n: an array of n elements stride bits apart */
+	uint16_t stride;
+	int8_t comp;			/* SA component mask bit (first of count), -1: none */
+	const struct rdiag_mad_attr *sub;	/* RDIAG_MF_SUB */
+	const char *(*vname)(unsigned int v);	/* names of the values, or NULL */
+};
+
+struct rdiag_mad_attr {
+	uint16_t attr_id;
+	const char *name;		/* IBTA name: "PortInfo" */
+	const char *key;		/* JSON object name without the class: "port_info" */
+	uint16_t len;			/* bytes of one record */
+	uint16_t n_fields;
+	const struct rdiag_mad_field *fields;
+};
+
+/* RMPP header (MAD bytes 24..35) */
+enum {
+	RDIAG_RMPP_FLAG_ACTIVE = 1,
+	RDIAG_RMPP_FLAG_FIRST = 2,
+	RDIAG_RMPP_FLAG_LAST = 4,
+};
+struct rdiag_rmpp {
+	uint8_t version, type;		/* type 1 DATA, 2 ACK, 3 STOP, 4 ABORT */
+	uint8_t resp_time, flags;	/* RRespTime (5 bits), RMPPFlags (3 bits) */
+	uint8_t status;
+	uint32_t seg_num;		/* DATA: SegmentNumber; ACK: SegmentNumber */
+	uint32_t paylen;		/* DATA: PayloadLength; ACK: NewWindowLast */
+};
+
+/* MAD common header (first 24 bytes of every MAD), then what lib/packet knows of the class:
+ * the SMP header (classes 0x01, 0x81), RMPP and SA headers (0x03), PerfMgt (0x04), and the
+ * layout of the attribute with where its records are. */
 struct rdiag_mad {
 	uint8_t base_version, mgmt_class, class_version;
 	uint8_t method;			/* with the R (response) bit 0x80 */
-	uint16_t status, class_specific;
+	uint16_t status, class_specific;	/* directed-route SMP: status without the D bit */
 	uint64_t tid;
 	uint16_t attr_id;
 	uint32_t attr_mod;
+	/* RDIAG_HAS_MAD_CLASS */
+	bool dr;			/* directed-route SMP (class 0x81) */
+	uint8_t d_bit;			/* DR: direction, 1 = returning */
+	uint8_t hop_ptr, hop_cnt;	/* DR: class_specific split */
+	uint16_t dr_slid, dr_dlid;	/* DR */
+	uint32_t path_off;		/* DR: offset into data of the initial path (64 bytes);
+					 * the return path follows it */
+	uint64_t m_key;			/* SMP */
+	uint64_t sm_key, comp_mask;	/* SA */
+	uint16_t attr_offset;		/* SA: record stride in 8-byte words */
+	/* RDIAG_HAS_RMPP */
+	struct rdiag_rmpp rmpp;
+	/* RDIAG_HAS_MAD_DATA: n_records complete records of layout at data_off, rec_stride bytes
+	 * apart; first_record is the index of the first in an RMPP-segmented SA table */
+	const struct rdiag_mad_attr *layout;
+	uint32_t data_off;
+	uint16_t n_records, rec_stride;
+	uint32_t first_record;
 };
 
 /* IB CM (management class 0x07) attribute IDs */
@@ -519,6 +592,34 @@ const char *rdiag_cm_msg_name(unsigned int attr_id);
 const char *rdiag_port_space_name(unsigned int ps);
 /* MAD management class -> "SUBN_LID_ROUTED", "SUBN_ADM", "PERF", "CM", ...; NULL */
 const char *rdiag_mad_class_name(unsigned int mgmt_class);
+/* MAD names (lib/packet/mad_names.c).  Method 0x01..0x95 -> "Get", "Set", "GetResp",
+ * "Send", "Trap", "Report", "ReportResp", "TrapRepress", "GetTable", "GetTableResp",
+ * "GetTraceTable", "GetTraceTableResp", "GetMulti", "GetMultiResp", "Delete", "DeleteResp";
+ * NULL otherwise */
+const char *rdiag_mad_method_name(unsigned int method);
+/* attribute id of a class -> "PortInfo", "PathRecord", "PortCounters", "REQ", ...; NULL */
+const char *rdiag_mad_attr_name(unsigned int mgmt_class, unsigned int attr_id);
+/* the layout lib/packet decodes for (class, attribute), NULL when none.  A Notice layout
+ * depends on its trap number: rdiag_mad_notice_layout() */
+const struct rdiag_mad_attr *rdiag_mad_layout(unsigned int mgmt_class, unsigned int attr_id);
+/* the trap details of a generic Notice (64-67, 128-131, 144, 145, 256-258), NULL for others */
+const struct rdiag_mad_attr *rdiag_mad_notice_layout(unsigned int trap_number);
+/* MAD status bits 4:2 "invalid field" code -> "BAD_VERSION", "METHOD_UNSUPPORTED",
+ * "METHOD_ATTR_UNSUPPORTED", "INVALID_ATTR_VALUE"; NULL for 0 and the reserved codes */
+const char *rdiag_mad_status_code_name(unsigned int code);
+/* SA class status (bits 15:8) 1..7 -> "ERR_NO_RESOURCES", "ERR_REQ_INVALID",
+ * "ERR_NO_RECORDS", "ERR_TOO_MANY_RECORDS", "ERR_REQ_INVALID_GID",
+ * "ERR_REQ_INSUFFICIENT_COMPONENTS", "ERR_REQ_DENIED"; NULL otherwise */
+const char *rdiag_sa_status_name(unsigned int code);
+/* RMPP type 1..4 -> "DATA", "ACK", "STOP", "ABORT"; NULL */
+const char *rdiag_rmpp_type_name(unsigned int type);
+/* the name of SA component mask bit of a layout ("dgid", "service_data8"), NULL when the bit
+ * names no field */
+const char *rdiag_mad_comp_name(const struct rdiag_mad_attr *a, unsigned int bit);
+/* bits bits (1..64) at bit offset off of a record, big-endian; the caller has checked that
+ * (off + bits + 7) / 8 bytes are there (a decoded layout guarantees it for its fields) */
+uint64_t rdiag_mad_bits(const uint8_t *rec, unsigned int off, unsigned int bits);
+
 /* MTU code 1..5 (IBA PathMTU, the same values as enum ibv_mtu) -> 256..4096 bytes;
  * 0 when invalid */
 unsigned int rdiag_mtu_bytes(unsigned int code);

@@ -1,0 +1,13 @@
+/* rdmadump: what lib/packet knows of a MAD beyond its common header (dump_mad.c) */
+#ifndef RDIAG_DUMP_MAD_H
+#define RDIAG_DUMP_MAD_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "out.h"
+#include "rdmadiag/packet.h"
+
+/* inside the "mad" object: method and attribute names, status fields, the SMP, RMPP and SA
+ * headers and the attribute's records (JSON); the same as text, short or verbose */
+void dump_mad_body(struct out *o, const struct rdiag_pkt *p, const uint8_t *data,
+		   bool verbose);
+#endif
