@@ -65,7 +65,6 @@ static void smp(struct rd_cur *c, struct rdiag_pkt *p)
 	if (m->mgmt_class == MAD_CLASS_SMP_DR) {
 		m->dr = true;
 		m->d_bit = m->status >> 15;
-		m->status &= 0x7FFF;
 		m->hop_ptr = (uint8_t)(m->class_specific >> 8);
 		m->hop_cnt = (uint8_t)m->class_specific;
 	}

@@ -107,7 +107,8 @@ static const struct rdiag_mad_field inform_info_f[] = {
 	MF("producer_type", 264, 24, 12),
 };
 
-/* the first two SDGIDs follow the fixed part; sgid_count + dgid_count of them are used */
+/* the first two SDGIDs follow the fixed part at byte 24 (OpenSM's ib_multipath_rec_t, tshark);
+ * sgid_count + dgid_count of them are used; the GIDs have no component bits */
 static const struct rdiag_mad_field multipath_rec_f[] = {
 	MF("raw_traffic", 0, 1, 0), MFR(1, 3, 1), MF("flow_label", 4, 20, 2),
 	MF("hop_limit", 24, 8, 3), MF("traffic_class", 32, 8, 4), MF("reversible", 40, 1, 5),
@@ -118,8 +119,8 @@ static const struct rdiag_mad_field multipath_rec_f[] = {
 	MFN("packet_life_time_selector", 96, 2, 14, selector_name),
 	MF("packet_life_time", 98, 6, 15), MF("service_id_8msb", 104, 8, 16),
 	MF("independence_selector", 112, 2, 17), MFR(114, 6, 18), MF("sgid_count", 120, 8, 19),
-	MF("dgid_count", 128, 8, 20), MF("service_id_56lsb", 136, 56, 21), MFR(192, 64, 22),
-	MFG("sdgid1", 256, 23), MFG("sdgid2", 384, 24),
+	MF("dgid_count", 128, 8, 20), MF("service_id_56lsb", 136, 56, 21),
+	MFG("sdgid1", 192, -1), MFG("sdgid2", 320, -1),
 };
 
 static const struct rdiag_mad_field sa_notice_f[] = {
@@ -137,7 +138,7 @@ static const struct rdiag_mad_attr sa_attrs[] = {
 	MA(0x0031, "ServiceRecord", "service_record", 176, service_rec_f),
 	MA(0x0035, "PathRecord", "path_record", 64, path_rec_f),
 	MA(0x0038, "MCMemberRecord", "mcmember_record", 52, mcmember_rec_f),
-	MA(0x003A, "MultiPathRecord", "multipath_record", 64, multipath_rec_f),
+	MA(0x003A, "MultiPathRecord", "multipath_record", 56, multipath_rec_f),
 };
 
 const struct rdiag_mad_attr *rd_mad_sa_layout(unsigned int attr_id)

@@ -181,7 +181,7 @@ static const struct rdiag_mad_field trap_gid_f[] = {
 	MFG("gid", 128, -1),
 };
 static const struct rdiag_mad_field trap_128_f[] = {
-	MF("lid", 96, 16, -1),
+	MF("lid", 80, 16, -1),
 };
 static const struct rdiag_mad_field trap_129_f[] = {
 	MF("lid", 96, 16, -1), MF("port_num", 112, 8, -1),
@@ -211,7 +211,7 @@ static const struct rdiag_mad_attr traps[] = {
 	MA(65, "GIDOutOfService", "gid_out_of_service", 34, trap_gid_f),
 	MA(66, "MulticastGroupCreated", "mcast_group_created", 34, trap_gid_f),
 	MA(67, "MulticastGroupDeleted", "mcast_group_deleted", 34, trap_gid_f),
-	MA(128, "LinkStateChange", "link_state_change", 14, trap_128_f),
+	MA(128, "LinkStateChange", "link_state_change", 12, trap_128_f),
 	MA(129, "LocalLinkIntegrityError", "local_link_integrity", 15, trap_129_f),
 	MA(130, "ExcessiveBufferOverrun", "excessive_buffer_overrun", 15, trap_129_f),
 	MA(131, "FlowControlUpdateTimer", "flow_control_update_timer", 15, trap_129_f),

@@ -163,6 +163,27 @@ oracle() {
 	oracle "$FIX/pcap/cm_rej_reasons.pcap"
 }
 
+# the MAD bodies: SMP attributes and traps, DR headers, SA records and RMPP, PerfMgt counters
+@test "oracle: mad_smp.pcap: SMP headers, attributes and trap details equal tshark's" {
+	oracle "$FIX/pcap/mad_smp.pcap"
+}
+
+@test "oracle: mad_sa.pcap: RMPP, SA headers and the first record of each table equal tshark's" {
+	oracle "$FIX/pcap/mad_sa.pcap"
+}
+
+@test "oracle: mad_perf.pcap: PerfMgt ClassPortInfo, PortCounters(Extended) equal tshark's" {
+	oracle "$FIX/pcap/mad_perf.pcap"
+}
+
+@test "oracle: mad_cm_lap_sidr.pcap: rdmadump -j equals tshark field by field" {
+	oracle "$FIX/pcap/mad_cm_lap_sidr.pcap"
+}
+
+@test "oracle: mad_truncated.pcap: MADs cut at every header boundary equal tshark's parts" {
+	oracle "$FIX/pcap/mad_truncated.pcap"
+}
+
 @test "oracle: pause_pfc.pcap: PAUSE/PFC fields (macc.*) equal tshark's, field by field" {
 	oracle "$FIX/pcap/pause_pfc.pcap"
 	# every PFC frame's vector and eight times were compared, not skipped

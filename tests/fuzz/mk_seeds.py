@@ -53,6 +53,17 @@ def pcapng(frames, linktype):
     return b
 
 
+def pcap_frames(path):
+    """the captured bytes of each record of a little-endian pcap file"""
+    d = open(path, "rb").read()
+    off, out = 24, []
+    while off + 16 <= len(d):
+        caplen = struct.unpack("<I", d[off + 8:off + 12])[0]
+        out.append(d[off + 16:off + 16 + caplen])
+        off += 16 + caplen
+    return out
+
+
 def main():
     pv = arrays(os.path.join(UNIT, "packet_vectors.h"))
     lts = linktypes(os.path.join(UNIT, "packet_vectors.h"))
@@ -67,6 +78,14 @@ def main():
         by_lt.setdefault(lt, []).append(data)
         with open(os.path.join(cp, name[3:]), "wb") as fh:
             fh.write(bytes([LT.index(lt)]) + data)
+    # the MAD captures of the fixture generator (native IB): every class header and body
+    # decoder, whole and cut at each header boundary
+    fx = os.path.join(HERE, "..", "fixtures", "pcap")
+    for f in sorted(os.listdir(fx)):
+        if f.startswith("mad_") and f.endswith(".pcap"):
+            for i, data in enumerate(pcap_frames(os.path.join(fx, f))):
+                with open(os.path.join(cp, "%s_%d" % (f[:-5], i + 1)), "wb") as fh:
+                    fh.write(bytes([LT.index(247)]) + data)
     for name, data in rxe.items():
         by_lt[1].append(data)
         with open(os.path.join(cp, name), "wb") as fh:

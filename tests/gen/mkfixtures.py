@@ -18,6 +18,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rocegen as g					# noqa: E402
 from scenario import BASE_NS, Capture, RC, build, Pkt	# noqa: E402
+from madfixtures import fx_mad				# noqa: E402
 
 A_IP, B_IP = '192.0.2.1', '192.0.2.2'
 A6, B6 = '2001:db8::1', '2001:db8::2'
@@ -979,7 +980,7 @@ def main():
         [fx_rocev1()] + fx_ib() + [fx_uc_ud(), fx_xrc(), fx_rd(), fx_cnp_ecn(), fx_cnp_before_ce(), fx_dscp_ecn(), fx_msp(),
                                    fx_aeth(), fx_aeth_credits(), fx_psn(), fx_wrap(), fx_gobackn(),
                                    fx_bad_icrc(), fx_truncated(), fx_ib_truncated(),
-                                   fx_mixed(), fx_cm(), fx_cm_rej(), fx_pause()]
+                                   fx_mixed(), fx_cm(), fx_cm_rej(), fx_pause()] + fx_mad()
     for c, f in ((caps[1], 'nanosecond timestamps (magic 0xa1b23c4d)'),
                  (caps[2], 'pcapng, if_tsresol 9'), (caps[3], 'big-endian pcap headers')):
         c.desc = 'as rc_ops.pcap, ' + f

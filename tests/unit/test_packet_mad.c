@@ -131,7 +131,7 @@ static void smp_directed_route(void)
 	EXPECT_EQ(P.status, RDIAG_PKT_OK);
 	EXPECT_TRUE(P.mad.dr);
 	EXPECT_EQ(P.mad.d_bit, 1);
-	EXPECT_EQ(P.mad.status, 0);
+	EXPECT_EQ(P.mad.status, 0x8000);	/* as on the wire */
 	EXPECT_EQ(P.mad.hop_ptr, 3);
 	EXPECT_EQ(P.mad.hop_cnt, 2);
 	EXPECT_EQ(P.mad.dr_slid, 0xffff);
@@ -303,7 +303,7 @@ static void notice_trap(void)
 	d[3] = 0x02;				/* producer: switch */
 	d[4] = 0x00, d[5] = 0x80;		/* trap 128 */
 	d[6] = 0x00, d[7] = 0x09;		/* issuer LID */
-	d[12] = 0x00, d[13] = 0x09;		/* LIDADDR */
+	d[10] = 0x00, d[11] = 0x09;		/* LIDADDR: the first word of the details */
 	EXPECT_EQ(dec(), 0);
 	EXPECT_STREQ(P.mad.layout->name, "Notice");
 	EXPECT_STREQ(rdiag_mad_method_name(0x05), "Trap");

@@ -62,8 +62,13 @@ static void field_value(struct out *o, const struct rdiag_mad_field *f, const ui
 	}
 	default:
 		v = rdiag_mad_bits(rec, off, f->bits);
-		if (f->bits > 32)
-			out_hex64(o, key, text ? "0x%" PRIx64 : NULL, v);
+		if (f->bits > 32) {
+			char fmt[16];
+
+			/* text: as many hex digits as the field has */
+			snprintf(fmt, sizeof(fmt), "0x%%0%u" PRIx64, (f->bits + 3) / 4);
+			out_hex64(o, key, text ? fmt : NULL, v);
+		}
 		else
 			out_u64(o, key, text ? "%" PRIu64 : NULL, v);
 		return;
@@ -139,16 +144,18 @@ static void record(struct out *o, const struct rdiag_mad_attr *a, const uint8_t 
 
 static void status(struct out *o, const struct rdiag_mad *m, bool text)
 {
-	unsigned int code = (m->status >> 2) & 7, cls = m->status >> 8;
+	/* a directed-route SMP's bit 15 is the direction, not status */
+	unsigned int st = m->dr ? m->status & 0x7FFF : m->status;
+	unsigned int code = (st >> 2) & 7, cls = st >> 8;
 	const char *n = rdiag_mad_status_code_name(code);
 
-	if (!m->status)
+	if (!st)
 		return;
 	out_obj_begin(o, "status_fields");
-	out_bool(o, "busy", text && (m->status & STATUS_BUSY) ? " busy" : NULL,
-		 m->status & STATUS_BUSY);
-	out_bool(o, "redirect", text && (m->status & STATUS_REDIRECT) ? " redirect" : NULL,
-		 m->status & STATUS_REDIRECT);
+	out_bool(o, "busy", text && (st & STATUS_BUSY) ? " busy" : NULL,
+		 st & STATUS_BUSY);
+	out_bool(o, "redirect", text && (st & STATUS_REDIRECT) ? " redirect" : NULL,
+		 st & STATUS_REDIRECT);
 	out_u64(o, "code", NULL, code);
 	if (n)
 		out_str(o, "code_name", text ? " %s" : NULL, n);
@@ -273,7 +280,7 @@ static void records(struct out *o, const struct rdiag_pkt *p, const uint8_t *dat
 	}
 	if (m->mgmt_class == CLASS_SA)
 		out_arr_end(o);
-	if (!v && m->mgmt_class == CLASS_SA)
+	if (!v && m->mgmt_class == CLASS_SA && (m->method & 0x80))
 		out_text(o, " records %u", m->n_records);
 }
 
@@ -283,7 +290,7 @@ void dump_mad_body(struct out *o, const struct rdiag_pkt *p, const uint8_t *data
 	const struct rdiag_mad *m = &p->mad;
 	bool cm = HAS(p, CM);
 
-	if (!verbose && !cm && m->status)
+	if (!verbose && !cm && (m->dr ? m->status & 0x7FFF : m->status))
 		out_text(o, " status 0x%04x", m->status);
 	status(o, m, verbose || !cm);
 	if (HAS(p, MAD_CLASS) && (m->mgmt_class == CLASS_SMP_LID ||

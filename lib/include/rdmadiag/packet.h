@@ -258,7 +258,8 @@ struct rdiag_rmpp {
 struct rdiag_mad {
 	uint8_t base_version, mgmt_class, class_version;
 	uint8_t method;			/* with the R (response) bit 0x80 */
-	uint16_t status, class_specific;	/* directed-route SMP: status without the D bit */
+	uint16_t status, class_specific;	/* as on the wire (DR SMP: D bit 15, hop pointer
+					 * and count) */
 	uint64_t tid;
 	uint16_t attr_id;
 	uint32_t attr_mod;
