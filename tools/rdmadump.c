@@ -13,6 +13,7 @@
 
 #include "common/tool.h"
 #include "common/dump.h"
+#include "common/dump_mad.h"
 
 static struct rdiag_capture *g_cap;
 static volatile sig_atomic_t g_stop;
@@ -48,7 +49,9 @@ static void usage(void)
 	       "      --opcode OP       only opcode OP: a name (RC_SEND_ONLY) or number\n"
 	       "                        (repeatable)\n"
 	       "      --errors          only NAKs, RNR NAKs, PSN gaps, duplicates, bad ICRC,\n"
-	       "                        CM rejects, PAUSE/PFC frames\n"
+	       "                        CM rejects, PAUSE/PFC frames, MAD retries, error\n"
+	       "                        statuses and unanswered requests, Q_Key/P_Key\n"
+	       "                        mismatches\n"
 	       "Output:\n"
 	       "  -v, --verbose         every header field\n"
 	       "  -j, --json            JSON lines (the keys are listed in rdmadump(1))\n"
@@ -415,6 +418,9 @@ int main(int argc, char **argv)
 	}
 	if (shown)
 		fprintf(stderr, "\r%*s\r", 60, "");
+	/* --errors: the MAD requests that got no answer, once the capture is over */
+	if (print && o.errors_only)
+		dump_mad_unanswered(out, ft);
 
 	if (rdiag_capture_is_live(g_cap))
 		rdiag_capture_stats(g_cap, &st);

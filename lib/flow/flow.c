@@ -120,6 +120,7 @@ struct rdiag_flow_table {
 	size_t nidx;
 	struct rd_pending pend;
 	struct rd_cm_table cm;
+	struct rd_mad *mad;	/* MAD transactions, key consistency (flow_mad.c) */
 	struct rd_ce_pairs ce;	/* CE-marked flows by address pair, for CNPs */
 	struct rdiag_flow_total t;
 	struct rd_pause pause;		/* PAUSE / PFC frames */
@@ -181,6 +182,7 @@ void rdiag_flow_close(struct rdiag_flow_table *ft)
 	free(ft->hints);
 	rd_pending_free(&ft->pend);
 	rd_cm_free(&ft->cm);
+	rd_mad_free(ft->mad);
 	rd_ce_pairs_free(&ft->ce);
 	free(ft);
 }
@@ -1135,6 +1137,10 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 			ft->t.cm_req_retries++;
 		v->flags |= (uint32_t)r;
 	}
+	/* QP0/QP1 only, until a CM or SIDR answer gives keys to check */
+	if (((p->present & RDIAG_HAS_MAD) || rd_mad_watching(ft->mad)) &&
+	    rd_mad_add(&ft->mad, p, kind, src, dst, ts, fi, v) < 0)
+		add_failed(ft, -ENOMEM);
 	learn_mtu(f, p);
 	tr = rdiag_opcode_transport_class(op);
 	if (tr == RDIAG_TR_CNP || tr == RDIAG_TR_MSP)
@@ -1295,4 +1301,48 @@ int rdiag_flow_cm_get(const struct rdiag_flow_table *ft, size_t i, struct rdiag_
 		return -ENOENT;
 	*out = ft->cm.c[i];
 	return 0;
+}
+
+size_t rdiag_flow_mad_txn_count(const struct rdiag_flow_table *ft)
+{
+	return ft ? rd_mad_txn_count(ft->mad) : 0;
+}
+
+int rdiag_flow_mad_txn_get(const struct rdiag_flow_table *ft, size_t i,
+			   struct rdiag_mad_txn *out)
+{
+	return ft && out ? rd_mad_txn_get(ft->mad, i, out) : -EINVAL;
+}
+
+size_t rdiag_flow_mad_stat_count(const struct rdiag_flow_table *ft)
+{
+	return ft ? rd_mad_stat_count(ft->mad) : 0;
+}
+
+int rdiag_flow_mad_stat_get(const struct rdiag_flow_table *ft, size_t i,
+			    struct rdiag_mad_stat *out)
+{
+	return ft && out ? rd_mad_stat_get(ft->mad, i, out) : -EINVAL;
+}
+
+size_t rdiag_flow_fabric_event_count(const struct rdiag_flow_table *ft)
+{
+	return ft ? rd_mad_event_count(ft->mad) : 0;
+}
+
+int rdiag_flow_fabric_event_get(const struct rdiag_flow_table *ft, size_t i,
+				struct rdiag_fabric_event *out)
+{
+	return ft && out ? rd_mad_event_get(ft->mad, i, out) : -EINVAL;
+}
+
+size_t rdiag_flow_key_mismatch_count(const struct rdiag_flow_table *ft)
+{
+	return ft ? rd_mad_mismatch_count(ft->mad) : 0;
+}
+
+int rdiag_flow_key_mismatch_get(const struct rdiag_flow_table *ft, size_t i,
+				struct rdiag_key_mismatch *out)
+{
+	return ft && out ? rd_mad_mismatch_get(ft->mad, i, out) : -EINVAL;
 }

@@ -93,6 +93,25 @@ int rd_cm_add(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kin
 int rd_cm_qpns(const struct rd_cm_table *t, unsigned int kind, const uint8_t client[16],
 	       uint32_t client_comm_id, uint32_t *client_qpn, uint32_t *server_qpn);
 
+/* ---- management datagrams, Q_Key/P_Key consistency (flow_mad.c) ---- */
+struct rd_mad;
+/* a MAD (or, once connections or SIDR answers are known, any packet: its keys are checked);
+ * fi is the packet's flow.  Sets v flags; 0 or -ENOMEM.  *m is created on first use. */
+int rd_mad_add(struct rd_mad **m, const struct rdiag_pkt *p, unsigned int kind,
+	       const uint8_t src[16], const uint8_t dst[16], uint64_t ts, int64_t fi,
+	       struct rdiag_flow_verdict *v);
+/* true when packets that are not MADs need rd_mad_add (keys to check) */
+bool rd_mad_watching(const struct rd_mad *m);
+void rd_mad_free(struct rd_mad *m);
+size_t rd_mad_txn_count(const struct rd_mad *m);
+int rd_mad_txn_get(const struct rd_mad *m, size_t i, struct rdiag_mad_txn *out);
+size_t rd_mad_stat_count(const struct rd_mad *m);
+int rd_mad_stat_get(const struct rd_mad *m, size_t i, struct rdiag_mad_stat *out);
+size_t rd_mad_event_count(const struct rd_mad *m);
+int rd_mad_event_get(const struct rd_mad *m, size_t i, struct rdiag_fabric_event *out);
+size_t rd_mad_mismatch_count(const struct rd_mad *m);
+int rd_mad_mismatch_get(const struct rd_mad *m, size_t i, struct rdiag_key_mismatch *out);
+
 /* ---- PAUSE / PFC frames (flow_pause.c) ---- */
 #define RD_PAUSE_ROWS (RDIAG_PAUSE_PRIOS + 1)	/* the priorities, then the link (802.3x) */
 #define RD_PAUSE_SENDERS_MAX 1024		/* more senders share one state */

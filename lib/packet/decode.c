@@ -418,6 +418,7 @@ int rdiag_pkt_decode(struct rdiag_pkt *p, int linktype, const uint8_t *data, uin
 	p->linktype = linktype;
 	p->caplen = caplen;
 	p->len = len;
+	p->data = data;
 	rd_cur_init(&c, data ? data : empty, data ? caplen : 0, len);
 
 	switch (linktype) {

@@ -160,8 +160,7 @@ def fx_mad_sa():
                      'PathRecord Get for B then the CM REQ to B that uses it (P_Key 0x8001); '
                      'MCMemberRecord join, ServiceRecord, NodeRecord, PortInfoRecord and '
                      'InformInfo tables; a MultiPathRecord GetMulti; ERR_NO_RECORDS for an '
-                     'unknown GID; a PathRecord Get for C resent twice and never answered, '
-                     'then a REQ to C')
+                     'unknown GID; a PathRecord Get for C resent twice and never answered')
     tid = [0x0000534100000000]
 
     def t():
@@ -217,7 +216,7 @@ def fx_mad_sa():
     x = t()
     mp = m.multipath_record([port_gid(a)], [port_gid(b)], pkey=0x8001)
     resp = m.sa_table(0x35, x, [pr, pr], 64)
-    resp = [r[:3] + bytes([m.GET_TABLE_RESP | 0x02]) + r[4:] for r in resp]	# GetMultiResp
+    resp = [r[:3] + bytes([0x94]) + r[4:] for r in resp]	# GetMultiResp
     cap.txn(m.sa(0x3A, x, mp, 0x14, comp_mask=m.mask(19, 20, 23, 24)), resp, a, sm,
             latency_us=140)
     # an unknown destination: no records

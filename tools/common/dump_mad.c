@@ -11,7 +11,9 @@
 #include <string.h>
 #include <arpa/inet.h>
 
+#include "dump.h"
 #include "dump_mad.h"
+#include "rdmadiag/flow.h"
 
 enum {
 	CLASS_SMP_LID = 0x01, CLASS_SA = 0x03, CLASS_PERF = 0x04, CLASS_CM = 0x07,
@@ -302,4 +304,327 @@ void dump_mad_body(struct out *o, const struct rdiag_pkt *p, const uint8_t *data
 		sa_hdr(o, p, verbose);
 	if (HAS(p, MAD_DATA) && m->layout)
 		records(o, p, data, verbose);
+}
+
+/* ---- summary ------------------------------------------------------------------------------ */
+
+static const char *short_class(unsigned int c)
+{
+	const char *n = rdiag_mad_class_name(c);
+
+	return n ? n : "?";
+}
+
+static const char *ns_str(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%" PRIu64 "ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.3gus", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.3gms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.3gs", (double)ns / 1e9);
+	return buf;
+}
+
+static void latency(struct out *o, const struct rdiag_latency *l)
+{
+	char a[24], b[24], c[24], d[24];
+
+	out_obj_begin(o, "latency");
+	out_u64(o, "n", NULL, l->n);
+	out_u64(o, "min_ns", NULL, l->min_ns);
+	out_u64(o, "median_ns", NULL, l->median_ns);
+	out_u64(o, "p99_ns", NULL, l->p99_ns);
+	out_u64(o, "max_ns", NULL, l->max_ns);
+	out_dbl(o, "mean_ns", NULL, l->mean_ns);
+	out_obj_end(o);
+	out_text(o, "; latency min/p50/p99/max %s/%s/%s/%s", ns_str(a, sizeof(a), l->min_ns),
+		 ns_str(b, sizeof(b), l->median_ns), ns_str(c, sizeof(c), l->p99_ns),
+		 ns_str(d, sizeof(d), l->max_ns));
+}
+
+static void stats(struct out *o, struct rdiag_flow_table *ft)
+{
+	size_t n = rdiag_flow_mad_stat_count(ft);
+
+	if (n)
+		out_text(o, "\nMAD transactions (class attribute: requests, answered, unanswered, "
+			 "retries, error statuses; response latency):\n");
+	out_arr_begin(o, "transactions");
+	for (size_t i = 0; i < n; i++) {
+		struct rdiag_mad_stat s;
+		const char *a;
+
+		if (rdiag_flow_mad_stat_get(ft, i, &s) < 0)
+			continue;
+		a = rdiag_mad_attr_name(s.mgmt_class, s.attr_id);
+		out_obj_begin(o, NULL);
+		out_u64(o, "mgmt_class", NULL, s.mgmt_class);
+		out_str(o, "class", "  %s", short_class(s.mgmt_class));
+		out_u64(o, "attr_id", a ? NULL : " 0x%04" PRIx64, s.attr_id);
+		if (a)
+			out_str(o, "attr_name", " %s", a);
+		out_u64(o, "requests", ": %" PRIu64 " requests", s.requests);
+		out_u64(o, "answered", ", %" PRIu64 " answered", s.answered);
+		out_u64(o, "unanswered", ", %" PRIu64 " unanswered", s.unanswered);
+		out_u64(o, "retries", ", %" PRIu64 " retries", s.retries);
+		out_u64(o, "error_status", ", %" PRIu64 " error statuses", s.error_status);
+		out_u64(o, "unmatched", s.unmatched ? ", %" PRIu64 " responses to no request seen" :
+			NULL, s.unmatched);
+		if (s.lat.n)
+			latency(o, &s.lat);
+		out_text(o, "\n");
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+}
+
+static void txn_head(struct out *o, const struct rdiag_mad_txn *t, const char *lead)
+{
+	char a[64], b[64];
+	const char *mn = rdiag_mad_method_name(t->method);
+	const char *an = rdiag_mad_attr_name(t->mgmt_class, t->attr_id);
+
+	out_text(o, "%s", lead);
+	out_str(o, "requester", "%s", rdiag_flow_addr_str(t->kind, t->requester, a, sizeof(a)));
+	out_str(o, "responder", " > %s", rdiag_flow_addr_str(t->kind, t->responder, b,
+								sizeof(b)));
+	out_u64(o, "mgmt_class", NULL, t->mgmt_class);
+	out_str(o, "class", " %s", short_class(t->mgmt_class));
+	out_u64(o, "method", mn ? NULL : " method 0x%02" PRIx64, t->method);
+	if (mn)
+		out_str(o, "method_name", " %s", mn);
+	out_u64(o, "attr_id", an ? NULL : " attr 0x%04" PRIx64, t->attr_id);
+	if (an)
+		out_str(o, "attr_name", " %s", an);
+	out_hex64(o, "tid", " tid 0x%016" PRIx64, t->tid);
+	out_u64(o, "sends", ": sent %" PRIu64 " time(s)", t->sends);
+}
+
+static void retries(struct out *o, const struct rdiag_mad_txn *t)
+{
+	char a[24], b[24];
+
+	if (t->sends < 2)
+		return;
+	out_u64(o, "retry_gap_min_ns", NULL, t->retry_gap_min_ns);
+	out_u64(o, "retry_gap_max_ns", NULL, t->retry_gap_max_ns);
+	if (t->retry_gap_min_ns == t->retry_gap_max_ns)
+		out_text(o, ", every %s", ns_str(a, sizeof(a), t->retry_gap_min_ns));
+	else
+		out_text(o, ", %s to %s apart", ns_str(a, sizeof(a), t->retry_gap_min_ns),
+			 ns_str(b, sizeof(b), t->retry_gap_max_ns));
+}
+
+static void unanswered(struct out *o, struct rdiag_flow_table *ft, bool title)
+{
+	size_t n = rdiag_flow_mad_txn_count(ft), k = 0;
+	struct rdiag_mad_txn t;
+
+	for (size_t i = 0; i < n; i++)
+		k += rdiag_flow_mad_txn_get(ft, i, &t) == 0 && !t.answered;
+	if (k && title)
+		out_text(o, "\nunanswered MAD requests (no response in the capture):\n");
+	if (title)
+		out_arr_begin(o, "unanswered");
+	for (size_t i = 0; i < n; i++) {
+		if (rdiag_flow_mad_txn_get(ft, i, &t) < 0 || t.answered)
+			continue;
+		if (title)
+			out_obj_begin(o, NULL);
+		else {
+			out_obj_begin(o, NULL);
+			out_obj_begin(o, "mad_unanswered");
+		}
+		txn_head(o, &t, title ? "  " : "MAD unanswered: ");
+		retries(o, &t);
+		out_text(o, ", no response\n");
+		out_obj_end(o);
+		if (!title)
+			out_obj_end(o);
+	}
+	if (title)
+		out_arr_end(o);
+}
+
+static void path_records(struct out *o, struct rdiag_flow_table *ft)
+{
+	size_t n = rdiag_flow_mad_txn_count(ft), k = 0;
+	struct rdiag_mad_txn t;
+	char g[INET6_ADDRSTRLEN], a[64], d[24];
+
+	for (size_t i = 0; i < n; i++)
+		k += rdiag_flow_mad_txn_get(ft, i, &t) == 0 && t.mgmt_class == CLASS_SA &&
+			t.attr_id == 0x0035;
+	if (k)
+		out_text(o, "\nSA PathRecord queries (who asked for which destination, the answer, "
+			 "the CM REQ that followed):\n");
+	out_arr_begin(o, "path_records");
+	for (size_t i = 0; i < n; i++) {
+		if (rdiag_flow_mad_txn_get(ft, i, &t) < 0 || t.mgmt_class != CLASS_SA ||
+		    t.attr_id != 0x0035)
+			continue;
+		out_obj_begin(o, NULL);
+		out_str(o, "requester", "  %s", rdiag_flow_addr_str(t.kind, t.requester, a,
+								     sizeof(a)));
+		out_str(o, "method_name", " %s", rdiag_mad_method_name(t.method) ?
+			rdiag_mad_method_name(t.method) : "?");
+		out_hex64(o, "tid", " tid 0x%016" PRIx64, t.tid);
+		if (t.pr_asked) {
+			inet_ntop(AF_INET6, t.pr_dgid, g, sizeof(g));
+			out_str(o, "dgid", " for %s", g);
+		}
+		out_u64(o, "sends", NULL, t.sends);
+		out_bool(o, "answered", NULL, t.answered);
+		if (!t.answered) {
+			out_text(o, ": no answer (sent %u time(s))", t.sends);
+			if (t.method == 0x01 || t.method == 0x12)
+				out_text(o, ": rdma_resolve_route would fail with a timeout");
+		} else if (t.status) {
+			const char *sn = rdiag_sa_status_name(t.status >> 8);
+
+			out_u64(o, "status", ": status 0x%04" PRIx64, t.status);
+			if (sn)
+				out_str(o, "status_name", " %s", sn);
+			out_u64(o, "latency_ns", NULL, t.latency_ns);
+		} else {
+			out_u64(o, "latency_ns", NULL, t.latency_ns);
+			out_text(o, ": answered in %s", ns_str(d, sizeof(d), t.latency_ns));
+			if (t.pr_answer) {
+				out_obj_begin(o, "answer");
+				inet_ntop(AF_INET6, t.pr_ans_dgid, g, sizeof(g));
+				out_str(o, "dgid", NULL, g);
+				out_u64(o, "dlid", " (dlid %" PRIu64, t.pr_dlid);
+				out_u64(o, "p_key", " p_key 0x%04" PRIx64, t.pr_pkey);
+				out_u64(o, "sl", " sl %" PRIu64, t.pr_sl);
+				out_u64(o, "mtu", " mtu %" PRIu64 ")", rdiag_mtu_bytes(t.pr_mtu));
+				out_obj_end(o);
+			}
+		}
+		if (t.req_seen) {
+			out_obj_begin(o, "cm_req");
+			out_u64(o, "after_ns", NULL, t.req_ns - (t.answered ? t.resp_ns : t.first_ns));
+			out_u64(o, "p_key", NULL, t.req_pkey);
+			out_obj_end(o);
+			if (t.pr_answer)
+				out_text(o, "; the REQ to it %s later used it (P_Key 0x%04x%s)",
+					 ns_str(d, sizeof(d), t.req_ns - t.resp_ns), t.req_pkey,
+					 (t.req_pkey & 0x7FFF) == (t.pr_pkey & 0x7FFF) ? "" :
+					 ", not the PathRecord's");
+			else
+				out_text(o, "; a REQ went to it %s later without a PathRecord answer",
+					 ns_str(d, sizeof(d), t.req_ns - t.first_ns));
+		}
+		out_text(o, "\n");
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+}
+
+static const char *port_state_str(unsigned int s)
+{
+	static const char *const n[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE" };
+
+	return s < sizeof(n) / sizeof(n[0]) ? n[s] : "?";
+}
+
+static void events(struct out *o, struct rdiag_flow_table *ft)
+{
+	size_t n = rdiag_flow_fabric_event_count(ft);
+	char ts[48];
+
+	if (n)
+		out_text(o, "\nfabric events (SMP traps, port state changes in PortInfo):\n");
+	out_arr_begin(o, "fabric_events");
+	for (size_t i = 0; i < n; i++) {
+		struct rdiag_fabric_event e;
+
+		if (rdiag_flow_fabric_event_get(ft, i, &e) < 0)
+			continue;
+		out_obj_begin(o, NULL);
+		dump_time(ts, sizeof(ts), e.ts_ns / 1000000000u, (uint32_t)(e.ts_ns % 1000000000u));
+		out_text(o, "  %s", ts);
+		out_u64(o, "ts_ns", NULL, e.ts_ns);
+		if (e.what == RDIAG_FE_TRAP) {
+			const struct rdiag_mad_attr *t = rdiag_mad_notice_layout(e.trap_number);
+
+			out_str(o, "what", NULL, "trap");
+			out_u64(o, "trap_number", " trap %" PRIu64, e.trap_number);
+			if (t)
+				out_str(o, "trap_name", " %s", t->name);
+			out_u64(o, "issuer_lid", " from lid %" PRIu64, e.issuer_lid);
+			if (e.lid)
+				out_u64(o, "lid", " (lid %" PRIu64 ")", e.lid);
+		} else {
+			out_str(o, "what", NULL, "port_state");
+			out_u64(o, "lid", " port lid %" PRIu64, e.lid);
+			out_u64(o, "port", "/%" PRIu64, e.port);
+			out_u64(o, "old_state", NULL, e.old_state);
+			out_u64(o, "new_state", NULL, e.new_state);
+			out_str(o, "old_state_name", " %s", port_state_str(e.old_state));
+			out_str(o, "new_state_name", " -> %s", port_state_str(e.new_state));
+		}
+		out_text(o, "\n");
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+}
+
+static void mismatches(struct out *o, struct rdiag_flow_table *ft)
+{
+	size_t n = rdiag_flow_key_mismatch_count(ft);
+	char a[64], b[64];
+
+	if (n)
+		out_text(o, "\nkey mismatches (the data plane against what the control plane "
+			 "gave):\n");
+	out_arr_begin(o, "key_mismatches");
+	for (size_t i = 0; i < n; i++) {
+		struct rdiag_key_mismatch x;
+		static const char *const what[] = { "?", "qkey_sidr", "pkey_req", "pkey_path" };
+
+		if (rdiag_flow_key_mismatch_get(ft, i, &x) < 0)
+			continue;
+		out_obj_begin(o, NULL);
+		out_str(o, "what", NULL, what[x.what < 4 ? x.what : 0]);
+		out_str(o, "src", "  %s", rdiag_flow_addr_str(x.kind, x.src, a, sizeof(a)));
+		out_str(o, "dst", " > %s", rdiag_flow_addr_str(x.kind, x.dst, b, sizeof(b)));
+		out_u64(o, "destqp", " qp 0x%06" PRIx64, x.destqp);
+		if (x.what == RDIAG_KEY_QKEY_SIDR) {
+			out_u64(o, "seen", ": DETH Q_Key 0x%08" PRIx64, x.seen);
+			out_u64(o, "expected", ", the SIDR_REP gave 0x%08" PRIx64, x.expected);
+		} else if (x.what == RDIAG_KEY_PKEY_REQ) {
+			out_u64(o, "seen", ": BTH P_Key 0x%04" PRIx64, x.seen);
+			out_u64(o, "expected", ", the CM REQ gave 0x%04" PRIx64, x.expected);
+		} else {
+			out_u64(o, "seen", ": the CM REQ's P_Key 0x%04" PRIx64, x.seen);
+			out_u64(o, "expected", ", the PathRecord it used gave 0x%04" PRIx64,
+				x.expected);
+		}
+		out_u64(o, "packets", " (%" PRIu64 " packet(s))\n", x.packets);
+		out_u64(o, "first_ns", NULL, x.first_ns);
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+}
+
+void dump_mad_summary(struct out *o, struct rdiag_flow_table *ft)
+{
+	if (!rdiag_flow_mad_txn_count(ft) && !rdiag_flow_fabric_event_count(ft) &&
+	    !rdiag_flow_key_mismatch_count(ft))
+		return;
+	out_obj_begin(o, "mad");
+	stats(o, ft);
+	unanswered(o, ft, true);
+	path_records(o, ft);
+	events(o, ft);
+	mismatches(o, ft);
+	out_obj_end(o);
+}
+
+void dump_mad_unanswered(struct out *o, struct rdiag_flow_table *ft)
+{
+	unanswered(o, ft, false);
 }

@@ -10,4 +10,12 @@
  * headers and the attribute's records (JSON); the same as text, short or verbose */
 void dump_mad_body(struct out *o, const struct rdiag_pkt *p, const uint8_t *data,
 		   bool verbose);
+
+struct rdiag_flow_table;
+/* the summary's "mad" part (absent with no MAD transaction, fabric event or key mismatch):
+ * transactions per class and attribute, unanswered requests, SA PathRecord queries and the
+ * CM REQs that used them, fabric events, Q_Key/P_Key mismatches */
+void dump_mad_summary(struct out *o, struct rdiag_flow_table *ft);
+/* --errors: the requests that got no response, after the packets */
+void dump_mad_unanswered(struct out *o, struct rdiag_flow_table *ft);
 #endif

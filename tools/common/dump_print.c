@@ -622,11 +622,31 @@ static void mac_control(struct pkt_out *w, const struct rdiag_pkt *p, bool verbo
 	w_end(w);
 }
 
+/* management datagrams and keys (lib/flow/flow_mad.c) */
+static void mad_analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
+{
+	if (v->flags & RDIAG_FV_MAD_RETRY) {
+		double g = (double)v->retry_gap_ns;
+
+		w_bool(w, K("mad_retry"), " [MAD retry", true);
+		w_u64(w, K("mad_retry_gap_ns"), NULL, v->retry_gap_ns);
+		w_text(w, g < 1e6 ? " +%.3gus]" : " +%.3gms]", g < 1e6 ? g / 1e3 : g / 1e6);
+	}
+	if (v->flags & RDIAG_FV_MAD_STATUS)
+		w_bool(w, K("mad_error_status"), " [MAD error status]", true);
+	if (v->flags & RDIAG_FV_QKEY_MISMATCH)
+		w_u64(w, K("qkey_expected"), " [Q_Key mismatch: the SIDR_REP gave 0x%08" PRIx64 "]",
+		      v->expected_key);
+	if (v->flags & RDIAG_FV_PKEY_MISMATCH)
+		w_u64(w, K("pkey_expected"), " [P_Key mismatch: expected 0x%04" PRIx64 "]",
+		      v->expected_key);
+}
+
 static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 {
 	const uint32_t shown = RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_OOO | RDIAG_FV_RETX |
 			       RDIAG_FV_RETRY | RDIAG_FV_CM_RETRY | RDIAG_FV_READ_DONE |
-			       RDIAG_FV_ACKED;
+			       RDIAG_FV_ACKED | RDIAG_FV_MAD_FINDINGS;
 
 	if (!v || !(v->flags & shown))
 		return;
@@ -661,6 +681,8 @@ static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 		w_bool(w, K("ooo"), " [out of order]", true);
 	if (v->flags & RDIAG_FV_CM_RETRY)
 		w_bool(w, K("cm_retry"), " [CM retry]", true);
+	if (v->flags & RDIAG_FV_MAD_FINDINGS)
+		mad_analysis(w, v);
 	if (v->flags & RDIAG_FV_READ_DONE)
 		w_u64(w, K("read_latency_ns"), NULL, v->latency_ns);
 	if (v->flags & RDIAG_FV_ACKED)

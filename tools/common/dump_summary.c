@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dump.h"
+#include "dump_mad.h"
 
 /* "812ns", "12.3us", "1.23ms", "2.05s" */
 static const char *dur(char *buf, size_t len, double ns)
@@ -755,6 +756,7 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 			cm_conn(o, &c);
 	}
 	out_arr_end(o);
+	dump_mad_summary(o, ft);
 	out_obj_end(o);
 	out_obj_end(o);
 }

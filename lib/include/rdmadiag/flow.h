@@ -207,11 +207,23 @@ enum {
 	RDIAG_FV_RETRY_NAK = 1u << 15,	/* after a NAK PSN sequence error (go-back-N) */
 	RDIAG_FV_RETRY_RNR = 1u << 16,	/* after an RNR NAK */
 	RDIAG_FV_RETRY_TIMEOUT = 1u << 17,	/* no NAK seen: retry_gap_ns after the original */
+	/* management datagrams and keys (flow_mad.c) */
+	RDIAG_FV_MAD_RETRY = 1u << 18,	/* a MAD request sent again with the same TID before (or
+					 * without) an answer: retry_gap_ns after the previous */
+	RDIAG_FV_MAD_STATUS = 1u << 19,	/* a MAD response with an error status */
+	RDIAG_FV_QKEY_MISMATCH = 1u << 20,	/* a UD packet to a QP whose SIDR_REP gave another
+						 * Q_Key: expected_key */
+	RDIAG_FV_PKEY_MISMATCH = 1u << 21,	/* a data packet (or CM REQ) whose P_Key's partition
+						 * differs from its connection's CM REQ (or the
+						 * PathRecord the REQ used): expected_key */
 };
 /* the set rdmadump --errors and --fail-on-errors use */
 #define RDIAG_FV_RETRY (RDIAG_FV_RETRY_NAK | RDIAG_FV_RETRY_RNR | RDIAG_FV_RETRY_TIMEOUT)
+#define RDIAG_FV_MAD_FINDINGS (RDIAG_FV_MAD_RETRY | RDIAG_FV_MAD_STATUS | \
+			       RDIAG_FV_QKEY_MISMATCH | RDIAG_FV_PKEY_MISMATCH)
 #define RDIAG_FV_ERRORS (RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_RETX | RDIAG_FV_RETRY | \
-			 RDIAG_FV_NAK | RDIAG_FV_RNR | RDIAG_FV_BAD_ICRC | RDIAG_FV_CM_REJ)
+			 RDIAG_FV_NAK | RDIAG_FV_RNR | RDIAG_FV_BAD_ICRC | RDIAG_FV_CM_REJ | \
+			 RDIAG_FV_MAD_FINDINGS)
 
 struct rdiag_flow_verdict {
 	uint32_t flags;
@@ -222,6 +234,8 @@ struct rdiag_flow_verdict {
 					 * reverse flow's destination QP or the QPN a CM REP gave),
 					 * as known after this packet; RDIAG_QPN_NONE when not */
 	uint64_t latency_ns;
+	uint32_t expected_key;		/* QKEY_MISMATCH / PKEY_MISMATCH: the key the SIDR_REP,
+					 * CM REQ or PathRecord gave (the packet has the other) */
 	uint64_t retry_gap_ns;		/* RETRY_*, DUP of a request: time since the previous
 					 * transmission of the PSN, to 16 ns, up to 68 s (0 when
 					 * none was seen) */
@@ -330,6 +344,90 @@ struct rdiag_cm_conn_info {
 };
 size_t rdiag_flow_cm_count(const struct rdiag_flow_table *ft);
 int rdiag_flow_cm_get(const struct rdiag_flow_table *ft, size_t i, struct rdiag_cm_conn_info *out);
+
+/* ---- management datagrams (flow_mad.c) ------------------------------------------------------
+ * A transaction is a request (Get, Set, GetTable, GetMulti, GetTraceTable, Delete, Report,
+ * Trap, ...: a method without the response bit, Send excepted) and its response (the method
+ * with the response bit; TrapRepress for a Trap), paired by TID, class and the two ends.  A
+ * request sent again with its TID is a retry; RMPP ACKs and later DATA segments are parts of a
+ * transaction, not new sends.  CM Sends are the CM analysis's (rdiag_flow_cm_*). */
+struct rdiag_mad_txn {
+	uint8_t kind;				/* enum rdiag_addr_kind */
+	uint8_t requester[16], responder[16];
+	uint8_t mgmt_class, method;		/* of the request */
+	uint16_t attr_id;
+	uint64_t tid;
+	uint64_t first_ns, last_send_ns;	/* first send, last resend */
+	uint32_t sends;				/* 1 + retries */
+	uint64_t retry_gap_min_ns, retry_gap_max_ns;	/* between consecutive sends */
+	bool answered;
+	uint8_t resp_method;
+	uint16_t status;			/* of the response (DR SMP: without the D bit) */
+	uint64_t resp_ns, latency_ns;		/* first response; its time after the last send */
+	uint32_t resp_segments;			/* RMPP DATA segments of the response (0: none) */
+	/* SA PathRecord: the DGID asked for (when the component mask has it) and the first
+	 * record of the answer */
+	bool pr_asked, pr_answer;
+	uint8_t pr_dgid[16];
+	uint8_t pr_ans_dgid[16];
+	uint16_t pr_dlid, pr_pkey;
+	uint8_t pr_sl, pr_mtu;
+	/* the CM REQ from the requester to that destination that came after it */
+	bool req_seen;
+	uint64_t req_ns;
+	uint16_t req_pkey;
+};
+size_t rdiag_flow_mad_txn_count(const struct rdiag_flow_table *ft);
+/* in first-request order; 0, -ENOENT, -EINVAL */
+int rdiag_flow_mad_txn_get(const struct rdiag_flow_table *ft, size_t i,
+			   struct rdiag_mad_txn *out);
+
+/* per class and attribute (in first-seen order) */
+struct rdiag_mad_stat {
+	uint8_t mgmt_class;
+	uint16_t attr_id;
+	uint64_t requests;			/* transactions */
+	uint64_t answered, unanswered;
+	uint64_t retries;			/* resends of a TID */
+	uint64_t error_status;			/* answers with a non-zero status */
+	uint64_t unmatched;			/* responses to no request seen */
+	struct rdiag_latency lat;		/* last send -> first response */
+};
+size_t rdiag_flow_mad_stat_count(const struct rdiag_flow_table *ft);
+int rdiag_flow_mad_stat_get(const struct rdiag_flow_table *ft, size_t i,
+			    struct rdiag_mad_stat *out);
+
+/* fabric events: SMP traps (Trap with a Notice) and port state changes seen in PortInfo
+ * responses (the port's LID and number from the PortInfo, the state before from the previous
+ * PortInfo of that port, 0 when none) */
+enum { RDIAG_FE_TRAP = 1, RDIAG_FE_PORT_STATE = 2 };
+struct rdiag_fabric_event {
+	uint8_t what;				/* RDIAG_FE_* */
+	uint64_t ts_ns;
+	uint16_t issuer_lid, trap_number;	/* TRAP */
+	uint16_t lid;				/* TRAP: the LID in its details (0: none) */
+	uint8_t port;				/* PORT_STATE */
+	uint8_t old_state, new_state;		/* PORT_STATE: PortInfo PortState codes */
+};
+#define RDIAG_FABRIC_EVENTS_MAX 4096		/* kept; more are counted */
+size_t rdiag_flow_fabric_event_count(const struct rdiag_flow_table *ft);
+int rdiag_flow_fabric_event_get(const struct rdiag_flow_table *ft, size_t i,
+				struct rdiag_fabric_event *out);
+
+/* Q_Key / P_Key mismatches, one entry per (sender, receiver, QP, kind, key seen) */
+enum { RDIAG_KEY_QKEY_SIDR = 1, RDIAG_KEY_PKEY_REQ = 2, RDIAG_KEY_PKEY_PATH = 3 };
+struct rdiag_key_mismatch {
+	uint8_t what;				/* RDIAG_KEY_*: Q_Key vs SIDR_REP, P_Key vs CM REQ,
+						 * CM REQ's P_Key vs the PathRecord it used */
+	uint8_t kind;				/* enum rdiag_addr_kind */
+	uint8_t src[16], dst[16];
+	uint32_t destqp;
+	uint32_t expected, seen;
+	uint64_t packets, first_ns;
+};
+size_t rdiag_flow_key_mismatch_count(const struct rdiag_flow_table *ft);
+int rdiag_flow_key_mismatch_get(const struct rdiag_flow_table *ft, size_t i,
+				struct rdiag_key_mismatch *out);
 
 #ifdef __cplusplus
 }

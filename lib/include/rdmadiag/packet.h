@@ -412,6 +412,8 @@ struct rdiag_pkt {
 	uint8_t encap;			/* enum rdiag_encap */
 	int linktype;
 	uint32_t caplen, len;
+	const uint8_t *data;		/* the frame decoded: the caller's buffer, valid as long
+					 * as it is (the MAD layouts read their fields from it) */
 
 	/* link layer (present & RDIAG_HAS(RDIAG_HDR_LINK)) */
 	uint8_t eth_dst[6], eth_src[6];	/* Ethernet; SLL/SLL2: src = link address (first 6) */
