@@ -121,6 +121,7 @@ struct rdiag_flow_table {
 	struct rd_pending pend;
 	struct rd_cm_table cm;
 	struct rd_mad *mad;	/* MAD transactions, key consistency (flow_mad.c) */
+	bool mad_watch;		/* rd_mad_watching(mad): keys to check on every packet */
 	struct rd_ce_pairs ce;	/* CE-marked flows by address pair, for CNPs */
 	struct rdiag_flow_total t;
 	struct rd_pause pause;		/* PAUSE / PFC frames */
@@ -1138,9 +1139,11 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 		v->flags |= (uint32_t)r;
 	}
 	/* QP0/QP1 only, until a CM or SIDR answer gives keys to check */
-	if (((p->present & RDIAG_HAS_MAD) || rd_mad_watching(ft->mad)) &&
-	    rd_mad_add(&ft->mad, p, kind, src, dst, ts, fi, v) < 0)
-		add_failed(ft, -ENOMEM);
+	if ((p->present & RDIAG_HAS_MAD) || ft->mad_watch) {
+		if (rd_mad_add(&ft->mad, p, kind, src, dst, ts, fi, v) < 0)
+			add_failed(ft, -ENOMEM);
+		ft->mad_watch = rd_mad_watching(ft->mad);
+	}
 	learn_mtu(f, p);
 	tr = rdiag_opcode_transport_class(op);
 	if (tr == RDIAG_TR_CNP || tr == RDIAG_TR_MSP)

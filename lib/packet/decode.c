@@ -7,6 +7,7 @@
  * macc.c); a positive enum rdiag_pkt_skip before that point.
  * Whether the RDMA packet was complete and well formed is in p->status/p->stopped_in. */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -410,7 +411,9 @@ int rdiag_pkt_decode(struct rdiag_pkt *p, int linktype, const uint8_t *data, uin
 
 	if (!p)
 		return -EINVAL;
-	memset(p, 0, sizeof(*p));
+	/* a MAD's class headers and records are cleared by the MAD decoder (they are most of
+	 * the struct's tail and only QP0/QP1 packets have them) */
+	memset(p, 0, offsetof(struct rdiag_pkt, mad.dr));
 	if (!data && caplen)
 		return -EINVAL;
 	if (!opts)

@@ -5,6 +5,7 @@
  * Offsets are bytes from the start of the CM message body (MAD byte 24), as laid out in
  * IBTA vol 1 ch. 12 tables 106-120 (the kernel's ibta_vol1_c12.h describes the same
  * layout).  Sub-byte fields are counted from the most significant bit of their byte. */
+#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -218,6 +219,7 @@ void rd_decode_mad(struct rd_cur *c, struct rdiag_pkt *p)
 		rd_stop(p, c, RDIAG_HDR_MAD);
 		return;
 	}
+	memset(&m->dr, 0, sizeof(*m) - offsetof(struct rdiag_mad, dr));
 	m->base_version = b[0];
 	m->mgmt_class = b[1];
 	m->class_version = b[2];

@@ -275,7 +275,7 @@ static void addr_pair(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose
 		w_u64(w, K("slid"), !verbose && show ? " lid %" PRIu64 : NULL, p->lrh.slid);
 		w_u64(w, K("dlid"), !verbose && show ? " > lid %" PRIu64 : NULL, p->lrh.dlid);
 	}
-	if (w->json)
+	if (w->json && (p->present & (RDIAG_HAS_LRH | RDIAG_HAS_GRH)))
 		routing_json(w, p);
 }
 

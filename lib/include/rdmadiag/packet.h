@@ -263,6 +263,7 @@ struct rdiag_mad {
 	uint64_t tid;
 	uint16_t attr_id;
 	uint32_t attr_mod;
+	/* the rest is zero unless the class sets it; unspecified without RDIAG_HAS_MAD */
 	/* RDIAG_HAS_MAD_CLASS */
 	bool dr;			/* directed-route SMP (class 0x81) */
 	uint8_t d_bit;			/* DR: direction, 1 = returning */
@@ -473,12 +474,15 @@ struct rdiag_pkt {
 	uint16_t vcrc, vcrc_computed;
 	bool vcrc_checked, vcrc_ok;
 
-	/* management datagrams on QP1 */
-	struct rdiag_mad mad;
+	/* CM messages on QP1 (the MAD header is the last member, below) */
 	struct rdiag_cm cm;
 
 	/* MAC control: PAUSE / PFC (encap RDIAG_ENCAP_PAUSE / RDIAG_ENCAP_PFC) */
 	struct rdiag_macc macc;
+
+	/* management datagrams on QP0/QP1: last, so that what follows its common header (from
+	 * mad.dr on) is cleared only for a MAD; without RDIAG_HAS_MAD it is unspecified */
+	struct rdiag_mad mad;
 };
 
 /* Decode one frame.  Returns 0 (an RDMA packet or a PAUSE/PFC frame: see p->encap,
