@@ -26,6 +26,16 @@ load helper
 	run rdmadump -q -r "$FIX/pcap/mad_sa.pcap"
 	assert_output --partial "for fe80::2:c903:0:d: no answer (sent 3 time(s)): rdma_resolve_route would fail with a timeout"
 	assert_output --partial "the REQ to it 3ms later used it (P_Key 0x8001)"
+	assert_output --partial "the REQ to it 2ms later has P_Key 0xffff, not the PathRecord's"
+}
+
+@test "a CM REQ whose P_Key is not the PathRecord's it followed: a finding with both values" {
+	# the generator: PathRecord for LID 17 answered with P_Key 0x8002, then a REQ with 0xffff
+	run rdmadump -q -j -r "$FIX/pcap/mad_sa.pcap"
+	run jq -r '.summary.mad.key_mismatches[] | [.what, .dst, .expected, .seen, .packets] | @tsv' <<< "$output"
+	assert_output $'pkey_path\tlid 0x0011\t32770\t65535\t1'
+	run rdmadump --errors -r "$FIX/pcap/mad_sa.pcap"
+	assert_line --partial "CM REQ comm 0x00001001 IB port 2 qpn 0x000101 psn 8192 len 256 [P_Key mismatch: expected 0x8002]"
 }
 
 @test "fabric events: the port state changes of the PortInfo responses and the traps" {

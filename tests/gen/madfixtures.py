@@ -192,6 +192,19 @@ def fx_mad_sa():
         priv=g.cma_hdr('10.0.0.5', '10.0.0.9', 40001))), dt_us=3000)
     cap.cm.append({'frame': cap.req_b, 'msg': 'REQ', 'tid': '0x434d000000000001',
                    'src': 'lid %d' % a, 'dst': 'lid %d' % b, 'local_comm_id': 0x1000})
+    # a PathRecord for LID 17 in partition 0x8002, then a REQ to it with the default P_Key:
+    # the REQ did not use what the SA said
+    x = t()
+    pr17 = m.path_record(port_gid(17), port_gid(a), 17, a, pkey=0x8002, sl=2, mtu=4)
+    cap.txn(m.sa(0x35, x, m.path_record(port_gid(17), port_gid(a), 0, 0), m.GET,
+                 comp_mask=m.mask(m.PR_DGID, m.PR_SGID)),
+            m.sa(0x35, x, pr17, m.GET_RESP, attr_offset=8), a, sm, latency_us=110)
+    n = cap.mad_put(a, 17, m.cm(0x10, 0x434d000000000002, g.cm_req(
+        0x1001, g.service_id('IB', 2), 0x000101, 0x2000, pkey=0xFFFF, slid=a, dlid=17,
+        sgid=port_gid(a), dgid=port_gid(17), mtu=4,
+        priv=g.cma_hdr('10.0.0.5', '10.0.0.17', 40003))), dt_us=2000)
+    cap.cm.append({'frame': n, 'msg': 'REQ', 'tid': '0x434d000000000002',
+                   'src': 'lid %d' % a, 'dst': 'lid 17', 'local_comm_id': 0x1001})
     # multicast join
     x = t()
     mgid = bytes.fromhex('ff12401bffff00000000000000000001')

@@ -508,11 +508,13 @@ static void path_records(struct out *o, struct rdiag_flow_table *ft)
 			out_u64(o, "after_ns", NULL, t.req_ns - (t.answered ? t.resp_ns : t.first_ns));
 			out_u64(o, "p_key", NULL, t.req_pkey);
 			out_obj_end(o);
-			if (t.pr_answer)
-				out_text(o, "; the REQ to it %s later used it (P_Key 0x%04x%s)",
-					 ns_str(d, sizeof(d), t.req_ns - t.resp_ns), t.req_pkey,
-					 (t.req_pkey & 0x7FFF) == (t.pr_pkey & 0x7FFF) ? "" :
-					 ", not the PathRecord's");
+			if (t.pr_answer && (t.req_pkey & 0x7FFF) == (t.pr_pkey & 0x7FFF))
+				out_text(o, "; the REQ to it %s later used it (P_Key 0x%04x)",
+					 ns_str(d, sizeof(d), t.req_ns - t.resp_ns), t.req_pkey);
+			else if (t.pr_answer)
+				out_text(o, "; the REQ to it %s later has P_Key 0x%04x, not the "
+					 "PathRecord's", ns_str(d, sizeof(d), t.req_ns - t.resp_ns),
+					 t.req_pkey);
 			else
 				out_text(o, "; a REQ went to it %s later without a PathRecord answer",
 					 ns_str(d, sizeof(d), t.req_ns - t.first_ns));
