@@ -256,7 +256,9 @@ void rdiag_flow_close(struct rdiag_flow_table *ft);
 const char *rdiag_flow_errmsg(const struct rdiag_flow_table *ft);
 
 /* Account one decoded packet (rdiag_pkt_decode returned 0).  ts_ns: capture time.
- * v may be NULL.  0 or -ENOMEM (the packet is then only counted in the total). */
+ * v may be NULL.  0 or -ENOMEM (the packet is then only counted in the total).  The frame
+ * the packet was decoded from (p->data) must still be there: a MAD's records are read from
+ * it during the call (nothing is kept after it). */
 int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint64_t ts_ns,
 		   struct rdiag_flow_verdict *v);
 /* a frame that was not RDMA (counted in total.frames only).  A PAUSE or PFC frame goes to
