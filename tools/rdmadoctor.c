@@ -3,6 +3,7 @@
  *   rdmadoctor connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|ib]
  *   rdmadoctor listen [ADDR][:PORT] [--count N]
  *   rdmadoctor local
+ *   rdmadoctor explain 'LINE' | -
  *
  * The work is in librdmadiag (rdmadiag/doctor.h); this file parses arguments and prints the
  * findings, steps, counter deltas and verdict through the one output path (common/out.h). */
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <rdma/rdma_cma.h>
 
+#include "common/doctor_explain.h"
 #include "common/esc.h"
 #include "common/tool.h"
 #include "rdmadiag/cmstr.h"
@@ -37,10 +39,14 @@ static void usage(void)
 	printf("Usage: %s connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|ib]\n"
 	       "       %s listen [ADDR][:PORT] [--count N]\n"
 	       "       %s local\n"
+	       "       %s explain 'LINE' | -\n"
 	       "Explain why rdma_connect fails: host checks, a real rdma_cm attempt, a verdict.\n\n"
 	       "  connect DST[:PORT]  check the path to DST, try to connect (port 7471), give a verdict\n"
 	       "  listen [ADDR][:PORT] accept connections and report each attempt (run on the peer)\n"
-	       "  local               the host checks alone, no destination\n\n"
+	       "  local               the host checks alone, no destination\n"
+	       "  explain 'LINE' | -  explain a completion-error line (NCCL, UCX, libfabric, MPI,\n"
+	       "                      kernel...): status, vendor error, likely causes, next checks;\n"
+	       "                      '-' reads a log on standard input\n\n"
 	       "  -s, --src ADDR      source address to bind (rdma_resolve_addr's src)\n"
 	       "  -t, --timeout MS    wait MS milliseconds for the connect and disconnect events\n"
 	       "                      (default %d: long enough to see rdma_cm resend an\n"
@@ -56,8 +62,9 @@ static void usage(void)
 	       "(a missing or inaccessible /dev/infiniband/rdma_cm too, for connect and local),\n"
 	       "2 usage error or the doctor cannot run: no RDMA device, librdmacm or libibverbs\n"
 	       "cannot be loaded (connect, listen), or listen cannot create its rdma_cm id\n"
-	       "(e.g. no /dev/infiniband/rdma_cm).\n",
-	       tool_name(), tool_name(), tool_name(), RDIAG_DOC_DEFAULT_TIMEOUT_MS,
+	       "(e.g. no /dev/infiniband/rdma_cm).  explain: 1 a completion error was recognised,\n"
+	       "0 none was, 2 the input cannot be read.\n",
+	       tool_name(), tool_name(), tool_name(), tool_name(), RDIAG_DOC_DEFAULT_TIMEOUT_MS,
 	       RDIAG_DOC_RESOLVE_TIMEOUT_MS);
 }
 
@@ -511,7 +518,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		tool_usage_error("missing command (connect, listen or local)");
+		tool_usage_error("missing command (connect, listen, local or explain)");
 	if (!strcmp(argv[optind], "connect")) {
 		if (optind + 2 != argc)
 			tool_usage_error("usage: connect DST[:PORT]");
@@ -527,5 +534,10 @@ int main(int argc, char **argv)
 			tool_usage_error("local takes no argument");
 		return cmd_local(&cfg);
 	}
-	tool_usage_error("unknown command '%s' (connect, listen or local)", argv[optind]);
+	if (!strcmp(argv[optind], "explain")) {
+		if (optind + 2 != argc)
+			tool_usage_error("usage: explain 'LINE' (one argument; - reads standard input)");
+		return doctor_explain(argv[optind + 1], cfg.json);
+	}
+	tool_usage_error("unknown command '%s' (connect, listen, local or explain)", argv[optind]);
 }
