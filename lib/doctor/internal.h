@@ -219,4 +219,8 @@ const struct rd_explain_vendor *rd_explain_mlx5_vendor(uint32_t value, int wc_st
  * NULL */
 const char *rd_explain_mlx5_cmd_verb(const char *cmd);
 
+/* the evidence of the next hop's static (PERMANENT) neighbour entry, or NULL: an unanswered
+ * CM REQ may have gone to the wrong MAC (doctor_path.c) */
+const char *rd_doc_static_neigh(const struct rdiag_doctor *d);
+
 #endif
