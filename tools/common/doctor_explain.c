@@ -59,9 +59,11 @@ static void print_one(struct out *o, const struct rdiag_explain *e, const char *
 	}
 	if (e->has_cmd) {
 		out_obj_begin(o, "firmware_command");
-		out_str(o, "name", "mlx5 firmware command %s", tool_esc_tmp(e->cmd));
+		out_text(o, "mlx5 firmware command %s", tool_esc_tmp(e->cmd));
+		out_str(o, "name", NULL, e->cmd);
 		out_u64(o, "opcode", " (0x%" PRIx64 ")", e->cmd_opcode);
-		out_str(o, "status_str", " failed: %s", tool_esc_tmp(e->cmd_status_str));
+		out_text(o, " failed: %s", tool_esc_tmp(e->cmd_status_str));
+		out_str(o, "status_str", NULL, e->cmd_status_str);
 		out_u64(o, "status", " (0x%" PRIx64 ")", e->cmd_status);
 		out_u64(o, "syndrome", ", syndrome 0x%" PRIx64, e->cmd_syndrome);
 		out_text(o, "  [printed by %s]\n", e->printer);
@@ -96,12 +98,15 @@ static void print_one(struct out *o, const struct rdiag_explain *e, const char *
 	if (e->device[0] || e->peer[0]) {
 		out_text(o, " ");
 		if (e->device[0]) {
-			out_str(o, "device", " device %s", tool_esc_tmp(e->device));
+			out_text(o, " device %s", tool_esc_tmp(e->device));
+			out_str(o, "device", NULL, e->device);
 			if (e->port)
 				out_u64(o, "port", " port %" PRIu64, e->port);
 		}
-		if (e->peer[0])
-			out_str(o, "peer", " peer %s", e->peer);
+		if (e->peer[0]) {
+			out_text(o, " peer %s", tool_esc_tmp(e->peer));
+			out_str(o, "peer", NULL, e->peer);
+		}
 		out_text(o, "\n");
 	}
 	out_str(o, "cause", NULL, e->cause);
