@@ -4,6 +4,7 @@
  *   rdmadoctor listen [ADDR][:PORT] [--count N]
  *   rdmadoctor local
  *   rdmadoctor explain 'LINE' | -
+ *   rdmadoctor env [--for nccl|ucx|libfabric|all] [ADDR|NETDEV]
  *
  * The work is in librdmadiag (rdmadiag/doctor.h); this file parses arguments and prints the
  * findings, steps, counter deltas and verdict through the one output path (common/out.h). */
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <rdma/rdma_cma.h>
 
+#include "common/doctor_env.h"
 #include "common/doctor_explain.h"
 #include "common/esc.h"
 #include "common/tool.h"
@@ -30,6 +32,7 @@ struct cfg {
 	int timeout_ms;
 	int ps;
 	unsigned int count;
+	unsigned int env_for;
 };
 
 static volatile bool stop;
@@ -40,13 +43,16 @@ static void usage(void)
 	       "       %s listen [ADDR][:PORT] [--count N]\n"
 	       "       %s local\n"
 	       "       %s explain 'LINE' | -\n"
+	       "       %s env [--for nccl|ucx|libfabric|all] [ADDR|NETDEV]\n"
 	       "Explain why rdma_connect fails: host checks, a real rdma_cm attempt, a verdict.\n\n"
 	       "  connect DST[:PORT]  check the path to DST, try to connect (port 7471), give a verdict\n"
 	       "  listen [ADDR][:PORT] accept connections and report each attempt (run on the peer)\n"
 	       "  local               the host checks alone, no destination\n"
 	       "  explain 'LINE' | -  explain a completion-error line (NCCL, UCX, libfabric, MPI,\n"
 	       "                      kernel...): status, vendor error, likely causes, next checks;\n"
-	       "                      '-' reads a log on standard input\n\n"
+	       "                      '-' reads a log on standard input\n"
+	       "  env [ADDR|NETDEV]   the settings a job should use here (device, RoCE v2 GID index,\n"
+	       "                      traffic class) as shell export lines\n\n"
 	       "  -s, --src ADDR      source address to bind (rdma_resolve_addr's src)\n"
 	       "  -t, --timeout MS    wait MS milliseconds for the connect and disconnect events\n"
 	       "                      (default %d: long enough to see rdma_cm resend an\n"
@@ -54,6 +60,7 @@ static void usage(void)
 	       "                      the smaller of MS and %d (rdma_cm's own timeout)\n"
 	       "  -p, --ps tcp|ib     rdma_cm port space (default tcp)\n"
 	       "  -c, --count N       listen: exit after N connections ended\n"
+	       "      --for LIB       env: nccl, ucx, libfabric or all (default all)\n"
 	       "  -j, --json          JSON output\n"
 	       "  -v, --verbose       show passed checks too\n"
 	       "  -h, --help          this help\n"
@@ -63,8 +70,10 @@ static void usage(void)
 	       "2 usage error or the doctor cannot run: no RDMA device, librdmacm or libibverbs\n"
 	       "cannot be loaded (connect, listen), or listen cannot create its rdma_cm id\n"
 	       "(e.g. no /dev/infiniband/rdma_cm).  explain: 1 a completion error was recognised,\n"
-	       "0 none was, 2 the input cannot be read.\n",
-	       tool_name(), tool_name(), tool_name(), tool_name(), RDIAG_DOC_DEFAULT_TIMEOUT_MS,
+	       "0 none was, 2 the input cannot be read.  env: 1 the port has no RoCE v2 GID for\n"
+	       "the address, 2 no RDMA port answers to ADDR or NETDEV.\n",
+	       tool_name(), tool_name(), tool_name(), tool_name(), tool_name(),
+	       RDIAG_DOC_DEFAULT_TIMEOUT_MS,
 	       RDIAG_DOC_RESOLVE_TIMEOUT_MS);
 }
 
@@ -466,13 +475,15 @@ int main(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "ps", required_argument, NULL, 'p' },
 		{ "count", required_argument, NULL, 'c' },
+		{ "for", required_argument, NULL, 'F' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cfg cfg = { .timeout_ms = RDIAG_DOC_DEFAULT_TIMEOUT_MS, .ps = RDMA_PS_TCP };
+	struct cfg cfg = { .timeout_ms = RDIAG_DOC_DEFAULT_TIMEOUT_MS, .ps = RDMA_PS_TCP,
+			   .env_for = ENV_FOR_ALL };
 	uint64_t v;
 	int c;
 
@@ -500,6 +511,11 @@ int main(int argc, char **argv)
 				tool_usage_error("bad --count '%s'", optarg);
 			cfg.count = (unsigned int)v;
 			break;
+		case 'F':
+			cfg.env_for = doctor_env_for(optarg);
+			if (!cfg.env_for)
+				tool_usage_error("bad --for '%s' (nccl, ucx, libfabric or all)", optarg);
+			break;
 		case 'j':
 			cfg.json = true;
 			break;
@@ -518,7 +534,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		tool_usage_error("missing command (connect, listen, local or explain)");
+		tool_usage_error("missing command (connect, listen, local, explain or env)");
 	if (!strcmp(argv[optind], "connect")) {
 		if (optind + 2 != argc)
 			tool_usage_error("usage: connect DST[:PORT]");
@@ -539,5 +555,10 @@ int main(int argc, char **argv)
 			tool_usage_error("usage: explain 'LINE' (one argument; - reads standard input)");
 		return doctor_explain(argv[optind + 1], cfg.json);
 	}
-	tool_usage_error("unknown command '%s' (connect, listen, local or explain)", argv[optind]);
+	if (!strcmp(argv[optind], "env")) {
+		if (optind + 2 < argc)
+			tool_usage_error("usage: env [--for nccl|ucx|libfabric|all] [ADDR|NETDEV]");
+		return doctor_env(optind + 1 < argc ? argv[optind + 1] : NULL, cfg.env_for, cfg.json);
+	}
+	tool_usage_error("unknown command '%s' (connect, listen, local, explain or env)", argv[optind]);
 }

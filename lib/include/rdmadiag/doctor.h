@@ -193,6 +193,27 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 			rdiag_doc_listen_cb cb, void (*ready)(void *arg, const char *where),
 			void *arg, unsigned int max_conns, volatile bool *stop);
 
+/* ---- env: the settings a job should use on this host (rdmadoctor env) ---- */
+struct rdiag_doc_env {
+	char dev[64];		/* RDMA device */
+	uint32_t port;
+	char netdev[64];	/* its netdev ("" on InfiniBand without IPoIB) */
+	bool roce;		/* Ethernet link layer (else InfiniBand: GID 0, no ToS) */
+	char addr[46];		/* the address whose GID is used ("" on InfiniBand) */
+	int gid_index;		/* the RoCE v2 GID of addr, never a link-local one; 0 on IB */
+	char gid[46];		/* as sysfs prints it */
+	int tos;		/* configfs default_roce_tos (0 when the configfs group is absent:
+				 * rdma_cm's default) */
+	bool tos_from_configfs;	/* the value was read from configfs */
+	char roce_mode[16];	/* configfs default_roce_mode ("" when not readable) */
+};
+/* target: an IPv4/IPv6 address of an RDMA port's netdev, a netdev name, or NULL for the
+ * first ACTIVE port with a routable RoCE v2 GID (IPv4 first).  0 and *e filled; -ENODEV when
+ * nothing RDMA answers to target (no device, no such netdev or address on an RDMA port);
+ * -ENOENT when the port has no RoCE v2 GID for the address (only v1 or link-local ones);
+ * rdiag_doctor_errmsg(d) says which. */
+int rdiag_doctor_env(struct rdiag_doctor *d, const char *target, struct rdiag_doc_env *e);
+
 /* RoCE path MTU for a netdev MTU (kernel iboe_get_mtu: MTU - 96, largest IB MTU that fits;
  * 0 when even 256 does not fit) */
 unsigned int rdiag_roce_path_mtu(unsigned int netdev_mtu);
