@@ -5,6 +5,7 @@
  *   rdmadoctor local
  *   rdmadoctor explain 'LINE' | -
  *   rdmadoctor env [--for nccl|ucx|libfabric|all] [ADDR|NETDEV]
+ *   rdmadoctor compare FILE... | -
  *
  * The work is in librdmadiag (rdmadiag/doctor.h); this file parses arguments and prints the
  * findings, steps, counter deltas and verdict through the one output path (common/out.h). */
@@ -17,8 +18,10 @@
 #include <string.h>
 #include <rdma/rdma_cma.h>
 
+#include "common/doctor_compare.h"
 #include "common/doctor_env.h"
 #include "common/doctor_explain.h"
+#include "common/doctor_host.h"
 #include "common/esc.h"
 #include "common/tool.h"
 #include "rdmadiag/cmstr.h"
@@ -44,6 +47,7 @@ static void usage(void)
 	       "       %s local\n"
 	       "       %s explain 'LINE' | -\n"
 	       "       %s env [--for nccl|ucx|libfabric|all] [ADDR|NETDEV]\n"
+	       "       %s compare FILE... | -\n"
 	       "Explain why rdma_connect fails: host checks, a real rdma_cm attempt, a verdict.\n\n"
 	       "  connect DST[:PORT]  check the path to DST, try to connect (port 7471), give a verdict\n"
 	       "  listen [ADDR][:PORT] accept connections and report each attempt (run on the peer)\n"
@@ -52,7 +56,9 @@ static void usage(void)
 	       "                      kernel...): status, vendor error, likely causes, next checks;\n"
 	       "                      '-' reads a log on standard input\n"
 	       "  env [ADDR|NETDEV]   the settings a job should use here (device, RoCE v2 GID index,\n"
-	       "                      traffic class) as shell export lines\n\n"
+	       "                      traffic class) as shell export lines\n"
+	       "  compare FILE... | - the 'local -j' output of many hosts: each property's majority\n"
+	       "                      value and the hosts that differ, most harmful first\n\n"
 	       "  -s, --src ADDR      source address to bind (rdma_resolve_addr's src)\n"
 	       "  -t, --timeout MS    wait MS milliseconds for the connect and disconnect events\n"
 	       "                      (default %d: long enough to see rdma_cm resend an\n"
@@ -62,7 +68,7 @@ static void usage(void)
 	       "  -c, --count N       listen: exit after N connections ended\n"
 	       "      --for LIB       env: nccl, ucx, libfabric or all (default all)\n"
 	       "  -j, --json          JSON output\n"
-	       "  -v, --verbose       show passed checks too\n"
+	       "  -v, --verbose       show passed checks too (compare: the properties that agree)\n"
 	       "  -h, --help          this help\n"
 	       "      --version       print the version\n\n"
 	       "Exit status: 0 the connection works (or no problem found), 1 a problem was found\n"
@@ -71,8 +77,9 @@ static void usage(void)
 	       "cannot be loaded (connect, listen), or listen cannot create its rdma_cm id\n"
 	       "(e.g. no /dev/infiniband/rdma_cm).  explain: 1 a completion error was recognised,\n"
 	       "0 none was, 2 the input cannot be read.  env: 1 the port has no RoCE v2 GID for\n"
-	       "the address, 2 no RDMA port answers to ADDR or NETDEV.\n",
-	       tool_name(), tool_name(), tool_name(), tool_name(), tool_name(),
+	       "the address, 2 no RDMA port answers to ADDR or NETDEV.  compare: 1 a property\n"
+	       "that breaks or degrades RDMA differs, 2 unreadable input or fewer than 2 hosts.\n",
+	       tool_name(), tool_name(), tool_name(), tool_name(), tool_name(), tool_name(),
 	       RDIAG_DOC_DEFAULT_TIMEOUT_MS,
 	       RDIAG_DOC_RESOLVE_TIMEOUT_MS);
 }
@@ -287,6 +294,7 @@ static int cmd_local(const struct cfg *cfg)
 	if (rdiag_doctor_open(&d, NULL))
 		tool_die("%s", rdiag_doctor_errmsg(NULL));
 	o = start(cfg, "local");
+	doctor_host_out(o, d);		/* JSON: what rdmadoctor compare reads */
 	rdiag_doctor_check_local(d, RDIAG_DOC_ALL_PORTS);
 	print_findings(o, d, cfg);
 	return finish(o, d, "local", false);
@@ -534,7 +542,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		tool_usage_error("missing command (connect, listen, local, explain or env)");
+		tool_usage_error("missing command (connect, listen, local, explain, env or compare)");
 	if (!strcmp(argv[optind], "connect")) {
 		if (optind + 2 != argc)
 			tool_usage_error("usage: connect DST[:PORT]");
@@ -560,5 +568,11 @@ int main(int argc, char **argv)
 			tool_usage_error("usage: env [--for nccl|ucx|libfabric|all] [ADDR|NETDEV]");
 		return doctor_env(optind + 1 < argc ? argv[optind + 1] : NULL, cfg.env_for, cfg.json);
 	}
-	tool_usage_error("unknown command '%s' (connect, listen, local, explain or env)", argv[optind]);
+	if (!strcmp(argv[optind], "compare")) {
+		if (optind + 1 >= argc)
+			tool_usage_error("usage: compare FILE... (or - for JSON lines on standard input)");
+		return doctor_compare(argv + optind + 1, argc - optind - 1, cfg.json, cfg.verbose);
+	}
+	tool_usage_error("unknown command '%s' (connect, listen, local, explain, env or compare)",
+			 argv[optind]);
 }

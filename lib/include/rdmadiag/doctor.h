@@ -214,6 +214,50 @@ struct rdiag_doc_env {
  * rdiag_doctor_errmsg(d) says which. */
 int rdiag_doctor_env(struct rdiag_doctor *d, const char *target, struct rdiag_doc_env *e);
 
+/* ---- compare: many hosts' 'rdmadoctor local -j' (rdmadoctor compare) ---- */
+struct rdiag_doc_compare;
+
+/* how likely a difference of a property is to break RDMA, most first */
+enum rdiag_cmp_impact {
+	RDIAG_CMP_BREAKS = 0,	/* port state, link layer, RoCE mode, GID index */
+	RDIAG_CMP_LARGE,	/* MTU, traffic class, PFC/ECN: large messages, lossless traffic */
+	RDIAG_CMP_DEGRADES,	/* link rate, memlock, netdev name */
+	RDIAG_CMP_INFO,		/* driver, firmware, kernel versions, anything else */
+};
+const char *rdiag_cmp_impact_name(enum rdiag_cmp_impact i);	/* "breaks" ... "info" */
+
+struct rdiag_doc_cmp_host {
+	const char *host;
+	const char *value;	/* NULL: the host does not have the property */
+};
+
+struct rdiag_doc_cmp_prop {
+	const char *name;	/* "host.kernel", "mlx5_0/1.gid_index" */
+	const char *field;	/* "kernel", "gid_index" */
+	enum rdiag_cmp_impact impact;
+	const char *why;	/* what a difference does */
+	const char *majority;	/* the most common value (NULL: most hosts do not have it) */
+	size_t nmajority;	/* hosts with it */
+	size_t ndiffer;		/* hosts with another value (or none), in the order added */
+	const struct rdiag_doc_cmp_host *differ;
+};
+
+/* 0 or -ENOMEM */
+int rdiag_doc_compare_open(struct rdiag_doc_compare **out);
+void rdiag_doc_compare_close(struct rdiag_doc_compare *c);
+const char *rdiag_doc_compare_errmsg(const struct rdiag_doc_compare *c);
+/* one host's document (len bytes): its "host" object; name when it has no host.hostname.
+ * -EINVAL when it is no 'rdmadoctor local -j' document with a host object */
+int rdiag_doc_compare_add(struct rdiag_doc_compare *c, const char *json, size_t len,
+			  const char *name);
+size_t rdiag_doc_compare_nhosts(const struct rdiag_doc_compare *c);
+/* the properties of all hosts, those that differ first (by impact, then name), then those
+ * that agree (by name); valid until the next add or close */
+int rdiag_doc_compare_run(struct rdiag_doc_compare *c);
+size_t rdiag_doc_compare_nprops(const struct rdiag_doc_compare *c);
+const struct rdiag_doc_cmp_prop *rdiag_doc_compare_prop(const struct rdiag_doc_compare *c,
+							size_t i);
+
 /* RoCE path MTU for a netdev MTU (kernel iboe_get_mtu: MTU - 96, largest IB MTU that fits;
  * 0 when even 256 does not fit) */
 unsigned int rdiag_roce_path_mtu(unsigned int netdev_mtu);
