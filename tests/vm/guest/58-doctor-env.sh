@@ -3,12 +3,15 @@
 # gid_attrs/types calls RoCE v2 for the address (gid_index in lib.sh reads it; index 0 is the
 # link-local entry), by address and by netdev, and the shell text must set the same values;
 # with the configfs group of rxe0 created and default_roce_tos set, the traffic class follows.
-# The guest saves the JSON and sysfs' answer; host/58-doctor-env.sh judges.
+# 'local -j' is saved too: its host object carries the same GID index, and the host side runs
+# rdmadoctor compare over it and generated outliers.  The guest saves the JSON and sysfs'
+# answer; host/58-doctor-env.sh judges.
 J=$OUT/58-doctor
 have rdmadoctor || { tap_fail "rdmadoctor is built and in the image"; exit 0; }
 save() { local n=$1; shift; "$@" > "$J-$n" 2> "$J-$n.err"; echo $? > "$J-$n.rc"; cat "$J-$n" "$J-$n.err" >&2; }
 
 save a.json rdmadoctor -j env "$A"
+save local.json rdmadoctor -j local
 save b.json rdmadoctor -j env "$NET1"
 echo "$(gid_index "$DEV0" "$A") $(gid_index "$DEV1" "$B")" > "$J-sysfs"
 diag "sysfs RoCE v2 GID indexes of $A and $B: $(cat "$J-sysfs")"
