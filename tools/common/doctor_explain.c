@@ -37,7 +37,7 @@ static void print_one(struct out *o, const struct rdiag_explain *e, const char *
 		out_u64(o, "line_number", "line %" PRIu64, lineno);
 		out_u64(o, "count", NULL, count);
 		if (count > 1)
-			out_text(o, " (and %lu lines like it)", count - 1);
+			out_text(o, " (and %lu more like it)", count - 1);
 		out_text(o, ": %s\n", tool_esc_tmp(line));
 		out_str(o, "line", NULL, line);
 	} else {
