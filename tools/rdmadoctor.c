@@ -36,6 +36,7 @@ struct cfg {
 	int ps;
 	unsigned int count;
 	unsigned int env_for;
+	const char *hosts;
 };
 
 static volatile bool stop;
@@ -46,7 +47,7 @@ static void usage(void)
 	       "       %s listen [ADDR][:PORT] [--count N]\n"
 	       "       %s local\n"
 	       "       %s explain 'LINE' | -\n"
-	       "       %s env [--for nccl|ucx|libfabric|all] [ADDR|NETDEV]\n"
+	       "       %s env [--for nccl|ucx|libfabric|all] [--hosts FILE] [ADDR|NETDEV]\n"
 	       "       %s compare FILE... | -\n"
 	       "Explain why rdma_connect fails: host checks, a real rdma_cm attempt, a verdict.\n\n"
 	       "  connect DST[:PORT]  check the path to DST, try to connect (port 7471), give a verdict\n"
@@ -67,6 +68,8 @@ static void usage(void)
 	       "  -p, --ps tcp|ib     rdma_cm port space (default tcp)\n"
 	       "  -c, --count N       listen: exit after N connections ended\n"
 	       "      --for LIB       env: nccl, ucx, libfabric or all (default all)\n"
+	       "      --hosts FILE    env: other hosts' 'local -j' (JSON lines, - for stdin): warn\n"
+	       "                      when the port's GID index differs across them\n"
 	       "  -j, --json          JSON output\n"
 	       "  -v, --verbose       show passed checks too (compare: the properties that agree)\n"
 	       "  -h, --help          this help\n"
@@ -484,6 +487,7 @@ int main(int argc, char **argv)
 		{ "ps", required_argument, NULL, 'p' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "for", required_argument, NULL, 'F' },
+		{ "hosts", required_argument, NULL, 'H' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -523,6 +527,9 @@ int main(int argc, char **argv)
 			cfg.env_for = doctor_env_for(optarg);
 			if (!cfg.env_for)
 				tool_usage_error("bad --for '%s' (nccl, ucx, libfabric or all)", optarg);
+			break;
+		case 'H':
+			cfg.hosts = optarg;
 			break;
 		case 'j':
 			cfg.json = true;
@@ -565,8 +572,9 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[optind], "env")) {
 		if (optind + 2 < argc)
-			tool_usage_error("usage: env [--for nccl|ucx|libfabric|all] [ADDR|NETDEV]");
-		return doctor_env(optind + 1 < argc ? argv[optind + 1] : NULL, cfg.env_for, cfg.json);
+			tool_usage_error("usage: env [--for nccl|ucx|libfabric|all] [--hosts FILE] [ADDR|NETDEV]");
+		return doctor_env(optind + 1 < argc ? argv[optind + 1] : NULL, cfg.env_for, cfg.json,
+				  cfg.hosts);
 	}
 	if (!strcmp(argv[optind], "compare")) {
 		if (optind + 1 >= argc)

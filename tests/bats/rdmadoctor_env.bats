@@ -109,3 +109,27 @@ copy() { T=$BATS_TEST_TMPDIR/root; cp -r "$MLX" "$T"; }
 	run --separate-stderr rdmadoctor env a b
 	assert_failure 2
 }
+
+@test "--hosts: a GID index that differs across the other hosts' local -j is a warning, exit 1" {
+	H=$BATS_TEST_TMPDIR/hosts
+	"$FIX/doctor-compare/mkhosts.sh" "$H" 20
+	cat "$H"/*.json > "$BATS_TEST_TMPDIR/all.jsonl"
+	RDMADIAG_SYSFS_ROOT=$MLX run --separate-stderr rdmadoctor env --for ucx --hosts "$BATS_TEST_TMPDIR/all.jsonl"
+	assert_failure 1
+	assert_line --index 1 "# WARNING: the GID index of mlx5_0/1 is not the same on every host (here 3; on the 20 hosts of $BATS_TEST_TMPDIR/all.jsonl: 3 on 19, host-0017=1): a job-wide GID index is wrong on some of them; set it per host, eval \"\$(rdmadoctor env)\" in the job's prologue"
+	assert_line "export UCX_IB_GID_INDEX=3"
+	[ "$stderr" = "rdmadoctor: warning: env: the GID index of mlx5_0/1 differs across the hosts of $BATS_TEST_TMPDIR/all.jsonl (see the output)" ]
+	# the same hosts without host-0017, on stdin: all agree with this host, exit 0
+	grep -hv host-0017 "$H"/*.json > "$BATS_TEST_TMPDIR/agree.jsonl"
+	RDMADIAG_SYSFS_ROOT=$MLX run --separate-stderr rdmadoctor -j env --hosts - < "$BATS_TEST_TMPDIR/agree.jsonl"
+	assert_success
+	[ "$(jq -c .gid_index_hosts <<< "$output")" = '{"hosts":19,"majority":"3","majority_hosts":19,"differ":[],"differ_from_here":false}' ]
+	# this host alone differs from the others
+	sed 's/"gid_index":3/"gid_index":5/' "$BATS_TEST_TMPDIR/agree.jsonl" > "$BATS_TEST_TMPDIR/other.jsonl"
+	RDMADIAG_SYSFS_ROOT=$MLX run --separate-stderr rdmadoctor -j env --hosts "$BATS_TEST_TMPDIR/other.jsonl"
+	assert_failure 1
+	[ "$(jq -c '.gid_index_hosts | [.majority, .differ_from_here]' <<< "$output")" = '["5",true]' ]
+	RDMADIAG_SYSFS_ROOT=$MLX run --separate-stderr rdmadoctor env --hosts /nonexistent
+	assert_failure 2
+	[ "$stderr" = "rdmadoctor: cannot open '/nonexistent': No such file or directory" ]
+}

@@ -16,7 +16,7 @@
 
 #define TEXT_HOSTS 8	/* hosts listed per property in text (JSON lists them all) */
 
-static void read_input(struct rdiag_doc_compare *c, FILE *f, const char *name)
+void doctor_compare_read(struct rdiag_doc_compare *c, FILE *f, const char *name)
 {
 	char *line = NULL, hname[320];
 	size_t cap = 0;
@@ -109,13 +109,13 @@ int doctor_compare(char **args, int nargs, bool json, bool verbose)
 		FILE *f;
 
 		if (!strcmp(args[k], "-")) {
-			read_input(c, stdin, "stdin");
+			doctor_compare_read(c, stdin, "stdin");
 			continue;
 		}
 		f = fopen(args[k], "re");
 		if (!f)
 			tool_die("cannot open '%s': %s", args[k], strerror(errno));
-		read_input(c, f, args[k]);
+		doctor_compare_read(c, f, args[k]);
 		fclose(f);
 	}
 	if (rdiag_doc_compare_nhosts(c) < 2)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "doctor_compare.h"
 #include "doctor_env.h"
 #include "esc.h"
 #include "out.h"
@@ -66,8 +67,70 @@ static void var(struct out *o, const char *name, const char *fmt, ...)
 	out_str(o, name, NULL, val);
 }
 
-int doctor_env(const char *target, unsigned int mask, bool json)
+/* the GID index of this port on the hosts of the file, against ours: true when it differs
+ * (written as a comment line and a "gid_index_hosts" object) */
+static bool hosts_check(struct out *o, const struct rdiag_doc_env *e, const char *hosts)
 {
+	struct rdiag_doc_compare *c;
+	const struct rdiag_doc_cmp_prop *p = NULL;
+	char name[96], ours[16];
+	size_t i, nother = 0;
+	bool differ;
+	FILE *f;
+
+	if (rdiag_doc_compare_open(&c))
+		tool_die("out of memory");
+	f = strcmp(hosts, "-") ? fopen(hosts, "re") : stdin;
+	if (!f)
+		tool_die("cannot open '%s': %s", hosts, strerror(errno));
+	doctor_compare_read(c, f, strcmp(hosts, "-") ? hosts : "stdin");
+	if (f != stdin)
+		fclose(f);
+	if (rdiag_doc_compare_run(c))
+		tool_die("out of memory");
+	snprintf(name, sizeof(name), "%s/%u.gid_index", e->dev, e->port);
+	snprintf(ours, sizeof(ours), "%d", e->gid_index);
+	for (i = 0; i < rdiag_doc_compare_nprops(c); i++)
+		if (!strcmp(rdiag_doc_compare_prop(c, i)->name, name))
+			p = rdiag_doc_compare_prop(c, i);
+	out_obj_begin(o, "gid_index_hosts");
+	out_u64(o, "hosts", NULL, rdiag_doc_compare_nhosts(c));
+	if (p && p->majority)
+		out_str(o, "majority", NULL, p->majority);
+	out_u64(o, "majority_hosts", NULL, p ? p->nmajority : 0);
+	out_arr_begin(o, "differ");
+	for (i = 0; p && i < p->ndiffer; i++) {
+		out_obj_begin(o, NULL);
+		out_str(o, "host", NULL, p->differ[i].host);
+		if (p->differ[i].value)
+			out_str(o, "value", NULL, p->differ[i].value);
+		out_obj_end(o);
+		nother++;
+	}
+	out_arr_end(o);
+	differ = !p || !p->majority || strcmp(p->majority, ours) || nother;
+	out_bool(o, "differ_from_here", NULL, differ);
+	if (differ) {
+		out_text(o, "# WARNING: the GID index of %s/%u is not the same on every host (here %d; "
+			 "on the %zu hosts of %s: %s on %zu", tool_esc_tmp(e->dev), e->port,
+			 e->gid_index, rdiag_doc_compare_nhosts(c), tool_esc_tmp(hosts),
+			 p && p->majority ? tool_esc_tmp(p->majority) : "none", p ? p->nmajority : 0);
+		for (i = 0; p && i < p->ndiffer && i < 8; i++)
+			out_text(o, ", %s=%s", tool_esc_tmp(p->differ[i].host),
+				 p->differ[i].value ? tool_esc_tmp(p->differ[i].value) : "(absent)");
+		if (p && p->ndiffer > 8)
+			out_text(o, " (+%zu more)", p->ndiffer - 8);
+		out_text(o, "): a job-wide GID index is wrong on some of them; set it per host, "
+			 "eval \"$(rdmadoctor env)\" in the job's prologue\n");
+	}
+	out_obj_end(o);
+	rdiag_doc_compare_close(c);
+	return differ;
+}
+
+int doctor_env(const char *target, unsigned int mask, bool json, const char *hosts)
+{
+	bool differ = false;
 	struct rdiag_doctor *d;
 	struct rdiag_doc_env e;
 	struct out *o;
@@ -122,6 +185,8 @@ int doctor_env(const char *target, unsigned int mask, bool json)
 		out_text(o, ": InfiniBand, GID index 0 (the port GID)\n");
 		out_i64(o, "gid_index", NULL, 0);
 	}
+	if (hosts && e.roce)
+		differ = hosts_check(o, &e, hosts);
 	out_obj_begin(o, "vars");
 	if (mask & ENV_FOR_NCCL) {
 		var(o, "NCCL_IB_HCA", "%s:%u", e.dev, e.port);
@@ -151,5 +216,8 @@ int doctor_env(const char *target, unsigned int mask, bool json)
 	out_obj_end(o);
 	out_free(o);
 	rdiag_doctor_close(d);
-	return EXIT_OK;
+	if (differ)
+		tool_warn("env: the GID index of %s/%u differs across the hosts of %s (see the output)",
+			  e.dev, e.port, hosts);
+	return differ ? EXIT_FOUND : EXIT_OK;
 }

@@ -12,8 +12,10 @@ enum env_for {
 
 /* "nccl", "ucx", "libfabric", "all" -> the mask; 0 when unknown */
 unsigned int doctor_env_for(const char *name);
-/* target: ADDR, NETDEV or NULL; returns the exit status (0 ok, 1 the port has no RoCE v2 GID
- * for it, 2 nothing RDMA answers to target) */
-int doctor_env(const char *target, unsigned int mask, bool json);
+/* target: ADDR, NETDEV or NULL; hosts: NULL, or a file ("-": stdin) of other hosts'
+ * 'rdmadoctor -j local' whose GID index of the same port is compared; returns the exit status
+ * (0 ok, 1 the port has no RoCE v2 GID for it or the GID index differs across the hosts, 2
+ * nothing RDMA answers to target or the hosts file cannot be read) */
+int doctor_env(const char *target, unsigned int mask, bool json, const char *hosts);
 
 #endif
