@@ -363,7 +363,8 @@ static int judge(struct rdiag_doc_compare *c, struct prop *p, const char **byhos
 		nhosts = p->port->nvals;
 	}
 	absent = nhosts - p->nvals;
-	qsort(p->vals, p->nvals, sizeof(*p->vals), cmp_val);
+	if (p->nvals > 1)
+		qsort(p->vals, p->nvals, sizeof(*p->vals), cmp_val);
 	for (i = 0; i < p->nvals; i += run) {
 		for (run = 1; i + run < p->nvals && !strcmp(p->vals[i + run].value, p->vals[i].value);
 		     run++)
@@ -423,7 +424,8 @@ int rdiag_doc_compare_run(struct rdiag_doc_compare *c)
 	free(has);
 	if (ret)
 		return ret;
-	qsort(c->props, c->nprops, sizeof(*c->props), cmp_prop);
+	if (c->nprops > 1)	/* qsort's base may not be NULL, even for 0 elements */
+		qsort(c->props, c->nprops, sizeof(*c->props), cmp_prop);
 	return 0;
 }
 
