@@ -6,11 +6,13 @@
  *
  *	./strings REJECTED 28          an rdma_cm event (name or number) and its status
  *	./strings wc RNR_RETRY_EXC_ERR a work-completion status (name or number)
+ *	./strings explain 'LINE'       a completion-error line from a log (rdmadiag/explain.h)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <rdmadiag/cmstr.h>
+#include <rdmadiag/explain.h>
 #include <rdmadiag/selftest.h>
 
 /* a name function gives NULL for a value that has no name: the caller picks the fallback */
@@ -42,8 +44,24 @@ int main(int argc, char **argv)
 		printf("hint: %s\n", rdiag_wc_status_hint(st));
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "explain")) {
+		struct rdiag_explain e;
+
+		if (rdiag_explain_line(argv[2], strlen(argv[2]), &e)) {
+			printf("no completion error in this line\n");
+			return 0;
+		}
+		if (e.wc_status >= 0)
+			printf("%s: %s\n", known(rdiag_wc_status_name(e.wc_status)),
+			       rdiag_wc_status_meaning(e.wc_status));
+		if (e.has_vendor_err)
+			printf("vendor error 0x%x: %s\n", (unsigned int)e.vendor_err,
+			       e.vendor_meaning ? e.vendor_meaning : "unknown");
+		printf("likely: %s (%s)\n", e.causes[0].text, e.causes[0].check);
+		return 1;
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: strings EVENT STATUS | strings wc STATUS\n");
+		fprintf(stderr, "usage: strings EVENT STATUS | strings wc STATUS | strings explain LINE\n");
 		return 2;
 	}
 	ev = number_or(argv[1], rdiag_cm_event_from_name);

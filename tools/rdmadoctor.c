@@ -3,6 +3,9 @@
  *   rdmadoctor connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|ib]
  *   rdmadoctor listen [ADDR][:PORT] [--count N]
  *   rdmadoctor local
+ *   rdmadoctor explain 'LINE' | -
+ *   rdmadoctor env [--for nccl|ucx|libfabric|all] [ADDR|NETDEV]
+ *   rdmadoctor compare FILE... | -
  *
  * The work is in librdmadiag (rdmadiag/doctor.h); this file parses arguments and prints the
  * findings, steps, counter deltas and verdict through the one output path (common/out.h). */
@@ -15,6 +18,10 @@
 #include <string.h>
 #include <rdma/rdma_cma.h>
 
+#include "common/doctor_compare.h"
+#include "common/doctor_env.h"
+#include "common/doctor_explain.h"
+#include "common/doctor_host.h"
 #include "common/esc.h"
 #include "common/tool.h"
 #include "rdmadiag/cmstr.h"
@@ -28,6 +35,8 @@ struct cfg {
 	int timeout_ms;
 	int ps;
 	unsigned int count;
+	unsigned int env_for;
+	const char *hosts;
 };
 
 static volatile bool stop;
@@ -37,10 +46,20 @@ static void usage(void)
 	printf("Usage: %s connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|ib]\n"
 	       "       %s listen [ADDR][:PORT] [--count N]\n"
 	       "       %s local\n"
+	       "       %s explain 'LINE' | -\n"
+	       "       %s env [--for nccl|ucx|libfabric|all] [--hosts FILE] [ADDR|NETDEV]\n"
+	       "       %s compare FILE... | -\n"
 	       "Explain why rdma_connect fails: host checks, a real rdma_cm attempt, a verdict.\n\n"
 	       "  connect DST[:PORT]  check the path to DST, try to connect (port 7471), give a verdict\n"
 	       "  listen [ADDR][:PORT] accept connections and report each attempt (run on the peer)\n"
-	       "  local               the host checks alone, no destination\n\n"
+	       "  local               the host checks alone, no destination\n"
+	       "  explain 'LINE' | -  explain a completion-error line (NCCL, UCX, libfabric, MPI,\n"
+	       "                      kernel...): status, vendor error, likely causes, next checks;\n"
+	       "                      '-' reads a log on standard input\n"
+	       "  env [ADDR|NETDEV]   the settings a job should use here (device, RoCE v2 GID index,\n"
+	       "                      traffic class) as shell export lines\n"
+	       "  compare FILE... | - the 'local -j' output of many hosts: each property's majority\n"
+	       "                      value and the hosts that differ, most harmful first\n\n"
 	       "  -s, --src ADDR      source address to bind (rdma_resolve_addr's src)\n"
 	       "  -t, --timeout MS    wait MS milliseconds for the connect and disconnect events\n"
 	       "                      (default %d: long enough to see rdma_cm resend an\n"
@@ -48,16 +67,23 @@ static void usage(void)
 	       "                      the smaller of MS and %d (rdma_cm's own timeout)\n"
 	       "  -p, --ps tcp|ib     rdma_cm port space (default tcp)\n"
 	       "  -c, --count N       listen: exit after N connections ended\n"
+	       "      --for LIB       env: nccl, ucx, libfabric or all (default all)\n"
+	       "      --hosts FILE    env: other hosts' 'local -j' (JSON lines, - for stdin): warn\n"
+	       "                      when the port's GID index differs across them\n"
 	       "  -j, --json          JSON output\n"
-	       "  -v, --verbose       show passed checks too\n"
+	       "  -v, --verbose       show passed checks too (compare: the properties that agree)\n"
 	       "  -h, --help          this help\n"
 	       "      --version       print the version\n\n"
 	       "Exit status: 0 the connection works (or no problem found), 1 a problem was found\n"
 	       "(a missing or inaccessible /dev/infiniband/rdma_cm too, for connect and local),\n"
 	       "2 usage error or the doctor cannot run: no RDMA device, librdmacm or libibverbs\n"
 	       "cannot be loaded (connect, listen), or listen cannot create its rdma_cm id\n"
-	       "(e.g. no /dev/infiniband/rdma_cm).\n",
-	       tool_name(), tool_name(), tool_name(), RDIAG_DOC_DEFAULT_TIMEOUT_MS,
+	       "(e.g. no /dev/infiniband/rdma_cm).  explain: 1 a completion error was recognised,\n"
+	       "0 none was, 2 the input cannot be read.  env: 1 the port has no RoCE v2 GID for\n"
+	       "the address, 2 no RDMA port answers to ADDR or NETDEV.  compare: 1 a property\n"
+	       "that breaks or degrades RDMA differs, 2 unreadable input or fewer than 2 hosts.\n",
+	       tool_name(), tool_name(), tool_name(), tool_name(), tool_name(), tool_name(),
+	       RDIAG_DOC_DEFAULT_TIMEOUT_MS,
 	       RDIAG_DOC_RESOLVE_TIMEOUT_MS);
 }
 
@@ -271,6 +297,7 @@ static int cmd_local(const struct cfg *cfg)
 	if (rdiag_doctor_open(&d, NULL))
 		tool_die("%s", rdiag_doctor_errmsg(NULL));
 	o = start(cfg, "local");
+	doctor_host_out(o, d);		/* JSON: what rdmadoctor compare reads */
 	rdiag_doctor_check_local(d, RDIAG_DOC_ALL_PORTS);
 	print_findings(o, d, cfg);
 	return finish(o, d, "local", false);
@@ -459,13 +486,16 @@ int main(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "ps", required_argument, NULL, 'p' },
 		{ "count", required_argument, NULL, 'c' },
+		{ "for", required_argument, NULL, 'F' },
+		{ "hosts", required_argument, NULL, 'H' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cfg cfg = { .timeout_ms = RDIAG_DOC_DEFAULT_TIMEOUT_MS, .ps = RDMA_PS_TCP };
+	struct cfg cfg = { .timeout_ms = RDIAG_DOC_DEFAULT_TIMEOUT_MS, .ps = RDMA_PS_TCP,
+			   .env_for = ENV_FOR_ALL };
 	uint64_t v;
 	int c;
 
@@ -493,6 +523,14 @@ int main(int argc, char **argv)
 				tool_usage_error("bad --count '%s'", optarg);
 			cfg.count = (unsigned int)v;
 			break;
+		case 'F':
+			cfg.env_for = doctor_env_for(optarg);
+			if (!cfg.env_for)
+				tool_usage_error("bad --for '%s' (nccl, ucx, libfabric or all)", optarg);
+			break;
+		case 'H':
+			cfg.hosts = optarg;
+			break;
 		case 'j':
 			cfg.json = true;
 			break;
@@ -511,7 +549,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		tool_usage_error("missing command (connect, listen or local)");
+		tool_usage_error("missing command (connect, listen, local, explain, env or compare)");
 	if (!strcmp(argv[optind], "connect")) {
 		if (optind + 2 != argc)
 			tool_usage_error("usage: connect DST[:PORT]");
@@ -527,5 +565,22 @@ int main(int argc, char **argv)
 			tool_usage_error("local takes no argument");
 		return cmd_local(&cfg);
 	}
-	tool_usage_error("unknown command '%s' (connect, listen or local)", argv[optind]);
+	if (!strcmp(argv[optind], "explain")) {
+		if (optind + 2 != argc)
+			tool_usage_error("usage: explain 'LINE' (one argument; - reads standard input)");
+		return doctor_explain(argv[optind + 1], cfg.json);
+	}
+	if (!strcmp(argv[optind], "env")) {
+		if (optind + 2 < argc)
+			tool_usage_error("usage: env [--for nccl|ucx|libfabric|all] [--hosts FILE] [ADDR|NETDEV]");
+		return doctor_env(optind + 1 < argc ? argv[optind + 1] : NULL, cfg.env_for, cfg.json,
+				  cfg.hosts);
+	}
+	if (!strcmp(argv[optind], "compare")) {
+		if (optind + 1 >= argc)
+			tool_usage_error("usage: compare FILE... (or - for JSON lines on standard input)");
+		return doctor_compare(argv + optind + 1, argc - optind - 1, cfg.json, cfg.verbose);
+	}
+	tool_usage_error("unknown command '%s' (connect, listen, local, explain, env or compare)",
+			 argv[optind]);
 }

@@ -95,6 +95,15 @@ void rd_doc_check_neigh(struct rdiag_doctor *d, const union rd_addr *hop, int if
 			       "next hop %s does not answer ARP/ND on %s (neighbour %s)", a, ifname, st);
 		rd_doc_hint(f, "check that %s is up and on the same L2 segment as %s (VLAN, cabling, its firewall for ARP); 'ip neigh show %s'",
 			    a, ifname, a);
+	} else if (n.state & NUD_PERMANENT) {
+		/* nothing wrong in itself, but nothing checks it either: a stale or mistyped
+		 * static entry sends every packet to another host (rd_doc_static_neigh) */
+		f = rd_doc_add(d, "neighbour", "network", RDIAG_DOC_INFO, NULL, a,
+			       "next hop %s has a static neighbour entry on %s (PERMANENT%s%s)", a,
+			       ifname, ll[0] ? ", lladdr " : "", ll);
+		rd_doc_hint(f, "check that %s is the MAC of %s's interface ('ip neigh show %s'); "
+			    "'ip neigh del %s dev %s' lets ARP/ND resolve it", ll[0] ? ll : "its lladdr",
+			    a, a, a, ifname);
 	} else {
 		f = rd_doc_add(d, "neighbour", "network", RDIAG_DOC_OK, NULL, a,
 			       "next hop %s is %s on %s", a, st, ifname);
@@ -254,4 +263,17 @@ port:
 	rd_doc_check_neigh(d, &hop, r.oif, r.oifname, false);
 out:
 	return 0;
+}
+
+const char *rd_doc_static_neigh(const struct rdiag_doctor *d)
+{
+	size_t i;
+
+	for (i = 0; i < rdiag_doctor_nfindings(d); i++) {
+		const struct rdiag_doc_finding *f = rdiag_doctor_finding(d, i);
+
+		if (!strcmp(f->check, "neighbour") && strstr(f->summary, "static neighbour entry"))
+			return f->evidence;
+	}
+	return NULL;
 }

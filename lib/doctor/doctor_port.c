@@ -6,6 +6,7 @@
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 
@@ -77,8 +78,40 @@ static bool is_ib(const struct rdiag_port *p)
 	return strcmp(p->link_layer, "InfiniBand") == 0;
 }
 
+/* a netdev's sysfs file as a number (flags are hex, carrier decimal); -1 when unreadable
+ * (carrier cannot be read while the netdev is administratively down) */
+static long netdev_attr(const struct rdiag_doctor *d, const char *netdev, const char *attr)
+{
+	char path[512], buf[32];
+	FILE *f;
+	long v = -1;
+
+	f = fopen(rd_doc_path(d, path, sizeof(path), "/sys/class/net/%s/%s", netdev, attr), "re");
+	if (!f)
+		return -1;
+	if (fgets(buf, sizeof(buf), f))
+		v = strtol(buf, NULL, 0);
+	fclose(f);
+	return v;
+}
+
+/* the netdev is administratively up but has no carrier: the port polls for a link partner
+ * (physical state POLLING on rxe and mlx5) and nothing on this host can bring it up */
+static bool up_without_carrier(const struct rdiag_doctor *d, const struct rdiag_port *p,
+			       long *flags, long *carrier)
+{
+	if (!p->netdev[0])
+		return false;
+	*flags = netdev_attr(d, p->netdev, "flags");
+	*carrier = netdev_attr(d, p->netdev, "carrier");
+	if (*flags >= 0 && !(*flags & IFF_UP))
+		return false;
+	return p->phys_state == 2 || (*flags >= 0 && *carrier == 0);
+}
+
 static void check_state(struct rdiag_doctor *d, const char *subj, const struct rdiag_port *p)
 {
+	long flags, carrier;
 	struct rdiag_doc_finding *f;
 	bool active = p->state == 4;
 	bool linkup = p->phys_state == 5 || p->phys_state == 0;
@@ -95,7 +128,15 @@ static void check_state(struct rdiag_doctor *d, const char *subj, const struct r
 			       "port %s is %s (physical state %s): nothing can be sent through it",
 			       subj, rd_doc_name(rdiag_port_state_name(p->state)),
 			       rd_doc_name(rdiag_port_phys_state_name(p->phys_state)));
-		if (is_roce(p))
+		if (is_roce(p) && up_without_carrier(d, p, &flags, &carrier)) {
+			rd_doc_hint(f, "the link partner, cable or switch port is down: %s is up "
+				    "but has no carrier; check the cable, the peer's port and the "
+				    "switch port (ip link show %s says NO-CARRIER)", p->netdev,
+				    p->netdev);
+			rd_doc_evidence(f, "netdev %s is administratively up (flags 0x%lx) with %s",
+					p->netdev, flags < 0 ? 0 : flags,
+					carrier == 0 ? "carrier 0" : "the port polling for a link");
+		} else if (is_roce(p))
 			rd_doc_hint(f, "bring the netdev %s up and check its carrier: ip link set %s up; ip link show %s",
 				    p->netdev[0] ? p->netdev : "(none)", p->netdev[0] ? p->netdev : "DEV",
 				    p->netdev[0] ? p->netdev : "DEV");

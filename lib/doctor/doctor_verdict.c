@@ -258,6 +258,14 @@ static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step 
 				 what, (unsigned long long)req, (unsigned long long)rtr,
 				 (unsigned long long)rep, tail);
 			snprintf(v->next, sizeof(v->next), "check the firewall on the peer for UDP 4791, that the peer host and its RDMA port are up, and the GID/route on both ends");
+			if (rd_doc_static_neigh(d)) {
+				char ev[896];
+
+				snprintf(ev, sizeof(ev), "static neighbour entry: check that it is the peer's MAC: %s",
+					 rd_doc_static_neigh(d));
+				append(v->evidence, sizeof(v->evidence), ev);
+				snprintf(v->next, sizeof(v->next), "check that the static neighbour entry of the next hop is the peer's MAC (ip neigh show), then the firewall on the peer for UDP 4791 and that its RDMA port is up");
+			}
 		}
 	} else if (s->id == RDIAG_DOC_STEP_CONNECT) {
 		set(v, "cm", "connect_error");

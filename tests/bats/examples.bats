@@ -189,6 +189,17 @@ C
 	assert_failure 2
 }
 
+@test "strings explain: a real NCCL line is the WC status libibverbs names, vendor 0x81" {
+	run "$EX/strings" explain "NCCL WARN NET/IB : Got completion with error 12, opcode 0, len 0, vendor err 129"
+	assert_failure 1
+	assert_line --index 0 --partial "IBV_WC_RETRY_EXC_ERR: "
+	assert_line --index 1 --partial "vendor error 0x81: timeout"
+	assert_line --index 2 --regexp "^likely: .*\(rdmadoctor connect PEER\)$"
+	run "$EX/strings" explain "nothing to see"
+	assert_success
+	assert_output "no completion error in this line"
+}
+
 @test "librdmadiag(3) names every function the installed library exports, and each header" {
 	page="$DEST/opt/rd/share/man/man3/librdmadiag.3"
 	[ -f "$page" ]

@@ -193,6 +193,71 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 			rdiag_doc_listen_cb cb, void (*ready)(void *arg, const char *where),
 			void *arg, unsigned int max_conns, volatile bool *stop);
 
+/* ---- env: the settings a job should use on this host (rdmadoctor env) ---- */
+struct rdiag_doc_env {
+	char dev[64];		/* RDMA device */
+	uint32_t port;
+	char netdev[64];	/* its netdev ("" on InfiniBand without IPoIB) */
+	bool roce;		/* Ethernet link layer (else InfiniBand: GID 0, no ToS) */
+	char addr[46];		/* the address whose GID is used ("" on InfiniBand) */
+	int gid_index;		/* the RoCE v2 GID of addr, never a link-local one; 0 on IB */
+	char gid[46];		/* as sysfs prints it */
+	int tos;		/* configfs default_roce_tos (0 when the configfs group is absent:
+				 * rdma_cm's default) */
+	bool tos_from_configfs;	/* the value was read from configfs */
+	char roce_mode[16];	/* configfs default_roce_mode ("" when not readable) */
+};
+/* target: an IPv4/IPv6 address of an RDMA port's netdev, a netdev name, or NULL for the
+ * first ACTIVE port with a routable RoCE v2 GID (IPv4 first).  0 and *e filled; -ENODEV when
+ * nothing RDMA answers to target (no device, no such netdev or address on an RDMA port);
+ * -ENOENT when the port has no RoCE v2 GID for the address (only v1 or link-local ones);
+ * rdiag_doctor_errmsg(d) says which. */
+int rdiag_doctor_env(struct rdiag_doctor *d, const char *target, struct rdiag_doc_env *e);
+
+/* ---- compare: many hosts' 'rdmadoctor local -j' (rdmadoctor compare) ---- */
+struct rdiag_doc_compare;
+
+/* how likely a difference of a property is to break RDMA, most first */
+enum rdiag_cmp_impact {
+	RDIAG_CMP_BREAKS = 0,	/* port state, link layer, RoCE mode, GID index */
+	RDIAG_CMP_LARGE,	/* MTU, traffic class, PFC/ECN: large messages, lossless traffic */
+	RDIAG_CMP_DEGRADES,	/* link rate, memlock, netdev name */
+	RDIAG_CMP_INFO,		/* driver, firmware, kernel versions, anything else */
+};
+const char *rdiag_cmp_impact_name(enum rdiag_cmp_impact i);	/* "breaks" ... "info" */
+
+struct rdiag_doc_cmp_host {
+	const char *host;
+	const char *value;	/* NULL: the host does not have the property */
+};
+
+struct rdiag_doc_cmp_prop {
+	const char *name;	/* "host.kernel", "mlx5_0/1.gid_index" */
+	const char *field;	/* "kernel", "gid_index" */
+	enum rdiag_cmp_impact impact;
+	const char *why;	/* what a difference does */
+	const char *majority;	/* the most common value (NULL: most hosts do not have it) */
+	size_t nmajority;	/* hosts with it */
+	size_t ndiffer;		/* hosts with another value (or none), in the order added */
+	const struct rdiag_doc_cmp_host *differ;
+};
+
+/* 0 or -ENOMEM */
+int rdiag_doc_compare_open(struct rdiag_doc_compare **out);
+void rdiag_doc_compare_close(struct rdiag_doc_compare *c);
+const char *rdiag_doc_compare_errmsg(const struct rdiag_doc_compare *c);
+/* one host's document (len bytes): its "host" object; name when it has no host.hostname.
+ * -EINVAL when it is no 'rdmadoctor local -j' document with a host object */
+int rdiag_doc_compare_add(struct rdiag_doc_compare *c, const char *json, size_t len,
+			  const char *name);
+size_t rdiag_doc_compare_nhosts(const struct rdiag_doc_compare *c);
+/* the properties of all hosts, those that differ first (by impact, then name), then those
+ * that agree (by name); valid until the next add or close */
+int rdiag_doc_compare_run(struct rdiag_doc_compare *c);
+size_t rdiag_doc_compare_nprops(const struct rdiag_doc_compare *c);
+const struct rdiag_doc_cmp_prop *rdiag_doc_compare_prop(const struct rdiag_doc_compare *c,
+							size_t i);
+
 /* RoCE path MTU for a netdev MTU (kernel iboe_get_mtu: MTU - 96, largest IB MTU that fits;
  * 0 when even 256 does not fit) */
 unsigned int rdiag_roce_path_mtu(unsigned int netdev_mtu);

@@ -31,6 +31,17 @@ const char *rdiag_wc_status_str(int status);	/* "remote access error" */
 const char *rdiag_wc_status_hint(int status);	/* likely causes */
 /* "IBV_WC_REM_ACCESS_ERR" or "REM_ACCESS_ERR" (any case) -> 10; -1 when unknown */
 int rdiag_wc_status_from_name(const char *name);
+/* what the status means, one sentence (never NULL; a fallback for a status without one) */
+const char *rdiag_wc_status_meaning(int status);
+/* one likely cause of a completion status, most likely first (rdmadoctor explain) */
+struct rdiag_wc_cause {
+	const char *id;		/* stable cause id: "peer_unreachable", "rnr_no_receive" ... */
+	const char *text;	/* the cause, one sentence */
+	const char *check;	/* the next check: rdmadiag commands; PEER, DEV and NETDEV stand
+				 * for the peer address, the RDMA device and its netdev */
+};
+/* the ranked causes of a status into *causes; returns their number (0 when none is known) */
+size_t rdiag_wc_status_causes(int status, const struct rdiag_wc_cause **causes);
 
 /* ---- formatting helpers (no device needed) ---- */
 /* IBV_QP_* attribute mask -> "STATE|AV|PATH_MTU" into buf; returns buf */

@@ -1,0 +1,93 @@
+#!/usr/bin/env bats
+# rdmadoctor compare: the "host" objects of many hosts' 'rdmadoctor -j local', property by
+# property.  2 000 generated host files (tests/fixtures/doctor-compare/mkhosts.sh: one GID
+# index, one MTU, one ToS, one missing port and one kernel apart) and real 'local -j' output of
+# the fixture trees.  How fast it runs is measured by make bench (tests/bench/40-compare.sh).
+load helper
+
+MK=$FIX/doctor-compare/mkhosts.sh
+
+setup_file() {
+	export HOSTS=$BATS_FILE_TMPDIR/hosts
+	"$BATS_TEST_DIRNAME/../fixtures/doctor-compare/mkhosts.sh" "$HOSTS" 2000
+}
+
+@test "2000 hosts: each outlier is found with the majority value, ranked by harm" {
+	run --separate-stderr rdmadoctor -j compare "$HOSTS"/*.json
+	assert_failure 1
+	[ "$(jq .hosts <<< "$output")" -eq 2000 ]
+	got=$(jq -c '[.properties[] | select(.differ | length > 0) | [.name, .impact, .majority, .majority_hosts, [.differ[] | "\(.host)=\(.value // "-")"]]]' <<< "$output")
+	want='[["mlx5_0/1.gid_index","breaks","3",1998,["host-0017=1"]],["mlx5_0/1.present","breaks","yes",1999,["host-1234=-"]],["mlx5_1/1.present","breaks",null,1999,["host-1234=yes"]],["mlx5_0/1.mtu","large_messages","9000",1998,["host-0500=1500"]],["mlx5_0/1.tos","large_messages","106",1998,["host-0777=0"]],["host.kernel","info","6.1.0-57-amd64",1999,["host-0042=6.1.0-99-amd64"]]]'
+	[ "$got" = "$want" ] || fail "got $got"
+	# the properties that agree are there too, with every host that has them in the majority
+	# (mlx5_0/1's fields: the 1999 hosts with the port; mlx5_1/1's: host-1234 alone)
+	[ "$(jq -c '[.properties[] | select(.differ | length == 0) | .majority_hosts] | unique' <<< "$output")" = "[1,1999,2000]" ]
+	# host-1234's missing port is one finding, not one per field of the port
+	[ "$(jq '[.properties[].differ[] | select(.host == "host-1234")] | length' <<< "$output")" -eq 2 ]
+	# fields that name the host are not compared
+	[ "$(jq '[.properties[] | select(.field == "hostname" or .field == "gid_addr")] | length' <<< "$output")" -eq 0 ]
+}
+
+@test "JSON lines on stdin give the same result as the files" {
+	a=$(rdmadoctor -j compare "$HOSTS"/*.json || :)
+	b=$(cat "$HOSTS"/*.json | rdmadoctor -j compare - || :)
+	[ -n "$a" ] && [ "$a" = "$b" ]
+}
+
+@test "text: one line per differing property, most harmful first, hosts named" {
+	run rdmadoctor compare "$HOSTS"/*.json
+	assert_failure 1
+	assert_line --index 0 "compare: 2000 hosts, 26 properties, 6 differ"
+	assert_line --index 1 "PROBLEM  mlx5_0/1.gid_index: 3 on 1998 host(s); 1 differ: host-0017=1"
+	assert_line --index 2 --regexp "^         a job-wide GID index \(NCCL_IB_GID_INDEX, UCX_IB_GID_INDEX\) selects another GID"
+	assert_line "PROBLEM  mlx5_0/1.mtu: 9000 on 1998 host(s); 1 differ: host-0500=1500"
+	assert_line "info     host.kernel: 6.1.0-57-amd64 on 1999 host(s); 1 differ: host-0042=6.1.0-99-amd64"
+	assert_line "20 properties are the same on every host (-v lists them)"
+	run rdmadoctor -v compare "$HOSTS"/*.json
+	assert_line "same     mlx5_0/1.state: ACTIVE on 1999 host(s)"
+}
+
+@test "hosts that agree: exit 0; a version difference alone is information, exit 0" {
+	run rdmadoctor compare "$HOSTS/host-0001.json" "$HOSTS/host-0002.json"
+	assert_success
+	assert_line --index 0 "compare: 2 hosts, 14 properties, 0 differ"
+	run rdmadoctor compare "$HOSTS/host-0001.json" "$HOSTS/host-0042.json" "$HOSTS/host-0003.json"
+	assert_success
+	assert_line "info     host.kernel: 6.1.0-57-amd64 on 2 host(s); 1 differ: host-0042=6.1.0-99-amd64"
+}
+
+@test "real 'local -j' of three fixture hosts: the one whose IPv4 lost its RoCE v2 GID" {
+	T=$BATS_TEST_TMPDIR
+	cp -r "$FIX/sysfs/mlx5" "$T/a"
+	cp -r "$FIX/sysfs/mlx5" "$T/b"
+	# b: 10.0.0.1's RoCE v2 entry (index 3) becomes v1; its only routable v2 GID left is
+	# fd00::1's at index 5
+	echo "IB/RoCE v1" > "$T/b/sys/class/infiniband/mlx5_0/ports/1/gid_attrs/types/3"
+	RDMADIAG_SYSFS_ROOT=$T/a rdmadoctor -j local | jq -c '.host.hostname = "a"' > "$T/a.json" || :
+	RDMADIAG_SYSFS_ROOT=$T/b rdmadoctor -j local | jq -c '.host.hostname = "b"' > "$T/b.json" || :
+	RDMADIAG_SYSFS_ROOT=$T/a rdmadoctor -j local | jq -c '.host.hostname = "c"' > "$T/c.json" || :
+	[ "$(jq -r '.host.ports[0].gid_index' "$T/a.json")" = 3 ]
+	run rdmadoctor -j compare "$T/a.json" "$T/b.json" "$T/c.json"
+	assert_failure 1
+	[ "$(jq -c '.properties[0] | [.name, .majority, .differ]' <<< "$output")" = '["mlx5_0/1.gid_index","3",[{"host":"b","value":"5"}]]' ]
+	[ "$(jq -r '.host.ports[0].gid_addr' "$T/b.json")" = fd00::1 ]
+}
+
+@test "bad input: exit 2 with one line naming the file" {
+	run --separate-stderr rdmadoctor compare "$HOSTS/host-0001.json"
+	assert_failure 2
+	[ "$stderr" = "rdmadoctor: compare needs the documents of at least 2 hosts (got 1)" ]
+	echo '{"command":"connect"}' > "$BATS_TEST_TMPDIR/x.json"
+	run --separate-stderr rdmadoctor compare "$HOSTS/host-0001.json" "$BATS_TEST_TMPDIR/x.json"
+	assert_failure 2
+	[ "$stderr" = "rdmadoctor: $BATS_TEST_TMPDIR/x.json line 1: no \"host\" object: not the output of 'rdmadoctor -j local'" ]
+	echo 'not json' > "$BATS_TEST_TMPDIR/y.json"
+	run --separate-stderr rdmadoctor compare "$HOSTS/host-0001.json" "$BATS_TEST_TMPDIR/y.json"
+	assert_failure 2
+	[ "$stderr" = "rdmadoctor: $BATS_TEST_TMPDIR/y.json line 1: not a JSON object" ]
+	run --separate-stderr rdmadoctor compare "$HOSTS/host-0001.json" /nonexistent.json
+	assert_failure 2
+	[ "$stderr" = "rdmadoctor: cannot open '/nonexistent.json': No such file or directory" ]
+	run --separate-stderr rdmadoctor compare
+	assert_failure 2
+}
