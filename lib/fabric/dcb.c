@@ -299,6 +299,9 @@ static int dcb_request(struct rdiag_fabric *f, const char *ifname, uint8_t cmd,
 		rd_fabric_seterr(f, "'%s': not an interface name (too long)", ifname);
 		return -EINVAL;
 	}
+	/* libmnl 1.0.4 (Debian 12) does not zero an attribute's padding: the request must be
+	 * the same bytes every time, for the kernel and for the replay's matching */
+	memset(req, 0, sizeof(req));
 	nlh = mnl_nlmsg_put_header(req);
 	nlh->nlmsg_type = RTM_GETDCB;
 	nlh->nlmsg_flags = NLM_F_REQUEST;

@@ -129,6 +129,73 @@ const struct rdiag_eth_catalog_entry *rdiag_eth_catalog_lookup(const char *drive
 /* the whole catalogue, for listing (rdmastat explain) */
 const struct rdiag_eth_catalog_entry *rdiag_eth_catalog(size_t *n);
 
+/* ---- ECN/DCQCN and RoCE defaults (sysfs, debugfs, configfs under RDMADIAG_SYSFS_ROOT) ----
+ * Every field may be absent on this kernel or driver: -1 (or "") means "not available
+ * here", never "disabled". */
+enum rdiag_trust {
+	RDIAG_TRUST_NA = -1,	/* no OFED qos/trust file */
+	RDIAG_TRUST_PCP = 0,
+	RDIAG_TRUST_DSCP = 1,
+};
+struct rdiag_fabric_qos {
+	/* OFED mlx5 /sys/class/net/IF/qos/trust and qos/dscp2prio */
+	int trust;			/* enum rdiag_trust */
+	bool has_dscp2prio;
+	int8_t dscp2prio[64];		/* -1 where the file did not say */
+	/* OFED /sys/class/net/IF/ecn/roce_np|roce_rp/enable/P: 0, 1, or -1 */
+	int8_t ecn_np[RDIAG_DCB_PRIOS], ecn_rp[RDIAG_DCB_PRIOS];
+	/* mlx5 debugfs /sys/kernel/debug/mlx5/PCI/cc_params/ (root, debugfs mounted) */
+	char pci[64];			/* the netdev's parent device, "" none */
+	int cnp_dscp, cnp_prio, cnp_prio_mode;
+	/* rdma_cm configfs /sys/kernel/config/rdma_cm/DEV/ports/PORT/ (exists once made) */
+	int roce_tos;			/* 0..255 or -1 */
+	char roce_mode[32];		/* "RoCE v2", "IB/RoCE v1" or "" */
+	bool vlan;			/* IF is a VLAN device (/proc/net/vlan/IF) */
+};
+/* read what exists for netdev IFNAME and RDMA device DEV port PORT (DEV NULL: no configfs).
+ * 0 (absent paths are -1/"" fields, not errors); -EINVAL a malformed file (text via
+ * rdiag_fabric_error) */
+int rdiag_fabric_qos(struct rdiag_fabric *f, const char *ifname, const char *dev,
+		     uint32_t port, struct rdiag_fabric_qos *out);
+
+/* ---- the chain: does this port's RoCE traffic ride the lossless, ECN-enabled priority? ----
+ * Links in order: tos, dscp, priority, pfc, ecn, cnp, traffic.  Each has its evidence; where
+ * it breaks, a finding with a stable id (rdmastat(1) lists them) and the fix. */
+enum rdiag_link_state {
+	RDIAG_LINK_OK,
+	RDIAG_LINK_BROKEN,
+	RDIAG_LINK_UNKNOWN,	/* could not be decided (no samples, no traffic) */
+	RDIAG_LINK_NA,		/* not available here (no DCB, no OFED sysfs, no debugfs) */
+};
+#define RDIAG_CHAIN_LINKS 7
+struct rdiag_chain_link {
+	const char *name;	/* "tos", "dscp", "priority", "pfc", "ecn", "cnp", "traffic" */
+	enum rdiag_link_state state;
+	char evidence[256];
+	const char *finding;	/* "fabric.pfc_off" ... when broken, else NULL */
+	char fix[256];		/* how to repair it, "" when there is nothing to run */
+};
+struct rdiag_chain_in {
+	const char *ifname;
+	const char *dev;	/* RDMA device and port (the configfs fix), may be NULL/0 */
+	uint32_t port;
+	int tos;		/* a ToS given by the user (--tos), -1 none */
+	const struct rdiag_dcb *dcb;	/* NULL when dcb_err */
+	int dcb_err;		/* rdiag_fabric_dcb's result */
+	const struct rdiag_fabric_qos *qos;
+	const struct rdiag_ethstats *before, *after;	/* two samples, or NULL */
+};
+struct rdiag_chain {
+	int tos, dscp, prio;	/* -1 unknown */
+	const char *tos_source;	/* "--tos", "configfs", "kernel default" */
+	struct rdiag_chain_link link[RDIAG_CHAIN_LINKS];
+	const char *verdict;	/* "ok", "broken", "unknown" (nothing could be checked) */
+	/* per-priority packets between the samples (rx + tx prio_packets), -1 unmeasured */
+	int64_t prio_packets[RDIAG_DCB_PRIOS];
+};
+void rdiag_fabric_chain(const struct rdiag_chain_in *in, struct rdiag_chain *out);
+const char *rdiag_link_state_name(enum rdiag_link_state s);	/* "ok", "broken", ... */
+
 #ifdef __cplusplus
 }
 #endif
