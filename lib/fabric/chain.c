@@ -109,8 +109,8 @@ static void chain_tos(const struct rdiag_chain_in *in, struct rdiag_chain *c)
 	    !strcmp(c->tos_source, "kernel default") ?
 	    ": no configfs default_roce_tos; an application may set its own" : "");
 	c->dscp = c->tos >> 2;
-	set(c, L_DSCP, RDIAG_LINK_OK, "DSCP %d (ToS %d >> 2)%s", c->dscp, c->tos,
-	    c->tos & 3 ? "; the low two bits are ECN and should be 0" : "");
+	set(c, L_DSCP, RDIAG_LINK_OK, "DSCP %d (ToS %d >> 2; ECN field %d)", c->dscp, c->tos,
+	    c->tos & 3);
 }
 
 static void unmapped_fix(const struct rdiag_chain_in *in, struct rdiag_chain *c,
@@ -155,8 +155,13 @@ static void chain_prio(const struct rdiag_chain_in *in, struct rdiag_chain *c)
 		return;
 	}
 	if (!in->dcb) {
-		set(c, L_PRIO, RDIAG_LINK_NA, "%s has no DCB%s: no priority mapping to check",
-		    in->ifname, in->dcb_err == -EOPNOTSUPP ? " (the driver does not implement dcbnl)" : "");
+		if (in->dcb_err == -EOPNOTSUPP)
+			set(c, L_PRIO, RDIAG_LINK_NA,
+			    "%s has no DCB (the driver does not implement dcbnl): no priority mapping to check",
+			    in->ifname);
+		else
+			set(c, L_PRIO, RDIAG_LINK_UNKNOWN, "%s: the DCB configuration could not be read (%s)",
+			    in->ifname, strerror(in->dcb_err < 0 ? -in->dcb_err : EINVAL));
 		return;
 	}
 	p = rdiag_dcb_app_dscp_prio(&in->dcb->app, (unsigned int)c->dscp, &n);
@@ -181,9 +186,10 @@ static void chain_pfc(const struct rdiag_chain_in *in, struct rdiag_chain *c)
 	char list[32];
 
 	if (c->prio < 0 || !d || !d->pfc.present) {
-		set(c, L_PFC, c->prio < 0 && d ? RDIAG_LINK_UNKNOWN : RDIAG_LINK_NA,
-		    !d ? "no DCB: no PFC" : c->prio < 0 ? "the priority is not known" :
-		    "the driver reports no PFC configuration");
+		set(c, L_PFC, (c->prio < 0 && d) || (!d && in->dcb_err != -EOPNOTSUPP) ?
+		    RDIAG_LINK_UNKNOWN : RDIAG_LINK_NA,
+		    !d ? (in->dcb_err == -EOPNOTSUPP ? "no DCB: no PFC" : "the DCB configuration could not be read") :
+		    c->prio < 0 ? "the priority is not known" : "the driver reports no PFC configuration");
 		return;
 	}
 	if (!(d->pfc.pfc_en & (1u << c->prio))) {
