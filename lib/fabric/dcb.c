@@ -321,6 +321,11 @@ static int dcb_request(struct rdiag_fabric *f, const char *ifname, uint8_t cmd,
 			return -ENOENT;
 		}
 		ret = rd_dcb_parse_datagram(bufs[0], lens[0], d, &why);
+	} else if (f->root[0]) {
+		/* a fake sysfs tree describes another machine: this host's dcbnl is not asked */
+		rd_fabric_seterr(f, "%s: a sysfs root without RDMADIAG_NL_REPLAY: this host's dcbnl is not asked",
+				 ifname);
+		return -ENXIO;
 	} else {
 		char buf[16384];
 		ssize_t r;
@@ -356,7 +361,7 @@ static int dcb_request(struct rdiag_fabric *f, const char *ifname, uint8_t cmd,
 				 ifname);
 	else if (ret == -ENODEV)
 		rd_fabric_seterr(f, "%s: no such network device", ifname);
-	else if (ret < 0)
+	else if (ret < 0 && ret != -ENXIO)
 		rd_fabric_seterr(f, "dcbnl query for %s refused: %s", ifname, strerror(-ret));
 	return ret;
 }

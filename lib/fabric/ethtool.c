@@ -408,5 +408,11 @@ int rdiag_fabric_ethstats(struct rdiag_fabric *f, const char *ifname,
 	}
 	if (f->eth_replay)
 		return replay_sample(f, ifname, out);
+	if (f->root[0]) {
+		/* a fake sysfs tree describes another machine: not this host's statistics */
+		rd_fabric_seterr(f, "%s: a sysfs root without RDMADIAG_ETHTOOL_REPLAY: this host's statistics are not read",
+				 ifname);
+		return -ENXIO;
+	}
 	return live_sample(f, ifname, out);
 }

@@ -166,6 +166,25 @@ static void replay_missing(void)
 	EXPECT_STREQ(e, "cannot open netlink replay '" FX "no-such.rec': No such file or directory");
 }
 
+/* a fake sysfs tree is another machine: without a recording this host is not asked */
+static void fake_root(void)
+{
+	struct rdiag_fabric *f;
+	struct rdiag_dcb d;
+	struct rdiag_ethstats *s;
+	char e[256];
+
+	setenv("RDMADIAG_SYSFS_ROOT", FX "upstream", 1);
+	unsetenv("RDMADIAG_NL_REPLAY");
+	unsetenv("RDMADIAG_ETHTOOL_REPLAY");
+	EXPECT_EQ(rdiag_fabric_open(&f, e, sizeof(e)), 0);
+	EXPECT_EQ(rdiag_fabric_dcb(f, "lo", &d), -ENXIO);
+	EXPECT_STREQ(rdiag_fabric_error(f), "lo: a sysfs root without RDMADIAG_NL_REPLAY: this host's dcbnl is not asked");
+	EXPECT_EQ(rdiag_fabric_ethstats(f, "lo", &s), -ENXIO);
+	rdiag_fabric_close(f);
+	unsetenv("RDMADIAG_SYSFS_ROOT");
+}
+
 int main(void)
 {
 	pfc3();
@@ -177,5 +196,6 @@ int main(void)
 	malformed(FX "dcb-bad-short-app.rec", "APP entry shorter than struct dcb_app");
 	prefixes();
 	replay_missing();
+	fake_root();
 	return tap_done();
 }

@@ -84,7 +84,9 @@ struct rdiag_dcb {
 
 /* the DCB configuration of netdev IFNAME.  0; -EOPNOTSUPP when the device has no DCB
  * (dcbnl answers so for veth, rxe's netdev, most virtual devices); -ENODEV no such device;
- * -EBADMSG a malformed reply; other -errno from the socket.  out is filled on 0 only. */
+ * -EBADMSG a malformed reply; -ENOENT nothing recorded for it (replay); -ENXIO
+ * RDMADIAG_SYSFS_ROOT without RDMADIAG_NL_REPLAY (a fake tree is another machine: this
+ * host is not asked); other -errno from the socket.  out is filled on 0 only. */
 int rdiag_fabric_dcb(struct rdiag_fabric *f, const char *ifname, struct rdiag_dcb *out);
 /* the priority the APP table gives DSCP, or -ENOENT (no DSCP entry for it).  The kernel
  * keeps several entries for one DSCP when they were added so (each priority is one entry):
@@ -98,7 +100,8 @@ const char *rdiag_dcb_tsa_name(uint8_t tsa);
 struct rdiag_ethstats;
 /* one sample of IFNAME's statistics.  0; -EOPNOTSUPP the driver has none; -ENODEV no such
  * device; -EBADMSG the names and values disagree (a set that changed between the two
- * questions, or a malformed replay); -errno.  *out: free with rdiag_ethstats_free */
+ * questions, or a malformed replay); -ENXIO RDMADIAG_SYSFS_ROOT without
+ * RDMADIAG_ETHTOOL_REPLAY; -errno.  *out: free with rdiag_ethstats_free */
 int rdiag_fabric_ethstats(struct rdiag_fabric *f, const char *ifname,
 			  struct rdiag_ethstats **out);
 void rdiag_ethstats_free(struct rdiag_ethstats *s);
