@@ -2,6 +2,7 @@
  *
  *   rdmastat [OPTIONS] [DEV[/PORT]] [NAME|GLOB...]     snapshot (or -i: deltas and rates)
  *   rdmastat [OPTIONS] devices|qp|cm [DEV]
+ *   rdmastat [OPTIONS] fabric [DEV[/PORT]]               DCB, ECN and the lossless chain
  *   rdmastat explain COUNTER|CONCEPT
  *
  * All the work is in librdmadiag (counters, catalog, rate, threshold, resources); this file
@@ -28,6 +29,7 @@
 #include "common/esc.h"
 #include "common/tool.h"
 #include "common/interval.h"
+#include "common/stat_fabric.h"
 #include "common/timefmt.h"
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_PROM };
@@ -47,6 +49,7 @@ struct opts {
 	size_t n_names;
 	size_t n_from_c;	/* names[0..n_from_c) came from -c, the positional ones follow */
 	const char *subject;	/* explain's COUNTER|CONCEPT */
+	int tos;		/* fabric --tos, -1 none */
 	bool color;
 };
 
@@ -60,6 +63,7 @@ static void usage(void)
 {
 	printf("Usage: rdmastat [OPTIONS] [DEV[/PORT]] [COUNTER|GLOB|CONCEPT...]\n"
 	       "       rdmastat [OPTIONS] devices|qp|cm [DEV]\n"
+	       "       rdmastat [OPTIONS] fabric [DEV[/PORT]]\n"
 	       "       rdmastat explain COUNTER|CONCEPT\n"
 	       "\n"
 	       "Show RDMA counters (netlink hw counters, IB PMA and CM counters from sysfs), with\n"
@@ -70,6 +74,8 @@ static void usage(void)
 	       "  devices      devices, ports, netdevs, MTU and GID tables (show_gids + ibdev2netdev)\n"
 	       "  qp           queue pairs with state, PSNs, owner pid and command\n"
 	       "  cm           rdma_cm IDs with state, addresses, owner pid and command\n"
+	       "  fabric       DCB (PFC, ETS, APP), ECN/CNP settings and whether RoCE rides the\n"
+	       "               lossless priority; -i SECONDS measures per-priority traffic\n"
 	       "  explain X    the catalogue entry of counter or concept X\n"
 	       "\n"
 	       "Options:\n"
@@ -81,6 +87,7 @@ static void usage(void)
 	       "  -p, --pretty           indented JSON\n"
 	       "      --csv              CSV with a header line\n"
 	       "      --prom             Prometheus text exposition (node_exporter textfile)\n"
+	       "      --tos N            fabric: the ToS the applications use (NCCL_IB_TC)\n"
 	       "  -t, --thresholds FILE  check NAME[@DEV[/PORT]] > VALUE[/s] rules; exit 1 on breach\n"
 	       "  -s, --source SRC       auto (default), netlink or sysfs\n"
 	       "      --nl-record FILE   record netlink replies to FILE (replay: RDMADIAG_NL_REPLAY)\n"
@@ -1353,6 +1360,16 @@ static size_t explain_counter(const char *what)
 
 /* explain CONCEPT (a JSON object) or explain COUNTER (a JSON array of entries); a word that
  * is both (duplicate_request) is explained as the concept, which lists the counter too */
+static int cmd_fabric(void)
+{
+	const struct stat_fabric_opts fo = {
+		.dev = opts.dev, .port = opts.port, .tos = opts.tos, .interval = opts.interval,
+		.nl_record = opts.nl_record,
+	};
+
+	return stat_fabric_run(output, counters, &fo);
+}
+
 static int cmd_explain(void)
 {
 	const char *what = opts.subject;
@@ -1390,6 +1407,7 @@ static const struct command commands[] = {
 	{ "devices", cmd_devices, true, false },
 	{ "qp", cmd_qp, true, false },
 	{ "cm", cmd_cm, true, false },
+	{ "fabric", cmd_fabric, true, false },
 	{ "explain", cmd_explain, false, false },
 };
 
@@ -1469,7 +1487,7 @@ static bool looks_like_devport(const char *arg)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_CSV = 256, OPT_PROM, OPT_VERSION, OPT_NL_RECORD };
+	enum { OPT_CSV = 256, OPT_PROM, OPT_VERSION, OPT_NL_RECORD, OPT_TOS };
 	static const struct option lo[] = {
 		{ "all", no_argument, NULL, 'a' },
 		{ "concept", required_argument, NULL, 'c' },
@@ -1482,6 +1500,7 @@ int main(int argc, char **argv)
 		{ "thresholds", required_argument, NULL, 't' },
 		{ "source", required_argument, NULL, 's' },
 		{ "nl-record", required_argument, NULL, OPT_NL_RECORD },
+		{ "tos", required_argument, NULL, OPT_TOS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -1493,6 +1512,7 @@ int main(int argc, char **argv)
 	int c, ret, i;
 
 	tool_init("rdmastat");
+	opts.tos = -1;
 	while ((c = getopt_long(argc, argv, "ac:i:n:jpt:s:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'a': opts.all = true; break;
@@ -1524,6 +1544,14 @@ int main(int argc, char **argv)
 						 optarg);
 			break;
 		case OPT_NL_RECORD: opts.nl_record = optarg; break;
+		case OPT_TOS: {
+			uint64_t v;
+
+			if (tool_parse_u64(optarg, 255, &v) < 0)
+				tool_usage_error("invalid ToS '%s' (0 to 255)", optarg);
+			opts.tos = (int)v;
+			break;
+		}
 		case 'h': usage(); return EXIT_OK;
 		case OPT_VERSION: tool_version(); return EXIT_OK;
 		default:
@@ -1590,7 +1618,11 @@ int main(int argc, char **argv)
 			tool_usage_error("unexpected argument '%s'", argv[i]);
 		push(&opts.names, &opts.n_names, argv[i]);
 	}
-	if (!cmd->series && opts.interval > 0)
+	if (opts.tos >= 0 && cmd->run != cmd_fabric)
+		tool_usage_error("--tos applies to 'fabric' only");
+	if (cmd->run == cmd_fabric && count_set)
+		tool_usage_error("fabric measures one interval: --count does not apply");
+	if (!cmd->series && opts.interval > 0 && cmd->run != cmd_fabric)
 		tool_usage_error("--interval applies to counters, not to '%s'", cmd->name);
 	if (!cmd->series && (opts.fmt == FMT_CSV || opts.fmt == FMT_PROM))
 		tool_usage_error("'%s' supports text and JSON only", cmd->name);

@@ -431,4 +431,5 @@ void rd_doc_check_port(struct rdiag_doctor *d, const struct rdiag_device *dev,
 	check_gids(d, subj, p, src);
 	check_roce_mode(d, subj, dev->name, p);
 	check_mtu(d, subj, dev->name, p);
+	rd_doc_check_fabric(d, subj, dev->name, p);
 }

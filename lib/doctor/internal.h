@@ -196,6 +196,10 @@ double rd_now_ms(void);
 /* Per-port checks of the doctor (doctor_port.c); internal. */
 #include "rdmadiag/counters.h"
 
+/* the lossless chain of one RoCE port (lib/fabric) as findings (doctor_fabric.c) */
+void rd_doc_check_fabric(struct rdiag_doctor *d, const char *subj, const char *dev,
+			 const struct rdiag_port *p);
+
 /* state/SM, netns, GIDs (for src when given), MTU and RoCE mode of one port */
 void rd_doc_check_port(struct rdiag_doctor *d, const struct rdiag_device *dev,
 		       const struct rdiag_port *p, const union rd_addr *src);

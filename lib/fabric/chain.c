@@ -1,0 +1,384 @@
+/* The lossless chain for one RDMA port's netdev, from what was read (no I/O here):
+ *   tos      --tos, else rdma_cm's configfs default_roce_tos, else the kernel's default 0
+ *   dscp     tos >> 2
+ *   priority OFED trust dscp + qos/dscp2prio; else the dcbnl APP table's DSCP entries (what
+ *            "trust dscp" is upstream); trust pcp: an untagged netdev sends priority 0
+ *   pfc      PFC enabled on that priority (and the peer's, when DCBX shows it)
+ *   ecn      OFED ecn/roce_np|roce_rp/enable/<prio>
+ *   cnp      the CNP's priority (mlx5 cc_params) lossless, or on a strict-priority TC
+ *   traffic  the per-priority packet counters moved on that priority between two samples
+ * A link that cannot be read on this host is "not available here", never "off". */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/dcbnl.h>
+
+#include "internal.h"
+
+const char *rdiag_link_state_name(enum rdiag_link_state s)
+{
+	switch (s) {
+	case RDIAG_LINK_OK:
+		return "ok";
+	case RDIAG_LINK_BROKEN:
+		return "broken";
+	case RDIAG_LINK_UNKNOWN:
+		return "unknown";
+	case RDIAG_LINK_NA:
+		return "not available";
+	}
+	return "?";
+}
+
+static struct rdiag_chain_link *set(struct rdiag_chain *c, int i, enum rdiag_link_state st,
+				    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static struct rdiag_chain_link *set(struct rdiag_chain *c, int i, enum rdiag_link_state st,
+				    const char *fmt, ...)
+{
+	struct rdiag_chain_link *l = &c->link[i];
+	va_list ap;
+
+	l->state = st;
+	va_start(ap, fmt);
+	vsnprintf(l->evidence, sizeof(l->evidence), fmt, ap);
+	va_end(ap);
+	return l;
+}
+
+static void broken(struct rdiag_chain_link *l, const char *finding, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void broken(struct rdiag_chain_link *l, const char *finding, const char *fmt, ...)
+{
+	va_list ap;
+
+	l->state = RDIAG_LINK_BROKEN;
+	l->finding = finding;
+	va_start(ap, fmt);
+	vsnprintf(l->fix, sizeof(l->fix), fmt, ap);
+	va_end(ap);
+}
+
+enum { L_TOS, L_DSCP, L_PRIO, L_PFC, L_ECN, L_CNP, L_TRAFFIC };
+static const char *const link_names[RDIAG_CHAIN_LINKS] = {
+	"tos", "dscp", "priority", "pfc", "ecn", "cnp", "traffic"
+};
+
+/* the priority RoCE's PFC should be on: the lowest PFC-enabled one, else 3 (the usual) */
+static int lossless_prio(const struct rdiag_dcb *d)
+{
+	int p;
+
+	for (p = 0; d && d->pfc.present && p < RDIAG_DCB_PRIOS; p++)
+		if (d->pfc.pfc_en & (1u << p))
+			return p;
+	return 3;
+}
+
+static void mlnx_pfc_list(char *buf, size_t len, uint8_t en)
+{
+	snprintf(buf, len, "%d,%d,%d,%d,%d,%d,%d,%d", en & 1, en >> 1 & 1, en >> 2 & 1,
+		 en >> 3 & 1, en >> 4 & 1, en >> 5 & 1, en >> 6 & 1, en >> 7 & 1);
+}
+
+static bool has_dscp_apps(const struct rdiag_dcb *d)
+{
+	size_t i;
+
+	for (i = 0; d && i < d->app.n; i++)
+		if (d->app.app[i].selector == IEEE_8021QAZ_APP_SEL_DSCP)
+			return true;
+	return false;
+}
+
+static void chain_tos(const struct rdiag_chain_in *in, struct rdiag_chain *c)
+{
+	if (in->tos >= 0) {
+		c->tos = in->tos;
+		c->tos_source = "--tos";
+	} else if (in->qos && in->qos->roce_tos >= 0) {
+		c->tos = in->qos->roce_tos;
+		c->tos_source = "configfs";
+	} else {
+		c->tos = 0;
+		c->tos_source = "kernel default";
+	}
+	set(c, L_TOS, RDIAG_LINK_OK, "ToS %d (%s%s)", c->tos, c->tos_source,
+	    !strcmp(c->tos_source, "configfs") ? " default_roce_tos" :
+	    !strcmp(c->tos_source, "kernel default") ?
+	    ": no configfs default_roce_tos; an application may set its own" : "");
+	c->dscp = c->tos >> 2;
+	set(c, L_DSCP, RDIAG_LINK_OK, "DSCP %d (ToS %d >> 2; ECN field %d)", c->dscp, c->tos,
+	    c->tos & 3);
+}
+
+static void unmapped_fix(const struct rdiag_chain_in *in, struct rdiag_chain *c,
+			 struct rdiag_chain_link *l)
+{
+	int want = lossless_prio(in->dcb);
+
+	if (c->dscp == 0 && in->dev && in->port)
+		broken(l, "fabric.dscp_unmapped",
+		       "dcb app add dev %s dscp-prio %d:%d, and a ToS that is not 0: echo 106 > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos (mlnx_qos -i %s --trust dscp --dscp2prio set,26,%d)",
+		       in->ifname, 26, want, in->dev, in->port, in->ifname, want);
+	else
+		broken(l, "fabric.dscp_unmapped",
+		       "dcb app add dev %s dscp-prio %d:%d (mlnx_qos -i %s --trust dscp --dscp2prio set,%d,%d)",
+		       in->ifname, c->dscp, want, in->ifname, c->dscp, want);
+}
+
+static void chain_prio(const struct rdiag_chain_in *in, struct rdiag_chain *c)
+{
+	const struct rdiag_fabric_qos *q = in->qos;
+	struct rdiag_chain_link *l;
+	unsigned int n = 0;
+	int p;
+
+	if (q && q->trust == RDIAG_TRUST_DSCP && q->has_dscp2prio && q->dscp2prio[c->dscp] >= 0) {
+		c->prio = q->dscp2prio[c->dscp];
+		set(c, L_PRIO, RDIAG_LINK_OK, "priority %d (qos/trust dscp, qos/dscp2prio %d -> %d)",
+		    c->prio, c->dscp, c->prio);
+		return;
+	}
+	if (q && q->trust == RDIAG_TRUST_PCP) {
+		if (q->vlan) {
+			set(c, L_PRIO, RDIAG_LINK_UNKNOWN,
+			    "qos/trust pcp on a VLAN: the priority is the VLAN's egress-qos-map of the traffic's socket priority");
+			return;
+		}
+		c->prio = 0;
+		l = set(c, L_PRIO, RDIAG_LINK_BROKEN,
+			"priority 0 (qos/trust pcp on an untagged netdev: the DSCP is not looked at)");
+		broken(l, "fabric.trust_pcp", "mlnx_qos -i %s --trust dscp (upstream: dcb app add dev %s dscp-prio %d:%d)",
+		       in->ifname, in->ifname, c->dscp, lossless_prio(in->dcb));
+		return;
+	}
+	if (!in->dcb) {
+		if (in->dcb_err == -EOPNOTSUPP)
+			set(c, L_PRIO, RDIAG_LINK_NA,
+			    "%s has no DCB (the driver does not implement dcbnl): no priority mapping to check",
+			    in->ifname);
+		else
+			set(c, L_PRIO, RDIAG_LINK_UNKNOWN, "%s: the DCB configuration could not be read (%s)",
+			    in->ifname, strerror(in->dcb_err < 0 ? -in->dcb_err : EINVAL));
+		return;
+	}
+	p = rdiag_dcb_app_dscp_prio(&in->dcb->app, (unsigned int)c->dscp, &n);
+	if (p >= 0) {
+		c->prio = p;
+		set(c, L_PRIO, RDIAG_LINK_OK, "priority %d (APP table dscp-prio %d:%d%s)", p, c->dscp,
+		    p, n > 1 ? "; the table has more than one entry for this DSCP" : "");
+		return;
+	}
+	c->prio = 0;
+	l = set(c, L_PRIO, RDIAG_LINK_BROKEN, has_dscp_apps(in->dcb) ?
+		"priority 0 (the APP table has no entry for DSCP %d)" :
+		"priority 0 (the APP table has no DSCP entry at all: trust is pcp, DSCP %d is not looked at)",
+		c->dscp);
+	unmapped_fix(in, c, l);
+}
+
+static void chain_pfc(const struct rdiag_chain_in *in, struct rdiag_chain *c)
+{
+	const struct rdiag_dcb *d = in->dcb;
+	struct rdiag_chain_link *l;
+	char list[32];
+
+	if (c->prio < 0 || !d || !d->pfc.present) {
+		set(c, L_PFC, (c->prio < 0 && d) || (!d && in->dcb_err != -EOPNOTSUPP) ?
+		    RDIAG_LINK_UNKNOWN : RDIAG_LINK_NA,
+		    !d ? (in->dcb_err == -EOPNOTSUPP ? "no DCB: no PFC" : "the DCB configuration could not be read") :
+		    c->prio < 0 ? "the priority is not known" : "the driver reports no PFC configuration");
+		return;
+	}
+	if (!(d->pfc.pfc_en & (1u << c->prio))) {
+		mlnx_pfc_list(list, sizeof(list), (uint8_t)(d->pfc.pfc_en | 1u << c->prio));
+		l = set(c, L_PFC, RDIAG_LINK_BROKEN, "PFC off on priority %d (prio-pfc enabled: 0x%02x)",
+			c->prio, d->pfc.pfc_en);
+		broken(l, "fabric.pfc_off", "dcb pfc set dev %s prio-pfc %d:on (mlnx_qos -i %s --pfc %s)",
+		       in->ifname, c->prio, in->ifname, list);
+		return;
+	}
+	if (d->peer_pfc.present && !(d->peer_pfc.pfc_en & (1u << c->prio))) {
+		l = set(c, L_PFC, RDIAG_LINK_BROKEN,
+			"PFC on priority %d here, but the peer (DCBX) advertises it off", c->prio);
+		broken(l, "fabric.peer_pfc_off",
+		       "enable PFC on priority %d on the switch port facing %s", c->prio, in->ifname);
+		return;
+	}
+	set(c, L_PFC, RDIAG_LINK_OK, "PFC on priority %d%s", c->prio,
+	    d->peer_pfc.present ? " (the peer's too)" : "");
+}
+
+static void chain_ecn(const struct rdiag_chain_in *in, struct rdiag_chain *c)
+{
+	const struct rdiag_fabric_qos *q = in->qos;
+	struct rdiag_chain_link *l;
+	int np, rp;
+
+	if (c->prio < 0) {
+		set(c, L_ECN, RDIAG_LINK_UNKNOWN, "the priority is not known");
+		return;
+	}
+	np = q ? q->ecn_np[c->prio] : -1;
+	rp = q ? q->ecn_rp[c->prio] : -1;
+	if (np < 0 && rp < 0) {
+		set(c, L_ECN, RDIAG_LINK_NA,
+		    "ecn/roce_np|roce_rp/enable/%d not available here (OFED sysfs)", c->prio);
+		return;
+	}
+	if (np == 0 || rp == 0) {
+		l = set(c, L_ECN, RDIAG_LINK_BROKEN, "ECN on priority %d: roce_np %s, roce_rp %s",
+			c->prio, np < 0 ? "n/a" : np ? "on" : "off", rp < 0 ? "n/a" : rp ? "on" : "off");
+		broken(l, "fabric.ecn_off",
+		       "echo 1 > /sys/class/net/%s/ecn/roce_np/enable/%d; echo 1 > /sys/class/net/%s/ecn/roce_rp/enable/%d",
+		       in->ifname, c->prio, in->ifname, c->prio);
+		return;
+	}
+	set(c, L_ECN, RDIAG_LINK_OK, "ECN on priority %d (roce_np %s, roce_rp %s)", c->prio,
+	    np < 0 ? "n/a" : "on", rp < 0 ? "n/a" : "on");
+}
+
+static void chain_cnp(const struct rdiag_chain_in *in, struct rdiag_chain *c)
+{
+	const struct rdiag_fabric_qos *q = in->qos;
+	const struct rdiag_dcb *d = in->dcb;
+	struct rdiag_chain_link *l;
+	int p, tc;
+	bool lossless, strict;
+
+	if (!q || q->cnp_prio_mode < 0 || (q->cnp_prio_mode == 0 && q->cnp_prio < 0)) {
+		set(c, L_CNP, RDIAG_LINK_NA,
+		    "mlx5 cc_params (np_cnp_prio_mode, np_cnp_prio) not available here (debugfs, root)");
+		return;
+	}
+	if (q->cnp_prio_mode) {
+		/* only mode 0 makes np_cnp_prio the CNP's priority; what mode 1 picks is the
+		 * firmware's, not readable here */
+		set(c, L_CNP, RDIAG_LINK_UNKNOWN,
+		    "np_cnp_prio_mode %d: the CNP's priority is not np_cnp_prio", q->cnp_prio_mode);
+		return;
+	}
+	p = q->cnp_prio;
+	if (p < 0 || !d || !d->pfc.present) {
+		set(c, L_CNP, RDIAG_LINK_UNKNOWN, "CNP priority %d: %s", p,
+		    !d ? "no DCB to check it against" : "the priority is not known");
+		return;
+	}
+	lossless = d->pfc.pfc_en & (1u << p);
+	tc = d->ets.present ? d->ets.prio_tc[p] : -1;
+	strict = tc >= 0 && tc < RDIAG_DCB_PRIOS && d->ets.tc_tsa[tc] == IEEE_8021QAZ_TSA_STRICT;
+	if (lossless || strict) {
+		if (q->cnp_dscp >= 0)
+			set(c, L_CNP, RDIAG_LINK_OK, "CNP priority %d (np_cnp_prio; np_cnp_dscp %d), %s",
+			    p, q->cnp_dscp, lossless ? "PFC on" : "a strict TC");
+		else
+			set(c, L_CNP, RDIAG_LINK_OK, "CNP priority %d (np_cnp_prio), %s", p,
+			    lossless ? "PFC on" : "a strict TC");
+		return;
+	}
+	l = set(c, L_CNP, RDIAG_LINK_BROKEN,
+		"CNP priority %d is neither lossless (PFC off) nor on a strict TC", p);
+	broken(l, "fabric.cnp_lossy",
+	       "echo %d > /sys/kernel/debug/mlx5/%s/cc_params/np_cnp_prio, or dcb ets set dev %s tc-tsa %d:strict",
+	       c->prio >= 0 ? c->prio : 3, q->pci, in->ifname, tc < 0 ? 0 : tc);
+}
+
+/* rx + tx prio_packets per priority between the samples: 0, or -1 when not measurable */
+static int prio_deltas(const struct rdiag_ethstats *a, const struct rdiag_ethstats *b,
+		       int64_t out[RDIAG_DCB_PRIOS])
+{
+	size_t i;
+	int p, found = 0;
+
+	for (p = 0; p < RDIAG_DCB_PRIOS; p++)
+		out[p] = -1;
+	if (!a || !b)
+		return -1;
+	for (i = 0; i < rdiag_ethstats_count(b); i++) {
+		const char *name = rdiag_ethstats_name(b, i);
+		const struct rdiag_eth_catalog_entry *e =
+			rdiag_eth_catalog_lookup(rdiag_ethstats_driver(b), name, &p);
+		uint64_t va;
+
+		if (!e || p < 0 || strcmp(e->concept, "prio_packets"))
+			continue;
+		if (rdiag_ethstats_find(a, name, &va) < 0)
+			continue;
+		if (out[p] < 0)
+			out[p] = 0;
+		/* a counter that went backwards (driver reset) adds nothing */
+		if (rdiag_ethstats_value(b, i) >= va)
+			out[p] += (int64_t)(rdiag_ethstats_value(b, i) - va);
+		found = 1;
+	}
+	return found ? 0 : -1;
+}
+
+static void chain_traffic(const struct rdiag_chain_in *in, struct rdiag_chain *c)
+{
+	struct rdiag_chain_link *l;
+	int64_t other = 0;
+	int p, busiest = -1;
+
+	if (!in->before || !in->after) {
+		set(c, L_TRAFFIC, RDIAG_LINK_UNKNOWN,
+		    "needs two samples of the per-priority counters (rdmastat fabric -i)");
+		return;
+	}
+	if (prio_deltas(in->before, in->after, c->prio_packets) < 0) {
+		set(c, L_TRAFFIC, RDIAG_LINK_NA, "driver '%s' has no per-priority packet counters known to rdmadiag",
+		    rdiag_ethstats_driver(in->after));
+		return;
+	}
+	for (p = 0; p < RDIAG_DCB_PRIOS; p++) {
+		if (p == c->prio || c->prio_packets[p] <= 0)
+			continue;
+		other += c->prio_packets[p];
+		if (busiest < 0 || c->prio_packets[p] > c->prio_packets[busiest])
+			busiest = p;
+	}
+	if (c->prio < 0) {
+		set(c, L_TRAFFIC, RDIAG_LINK_UNKNOWN, "the priority is not known");
+		return;
+	}
+	if (c->prio_packets[c->prio] > 0) {
+		set(c, L_TRAFFIC, RDIAG_LINK_OK, "priority %d: +%" PRId64 " packets (other priorities +%" PRId64 ")",
+		    c->prio, c->prio_packets[c->prio], other);
+		return;
+	}
+	if (!other) {
+		set(c, L_TRAFFIC, RDIAG_LINK_UNKNOWN, "no traffic on any priority between the samples");
+		return;
+	}
+	l = set(c, L_TRAFFIC, RDIAG_LINK_BROKEN,
+		"priority %d: +0 packets; priority %d: +%" PRId64 " (the traffic is not where the configuration expects it)",
+		c->prio, busiest, c->prio_packets[busiest]);
+	broken(l, "fabric.traffic_off_priority",
+	       "the applications' ToS does not reach priority %d: set it (NCCL_IB_TC=%d, rdma_cm default_roce_tos, or the DSCP->priority map)",
+	       c->prio, c->tos ? c->tos : 106);
+}
+
+void rdiag_fabric_chain(const struct rdiag_chain_in *in, struct rdiag_chain *c)
+{
+	int i, nbroken = 0, nok = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->tos = c->dscp = c->prio = -1;
+	for (i = 0; i < RDIAG_CHAIN_LINKS; i++) {
+		c->link[i].name = link_names[i];
+		c->link[i].state = RDIAG_LINK_UNKNOWN;
+	}
+	chain_tos(in, c);
+	chain_prio(in, c);
+	chain_pfc(in, c);
+	chain_ecn(in, c);
+	chain_cnp(in, c);
+	chain_traffic(in, c);
+	for (i = 0; i < RDIAG_CHAIN_LINKS; i++) {
+		nbroken += c->link[i].state == RDIAG_LINK_BROKEN;
+		nok += c->link[i].state == RDIAG_LINK_OK && i > L_DSCP;
+	}
+	c->verdict = nbroken ? "broken" : nok ? "ok" : "unknown";
+}

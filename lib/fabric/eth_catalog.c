@@ -1,0 +1,49 @@
+/* Looking a driver's statistic up in the catalogue (eth_catalog_data.c): "%p" in a catalogue
+ * name matches one priority digit 0-7. */
+#include <string.h>
+
+#include "internal.h"
+
+/* NAME against PATTERN; *prio the digit %p matched, -1 when the pattern has none */
+static bool match(const char *pattern, const char *name, int *prio)
+{
+	const char *p = strstr(pattern, "%p");
+	size_t pre;
+
+	*prio = -1;
+	if (!p)
+		return !strcmp(pattern, name);
+	pre = (size_t)(p - pattern);
+	if (strncmp(pattern, name, pre) || name[pre] < '0' || name[pre] > '7')
+		return false;
+	if (strcmp(p + 2, name + pre + 1))
+		return false;
+	*prio = name[pre] - '0';
+	return true;
+}
+
+const struct rdiag_eth_catalog_entry *rdiag_eth_catalog_lookup(const char *driver,
+							       const char *name, int *prio)
+{
+	size_t i;
+	int p;
+
+	for (i = 0; i < rd_eth_catalog_n; i++) {
+		if (strcmp(rd_eth_catalog[i].driver, driver))
+			continue;
+		if (match(rd_eth_catalog[i].name, name, &p)) {
+			if (prio)
+				*prio = p;
+			return &rd_eth_catalog[i];
+		}
+	}
+	if (prio)
+		*prio = -1;
+	return NULL;
+}
+
+const struct rdiag_eth_catalog_entry *rdiag_eth_catalog(size_t *n)
+{
+	*n = rd_eth_catalog_n;
+	return rd_eth_catalog;
+}

@@ -1,0 +1,56 @@
+/* Internal to lib/fabric: the handle and the parsers the fuzz targets and unit tests reach
+ * (rd_ prefix, never exported). */
+#ifndef RD_FABRIC_INTERNAL_H
+#define RD_FABRIC_INTERNAL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <rdmadiag/fabric.h>
+
+struct rd_replay;
+struct rd_eth_replay;
+struct mnl_socket;
+struct nlmsghdr;
+
+struct rdiag_fabric {
+	char root[4096];		/* RDMADIAG_SYSFS_ROOT ("" = the real /) */
+	struct rd_replay *replay;	/* RDMADIAG_NL_REPLAY: dcbnl replies */
+	struct rd_eth_replay *eth_replay; /* RDMADIAG_ETHTOOL_REPLAY */
+	struct mnl_socket *nl;		/* NETLINK_ROUTE, opened on first use */
+	uint32_t seq;
+	FILE *record;
+	char err[256];
+};
+
+void rd_fabric_seterr(struct rdiag_fabric *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- dcb.c ---- */
+/* Fill *out from one dcbnl reply datagram buf[0..len) (what RTM_GETDCB answers: one
+ * message, or NLMSG_ERROR).  0; -errno of an NLMSG_ERROR; -EBADMSG when malformed (a
+ * message past the datagram, an attribute past its message, a known attribute of the wrong
+ * size).  Attributes this code does not know are skipped.  why (may be NULL) gets a short
+ * reason for -EBADMSG. */
+int rd_dcb_parse_datagram(const void *buf, size_t len, struct rdiag_dcb *out,
+			  const char **why);
+
+/* ---- ethtool.c ---- */
+#define RD_ETH_GSTRING_LEN 32
+#define RD_ETH_MAX_STATS 65536u	/* more names than any driver has: a corrupt count */
+struct rdiag_ethstats;
+/* Build the statistics from ETHTOOL_GSTRINGS' names (n * 32 bytes, each NUL-padded, not
+ * always NUL-terminated) and ETHTOOL_GSTATS' values (n u64).  0, -EBADMSG when the two do
+ * not describe the same number of statistics or n is out of range, -ENOMEM. */
+int rd_ethstats_build(const char *driver, const void *strings, size_t slen,
+		      const void *values, size_t vlen, struct rdiag_ethstats **out);
+int rd_eth_replay_load(const char *path, struct rd_eth_replay **out, char *err,
+		       size_t errlen);
+void rd_eth_replay_free(struct rd_eth_replay *r);
+
+/* ---- eth_catalog_data.c ---- */
+extern const struct rdiag_eth_catalog_entry rd_eth_catalog[];
+extern const size_t rd_eth_catalog_n;
+
+#endif

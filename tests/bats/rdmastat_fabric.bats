@@ -1,0 +1,136 @@
+#!/usr/bin/env bats
+# rdmastat fabric on fixtures: DCB replies built from linux/dcbnl.h's layout
+# (tests/fixtures/fabric/mk_dcb.py), ethtool -S samples (mk_ethtool.py) and sysfs trees, an
+# OFED one (trust dscp, dscp2prio, ECN per priority, mlx5 cc_params, rdma_cm configfs) and an
+# upstream one where none of those paths exist.  The chain passes where every link holds and
+# breaks with the right finding and fix where one does not; JSON keys are iproute2 dcb's.
+load helper
+
+FX=$FIX/fabric
+
+setup() {
+	unset RDMADIAG_ETHTOOL_REPLAY
+}
+
+ofed() {
+	RDMADIAG_SYSFS_ROOT=$FX/ofed RDMADIAG_NL_REPLAY=$FX/dcb-pfc3.rec \
+		RDMADIAG_ETHTOOL_REPLAY=$FX/${ETH:-eth-prio3.txt} "$@"
+}
+upstream() {
+	RDMADIAG_SYSFS_ROOT=$FX/upstream RDMADIAG_NL_REPLAY=$FX/${REC:-dcb-pfc3.rec} \
+		RDMADIAG_ETHTOOL_REPLAY=$FX/${ETH:-eth-prio3.txt} "$@"
+}
+
+@test "OFED host, PFC and ECN on 3, traffic on 3: every link ok, exit 0" {
+	run --separate-stderr ofed rdmastat fabric -i 0.05 -j
+	assert_success
+	[ -z "$stderr" ]
+	run jq -r '.[0].chain | "\(.verdict) \(.tos) \(.tos_source) \(.dscp) \(.priority)"' <<< "$output"
+	assert_output "ok 106 configfs 26 3"
+	run --separate-stderr ofed rdmastat fabric -i 0.05 -j
+	run jq -r '.[0].chain.links[] | "\(.name) \(.state) \(.finding)"' <<< "$output"
+	assert_output "tos ok null
+dscp ok null
+priority ok null
+pfc ok null
+ecn ok null
+cnp ok null
+traffic ok null"
+}
+
+@test "the DCB objects carry iproute2 dcb's JSON keys and the reply's values" {
+	run ofed rdmastat fabric -j
+	assert_success
+	run jq -c '.[0].dcb.pfc' <<< "$output"
+	assert_output '{"pfc_cap":8,"macsec_bypass":false,"delay":32,"prio_pfc":[false,false,false,true,false,false,false,false],"requests":[0,0,0,120,0,0,0,0],"indications":[0,0,0,7,0,0,0,0]}'
+	run ofed rdmastat fabric -j
+	run jq -c '.[0].dcb.ets | [.willing, .ets_cap, .cbs, .tc_bw, .tc_tsa, .prio_tc]' <<< "$output"
+	assert_output '[false,8,false,[50,50,0,0,0,0,0,0],["ets","ets","strict","strict","strict","strict","strict","strict"],[0,0,0,1,0,0,2,0]]'
+	run ofed rdmastat fabric -j
+	run jq -c '[.[0].dcb.app, .[0].dcb.dcbx, .[0].dcb.maxrate.tc_maxrate[3], .[0].dcb.peer.app]' <<< "$output"
+	assert_output '[{"dscp_prio":[[26,3],[48,6]],"ethtype_prio":[[35093,3]]},{"host":true,"lld_managed":false,"cee":false,"ieee":true,"static":false},25000000,{"dscp_prio":[[26,3]],"willing":true}]'
+}
+
+@test "OFED settings are read; on an upstream tree they are absent, not off" {
+	run ofed rdmastat fabric -j
+	run jq -c '.[0].qos | [.trust, .ecn_np[3], .ecn_rp[0], .np_cnp_dscp, .np_cnp_prio, .np_cnp_prio_mode, .default_roce_tos, .default_roce_mode, (.dscp2prio | map(select(.[0] == 26)))]' <<< "$output"
+	assert_output '["dscp",true,false,48,6,0,106,"RoCE v2",[[26,3]]]'
+	run upstream rdmastat fabric --tos 106 -j
+	assert_success
+	run jq -c '[.[0].qos, (.[0].chain.links[] | select(.name == "ecn" or .name == "cnp") | .state)]' <<< "$output"
+	assert_output '[{},"not available","not available"]'
+}
+
+@test "per-priority deltas with -i: priority 3 moved, priority 0 did not" {
+	run ofed rdmastat fabric -i 0.05 -j
+	assert_success
+	run jq -c '[.[0].priorities[3] | .rx_packets, .tx_packets, .rx_pause, (.rx_packets_per_s > 0)], [.[0].priorities[0].rx_packets]' <<< "$output"
+	assert_output '[5000,5000,12,true]
+[0]'
+	run ofed rdmastat fabric -i 0.05
+	assert_success
+	assert_output --regexp '       3       5000 +[0-9.]+       5000'
+	assert_output --partial 'traffic   ok            priority 3: +10000 packets (other priorities +0)'
+}
+
+@test "no APP entry and PFC on 4 only: priority 0, two broken links with their fixes, exit 1" {
+	REC=dcb-pfc4-noapp.rec run upstream rdmastat fabric --tos 106
+	assert_failure 1
+	assert_output --partial 'chain: broken (ToS 106 from --tos, DSCP 26, priority 0)'
+	assert_output --partial '[fabric.dscp_unmapped]'
+	assert_output --partial 'fix: dcb app add dev eth0 dscp-prio 26:4'
+	assert_output --partial '[fabric.pfc_off]'
+	assert_output --partial 'fix: dcb pfc set dev eth0 prio-pfc 0:on (mlnx_qos -i eth0 --pfc 1,0,0,0,1,0,0,0)'
+	assert_output --partial 'app (empty)'
+}
+
+@test "traffic measured on priority 0 while the configuration says 3: traffic_off_priority" {
+	ETH=eth-prio0.txt run upstream rdmastat fabric --tos 106 -i 0.05 -j
+	assert_failure 1
+	run jq -r '.[0].chain.links[] | select(.state == "broken") | "\(.name) \(.finding)"' <<< "$output"
+	assert_output "traffic fabric.traffic_off_priority"
+}
+
+@test "a device without DCB: no dcb object, nothing broken, verdict unknown" {
+	REC=dcb-none.rec run --separate-stderr upstream rdmastat fabric -j
+	assert_success
+	[ -z "$stderr" ]
+	run jq -c '[.[0] | has("dcb"), .chain.verdict]' <<< "$output"
+	assert_output '[false,"unknown"]'
+	REC=dcb-none.rec run upstream rdmastat fabric
+	assert_output --partial 'dcb: none (the driver does not implement dcbnl)'
+}
+
+@test "a malformed dcbnl reply is one warning line and the chain says it could not be read" {
+	REC=dcb-bad-attrlen.rec run --separate-stderr upstream rdmastat fabric
+	assert_success
+	[ "$stderr" = "rdmastat: warning: malformed dcbnl reply for eth0: an attribute past its message" ]
+	assert_output --partial 'priority  unknown       eth0: the DCB configuration could not be read (Bad message)'
+}
+
+@test "DEV/PORT selects the port; an IB-only host has no port to look at (exit 2)" {
+	run ofed rdmastat fabric mlx5_0/1 -j
+	assert_success
+	run jq -r '.[0] | "\(.ifname)/\(.port) \(.netdev)"' <<< "$output"
+	assert_output "mlx5_0/1 eth0"
+	run ofed rdmastat fabric nosuch0
+	assert_failure 2
+	assert_output "rdmastat: no RDMA device 'nosuch0'"
+	RDMADIAG_SYSFS_ROOT=$FIX/sysfs/hfi1 run rdmastat fabric
+	assert_failure 2
+	assert_output "rdmastat: no RDMA port with a network device (InfiniBand ports have no DCB)"
+}
+
+@test "--tos: 0-255 and fabric only; fabric takes one interval" {
+	run ofed rdmastat fabric --tos 256
+	assert_failure 2
+	assert_line --index 0 "rdmastat: invalid ToS '256' (0 to 255)"
+	run ofed rdmastat --tos 106
+	assert_failure 2
+	assert_line --index 0 "rdmastat: --tos applies to 'fabric' only"
+	run ofed rdmastat fabric -i 1 -n 2
+	assert_failure 2
+	assert_line --index 0 "rdmastat: fabric measures one interval: --count does not apply"
+	run ofed rdmastat fabric --csv
+	assert_failure 2
+}
