@@ -144,6 +144,10 @@ static int __init dcbdev_module_init(void)
 	const char *names[2] = { name0, name1 };
 	int i, err;
 
+	/* alloc_netdev() BUG()s on a name of IFNAMSIZ or more */
+	for (i = 0; i < 2; i++)
+		if (!dev_valid_name(names[i]))
+			return -EINVAL;
 	for (i = 0; i < 2; i++) {
 		dcbdev_pair[i] = alloc_netdev(sizeof(struct dcbdev_priv), names[i],
 					      NET_NAME_USER, dcbdev_setup);

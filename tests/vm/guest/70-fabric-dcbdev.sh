@@ -8,6 +8,9 @@
 #   rxed0 -- dcb0 198.18.7.1  <====>  dcb1 198.18.7.2 -- rxed1
 #   VLAN 7: dcb0.7 198.18.8.1 (egress-qos-map 0:5)  ->  dcb1.7 198.18.8.2
 #
+# The traffic is ucmatose (rdmacm-utils), which takes both a ToS (-t) and a source address
+# (-b): rping has no ToS option, and ib_write_bw -R does not bind its source, so rdma_cm puts
+# both of its ends on one rxe device and no frame reaches a netdev (see lib.sh).
 # The guest only runs and saves; host/70-fabric-dcbdev.sh judges (jq, deltas, tshark).
 # Phases, each saved as $OUT/70-PHASE.{before,after}.{dcb0,dcb1}.ethtool (ethtool -S) and
 # .{rxed0,rxed1}.hwc (rxe's hw_counters, 'name value'):
@@ -68,6 +71,14 @@ undo() {
 	return 0
 }
 
+# a name too long for a netdev is refused at load (alloc_netdev would BUG on it)
+if modprobe rdmadiag_dcbdev name0=dcb-name-too-long-for-ifnamsiz 2>&1 | sed 's/^/modprobe: /' >&2
+	[ -d /sys/module/rdmadiag_dcbdev ]; then
+	tap_fail "the module refuses a 31-character name0 (loaded: $(ls /sys/class/net | tr '\n' ' '))"
+	modprobe -r rdmadiag_dcbdev
+else
+	tap_check "the module refuses a 31-character name0 and makes no device" [ ! -e /sys/class/net/$X1 ]
+fi
 if ! tap_ok "the rdmadiag_dcbdev test module loads (dcb0 <-> dcb1)" modprobe rdmadiag_dcbdev; then
 	diag "built by tests/vm/dcbdev/build.sh into the image: see the run's dcbdev.log"
 	exit 0
