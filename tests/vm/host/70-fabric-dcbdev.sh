@@ -4,7 +4,12 @@
 # 70-PHASE.{before,after}.{dcb0,dcb1}.ethtool and .{rxed0,rxed1}.hwc, 70-app.pcap,
 # 70-noapp.dcb0.app.json, 70-pause.{dcb0,dcb1}.pfc.json (dcb -s: requests/indications).
 cd "$VM_OUT" || exit 2
-[ -s 70-dcb0.pfc.json ] || { tap_fail "the guest saved dcb -j pfc show of dcb0 (70-dcb0.pfc.json)"; exit 0; }
+if [ ! -s 70-dcb0.pfc.json ]; then
+	# tests/vm/run builds the module into the run's directory's dcbdev.log ($VM_OUT/../..)
+	tap_fail "the guest saved dcb -j pfc show of dcb0 (70-dcb0.pfc.json)" \
+		"the module build said: $(tail -3 ../../dcbdev.log 2>/dev/null | tr '\n' ' ')"
+	exit 0
+fi
 XA=198.18.7.1 XB=198.18.7.2
 
 # eth PHASE DEV NAME: the increase of ethtool -S NAME of DEV over PHASE
