@@ -20,7 +20,7 @@
 #           route, not the pair)
 #   pause   the pause knob: "3 4" into dcb0's, i.e. dcb1 sent dcb0 4 PFC frames for prio 3
 # and 70-dcb0.{pfc,app,ets}.json / 70-dcb1.*.json (dcb -j ... show) while PFC 3 and APP
-# 26:3 are set; 70-pause.dcb{0,1}.pfc.json after the knob (requests/indications).
+# 26:3 are set, 70-dcb0.dcbx.json; 70-pause.dcb{0,1}.pfc.json after the knob (requests/indications).
 # No ARP and no IPv6 on the pair (permanent neighbours, disable_ipv6) so that nothing but
 # the traffic moves a priority's counters.
 X0=dcb0 X1=dcb1 XA=198.18.7.1 XB=198.18.7.2 R0=rxed0 R1=rxed1
@@ -117,7 +117,10 @@ tap_check "the device refuses ETS TCs whose shares add up to 0 % (tc-tsa 0:stric
 	eval '[[ $ets == *'"'"'"tc_tsa":["ets","ets",'"'"'* ]]'
 tap_ok "dcb ets set dev $X0 tc-tsa 0:strict tc-bw 0:0 1:100 prio-tc 3:1" \
 	dcb ets set dev $X0 tc-tsa 0:strict tc-bw 0:0 1:100 prio-tc 3:1
+# DCBX: only host-managed IEEE is implemented; asking for CEE is refused (read back)
+dcb dcbx set dev $X0 host cee >&2 2>&1
 tap_ok "dcb -j pfc/app/ets show both ends (saved for the host)" dcb_save
+dcb -j dcbx show dev $X0 > "$J-$X0.dcbx.json" 2>&1
 
 snap app before rxe
 cap_start 70-app $X1

@@ -42,6 +42,8 @@ tap_eq "dcb -j ets show dev dcb0: what was set (TC 0 strict, TC 1 ETS 100 %, pri
 tap_eq "dcb -j ets show dev dcb1: the device's defaults (all ETS, TC 0 100 %, every priority in TC 0)" \
 	'8 [100,0,0,0,0,0,0,0] ["ets","ets","ets","ets","ets","ets","ets","ets"] [0,0,0,0,0,0,0,0]' \
 	"$(jq -c -r '"\(.ets_cap) \(.tc_bw) \(.tc_tsa) \(.prio_tc)"' 70-dcb1.ets.json)"
+tap_eq "dcb -j dcbx show dev dcb0: host-managed IEEE, still after 'dcb dcbx set host cee' (refused)" \
+	'{"host":true,"ieee":true}' "$(jq -c . 70-dcb0.dcbx.json)"
 tap_eq "after dcb app del the APP table is empty" '{}' "$(jq -c . 70-noapp.dcb0.app.json)"
 
 # --- ToS 106 with APP 26:3: every RoCE frame on priority 3, both ways, nothing elsewhere
