@@ -19,12 +19,13 @@
 #   vlan    ping over VLAN 7 (PCP 5 from the egress map; the echo replies take the local
 #           route, not the pair)
 #   pause   the pause knob: "3 4" into dcb0's, i.e. dcb1 sent dcb0 4 PFC frames for prio 3
+#   ipv6    APP 26:3 again, 5 IPv6 pings from dcb0 marked DSCP 26 (to fd00:7::99 via dcb1)
 # and 70-dcb0.{pfc,app,ets}.json / 70-dcb1.*.json (dcb -j ... show) while PFC 3 and APP
 # 26:3 are set, 70-dcb0.dcbx.json; 70-pause.dcb{0,1}.pfc.json after the knob (requests/indications).
 # No ARP and no IPv6 on the pair (permanent neighbours, disable_ipv6) so that nothing but
 # the traffic moves a priority's counters.
 X0=dcb0 X1=dcb1 XA=198.18.7.1 XB=198.18.7.2 R0=rxed0 R1=rxed1
-VA=198.18.8.1 VB=198.18.8.2 VLAN=7 PCP=5
+VA=198.18.8.1 VB=198.18.8.2 VLAN=7 PCP=5 XA6=fd00:7::1 XC6=fd00:7::99
 TOS=106 PRIO=3 PORT=7180 MSGS=10
 J=$OUT/70
 
@@ -150,6 +151,7 @@ vlan_up() {
 	neigh replace $VB lladdr $m dev $X0.$VLAN nud permanent
 	EOB
 }
+log "phase vlan"
 tap_ok "VLAN $VLAN on both ends, $X0.$VLAN egress-qos-map 0:$PCP" vlan_up
 snap vlan before
 # -I DEV binds the socket to the VLAN device: the route then leaves through it rather
@@ -157,6 +159,7 @@ snap vlan before
 tap_ok "5 pings over VLAN $VLAN" ping -c 5 -i 0.05 -W 2 -I $X0.$VLAN $VB
 snap vlan after
 
+log "phase pause"
 snap pause before
 tap_ok "the pause knob takes '$PRIO 4' on $X0" sh -c "echo '$PRIO 4' > /sys/class/net/$X0/dcbdev/pause"
 if echo "8 1" > /sys/class/net/$X0/dcbdev/pause 2>/dev/null; then
@@ -167,8 +170,40 @@ fi
 snap pause after
 for d in $X0 $X1; do dcb -s -j pfc show dev $d > "$J-pause.$d.pfc.json" 2>&1; done
 
+# IPv6 last (its ND/MLD/RS frames go on priority 0 from here on), APP 26:3 again.  IPv6 to an
+# address of this host takes the local route whatever the socket is bound to, so rdma_cm
+# over IPv6 never crosses the pair: instead 5 pings to fd00:7::99, which is no one's (its
+# neighbour entry is dcb1's MAC: the frames cross and dcb1 drops them), marked DSCP 26 by
+# nft (busybox ping cannot set a traffic class).
+NFT70=rdiag_70
+ipv6_up() {
+	local m1
+	echo 0 > /proc/sys/net/ipv6/conf/$X0/disable_ipv6
+	read -r m1 < /sys/class/net/$X1/address
+	ip -6 -batch - <<-EOB || return 1
+	addr add $XA6/64 dev $X0 nodad
+	neigh replace $XC6 lladdr $m1 dev $X0 nud permanent
+	EOB
+	nft -f - <<-EOB || return 1
+	table ip6 $NFT70 {
+		chain out { type filter hook output priority 0; ip6 daddr $XC6 ip6 dscp set 26; }
+	}
+	EOB
+	dcb_both app add dscp-prio 26:$PRIO
+}
+log "phase ipv6"
+if tap_ok "IPv6 on $X0 ($XA6), nft marking DSCP 26 to $XC6, APP 26:$PRIO again" ipv6_up; then
+	snap ipv6 before
+	# no answer, by design: -W 1 waits 1 s for one (not 10), and ping exits 1
+	ping -c 5 -i 0.05 -W 1 $XC6 >&2 2>&1
+	snap ipv6 after
+fi
+nft delete table ip6 $NFT70 2>/dev/null
+
+log "undo"
 undo
 dmesg > /tmp/70.dmesg; cat /tmp/70.dmesg >&2
 tap_check "the kernel logged no warning, bug or oops about the module, rxe on it or its unload" \
 	eval '! grep -qE "WARNING:|BUG:|Oops|Call Trace|refcount" /tmp/70.dmesg'
-tap_check "the module unloads and takes dcb0/dcb1 with it" [ ! -e /sys/class/net/$X0 ] && [ ! -e /sys/class/net/$X1 ]
+tap_check "the module unloads and takes dcb0/dcb1 with it" \
+	eval '[ ! -e /sys/class/net/$X0 ] && [ ! -e /sys/class/net/$X1 ]'

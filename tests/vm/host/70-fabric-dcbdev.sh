@@ -51,7 +51,7 @@ sent0=$(hwc app rxed0 sent_pkts) rcvd0=$(hwc app rxed0 rcvd_pkts)
 sent1=$(hwc app rxed1 sent_pkts) rcvd1=$(hwc app rxed1 rcvd_pkts)
 diag "rxe over the run: rxed0 sent $sent0 received $rcvd0, rxed1 sent $sent1 received $rcvd1"
 tap_check "the traffic crossed the pair (rxed0 sent $sent0, rxed1 received $rcvd1)" \
-	[ "$sent0" -gt 0 ] && [ "$rcvd1" -gt 0 ]
+	eval '[ "$sent0" -gt 0 ] && [ "$rcvd1" -gt 0 ]'
 tap_check "dcb0 tx_prio3_packets +$(eth app dcb0 tx_prio3_packets) >= rxed0 sent_pkts +$sent0" \
 	[ "$(eth app dcb0 tx_prio3_packets)" -ge "$sent0" ]
 tap_check "dcb1 rx_prio3_packets +$(eth app dcb1 rx_prio3_packets) >= rxed1 rcvd_pkts +$rcvd1" \
@@ -82,7 +82,7 @@ fi
 # --- the same traffic with the APP entry removed: priority 0, not 3
 sent0=$(hwc noapp rxed0 sent_pkts) rcvd1=$(hwc noapp rxed1 rcvd_pkts)
 tap_check "without the APP entry: dcb0 tx_prio0_packets +$(eth noapp dcb0 tx_prio0_packets) >= rxed0 sent_pkts +$sent0 > 0" \
-	[ "$sent0" -gt 0 ] && [ "$(eth noapp dcb0 tx_prio0_packets)" -ge "$sent0" ]
+	eval '[ "$sent0" -gt 0 ] && [ "$(eth noapp dcb0 tx_prio0_packets)" -ge "$sent0" ]'
 tap_check "without the APP entry: dcb1 rx_prio0_packets +$(eth noapp dcb1 rx_prio0_packets) >= rxed1 rcvd_pkts +$rcvd1" \
 	[ "$(eth noapp dcb1 rx_prio0_packets)" -ge "$rcvd1" ]
 tap_eq "without the APP entry nothing lands on another priority" "0 0" \
@@ -90,7 +90,7 @@ tap_eq "without the APP entry nothing lands on another priority" "0 0" \
 
 # --- VLAN 7 with egress-qos-map 0:5: the PCP decides (5 pings; the replies take the local route)
 tap_check "VLAN PCP 5: dcb0 tx_prio5_packets +$(eth vlan dcb0 tx_prio5_packets) >= 5 and dcb1 rx_prio5_packets +$(eth vlan dcb1 rx_prio5_packets) >= 5" \
-	[ "$(eth vlan dcb0 tx_prio5_packets)" -ge 5 ] && [ "$(eth vlan dcb1 rx_prio5_packets)" -ge 5 ]
+	eval '[ "$(eth vlan dcb0 tx_prio5_packets)" -ge 5 ] && [ "$(eth vlan dcb1 rx_prio5_packets)" -ge 5 ]'
 tap_eq "VLAN PCP 5: nothing on dcb0's other priorities" 0 "$(others vlan dcb0 5)"
 
 # --- the pause knob: dcb0 received 4 PFC frames for priority 3 from dcb1
@@ -98,3 +98,8 @@ tap_eq "pause: dcb0 rx_prio3_pause +4, dcb1 tx_prio3_pause +4, nothing else" "4 
 	"$(eth pause dcb0 rx_prio3_pause) $(eth pause dcb1 tx_prio3_pause) $(eth pause dcb0 tx_prio3_pause) $(eth pause dcb1 rx_prio3_pause)"
 tap_eq "pause: dcb -s pfc show reports them (dcb0 indications[3], dcb1 requests[3])" "4 4" \
 	"$(jq -r '.indications[3]' 70-pause.dcb0.pfc.json) $(jq -r '.requests[3]' 70-pause.dcb1.pfc.json)"
+
+# --- IPv6 (its own ND/MLD go on priority 0): the traffic class's DSCP 26 -> priority 3
+[ -s 70-ipv6.after.dcb0.ethtool ] || { tap_fail "the guest ran the IPv6 phase (70-ipv6.*)"; exit 0; }
+tap_check "IPv6 DSCP 26: dcb0 tx_prio3_packets +$(eth ipv6 dcb0 tx_prio3_packets) >= 5 and dcb1 rx_prio3_packets +$(eth ipv6 dcb1 rx_prio3_packets) >= 5" \
+	eval '[ "$(eth ipv6 dcb0 tx_prio3_packets)" -ge 5 ] && [ "$(eth ipv6 dcb1 rx_prio3_packets)" -ge 5 ]'
