@@ -21,9 +21,10 @@
 #   pause   the pause knob: "3 4" into dcb0's, i.e. dcb1 sent dcb0 4 PFC frames for prio 3
 #   ipv6    APP 26:3 again, 5 IPv6 pings from dcb0 marked DSCP 26 (to fd00:7::99 via dcb1)
 # and 70-dcb0.{pfc,app,ets}.json / 70-dcb1.*.json (dcb -j ... show) while PFC 3 and APP
-# 26:3 are set, 70-dcb0.dcbx.json; 70-pause.dcb{0,1}.pfc.json after the knob (requests/indications).
-# No ARP and no IPv6 on the pair (permanent neighbours, disable_ipv6) so that nothing but
-# the traffic moves a priority's counters.
+# 26:3 are set, 70-dcb0.dcbx.json; 70-pause.dcb{0,1}.pfc.json after the knob
+# (dcb -s: requests/indications).
+# No ARP and, until the ipv6 phase, no IPv6 on the pair (permanent neighbours,
+# disable_ipv6) so that nothing but the traffic moves a priority's counters.
 X0=dcb0 X1=dcb1 XA=198.18.7.1 XB=198.18.7.2 R0=rxed0 R1=rxed1
 VA=198.18.8.1 VB=198.18.8.2 VLAN=7 PCP=5 XA6=fd00:7::1 XC6=fd00:7::99
 TOS=106 PRIO=3 PORT=7180 MSGS=10
