@@ -118,6 +118,19 @@ static char *w_slot(struct pkt_out *w)
 		out_text((w)->o, __VA_ARGS__); \
 } while (0)
 
+/* literal text only, as it is (no format) */
+#define w_lit(w, lit) do { \
+	if (!(w)->json) \
+		out_text_lit((w)->o, "" lit "", sizeof(lit) - 1); \
+} while (0)
+
+/* one number in text only: through a key's parsed format (k names nothing in JSON) */
+static inline void w_text_u64(struct pkt_out *w, struct out_key *k, const char *fmt, uint64_t v)
+{
+	if (!w->json)
+		out_u64_k(w->o, k, fmt, v);
+}
+
 static const char d2[200] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -324,10 +337,18 @@ static void bth(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
 	w_u64(w, K("a"), F(NULL, " a %" PRIu64), b->ackreq);
 	w_u64(w, K("psn"), " psn %" PRIu64, b->psn);
 	w_end(w);
-	if (!verbose && (b->ackreq || b->se || b->fecn || b->becn || p->ecn == 3))
-		w_text(w, "%s%s%s%s%s", b->ackreq ? " A" : "", b->se ? " SE" : "",
-			       b->fecn ? " FECN" : "", b->becn ? " BECN" : "",
-			       (p->ip_family && p->ecn == 3) ? " CE" : "");
+	if (!verbose && !w->json) {
+		if (b->ackreq)
+			w_lit(w, " A");
+		if (b->se)
+			w_lit(w, " SE");
+		if (b->fecn)
+			w_lit(w, " FECN");
+		if (b->becn)
+			w_lit(w, " BECN");
+		if (p->ip_family && p->ecn == 3)
+			w_lit(w, " CE");
+	}
 }
 
 static void aeth(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
@@ -343,9 +364,11 @@ static void aeth(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
 		w_u64(w, K("credits_code"), NULL, a->credits_code);
 		if (a->credits >= 0) {
 			w_u64(w, K("credits"), NULL, (uint64_t)a->credits);
-			w_text(w, " credits %" PRId32 "(%u)", a->credits, a->credits_code);
+			w_text_u64(w, K("credits"), " credits %" PRIu64, (uint64_t)a->credits);
+			w_text_u64(w, K("credits_code"), "(%" PRIu64 ")", a->credits_code);
 		} else {
-			w_text(w, " credits invalid(%u)", a->credits_code);
+			w_text_u64(w, K("credits_code"), " credits invalid(%" PRIu64 ")",
+				   a->credits_code);
 		}
 		break;
 	case RDIAG_AETH_RNR_NAK:
@@ -646,7 +669,7 @@ static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 			else
 				w_text(w, " +%.3gms", g / 1e6);
 		}
-		w_text(w, "]");
+		w_lit(w, "]");
 	}
 	if (v->flags & RDIAG_FV_OOO)
 		w_bool(w, K("ooo"), " [out of order]", true);
@@ -676,7 +699,7 @@ void dump_packet(struct out *o, const struct rdiag_frame *f, const struct rdiag_
 		w_str(w, K("ts"), NULL, json_time(ts, sizeof(ts), f->ts_sec, f->ts_nsec));
 	} else {
 		dump_time(ts, sizeof(ts), f->ts_sec, f->ts_nsec);
-		out_str(w->o, NULL, "%s", ts);
+		out_str_k(w->o, K("ts"), "%s", ts);
 	}
 	w_u64(w, K("caplen"), F(NULL, " caplen %" PRIu64), p->caplen);
 	w_u64(w, K("len"), F(NULL, " len %" PRIu64), p->len);
@@ -707,7 +730,7 @@ void dump_packet(struct out *o, const struct rdiag_frame *f, const struct rdiag_
 		else if (verbose)
 			w_text(w, " not checked");
 		if (p->icrc_checked && !p->icrc_ok)
-			w_text(w, " [bad icrc]");
+			w_lit(w, " [bad icrc]");
 	}
 	if (verbose && p->vcrc_checked)
 		w_text(w, "\n    vcrc 0x%04x %s", p->vcrc, p->vcrc_ok ? "ok" : "[bad vcrc]");
@@ -719,7 +742,7 @@ void dump_packet(struct out *o, const struct rdiag_frame *f, const struct rdiag_
 		w_str(w, K("invalid"), " [invalid %s]", rdiag_hdr_name(p->stopped_in));
 	}
 	analysis(w, v);
-	w_text(w, "\n");
+	w_lit(w, "\n");
 	w_end(w);
 	w_flush(w);
 }
