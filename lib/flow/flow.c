@@ -123,6 +123,7 @@ struct rdiag_flow_table {
 	struct rd_ce_pairs ce;	/* CE-marked flows by address pair, for CNPs */
 	struct rdiag_flow_total t;
 	struct rd_pause pause;		/* PAUSE / PFC frames */
+	struct rd_opclass opc[256];	/* by opcode */
 	struct rd_hist read_h, ack_h;
 	bool dirty;
 	int64_t last;		/* the previous packet's flow: trains of one QP are common */
@@ -152,6 +153,15 @@ int rdiag_flow_open(struct rdiag_flow_table **ftp, const struct rdiag_flow_opts 
 		rd_open_error_set(&open_err, "pending request table: %s", strerror(-r));
 		free(ft);
 		return r;
+	}
+	for (unsigned int op = 0; op < 256; op++) {
+		struct rd_opclass *c = &ft->opc[op];
+
+		c->kind = (uint8_t)rdiag_opcode_kind((uint8_t)op);
+		c->pos = (uint8_t)rdiag_opcode_position((uint8_t)op);
+		c->tr = (uint8_t)rdiag_opcode_transport_class((uint8_t)op);
+		c->resp = rdiag_opcode_is_response((uint8_t)op);
+		c->reliable = rdiag_opcode_is_reliable((uint8_t)op);
 	}
 	ft->max_flows = opts ? opts->max_flows : 0;
 	ft->pause.link_bps = opts ? opts->link_bps : 0;
@@ -606,7 +616,7 @@ static void gaps_covered(struct rdiag_flow_table *ft, struct rd_flow *f, uint32_
 static void gaps_settle(struct rdiag_flow_table *ft, struct rd_flow *rq, const struct rdiag_pkt *p)
 {
 	uint32_t psn = p->bth.psn & RD_PSN_MASK;
-	enum rdiag_op_kind k = rdiag_opcode_kind(p->bth.opcode);
+	enum rdiag_op_kind k = (enum rdiag_op_kind)ft->opc[p->bth.opcode].kind;
 
 	if (!rq->track || !rq->track->n_gaps)
 		return;
@@ -882,8 +892,8 @@ static void response_psn(struct rdiag_flow_table *ft, uint32_t fi, const struct 
 		     struct rdiag_flow_verdict *v)
 {
 	struct rd_flow *f = &ft->f[fi];
-	enum rdiag_op_kind op_kind = rdiag_opcode_kind(p->bth.opcode);
-	enum rdiag_op_position pos = rdiag_opcode_position(p->bth.opcode);
+	enum rdiag_op_kind op_kind = (enum rdiag_op_kind)ft->opc[p->bth.opcode].kind;
+	enum rdiag_op_position pos = (enum rdiag_op_position)ft->opc[p->bth.opcode].pos;
 	uint32_t psn = p->bth.psn & RD_PSN_MASK;
 	struct rd_pend_key k;
 	struct rd_pend_entry e;
@@ -981,9 +991,8 @@ static void response_psn(struct rdiag_flow_table *ft, uint32_t fi, const struct 
 	}
 }
 
-static void learn_mtu(struct rd_flow *f, const struct rdiag_pkt *p)
+static void learn_mtu(struct rd_flow *f, const struct rdiag_pkt *p, enum rdiag_op_position pos)
 {
-	enum rdiag_op_position pos = rdiag_opcode_position(p->bth.opcode);
 	uint32_t n = p->payload_len;
 
 	/* FIRST and MIDDLE packets carry exactly one path MTU */
@@ -1044,6 +1053,7 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 	uint8_t src[16], dst[16];
 	unsigned int kind;
 	enum rdiag_transport tr;
+	const struct rd_opclass *oc;
 	struct rd_flow *f;
 	uint8_t op;
 	int64_t fi;
@@ -1113,7 +1123,8 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 		f->i.becn++;
 		ft->t.becn++;
 	}
-	if (rdiag_opcode_kind(op) == RDIAG_OPK_CNP) {
+	oc = &ft->opc[op];
+	if (oc->kind == RDIAG_OPK_CNP) {
 		/* a CNP goes back to the QP that sent the CE-marked traffic */
 		f->i.cnp++;
 		ft->t.cnp++;
@@ -1135,18 +1146,18 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 			ft->t.cm_req_retries++;
 		v->flags |= (uint32_t)r;
 	}
-	learn_mtu(f, p);
-	tr = rdiag_opcode_transport_class(op);
+	learn_mtu(f, p, (enum rdiag_op_position)oc->pos);
+	tr = (enum rdiag_transport)oc->tr;
 	if (tr == RDIAG_TR_CNP || tr == RDIAG_TR_MSP)
 		return 0;		/* CC, reserved, manufacturer-specific: no PSN semantics */
-	if (rdiag_opcode_is_response(op)) {
+	if (oc->resp) {
 		response(ft, (uint32_t)fi, p, kind, src, dst, ts, v);
 		return 0;
 	}
 	{
-		bool reliable = rdiag_opcode_is_reliable(op);
-		bool is_read = rdiag_opcode_kind(op) == RDIAG_OPK_READ_REQ;
-		bool is_atomic = rdiag_opcode_kind(op) == RDIAG_OPK_ATOMIC;
+		bool reliable = oc->reliable;
+		bool is_read = oc->kind == RDIAG_OPK_READ_REQ;
+		bool is_atomic = oc->kind == RDIAG_OPK_ATOMIC;
 		struct rd_pend_key k;
 		bool resent = request_psn(ft, (size_t)fi, p, is_read, ts, v);
 
@@ -1190,7 +1201,8 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 
 		/* after the PSN analysis: a packet seen before (a duplicate or a resend of any cause) is
 		 * no new message */
-		rd_traffic_add(&f->tr, &f->i, p, v->flags & (RDIAG_FV_DUP | RDIAG_FV_RETRY));
+		rd_traffic_add(&f->tr, &f->i, p, &ft->opc[p->bth.opcode],
+			       v->flags & (RDIAG_FV_DUP | RDIAG_FV_RETRY));
 		/* a REP or the first packet of the reverse flow may have taught it */
 		v->src_qpn = src_qpn(ft, (size_t)v->flow);
 	}
