@@ -225,11 +225,32 @@ static int add_failed(struct rdiag_flow_table *ft, int r)
 	return r;
 }
 
+/* dotted quad without inet_ntop's printf (a summary names every flow by its addresses) */
+static bool ip4_str(const uint8_t a[4], char *buf, size_t len)
+{
+	char t[16], *q = t;
+
+	for (int i = 0; i < 4; i++) {
+		unsigned int v = a[i];
+
+		if (v >= 100)
+			*q++ = (char)('0' + v / 100);
+		if (v >= 10)
+			*q++ = (char)('0' + v / 10 % 10);
+		*q++ = (char)('0' + v % 10);
+		*q++ = i < 3 ? '.' : '\0';
+	}
+	if ((size_t)(q - t) > len)
+		return false;
+	memcpy(buf, t, (size_t)(q - t));
+	return true;
+}
+
 char *rdiag_flow_addr_str(unsigned int kind, const uint8_t a[16], char *buf, size_t len)
 {
 	switch (kind) {
 	case RDIAG_ADDR_IP4:
-		if (!inet_ntop(AF_INET, a, buf, (socklen_t)len))
+		if (!ip4_str(a, buf, len) && !inet_ntop(AF_INET, a, buf, (socklen_t)len))
 			snprintf(buf, len, "?");
 		break;
 	case RDIAG_ADDR_IP6:
