@@ -16,6 +16,7 @@
 #include "rdmadiag/capture.h"
 #include "rdmadiag/packet.h"
 #include "internal.h"		/* pcap_*() go through the table libpcap is loaded into */
+#include "pcap_map.h"
 #include "open_error.h"
 
 #define ERR_LEN (PCAP_ERRBUF_SIZE + 256)
@@ -28,6 +29,7 @@ struct rdiag_capture {
 	int linktype;
 	uint64_t frames;
 	uint64_t size;		/* regular file size, 0 when unknown */
+	struct rd_pcap_map map;	/* a classic pcap file's records read in place (pcap_map.h) */
 	char err[ERR_LEN];
 	/* stdio buffer of a file we opened (see open_file); it outlives the FILE,
 	 * which pcap_close() closes before the struct is freed */
@@ -42,6 +44,7 @@ struct rdiag_capture_dump {
 };
 
 /* why the last failed rdiag_capture_open() / rdiag_capture_dump_open() failed */
+bool rd_capture_no_map;
 static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
 static struct rd_open_error dump_open_err = RD_OPEN_ERROR_INIT;
 
@@ -177,6 +180,15 @@ static int open_file(struct rdiag_capture **cp, const char *path, char *why)
 	if (r < 0) {
 		rdiag_capture_close(c);
 		return r;
+	}
+	/* libpcap has read and checked the file header; a plain pcap's records are then read
+	 * from a mapping (no copy per record); anything else stays on libpcap */
+	if (c->file != stdin && c->size && !rd_capture_no_map) {
+		off_t at = ftello(c->file);
+
+		if (at >= 0)
+			(void)rd_pcap_map_open(&c->map, fileno(c->file), c->size, (uint64_t)at,
+					       (uint32_t)pcap_snapshot(c->p));
 	}
 	*cp = c;
 	return 0;
@@ -340,6 +352,20 @@ int rdiag_capture_open(struct rdiag_capture **cp, const struct rdiag_capture_opt
 	return r;
 }
 
+/* libpcap reads on from where the mapping stopped: it decides what the mapped reader does not
+ * (the end of the file, a record cut short or over the snapshot length) with its own errors */
+static int map_hand_back(struct rdiag_capture *c)
+{
+	off_t at = (off_t)rd_pcap_map_offset(&c->map);
+
+	rd_pcap_map_close(&c->map);
+	if (fseeko(c->file, at, SEEK_SET) != 0) {
+		set_err(c->err, "cannot read the capture file: %s", strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
 int rdiag_capture_set_filter(struct rdiag_capture *c, const char *expr)
 {
 	struct bpf_program prog;
@@ -357,6 +383,9 @@ int rdiag_capture_set_filter(struct rdiag_capture *c, const char *expr)
 		set_err(c->err, "cannot set filter '%s': %s", expr, pcap_geterr(c->p));
 		return -EINVAL;
 	}
+	/* the filter runs inside libpcap's reads */
+	if (c->map.base && map_hand_back(c) < 0)
+		return -EIO;
 	return 0;
 }
 
@@ -370,6 +399,22 @@ int rdiag_capture_next(struct rdiag_capture *c, struct rdiag_frame *f)
 		return -EINVAL;
 	if (c->broken)
 		return -EINTR;
+	if (c->map.base) {
+		struct rd_pcap_rec rec;
+
+		if (rd_pcap_map_next(&c->map, &rec)) {
+			f->n = ++c->frames;
+			f->ts_sec = rec.ts_sec;
+			f->ts_nsec = rec.ts_nsec;
+			f->caplen = rec.caplen;
+			f->len = rec.len;
+			f->linktype = c->linktype;
+			f->data = rec.data;
+			return 1;
+		}
+		if (map_hand_back(c) < 0)
+			return -EIO;
+	}
 	r = pcap_next_ex(c->p, &h, &data);
 	if (r == 1) {
 		f->n = ++c->frames;
@@ -405,6 +450,7 @@ void rdiag_capture_close(struct rdiag_capture *c)
 {
 	if (!c)
 		return;
+	rd_pcap_map_close(&c->map);
 	if (c->p)
 		pcap_close(c->p);	/* closes c->file too (stdin included) */
 	free(c);
@@ -449,7 +495,7 @@ int rdiag_capture_progress(struct rdiag_capture *c, uint64_t *pos, uint64_t *siz
 		return -EINVAL;
 	if (c->live || !c->size)
 		return -ENOTSUP;
-	off = ftell(pcap_file(c->p));
+	off = c->map.base ? (long)rd_pcap_map_offset(&c->map) : ftell(pcap_file(c->p));
 	if (off < 0)
 		return -ENOTSUP;
 	*pos = (uint64_t)off;

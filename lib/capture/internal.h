@@ -13,6 +13,7 @@
  * undefined reference at link time (the .so links with --no-undefined and without -lpcap). */
 #ifndef RD_PCAP_DL_H
 #define RD_PCAP_DL_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <pcap/pcap.h>
 
@@ -23,7 +24,8 @@
 	X(fopen_offline_with_tstamp_precision) X(geterr)		\
 	X(get_tstamp_precision) X(next_ex) X(set_buffer_size)		\
 	X(set_immediate_mode) X(set_snaplen) X(set_timeout)		\
-	X(set_tstamp_precision) X(setfilter) X(stats) X(statustostr)
+	X(set_tstamp_precision) X(setfilter) X(snapshot) X(stats)		\
+	X(statustostr)
 
 struct rd_pcap_fns {
 #define RD_PCAP_FIELD(n) __typeof__(pcap_##n) *n;
@@ -62,7 +64,12 @@ int rd_pcap_load(char *err, size_t len);
 #define pcap_set_timeout			(*rd_pcap.set_timeout)
 #define pcap_set_tstamp_precision		(*rd_pcap.set_tstamp_precision)
 #define pcap_setfilter				(*rd_pcap.setfilter)
+#define pcap_snapshot				(*rd_pcap.snapshot)
 #define pcap_stats				(*rd_pcap.stats)
 #define pcap_statustostr			(*rd_pcap.statustostr)
+
+/* false (the default): a classic pcap file's records are read from a mapping (pcap_map.h);
+ * true: every file is read through libpcap.  For the tests that compare the two readers. */
+extern bool rd_capture_no_map;
 
 #endif

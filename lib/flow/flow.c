@@ -47,7 +47,17 @@ struct rd_gap {
 	uint32_t first;		/* first missing PSN */
 	uint32_t n;		/* PSNs missing */
 	uint32_t left;		/* of those, not filled by a late packet */
-	bool fabric;		/* NAKed or resent */
+	bool fabric;		/* NAKed or resent (a READ response: re-read or resent) */
+	bool covered;		/* a READ-response gap: its READ's LAST response came after it */
+};
+
+/* the READ-response gaps of a flow not settled yet (allocated with its first gap): a gap the
+ * requester never re-read, in a READ whose last response was seen, was received and only
+ * missed by the capture; a re-read (a READ request of the reverse flow at a PSN of the gap)
+ * or a response resent into it was lost in the fabric */
+struct rd_rsp_gaps {
+	struct rd_gap gap[RD_GAPS_OPEN];
+	unsigned int n;
 };
 
 /* what a request flow keeps to settle its gaps and date its resends (allocated with the
@@ -77,6 +87,7 @@ struct rd_flow {
 	uint64_t gap_pkt;	/* i.pkts when the last gap opened */
 	uint64_t gap_ns;	/* and the time */
 	struct rd_req_track *track;
+	struct rd_rsp_gaps *rgaps;	/* READ-response gaps waiting for a re-read */
 	uint8_t retry_cause;	/* enum rd_retry_cause of the resends in progress */
 	/* response PSN state */
 	bool rsp_init, in_read;
@@ -125,6 +136,7 @@ struct rdiag_flow_table {
 	struct rd_ce_pairs ce;	/* CE-marked flows by address pair, for CNPs */
 	struct rdiag_flow_total t;
 	struct rd_pause pause;		/* PAUSE / PFC frames */
+	struct rd_opclass opc[256];	/* by opcode */
 	struct rd_hist read_h, ack_h;
 	bool dirty;
 	int64_t last;		/* the previous packet's flow: trains of one QP are common */
@@ -155,6 +167,15 @@ int rdiag_flow_open(struct rdiag_flow_table **ftp, const struct rdiag_flow_opts 
 		free(ft);
 		return r;
 	}
+	for (unsigned int op = 0; op < 256; op++) {
+		struct rd_opclass *c = &ft->opc[op];
+
+		c->kind = (uint8_t)rdiag_opcode_kind((uint8_t)op);
+		c->pos = (uint8_t)rdiag_opcode_position((uint8_t)op);
+		c->tr = (uint8_t)rdiag_opcode_transport_class((uint8_t)op);
+		c->resp = rdiag_opcode_is_response((uint8_t)op);
+		c->reliable = rdiag_opcode_is_reliable((uint8_t)op);
+	}
 	ft->max_flows = opts ? opts->max_flows : 0;
 	ft->pause.link_bps = opts ? opts->link_bps : 0;
 	ft->last = -1;
@@ -169,6 +190,7 @@ void rdiag_flow_close(struct rdiag_flow_table *ft)
 	rd_pause_free(&ft->pause);
 	for (size_t i = 0; i < ft->n; i++) {
 		free(ft->f[i].track);
+		free(ft->f[i].rgaps);
 		free(ft->f[i].ops);
 		rd_hist_free(ft->f[i].read_h);
 		rd_hist_free(ft->f[i].ack_h);
@@ -206,11 +228,32 @@ static int add_failed(struct rdiag_flow_table *ft, int r)
 	return r;
 }
 
+/* dotted quad without inet_ntop's printf (a summary names every flow by its addresses) */
+static bool ip4_str(const uint8_t a[4], char *buf, size_t len)
+{
+	char t[16], *q = t;
+
+	for (int i = 0; i < 4; i++) {
+		unsigned int v = a[i];
+
+		if (v >= 100)
+			*q++ = (char)('0' + v / 100);
+		if (v >= 10)
+			*q++ = (char)('0' + v / 10 % 10);
+		*q++ = (char)('0' + v % 10);
+		*q++ = i < 3 ? '.' : '\0';
+	}
+	if ((size_t)(q - t) > len)
+		return false;
+	memcpy(buf, t, (size_t)(q - t));
+	return true;
+}
+
 char *rdiag_flow_addr_str(unsigned int kind, const uint8_t a[16], char *buf, size_t len)
 {
 	switch (kind) {
 	case RDIAG_ADDR_IP4:
-		if (!inet_ntop(AF_INET, a, buf, (socklen_t)len))
+		if (!ip4_str(a, buf, len) && !inet_ntop(AF_INET, a, buf, (socklen_t)len))
 			snprintf(buf, len, "?");
 		break;
 	case RDIAG_ADDR_IP6:
@@ -609,7 +652,7 @@ static void gaps_covered(struct rdiag_flow_table *ft, struct rd_flow *f, uint32_
 static void gaps_settle(struct rdiag_flow_table *ft, struct rd_flow *rq, const struct rdiag_pkt *p)
 {
 	uint32_t psn = p->bth.psn & RD_PSN_MASK;
-	enum rdiag_op_kind k = rdiag_opcode_kind(p->bth.opcode);
+	enum rdiag_op_kind k = (enum rdiag_op_kind)ft->opc[p->bth.opcode].kind;
 
 	if (!rq->track || !rq->track->n_gaps)
 		return;
@@ -863,6 +906,99 @@ static void nak_remember(struct rdiag_flow_table *ft, const struct rdiag_pkt *p,
 	n->ts = ts;
 }
 
+/* ---- READ-response gaps: a re-read, or only missed by the capture ---- */
+
+static bool rsp_gap_not_captured(const struct rd_gap *g)
+{
+	return g->covered && !g->fabric && g->left;
+}
+
+/* a settled gap the requester never re-read moves to not_captured for good */
+static void rsp_gap_settle(struct rdiag_flow_table *ft, struct rd_flow *f, const struct rd_gap *g)
+{
+	if (!rsp_gap_not_captured(g))
+		return;		/* re-read, or its READ never ended here: stays a gap */
+	f->i.psn_gaps--;
+	ft->t.psn_gaps--;
+	f->i.psn_lost -= g->left;
+	ft->t.psn_lost -= g->left;
+	f->i.loss.not_captured_gaps++;
+	ft->t.loss.not_captured_gaps++;
+	f->i.loss.not_captured_psns += g->left;
+	ft->t.loss.not_captured_psns += g->left;
+}
+
+static void rsp_gap_open(struct rdiag_flow_table *ft, struct rd_flow *f, uint32_t first,
+			 uint32_t n)
+{
+	struct rd_rsp_gaps *r = f->rgaps;
+
+	if (!r && !(r = f->rgaps = calloc(1, sizeof(*r))))
+		return;		/* stays counted as lost: nothing will settle it */
+	if (r->n == RD_GAPS_OPEN) {
+		rsp_gap_settle(ft, f, &r->gap[0]);	/* the oldest is decided now */
+		memmove(&r->gap[0], &r->gap[1], (r->n - 1) * sizeof(r->gap[0]));
+		r->n--;
+	}
+	r->gap[r->n++] = (struct rd_gap){ .first = first, .n = n, .left = n };
+}
+
+static struct rd_gap *rsp_gap_find(struct rd_flow *f, uint32_t psn)
+{
+	struct rd_rsp_gaps *r = f->rgaps;
+
+	for (unsigned int i = 0; r && i < r->n; i++) {
+		int32_t d = rd_psn_diff(psn, r->gap[i].first);
+
+		if (d >= 0 && (uint32_t)d < r->gap[i].n)
+			return &r->gap[i];
+	}
+	return NULL;
+}
+
+/* the READ's last response at psn: the gaps before it are covered */
+static void rsp_gaps_cover(struct rd_flow *f, uint32_t psn)
+{
+	struct rd_rsp_gaps *r = f->rgaps;
+
+	for (unsigned int i = 0; r && i < r->n; i++)
+		if (rd_psn_diff(psn, (r->gap[i].first + r->gap[i].n - 1) & RD_PSN_MASK) > 0)
+			r->gap[i].covered = true;
+}
+
+/* a READ request from requester flow fi: a PSN inside a response gap of its responder's
+ * flow is a re-read of what was lost */
+static void rsp_gap_reread(struct rdiag_flow_table *ft, size_t fi, uint32_t psn)
+{
+	int64_t rs = ft->f[fi].i.peer;
+	struct rd_gap *g;
+
+	if (rs >= 0 && (g = rsp_gap_find(&ft->f[rs], psn)))
+		g->fabric = true;
+}
+
+/* the gaps still open that count as not captured when the counts are read: psns and gaps */
+static void rsp_gaps_pending(const struct rd_flow *f, uint64_t *gaps, uint64_t *psns)
+{
+	const struct rd_rsp_gaps *r = f->rgaps;
+
+	*gaps = *psns = 0;
+	for (unsigned int i = 0; r && i < r->n; i++)
+		if (rsp_gap_not_captured(&r->gap[i])) {
+			(*gaps)++;
+			*psns += r->gap[i].left;
+		}
+}
+
+static void loss_move(uint64_t *psn_gaps, uint64_t *psn_lost, struct rdiag_flow_loss *l,
+		      uint64_t gaps, uint64_t psns)
+{
+	*psn_gaps -= gaps;
+	*psn_lost -= psns;
+	l->not_captured_gaps += gaps;
+	l->not_captured_psns += psns;
+}
+
 static void response_psn(struct rdiag_flow_table *ft, uint32_t fi, const struct rdiag_pkt *p,
 			 unsigned int kind, const uint8_t src[16], const uint8_t dst[16],
 			 uint64_t ts, struct rdiag_flow_verdict *v);
@@ -885,8 +1021,8 @@ static void response_psn(struct rdiag_flow_table *ft, uint32_t fi, const struct 
 		     struct rdiag_flow_verdict *v)
 {
 	struct rd_flow *f = &ft->f[fi];
-	enum rdiag_op_kind op_kind = rdiag_opcode_kind(p->bth.opcode);
-	enum rdiag_op_position pos = rdiag_opcode_position(p->bth.opcode);
+	enum rdiag_op_kind op_kind = (enum rdiag_op_kind)ft->opc[p->bth.opcode].kind;
+	enum rdiag_op_position pos = (enum rdiag_op_position)ft->opc[p->bth.opcode].pos;
 	uint32_t psn = p->bth.psn & RD_PSN_MASK;
 	struct rd_pend_key k;
 	struct rd_pend_entry e;
@@ -947,6 +1083,10 @@ static void response_psn(struct rdiag_flow_table *ft, uint32_t fi, const struct 
 		bool cont = pos == RDIAG_OPP_MIDDLE || pos == RDIAG_OPP_LAST;
 
 		if (d <= 0) {
+			struct rd_gap *g = rsp_gap_find(f, psn);
+
+			if (g)
+				g->fabric = true;	/* resent into the gap: it was re-read */
 			f->i.psn_dup++;
 			ft->t.psn_dup++;
 			v->flags |= RDIAG_FV_DUP;
@@ -959,9 +1099,13 @@ static void response_psn(struct rdiag_flow_table *ft, uint32_t fi, const struct 
 			v->flags |= RDIAG_FV_GAP;
 			v->lost = (uint32_t)d - 1;
 			v->expected_psn = (f->rsp_last + 1) & RD_PSN_MASK;
+			rsp_gap_open(ft, f, (f->rsp_last + 1) & RD_PSN_MASK, (uint32_t)d - 1);
 		}
-		if (d > 0)
+		if (d > 0) {
 			f->rsp_last = psn;
+			if (pos == RDIAG_OPP_LAST || pos == RDIAG_OPP_ONLY)
+				rsp_gaps_cover(f, psn);
+		}
 	} else {
 		f->rsp_init = true;
 		f->rsp_last = psn;
@@ -984,9 +1128,8 @@ static void response_psn(struct rdiag_flow_table *ft, uint32_t fi, const struct 
 	}
 }
 
-static void learn_mtu(struct rd_flow *f, const struct rdiag_pkt *p)
+static void learn_mtu(struct rd_flow *f, const struct rdiag_pkt *p, enum rdiag_op_position pos)
 {
-	enum rdiag_op_position pos = rdiag_opcode_position(p->bth.opcode);
 	uint32_t n = p->payload_len;
 
 	/* FIRST and MIDDLE packets carry exactly one path MTU */
@@ -1047,6 +1190,7 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 	uint8_t src[16], dst[16];
 	unsigned int kind;
 	enum rdiag_transport tr;
+	const struct rd_opclass *oc;
 	struct rd_flow *f;
 	uint8_t op;
 	int64_t fi;
@@ -1116,7 +1260,8 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 		f->i.becn++;
 		ft->t.becn++;
 	}
-	if (rdiag_opcode_kind(op) == RDIAG_OPK_CNP) {
+	oc = &ft->opc[op];
+	if (oc->kind == RDIAG_OPK_CNP) {
 		/* a CNP goes back to the QP that sent the CE-marked traffic */
 		f->i.cnp++;
 		ft->t.cnp++;
@@ -1144,18 +1289,18 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 			add_failed(ft, -ENOMEM);
 		ft->mad_watch = rd_mad_watching(ft->mad);
 	}
-	learn_mtu(f, p);
-	tr = rdiag_opcode_transport_class(op);
+	learn_mtu(f, p, (enum rdiag_op_position)oc->pos);
+	tr = (enum rdiag_transport)oc->tr;
 	if (tr == RDIAG_TR_CNP || tr == RDIAG_TR_MSP)
 		return 0;		/* CC, reserved, manufacturer-specific: no PSN semantics */
-	if (rdiag_opcode_is_response(op)) {
+	if (oc->resp) {
 		response(ft, (uint32_t)fi, p, kind, src, dst, ts, v);
 		return 0;
 	}
 	{
-		bool reliable = rdiag_opcode_is_reliable(op);
-		bool is_read = rdiag_opcode_kind(op) == RDIAG_OPK_READ_REQ;
-		bool is_atomic = rdiag_opcode_kind(op) == RDIAG_OPK_ATOMIC;
+		bool reliable = oc->reliable;
+		bool is_read = oc->kind == RDIAG_OPK_READ_REQ;
+		bool is_atomic = oc->kind == RDIAG_OPK_ATOMIC;
 		struct rd_pend_key k;
 		bool resent = request_psn(ft, (size_t)fi, p, is_read, ts, v);
 
@@ -1163,6 +1308,7 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 			return 0;
 		pend_key(&k, kind, src, dst, p->bth.psn);
 		if (is_read) {
+			rsp_gap_reread(ft, (size_t)fi, p->bth.psn & RD_PSN_MASK);
 			f->i.reads++;
 			ft->t.reads++;
 			pend_put(ft, &k, RD_PEND_READ, ts, (uint32_t)fi);
@@ -1199,7 +1345,8 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 
 		/* after the PSN analysis: a packet seen before (a duplicate or a resend of any cause) is
 		 * no new message */
-		rd_traffic_add(&f->tr, &f->i, p, v->flags & (RDIAG_FV_DUP | RDIAG_FV_RETRY));
+		rd_traffic_add(&f->tr, &f->i, p, &ft->opc[p->bth.opcode],
+			       v->flags & (RDIAG_FV_DUP | RDIAG_FV_RETRY));
 		/* a REP or the first packet of the reverse flow may have taught it */
 		v->src_qpn = src_qpn(ft, (size_t)v->flow);
 	}
@@ -1268,6 +1415,12 @@ int rdiag_flow_get(struct rdiag_flow_table *ft, size_t i, struct rdiag_flow_info
 	finalize(ft);
 	f = &ft->f[i];
 	*out = f->i;
+	{
+		uint64_t g, n;
+
+		rsp_gaps_pending(f, &g, &n);
+		loss_move(&out->psn_gaps, &out->psn_lost, &out->loss, g, n);
+	}
 	out->src_qpn = src_qpn(ft, i);
 	out->ops = f->ops;
 	out->reads_unanswered += f->reads_pending;
@@ -1283,8 +1436,13 @@ int rdiag_flow_total(struct rdiag_flow_table *ft, struct rdiag_flow_total *out)
 		return -EINVAL;
 	finalize(ft);
 	*out = ft->t;
-	for (size_t i = 0; i < ft->n; i++)
+	for (size_t i = 0; i < ft->n; i++) {
+		uint64_t g, n;
+
 		out->reads_unanswered += ft->f[i].reads_pending;
+		rsp_gaps_pending(&ft->f[i], &g, &n);
+		loss_move(&out->psn_gaps, &out->psn_lost, &out->loss, g, n);
+	}
 	out->cm_conns = ft->cm.n;
 	rd_hist_latency(&ft->read_h, &out->read_lat);
 	rd_hist_latency(&ft->ack_h, &out->ack_lat);

@@ -32,9 +32,8 @@ static void message_done(struct rd_traffic *t, uint64_t bytes)
 }
 
 static void message(struct rd_traffic *t, const struct rdiag_pkt *p, enum rdiag_op_position pos,
-		    bool seen_before)
+		    bool rsp, bool seen_before)
 {
-	bool rsp = rdiag_opcode_kind(p->bth.opcode) == RDIAG_OPK_READ_RESP;
 	bool *in = rsp ? &t->in_rsp : &t->in_req;
 	uint64_t *acc = rsp ? &t->rsp_bytes : &t->req_bytes;
 
@@ -64,15 +63,15 @@ static void message(struct rd_traffic *t, const struct rdiag_pkt *p, enum rdiag_
 }
 
 void rd_traffic_add(struct rd_traffic *t, struct rdiag_flow_info *i, const struct rdiag_pkt *p,
-		    bool seen_before)
+		    const struct rd_opclass *c, bool seen_before)
 {
-	enum rdiag_op_position pos = rdiag_opcode_position(p->bth.opcode);
+	enum rdiag_op_position pos = (enum rdiag_op_position)c->pos;
 
-	if (rdiag_opcode_kind(p->bth.opcode) == RDIAG_OPK_CNP)
+	if (c->kind == RDIAG_OPK_CNP)
 		return;
 	codepoints(t, i, p, pos != RDIAG_OPP_NONE);
 	if (pos != RDIAG_OPP_NONE)
-		message(t, p, pos, seen_before);
+		message(t, p, pos, c->kind == RDIAG_OPK_READ_RESP, seen_before);
 }
 
 void rd_traffic_info(const struct rd_traffic *t, struct rdiag_flow_info *out)

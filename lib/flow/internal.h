@@ -172,9 +172,18 @@ struct rd_traffic {
 	uint64_t req_bytes, rsp_bytes;	/* payload of the message so far */
 	struct rd_hist *msg_h;		/* message sizes, NULL until the first message */
 };
-/* account one packet of the flow (i: its public counters); seen_before: a resent packet */
+/* what the analysis asks of an opcode, looked up once per table (rdiag_flow_open) instead of
+ * through the packet module's functions several times per packet */
+struct rd_opclass {
+	uint8_t kind;			/* enum rdiag_op_kind */
+	uint8_t pos;			/* enum rdiag_op_position */
+	uint8_t tr;			/* enum rdiag_transport */
+	bool resp, reliable;
+};
+/* account one packet of the flow (i: its public counters; c: its opcode's class);
+ * seen_before: a resent packet */
 void rd_traffic_add(struct rd_traffic *t, struct rdiag_flow_info *i, const struct rdiag_pkt *p,
-		    bool seen_before);
+		    const struct rd_opclass *c, bool seen_before);
 /* msgs and msg_min/median/max into out */
 void rd_traffic_info(const struct rd_traffic *t, struct rdiag_flow_info *out);
 void rd_traffic_free(struct rd_traffic *t);

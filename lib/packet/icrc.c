@@ -55,7 +55,7 @@ static void put_grh(struct hbuf *h, const uint8_t *g)
 int rd_icrc(const struct rd_cur *c, const struct rdiag_pkt *p, uint32_t icrc_off,
 	    uint32_t *out)
 {
-	struct hbuf h = { .n = 0 };
+	struct hbuf h;		/* b is written before it is read: not cleared per packet */
 	uint32_t crc;
 	uint8_t *m;
 	const uint8_t *b, *ext = NULL;
@@ -63,6 +63,7 @@ int rd_icrc(const struct rd_cur *c, const struct rdiag_pkt *p, uint32_t icrc_off
 
 	if (!(p->present & RDIAG_HAS_BTH) || icrc_off < bth + RD_BTH_LEN)
 		return -EINVAL;
+	h.n = 0;
 
 	switch (p->encap) {
 	case RDIAG_ENCAP_ROCEV2: {

@@ -114,6 +114,10 @@ oracle() {
 	oracle "$FIX/pcap/dscp_ecn.pcap"
 }
 
+@test "oracle: read_gaps.pcap: rdmadump -j equals tshark field by field (READ responses with gaps, a re-read)" {
+	oracle "$FIX/pcap/read_gaps.pcap"
+}
+
 @test "oracle: msp_reserved.pcap: rdmadump -j equals tshark field by field" {
 	oracle "$FIX/pcap/msp_reserved.pcap"
 }

@@ -119,6 +119,25 @@ teardown() {
 	assert_success
 }
 
+@test "--fail-on-errors: gaps the receiver acknowledged (not captured) are no error, gaps left unexplained are" {
+	# the pingpong QP of rxe_sample_uncaptured.pcap (frames cut out with editcap): its only
+	# errors are 3 gaps, each covered by a later ACK
+	rdmadump --qp 0x11 -w "$TMP/ncap.pcap" -r "$FIX/rxe/rxe_sample_uncaptured.pcap"
+	run rdmadump -q -j --fail-on-errors -r "$TMP/ncap.pcap"
+	assert_success
+	[ "$(echo "$output" | jq -c '.summary.total | [.psn_gaps, .not_captured_gaps, .not_captured_psns]')" = "[0,3,4]" ]
+	# every SEND_FIRST alone: gaps no response settles, an error (and nothing else is)
+	rdmadump --opcode RC_SEND_FIRST -w "$TMP/gaps.pcap" -r "$CAP"
+	run rdmadump -q -j --fail-on-errors -r "$TMP/gaps.pcap"
+	[ "$status" -eq 1 ]
+	[ "$(echo "$output" | jq -c '.summary.total | [.psn_gaps > 0, .not_captured_gaps, .naks, .rnr_naks, .psn_dup, .icrc_bad, .retries.nak_seq + .retries.rnr + .retries.timeout + .duplicates]')" = "[true,0,0,0,0,0,0]" ]
+	# a real capture tcpdump dropped frames from (the QEMU tier): not captured, and its one
+	# timeout retry is still an error
+	run rdmadump -q -j --fail-on-errors -r "$FIX/vm/rxe-capture-drops.pcap"
+	[ "$status" -eq 1 ]
+	[ "$(echo "$output" | jq -c '.summary.total | [.psn_gaps, .not_captured_gaps, .retries.timeout]')" = "[0,2,1]" ]
+}
+
 @test "-w writes the selected packets as a pcap that reads back identically" {
 	run rdmadump --qp 0x12 -w "$TMP/qp.pcap" -r "$CAP"
 	assert_success

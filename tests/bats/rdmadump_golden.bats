@@ -49,3 +49,23 @@ $output"
 		([.flows[] | select(.destqp == 17) | [.not_captured_gaps, .not_captured_psns]])]' "$GOLD/rxe_uncaptured.summary.json"
 	assert_output '[0,0,3,4,[[2,3],[1,1]]]'
 }
+
+@test "golden: READ-response gaps: never re-read is not captured, a re-read is lost in the fabric, a READ cut by the capture's end stays a gap" {
+	# read_gaps.pcap (tests/gen/mkfixtures.py): one response left out of QP 0x44's READ,
+	# whose LAST comes and which is never re-read; one lost on QP 0x46's, re-read from its PSN
+	# and answered again; one missing on QP 0x48's, whose LAST the capture never holds
+	run grep -F "PSN: 2 gaps (2 lost in the fabric), 1 not captured (1 PSNs)" "$GOLD/gen_read_gaps.txt"
+	assert_success
+	run rdmadump -q -j -r "$FIX/pcap/read_gaps.pcap"
+	assert_success
+	run jq -c '[.summary.flows[] | select(.src == "192.0.2.2") |
+		[.destqp, .psn_gaps, .psn_lost, .not_captured_gaps, .not_captured_psns, .psn_dup]]' <<< "$output"
+	assert_output '[[68,0,0,1,1,0],[70,1,1,0,0,3],[72,1,1,0,0,0]]'
+	# --fail-on-errors: the re-read and the unexplained gap are errors; the not-captured QP
+	# alone is none
+	rdmadump --qp 0x44 -w "$BATS_TEST_TMPDIR/ncap.pcap" -r "$FIX/pcap/read_gaps.pcap"
+	run rdmadump -q --fail-on-errors -r "$BATS_TEST_TMPDIR/ncap.pcap"
+	assert_success
+	run rdmadump -q --fail-on-errors -r "$FIX/pcap/read_gaps.pcap"
+	[ "$status" -eq 1 ]
+}

@@ -62,6 +62,7 @@ class Capture:
         self.cm = []
         self.reads = []			# (request frame, first response frame, latency ns)
         self.notes = []
+        self.rsp_gaps = []			# READ-response PSNs left out (see manifest())
 
     # -- frames ------------------------------------------------------------------------
     def put(self, *pkts, dt_us=None, caplen=None):
@@ -144,6 +145,8 @@ class Capture:
             for k in tot:
                 tot[k] += e[k]
         extra = {'mac_control': self.macc.manifest()} if getattr(self, 'macc', None) else {}
+        if self.rsp_gaps:
+            extra['read_response_gaps'] = self.rsp_gaps
         return dict(extra, **{
             'file': self.name, 'format': self.fmt, 'linktype': self.linktype,
             'description': self.desc, 'tshark_decodes': self.tshark,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <arpa/inet.h>
 #include "flow_pkt.h"
 #include "tap.h"
 #include "rdmadiag/packet.h"
@@ -807,6 +808,25 @@ static void test_keys_and_flags(void)
 	EXPECT_EQ(f.icrc_bad, 1);
 	EXPECT_EQ(f.truncated, 1);
 	EXPECT_STREQ(rdiag_flow_addr_str(f.key.kind, f.key.src, buf, sizeof(buf)), "10.0.0.1");
+	{
+		/* dotted quads of every octet width, as inet_ntop writes them, and "?" without room */
+		static const uint8_t q[][4] = { { 0, 0, 0, 0 }, { 255, 255, 255, 255 },
+						{ 10, 100, 9, 199 }, { 192, 0, 2, 30 } };
+		char want[INET_ADDRSTRLEN], small[15];
+
+		for (size_t i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+			uint8_t a[16] = { 0 };
+
+			memcpy(a, q[i], 4);
+			inet_ntop(AF_INET, q[i], want, sizeof(want));
+			EXPECT_STREQ(rdiag_flow_addr_str(RDIAG_ADDR_IP4, a, buf, sizeof(buf)), want);
+		}
+		{
+			uint8_t a[16] = { 255, 255, 255, 255 };
+
+			EXPECT_STREQ(rdiag_flow_addr_str(RDIAG_ADDR_IP4, a, small, sizeof(small)), "?");
+		}
+	}
 	rdiag_flow_total(ft, &t);
 	EXPECT_EQ(t.frames, 6);
 	EXPECT_EQ(t.rdma, 5);

@@ -212,5 +212,56 @@ int main(void)
 		free(out[1]);
 		free(big);
 	}
+	/* keyed calls (a format parsed once and kept in the key, strings checked eight bytes at
+	 * a time) give the bytes of the unkeyed ones: strings of every length 0..40 with and
+	 * without control, DEL and non-ASCII bytes (those go through tool_esc), one key taking
+	 * two formats in turn, numbers with widths, literal text; held and not */
+	{
+		static const char *const sfmt[] = { " %s", " > %-9s|", "%12s" };
+		static const char *const ufmt[] = { " psn %" PRIu64, " qp 0x%06" PRIx64, "%-5" PRIu64 "]" };
+		char str[48], *out[2][2] = { { NULL, NULL }, { NULL, NULL } };
+		size_t len[2][2] = { { 0, 0 }, { 0, 0 } };
+
+		for (int keyed = 0; keyed < 2; keyed++)
+			for (int held = 0; held < 2; held++) {
+				FILE *f = open_memstream(&out[keyed][held], &len[keyed][held]);
+				struct out *o = out_new(f, OUT_TEXT);
+
+				out_hold(o, held);
+				for (int i = 0; i < 41 * 6; i++) {
+					int sl = i / 6;
+					const char *sf = sfmt[i % 3], *uf = ufmt[i % 3];
+
+					for (int j = 0; j < sl; j++)
+						str[j] = (char)('a' + (i + j) % 26);
+					str[sl] = '\0';
+					if (sl && i % 6 == 1)
+						str[sl / 2] = '\033';
+					else if (sl && i % 6 == 3)
+						str[sl - 1] = 0x7f;
+					else if (sl > 1 && i % 6 == 5) {
+						str[0] = (char)0xc2;	/* a C1 control as UTF-8 */
+						str[1] = (char)0x9b;
+					}
+					if (keyed) {
+						out_str_k(o, RDIAG_KEY("s"), sf, str);
+						out_u64_k(o, RDIAG_KEY("u"), uf, (uint64_t)i * 40503u);
+					} else {
+						out_str(o, "s", sf, str);
+						out_u64(o, "u", uf, (uint64_t)i * 40503u);
+					}
+					out_text_lit(o, " |\n", 3);
+				}
+				out_free(o);
+				fclose(f);
+			}
+		EXPECT_TRUE(len[0][0] > 1000);
+		for (int k = 0; k < 4; k++)
+			EXPECT_TRUE(len[k / 2][k % 2] == len[0][0] &&
+				    !memcmp(out[k / 2][k % 2], out[0][0], len[0][0]));
+		EXPECT_TRUE(memchr(out[0][0], '\033', len[0][0]) == NULL);	/* escaped */
+		for (int k = 0; k < 4; k++)
+			free(out[k / 2][k % 2]);
+	}
 	return tap_done();
 }

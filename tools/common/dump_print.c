@@ -119,6 +119,19 @@ static char *w_slot(struct pkt_out *w)
 		out_text((w)->o, __VA_ARGS__); \
 } while (0)
 
+/* literal text only, as it is (no format) */
+#define w_lit(w, lit) do { \
+	if (!(w)->json) \
+		out_text_lit((w)->o, "" lit "", sizeof(lit) - 1); \
+} while (0)
+
+/* one number in text only: through a key's parsed format (k names nothing in JSON) */
+static inline void w_text_u64(struct pkt_out *w, struct out_key *k, const char *fmt, uint64_t v)
+{
+	if (!w->json)
+		out_u64_k(w->o, k, fmt, v);
+}
+
 static const char d2[200] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
@@ -152,6 +165,34 @@ void dump_time(char *buf, size_t len, uint64_t sec, uint32_t nsec)
 	}
 	ns9_before(buf + 18, nsec);
 	buf[18] = '\0';
+}
+
+/* The RFC 3339 time of a -j line: the calendar part ("2026-12-01T21:04:59.") changes once a
+ * second, so it is made by tool_time_str() once per second and only the nine fraction digits
+ * per packet (the calendar work was an eighth of -j's instructions).  One cache per process:
+ * rdmadump prints from one thread. */
+static const char *json_time(char *buf, size_t len, uint64_t sec, uint32_t nsec)
+{
+	static uint64_t cached_sec = UINT64_MAX;
+	static char prefix[TOOL_TIME_LEN];
+	static size_t prefix_len;
+
+	if (nsec >= 1000000000u || len < TOOL_TIME_LEN)
+		return tool_time_str(buf, len, sec, nsec);
+	if (sec != cached_sec) {
+		const char *t = tool_time_str(prefix, sizeof(prefix), sec, 0);
+		size_t n = strlen(t);
+
+		if (n < 11)	/* "" (cannot happen with TOOL_TIME_LEN): no cache */
+			return tool_time_str(buf, len, sec, nsec);
+		prefix_len = n - 10;	/* up to and with the '.', before "000000000Z" */
+		cached_sec = sec;
+	}
+	memcpy(buf, prefix, prefix_len);
+	ns9_before(buf + prefix_len + 9, nsec);
+	buf[prefix_len + 9] = 'Z';
+	buf[prefix_len + 10] = '\0';
+	return buf;
 }
 
 /* "0" .. "255" as four bytes each: the digits, then a byte that holds the digit count */
@@ -323,10 +364,18 @@ static void bth(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
 	w_u64(w, K("a"), F(NULL, " a %" PRIu64), b->ackreq);
 	w_u64(w, K("psn"), " psn %" PRIu64, b->psn);
 	w_end(w);
-	if (!verbose && (b->ackreq || b->se || b->fecn || b->becn || p->ecn == 3))
-		w_text(w, "%s%s%s%s%s", b->ackreq ? " A" : "", b->se ? " SE" : "",
-			       b->fecn ? " FECN" : "", b->becn ? " BECN" : "",
-			       (p->ip_family && p->ecn == 3) ? " CE" : "");
+	if (!verbose && !w->json) {
+		if (b->ackreq)
+			w_lit(w, " A");
+		if (b->se)
+			w_lit(w, " SE");
+		if (b->fecn)
+			w_lit(w, " FECN");
+		if (b->becn)
+			w_lit(w, " BECN");
+		if (p->ip_family && p->ecn == 3)
+			w_lit(w, " CE");
+	}
 }
 
 static void aeth(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
@@ -342,9 +391,11 @@ static void aeth(struct pkt_out *w, const struct rdiag_pkt *p, bool verbose)
 		w_u64(w, K("credits_code"), NULL, a->credits_code);
 		if (a->credits >= 0) {
 			w_u64(w, K("credits"), NULL, (uint64_t)a->credits);
-			w_text(w, " credits %" PRId32 "(%u)", a->credits, a->credits_code);
+			w_text_u64(w, K("credits"), " credits %" PRIu64, (uint64_t)a->credits);
+			w_text_u64(w, K("credits_code"), "(%" PRIu64 ")", a->credits_code);
 		} else {
-			w_text(w, " credits invalid(%u)", a->credits_code);
+			w_text_u64(w, K("credits_code"), " credits invalid(%" PRIu64 ")",
+				   a->credits_code);
 		}
 		break;
 	case RDIAG_AETH_RNR_NAK:
@@ -675,7 +726,7 @@ static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 			else
 				w_text(w, " +%.3gms", g / 1e6);
 		}
-		w_text(w, "]");
+		w_lit(w, "]");
 	}
 	if (v->flags & RDIAG_FV_OOO)
 		w_bool(w, K("ooo"), " [out of order]", true);
@@ -704,10 +755,10 @@ void dump_packet(struct out *o, const struct rdiag_frame *f, const struct rdiag_
 	w_u64(w, K("n"), F(NULL, "#%" PRIu64 " "), f->n);
 	if (w->json) {
 		/* the one time format of every tool's JSON (rdmadiag(7)) */
-		w_str(w, K("ts"), NULL, tool_time_str(ts, sizeof(ts), f->ts_sec, f->ts_nsec));
+		w_str(w, K("ts"), NULL, json_time(ts, sizeof(ts), f->ts_sec, f->ts_nsec));
 	} else {
 		dump_time(ts, sizeof(ts), f->ts_sec, f->ts_nsec);
-		out_str(w->o, NULL, "%s", ts);
+		out_str_k(w->o, K("ts"), "%s", ts);
 	}
 	w_u64(w, K("caplen"), F(NULL, " caplen %" PRIu64), p->caplen);
 	w_u64(w, K("len"), F(NULL, " len %" PRIu64), p->len);
@@ -738,7 +789,7 @@ void dump_packet(struct out *o, const struct rdiag_frame *f, const struct rdiag_
 		else if (verbose)
 			w_text(w, " not checked");
 		if (p->icrc_checked && !p->icrc_ok)
-			w_text(w, " [bad icrc]");
+			w_lit(w, " [bad icrc]");
 	}
 	if (verbose && p->vcrc_checked)
 		w_text(w, "\n    vcrc 0x%04x %s", p->vcrc, p->vcrc_ok ? "ok" : "[bad vcrc]");
@@ -750,7 +801,7 @@ void dump_packet(struct out *o, const struct rdiag_frame *f, const struct rdiag_
 		w_str(w, K("invalid"), " [invalid %s]", rdiag_hdr_name(p->stopped_in));
 	}
 	analysis(w, v);
-	w_text(w, "\n");
+	w_lit(w, "\n");
 	w_end(w);
 	w_flush(w);
 }

@@ -621,11 +621,102 @@ static void emit_text_str(struct out *o, const char *fmt, const char *s)
 		textf(o, fmt, s);
 }
 
+/* a key's format, parsed on its first use with that format: NULL when printf must do it */
+static const struct text_conv *key_conv(struct out_key *k, const char *fmt)
+{
+	if (k->tfmt != fmt) {
+		k->tfmt_ok = text_conv_parse(&k->tconv, fmt) == 0;
+		k->tfmt = fmt;
+	}
+	return k->tfmt_ok ? &k->tconv : NULL;
+}
+
+static void emit_text_u64_k(struct out *o, struct out_key *k, const char *fmt, uint64_t v)
+{
+	char stack[TEXT_FIELD_MAX], *d;
+	const struct text_conv *cv;
+	size_t cap;
+	int n;
+
+	if (!fmt)
+		return;
+	if (!k || !(cv = key_conv(k, fmt))) {
+		emit_text_u64(o, fmt, v);
+		return;
+	}
+	d = text_room(o, stack, &cap);
+	n = text_conv_u64(d, cap, cv, v);
+	if (n >= 0)
+		text_done(o, d, n);
+	else
+		textf(o, fmt, v);
+}
+
+/* the length of s when it is printable ASCII only (nothing tool_esc() would change) and at
+ * most 256 bytes, else -1: checked eight bytes at a time, within the string */
+static long text_plain_len(const char *s)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	size_t n = strlen(s), i;
+	uint64_t x, bad = 0;
+
+	if (n > 256)
+		return -1;
+	/* a byte < 0x20, or > 0x7e (DEL and every non-ASCII byte) */
+#define TEXT_BAD(x) ((((x) - ones * 0x20) & ~(x) & high) | ((((x) + ones) | (x)) & high))
+	if (n >= 8) {
+		for (i = 0; i + 8 <= n; i += 8) {
+			memcpy(&x, s + i, 8);
+			bad |= TEXT_BAD(x);
+		}
+		if (i < n) {
+			memcpy(&x, s + n - 8, 8);
+			bad |= TEXT_BAD(x);
+		}
+	} else if (n >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);	/* overlapping words: every byte is in one */
+		memcpy(&b, s + n - 4, 4);
+		x = (uint64_t)b << 32 | a;
+		bad = TEXT_BAD(x);
+	} else if (n) {
+		/* the first, middle and last byte are all of one to three; "a" pads */
+		x = 0x6161616161000000ull | (uint64_t)(unsigned char)s[n - 1] << 16 |
+		    (uint64_t)(unsigned char)s[n / 2] << 8 | (unsigned char)s[0];
+		bad = TEXT_BAD(x);
+	}
+#undef TEXT_BAD
+	return bad ? -1 : (long)n;
+}
+
+static void emit_text_str_k(struct out *o, struct out_key *k, const char *fmt, const char *s)
+{
+	char stack[TEXT_FIELD_MAX], *d;
+	const struct text_conv *cv;
+	size_t cap;
+	long len;
+	int n;
+
+	if (!fmt)
+		return;
+	if (!k || !(cv = key_conv(k, fmt)) || (len = text_plain_len(s)) < 0) {
+		emit_text_str(o, fmt, s);
+		return;
+	}
+	d = text_room(o, stack, &cap);
+	n = text_conv_str(d, cap, cv, s, (size_t)len);
+	if (n >= 0)
+		text_done(o, d, n);
+	else
+		emit_text_str(o, fmt, s);
+}
+
 static void emit_u64(struct out *o, const char *key, struct out_key *k, const char *fmt,
 		    uint64_t v)
 {
 	if (o->mode == OUT_TEXT) {
-		emit_text_u64(o, fmt, v);
+		emit_text_u64_k(o, k, fmt, v);
 		return;
 	}
 	member(o, key, k);
@@ -677,7 +768,7 @@ static void emit_str(struct out *o, const char *key, struct out_key *k, const ch
 		    const char *s)
 {
 	if (o->mode == OUT_TEXT) {
-		emit_text_str(o, fmt, s ? s : "");
+		emit_text_str_k(o, k, fmt, s ? s : "");
 		return;
 	}
 	member(o, key, k);
@@ -701,7 +792,7 @@ static void emit_bool(struct out *o, const char *key, struct out_key *k, const c
 		     bool v)
 {
 	if (o->mode == OUT_TEXT) {
-		emit_text_str(o, fmt, v ? "true" : "false");
+		emit_text_str_k(o, k, fmt, v ? "true" : "false");
 		return;
 	}
 	member(o, key, k);
@@ -736,7 +827,7 @@ static void emit_hex64(struct out *o, const char *key, struct out_key *k,
 		      const char *fmt, uint64_t v)
 {
 	if (o->mode == OUT_TEXT) {
-		emit_text_u64(o, fmt, v);
+		emit_text_u64_k(o, k, fmt, v);
 		return;
 	}
 	member(o, key, k);
@@ -771,6 +862,17 @@ void out_text(struct out *o, const char *fmt, ...)
 	va_start(ap, fmt);
 	vtextf(o, fmt, ap);
 	va_end(ap);
+}
+
+void out_text_lit(struct out *o, const char *s, size_t n)
+{
+	if (o->mode != OUT_TEXT || !n)
+		return;
+	if (!o->hold) {
+		fwrite_unlocked(s, 1, n, o->f);
+		return;
+	}
+	ob_put(o, s, n);
 }
 
 /* one item the long way, through the single-value calls (text mode, pretty JSON, a key that

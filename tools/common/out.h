@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdbool.h>
 
+#include "text_fmt.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -59,9 +61,16 @@ struct out_key {
 	char json[32];		/* "name": (no terminating NUL needed) */
 	unsigned char len;	/* strlen(name) */
 	signed char plain;	/* 0 not looked at yet, 1 no escapes needed, -1 needs escapes */
+	/* text mode: the last format written with this key, parsed once (tfmt_ok: it has a
+	 * shape text_fmt.h takes).  A _k call's format must be a string literal (one address,
+	 * one text); the keys are static, so _k calls in text mode belong to one thread */
+	const char *tfmt;
+	bool tfmt_ok;
+	struct text_conv tconv;
 };
 #define RDIAG_KEY(lit) (__extension__ ({ \
-	static struct out_key rdiag_key_ = { "" lit "", "\"" lit "\":", sizeof(lit) - 1, 0 }; \
+	static struct out_key rdiag_key_ = { .name = "" lit "", .json = "\"" lit "\":", \
+					     .len = sizeof(lit) - 1 }; \
 	&rdiag_key_; }))
 
 void out_obj_begin_k(struct out *o, struct out_key *k);
@@ -106,6 +115,8 @@ void out_flush(struct out *o);
 /* text-only output (ignored in JSON mode) */
 void out_text(struct out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* n bytes of text as they are (the caller's own literal text: not escaped) */
+void out_text_lit(struct out *o, const char *s, size_t n);
 
 /* escaping helpers for other formats; each writes to f and returns 0 or -errno */
 int json_escape(FILE *f, const char *s);

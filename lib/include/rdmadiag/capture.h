@@ -13,8 +13,9 @@
  *	rdiag_capture_close(c);
  *
  * Timestamps are always nanoseconds (files are opened with nanosecond precision, so µs and ns
- * pcaps and pcapng all work).  Frames are not copied: f.data points into libpcap's buffer and
- * is valid until the next call.  Nothing is allocated per frame.
+ * pcaps and pcapng all work).  Frames are not copied: f.data points into libpcap's buffer (or,
+ * for a classic pcap file, into a read-only mapping of the file) and is valid until the next
+ * call.  Nothing is allocated per frame.
  */
 #ifndef RDMADIAG_CAPTURE_H
 #define RDMADIAG_CAPTURE_H

@@ -33,9 +33,16 @@ counters() {
 }
 
 # --- 13-drops: a capture that drops frames, a fabric that does not -------------------------
-# (issue 13 describes 3000 iterations; 100 make the same picture in ~3 s of tier time instead
-# of ~80: a ring overflow in the middle of a pingpong, its first and last exchanges captured)
-ITERS=${VM_DROPS_ITERS:-100}
+# (issue 13 describes 3000 iterations; 100 make the same picture in ~3 s of tier time: a ring
+# overflow in the middle of a pingpong, its first and last exchanges captured.  Measured on a
+# loaded 2-CPU host: 100 iterations VM 24 s for this script alone, 1000 VM 37 s (every
+# relation holds: 5726 frames dropped, 4580 PSNs not captured, no fabric loss); 3000 did not
+# fit: the pingpong ran at ~19 ms per iteration under that load, the 30 s wait for the
+# middle of the traffic and then this script's 90 s limit ran out (the tier's whole budget is
+# 180 s).  So 100 stays the default and the count is a knob:
+# VM_APPEND=rdiag.drops_iters=N on the host's tests/vm/run)
+ITERS=$(sed -n 's/.*rdiag\.drops_iters=\([0-9][0-9]*\).*/\1/p' /proc/cmdline)
+ITERS=${ITERS:-${VM_DROPS_ITERS:-100}}
 log "drops: pingpong $ITERS x 4096 B, tcpdump stopped in the middle"
 hwc_snap "$DEV0" /tmp/x.b0; hwc_snap "$DEV1" /tmp/x.b1
 mkdir -p /tmp/cap
