@@ -50,12 +50,16 @@ int rd_trace_load_formats(struct rdiag_trace *t, const char *dir, int with_ib_ma
 /* read a whole (small) file; *len without the NUL added; -errno */
 int rd_trace_slurp(const char *path, char **buf, size_t *len);
 
+/* comm.c: comm of pid (cache, /proc when live, saved_cmdlines); a saved_cmdlines file
+ * into the tep's pid -> comm table */
+void rd_trace_comm(struct rdiag_trace *t, int pid, char *comm, size_t len);
+int rd_trace_load_cmdlines(struct rdiag_trace *t, const char *path);
+
 /* decode.c: one record of len bytes -> ev; -EINVAL when it is not one of ours or does not
  * fit its format */
 int rd_trace_decode(struct rdiag_trace *t, const void *data, size_t len, uint64_t ts, int cpu,
 		    struct rdiag_trace_event *ev);
-/* comm of pid: cache, /proc (live), saved_cmdlines */
-void rd_trace_comm(struct rdiag_trace *t, int pid, char *comm, size_t len);
+
 
 /* subbuf.c: decode one sub-buffer into t->batch (*missed: the kernel flagged lost events
  * before it); sort the batch by time (stable) and deliver it */

@@ -27,60 +27,6 @@ static struct rdiag_trace *trace_alloc(void)
 	return calloc(1, sizeof(struct rdiag_trace));
 }
 
-static int load_cmdlines(struct rdiag_trace *t, const char *path)
-{
-	char *buf;
-	size_t len;
-	int err = rd_trace_slurp(path, &buf, &len);
-
-	if (err)
-		return err;
-	tep_parse_saved_cmdlines(t->tep, buf);
-	free(buf);
-	return 0;
-}
-
-void rd_trace_comm(struct rdiag_trace *t, int pid, char *comm, size_t len)
-{
-	char path[64], *buf;
-	const char *c;
-	size_t i, n;
-
-	comm[0] = 0;
-	if (pid <= 0)
-		return;
-	for (i = 0; i < t->ncomms; i++)
-		if (t->comms[i].pid == pid) {
-			snprintf(comm, len, "%s", t->comms[i].comm);
-			return;
-		}
-	if (!t->offline) {
-		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-		if (rd_trace_slurp(path, &buf, &n) == 0) {
-			buf[strcspn(buf, "\n")] = 0;
-			snprintf(comm, len, "%s", buf);
-			free(buf);
-		}
-		if (!comm[0]) {
-			/* gone already: the kernel's own record of recent names */
-			char p2[PATH_MAX];
-
-			snprintf(p2, sizeof(p2), "%s/saved_cmdlines", t->tracefs);
-			load_cmdlines(t, p2);
-		}
-	}
-	if (!comm[0]) {
-		c = tep_data_comm_from_pid(t->tep, pid);
-		if (c && strcmp(c, "<...>"))
-			snprintf(comm, len, "%s", c);
-	}
-	if (!comm[0])
-		return;
-	i = t->ncomms < RD_TRACE_COMM_CACHE ? t->ncomms++ : t->next_comm++ % RD_TRACE_COMM_CACHE;
-	t->comms[i].pid = pid;
-	snprintf(t->comms[i].comm, sizeof(t->comms[i].comm), "%s", comm);
-}
-
 /* tracefs's mount point: tracefs itself, or debugfs's tracing directory */
 static int find_tracefs(char *out, size_t len)
 {
@@ -284,7 +230,7 @@ int rdiag_trace_open_dir(struct rdiag_trace **tp, const char *dir, enum rdiag_tr
 		return err;
 	}
 	snprintf(p, sizeof(p), "%s/saved_cmdlines", dir);
-	load_cmdlines(t, p);
+	rd_trace_load_cmdlines(t, p);
 	*tp = t;
 	return 0;
 }
