@@ -219,6 +219,14 @@ static void join_attach(struct rdiag_trace_conns *cs, struct rdiag_trace_conn *c
 	}
 	if (!best)
 		return;
+	/* the connection began there: rdma_resolve_addr (or the bind) ran in that thread */
+	if (!c->passive && best->ts < c->start_ns) {
+		char what[48];
+
+		c->start_ns = best->ts;
+		snprintf(what, sizeof(what), "attached to %.30s", best->device);
+		step(c, best->ts, what, -1, 0);
+	}
 	snprintf(c->device, sizeof(c->device), "%s", best->device);
 	take_process(c, best->pid, best->comm);
 	best->used = 0;
@@ -262,6 +270,13 @@ static void verdict(struct rdiag_trace_conn *c, int answered, uint64_t end)
 	if (c->fail_event >= 0) {
 		int e = c->fail_event, st = c->fail_status;
 		const char *n = rdiag_cm_event_name(e);
+		size_t i;
+
+		for (i = 0; i < c->nsteps; i++)
+			if (c->steps[i].cm_event == e) {
+				ms = (double)(c->steps[i].ts_ns - c->start_ns) / 1e6;
+				break;
+			}
 
 		c->outcome = RDIAG_TRACE_FAILED;
 		rdiag_cm_status_str(e, st, stx, sizeof(stx));

@@ -181,7 +181,9 @@ int rd_trace_decode(struct rdiag_trace *t, const void *data, size_t len, uint64_
 			ev->tos = (int)(v & 0xff);
 		if (!addr(e, data, len, "srcaddr", &ev->src) && !addr(e, data, len, "dstaddr", &ev->dst))
 			ev->has_addrs = true;
-		if (!num(e, data, len, "event", &v))
+		/* cm_req_handler's "event" is the IB CM's (REQ_RECEIVED), not rdma_cm's */
+		if ((!strcmp(e->name, "cm_event_handler") || !strcmp(e->name, "cm_event_done")) &&
+		    !num(e, data, len, "event", &v))
 			ev->cm_event = v < 64 ? (int)v : -1;
 		if (!snum(e, data, len, "status", &i) || !snum(e, data, len, "result", &i) ||
 		    !snum(e, data, len, "rc", &i)) {

@@ -39,6 +39,7 @@ struct rdiag_trace {
 	const char *missing[32];
 	size_t nmissing;
 	size_t stale;
+	char err[160];			/* rdiag_trace_errmsg(t) */
 	struct rd_trace_comm comms[RD_TRACE_COMM_CACHE];
 	size_t ncomms, next_comm;
 	struct rdiag_trace_event *batch;	/* one read's events, sorted before the callbacks */

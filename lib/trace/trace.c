@@ -16,10 +16,47 @@
 
 #include "internal.h"
 
+static __thread char open_err[320];
+
+/* the failure's kind for the caller, and its one line for rdiag_trace_errmsg(NULL) */
 static void set_why(enum rdiag_trace_fail *why, enum rdiag_trace_fail w)
 {
 	if (why)
 		*why = w;
+}
+
+static void fail_msg(enum rdiag_trace_fail w, const char *dir, const char *inst, int err)
+{
+	switch (w) {
+	case RDIAG_TRACE_OK:
+		open_err[0] = 0;
+		break;
+	case RDIAG_TRACE_NO_TRACEFS:
+		if (dir)
+			snprintf(open_err, sizeof(open_err), "no tracefs at '%s'", dir);
+		else
+			snprintf(open_err, sizeof(open_err), "tracefs is not mounted");
+		break;
+	case RDIAG_TRACE_NO_PERMISSION:
+		snprintf(open_err, sizeof(open_err), "no permission to use tracefs at '%s'", dir);
+		break;
+	case RDIAG_TRACE_NO_EVENTS:
+		snprintf(open_err, sizeof(open_err), "no rdma_cma events in '%s/events'", dir);
+		break;
+	case RDIAG_TRACE_INSTANCE:
+		snprintf(open_err, sizeof(open_err), "cannot set up the ftrace instance '%s': %s",
+			 inst, strerror(-err));
+		break;
+	case RDIAG_TRACE_FORMAT:
+		snprintf(open_err, sizeof(open_err), "cannot parse the event formats in '%s': %s",
+			 dir, strerror(-err));
+		break;
+	}
+}
+
+const char *rdiag_trace_errmsg(const struct rdiag_trace *t)
+{
+	return t ? t->err : open_err;
 }
 
 static struct rdiag_trace *trace_alloc(void)
@@ -102,8 +139,8 @@ static int inst_write(struct rdiag_trace *t, const char *file, const char *val)
 	return 0;
 }
 
-int rdiag_trace_open(struct rdiag_trace **tp, const struct rdiag_trace_opts *o,
-		     enum rdiag_trace_fail *why)
+static int trace_open(struct rdiag_trace **tp, const struct rdiag_trace_opts *o,
+		      enum rdiag_trace_fail *why, char *dir, char *inst)
 {
 	struct rdiag_trace_opts def = { 0 };
 	struct rdiag_trace *t;
@@ -125,10 +162,12 @@ int rdiag_trace_open(struct rdiag_trace **tp, const struct rdiag_trace_opts *o,
 	if (o->tracefs)
 		snprintf(t->tracefs, sizeof(t->tracefs), "%s", o->tracefs);
 	else if (find_tracefs(t->tracefs, sizeof(t->tracefs))) {
+		dir[0] = 0;
 		set_why(why, RDIAG_TRACE_NO_TRACEFS);
 		free(t);
 		return -ENOENT;
 	}
+	snprintf(dir, 2048, "%s", t->tracefs);
 	snprintf(p, sizeof(p), "%s/events", t->tracefs);
 	if (stat(p, &st)) {
 		err = -errno;
@@ -162,6 +201,7 @@ int rdiag_trace_open(struct rdiag_trace **tp, const struct rdiag_trace_opts *o,
 		snprintf(t->instance, sizeof(t->instance), "%s", o->instance);
 	else
 		snprintf(t->instance, sizeof(t->instance), "rdmadiag-%d", (int)getpid());
+	snprintf(inst, 64, "%s", t->instance);
 	snprintf(t->inst_path, sizeof(t->inst_path), "%s/instances/%s", t->tracefs, t->instance);
 	/* an instance of that name already there is another run's (or another user's): leave it */
 	if (tracefs_instance_exists(t->instance)) {
@@ -208,7 +248,7 @@ int rdiag_trace_open(struct rdiag_trace **tp, const struct rdiag_trace_opts *o,
 	return 0;
 }
 
-int rdiag_trace_open_dir(struct rdiag_trace **tp, const char *dir, enum rdiag_trace_fail *why)
+static int trace_open_dir(struct rdiag_trace **tp, const char *dir, enum rdiag_trace_fail *why)
 {
 	struct rdiag_trace *t;
 	char p[PATH_MAX];
@@ -233,6 +273,28 @@ int rdiag_trace_open_dir(struct rdiag_trace **tp, const char *dir, enum rdiag_tr
 	rd_trace_load_cmdlines(t, p);
 	*tp = t;
 	return 0;
+}
+
+int rdiag_trace_open(struct rdiag_trace **tp, const struct rdiag_trace_opts *o,
+		     enum rdiag_trace_fail *why)
+{
+	enum rdiag_trace_fail w = RDIAG_TRACE_OK;
+	char dir[2048] = "", inst[64] = "";
+	int err = trace_open(tp, o, &w, dir, inst);
+
+	fail_msg(err ? w : RDIAG_TRACE_OK, dir[0] ? dir : NULL, inst, err);
+	set_why(why, w);
+	return err;
+}
+
+int rdiag_trace_open_dir(struct rdiag_trace **tp, const char *dir, enum rdiag_trace_fail *why)
+{
+	enum rdiag_trace_fail w = RDIAG_TRACE_OK;
+	int err = trace_open_dir(tp, dir, &w);
+
+	fail_msg(err ? w : RDIAG_TRACE_OK, dir ? dir : "", "", err);
+	set_why(why, w);
+	return err;
 }
 
 void rdiag_trace_remove_instance(struct rdiag_trace *t)
@@ -327,8 +389,11 @@ int rdiag_trace_read(struct rdiag_trace *t, rdiag_trace_cb cb, void *arg, uint64
 	if (!t || !cb)
 		return -EINVAL;
 	t->nbatch = 0;
+	t->err[0] = 0;
 	err = t->offline ? offline_read(t, lost) : rd_trace_live_read(t, lost);
 	if (err && err != -EAGAIN) {
+		snprintf(t->err, sizeof(t->err), "cannot read the %s: %s",
+			 t->offline ? "saved trace" : "instance's trace_pipe_raw", strerror(-err));
 		t->nbatch = 0;
 		return err;
 	}

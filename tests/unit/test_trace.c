@@ -305,6 +305,7 @@ int main(void)
 	rdiag_trace_close(t);
 	EXPECT_EQ(rdiag_trace_open_dir(&t, "tests/fixtures", &why) < 0, 1);
 	EXPECT_TRUE(t == NULL);
+	EXPECT_TRUE(!strncmp(rdiag_trace_errmsg(NULL), "cannot parse the event formats in 'tests/fixtures': ", 52));
 	rdiag_trace_conns_free(conns);
 	free(klines);
 	return tap_done();

@@ -44,8 +44,8 @@ struct rdiag_trace_event {
 	int tos;			/* -1 absent */
 	bool has_addrs;
 	struct sockaddr_storage src, dst;	/* AF_UNSPEC when the kernel's was empty */
-	int cm_event;			/* rdma_cm event (cm_event_handler, cm_event_done,
-					 * cm_req_handler); -1 absent */
+	int cm_event;			/* rdma_cm event (cm_event_handler, cm_event_done);
+					 * -1 absent */
 	bool has_status;
 	int status;			/* cm_event_handler's status, cm_event_done's result,
 					 * cm_qp_create's rc */
@@ -98,6 +98,9 @@ int rdiag_trace_open(struct rdiag_trace **t, const struct rdiag_trace_opts *o,
 		     enum rdiag_trace_fail *why);
 /* offline: a saved tracefs copy in dir (see above); nothing is enabled or created */
 int rdiag_trace_open_dir(struct rdiag_trace **t, const char *dir, enum rdiag_trace_fail *why);
+/* one line: with NULL, why the last rdiag_trace_open or rdiag_trace_open_dir of this thread
+ * failed; with t, what its last rdiag_trace_read could not do ("" when nothing failed) */
+const char *rdiag_trace_errmsg(const struct rdiag_trace *t);
 /* stop tracing, remove the instance (live), free everything; t may be NULL */
 void rdiag_trace_close(struct rdiag_trace *t);
 /* remove the instance now (for a signal handler's path: async-signal-safe, rmdir only) */
