@@ -21,6 +21,8 @@
 #include "common/tool.h"
 #include "rdmadiag/cause.h"
 #include "rdmadiag/cmstr.h"
+#include "rdmadiag/counters.h"
+#include "rdmadiag/resources.h"
 #include "rdmadiag/packet.h"
 #include "rdmadiag/selftest.h"
 #include "rdmadiag/trace.h"
@@ -583,6 +585,35 @@ static void set_clock_offset(void)
 			  ((int64_t)r.tv_nsec - (int64_t)m.tv_nsec);
 }
 
+/* connections whose events all ran in kernel threads (begun before the trace): the process
+ * of the cm_id with the same addresses, from RES_CM_ID over RDMA netlink, at most twice a
+ * second and only while such a connection is open */
+static struct rdiag_counters *nl;
+
+static void attribute_from_netlink(uint64_t now_ns)
+{
+	static uint64_t last_ns;
+	static bool unavailable;
+	struct rdiag_cm_id *ids = NULL;
+	size_t n = 0, i;
+
+	if (unavailable || !rdiag_trace_conns_unattributed(conns) || now_ns - last_ns < 500000000ull)
+		return;
+	last_ns = now_ns;
+	if (!nl && rdiag_counters_open(&nl, NULL) < 0) {
+		unavailable = true;
+		return;
+	}
+	if (rdiag_counters_cm_ids(nl, NULL, &ids, &n) < 0)
+		return;
+	for (i = 0; i < n; i++)
+		if (ids[i].has_src && ids[i].has_dst && ids[i].pid)
+			rdiag_trace_conns_attribute(conns, (const struct sockaddr *)&ids[i].src,
+						    (const struct sockaddr *)&ids[i].dst,
+						    (int)ids[i].pid, ids[i].comm);
+	free(ids);
+}
+
 static uint64_t mono_now_ns(void)
 {
 	struct timespec m;
@@ -611,6 +642,7 @@ static int run(void)
 			tool_err("cannot read the trace: %s", strerror(-err));
 			break;
 		}
+		attribute_from_netlink(mono_now_ns());
 		out_flush(output);
 		fflush(stdout);
 		if (ferror(stdout))
@@ -731,6 +763,7 @@ int main(int argc, char **argv)
 	out_free(output);
 	rdiag_trace_conns_free(conns);
 	rdiag_trace_close(trace);
+	rdiag_counters_close(nl);
 	free(sums);
 	return ret;
 }

@@ -37,6 +37,7 @@ struct slot {
 	struct rdiag_trace_conn c;
 	int used;
 	int answered;		/* REP (CONNECT_RESPONSE), REJ or an error came back */
+	int joined;		/* its cm_id_attach was found */
 };
 
 struct attach {
@@ -198,13 +199,23 @@ static void take_process(struct rdiag_trace_conn *c, int pid, const char *comm)
 	snprintf(c->comm, sizeof(c->comm), "%s", comm);
 }
 
-/* the cm_id_attach kept aside for a new connection: the passive side's has both addresses,
- * the active side's the source address (port 0 or the bound one) and no destination */
-static void join_attach(struct rdiag_trace_conns *cs, struct rdiag_trace_conn *c)
+/* the cm_id_attach kept aside for a connection: the passive side's has both addresses, the
+ * active side's the source address (port 0 or the bound one) and no destination.  Several
+ * applications may resolve from the same source at once: the attach of the thread that made
+ * the connection's first process-context event (pid_hint) is taken first, then the latest. */
+static int score(const struct attach *a, int pid_hint)
 {
+	return pid_hint > 0 && a->pid == pid_hint;
+}
+
+static void join_attach(struct rdiag_trace_conns *cs, struct slot *s, int pid_hint)
+{
+	struct rdiag_trace_conn *c = &s->c;
 	struct attach *best = NULL;
 	size_t i;
 
+	if (s->joined)
+		return;
 	for (i = 0; i < MAX_ATTACH; i++) {
 		struct attach *a = &cs->attaches[i];
 
@@ -214,18 +225,28 @@ static void join_attach(struct rdiag_trace_conns *cs, struct rdiag_trace_conn *c
 		    !(sa_same_ip(&a->src, &c->src) && (!sa_port(&a->src) || sa_same(&a->src, &c->src)) &&
 		      sa_unset(&a->dst)))
 			continue;
-		if (!best || a->ts > best->ts)
+		if (!best || score(a, pid_hint) > score(best, pid_hint) ||
+		    (score(a, pid_hint) == score(best, pid_hint) && a->ts > best->ts))
 			best = a;
 	}
 	if (!best)
 		return;
+	s->joined = 1;
 	/* the connection began there: rdma_resolve_addr (or the bind) ran in that thread */
 	if (!c->passive && best->ts < c->start_ns) {
 		char what[48];
+		size_t n = c->nsteps < RDIAG_TRACE_MAX_STEPS ? c->nsteps : RDIAG_TRACE_MAX_STEPS - 1;
 
+		if (c->nsteps == RDIAG_TRACE_MAX_STEPS)
+			c->steps_lost++;
+		memmove(&c->steps[1], &c->steps[0], n * sizeof(c->steps[0]));
+		c->nsteps = n + 1;
 		c->start_ns = best->ts;
 		snprintf(what, sizeof(what), "attached to %.30s", best->device);
-		step(c, best->ts, what, -1, 0);
+		memset(&c->steps[0], 0, sizeof(c->steps[0]));
+		c->steps[0].ts_ns = best->ts;
+		snprintf(c->steps[0].what, sizeof(c->steps[0].what), "%s", what);
+		c->steps[0].cm_event = -1;
 	}
 	snprintf(c->device, sizeof(c->device), "%s", best->device);
 	take_process(c, best->pid, best->comm);
@@ -324,6 +345,7 @@ static void verdict(struct rdiag_trace_conn *c, int answered, uint64_t end)
 static void finish(struct rdiag_trace_conns *cs, struct slot *s, uint64_t ts,
 		   rdiag_trace_conn_cb cb, void *arg)
 {
+	join_attach(cs, s, 0);
 	verdict(&s->c, s->answered, ts);
 	if (cb)
 		cb(&s->c, arg);
@@ -426,9 +448,13 @@ int rdiag_trace_conns_add(struct rdiag_trace_conns *cs, const struct rdiag_trace
 		s->c.outcome = RDIAG_TRACE_OPEN;
 		s->c.passive = ev->cm_event == EV_CONNECT_REQUEST &&
 			       !strcmp(ev->name, "cm_event_handler");
-		join_attach(cs, &s->c);
+		if (s->c.passive)
+			join_attach(cs, s, 0);
 	}
 	take_process(&s->c, ev->pid, ev->comm);
+	/* the first event in the application's thread says whose cm_id_attach it was */
+	if (s->c.pid)
+		join_attach(cs, s, s->c.pid);
 	if (ev->tos >= 0)
 		s->c.tos = ev->tos;
 	if (!strcmp(ev->name, "cm_event_handler") && ev->cm_event >= 0) {
@@ -491,6 +517,7 @@ void rdiag_trace_conns_flush(struct rdiag_trace_conns *cs, uint64_t now_ns,
 
 		if (!s->used)
 			continue;
+		join_attach(cs, s, 0);
 		if (s->c.outcome == RDIAG_TRACE_OPEN) {
 			char dst[80];
 
@@ -510,6 +537,15 @@ void rdiag_trace_conns_flush(struct rdiag_trace_conns *cs, uint64_t now_ns,
 		s->used = 0;
 	}
 	cs->req_valid = 0;
+}
+
+size_t rdiag_trace_conns_unattributed(const struct rdiag_trace_conns *cs)
+{
+	size_t i, n = 0;
+
+	for (i = 0; cs && i < cs->nslots; i++)
+		n += cs->slots[i].used && !cs->slots[i].c.pid;
+	return n;
 }
 
 void rdiag_trace_conns_attribute(struct rdiag_trace_conns *cs, const struct sockaddr *src,

@@ -261,6 +261,47 @@ static void test_bounds(struct rdiag_trace *t)
 	EXPECT_TRUE(m <= n + 200);
 }
 
+/* a connection whose events all ran in a kworker gets its process from RES_CM_ID */
+static void test_attribute(void)
+{
+	struct rdiag_trace_conns *cs;
+	struct rdiag_trace_event ev;
+	struct sockaddr_in *s4 = (struct sockaddr_in *)&ev.src, *d4 = (struct sockaddr_in *)&ev.dst;
+	struct sockaddr_in other;
+
+	EXPECT_EQ(rdiag_trace_conns_new(&cs), 0);
+	memset(&ev, 0, sizeof(ev));
+	snprintf(ev.system, sizeof(ev.system), "rdma_cma");
+	snprintf(ev.name, sizeof(ev.name), "cm_event_handler");
+	snprintf(ev.comm, sizeof(ev.comm), "kworker/0:2");
+	ev.pid = 47;
+	ev.has_cm_id = ev.has_addrs = ev.has_status = true;
+	ev.cm_id = 7;
+	ev.cm_event = 9;	/* ESTABLISHED, passive side */
+	ev.tos = -1;
+	s4->sin_family = d4->sin_family = AF_INET;
+	inet_pton(AF_INET, "198.18.0.2", &s4->sin_addr);
+	inet_pton(AF_INET, "198.18.0.1", &d4->sin_addr);
+	s4->sin_port = htons(7174);
+	d4->sin_port = htons(40000);
+	ev.ts_ns = 1000;
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	EXPECT_EQ(rdiag_trace_conns_unattributed(cs), 1);
+	other = *d4;
+	other.sin_port = htons(40001);
+	rdiag_trace_conns_attribute(cs, (struct sockaddr *)s4, (struct sockaddr *)&other, 99, "wrong");
+	EXPECT_EQ(rdiag_trace_conns_unattributed(cs), 1);
+	rdiag_trace_conns_attribute(cs, (struct sockaddr *)s4, (struct sockaddr *)d4, 1234, "server");
+	EXPECT_EQ(rdiag_trace_conns_unattributed(cs), 0);
+	ngot = 0;
+	rdiag_trace_conns_flush(cs, 5000, conn_cb, NULL);
+	EXPECT_EQ(ngot, 1);
+	EXPECT_EQ(got[0].pid, 1234);
+	EXPECT_STREQ(got[0].comm, "server");
+	EXPECT_TRUE(got[0].outcome == RDIAG_TRACE_ESTABLISHED && !strcmp(got[0].cause, "ok"));
+	rdiag_trace_conns_free(cs);
+}
+
 int main(void)
 {
 	struct rdiag_trace *t = NULL;
@@ -294,6 +335,7 @@ int main(void)
 	EXPECT_U64(lost, 0);
 	test_conns();
 	test_bounds(t);
+	test_attribute();
 
 	/* names */
 	EXPECT_STREQ(rdiag_trace_cm_attr_name(0x10), "REQ");

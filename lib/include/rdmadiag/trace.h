@@ -184,6 +184,9 @@ int rdiag_trace_conns_add(struct rdiag_trace_conns *cs, const struct rdiag_trace
  * established or had failed) */
 void rdiag_trace_conns_flush(struct rdiag_trace_conns *cs, uint64_t now_ns,
 			     rdiag_trace_conn_cb cb, void *arg);
+/* how many open connections have no process yet (all their events ran in kernel threads,
+ * and their cm_id_attach was not seen) */
+size_t rdiag_trace_conns_unattributed(const struct rdiag_trace_conns *cs);
 /* attribute connections without a process: pid and comm of the cm.id with these
  * addresses, from RES_CM_ID (the caller reads it, e.g. rdiag_counters_cm_ids()) */
 void rdiag_trace_conns_attribute(struct rdiag_trace_conns *cs, const struct sockaddr *src,
