@@ -624,7 +624,7 @@ static uint64_t mono_now_ns(void)
 
 static int run(void)
 {
-	struct timespec tick = { 0, 100 * 1000 * 1000 };
+	struct timespec batch = { 0, 20 * 1000 * 1000 };
 	uint64_t lost = 0, end = opts.duration > 0 ? mono_now_ns() + (uint64_t)(opts.duration * 1e9) : 0;
 	int err;
 
@@ -649,8 +649,20 @@ static int run(void)
 			break;		/* a closed pipe: stop, and remove the instance */
 		if (end && mono_now_ns() >= end)
 			break;
-		if (!stop_requested)
-			nanosleep(&tick, NULL);
+		if (!stop_requested) {
+			/* asleep until the kernel records an event, the end of --duration, a
+			 * signal, or (while a connection waits for its process) half a second */
+			int ms = rdiag_trace_conns_unattributed(conns) ? 500 : -1;
+
+			if (end) {
+				uint64_t left = (end - mono_now_ns()) / 1000000u + 1;
+
+				if (ms < 0 || left < (uint64_t)ms)
+					ms = (int)left;
+			}
+			if (rdiag_trace_wait(trace, ms) > 0 && !stop_requested)
+				nanosleep(&batch, NULL);	/* let a burst gather */
+		}
 	}
 	/* what the kernel recorded up to the stop */
 	rdiag_trace_read(trace, on_event, NULL, &lost);

@@ -223,6 +223,10 @@ static int trace_open(struct rdiag_trace **tp, const struct rdiag_trace_opts *o,
 	err = inst_write(t, "buffer_size_kb", kb);
 	if (!err)
 		err = inst_write(t, "trace_clock", "mono");
+	/* poll() on trace_pipe_raw wakes at the first event, not when the buffer is half full
+	 * (kernels before 5.1 have no buffer_percent: rdiag_trace_wait's timeout covers them) */
+	if (!err)
+		inst_write(t, "buffer_percent", "0");
 	if (!err && tracefs_event_enable(t->inst, "rdma_cma", NULL))
 		err = errno ? -errno : -EIO;
 	if (!err) {

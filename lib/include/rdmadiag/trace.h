@@ -125,6 +125,11 @@ typedef int (*rdiag_trace_cb)(const struct rdiag_trace_event *ev, void *arg);
  * overwritten. */
 int rdiag_trace_read(struct rdiag_trace *t, rdiag_trace_cb cb, void *arg, uint64_t *lost);
 
+/* wait up to timeout_ms (-1: no limit) for the kernel to record something: 1 there is (or
+ * may be) something to read, 0 the time ran out, -errno (-EINTR: a signal arrived).  Offline
+ * it returns 1 at once. */
+int rdiag_trace_wait(struct rdiag_trace *t, int timeout_ms);
+
 /* decode one raw ring-buffer sub-buffer (header + events, as trace_pipe_raw gives them) of
  * len bytes: bounds-checked against len, whatever its content */
 int rdiag_trace_parse_subbuf(struct rdiag_trace *t, const void *buf, size_t len, int cpu,
