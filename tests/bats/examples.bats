@@ -214,6 +214,17 @@ C
 	assert_line --index 1 "chain: unknown"
 }
 
+@test "trace: the QEMU capture's connections, with the shared cause ids and their meaning" {
+	run "$EX/trace" "$FIX/trace/rxe-6.1"
+	assert_success
+	assert_line --regexp "^cm\.id 1 pid $(sed -n 's/^nolisten pid=\([0-9]*\).*/\1/p' "$FIX/trace/rxe-6.1/scen.txt") active failed: no_listener \[cm\] nothing listens"
+	assert_line --partial "active failed: cm_no_response [cm]"
+	assert_line --regexp "^[0-9]+ events$"
+	run "$EX/trace" "$BATS_TEST_TMPDIR"
+	assert_failure 2
+	assert_output --partial "trace: cannot parse the event formats in"
+}
+
 @test "librdmadiag(3) names every function the installed library exports, and each header" {
 	page="$DEST/opt/rd/share/man/man3/librdmadiag.3"
 	[ -f "$page" ]

@@ -18,11 +18,11 @@ FUZZ_TIME    ?= 60
 FB           := tests/fuzz/build
 FUZZ_ALL     := $(patsubst tests/fuzz/fuzz_%.c,%,$(sort $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_TARGETS ?= $(FUZZ_ALL)
-FUZZ_PKG_CFLAGS := $(shell pkg-config --cflags libmnl libdeflate libpcap 2>/dev/null)
+FUZZ_PKG_CFLAGS := $(shell pkg-config --cflags libmnl libdeflate libpcap libtracefs libtraceevent 2>/dev/null)
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_CFLAGS  := -std=gnu11 -g -O1 -D_GNU_SOURCE -DRDIAG_VERSION='"fuzz"' -Ilib/include -Ilib \
 	-Itools $(FUZZ_PKG_CFLAGS) $(FUZZ_SAN)
-FUZZ_LIBS    := $(shell pkg-config --libs libmnl libdeflate 2>/dev/null || echo -lmnl -ldeflate) -lpcap -ldl -lm
+FUZZ_LIBS    := $(shell pkg-config --libs libmnl libdeflate libtracefs libtraceevent 2>/dev/null || echo -lmnl -ldeflate -ltracefs -ltraceevent) -lpcap -ldl -lm
 
 # the library and the tools' common code, instrumented (fuzzer-no-link: coverage, no main)
 FUZZ_LIB_SRC := $(sort $(wildcard lib/*/*.c) lib/counters/catalog_index.c)

@@ -1,0 +1,569 @@
+/* Connection assembly: the events of one rdma_cm id, from its first event with both
+ * addresses to its cm_id_destroy, joined into steps, an outcome and a verdict.
+ *
+ * What the kernel's events allow (seen on Debian's 6.1, tests/fixtures/trace/README):
+ *  - cm.id is rdma_cm's restrack id, per device and reused: a connection is keyed on
+ *    (cm.id, source, destination) while it lives, and forgotten at its cm_id_destroy;
+ *  - cm_id_attach fires before the id has its cm.id (it shows 0) and before the source port
+ *    is bound: it is kept aside and joined to the next connection from the same source
+ *    address; it runs in the application's thread, which gives the process and the device;
+ *  - the rdma_cm events (cm_event_handler) run in kworker context: the process comes from
+ *    the process-context events (cm_id_attach, cm_send_req, cm_send_rep, cm_id_destroy);
+ *  - ib_cma's events carry the IB CM's ids, not cm.id: icm_send_req follows cm_send_req in
+ *    the same thread, which gives the REQ's local id; the MAD's transaction id carries that
+ *    local id, which finds the REQ's resends (ib_mad_ib_send_mad with retries_left below
+ *    max_retries) and, on a host that is both ends, the peer's icm_no_listener_err. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include "internal.h"
+#include "rdmadiag/cause.h"
+#include "rdmadiag/cmstr.h"
+#include "rdmadiag/packet.h"
+
+enum { EV_ADDR_RESOLVED = 0, EV_ADDR_ERROR = 1, EV_ROUTE_ERROR = 3, EV_CONNECT_REQUEST = 4,
+	EV_CONNECT_RESPONSE = 5, EV_CONNECT_ERROR = 6, EV_UNREACHABLE = 7, EV_REJECTED = 8,
+	EV_ESTABLISHED = 9, EV_DEVICE_REMOVAL = 11 };
+
+#define MAX_ATTACH 32
+#define ATTACH_MAX_AGE_NS (60ull * 1000000000ull)
+#define REQ_JOIN_NS (1000000000ull)
+
+struct slot {
+	struct rdiag_trace_conn c;
+	int used;
+	int answered;		/* REP (CONNECT_RESPONSE), REJ or an error came back */
+	int joined;		/* its cm_id_attach was found */
+};
+
+struct attach {
+	int used, pid;
+	char comm[16], device[32];
+	struct sockaddr_storage src, dst;
+	uint64_t ts;
+};
+
+struct rdiag_trace_conns {
+	struct slot *slots;
+	size_t nslots;
+	struct attach attaches[MAX_ATTACH];
+	size_t next_attach;
+	/* the last cm_send_req: its thread and connection, for icm_send_req */
+	int req_pid;
+	size_t req_slot;
+	uint64_t req_ts;
+	int req_valid;
+};
+
+int rdiag_trace_conns_new(struct rdiag_trace_conns **cs)
+{
+	*cs = calloc(1, sizeof(**cs));
+	return *cs ? 0 : -ENOMEM;
+}
+
+void rdiag_trace_conns_free(struct rdiag_trace_conns *cs)
+{
+	if (!cs)
+		return;
+	free(cs->slots);
+	free(cs);
+}
+
+/* the address's bytes and port, read with memcpy: the storage is written as a whole
+ * struct, and reading it through a sockaddr_in pointer would break strict aliasing */
+static int sa_ip(const struct sockaddr_storage *s, unsigned char ip[16], int *port)
+{
+	struct sockaddr_in a4;
+	struct sockaddr_in6 a6;
+
+	memset(ip, 0, 16);
+	*port = 0;
+	if (s->ss_family == AF_INET) {
+		memcpy(&a4, s, sizeof(a4));
+		memcpy(ip, &a4.sin_addr, 4);
+		*port = ntohs(a4.sin_port);
+		return 4;
+	}
+	if (s->ss_family == AF_INET6) {
+		memcpy(&a6, s, sizeof(a6));
+		memcpy(ip, &a6.sin6_addr, 16);
+		*port = ntohs(a6.sin6_port);
+		return 16;
+	}
+	return 0;
+}
+
+static int sa_port(const struct sockaddr_storage *s)
+{
+	unsigned char ip[16];
+	int port;
+
+	sa_ip(s, ip, &port);
+	return port;
+}
+
+static int sa_same_ip(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	unsigned char x[16], y[16];
+	int px, py, n = sa_ip(a, x, &px);
+
+	return n && a->ss_family == b->ss_family && sa_ip(b, y, &py) == n && !memcmp(x, y, 16);
+}
+
+static int sa_same(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	return sa_same_ip(a, b) && sa_port(a) == sa_port(b);
+}
+
+/* no address, or the wildcard with port 0 (a listener's "destination") */
+static int sa_unset(const struct sockaddr_storage *s)
+{
+	static const unsigned char zero[16];
+	unsigned char ip[16];
+	int port;
+
+	return !sa_ip(s, ip, &port) || (!memcmp(ip, zero, 16) && !port);
+}
+
+static int kernel_thread(const char *comm)
+{
+	return !comm[0] || !strncmp(comm, "kworker", 7) || !strncmp(comm, "ksoftirqd", 9) ||
+	       !strncmp(comm, "swapper", 7);
+}
+
+static struct slot *slot_new(struct rdiag_trace_conns *cs)
+{
+	size_t i;
+	struct slot *s;
+
+	for (i = 0; i < cs->nslots; i++)
+		if (!cs->slots[i].used)
+			break;
+	if (i == cs->nslots) {
+		size_t n = cs->nslots ? cs->nslots * 2 : 16;
+
+		if (n > 65536)
+			return NULL;	/* a flood of never-destroyed ids: stop tracking more */
+		s = realloc(cs->slots, n * sizeof(*s));
+		if (!s)
+			return NULL;
+		memset(s + cs->nslots, 0, (n - cs->nslots) * sizeof(*s));
+		cs->slots = s;
+		cs->nslots = n;
+	}
+	s = &cs->slots[i];
+	memset(s, 0, sizeof(*s));
+	s->used = 1;
+	return s;
+}
+
+static struct slot *slot_find(struct rdiag_trace_conns *cs, const struct rdiag_trace_event *ev)
+{
+	size_t i;
+
+	for (i = 0; i < cs->nslots; i++) {
+		struct slot *s = &cs->slots[i];
+
+		if (s->used && s->c.cm_id == ev->cm_id && sa_same(&s->c.src, &ev->src) &&
+		    sa_same(&s->c.dst, &ev->dst))
+			return s;
+	}
+	return NULL;
+}
+
+static void step(struct rdiag_trace_conn *c, uint64_t ts, const char *what, int cm_event,
+		 int status)
+{
+	struct rdiag_trace_step *st;
+
+	if (c->nsteps >= RDIAG_TRACE_MAX_STEPS) {
+		c->steps_lost++;
+		return;
+	}
+	st = &c->steps[c->nsteps++];
+	st->ts_ns = ts;
+	snprintf(st->what, sizeof(st->what), "%s", what);
+	st->cm_event = cm_event;
+	st->status = status;
+}
+
+static void take_process(struct rdiag_trace_conn *c, int pid, const char *comm)
+{
+	if (c->pid || pid <= 0 || kernel_thread(comm))
+		return;
+	c->pid = pid;
+	snprintf(c->comm, sizeof(c->comm), "%s", comm);
+}
+
+/* the cm_id_attach kept aside for a connection: the passive side's has both addresses, the
+ * active side's the source address (port 0 or the bound one) and no destination.  Several
+ * applications may resolve from the same source at once: the attach of the thread that made
+ * the connection's first process-context event (pid_hint) is taken first, then the latest. */
+static int score(const struct attach *a, int pid_hint)
+{
+	return pid_hint > 0 && a->pid == pid_hint;
+}
+
+static void join_attach(struct rdiag_trace_conns *cs, struct slot *s, int pid_hint)
+{
+	struct rdiag_trace_conn *c = &s->c;
+	struct attach *best = NULL;
+	size_t i;
+
+	if (s->joined)
+		return;
+	for (i = 0; i < MAX_ATTACH; i++) {
+		struct attach *a = &cs->attaches[i];
+
+		if (!a->used || a->ts > c->start_ns || c->start_ns - a->ts > ATTACH_MAX_AGE_NS)
+			continue;
+		if (c->passive ? !(sa_same(&a->src, &c->src) && sa_same(&a->dst, &c->dst)) :
+		    !(sa_same_ip(&a->src, &c->src) && (!sa_port(&a->src) || sa_same(&a->src, &c->src)) &&
+		      sa_unset(&a->dst)))
+			continue;
+		if (!best || score(a, pid_hint) > score(best, pid_hint) ||
+		    (score(a, pid_hint) == score(best, pid_hint) && a->ts > best->ts))
+			best = a;
+	}
+	if (!best)
+		return;
+	s->joined = 1;
+	/* the connection began there: rdma_resolve_addr (or the bind) ran in that thread */
+	if (!c->passive && best->ts < c->start_ns) {
+		char what[48];
+		size_t n = c->nsteps < RDIAG_TRACE_MAX_STEPS ? c->nsteps : RDIAG_TRACE_MAX_STEPS - 1;
+
+		if (c->nsteps == RDIAG_TRACE_MAX_STEPS)
+			c->steps_lost++;
+		memmove(&c->steps[1], &c->steps[0], n * sizeof(c->steps[0]));
+		c->nsteps = n + 1;
+		c->start_ns = best->ts;
+		snprintf(what, sizeof(what), "attached to %.30s", best->device);
+		memset(&c->steps[0], 0, sizeof(c->steps[0]));
+		c->steps[0].ts_ns = best->ts;
+		snprintf(c->steps[0].what, sizeof(c->steps[0].what), "%s", what);
+		c->steps[0].cm_event = -1;
+	}
+	snprintf(c->device, sizeof(c->device), "%s", best->device);
+	take_process(c, best->pid, best->comm);
+	best->used = 0;
+}
+
+static void fmt_addr(const struct sockaddr_storage *s, char *buf, size_t len)
+{
+	char txt[INET6_ADDRSTRLEN] = "?";
+	unsigned char ip[16];
+	int port, n = sa_ip(s, ip, &port);
+
+	if (n)
+		inet_ntop(n == 4 ? AF_INET : AF_INET6, ip, txt, sizeof(txt));
+	snprintf(buf, len, "%s port %d", txt, port);
+}
+
+static const char *addr_error_cause(int status)
+{
+	switch (-status) {
+	case ETIMEDOUT: case ENODATA: return "neighbour_unresolved";
+	case ENETUNREACH: case EHOSTUNREACH: case EINVAL: return "no_route";
+	case ENODEV: return "not_rdma_netdev";
+	case EADDRNOTAVAIL: return "no_gid_for_source";
+	default: return "address_unresolved";
+	}
+}
+
+static void verdict(struct rdiag_trace_conn *c, int answered, uint64_t end)
+{
+	char dst[80], stx[96];
+	double ms = (double)(end - c->start_ns) / 1e6;
+	const struct rdiag_cause *k;
+
+	fmt_addr(&c->dst, dst, sizeof(dst));
+	c->end_ns = end;
+	if (c->outcome == RDIAG_TRACE_ESTABLISHED) {
+		c->cause = "ok";
+		snprintf(c->verdict, sizeof(c->verdict), "established with %s", dst);
+		return;
+	}
+	if (c->fail_event >= 0) {
+		int e = c->fail_event, st = c->fail_status;
+		const char *n = rdiag_cm_event_name(e);
+		size_t i;
+
+		for (i = 0; i < c->nsteps; i++)
+			if (c->steps[i].cm_event == e) {
+				ms = (double)(c->steps[i].ts_ns - c->start_ns) / 1e6;
+				break;
+			}
+
+		c->outcome = RDIAG_TRACE_FAILED;
+		rdiag_cm_status_str(e, st, stx, sizeof(stx));
+		if (e == EV_ADDR_ERROR)
+			c->cause = addr_error_cause(st);
+		else if (e == EV_ROUTE_ERROR)
+			c->cause = "route_unresolved";
+		else if (e == EV_REJECTED)
+			c->cause = st == RDIAG_REJ_INVALID_SERVICE_ID ? "no_listener" :
+				   st == RDIAG_REJ_CONSUMER_DEFINED ? "rejected_by_application" :
+				   "rejected_by_peer";
+		else if (e == EV_UNREACHABLE)
+			c->cause = st == -ETIMEDOUT ? "cm_no_response" : "peer_unreachable";
+		else if (e == EV_DEVICE_REMOVAL)
+			c->cause = "device_removed";
+		else
+			c->cause = "connect_error";
+		k = rdiag_cause_find(c->cause);
+		if (e == EV_REJECTED && st == RDIAG_REJ_INVALID_SERVICE_ID)
+			snprintf(c->verdict, sizeof(c->verdict),
+				 "REJECTED, %s: nothing listens on %s%s", stx, dst,
+				 c->peer_no_listener ? " (its CM reported icm_no_listener_err here)" : "");
+		else
+			snprintf(c->verdict, sizeof(c->verdict), "%s %s after %.1f ms: %s",
+				 n ? n : "event", stx, ms, k ? k->meaning : c->cause);
+		return;
+	}
+	if (c->req_sent && !answered) {
+		c->outcome = RDIAG_TRACE_FAILED;
+		c->cause = "cm_no_response";
+		snprintf(c->verdict, sizeof(c->verdict),
+			 "REQ to %s sent %u time%s (%u resend%s), no REP or REJ in %.1f ms, then the application gave up: the peer does not answer at the CM level",
+			 dst, c->req_sent + c->req_resent, c->req_sent + c->req_resent == 1 ? "" : "s",
+			 c->req_resent, c->req_resent == 1 ? "" : "s", ms);
+		return;
+	}
+	c->outcome = RDIAG_TRACE_FAILED;
+	c->cause = "timeout";
+	snprintf(c->verdict, sizeof(c->verdict),
+		 "the application destroyed the id after %.1f ms, before %s", ms,
+		 c->passive ? "the connection was established" :
+		 c->req_sent ? "the connection was established" : "a REQ was sent");
+}
+
+static void finish(struct rdiag_trace_conns *cs, struct slot *s, uint64_t ts,
+		   rdiag_trace_conn_cb cb, void *arg)
+{
+	join_attach(cs, s, 0);
+	verdict(&s->c, s->answered, ts);
+	if (cb)
+		cb(&s->c, arg);
+	if (cs->req_valid && &cs->slots[cs->req_slot] == s)
+		cs->req_valid = 0;
+	s->used = 0;
+}
+
+static struct slot *slot_by_ib_id(struct rdiag_trace_conns *cs, uint32_t id)
+{
+	size_t i;
+
+	if (!id)
+		return NULL;
+	for (i = 0; i < cs->nslots; i++)
+		if (cs->slots[i].used && cs->slots[i].c.ib_local_id == id)
+			return &cs->slots[i];
+	return NULL;
+}
+
+static void on_ib(struct rdiag_trace_conns *cs, const struct rdiag_trace_event *ev)
+{
+	struct slot *s;
+
+	if (!strcmp(ev->system, "ib_cma") && ev->has_ib_ids) {
+		if (!strcmp(ev->name, "icm_send_req") && cs->req_valid && cs->req_pid == ev->pid &&
+		    ev->ts_ns - cs->req_ts < REQ_JOIN_NS) {
+			cs->slots[cs->req_slot].c.ib_local_id = ev->local_id;
+			cs->req_valid = 0;
+		} else if (!strcmp(ev->name, "icm_no_listener_err") &&
+			   (s = slot_by_ib_id(cs, ev->remote_id))) {
+			s->c.peer_no_listener = true;
+		}
+		return;
+	}
+	/* a resend of a REQ: the same transaction, fewer retries left than it started with */
+	if (!strcmp(ev->name, "ib_mad_ib_send_mad") && ev->has_mad && ev->mgmt_class == 7 &&
+	    ev->attr_id == 0x0010 && ev->retries_left >= 0 && ev->retries_left < ev->max_retries) {
+		s = slot_by_ib_id(cs, (uint32_t)(ev->tid >> 32));
+		if (!s)
+			s = slot_by_ib_id(cs, (uint32_t)ev->tid);
+		if (s && !s->answered) {
+			s->c.req_resent++;
+			step(&s->c, ev->ts_ns, "REQ resent", -1, ev->max_retries - ev->retries_left);
+		}
+	}
+}
+
+static const char *const sent_steps[][2] = {
+	{ "cm_send_req", "REQ sent" }, { "cm_send_rep", "REP sent" },
+	{ "cm_send_rtu", "RTU sent" }, { "cm_send_rej", "REJ sent" },
+	{ "cm_send_mra", "MRA sent" }, { "cm_disconnect", "disconnect" },
+	{ "cm_sent_dreq", "DREQ sent" }, { "cm_sent_drep", "DREP sent" },
+	{ "cm_id_destroy", "destroyed" },
+};
+
+int rdiag_trace_conns_add(struct rdiag_trace_conns *cs, const struct rdiag_trace_event *ev,
+			  rdiag_trace_conn_cb cb, void *arg)
+{
+	struct slot *s;
+	size_t i;
+
+	if (!cs || !ev)
+		return -EINVAL;
+	if (strcmp(ev->system, "rdma_cma")) {
+		on_ib(cs, ev);
+		return 0;
+	}
+	if (!strcmp(ev->name, "cm_id_attach")) {
+		struct attach *a = &cs->attaches[cs->next_attach++ % MAX_ATTACH];
+
+		a->used = 1;
+		a->pid = ev->pid;
+		snprintf(a->comm, sizeof(a->comm), "%s", ev->comm);
+		snprintf(a->device, sizeof(a->device), "%s", ev->device);
+		a->src = ev->src;
+		a->dst = ev->dst;
+		a->ts = ev->ts_ns;
+		return 0;
+	}
+	/* an id never bound (no address) or a listener (no destination) is no connection */
+	if (!ev->has_cm_id || !ev->has_addrs || ev->src.ss_family == AF_UNSPEC ||
+	    sa_unset(&ev->dst))
+		return 0;
+	if (!strcmp(ev->name, "cm_event_done") && !(ev->has_status && ev->status))
+		return 0;
+	s = slot_find(cs, ev);
+	if (!s) {
+		if (!strcmp(ev->name, "cm_id_destroy") || !strcmp(ev->name, "cm_event_done"))
+			return 0;	/* begun before the trace */
+		s = slot_new(cs);
+		if (!s)
+			return -ENOMEM;
+		s->c.cm_id = ev->cm_id;
+		s->c.src = ev->src;
+		s->c.dst = ev->dst;
+		s->c.tos = ev->tos;
+		s->c.start_ns = ev->ts_ns;
+		s->c.fail_event = -1;
+		s->c.outcome = RDIAG_TRACE_OPEN;
+		s->c.passive = ev->cm_event == EV_CONNECT_REQUEST &&
+			       !strcmp(ev->name, "cm_event_handler");
+		if (s->c.passive)
+			join_attach(cs, s, 0);
+	}
+	take_process(&s->c, ev->pid, ev->comm);
+	/* the first event in the application's thread says whose cm_id_attach it was */
+	if (s->c.pid)
+		join_attach(cs, s, s->c.pid);
+	if (ev->tos >= 0)
+		s->c.tos = ev->tos;
+	if (!strcmp(ev->name, "cm_event_handler") && ev->cm_event >= 0) {
+		const char *n = rdiag_cm_event_name(ev->cm_event);
+		char what[48];
+
+		snprintf(what, sizeof(what), "%s", n ? n : "EVENT");
+		step(&s->c, ev->ts_ns, what, ev->cm_event, ev->status);
+		if (ev->cm_event == EV_ESTABLISHED && s->c.fail_event < 0)
+			s->c.outcome = RDIAG_TRACE_ESTABLISHED;
+		if (ev->cm_event == EV_CONNECT_RESPONSE || ev->cm_event == EV_ESTABLISHED)
+			s->answered = 1;
+		if (rdiag_cm_event_is_error(ev->cm_event)) {
+			s->answered = 1;
+			if (s->c.fail_event < 0 && s->c.outcome != RDIAG_TRACE_ESTABLISHED) {
+				s->c.fail_event = ev->cm_event;
+				s->c.fail_status = ev->status;
+				s->c.outcome = RDIAG_TRACE_FAILED;
+			}
+		}
+		return 0;
+	}
+	if (!strcmp(ev->name, "cm_event_done")) {
+		char what[48];
+
+		snprintf(what, sizeof(what), "consumer returned %d", ev->status);
+		step(&s->c, ev->ts_ns, what, ev->cm_event, ev->status);
+		return 0;
+	}
+	for (i = 0; i < sizeof(sent_steps) / sizeof(sent_steps[0]); i++)
+		if (!strcmp(ev->name, sent_steps[i][0])) {
+			step(&s->c, ev->ts_ns, sent_steps[i][1], -1, 0);
+			break;
+		}
+	/* the active side's RTU: rdma_cm reports no ESTABLISHED to an id whose QP the
+	 * application moves itself (CONNECT_RESPONSE, then rdma_establish/accept) */
+	if (!strcmp(ev->name, "cm_send_rtu") && s->c.fail_event < 0)
+		s->c.outcome = RDIAG_TRACE_ESTABLISHED;
+	if (!strcmp(ev->name, "cm_send_req")) {
+		s->c.req_sent++;
+		cs->req_valid = 1;
+		cs->req_pid = ev->pid;
+		cs->req_slot = (size_t)(s - cs->slots);
+		cs->req_ts = ev->ts_ns;
+	}
+	if (!strcmp(ev->name, "cm_id_destroy"))
+		finish(cs, s, ev->ts_ns, cb, arg);
+	return 0;
+}
+
+void rdiag_trace_conns_flush(struct rdiag_trace_conns *cs, uint64_t now_ns,
+			     rdiag_trace_conn_cb cb, void *arg)
+{
+	size_t i;
+
+	if (!cs)
+		return;
+	for (i = 0; i < cs->nslots; i++) {
+		struct slot *s = &cs->slots[i];
+
+		if (!s->used)
+			continue;
+		join_attach(cs, s, 0);
+		if (s->c.outcome == RDIAG_TRACE_OPEN) {
+			char dst[80];
+
+			fmt_addr(&s->c.dst, dst, sizeof(dst));
+			s->c.end_ns = now_ns > s->c.start_ns ? now_ns : s->c.start_ns;
+			s->c.cause = "incomplete";
+			snprintf(s->c.verdict, sizeof(s->c.verdict),
+				 "still in progress with %s when the trace ended%s", dst,
+				 s->c.req_sent && !s->answered ? " (REQ sent, no answer yet)" : "");
+			if (cb)
+				cb(&s->c, arg);
+		} else {
+			verdict(&s->c, s->answered, now_ns > s->c.start_ns ? now_ns : s->c.start_ns);
+			if (cb)
+				cb(&s->c, arg);
+		}
+		s->used = 0;
+	}
+	cs->req_valid = 0;
+}
+
+size_t rdiag_trace_conns_unattributed(const struct rdiag_trace_conns *cs)
+{
+	size_t i, n = 0;
+
+	for (i = 0; cs && i < cs->nslots; i++)
+		n += cs->slots[i].used && !cs->slots[i].c.pid;
+	return n;
+}
+
+void rdiag_trace_conns_attribute(struct rdiag_trace_conns *cs, const struct sockaddr *src,
+				 const struct sockaddr *dst, int pid, const char *comm)
+{
+	struct sockaddr_storage a, b;
+	size_t i;
+
+	if (!cs || !src || !dst || pid <= 0)
+		return;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memcpy(&a, src, src->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
+	memcpy(&b, dst, dst->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in));
+	for (i = 0; i < cs->nslots; i++) {
+		struct slot *s = &cs->slots[i];
+
+		if (s->used && !s->c.pid && sa_same(&s->c.src, &a) && sa_same(&s->c.dst, &b))
+			take_process(&s->c, pid, comm ? comm : "");
+	}
+}

@@ -1,0 +1,354 @@
+/* lib/trace against the QEMU tier's kernel (tests/fixtures/trace/rxe-6.1, README there):
+ *  - every record of the raw pages decodes, in the order and with the time, pid, event name
+ *    and fields the kernel itself printed for the same buffer (trace.txt);
+ *  - the connections assembled from them have the outcome and cause of what happened, with
+ *    the pid and status the applications reported (scen.txt, rping-*.out);
+ *  - sub-buffers cut short or with a lying commit length are refused, not read past. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include "tap.h"
+#include "rdmadiag/trace.h"
+
+#define DIR "tests/fixtures/trace/rxe-6.1"
+
+struct kline {
+	char comm[64], name[48], rest[512];
+	int pid;
+	unsigned long long us;
+};
+
+static struct kline *klines;
+static size_t nk, ndecoded, nmatch, nfield_ok, nfield;
+static struct rdiag_trace_conns *conns;
+static struct rdiag_trace_conn got[16];
+static size_t ngot;
+
+static void load_kernel_text(void)
+{
+	FILE *f = fopen(DIR "/trace.txt", "r");
+	char line[1024];
+
+	EXPECT_TRUE(f != NULL);
+	if (!f)
+		return;
+	klines = calloc(512, sizeof(*klines));
+	while (fgets(line, sizeof(line), f) && nk < 512) {
+		struct kline *k = &klines[nk];
+		char task[64], *dash;
+		unsigned long long s, u;
+
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line, " %63s [%*d] %*s %llu.%llu: %47[^:]: %511[^\n]", task, &s, &u,
+			   k->name, k->rest) < 4)
+			continue;
+		dash = strrchr(task, '-');
+		if (!dash)
+			continue;
+		*dash = 0;
+		snprintf(k->comm, sizeof(k->comm), "%s", task);
+		k->pid = atoi(dash + 1);
+		k->us = s * 1000000ull + u;
+		nk++;
+	}
+	fclose(f);
+}
+
+/* compare one decoded event with the kernel's line for it */
+static void compare(const struct rdiag_trace_event *ev, const struct kline *k)
+{
+	unsigned long long us = (ev->ts_ns + 500) / 1000;
+	unsigned int id, a, b;
+	int e, st;
+	long long dus = (long long)us - (long long)k->us;
+
+	if (ev->pid == k->pid && !strcmp(ev->name, k->name) && dus >= -1 && dus <= 1 &&
+	    !strncmp(ev->comm, k->comm, 15))
+		nmatch++;
+	else
+		printf("# record %zu: %s-%d %s %llu vs kernel %s-%d %s %llu\n", ndecoded, ev->comm,
+		       ev->pid, ev->name, us, k->comm, k->pid, k->name, k->us);
+	if (sscanf(k->rest, "cm.id=%u", &id) == 1) {
+		nfield++;
+		nfield_ok += ev->has_cm_id && ev->cm_id == id;
+	}
+	if (!strcmp(k->name, "cm_event_handler") && strrchr(k->rest, '(') &&
+	    sscanf(strrchr(k->rest, '('), "(%d/%d)", &e, &st) == 2) {
+		nfield++;
+		nfield_ok += ev->cm_event == e && ev->has_status && ev->status == st;
+	}
+	if (sscanf(k->rest, "local_id=%u remote_id=%u", &a, &b) == 2) {
+		nfield++;
+		nfield_ok += ev->has_ib_ids && ev->local_id == a && ev->remote_id == b;
+	}
+	/* the kernel's %pISpc rendering: the same text through libtraceevent when both
+	 * addresses are set ("(einval)" is the kernel's text for an empty one) */
+	if (!strncmp(k->name, "cm_", 3) && !strstr(k->rest, "(einval)") && strstr(k->rest, "src=")) {
+		nfield++;
+		if (!strcmp(ev->detail, k->rest))
+			nfield_ok++;
+		else
+			printf("# detail '%s'\n#  kernel '%s'\n", ev->detail, k->rest);
+	}
+}
+
+static void conn_cb(const struct rdiag_trace_conn *c, void *arg)
+{
+	(void)arg;
+	if (ngot < sizeof(got) / sizeof(got[0]))
+		got[ngot++] = *c;
+}
+
+static int event_cb(const struct rdiag_trace_event *ev, void *arg)
+{
+	(void)arg;
+	if (ndecoded < nk)
+		compare(ev, &klines[ndecoded]);
+	ndecoded++;
+	return rdiag_trace_conns_add(conns, ev, conn_cb, NULL);
+}
+
+static int scen_pid(const char *what)
+{
+	FILE *f = fopen(DIR "/scen.txt", "r");
+	char line[128], key[32];
+	int pid = -1, p;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%31s pid=%d", key, &p) == 2 && !strcmp(key, what))
+			pid = p;
+	fclose(f);
+	return pid;
+}
+
+/* rping's own report: "cma event RDMA_CM_EVENT_ADDR_ERROR, error -110" */
+static int rping_error(const char *file, char *event, size_t len)
+{
+	char path[256], line[256], ev[64];
+	FILE *f;
+	int err = 0, e;
+
+	snprintf(path, sizeof(path), DIR "/%s", file);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "cma event RDMA_CM_EVENT_%63[A-Z_], error %d", ev, &e) == 2) {
+			snprintf(event, len, "%s", ev);
+			err = e;
+		}
+	fclose(f);
+	return err;
+}
+
+static const struct rdiag_trace_conn *conn_to_port(int port, int passive)
+{
+	size_t i;
+
+	for (i = 0; i < ngot; i++) {
+		const struct sockaddr_in *d = (const struct sockaddr_in *)&got[i].dst;
+
+		if (ntohs(d->sin_port) == port && got[i].passive == passive)
+			return &got[i];
+	}
+	return NULL;
+}
+
+static int count_lines(const char *needle1, const char *needle2)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < nk; i++)
+		n += !strcmp(klines[i].name, needle1) && strstr(klines[i].rest, needle2) != NULL;
+	return n;
+}
+
+static void test_conns(void)
+{
+	const struct rdiag_trace_conn *c;
+	char ev[64] = "";
+	int st;
+
+	/* 1: the successful rping, both ends (the server's side is the passive one) */
+	c = conn_to_port(7174, 0);
+	EXPECT_TRUE(c && c->outcome == RDIAG_TRACE_ESTABLISHED && !strcmp(c->cause, "ok"));
+	EXPECT_TRUE(c && !strcmp(c->device, "rxe0") && !strcmp(c->comm, "rping"));
+	EXPECT_TRUE(c && c->req_sent == 1 && c->req_resent == 0);
+	c = NULL;
+	for (size_t i = 0; i < ngot; i++)
+		if (got[i].passive)
+			c = &got[i];
+	EXPECT_TRUE(c && c->outcome == RDIAG_TRACE_ESTABLISHED && !strcmp(c->device, "rxe1"));
+
+	/* 2: no listener: REJECTED reason 8, attributed to the rping process */
+	c = conn_to_port(7499, 0);
+	st = rping_error("rping-nolisten.out", ev, sizeof(ev));
+	EXPECT_STREQ(ev, "REJECTED");
+	EXPECT_TRUE(c && c->fail_event == 8 && c->fail_status == st);
+	EXPECT_TRUE(c && !strcmp(c->cause, "no_listener") && c->peer_no_listener);
+	EXPECT_EQ(c ? c->pid : -1, scen_pid("nolisten"));
+
+	/* 3: an address nobody answers ARP for: ADDR_ERROR with rping's status */
+	c = NULL;
+	for (size_t i = 0; i < ngot; i++)
+		if (got[i].fail_event == 1)
+			c = &got[i];
+	st = rping_error("rping-addr.out", ev, sizeof(ev));
+	EXPECT_STREQ(ev, "ADDR_ERROR");
+	EXPECT_TRUE(c && c->fail_status == st && st == -ETIMEDOUT);
+	EXPECT_TRUE(c && !strcmp(c->cause, "neighbour_unresolved"));
+	EXPECT_EQ(c ? c->pid : -1, scen_pid("addrerr"));
+
+	/* 4: total loss: the REQ and its resends unanswered, then the application gave up;
+	 * the resends are the kernel's ib_mad sends with fewer retries left ("14/15") */
+	c = conn_to_port(7175, 0);
+	EXPECT_TRUE(c && !strcmp(c->cause, "cm_no_response") && c->outcome == RDIAG_TRACE_FAILED);
+	EXPECT_TRUE(c && c->req_sent == 1);
+	EXPECT_EQ(c ? (int)c->req_resent : -1, count_lines("ib_mad_ib_send_mad", "; 14/15 retries"));
+	EXPECT_TRUE(c && c->req_resent >= 1);
+	EXPECT_EQ(c ? c->pid : -1, scen_pid("loss"));
+	EXPECT_EQ(ngot, 5);
+}
+
+static int count_cb(const struct rdiag_trace_event *ev, void *arg)
+{
+	(void)ev;
+	(*(int *)arg)++;
+	return 0;
+}
+
+static void test_bounds(struct rdiag_trace *t)
+{
+	FILE *f = fopen(DIR "/per_cpu/cpu0/trace_pipe_raw", "rb");
+	unsigned char page[4096], bad[4096];
+	int n = 0, m, cut_refused = 0;
+	size_t len;
+
+	EXPECT_TRUE(f != NULL);
+	if (!f)
+		return;
+	len = fread(page, 1, sizeof(page), f);
+	fclose(f);
+	EXPECT_EQ(len, 4096);
+	EXPECT_EQ(rdiag_trace_parse_subbuf(t, page, len, 0, count_cb, &n), 0);
+	EXPECT_TRUE(n > 30);
+	/* a page cut anywhere inside its committed data is refused whole */
+	for (size_t cut = 0; cut < 1024; cut += 7) {
+		m = 0;
+		cut_refused += rdiag_trace_parse_subbuf(t, page, cut, 0, count_cb, &m) == -EINVAL && !m;
+	}
+	EXPECT_EQ(cut_refused, (1024 + 6) / 7);
+	/* a commit length past the page */
+	memcpy(bad, page, sizeof(bad));
+	bad[8] = 0xff;
+	bad[9] = 0xff;
+	m = 0;
+	EXPECT_EQ(rdiag_trace_parse_subbuf(t, bad, sizeof(bad), 0, count_cb, &m), -EINVAL);
+	/* garbage records: whatever is decoded, nothing is read past the page (ASan) */
+	memcpy(bad, page, sizeof(bad));
+	for (size_t i = 16; i < sizeof(bad); i += 13)
+		bad[i] ^= 0x5a;
+	m = 0;
+	rdiag_trace_parse_subbuf(t, bad, sizeof(bad), 0, count_cb, &m);
+	EXPECT_TRUE(m <= n + 200);
+}
+
+/* a connection whose events all ran in a kworker gets its process from RES_CM_ID */
+static void test_attribute(void)
+{
+	struct rdiag_trace_conns *cs;
+	struct rdiag_trace_event ev;
+	struct sockaddr_in *s4 = (struct sockaddr_in *)&ev.src, *d4 = (struct sockaddr_in *)&ev.dst;
+	struct sockaddr_in other;
+
+	EXPECT_EQ(rdiag_trace_conns_new(&cs), 0);
+	memset(&ev, 0, sizeof(ev));
+	snprintf(ev.system, sizeof(ev.system), "rdma_cma");
+	snprintf(ev.name, sizeof(ev.name), "cm_event_handler");
+	snprintf(ev.comm, sizeof(ev.comm), "kworker/0:2");
+	ev.pid = 47;
+	ev.has_cm_id = ev.has_addrs = ev.has_status = true;
+	ev.cm_id = 7;
+	ev.cm_event = 9;	/* ESTABLISHED, passive side */
+	ev.tos = -1;
+	s4->sin_family = d4->sin_family = AF_INET;
+	inet_pton(AF_INET, "198.18.0.2", &s4->sin_addr);
+	inet_pton(AF_INET, "198.18.0.1", &d4->sin_addr);
+	s4->sin_port = htons(7174);
+	d4->sin_port = htons(40000);
+	ev.ts_ns = 1000;
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	EXPECT_EQ(rdiag_trace_conns_unattributed(cs), 1);
+	other = *d4;
+	other.sin_port = htons(40001);
+	rdiag_trace_conns_attribute(cs, (struct sockaddr *)s4, (struct sockaddr *)&other, 99, "wrong");
+	EXPECT_EQ(rdiag_trace_conns_unattributed(cs), 1);
+	rdiag_trace_conns_attribute(cs, (struct sockaddr *)s4, (struct sockaddr *)d4, 1234, "server");
+	EXPECT_EQ(rdiag_trace_conns_unattributed(cs), 0);
+	ngot = 0;
+	rdiag_trace_conns_flush(cs, 5000, conn_cb, NULL);
+	EXPECT_EQ(ngot, 1);
+	EXPECT_EQ(got[0].pid, 1234);
+	EXPECT_STREQ(got[0].comm, "server");
+	EXPECT_TRUE(got[0].outcome == RDIAG_TRACE_ESTABLISHED && !strcmp(got[0].cause, "ok"));
+	rdiag_trace_conns_free(cs);
+}
+
+int main(void)
+{
+	struct rdiag_trace *t = NULL;
+	enum rdiag_trace_fail why = RDIAG_TRACE_FORMAT;
+	uint64_t lost = 0;
+	size_t i;
+	int has_handler = 0;
+
+	load_kernel_text();
+	EXPECT_TRUE(nk > 100);
+	EXPECT_EQ(rdiag_trace_open_dir(&t, DIR, &why), 0);
+	EXPECT_EQ(why, RDIAG_TRACE_OK);
+	if (!t)
+		return tap_done();
+	/* the kernel's events, found from its directories: 19 rdma_cma, 34 ib_cma, 13 ib_mad */
+	EXPECT_EQ(rdiag_trace_nevents(t), 19 + 34 + 13);
+	EXPECT_EQ(rdiag_trace_nmissing(t), 0);
+	for (i = 0; i < rdiag_trace_nevents(t); i++)
+		has_handler |= !strcmp(rdiag_trace_event_at(t, i), "rdma_cma:cm_event_handler");
+	EXPECT_TRUE(has_handler);
+	EXPECT_TRUE(rdiag_trace_event_at(t, 1000) == NULL);
+
+	EXPECT_EQ(rdiag_trace_conns_new(&conns), 0);
+	EXPECT_EQ(rdiag_trace_read(t, event_cb, NULL, &lost), 0);
+	rdiag_trace_conns_flush(conns, 0, conn_cb, NULL);
+	printf("# %zu records decoded, %zu kernel lines, %zu fields checked\n", ndecoded, nk, nfield);
+	EXPECT_EQ(ndecoded, nk);
+	EXPECT_EQ(nmatch, nk);
+	EXPECT_TRUE(nfield > 100);
+	EXPECT_EQ(nfield_ok, nfield);
+	EXPECT_U64(lost, 0);
+	test_conns();
+	test_bounds(t);
+	test_attribute();
+
+	/* names */
+	EXPECT_STREQ(rdiag_trace_cm_attr_name(0x10), "REQ");
+	EXPECT_TRUE(rdiag_trace_cm_attr_name(0x99) == NULL);
+	EXPECT_STREQ(rdiag_trace_ib_cm_state_name(2), "REQ_SENT");
+	EXPECT_TRUE(rdiag_trace_ib_cm_state_name(16) == NULL);
+	EXPECT_STREQ(rdiag_trace_outcome_name(RDIAG_TRACE_FAILED), "failed");
+	/* a directory without the formats */
+	rdiag_trace_close(t);
+	EXPECT_EQ(rdiag_trace_open_dir(&t, "tests/fixtures", &why) < 0, 1);
+	EXPECT_TRUE(t == NULL);
+	EXPECT_TRUE(!strncmp(rdiag_trace_errmsg(NULL), "cannot parse the event formats in 'tests/fixtures': ", 52));
+	rdiag_trace_conns_free(conns);
+	free(klines);
+	return tap_done();
+}
