@@ -80,7 +80,7 @@ for p in 10-pingpong 10-rping 10-live; do
 	[ -s "$p.pcap" ] || { tap_fail "the guest wrote $p.pcap"; continue; }
 	n=$(tshark -n -r "$p.pcap" 2>/dev/null | wc -l)
 	r=$(tshark -n -r "$p.pcap" -Y infiniband.bth 2>/dev/null | wc -l)
-	tap_check "tshark decodes all $n frames of $p.pcap as RoCEv2 (BTH)" [ "$n" -gt 0 ] && [ "$n" = "$r" ]
+	tap_check "tshark decodes all $n frames of $p.pcap as RoCEv2 (BTH)" test "$n" -gt 0 -a "$n" = "$r"
 done
 if [ -s 10-rping.pcap ]; then
 	# MAD attribute IDs of the CM class: 0x10 REQ, 0x13 REP, 0x14 RTU, 0x15 DREQ, 0x16 DREP

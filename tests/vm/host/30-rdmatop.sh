@@ -38,7 +38,7 @@ done
 # the two ends point at each other
 l0=$(jq -r --arg d "$DEV0" 'map(select(.ifname == $d))[0].lqpn // "none"' <<< "$q")
 r1=$(jq -r --arg d "$DEV1" 'map(select(.ifname == $d))[0].rqpn // "none"' <<< "$q")
-tap_check "rxe1's pingpong QP has rxe0's QP as its remote QPN" [ "$l0" != none ] && [ "$l0" = "$r1" ]
+tap_check "rxe1's pingpong QP has rxe0's QP as its remote QPN" test "$l0" != none -a "$l0" = "$r1"
 qpkeys='[.[] | [.ifname, .lqpn, .type]] | sort'
 before=$(jq -c "$qpkeys" 30-rdma-res-qp.json)
 after=$(jq -c "$qpkeys" 30-rdma-res-qp-after.json)
