@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,27 @@
 
 static struct rdiag_capture *g_cap;
 static volatile sig_atomic_t g_stop;
+/* a classic pcap file is read through a memory mapping: if another process cuts the file
+ * short while it is read, the next page is gone and the kernel sends SIGBUS; the read loop
+ * then ends with a one-line error, as libpcap's stdio reads end on a truncated file */
+static sigjmp_buf g_bus_jmp;
+static volatile sig_atomic_t g_bus_armed;
+
+/* main()'s locals change between the sigsetjmp() and a SIGBUS, but the jump only leads to
+ * the error and exit(2), which reads none of them */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wclobbered"
+#endif
+
+static void on_sigbus(int sig)
+{
+	if (!g_bus_armed) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	siglongjmp(g_bus_jmp, 1);
+}
 
 static void on_signal(int sig)
 {
@@ -381,6 +403,25 @@ int main(int argc, char **argv)
 	last_progress = now_ms();
 	print = !o.quiet && !o.wfile;
 
+	if (!rdiag_capture_is_live(g_cap)) {
+		struct sigaction sa;
+
+		if (sigsetjmp(g_bus_jmp, 1)) {
+			/* the flow table may be half-updated: no summary; the lines already
+			 * made go out, then the error */
+			g_bus_armed = 0;
+			out_free(out);
+			fflush(stdout);
+			tool_err("'%s' was cut short while it was read (another process truncated it)",
+				 o.rfile);
+			exit(2);
+		}
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_sigbus;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGBUS, &sa, NULL);
+		g_bus_armed = 1;
+	}
 	while (!g_stop) {
 		r = rdiag_capture_next(g_cap, &fr);
 		if (r == -EAGAIN)
@@ -457,6 +498,7 @@ int main(int argc, char **argv)
 		if (rdiag_flow_total(ft, &t) == 0)
 			errors += t.psn_gaps;
 	}
+	g_bus_armed = 0;
 	rdiag_capture_close(g_cap);
 	rdiag_flow_close(ft);
 	free(o.filter);

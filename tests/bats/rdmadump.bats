@@ -535,3 +535,21 @@ EOF
 	run rdmadump -j -r "$FIX/vm/rxe-ipv6-pingpong.pcap"
 	[ "$(echo "$output" | jq -s '[.[] | select(.src | startswith("fe80::"))] | length')" -eq 40 ]
 }
+
+@test "-r: a file cut short by another process while it is read is a one-line error, exit 2" {
+	# 60 copies of the sample's records: rdmadump blocks on a full pipe long before the end,
+	# the file is cut to 64 KiB meanwhile, and reading on past that is what failed with SIGBUS
+	python3 - "$CAP" "$TMP/big.pcap" <<'PY'
+import sys
+d = open(sys.argv[1], 'rb').read()
+open(sys.argv[2], 'wb').write(d[:24] + d[24:] * 60)
+PY
+	bash -c 'rdmadump -r "$1" 2> "$2/err" | { sleep 2; cat > /dev/null; }; echo "${PIPESTATUS[0]}" > "$2/st"' _ \
+		"$TMP/big.pcap" "$TMP" &
+	sleep 1
+	truncate -s 65536 "$TMP/big.pcap"
+	wait
+	run cat "$TMP/st" "$TMP/err"
+	assert_output "2
+rdmadump: '$TMP/big.pcap' was cut short while it was read (another process truncated it)"
+}
