@@ -6,7 +6,7 @@ BUILD="gcc make pkg-config libibverbs-dev librdmacm-dev libpcap-dev libncurses-d
 TEST="bats bats-assert bats-support jq bash-completion zsh man-db groff-base tshark python3-scapy python3-prometheus-client tmux tcpdump iproute2 \
 procps psmisc time wireshark-common libcap2-bin util-linux"
 VM="qemu-system-x86 busybox-static xz-utils kmod cpio rdma-core ibverbs-utils ibverbs-providers \
-rdmacm-utils perftest nftables iptables valgrind libc6-dbg"
+rdmacm-utils perftest nftables iptables valgrind libc6-dbg ethtool linux-headers-amd64"
 FUZZ="clang libclang-rt-14-dev"
 WANT="$BUILD $TEST $VM"
 [ "${RDMADIAG_DEPS_FUZZ:-0}" = 1 ] && WANT="$WANT $FUZZ"

@@ -9,6 +9,9 @@
 #              librdmadiag.a) and lib/librdmadiag.so.0
 #              go to /opt/rdmadiag/{tools,tui,lib}
 # Env: VM_EXTRA_BINS  more host binaries to put in /usr/bin (with their libraries)
+#      VM_EXTRA_KO    out-of-tree modules (.ko) built for KVER: into the system part under
+#                     /usr/lib/modules/KVER/extra/, in modules.dep, for modprobe in the
+#                     guest (tests/vm/dcbdev/build.sh makes rdmadiag_dcbdev.ko)
 #
 # The image is two newc archives back to back, which the kernel unpacks in order:
 # the system part (busybox, modules, bash, iproute2, rdma-core, perftest, tcpdump, nft,
@@ -57,19 +60,20 @@ libs_of() {
 }
 
 # --- the system part -----------------------------------------------------------------
-BINS="bash ip rdma tc nft tcpdump jq ibv_devinfo ibv_devices ibv_rc_pingpong ibv_uc_pingpong
+BINS="bash ip rdma dcb tc nft tcpdump jq ibv_devinfo ibv_devices ibv_rc_pingpong ibv_uc_pingpong
 	ibv_ud_pingpong ibv_srq_pingpong ibv_xsrq_pingpong ibv_asyncwatch rping ucmatose udaddy
 	mckey rdma_server rdma_client rstream riostream rcopy ib_send_bw ib_send_lat ib_write_bw
 	ib_write_lat ib_read_bw ib_read_lat ib_atomic_bw ib_atomic_lat xtables-nft-multi
-	xtables-legacy-multi valgrind valgrind.bin"
-OPTIONAL="strace tmux ethtool"		# copied when the host has them
+	xtables-legacy-multi valgrind valgrind.bin ethtool"
+OPTIONAL="strace tmux"		# copied when the host has them
 MODS="crc32_generic rdma_rxe rdma_ucm ib_uverbs ib_umad veth dummy 8021q sch_netem sch_tbf sch_prio cls_u32
 	nf_tables nft_compat nft_reject_inet nft_numgen nft_limit xt_tcpudp iptable_filter
 	9p 9pnet_virtio virtio_pci"
 PROV=/usr/lib/$MA/libibverbs/librxe-rdmav34.so
 VG=/usr/libexec/valgrind
 
-key=$( { cat "$0"; echo "$KROOT $KVER"; dpkg-query -W 2>/dev/null; } | sha256sum | cut -c1-16)
+key=$( { cat "$0"; echo "$KROOT $KVER"; dpkg-query -W 2>/dev/null
+	for ko in ${VM_EXTRA_KO:-}; do sha256sum < "$ko"; done; } | sha256sum | cut -c1-16)
 BASE=$CACHE/initramfs-base-$key
 # several runs may share the cache: one builds the system part, the others wait for it;
 # held to the end, so that no run with another key removes this part before it is used
@@ -92,6 +96,7 @@ if [ ! -s "$BASE.cpio" ]; then
 		install -D -m644 "$ko" "$R$rel"
 	done
 	cp "$KROOT/lib/modules/$KVER"/modules.{builtin,builtin.modinfo,order} "$R/usr/lib/modules/$KVER/"
+	for ko in ${VM_EXTRA_KO:-}; do install -D -m644 "$ko" "$R/usr/lib/modules/$KVER/extra/${ko##*/}"; done
 	depmod -b "$R/usr" "$KVER"
 
 	files=()

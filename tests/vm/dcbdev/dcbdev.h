@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* rdmadiag_dcbdev: shared state of the pair (dcbdev_net.c) and its DCB/ethtool side
+ * (dcbdev_dcb.c). */
+#ifndef RDMADIAG_DCBDEV_H
+#define RDMADIAG_DCBDEV_H
+
+#include <linux/atomic.h>
+#include <linux/netdevice.h>
+#include <net/dcbnl.h>
+
+#define DCBDEV_PRIOS	IEEE_8021QAZ_MAX_TCS	/* 8 */
+#define DCBDEV_DSCPS	64
+
+/* the per-priority counters ethtool -S shows, in its order */
+enum dcbdev_stat {
+	DCBDEV_RX_PACKETS, DCBDEV_RX_BYTES, DCBDEV_TX_PACKETS, DCBDEV_TX_BYTES,
+	DCBDEV_RX_PAUSE, DCBDEV_TX_PAUSE, DCBDEV_NSTATS
+};
+
+struct dcbdev_priv {
+	struct net_device __rcu *peer;
+	/* DCB configuration, written under RTNL by dcbnl */
+	struct ieee_pfc pfc;		/* requests/indications are filled from the counters */
+	struct ieee_ets ets;
+	u8 dcbx;
+	/* the APP table's DSCP -> priority, rebuilt from the kernel's app list on every
+	 * change and read locklessly by the transmit path */
+	u8 dscp_prio[DCBDEV_DSCPS];
+	atomic64_t stats[DCBDEV_PRIOS][DCBDEV_NSTATS];
+};
+
+static inline void dcbdev_count(struct dcbdev_priv *p, unsigned int prio,
+				enum dcbdev_stat s, u64 n)
+{
+	atomic64_add(n, &p->stats[prio][s]);
+}
+
+extern const struct dcbnl_rtnl_ops dcbdev_dcbnl_ops;
+extern const struct ethtool_ops dcbdev_ethtool_ops;
+void dcbdev_dcb_init(struct dcbdev_priv *p);
+u8 dcbdev_classify(const struct dcbdev_priv *p, const struct sk_buff *skb);
+
+#endif
