@@ -7,6 +7,8 @@
 #                           traffic (see measure), pfcecn is configuration only
 #   71-PHASE.{before,after}.{dcb0,dcb1}.ethtool   ethtool -S around that interval
 #   71-PHASE.doctor.json    rdmadoctor local -j
+#   71-ok.rdmatop.txt       rdmatop -b --screen fabric -n 2 over the same traffic
+#   71-pfcecn.fabric.txt    rdmastat fabric rxed0 (text: the README's example)
 #   71-PHASE.fixed.json     rdmastat fabric -j rxed0 after running the fixes rxed0's broken
 #                           links gave (71-PHASE.fixcmd; see fix)
 #   ok      PFC 3, APP 26:3 on both ends, ECN on everywhere (capture on dcb1: 71-ok.pcap)
@@ -33,13 +35,14 @@ dcb_both() {
 	for d in $X0 $X1; do dcb "$w" "$v" dev "$d" "$@" || return 1; done
 }
 reads_past() { local n; read -r n < /sys/class/net/$1/dcbdev/stats_reads; [ "$n" -gt "$2" ]; }
-# measure PHASE [traffic]: rdmastat fabric -j (with traffic: -i over it, ethtool -S around
-# it), then rdmadoctor local -j.  The traffic is ucmatose ToS 106 rxed0 -> rxed1; its server
-# listens before rdmastat starts, the client runs once rdmastat has read both ends' counters
-# (the module's dcbdev/stats_reads) and while rdmastat is stopped (SIGSTOP): its second
-# sample comes after the traffic however long that takes under TCG.
+# measure PHASE [traffic [top]]: rdmastat fabric -j (with traffic: -i over it, ethtool -S
+# around it; with top also rdmatop -b --screen fabric -n 2 over it), then rdmadoctor local
+# -j.  The traffic is ucmatose ToS 106 rxed0 -> rxed1; its server listens before the tools
+# start, the client runs once each tool has read both ends' counters (the module's
+# dcbdev/stats_reads) and while they are stopped (SIGSTOP): their second sample comes after
+# the traffic however long that takes under TCG.
 measure() {
-	local d s srv r0 r1 t0
+	local d s srv r0 r1 t0 top=
 	if [ "${2:-}" != traffic ]; then
 		save "$1.fabric.json" rdmastat fabric -j
 		save "$1.doctor.json" rdmadoctor local -j
@@ -51,6 +54,14 @@ measure() {
 	timeout 30 ucmatose -b "$XB" -p "$PORT" -t "$TOS" -C "$MSGS" -S 1024 >&2 2>&1 &
 	srv=$!
 	wait_cm_listen "$PORT" || log "$1: ucmatose server did not listen"
+	if [ "${3:-}" = top ]; then
+		rdmatop -b --screen fabric -n 2 -d $IVAL > "$J-$1.rdmatop.txt" 2>&1 &
+		top=$!
+		wait_for 10 reads_past $X0 "$r0" && wait_for 10 reads_past $X1 "$r1" &&
+			kill -STOP $top
+		read -r r0 < /sys/class/net/$X0/dcbdev/stats_reads
+		read -r r1 < /sys/class/net/$X1/dcbdev/stats_reads
+	fi
 	rdmastat fabric -j -i $IVAL > "$J-$1.fabric.json" 2> "$J-$1.fabric.err" &
 	s=$!
 	wait_for 10 reads_past $X0 "$r0" && wait_for 10 reads_past $X1 "$r1" && kill -STOP $s
@@ -59,8 +70,9 @@ measure() {
 	tap_ok "$1: ucmatose ToS $TOS ($MSGS x 1 KiB) $R0 -> $R1 between rdmastat -i's samples" \
 		pair_end $? "$srv"
 	log "$1: traffic took $(( $(now_cs) - t0 ))0 ms"
-	kill -CONT $s
+	kill -CONT $s $top
 	wait "$s"; echo $? > "$J-$1.fabric.json.rc"
+	[ -z "$top" ] || { wait "$top"; echo $? > "$J-$1.rdmatop.txt.rc"; }
 	for d in $X0 $X1; do ethtool -S "$d" > "$J-$1.after.$d.ethtool"; done
 	cat "$J-$1.fabric.err" >&2
 	save "$1.doctor.json" rdmadoctor local -j
@@ -126,7 +138,7 @@ tap_ok "dcb ets set dev $X0 tc-tsa 0:strict tc-bw 0:0 1:100 prio-tc $PRIO:1" \
 	dcb ets set dev $X0 tc-tsa 0:strict tc-bw 0:0 1:100 prio-tc $PRIO:1
 for w in pfc app ets; do dcb -j $w show dev $X0 > "$J-ok.$X0.$w.json"; done
 cap_start 71-ok $X1
-measure ok traffic
+measure ok traffic top
 cap_stop 71-ok
 
 log "phase noapp"
@@ -147,6 +159,7 @@ for w in roce_np roce_rp; do
 	echo "$w $(cat /sys/class/net/$X0/ecn/$w/enable/$PRIO)"
 done > "$J-pfcecn.ecn"
 measure pfcecn
+save pfcecn.fabric.txt rdmastat fabric $R0
 fix pfcecn all
 echo "after fix: $(cat /sys/class/net/$X0/ecn/roce_np/enable/$PRIO)" >> "$J-pfcecn.ecn"
 

@@ -18,6 +18,11 @@ eth() {
 	awk -v k="$3:" 'FNR == 1 { f++ } $1 == k { v[f] = $2 } END { print v[2] - v[1] }' \
 		"71-$1.before.$2.ethtool" "71-$1.after.$2.ethtool"
 }
+# others_eth PHASE DEV: ethtool's packet deltas of every priority but 3, summed
+others_eth() {
+	awk 'FNR == 1 { f++ } $1 ~ /^(rx|tx)_prio[0-24-7]_packets:$/ { v[f] += $2 } END { print v[2] - v[1] }' \
+		"71-$1.before.$2.ethtool" "71-$1.after.$2.ethtool"
+}
 # rd PHASE RXE PRIO FIELD: rdmastat's measured delta
 rd() { port "$1" "$2" ".priorities[] | select(.prio == $3) | .$4"; }
 # lossless PHASE: rdmadoctor's lossless findings for the pair, "level cause subject" lines
@@ -77,6 +82,24 @@ else
 fi
 tap_eq "ok: rdmastat fabric exit status 0 for the pair (others may be unknown, none broken)" 0 \
 	"$(cat 71-ok.fabric.json.rc)"
+# rdmatop -b --screen fabric over the same traffic: frame 2's dcb0 block moves on priority 3
+# only (packets and bytes both ways), as ethtool -S counted
+# top_row PRIO: frame 2's row of PRIO in the block of rxed0
+top_row() {
+	awk -v p="$1" '/^rdmatop - / { f++ } /^Fabric / { b = $2 } f == 2 && b == "rxed0/1" &&
+		$1 == p && NF == 7 { print; exit }' 71-ok.rdmatop.txt
+}
+if [ -s 71-ok.rdmatop.txt ]; then
+	diag "rdmatop -b --screen fabric, frame 2, priority 3 of rxed0/1 dcb0: $(top_row 3)"
+	tap_eq "ok: rdmatop -b --screen fabric exit status 0, a block for rxed0/1 dcb0 (rdmadiag_dcbdev) in each of its 2 frames" \
+		"0 2" "$(cat 71-ok.rdmatop.txt.rc) $(grep -c '^Fabric rxed0/1 dcb0 (rdmadiag_dcbdev): per-priority rates$' 71-ok.rdmatop.txt)"
+	tap_check "ok: rdmatop's Fabric frame 2 shows priority 3 moving both ways ($(top_row 3)) as ethtool -S did (tx +$(eth ok dcb0 tx_prio3_packets))" \
+		eval '[ "$(eth ok dcb0 tx_prio3_packets)" -gt 0 ] && [[ "$(top_row 3)" =~ ^\ *3\ +[1-9][^\ ]*\ +[1-9][^\ ]*\ +[1-9][^\ ]*B\ +[1-9][^\ ]*B\ +0\ +0$ ]]'
+	tap_eq "ok: ... and every other priority at 0 (as ethtool -S: +$(others_eth ok dcb0))" \
+		"0 0 0 0 0 0 0" "$(for p in 0 1 2 4 5 6 7; do top_row $p | awk '{ print ($2 $3 $4 $5 $6 $7 == "000B0B00") ? 0 : 1 }'; done | tr '\n' ' ' | sed 's/ $//')"
+else
+	tap_fail "the guest saved rdmatop -b --screen fabric's frames (71-ok.rdmatop.txt)"
+fi
 tap_eq "ok: rdmadoctor local: one ok lossless line per port of the pair" \
 	"ok null rxed0/1 dcb0; ok null rxed1/1 dcb1" "$(lossless ok)"
 
