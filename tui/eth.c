@@ -38,7 +38,7 @@ int rt_eth_sample(struct rdiag_fabric **f, const char *ifname, struct rt_eth_sna
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	if (!*f && (r = rdiag_fabric_open(f, NULL, 0)) < 0)
+	if (!*f && (r = rdiag_fabric_open(f, NULL)) < 0)
 		return r;
 	if ((r = rdiag_fabric_ethstats(*f, ifname, &st)) < 0)
 		return r;

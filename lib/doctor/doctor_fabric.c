@@ -35,11 +35,11 @@ void rd_doc_check_fabric(struct rdiag_doctor *d, const char *subj, const char *d
 	struct rdiag_chain c;
 	struct rdiag_chain_in in;
 	struct rdiag_doc_finding *f;
-	char err[256], s[160];
+	char s[160];
 	int dcb_err, i;
 
 	if (!p->netdev[0] || strcmp(p->link_layer, "Ethernet") ||
-	    rdiag_fabric_open(&fab, err, sizeof(err)) < 0)
+	    rdiag_fabric_open(&fab, NULL) < 0)
 		return;
 	dcb_err = rdiag_fabric_dcb(fab, p->netdev, &dcb);
 	if (rdiag_fabric_qos(fab, p->netdev, dev, p->port, &qos) < 0) {

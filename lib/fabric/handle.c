@@ -9,25 +9,31 @@
 
 #include "internal.h"
 #include "counters/internal.h"
+#include "open_error.h"
 
-int rdiag_fabric_open(struct rdiag_fabric **out, char *err, size_t errlen)
+/* why the last rdiag_fabric_open() of the process failed (errmsg(NULL)) */
+static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
+
+int rdiag_fabric_open(struct rdiag_fabric **out, const struct rdiag_fabric_opts *opts)
 {
 	struct rdiag_fabric *f;
 	const char *root, *replay, *eth;
+	char err[512];
 	int ret;
 
 	*out = NULL;
-	if (errlen)
-		err[0] = '\0';
+	err[0] = '\0';
 	f = calloc(1, sizeof(*f));
-	if (!f)
+	if (!f) {
+		rd_open_error_set(&open_err, "%s", strerror(ENOMEM));
 		return -ENOMEM;
+	}
 	root = secure_getenv("RDMADIAG_SYSFS_ROOT");
 	if (root && *root) {
 		size_t l = strlen(root);
 
 		if (l >= sizeof(f->root)) {
-			snprintf(err, errlen, "RDMADIAG_SYSFS_ROOT: %s", strerror(ENAMETOOLONG));
+			rd_open_error_set(&open_err, "RDMADIAG_SYSFS_ROOT: %s", strerror(ENAMETOOLONG));
 			free(f);
 			return -ENAMETOOLONG;
 		}
@@ -37,22 +43,31 @@ int rdiag_fabric_open(struct rdiag_fabric **out, char *err, size_t errlen)
 	}
 	replay = secure_getenv("RDMADIAG_NL_REPLAY");
 	if (replay && *replay) {
-		ret = rd_replay_load(replay, &f->replay, err, errlen);
-		if (ret < 0) {
-			free(f);
-			return ret;
-		}
+		ret = rd_replay_load(replay, &f->replay, err, sizeof(err));
+		if (ret < 0)
+			goto fail;
 	}
 	eth = secure_getenv("RDMADIAG_ETHTOOL_REPLAY");
 	if (eth && *eth) {
-		ret = rd_eth_replay_load(eth, &f->eth_replay, err, errlen);
-		if (ret < 0) {
-			rdiag_fabric_close(f);
-			return ret;
+		ret = rd_eth_replay_load(eth, &f->eth_replay, err, sizeof(err));
+		if (ret < 0)
+			goto fail;
+	}
+	if (opts && opts->nl_record) {
+		f->record = fopen(opts->nl_record, "ae");
+		if (!f->record) {
+			ret = -errno;
+			snprintf(err, sizeof(err), "cannot open '%s': %s", opts->nl_record,
+				 strerror(errno));
+			goto fail;
 		}
 	}
 	*out = f;
 	return 0;
+fail:
+	rd_open_error_set(&open_err, "%s", err[0] ? err : strerror(-ret));
+	rdiag_fabric_close(f);
+	return ret;
 }
 
 void rdiag_fabric_close(struct rdiag_fabric *f)
@@ -61,17 +76,14 @@ void rdiag_fabric_close(struct rdiag_fabric *f)
 		return;
 	if (f->nl)
 		mnl_socket_close(f->nl);
+	if (f->record)
+		fclose(f->record);
 	rd_replay_free(f->replay);
 	rd_eth_replay_free(f->eth_replay);
 	free(f);
 }
 
-const char *rdiag_fabric_error(const struct rdiag_fabric *f)
+const char *rdiag_fabric_errmsg(const struct rdiag_fabric *f)
 {
-	return f ? f->err : "";
-}
-
-void rdiag_fabric_record(struct rdiag_fabric *f, FILE *file)
-{
-	f->record = file;
+	return f ? f->err : rd_open_error_get(&open_err);
 }

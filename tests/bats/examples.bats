@@ -189,6 +189,20 @@ C
 	assert_failure 2
 }
 
+@test "fabric: the chain of a recorded DCB reply holds; without DCB nothing is checked" {
+	RDMADIAG_SYSFS_ROOT="$FIX/fabric/ofed" RDMADIAG_NL_REPLAY="$FIX/fabric/dcb-pfc3.rec" \
+		run "$EX/fabric" eth0 -1 mlx5_0 1
+	assert_success
+	assert_line --index 0 "pfc enabled on: 3"
+	assert_line --index 1 "chain: ok"
+	assert_line --index 4 --partial "priority ok            priority 3 (qos/trust dscp, qos/dscp2prio 26 -> 3)"
+	RDMADIAG_SYSFS_ROOT="$FIX/fabric/upstream" RDMADIAG_NL_REPLAY="$FIX/fabric/dcb-none.rec" \
+		run "$EX/fabric" eth0 106
+	assert_success
+	assert_line --index 0 "dcb: eth0 has no DCB (the driver does not implement dcbnl)"
+	assert_line --index 1 "chain: unknown"
+}
+
 @test "librdmadiag(3) names every function the installed library exports, and each header" {
 	page="$DEST/opt/rd/share/man/man3/librdmadiag.3"
 	[ -f "$page" ]

@@ -48,7 +48,7 @@ traffic ok null"
 	assert_output '[false,8,false,[50,50,0,0,0,0,0,0],["ets","ets","strict","strict","strict","strict","strict","strict"],[0,0,0,1,0,0,2,0]]'
 	run ofed rdmastat fabric -j
 	run jq -c '[.[0].dcb.app, .[0].dcb.dcbx, .[0].dcb.maxrate.tc_maxrate[3], .[0].dcb.peer.app]' <<< "$output"
-	assert_output '[{"dscp_prio":[[26,3],[48,6]],"ethtype_prio":[[35093,3]]},{"host":true,"lld_managed":false,"cee":false,"ieee":true,"static":false},25000000000,{"dscp_prio":[[26,3]],"willing":true}]'
+	assert_output '[{"dscp_prio":[[26,3],[48,6]],"ethtype_prio":[[35093,3]]},{"host":true,"lld_managed":false,"cee":false,"ieee":true,"static":false},25000000,{"dscp_prio":[[26,3]],"willing":true}]'
 }
 
 @test "OFED settings are read; on an upstream tree they are absent, not off" {

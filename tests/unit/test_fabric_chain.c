@@ -24,7 +24,6 @@ struct world {
 
 static void load(struct world *w, const char *root, const char *rec, const char *eth)
 {
-	char e[256];
 
 	memset(w, 0, sizeof(*w));
 	setenv("RDMADIAG_SYSFS_ROOT", root, 1);
@@ -33,10 +32,10 @@ static void load(struct world *w, const char *root, const char *rec, const char 
 		setenv("RDMADIAG_ETHTOOL_REPLAY", eth, 1);
 	else
 		unsetenv("RDMADIAG_ETHTOOL_REPLAY");
-	EXPECT_EQ(rdiag_fabric_open(&w->f, e, sizeof(e)), 0);
+	EXPECT_EQ(rdiag_fabric_open(&w->f, NULL), 0);
 	w->dcb_err = rdiag_fabric_dcb(w->f, "eth0", &w->dcb);
 	if (w->dcb_err && w->dcb_err != -EOPNOTSUPP)
-		printf("# %s %s: %s\n", root, rec, rdiag_fabric_error(w->f));
+		printf("# %s %s: %s\n", root, rec, rdiag_fabric_errmsg(w->f));
 	EXPECT_EQ(rdiag_fabric_qos(w->f, "eth0", "mlx5_0", 1, &w->qos), 0);
 	if (eth) {
 		EXPECT_EQ(rdiag_fabric_ethstats(w->f, "eth0", &w->a), 0);
@@ -113,11 +112,10 @@ static void qos_trees(void)
 	{
 		struct rdiag_fabric *f;
 		struct rdiag_fabric_qos q;
-		char e[256];
 
-		EXPECT_EQ(rdiag_fabric_open(&f, e, sizeof(e)), 0);
+		EXPECT_EQ(rdiag_fabric_open(&f, NULL), 0);
 		EXPECT_EQ(rdiag_fabric_qos(f, "eth0", NULL, 0, &q), -EINVAL);
-		EXPECT_STREQ(rdiag_fabric_error(f),
+		EXPECT_STREQ(rdiag_fabric_errmsg(f),
 			     "/sys/class/net/eth0/qos/trust: 'vendor' is neither pcp nor dscp");
 		EXPECT_EQ(rdiag_fabric_qos(f, "../x", NULL, 0, &q), -EINVAL);
 		rdiag_fabric_close(f);

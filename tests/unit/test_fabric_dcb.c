@@ -17,18 +17,17 @@
 static int load(const char *rec, struct rdiag_dcb *d, char *err, size_t errlen)
 {
 	struct rdiag_fabric *f;
-	char e[256];
 	int ret;
 
 	setenv("RDMADIAG_NL_REPLAY", rec, 1);
-	ret = rdiag_fabric_open(&f, e, sizeof(e));
+	ret = rdiag_fabric_open(&f, NULL);
 	if (ret < 0) {
-		snprintf(err, errlen, "%s", e);
+		snprintf(err, errlen, "%s", rdiag_fabric_errmsg(NULL));
 		return ret;
 	}
 	memset(d, 0xa5, sizeof(*d));
 	ret = rdiag_fabric_dcb(f, "eth0", d);
-	snprintf(err, errlen, "%s", rdiag_fabric_error(f));
+	snprintf(err, errlen, "%s", rdiag_fabric_errmsg(f));
 	rdiag_fabric_close(f);
 	return ret;
 }
@@ -65,7 +64,7 @@ static void pfc3(void)
 	EXPECT_EQ(d.app.app[2].selector, 1);
 	EXPECT_EQ(d.app.app[2].protocol, 0x8915);
 	EXPECT_TRUE(d.has_maxrate);
-	EXPECT_U64(d.tc_maxrate[3], 25000000000ull);
+	EXPECT_U64(d.tc_maxrate[3], 25000000ull);	/* kbit/s: 25 Gbit/s */
 	EXPECT_TRUE(d.has_dcbx);
 	EXPECT_EQ(d.dcbx, 0x09);
 	EXPECT_TRUE(d.peer_pfc.present);
@@ -153,17 +152,24 @@ static void replay_missing(void)
 {
 	struct rdiag_fabric *f;
 	struct rdiag_dcb d;
-	char e[256];
 
 	setenv("RDMADIAG_NL_REPLAY", FX "dcb-pfc3.rec", 1);
-	EXPECT_EQ(rdiag_fabric_open(&f, e, sizeof(e)), 0);
+	EXPECT_EQ(rdiag_fabric_open(&f, NULL), 0);
 	EXPECT_EQ(rdiag_fabric_dcb(f, "eth1", &d), -ENOENT);
-	EXPECT_STREQ(rdiag_fabric_error(f), "netlink replay: no recorded dcbnl reply for eth1");
+	EXPECT_STREQ(rdiag_fabric_errmsg(f), "netlink replay: no recorded dcbnl reply for eth1");
 	EXPECT_EQ(rdiag_fabric_dcb(f, "a-name-longer-than-ifnamsiz", &d), -EINVAL);
 	rdiag_fabric_close(f);
 	setenv("RDMADIAG_NL_REPLAY", FX "no-such.rec", 1);
-	EXPECT_EQ(rdiag_fabric_open(&f, e, sizeof(e)), -ENOENT);
-	EXPECT_STREQ(e, "cannot open netlink replay '" FX "no-such.rec': No such file or directory");
+	EXPECT_EQ(rdiag_fabric_open(&f, NULL), -ENOENT);
+	EXPECT_STREQ(rdiag_fabric_errmsg(NULL), "cannot open netlink replay '" FX "no-such.rec': No such file or directory");
+	unsetenv("RDMADIAG_NL_REPLAY");
+	{
+		const struct rdiag_fabric_opts o = { .nl_record = "/nonexistent-dir/x.rec" };
+
+		EXPECT_EQ(rdiag_fabric_open(&f, &o), -ENOENT);
+		EXPECT_STREQ(rdiag_fabric_errmsg(NULL), "cannot open '/nonexistent-dir/x.rec': No such file or directory");
+		EXPECT_TRUE(f == NULL);
+	}
 }
 
 /* a fake sysfs tree is another machine: without a recording this host is not asked */
@@ -172,14 +178,13 @@ static void fake_root(void)
 	struct rdiag_fabric *f;
 	struct rdiag_dcb d;
 	struct rdiag_ethstats *s;
-	char e[256];
 
 	setenv("RDMADIAG_SYSFS_ROOT", FX "upstream", 1);
 	unsetenv("RDMADIAG_NL_REPLAY");
 	unsetenv("RDMADIAG_ETHTOOL_REPLAY");
-	EXPECT_EQ(rdiag_fabric_open(&f, e, sizeof(e)), 0);
+	EXPECT_EQ(rdiag_fabric_open(&f, NULL), 0);
 	EXPECT_EQ(rdiag_fabric_dcb(f, "lo", &d), -ENXIO);
-	EXPECT_STREQ(rdiag_fabric_error(f), "lo: a sysfs root without RDMADIAG_NL_REPLAY: this host's dcbnl is not asked");
+	EXPECT_STREQ(rdiag_fabric_errmsg(f), "lo: a sysfs root without RDMADIAG_NL_REPLAY: this host's dcbnl is not asked");
 	EXPECT_EQ(rdiag_fabric_ethstats(f, "lo", &s), -ENXIO);
 	rdiag_fabric_close(f);
 	unsetenv("RDMADIAG_SYSFS_ROOT");

@@ -17,10 +17,9 @@
 static struct rdiag_fabric *open_replay(const char *path)
 {
 	struct rdiag_fabric *f = NULL;
-	char e[256];
 
 	setenv("RDMADIAG_ETHTOOL_REPLAY", path, 1);
-	EXPECT_EQ(rdiag_fabric_open(&f, e, sizeof(e)), 0);
+	EXPECT_EQ(rdiag_fabric_open(&f, NULL), 0);
 	return f;
 }
 
@@ -63,19 +62,18 @@ static void bad(void)
 {
 	struct rdiag_fabric *f = open_replay(FX "eth-bad.txt");
 	struct rdiag_ethstats *s = (void *)1;
-	char e[256];
 
 	EXPECT_EQ(rdiag_fabric_ethstats(f, "eth0", &s), -EBADMSG);
 	EXPECT_TRUE(s == NULL);
-	EXPECT_STREQ(rdiag_fabric_error(f), "ethtool replay for eth0: 96 bytes of names and 16 of values do not describe the same statistics");
+	EXPECT_STREQ(rdiag_fabric_errmsg(f), "ethtool replay for eth0: 96 bytes of names and 16 of values do not describe the same statistics");
 	EXPECT_EQ(rdiag_fabric_ethstats(f, "eth1", &s), -EOPNOTSUPP);
-	EXPECT_STREQ(rdiag_fabric_error(f), "eth1: the driver has no statistics (ethtool -S)");
+	EXPECT_STREQ(rdiag_fabric_errmsg(f), "eth1: the driver has no statistics (ethtool -S)");
 	EXPECT_EQ(rdiag_fabric_ethstats(f, "eth9", &s), -ENODEV);
 	rdiag_fabric_close(f);
 	/* a replay file that is not one: its line named */
 	setenv("RDMADIAG_ETHTOOL_REPLAY", FX "dcb-pfc3.rec", 1);
-	EXPECT_EQ(rdiag_fabric_open(&f, e, sizeof(e)), -EINVAL);
-	EXPECT_TRUE(strstr(e, "dcb-pfc3.rec: line 3: expected 'IFNAME driver NAME'") != NULL);
+	EXPECT_EQ(rdiag_fabric_open(&f, NULL), -EINVAL);
+	EXPECT_TRUE(strstr(rdiag_fabric_errmsg(NULL), "dcb-pfc3.rec: line 3: expected 'IFNAME driver NAME'") != NULL);
 	unsetenv("RDMADIAG_ETHTOOL_REPLAY");
 }
 

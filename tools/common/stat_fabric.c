@@ -61,6 +61,22 @@ static void print_u64s(struct out *o, const char *key, const char *word, const u
 	out_arr_end(o);
 }
 
+/* TSA names as dcb ets prints them ("???" for a value without one) */
+static void print_tsa(struct out *o, const char *key, const char *word, const uint8_t *v)
+{
+	int i;
+
+	out_text(o, " %s", word);
+	out_arr_begin(o, key);
+	for (i = 0; i < RDIAG_DCB_PRIOS; i++) {
+		const char *n = rdiag_dcb_tsa_name(v[i]);
+
+		out_str(o, NULL, NULL, n ? n : "???");
+		out_text(o, " %d:%s", i, n ? n : "???");
+	}
+	out_arr_end(o);
+}
+
 static void print_pfc(struct out *o, const char *key, const char *indent,
 		      const struct rdiag_dcb_pfc *p)
 {
@@ -83,8 +99,6 @@ static void print_pfc(struct out *o, const char *key, const char *indent,
 static void print_ets(struct out *o, const char *key, const char *indent,
 		      const struct rdiag_dcb_ets *e)
 {
-	int i;
-
 	out_text(o, "%sets", indent);
 	out_obj_begin(o, key);
 	out_bool(o, "willing", NULL, e->willing);
@@ -94,17 +108,18 @@ static void print_ets(struct out *o, const char *key, const char *indent,
 	out_text(o, " cbs %s\n%s   ", e->cbs ? "on" : "off", indent);
 	print_u8s(o, "tc_bw", "tc-bw", e->tc_tx_bw);
 	out_text(o, "\n%s   ", indent);
-	out_text(o, " tc-tsa");
-	out_arr_begin(o, "tc_tsa");
-	for (i = 0; i < RDIAG_DCB_PRIOS; i++) {
-		const char *n = rdiag_dcb_tsa_name(e->tc_tsa[i]);
-
-		out_str(o, NULL, NULL, n ? n : "???");
-		out_text(o, " %d:%s", i, n ? n : "???");
-	}
-	out_arr_end(o);
+	print_tsa(o, "tc_tsa", "tc-tsa", e->tc_tsa);
 	out_text(o, "\n%s   ", indent);
 	print_u8s(o, "prio_tc", "prio-tc", e->prio_tc);
+	/* dcb ets show prints these too: pg-bw (tc_rx_bw) and the recommendation */
+	out_text(o, "\n%s   ", indent);
+	print_u8s(o, "pg_bw", "pg-bw", e->tc_rx_bw);
+	out_text(o, "\n%s   ", indent);
+	print_u8s(o, "reco_tc_bw", "reco-tc-bw", e->tc_reco_bw);
+	out_text(o, "\n%s   ", indent);
+	print_tsa(o, "reco_tc_tsa", "reco-tc-tsa", e->tc_reco_tsa);
+	out_text(o, "\n%s   ", indent);
+	print_u8s(o, "reco_prio_tc", "reco-prio-tc", e->reco_prio_tc);
 	out_obj_end(o);
 	out_text(o, "\n");
 }
@@ -402,8 +417,7 @@ int stat_fabric_run(struct out *o, struct rdiag_counters *c, const struct stat_f
 	struct rdiag_fabric *f;
 	struct target *t = NULL;
 	size_t nt = 0, i, j;
-	char err[256];
-	FILE *rec = NULL;
+	struct rdiag_fabric_opts fo = { 0 };
 	int ret, rc = EXIT_OK;
 
 	ret = rdiag_counters_discover(c, &ds);
@@ -440,23 +454,18 @@ int stat_fabric_run(struct out *o, struct rdiag_counters *c, const struct stat_f
 			tool_die("no RDMA port with a network device on '%s'", opts->dev);
 		tool_die("no RDMA port with a network device (InfiniBand ports have no DCB)");
 	}
-	ret = rdiag_fabric_open(&f, err, sizeof(err));
+	fo.nl_record = opts->nl_record;
+	ret = rdiag_fabric_open(&f, &fo);
 	if (ret < 0)
-		tool_die("%s", err[0] ? err : strerror(-ret));
-	if (opts->nl_record) {
-		rec = fopen(opts->nl_record, "ae");
-		if (!rec)
-			tool_die("cannot open '%s': %s", opts->nl_record, strerror(errno));
-		rdiag_fabric_record(f, rec);
-	}
+		tool_die("%s", rdiag_fabric_errmsg(NULL));
 	if (opts->interval > 0) {
 		for (i = 0; i < nt; i++)
 			if (rdiag_fabric_ethstats(f, t[i].netdev, &t[i].a) < 0)
-				tool_warn("%s: %s", tool_esc_tmp(t[i].netdev), rdiag_fabric_error(f));
+				tool_warn("%s: %s", tool_esc_tmp(t[i].netdev), rdiag_fabric_errmsg(f));
 		sleep_s(opts->interval);
 		for (i = 0; i < nt; i++)
 			if (t[i].a && rdiag_fabric_ethstats(f, t[i].netdev, &t[i].b) < 0)
-				tool_warn("%s: %s", tool_esc_tmp(t[i].netdev), rdiag_fabric_error(f));
+				tool_warn("%s: %s", tool_esc_tmp(t[i].netdev), rdiag_fabric_errmsg(f));
 	}
 
 	out_arr_begin(o, NULL);
@@ -469,9 +478,9 @@ int stat_fabric_run(struct out *o, struct rdiag_counters *c, const struct stat_f
 
 		dcb_err = rdiag_fabric_dcb(f, t[i].netdev, &dcb);
 		if (dcb_err < 0 && dcb_err != -EOPNOTSUPP)
-			tool_warn("%s", rdiag_fabric_error(f));
+			tool_warn("%s", rdiag_fabric_errmsg(f));
 		if (rdiag_fabric_qos(f, t[i].netdev, t[i].dev, t[i].port, &qos) < 0)
-			tool_die("%s", rdiag_fabric_error(f));
+			tool_die("%s", rdiag_fabric_errmsg(f));
 		memset(&in, 0, sizeof(in));
 		in.ifname = t[i].netdev;
 		in.dev = t[i].dev;
@@ -506,8 +515,6 @@ int stat_fabric_run(struct out *o, struct rdiag_counters *c, const struct stat_f
 	}
 	out_arr_end(o);
 	rdiag_fabric_close(f);
-	if (rec)
-		fclose(rec);
 	free(t);
 	return rc;
 }

@@ -24,15 +24,18 @@ extern "C" {
 #define RDIAG_DCB_PRIOS 8	/* IEEE 802.1Q priorities, and traffic classes */
 #define RDIAG_DCB_APP_MAX 128	/* APP entries kept (64 DSCP + 8 PCP + a few others) */
 
-/* ---- the handle ---- */
+/* ---- the handle (librdmadiag(3), Conventions) ---- */
 struct rdiag_fabric;
-/* 0 or -errno (-ENOMEM; the replay file cannot be loaded: -errno, text via err) */
-int rdiag_fabric_open(struct rdiag_fabric **out, char *err, size_t errlen);
+struct rdiag_fabric_opts {
+	const char *nl_record;	/* append every dcbnl request and reply to this file, in the
+				 * RDMADIAG_NL_REPLAY format (rdmastat --nl-record); NULL none */
+};
+/* 0, or -errno: -ENOMEM; a replay file that cannot be loaded, a record file that cannot be
+ * opened (rdiag_fabric_errmsg(NULL) says which).  opts may be NULL. */
+int rdiag_fabric_open(struct rdiag_fabric **out, const struct rdiag_fabric_opts *opts);
 void rdiag_fabric_close(struct rdiag_fabric *f);
-/* the text of the last failure on this handle ("" when none) */
-const char *rdiag_fabric_error(const struct rdiag_fabric *f);
-/* write every dcbnl request and reply to FILE in the RDMADIAG_NL_REPLAY format (NULL: off) */
-void rdiag_fabric_record(struct rdiag_fabric *f, FILE *file);
+/* one line about the last failed call on f ("" none); f NULL: why the last open failed */
+const char *rdiag_fabric_errmsg(const struct rdiag_fabric *f);
 
 /* ---- DCB (struct ieee_pfc, ieee_ets, dcb_app of linux/dcbnl.h, copied out) ---- */
 struct rdiag_dcb_pfc {
@@ -76,7 +79,7 @@ struct rdiag_dcb {
 	struct rdiag_dcb_ets ets, peer_ets;
 	struct rdiag_dcb_apps app, peer_app;
 	bool has_maxrate;
-	uint64_t tc_maxrate[RDIAG_DCB_PRIOS];	/* bits per second, 0 = unlimited */
+	uint64_t tc_maxrate[RDIAG_DCB_PRIOS];	/* kbit/s (struct ieee_maxrate), 0 = unlimited */
 	bool has_dcbx;
 	uint8_t dcbx;		/* DCB_CAP_DCBX_*: 0x01 host, 0x02 LLD managed, 0x04 CEE,
 				 * 0x08 IEEE, 0x10 static */
