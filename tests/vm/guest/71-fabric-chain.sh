@@ -8,7 +8,6 @@
 #   71-PHASE.{before,after}.{dcb0,dcb1}.ethtool   ethtool -S around that interval
 #   71-PHASE.doctor.json    rdmadoctor local -j
 #   71-ok.rdmatop.txt       rdmatop -b --screen fabric -n 2 over the same traffic
-#   71-pfcecn.fabric.txt    rdmastat fabric rxed0 (text: the README's example)
 #   71-PHASE.fixed.json     rdmastat fabric -j rxed0 after running the fixes rxed0's broken
 #                           links gave (71-PHASE.fixcmd; see fix)
 #   ok      PFC 3, APP 26:3 on both ends, ECN on everywhere (capture on dcb1: 71-ok.pcap)
@@ -159,7 +158,6 @@ for w in roce_np roce_rp; do
 	echo "$w $(cat /sys/class/net/$X0/ecn/$w/enable/$PRIO)"
 done > "$J-pfcecn.ecn"
 measure pfcecn
-save pfcecn.fabric.txt rdmastat fabric $R0
 fix pfcecn all
 echo "after fix: $(cat /sys/class/net/$X0/ecn/roce_np/enable/$PRIO)" >> "$J-pfcecn.ecn"
 
