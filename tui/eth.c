@@ -108,8 +108,17 @@ const char *rt_eth_stat_title(enum rt_eth_stat s)
 
 int rt_eth_port_ingest(struct rt_eth **e, const struct rt_eth_snap *s)
 {
-	if (!s)
+	int p, k;
+
+	if (!s) {
+		/* no sample this time (the read failed): no rate, rather than the last one */
+		for (p = 0; *e && p < RDIAG_DCB_PRIOS; p++)
+			for (k = 0; k < RT_ES__N; k++)
+				(*e)->prio[p][k].valid = false;
+		for (k = 0; *e && k < RT_ET__N; k++)
+			(*e)->total[k].valid = false;
 		return 0;
+	}
 	if (!*e && !(*e = calloc(1, sizeof(**e))))
 		return -ENOMEM;
 	rt_eth_ingest(*e, s);

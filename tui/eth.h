@@ -50,7 +50,7 @@ int rt_eth_sample(struct rdiag_fabric **f, const char *ifname, struct rt_eth_sna
 /* feed one sample into *e (first call: no rates yet) */
 void rt_eth_ingest(struct rt_eth *e, const struct rt_eth_snap *s);
 /* the model's copy of a port's Ethernet side: *e allocated on the first sample (s NULL: the
- * port had none this time, *e is kept as it was).  0 or -ENOMEM */
+ * port had none this time: *e keeps its values, without rates).  0 or -ENOMEM */
 int rt_eth_port_ingest(struct rt_eth **e, const struct rt_eth_snap *s);
 struct rt_snap;
 /* collector: sample the netdev of every port of s that has one; a port whose netdev has no

@@ -93,6 +93,23 @@ static void test_rates_and_cells(void)
 	rt_port_cols_fit(&m, 0, shown);
 	EXPECT_TRUE(shown[PC_PAUSE]);
 	EXPECT_TRUE(!shown[PC_DISC]);
+	/* a frame whose ethtool read failed: no rate shown, not the last one */
+	{
+		struct rt_snap s2 = { 0 };
+
+		s2.nports = 1;
+		s2.ports = calloc(1, sizeof(*s2.ports));
+		snprintf(s2.ports[0].dev, sizeof(s2.ports[0].dev), "rxe0");
+		s2.ports[0].port = 1;
+		s2.ports[0].t_ns = (uint64_t)(3.5 * SEC);
+		EXPECT_EQ(rt_model_ingest(&m, &s2), 0);
+		rt_snap_free(&s2);
+		p = rt_model_find(&m, "rxe0", 1);
+		rt_fab_cells(p->eth, 3, cells);
+		EXPECT_STREQ(cells[FC_RXP], "-");
+		rt_port_cells(p, pc);
+		EXPECT_STREQ(pc[PC_PAUSE], "-");
+	}
 	/* a counter that went backwards (driver reset): no rate, not a huge one */
 	ingest(&m, 4, 10, 0);
 	p = rt_model_find(&m, "rxe0", 1);
