@@ -8,12 +8,13 @@
 #   71-PHASE.{before,after}.{dcb0,dcb1}.ethtool   ethtool -S around that interval
 #   71-PHASE.doctor.json    rdmadoctor local -j
 #   71-ok.rdmatop.txt       rdmatop -b --screen fabric -n 2 over the same traffic
-#   71-PHASE.fixed.json     rdmastat fabric -j rxed0 after running the fixes rxed0's broken
-#                           links gave (71-PHASE.fixcmd; see fix)
-#   ok      PFC 3, APP 26:3 on both ends, ECN on everywhere (capture on dcb1: 71-ok.pcap)
-#   noapp   no APP entry on either end: everything on priority 0
-#   pfcecn  APP 26:3 again, PFC on priority 4 only on both ends, and dcb0's
-#           ecn/roce_np/enable/3 = 0 (the module's OFED-style files): two broken links
+#   71-PHASE.fixcmd         the fixes rxed0's broken links gave, which the guest ran
+#   noapp   PFC 3, no APP entry on either end: everything on priority 0; then the fix
+#   pfcecn  APP 26:3 (noapp's fix on dcb0), PFC on priority 4 only on both ends, and dcb0's
+#           ecn/roce_np/enable/3 = 0 (the module's OFED-style files): two broken links;
+#           then both fixes
+#   ok      after those fixes: PFC 3 (and 4, left on dcb0), APP 26:3, ECN on everywhere,
+#           ETS set on dcb0 (capture on dcb1: 71-ok.pcap)
 # and the independent readers: 71-ok.dcb0.{pfc,app,ets}.json (dcb -j ... show, beside
 # 71-ok.fabric.json), 71-noapp.dcb0.app.json, 71-pfcecn.dcb0.pfc.json, 71-pfcecn.ecn (cat
 # of dcb0's ecn/*/enable/3, before and after the fix).  host/71-fabric-chain.sh judges.
@@ -43,7 +44,9 @@ reads_past() { local n; read -r n < /sys/class/net/$1/dcbdev/stats_reads; [ "$n"
 measure() {
 	local d s srv r0 r1 t0 top=
 	if [ "${2:-}" != traffic ]; then
+		log "$1: rdmastat fabric"
 		save "$1.fabric.json" rdmastat fabric -j
+		log "$1: rdmadoctor local"
 		save "$1.doctor.json" rdmadoctor local -j
 		return 0
 	fi
@@ -53,6 +56,7 @@ measure() {
 	timeout 30 ucmatose -b "$XB" -p "$PORT" -t "$TOS" -C "$MSGS" -S 1024 >&2 2>&1 &
 	srv=$!
 	wait_cm_listen "$PORT" || log "$1: ucmatose server did not listen"
+	log "$1: server listens"
 	if [ "${3:-}" = top ]; then
 		rdmatop -b --screen fabric -n 2 -d $IVAL > "$J-$1.rdmatop.txt" 2>&1 &
 		top=$!
@@ -61,6 +65,7 @@ measure() {
 		read -r r0 < /sys/class/net/$X0/dcbdev/stats_reads
 		read -r r1 < /sys/class/net/$X1/dcbdev/stats_reads
 	fi
+	log "$1: rdmastat fabric -i"
 	rdmastat fabric -j -i $IVAL > "$J-$1.fabric.json" 2> "$J-$1.fabric.err" &
 	s=$!
 	wait_for 10 reads_past $X0 "$r0" && wait_for 10 reads_past $X1 "$r1" && kill -STOP $s
@@ -74,10 +79,12 @@ measure() {
 	[ -z "$top" ] || { wait "$top"; echo $? > "$J-$1.rdmatop.txt.rc"; }
 	for d in $X0 $X1; do ethtool -S "$d" > "$J-$1.after.$d.ethtool"; done
 	cat "$J-$1.fabric.err" >&2
+	log "$1: rdmadoctor local"
 	save "$1.doctor.json" rdmadoctor local -j
+	log "$1: measured"
 }
 # fix PHASE first|all: run the fix of rxed0's first (or every) broken link, each its dcb or
-# echo command (up to " (mlnx_qos ..."), then the chain again (no -i)
+# echo command (up to " (mlnx_qos ..."); the next phase's chain shows whether it took
 fix() {
 	local cmd sel='[0]'
 	[ "$2" = all ] && sel='[]'
@@ -85,7 +92,6 @@ fix() {
 		select(.state == \"broken\") | .fix]$sel" "$J-$1.fabric.json" | sed 's/ (mlnx_qos.*//')
 	echo "$cmd" > "$J-$1.fixcmd"
 	tap_ok "$1: the fix rdmastat gives for $R0 runs: $(echo $cmd)" sh -c "$cmd"
-	save "$1.fixed.json" rdmastat fabric -j $R0
 }
 undo() {
 	rdma link delete $R0 2>/dev/null; rdma link delete $R1 2>/dev/null
@@ -129,19 +135,10 @@ else
 	tap_pass "an ECN enable file refuses 2"
 fi
 
-log "phase ok"
-tap_ok "dcb pfc set prio-pfc $PRIO:on, app add dscp-prio 26:$PRIO on both ends" \
-	eval "dcb_both pfc set prio-pfc $PRIO:on && dcb_both app add dscp-prio 26:$PRIO"
-# ETS off its defaults on dcb0 (as 70 sets it), so that the comparison is not of defaults
-tap_ok "dcb ets set dev $X0 tc-tsa 0:strict tc-bw 0:0 1:100 prio-tc $PRIO:1" \
-	dcb ets set dev $X0 tc-tsa 0:strict tc-bw 0:0 1:100 prio-tc $PRIO:1
-for w in pfc app ets; do dcb -j $w show dev $X0 > "$J-ok.$X0.$w.json"; done
-cap_start 71-ok $X1
-measure ok traffic top
-cap_stop 71-ok
-
+# The broken cases first, each repaired by the fix rdmastat printed for rxed0 (dcb1 by hand);
+# the passing case last, after those fixes.
 log "phase noapp"
-tap_ok "dcb app del dscp-prio 26:$PRIO on both ends (PFC on $PRIO)" dcb_both app del dscp-prio 26:$PRIO
+tap_ok "dcb pfc set prio-pfc $PRIO:on on both ends, no APP entry" dcb_both pfc set prio-pfc $PRIO:on
 dcb -j app show dev $X0 > "$J-noapp.$X0.app.json"
 measure noapp traffic
 fix noapp first
@@ -160,6 +157,16 @@ done > "$J-pfcecn.ecn"
 measure pfcecn
 fix pfcecn all
 echo "after fix: $(cat /sys/class/net/$X0/ecn/roce_np/enable/$PRIO)" >> "$J-pfcecn.ecn"
+dcb pfc set dev $X1 prio-pfc $PRIO:on 4:off
+
+log "phase ok"
+# ETS off its defaults on dcb0 (as 70 sets it), so that the comparison is not of defaults
+tap_ok "dcb ets set dev $X0 tc-tsa 0:strict tc-bw 0:0 1:100 prio-tc $PRIO:1" \
+	dcb ets set dev $X0 tc-tsa 0:strict tc-bw 0:0 1:100 prio-tc $PRIO:1
+for w in pfc app ets; do dcb -j $w show dev $X0 > "$J-ok.$X0.$w.json"; done
+cap_start 71-ok $X1
+measure ok traffic top
+cap_stop 71-ok
 
 log "undo"
 undo
