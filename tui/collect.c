@@ -28,6 +28,7 @@ static const char *name_or_unknown(const char *name)
 
 struct rt_collector {
 	struct rdiag_counters *h;
+	struct rdiag_fabric *fab;	/* the netdevs' ethtool -S (eth.c), opened on first use */
 	struct rt_collect_opts o;
 	struct rdiag_devices *devs;
 	uint64_t discovered_ns;
@@ -93,6 +94,7 @@ void rt_collector_free(struct rt_collector *c)
 		rt_snap_free(&c->ready);
 	rdiag_counters_devices_free(c->devs);
 	rdiag_counters_close(c->h);
+	rdiag_fabric_close(c->fab);
 	pthread_mutex_destroy(&c->lock);
 	pthread_cond_destroy(&c->cond);
 	free(c);
@@ -616,6 +618,10 @@ int rt_collect_once(struct rt_collector *c, struct rt_snap *s)
 		return (int)r;
 	}
 	set_busy_dev(c, "");
+	if (rt_eth_collect(&c->fab, s) < 0) {
+		rt_snap_free(s);
+		return -ENOMEM;
+	}
 	if (c->o.qps) {
 		copy_qps(c, s);
 		copy_cms(c, s);

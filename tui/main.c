@@ -23,11 +23,13 @@
 #include "common/interval.h"
 #include "ui.h"
 #include "view.h"
+#include "view_fabric.h"
 
 struct opts {
 	double interval;
 	uint64_t count;			/* 0 = forever */
 	bool batch, json;
+	bool fabric;			/* --screen fabric: batch frames of the Fabric screen */
 	enum rdiag_source source;
 	const char *thresholds;
 	const char *nl_record;
@@ -42,6 +44,8 @@ static void usage(void)
 	       "  -n, --iterations COUNT   stop after COUNT refreshes\n"
 	       "  -b, --batch              batch mode: plain text frames on stdout, no curses\n"
 	       "  -j, --json               with -b: one JSON object per frame (JSON lines)\n"
+	       "      --screen NAME        with -b: the frames of screen ports (default) or\n"
+	       "                           fabric (per-priority Ethernet rates of each port)\n"
 	       "      --source SRC         auto (default), netlink or sysfs\n"
 	       "      --thresholds FILE    threshold rules (same format as rdmastat)\n"
 	       "      --sysfs-root DIR     read sysfs under DIR (also RDMADIAG_SYSFS_ROOT)\n"
@@ -50,6 +54,7 @@ static void usage(void)
 	       "      --version            version\n"
 	       "\n"
 	       "Keys: arrows/j/k select, Enter counters, Esc back, Q QPs, C rdma_cm IDs,\n"
+	       "F per-priority rates of the port's netdev,\n"
 	       "s/S sort, p pause, +/- interval, r reset baseline, t thresholds, h help, q quit.\n"
 	       "Exit status: 0 ok, 1 a threshold was breached (batch mode), 2 usage or\n"
 	       "environment error.  NO_COLOR disables colour.\n");
@@ -57,12 +62,13 @@ static void usage(void)
 
 static void parse(int argc, char **argv, struct opts *o)
 {
-	enum { OPT_SOURCE = 256, OPT_THRESH, OPT_ROOT, OPT_RECORD, OPT_VERSION };
+	enum { OPT_SOURCE = 256, OPT_THRESH, OPT_ROOT, OPT_RECORD, OPT_VERSION, OPT_SCREEN };
 	static const struct option lo[] = {
 		{ "delay", required_argument, NULL, 'd' },
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "batch", no_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "screen", required_argument, NULL, OPT_SCREEN },
 		{ "source", required_argument, NULL, OPT_SOURCE },
 		{ "thresholds", required_argument, NULL, OPT_THRESH },
 		{ "sysfs-root", required_argument, NULL, OPT_ROOT },
@@ -71,6 +77,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool screen = false;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -100,6 +107,15 @@ static void parse(int argc, char **argv, struct opts *o)
 			else
 				tool_usage_error("invalid source '%s': auto, netlink or sysfs", optarg);
 			break;
+		case OPT_SCREEN:
+			if (!strcmp(optarg, "fabric"))
+				o->fabric = true;
+			else if (!strcmp(optarg, "ports"))
+				o->fabric = false;
+			else
+				tool_usage_error("invalid screen '%s': ports or fabric", optarg);
+			screen = true;
+			break;
 		case OPT_THRESH:
 			o->thresholds = optarg;
 			break;
@@ -127,6 +143,10 @@ static void parse(int argc, char **argv, struct opts *o)
 		tool_usage_error("unexpected argument '%s'", argv[optind]);
 	if (o->json && !o->batch)
 		tool_usage_error("-j/--json needs -b/--batch");
+	if (screen && !o->batch)
+		tool_usage_error("--screen needs -b/--batch (interactively: P and F)");
+	if (o->fabric && o->json)
+		tool_usage_error("--screen fabric: text frames only (-j frames are the Ports data)");
 }
 
 static bool want_color(void)
@@ -242,7 +262,10 @@ static int run_batch(const struct opts *o, struct rt_collector *col, struct rt_m
 			warned = true;
 		}
 		frame_info(&fi, host, o->interval, th);
-		rt_view_batch_frame(out, m, &fi);
+		if (o->fabric)
+			rt_view_batch_fabric(out, m, &fi);
+		else
+			rt_view_batch_frame(out, m, &fi);
 		/* a frame is out when it is complete, as top -b does: whoever reads a pipe or
 		 * follows a file sees each refresh then, not when a stdio buffer fills */
 		fflush(stdout);

@@ -14,8 +14,10 @@ void rt_snap_free(struct rt_snap *s)
 
 	if (!s)
 		return;
-	for (i = 0; i < s->nports; i++)
+	for (i = 0; i < s->nports; i++) {
 		free(s->ports[i].ctr);
+		free(s->ports[i].eth);
+	}
 	free(s->ports);
 	free(s->qps);
 	free(s->cms);
@@ -37,6 +39,7 @@ static void port_release(struct rt_port *p)
 	for (i = 0; i < p->nctr; i++)
 		free(p->ctr[i].name);
 	free(p->ctr);
+	free(p->eth);
 }
 
 void rt_model_free(struct rt_model *m)
@@ -299,6 +302,8 @@ int rt_model_ingest(struct rt_model *m, const struct rt_snap *s)
 				return -ENOMEM;
 			ctr_update(c, sc, sp->t_ns, rebase);
 		}
+		if (rt_eth_port_ingest(&p->eth, sp->eth) < 0)
+			return -ENOMEM;
 		for (j = 0; j < p->nctr; j++) {
 			struct rt_ctr *c = &p->ctr[j];
 

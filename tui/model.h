@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "eth.h"
 #include "rate_glue.h"
 
 /* ---- collector output ---------------------------------------------------------------- */
@@ -35,6 +36,7 @@ struct rt_snap_port {
 	bool slow;			/* took longer than one interval */
 	struct rt_snap_ctr *ctr;
 	size_t nctr;
+	struct rt_eth_snap *eth;	/* the netdev's ethtool -S (eth.h), NULL none */
 };
 
 struct rt_qp {
@@ -123,6 +125,7 @@ struct rt_port {
 	bool seen;			/* in the last snapshot (ingest bookkeeping) */
 	struct rt_ctr *ctr;
 	size_t nctr, cap;
+	struct rt_eth *eth;		/* the netdev's Ethernet side (eth.h), NULL none */
 
 	/* derived each interval */
 	double rx_pps, tx_pps, rx_Bps, tx_Bps;

@@ -17,6 +17,8 @@ const struct rt_col rt_port_cols[PC__N] = {
 	[PC_TXP]    = { "TX PKT/s", 8, true, 0 },
 	[PC_RXB]    = { "RX B/s", 8, true, 3 },
 	[PC_TXB]    = { "TX B/s", 8, true, 3 },
+	[PC_PAUSE]  = { "PAUSE/s", 7, true, 4 },
+	[PC_DISC]   = { "DISC/s", 6, true, 4 },
 	[PC_UTIL]   = { "UTIL", 12, false, 7 },
 	[PC_ERRS]   = { "ERR", 4, true, 1 },
 	[PC_TOP]    = { "TOP ERROR", 14, false, 4 },
@@ -75,6 +77,14 @@ static void cell_copy(char *cell, const char *s)
 	cell[l] = '\0';
 }
 
+/* a Ports-screen total of the netdev's Ethernet statistics per second, "-" none yet */
+static const char *eth_rate(const struct rt_port *p, enum rt_eth_total t, char *b, size_t len)
+{
+	if (p->gone || !p->eth || !p->eth->have_total[t] || !p->eth->total[t].valid)
+		return "-";
+	return rt_fmt_si(b, len, p->eth->total[t].rate);
+}
+
 void rt_port_cells(const struct rt_port *p, char cells[PC__N][RT_CELL])
 {
 	char b[RT_CELL];
@@ -96,6 +106,8 @@ void rt_port_cells(const struct rt_port *p, char cells[PC__N][RT_CELL])
 	CELLS(PC_TXP, rates && p->have_pkts ? rt_fmt_si(b, sizeof(b), p->tx_pps) : "-");
 	CELLS(PC_RXB, rates && p->have_bytes ? rt_fmt_bytes(b, sizeof(b), p->rx_Bps) : "-");
 	CELLS(PC_TXB, rates && p->have_bytes ? rt_fmt_bytes(b, sizeof(b), p->tx_Bps) : "-");
+	CELLS(PC_PAUSE, eth_rate(p, RT_ET_PAUSE, b, sizeof(b)));
+	CELLS(PC_DISC, eth_rate(p, RT_ET_DISCARDS, b, sizeof(b)));
 	CELLS(PC_UTIL, rt_fmt_bar(b, sizeof(b), rates ? p->util : -1, 10));
 	CELL(PC_ERRS, "%u", p->err_moving);
 	if (p->top_err)
@@ -201,10 +213,17 @@ int rt_port_cols_fit(const struct rt_model *m, int width, bool shown[PC__N])
 
 	for (c = 0; c < PC__N; c++)
 		want[c] = true;
-	want[PC_SAMPLE] = false;
-	for (i = 0; i < m->nports; i++)
-		if (!m->ports[i].gone && (m->ports[i].slow || m->ports[i].err))
+	want[PC_SAMPLE] = want[PC_PAUSE] = want[PC_DISC] = false;
+	for (i = 0; i < m->nports; i++) {
+		const struct rt_port *p = &m->ports[i];
+
+		if (!p->gone && (p->slow || p->err))
 			want[PC_SAMPLE] = true;
+		if (p->eth && p->eth->have_total[RT_ET_PAUSE])
+			want[PC_PAUSE] = true;
+		if (p->eth && p->eth->have_total[RT_ET_DISCARDS])
+			want[PC_DISC] = true;
+	}
 	return rt_cols_fit_want(rt_port_cols, PC__N, width, want, shown);
 }
 

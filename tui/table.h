@@ -21,8 +21,10 @@ struct rt_col {
 
 /* PC_SAMPLE marks a port whose last sampling was slow (longer than an interval) or failed; it
  * is shown only while some port has such a mark, and STATE always stays the port's state */
+/* PC_PAUSE and PC_DISC (the netdev's PFC/link pause frames and discards per second, eth.h)
+ * are shown only while some port's netdev has such statistics */
 enum { PC_DEV, PC_PORT, PC_STATE, PC_SAMPLE, PC_NETDEV, PC_LINK, PC_RXP, PC_TXP, PC_RXB, PC_TXB,
-       PC_UTIL, PC_ERRS, PC_TOP, PC__N };
+       PC_PAUSE, PC_DISC, PC_UTIL, PC_ERRS, PC_TOP, PC__N };
 enum { CC_NAME, CC_VALUE, CC_DELTA, CC_RATE, CC_SEV, CC_CONCEPT, CC__N };
 enum { QC_DEV, QC_PORT, QC_LQPN, QC_RQPN, QC_TYPE, QC_STATE, QC_SQPSN, QC_RQPSN, QC_PID,
        QC_COMM, QC_CTR, QC__N };
@@ -43,7 +45,8 @@ int rt_cols_fit(const struct rt_col *cols, int n, int width, bool *shown);
 /* the same among the columns wanted (want NULL: every column) */
 int rt_cols_fit_want(const struct rt_col *cols, int n, int width, const bool *want,
 		     bool *shown);
-/* the Ports table's columns for this model: PC_SAMPLE only while a port has a mark */
+/* the Ports table's columns for this model: PC_SAMPLE only while a port has a mark,
+ * PC_PAUSE/PC_DISC only while a port has Ethernet statistics */
 int rt_port_cols_fit(const struct rt_model *m, int width, bool shown[PC__N]);
 /* one row (cells NULL: the title row) into buf, columns separated by one space */
 const char *rt_row(const struct rt_col *cols, int n, const bool *shown,

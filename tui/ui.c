@@ -43,6 +43,7 @@ size_t rt_ui_count(const struct rt_ui *ui, struct rt_model *m)
 		return m->nqps;
 	case RT_SCR_CM:
 		return m->ncms;
+	case RT_SCR_FABRIC:		/* eight fixed rows, nothing to select */
 	case RT_SCR_HELP:
 	case RT_SCR__N:
 		break;
@@ -90,7 +91,8 @@ static double step_interval(double cur, int dir)
 	return steps[0];
 }
 
-static void open_detail(struct rt_ui *ui, struct rt_model *m)
+/* Enter: Detail of the port selected on Ports; F: its Fabric screen */
+static void open_port(struct rt_ui *ui, struct rt_model *m, enum rt_screen to)
 {
 	size_t *idx, n;
 	const struct rt_port *p;
@@ -105,8 +107,8 @@ static void open_detail(struct rt_ui *ui, struct rt_model *m)
 		p = &m->ports[idx[ui->sel[RT_SCR_PORTS]]];
 		snprintf(ui->detail_dev, sizeof(ui->detail_dev), "%s", p->dev);
 		ui->detail_port = p->port;
-		ui->screen = RT_SCR_DETAIL;
-		ui->sel[RT_SCR_DETAIL] = ui->top[RT_SCR_DETAIL] = 0;
+		ui->screen = to;
+		ui->sel[to] = ui->top[to] = 0;
 		ui->explain = false;
 	}
 	free(idx);
@@ -180,6 +182,7 @@ static void sort_key(struct rt_ui *ui, bool reverse)
 		snprintf(ui->msg, sizeof(ui->msg), "sort: %s%s", rt_cm_key_name(ui->cm_key),
 			 ui->cm_rev ? " (reversed)" : "");
 		break;
+	case RT_SCR_FABRIC:
 	case RT_SCR_HELP:
 	case RT_SCR__N:
 		break;
@@ -231,7 +234,7 @@ unsigned rt_ui_key(struct rt_ui *ui, struct rt_model *m, int key)
 		break;
 	case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT:
 		if (ui->screen == RT_SCR_PORTS)
-			open_detail(ui, m);
+			open_port(ui, m, RT_SCR_DETAIL);
 		break;
 	case 27: case KEY_LEFT: case KEY_BACKSPACE: case 127:
 		if (ui->screen == RT_SCR_HELP)
@@ -261,6 +264,12 @@ unsigned rt_ui_key(struct rt_ui *ui, struct rt_model *m, int key)
 		break;
 	case 'P':
 		ui->screen = RT_SCR_PORTS;
+		break;
+	case 'F':			/* the selected port's (Detail's) per-priority rates */
+		if (ui->screen == RT_SCR_PORTS || !ui->detail_dev[0])
+			open_port(ui, m, RT_SCR_FABRIC);
+		else
+			ui->screen = RT_SCR_FABRIC;
 		break;
 	case 's':
 		sort_key(ui, false);

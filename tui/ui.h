@@ -9,7 +9,8 @@
 
 #include "model.h"
 
-enum rt_screen { RT_SCR_PORTS, RT_SCR_DETAIL, RT_SCR_QPS, RT_SCR_CM, RT_SCR_HELP, RT_SCR__N };
+enum rt_screen { RT_SCR_PORTS, RT_SCR_DETAIL, RT_SCR_QPS, RT_SCR_CM, RT_SCR_FABRIC, RT_SCR_HELP,
+		 RT_SCR__N };
 
 /* what rt_ui_key() asks the main loop to do */
 enum rt_act {
@@ -40,7 +41,7 @@ struct rt_ui {
 	enum rt_cm_key cm_key;
 	bool cm_rev;
 
-	char detail_dev[64];		/* the port Detail shows */
+	char detail_dev[64];		/* the port Detail and Fabric show */
 	unsigned detail_port;
 	char filter[64];		/* Detail name filter ('/') */
 	bool filter_edit;		/* typing into the filter */

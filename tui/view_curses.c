@@ -11,6 +11,7 @@
 #include "fmt.h"
 #include "table.h"
 #include "view.h"
+#include "view_fabric.h"
 
 #define HEAD_ROWS 3	/* header, screen line, column titles */
 #define FOOT_ROWS 1	/* status line */
@@ -341,6 +342,26 @@ static void draw_cms(struct rt_model *m, struct rt_ui *ui)
 	free(idx);
 }
 
+/* the Fabric screen: the selected port's netdev, one row per priority, a moving one bold */
+static void draw_fabric(struct rt_model *m, struct rt_ui *ui)
+{
+	bool shown[FC__N];
+	char cells[FC__N][RT_CELL], line[1024];
+	const struct rt_port *p = rt_ui_detail_port(ui, m);
+	int prio;
+
+	rt_cols_fit(rt_fab_cols, FC__N, COLS, shown);
+	put(1, 0, rt_fab_title(p, line, sizeof(line)), A_BOLD, false);
+	if (!p || !p->eth)
+		return;
+	draw_titles(rt_fab_cols, FC__N, shown);
+	for (prio = 0; prio < RDIAG_DCB_PRIOS && HEAD_ROWS + prio < LINES - FOOT_ROWS; prio++) {
+		rt_fab_cells(p->eth, prio, cells);
+		put(HEAD_ROWS + prio, 0, rt_row(rt_fab_cols, FC__N, shown, cells, line, sizeof(line)),
+		    p->gone ? a_gone() : rt_fab_moving(p->eth, prio) ? A_BOLD : A_NORMAL, true);
+	}
+}
+
 static const char *const help_lines[] = {
 	"rdmatop keys",
 	"",
@@ -349,6 +370,7 @@ static const char *const help_lines[] = {
 	"  Enter          counters of the selected port (Detail)",
 	"  Esc/Left       back to Ports (or close Help / the catalogue entry)",
 	"  Q              QPs (netlink RES_QP)    C  rdma_cm IDs    P  Ports",
+	"  F              Fabric: per-priority rates of the selected port's netdev",
 	"  s / S          next sort column / reverse the order",
 	"  /              Detail: filter counters by name or concept (Enter keeps, Esc clears)",
 	"  z              Detail: hide counters that are zero and did not move",
@@ -422,6 +444,7 @@ void rt_view_curses_draw(struct rt_model *m, struct rt_ui *ui, const struct rt_f
 	case RT_SCR_DETAIL: draw_detail(m, ui, status, sizeof(status)); break;
 	case RT_SCR_QPS: draw_qps(m, ui); break;
 	case RT_SCR_CM: draw_cms(m, ui); break;
+	case RT_SCR_FABRIC: draw_fabric(m, ui); break;
 	case RT_SCR_HELP: draw_help(ui); break;
 	case RT_SCR__N: break;
 	}

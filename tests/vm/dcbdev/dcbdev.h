@@ -10,6 +10,7 @@
 
 #define DCBDEV_PRIOS	IEEE_8021QAZ_MAX_TCS	/* 8 */
 #define DCBDEV_DSCPS	64
+#define DCBDEV_ECN_ROLES	2	/* roce_np, roce_rp (dcbdev_ecn.c) */
 
 /* the per-priority counters ethtool -S shows, in its order */
 enum dcbdev_stat {
@@ -27,6 +28,12 @@ struct dcbdev_priv {
 	 * change and read locklessly by the transmit path */
 	u8 dscp_prio[DCBDEV_DSCPS];
 	atomic64_t stats[DCBDEV_PRIOS][DCBDEV_NSTATS];
+	/* how many times ethtool -S read them (sysfs dcbdev/stats_reads): a test knows when
+	 * a tool's sample was taken */
+	atomic64_t stats_reads;
+	/* OFED-style ECN enable bits per role and priority, and their sysfs directories */
+	u8 ecn[DCBDEV_ECN_ROLES][DCBDEV_PRIOS];
+	struct kobject *ecn_dir, *ecn_role[DCBDEV_ECN_ROLES], *ecn_enable[DCBDEV_ECN_ROLES];
 };
 
 static inline void dcbdev_count(struct dcbdev_priv *p, unsigned int prio,
@@ -38,6 +45,8 @@ static inline void dcbdev_count(struct dcbdev_priv *p, unsigned int prio,
 extern const struct dcbnl_rtnl_ops dcbdev_dcbnl_ops;
 extern const struct ethtool_ops dcbdev_ethtool_ops;
 void dcbdev_dcb_init(struct dcbdev_priv *p);
+int dcbdev_ecn_add(struct net_device *dev);
+void dcbdev_ecn_del(struct net_device *dev);
 u8 dcbdev_classify(const struct dcbdev_priv *p, const struct sk_buff *skb);
 
 #endif

@@ -5,7 +5,8 @@
  * (dcbdev_classify).  PFC pause is simulated on request:
  *   echo "PRIO COUNT" > /sys/class/net/dcb0/dcbdev/pause
  * means dcb0 received COUNT PFC frames for PRIO from its peer (dcb0 rx_prioPRIO_pause
- * and dcb1 tx_prioPRIO_pause grow by COUNT).  A test device for rdmadiag's real-kernel
+ * and dcb1 tx_prioPRIO_pause grow by COUNT); dcbdev/stats_reads counts ethtool -S reads.  ECN per priority sits where Mellanox OFED
+ * keeps it, /sys/class/net/DEV/ecn/roce_np|roce_rp/enable/PRIO (dcbdev_ecn.c).  A test device for rdmadiag's real-kernel
  * tier (tests/vm/README): not for production. */
 #include <linux/etherdevice.h>
 #include <linux/module.h>
@@ -121,7 +122,18 @@ static ssize_t pause_store(struct device *d, struct device_attribute *attr,
 }
 static DEVICE_ATTR_WO(pause);
 
-static struct attribute *dcbdev_attrs[] = { &dev_attr_pause.attr, NULL };
+/* /sys/class/net/DEV/dcbdev/stats_reads: how many times ethtool -S (ETHTOOL_GSTATS) read
+ * DEV's counters, so that a test can start traffic once a tool's first sample is taken */
+static ssize_t stats_reads_show(struct device *d, struct device_attribute *attr, char *buf)
+{
+	struct dcbdev_priv *p = netdev_priv(to_net_dev(d));
+
+	return sysfs_emit(buf, "%lld\n", (long long)atomic64_read(&p->stats_reads));
+}
+static DEVICE_ATTR_RO(stats_reads);
+
+static struct attribute *dcbdev_attrs[] = { &dev_attr_pause.attr, &dev_attr_stats_reads.attr,
+					    NULL };
 static const struct attribute_group dcbdev_group = { .name = "dcbdev", .attrs = dcbdev_attrs };
 
 static void dcbdev_setup(struct net_device *dev)
@@ -170,8 +182,21 @@ static int __init dcbdev_module_init(void)
 			netif_carrier_off(dcbdev_pair[1]);
 	}
 	rtnl_unlock();
-	if (!err)
-		return 0;
+	if (!err) {
+		/* the OFED-style ecn/ directory of each end (dcbdev_ecn.c) */
+		err = dcbdev_ecn_add(dcbdev_pair[0]);
+		if (!err) {
+			err = dcbdev_ecn_add(dcbdev_pair[1]);
+			if (err)
+				dcbdev_ecn_del(dcbdev_pair[0]);
+		}
+		if (!err)
+			return 0;
+		rtnl_lock();
+		unregister_netdevice(dcbdev_pair[0]);
+		unregister_netdevice(dcbdev_pair[1]);
+		rtnl_unlock();
+	}
 free:
 	for (i = 0; i < 2; i++)
 		if (dcbdev_pair[i])
@@ -183,6 +208,8 @@ static void __exit dcbdev_module_exit(void)
 {
 	int i;
 
+	for (i = 0; i < 2; i++)
+		dcbdev_ecn_del(dcbdev_pair[i]);
 	rtnl_lock();
 	for (i = 0; i < 2; i++)
 		RCU_INIT_POINTER(((struct dcbdev_priv *)netdev_priv(dcbdev_pair[i]))->peer, NULL);

@@ -1,0 +1,176 @@
+# vm-timeout: 60
+# The lossless chain of rdmastat fabric and rdmadoctor local on the rdmadiag_dcbdev pair
+# (tests/vm/dcbdev; the pair and its traffic as in 70-fabric-dcbdev.sh): rxed0 on dcb0,
+# rxed1 on dcb1, rdma_cm's configfs default_roce_tos 106 (DSCP 26) on both.  Three cases,
+# each PHASE saved as
+#   71-PHASE.fabric.json    rdmastat fabric -j; in ok and noapp -i over ucmatose -t 106
+#                           traffic (see measure), pfcecn is configuration only
+#   71-PHASE.{before,after}.{dcb0,dcb1}.ethtool   ethtool -S around that interval
+#   71-PHASE.doctor.json    rdmadoctor local -j
+#   71-ok.rdmatop.txt       rdmatop -b --screen fabric -n 2 over the same traffic
+#   71-PHASE.fixcmd         the fixes rxed0's broken links gave, which the guest ran
+#   noapp   PFC 3, no APP entry on either end: everything on priority 0; then the fix
+#   pfcecn  APP 26:3 (noapp's fix on dcb0), PFC on priority 4 only on both ends, and dcb0's
+#           ecn/roce_np/enable/3 = 0 (the module's OFED-style files): two broken links;
+#           then both fixes
+#   ok      after those fixes: PFC 3 (and 4, left on dcb0), APP 26:3, ECN on everywhere,
+#           ETS set on dcb0 (capture on dcb1: 71-ok.pcap)
+# and the independent readers: 71-ok.dcb0.{pfc,app,ets}.json (dcb -j ... show, beside
+# 71-ok.fabric.json), 71-noapp.dcb0.app.json, 71-pfcecn.dcb0.pfc.json, 71-pfcecn.ecn (cat
+# of dcb0's ecn/*/enable/3, before and after the fix).  host/71-fabric-chain.sh judges.
+X0=dcb0 X1=dcb1 XA=198.18.7.1 XB=198.18.7.2 R0=rxed0 R1=rxed1
+TOS=106 PRIO=3 PORT=7181 MSGS=10 IVAL=0.5
+J=$OUT/71
+C=/sys/kernel/config
+have rdmastat && have rdmadoctor || { tap_fail "rdmastat and rdmadoctor are in the image"; exit 0; }
+
+# save FILE CMD...: CMD's stdout into $J-FILE, its exit status into $J-FILE.rc
+save() { local f=$1; shift; "$@" > "$J-$f" 2> "$J-$f.err"; echo $? > "$J-$f.rc"; cat "$J-$f.err" >&2; }
+# every dcb command in the log: iproute2 6.1's dcb exits 0 even when the device refused a
+# write ("Attribute write: ..." on stderr), so the log says which one it was
+dcb() { log "dcb $*"; command dcb "$@"; }
+dcb_both() {
+	local w=$1 v=$2 d
+	shift 2
+	for d in $X0 $X1; do dcb "$w" "$v" dev "$d" "$@" || return 1; done
+}
+reads_past() { local n; read -r n < /sys/class/net/$1/dcbdev/stats_reads; [ "$n" -gt "$2" ]; }
+# measure PHASE [traffic [top]]: rdmastat fabric -j (with traffic: -i over it, ethtool -S
+# around it; with top also rdmatop -b --screen fabric -n 2 over it), then rdmadoctor local
+# -j.  The traffic is ucmatose ToS 106 rxed0 -> rxed1; its server listens before the tools
+# start, the client runs once each tool has read both ends' counters (the module's
+# dcbdev/stats_reads) and while they are stopped (SIGSTOP): their second sample comes after
+# the traffic however long that takes under TCG.
+measure() {
+	local d s srv r0 r1 t0 top=
+	if [ "${2:-}" != traffic ]; then
+		log "$1: rdmastat fabric"
+		save "$1.fabric.json" rdmastat fabric -j
+		log "$1: rdmadoctor local"
+		save "$1.doctor.json" rdmadoctor local -j
+		return 0
+	fi
+	for d in $X0 $X1; do ethtool -S "$d" > "$J-$1.before.$d.ethtool"; done
+	read -r r0 < /sys/class/net/$X0/dcbdev/stats_reads
+	read -r r1 < /sys/class/net/$X1/dcbdev/stats_reads
+	timeout 30 ucmatose -b "$XB" -p "$PORT" -t "$TOS" -C "$MSGS" -S 1024 >&2 2>&1 &
+	srv=$!
+	wait_cm_listen "$PORT" || log "$1: ucmatose server did not listen"
+	log "$1: server listens"
+	if [ "${3:-}" = top ]; then
+		rdmatop -b --screen fabric -n 2 -d $IVAL > "$J-$1.rdmatop.txt" 2>&1 &
+		top=$!
+		wait_for 10 reads_past $X0 "$r0" && wait_for 10 reads_past $X1 "$r1" &&
+			kill -STOP $top
+		read -r r0 < /sys/class/net/$X0/dcbdev/stats_reads
+		read -r r1 < /sys/class/net/$X1/dcbdev/stats_reads
+	fi
+	log "$1: rdmastat fabric -i"
+	rdmastat fabric -j -i $IVAL > "$J-$1.fabric.json" 2> "$J-$1.fabric.err" &
+	s=$!
+	wait_for 10 reads_past $X0 "$r0" && wait_for 10 reads_past $X1 "$r1" && kill -STOP $s
+	t0=$(now_cs)
+	timeout 30 ucmatose -s "$XB" -b "$XA" -p "$PORT" -t "$TOS" -C "$MSGS" -S 1024 >&2 2>&1
+	tap_ok "$1: ucmatose ToS $TOS ($MSGS x 1 KiB) $R0 -> $R1 between rdmastat -i's samples" \
+		pair_end $? "$srv"
+	log "$1: traffic took $(( $(now_cs) - t0 ))0 ms"
+	kill -CONT $s $top
+	wait "$s"; echo $? > "$J-$1.fabric.json.rc"
+	[ -z "$top" ] || { wait "$top"; echo $? > "$J-$1.rdmatop.txt.rc"; }
+	for d in $X0 $X1; do ethtool -S "$d" > "$J-$1.after.$d.ethtool"; done
+	cat "$J-$1.fabric.err" >&2
+	log "$1: rdmadoctor local"
+	save "$1.doctor.json" rdmadoctor local -j
+	log "$1: measured"
+}
+# fix PHASE first|all: run the fix of rxed0's first (or every) broken link, each its dcb or
+# echo command (up to " (mlnx_qos ..."); the next phase's chain shows whether it took
+fix() {
+	local cmd sel='[0]'
+	[ "$2" = all ] && sel='[]'
+	cmd=$(jq -r --arg d $R0 ".[] | select(.ifname == \$d) | [.chain.links[] |
+		select(.state == \"broken\") | .fix]$sel" "$J-$1.fabric.json" | sed 's/ (mlnx_qos.*//')
+	echo "$cmd" > "$J-$1.fixcmd"
+	tap_ok "$1: the fix rdmastat gives for $R0 runs: $(echo $cmd)" sh -c "$cmd"
+}
+undo() {
+	rdma link delete $R0 2>/dev/null; rdma link delete $R1 2>/dev/null
+	rmdir $C/rdma_cm/$R0 $C/rdma_cm/$R1 2>/dev/null
+	modprobe -r rdmadiag_dcbdev 2>/dev/null
+	return 0
+}
+
+dmesg_n0=$(dmesg | wc -l)
+tap_ok "the rdmadiag_dcbdev test module loads" modprobe rdmadiag_dcbdev || exit 0
+setup_pair() {
+	local d m0 m1
+	for d in $X0 $X1; do echo 1 > "/proc/sys/net/ipv6/conf/$d/disable_ipv6" || return 1; done
+	read -r m0 < /sys/class/net/$X0/address; read -r m1 < /sys/class/net/$X1/address
+	ip -batch - <<-EOB || return 1
+	addr add $XA/24 dev $X0
+	addr add $XB/24 dev $X1
+	link set $X0 up
+	link set $X1 up
+	neigh replace $XB lladdr $m1 dev $X0 nud permanent
+	neigh replace $XA lladdr $m0 dev $X1 nud permanent
+	EOB
+	rdma link add $R0 type rxe netdev $X0 && rdma link add $R1 type rxe netdev $X1 || return 1
+	wait_port_active $R0 && wait_port_active $R1 &&
+	wait_for 5 gid_index $R0 $XA && wait_for 5 gid_index $R1 $XB
+}
+tap_ok "rxe on both ends ($R0 on $X0, $R1 on $X1), ports ACTIVE" setup_pair || { undo; exit 0; }
+cfs_tos() {
+	local d
+	grep -q " $C configfs" /proc/mounts || mount -t configfs none $C || return 1
+	for d in $R0 $R1; do
+		mkdir -p $C/rdma_cm/$d && echo $TOS > $C/rdma_cm/$d/ports/1/default_roce_tos || return 1
+	done
+}
+tap_ok "rdma_cm configfs default_roce_tos $TOS on $R0 and $R1" cfs_tos
+tap_eq "the module has OFED's ECN files, every priority on (dcb0 roce_np/enable/3, dcb1 roce_rp/enable/7)" \
+	"1 1" "$(cat /sys/class/net/$X0/ecn/roce_np/enable/3 /sys/class/net/$X1/ecn/roce_rp/enable/7 | tr '\n' ' ' | sed 's/ $//')"
+if echo 2 > /sys/class/net/$X0/ecn/roce_np/enable/3 2>/dev/null; then
+	tap_fail "an ECN enable file refuses 2"
+else
+	tap_pass "an ECN enable file refuses 2"
+fi
+
+# The broken cases first, each repaired by the fix rdmastat printed for rxed0 (dcb1 by hand);
+# the passing case last, after those fixes.
+log "phase noapp"
+tap_ok "dcb pfc set prio-pfc $PRIO:on on both ends, no APP entry" dcb_both pfc set prio-pfc $PRIO:on
+dcb -j app show dev $X0 > "$J-noapp.$X0.app.json"
+measure noapp traffic
+fix noapp first
+dcb app add dev $X1 dscp-prio 26:$PRIO
+
+# two links broken at once, each with its own finding and fix: PFC on priority 4 only and
+# ECN (the notification point) off on priority 3
+log "phase pfcecn"
+tap_ok "dcb pfc set prio-pfc $PRIO:off 4:on on both ends" dcb_both pfc set prio-pfc $PRIO:off 4:on
+dcb -j pfc show dev $X0 > "$J-pfcecn.$X0.pfc.json"
+tap_ok "echo 0 > /sys/class/net/$X0/ecn/roce_np/enable/$PRIO" \
+	sh -c "echo 0 > /sys/class/net/$X0/ecn/roce_np/enable/$PRIO"
+for w in roce_np roce_rp; do
+	echo "$w $(cat /sys/class/net/$X0/ecn/$w/enable/$PRIO)"
+done > "$J-pfcecn.ecn"
+measure pfcecn
+fix pfcecn all
+echo "after fix: $(cat /sys/class/net/$X0/ecn/roce_np/enable/$PRIO)" >> "$J-pfcecn.ecn"
+dcb pfc set dev $X1 prio-pfc $PRIO:on 4:off
+
+log "phase ok"
+# ETS off its defaults on dcb0 (as 70 sets it), so that the comparison is not of defaults
+tap_ok "dcb ets set dev $X0 tc-tsa 0:strict tc-bw 0:0 1:100 prio-tc $PRIO:1" \
+	dcb ets set dev $X0 tc-tsa 0:strict tc-bw 0:0 1:100 prio-tc $PRIO:1
+for w in pfc app ets; do dcb -j $w show dev $X0 > "$J-ok.$X0.$w.json"; done
+cap_start 71-ok $X1
+measure ok traffic top
+cap_stop 71-ok
+
+log "undo"
+undo
+tap_check "the module unloads (its ecn/ directories with it)" [ ! -e /sys/class/net/$X0 ]
+dmesg | tail -n +$((dmesg_n0 + 1)) | grep -E "WARNING:|BUG:|Oops|Call Trace|refcount|kobject" > /tmp/71.dmesg
+tap_check "the kernel logged no warning, bug, oops or kobject complaint" [ ! -s /tmp/71.dmesg ] ||
+	cat /tmp/71.dmesg >&2
