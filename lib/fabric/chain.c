@@ -192,6 +192,26 @@ static void chain_pfc(const struct rdiag_chain_in *in, struct rdiag_chain *c)
 		    c->prio < 0 ? "the priority is not known" : "the driver reports no PFC configuration");
 		return;
 	}
+	if (!(d->pfc.pfc_en & (1u << c->prio)) && c->link[L_PRIO].finding &&
+	    !strcmp(c->link[L_PRIO].finding, "fabric.dscp_unmapped")) {
+		/* priority 0 only for want of an APP entry: the fix is to move the traffic to
+		 * the lossless priority, not to make the default class lossless */
+		int want = lossless_prio(d);
+
+		mlnx_pfc_list(list, sizeof(list), (uint8_t)(d->pfc.pfc_en | 1u << want));
+		l = set(c, L_PFC, RDIAG_LINK_BROKEN,
+			"PFC off on priority 0, where the unmapped DSCP %d lands (prio-pfc enabled: 0x%02x)",
+			c->dscp, d->pfc.pfc_en);
+		if (d->pfc.pfc_en)
+			broken(l, "fabric.pfc_off",
+			       "the priority link's fix moves the traffic to priority %d, which has PFC (do not enable PFC on priority 0, the default class)",
+			       want);
+		else
+			broken(l, "fabric.pfc_off",
+			       "dcb pfc set dev %s prio-pfc %d:on (mlnx_qos -i %s --pfc %s), with the priority link's fix",
+			       in->ifname, want, in->ifname, list);
+		return;
+	}
 	if (!(d->pfc.pfc_en & (1u << c->prio))) {
 		mlnx_pfc_list(list, sizeof(list), (uint8_t)(d->pfc.pfc_en | 1u << c->prio));
 		l = set(c, L_PFC, RDIAG_LINK_BROKEN, "PFC off on priority %d (prio-pfc enabled: 0x%02x)",

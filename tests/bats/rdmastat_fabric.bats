@@ -80,7 +80,10 @@ traffic ok null"
 	assert_output --partial '[fabric.dscp_unmapped]'
 	assert_output --partial 'fix: dcb app add dev eth0 dscp-prio 26:4'
 	assert_output --partial '[fabric.pfc_off]'
-	assert_output --partial 'fix: dcb pfc set dev eth0 prio-pfc 0:on (mlnx_qos -i eth0 --pfc 1,0,0,0,1,0,0,0)'
+	# PFC is off on 0 only because the DSCP is unmapped: not 'enable PFC on priority 0'
+	assert_output --partial 'PFC off on priority 0, where the unmapped DSCP 26 lands (prio-pfc enabled: 0x10)'
+	assert_output --partial 'fix: the priority link'"'"'s fix moves the traffic to priority 4, which has PFC'
+	refute_output --partial 'prio-pfc 0:on'
 	assert_output --partial 'app (empty)'
 }
 
