@@ -216,14 +216,17 @@ static void upstream(void)
 	EXPECT_STREQ(c.verdict, "broken");
 	unload(&w);
 
-	/* PFC on 4 only, no APP entry: priority 0, PFC off there; the fix names PFC's 4 */
+	/* PFC on 4 only, no APP entry: priority 0, PFC off there; both fixes lead to 4 */
 	load(&w, FX "upstream", FX "dcb-pfc4-noapp.rec", NULL);
 	run(&w, 106, &c);
 	EXPECT_EQ(c.prio, 0);
 	EXPECT_STREQ(c.link[2].evidence, "priority 0 (the APP table has no DSCP entry at all: trust is pcp, DSCP 26 is not looked at)");
 	EXPECT_STREQ(c.link[2].fix, "dcb app add dev eth0 dscp-prio 26:4 (mlnx_qos -i eth0 --trust dscp --dscp2prio set,26,4)");
 	EXPECT_STREQ(c.link[3].finding, "fabric.pfc_off");
-	EXPECT_STREQ(c.link[3].fix, "dcb pfc set dev eth0 prio-pfc 0:on (mlnx_qos -i eth0 --pfc 1,0,0,0,1,0,0,0)");
+	/* PFC is off on 0 only because nothing maps DSCP 26: the fix is the APP entry, never
+	 * PFC on the default class */
+	EXPECT_STREQ(c.link[3].evidence, "PFC off on priority 0, where the unmapped DSCP 26 lands (prio-pfc enabled: 0x10)");
+	EXPECT_STREQ(c.link[3].fix, "the priority link's fix moves the traffic to priority 4, which has PFC (do not enable PFC on priority 0, the default class)");
 	STATE(c, 6, "unknown");
 	EXPECT_STREQ(c.link[6].evidence, "needs two samples of the per-priority counters (rdmastat fabric -i)");
 	unload(&w);
