@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netdb.h>
+#include <arpa/inet.h>
 #include <rdma/rdma_cma.h>
 
 #include "common/esc.h"
@@ -89,6 +91,37 @@ static void split_hostport(const char *arg, char *host, size_t hlen, uint16_t *p
 			tool_usage_error("bad port in '%s'", arg);
 		*port = (uint16_t)v;
 	}
+}
+
+/* a host name to its first address (getaddrinfo, as rping and rdma_getaddrinfo take names):
+ * addr gets the numeric form; false, with why, when it does not resolve.  A literal address
+ * is left as it is (true, addr empty). */
+static bool resolve_host(const char *host, char *addr, size_t alen, char *why, size_t wlen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_ADDRCONFIG }, *res;
+	unsigned char buf[sizeof(struct in6_addr)];
+	const void *p;
+	int ret;
+
+	addr[0] = 0;
+	if (inet_pton(AF_INET, host, buf) == 1 || inet_pton(AF_INET6, host, buf) == 1)
+		return true;
+	ret = getaddrinfo(host, NULL, &hints, &res);
+	if (ret == EAI_NONAME || ret == EAI_NODATA || ret == EAI_ADDRFAMILY) {
+		/* AI_ADDRCONFIG hides the loopback names on a host without other addresses */
+		hints.ai_flags = 0;
+		ret = getaddrinfo(host, NULL, &hints, &res);
+	}
+	if (ret) {
+		snprintf(why, wlen, "%s", ret == EAI_SYSTEM ? strerror(errno) : gai_strerror(ret));
+		return false;
+	}
+	p = res->ai_family == AF_INET6 ? (const void *)&((struct sockaddr_in6 *)(void *)res->ai_addr)->sin6_addr
+				       : (const void *)&((struct sockaddr_in *)(void *)res->ai_addr)->sin_addr;
+	if (!inet_ntop(res->ai_family, p, addr, (socklen_t)alen))
+		snprintf(why, wlen, "%s", strerror(errno));
+	freeaddrinfo(res);
+	return addr[0] != 0;
 }
 
 static void out_lines(struct out *o, const char *key, const char *text, const char *indent)
@@ -301,13 +334,15 @@ static int cmd_connect(const struct cfg *cfg, const char *arg)
 	struct rdiag_doctor *d;
 	struct out *o;
 	const char *down;
-	char host[256];
+	char host[256], addr[INET6_ADDRSTRLEN], why[128];
 	int ret;
 
 	split_hostport(arg, host, sizeof(host), &opts.port);
 	if (!host[0])
 		tool_usage_error("connect needs a destination address");
-	opts.dst = host;
+	if (!resolve_host(host, addr, sizeof(addr), why, sizeof(why)))
+		tool_die("cannot resolve destination '%s': %s", host, why);
+	opts.dst = addr[0] ? addr : host;
 	opts.src = cfg->src;
 	opts.timeout_ms = cfg->timeout_ms;
 	opts.ps = cfg->ps;
@@ -317,6 +352,8 @@ static int cmd_connect(const struct cfg *cfg, const char *arg)
 		tool_die("%s", rdiag_doctor_errmsg(NULL));
 	o = start(cfg, "connect");
 	out_str(o, "dst", "connect %s", host);
+	if (addr[0])		/* a host name: the address it resolved to */
+		out_str(o, "dst_addr", " (%s)", addr);
 	out_u64(o, "port", " port %" PRIu64, opts.port);
 	if (cfg->src)
 		out_str(o, "src", " from %s", cfg->src);

@@ -115,6 +115,29 @@ hinted() {
 	assert_output --partial $'attempt\n  skipped: port rxe0/1 is not ACTIVE'
 }
 
+@test "connect: a host name is resolved (getaddrinfo), shown with its address; one that is not, exit 2" {
+	[ -e /sys/class/net/lo ] || skip "no lo here"
+	addr=$(getent ahostsv4 localhost | awk '{ print $1; exit }')
+	[ "$addr" = 127.0.0.1 ] || skip "localhost is not 127.0.0.1 here"
+	T=$BATS_TEST_TMPDIR/lo
+	lofix "$T"
+	echo "1: DOWN" > "$P0/state"	# the verdict comes before any attempt
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor -j connect localhost:7400 -s 127.0.0.1
+	[ "$status" -eq 1 ]
+	[ "$(jq -r '"\(.dst) \(.dst_addr) \(.port) \(.verdict.cause)"' <<< "$output")" = \
+		"localhost 127.0.0.1 7400 port_not_active" ]
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor connect localhost -s 127.0.0.1
+	assert_line --index 0 "connect localhost (127.0.0.1) port 7471 from 127.0.0.1 (port space TCP, timeout 8000 ms, resolve 2000 ms)"
+	# a literal address has no dst_addr (rdmadiag(7): absent when it does not apply)
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor -j connect 127.0.0.1 -s 127.0.0.1
+	[ "$(jq -r 'has("dst_addr")' <<< "$output")" = false ]
+	run --separate-stderr rdmadoctor connect no-such-host.invalid
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ $stderr == "rdmadoctor: cannot resolve destination 'no-such-host.invalid': "* ]] || fail "$stderr"
+	[ "$(wc -l <<< "$stderr")" = 1 ]
+}
+
 @test "local: an IPv4 address of an RDMA netdev without its RoCE v2 GID is a warning" {
 	[ -n "$(ip -4 -o addr show dev lo 2>/dev/null | grep -w 127.0.0.1)" ] || skip "lo has no 127.0.0.1 here"
 	T=$BATS_TEST_TMPDIR/v4
