@@ -1,12 +1,15 @@
 /* The listening side of rdmadoctor: accept every connection attempt, answer with this
  * side's MTU record in the private data, and report each event (request, established,
- * disconnected, errors) through the callback.  Each connection owns its PD, CQ and QP,
+ * disconnected, errors) through the callback.  Next to the rdma_cm id, a TCP socket on the
+ * same address and port number serves this host's description (doctor_peer.c), in the
+ * same poll loop: it never holds up the CM events.  Each connection owns its PD, CQ and QP,
  * released on DISCONNECTED or on any error event. */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <arpa/inet.h>
 
 #include "internal.h"
@@ -93,7 +96,7 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 	char where[128];
 	unsigned int closed = 0;
 	bool quit = false;
-	int ret = 0;
+	int ret = 0, side = -1;
 
 	memset(&a, 0, sizeof(a));
 	if (addr && *addr) {
@@ -124,18 +127,30 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 		goto out;
 	}
 	sa_str(rdma_get_local_addr(lid), where, sizeof(where));
+	side = rd_doc_side_open(d, &a);	/* none (said in side_channel): the CM still listens */
+	if (side >= 0) {
+		char *json;
+
+		/* describe once now: the ports' active MTUs through verbs (opening the devices
+		 * takes most of a second under QEMU/TCG) are read once per doctor, and the first
+		 * walk of the GID tables in sysfs is the slow one; a client is then served in
+		 * a fraction of that */
+		if (!rdiag_doctor_describe(d, &json))
+			free(json);
+	}
 	if (lid->verbs)
 		snprintf(where + strlen(where), sizeof(where) - strlen(where), " (%s port %u)",
 			 ibv_get_device_name(lid->verbs->device), lid->port_num);
 	if (ready)
 		ready(arg, where);
 	while (!quit && !(stop && *stop) && !(max_conns && closed >= max_conns)) {
-		struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+		struct pollfd pfd[2] = { { .fd = ch->fd, .events = POLLIN },
+					 { .fd = side, .events = POLLIN } };
 		struct rdma_cm_event *ev;
 		struct rdma_cm_id *id;
 		struct rdiag_doc_conn rc;
 		struct conn *c;
-		int n = poll(&pfd, 1, 200);
+		int n = poll(pfd, side >= 0 && rd_doc_side_idle(d) ? 2 : 1, 200);
 		bool release = false;
 
 		if (n < 0 && errno == EINTR)
@@ -145,6 +160,10 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 			break;
 		}
 		if (n == 0)
+			continue;
+		if (side >= 0 && rd_doc_side_idle(d) && pfd[1].revents)
+			rd_doc_side_serve(d, side);
+		if (!(pfd[0].revents & POLLIN))
 			continue;
 		if (rdma_get_cm_event(ch, &ev)) {
 			ret = -errno;
@@ -205,6 +224,10 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 			conn_free(id);
 	}
 out:
+	if (side >= 0) {
+		rd_doc_side_wait(d);
+		close(side);
+	}
 	if (lid)
 		rdma_destroy_id(lid);
 	rdma_destroy_event_channel(ch);

@@ -313,6 +313,10 @@ void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict
 				       "disconnect: not made");
 			return;
 		}
+		/* the two ends compared (rdiag_doctor_compare_peer): a difference that breaks or
+		 * degrades RDMA is the verdict even though this connection came up */
+		if (rd_doc_peer_verdict(d, v))
+			return;
 		if (!dis_ok) {
 			disconnect_failed(d, dis ? dis : &none, v);
 			return;

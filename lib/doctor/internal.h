@@ -76,6 +76,11 @@ struct rdiag_doctor {
 	bool have_hop;
 	union rd_addr hop;
 	int hop_ifindex;
+	/* both ends (doctor_peer.c): the rows of the side-by-side table, the side channel */
+	struct rdiag_doc_side sides[16];
+	size_t nsides;
+	char side_channel[160];
+	bool side_busy;		/* a side-channel worker is describing (atomic) */
 };
 
 struct rd_finding_arg {
@@ -207,5 +212,52 @@ int rd_doc_query_port(struct rdiag_doctor *d, const char *dev, uint32_t port,
 void rd_doc_mtu_finding(struct rdiag_doctor *d, const char *subj, const char *ndev,
 			unsigned int mtu, int qret, unsigned int act, unsigned int max,
 			const char *why);
+
+/* ---- both ends: the host description served on the side channel (doctor_peer_desc.c)
+ * and its comparison (doctor_peer.c) ---- */
+#define RD_DESC_MAX 65536	/* the side channel's bound: a description is one line below it */
+#define RD_DESC_PORTS 16
+#define RD_DESC_ADDRS 8
+struct rd_desc_addr {
+	char ip[46];
+	int gid_v2, gid_v1;	/* GID table index of its RoCE v2 / v1 GID, -1 none */
+};
+struct rd_desc_port {
+	char dev[64], driver[32], fw[64], state[16], link_layer[16], rate[48], netdev[64];
+	uint32_t port;
+	unsigned int mtu, active_mtu, max_mtu;	/* 0 unknown */
+	char roce_mode[24];	/* configfs default_roce_mode ("" no configfs group: kernel default) */
+	int tos;		/* configfs default_roce_tos, -1 no configfs group (kernel default 0) */
+	size_t naddrs;
+	struct rd_desc_addr addr[RD_DESC_ADDRS];
+};
+struct rd_desc {
+	char version[32], host[72], kernel[72];
+	size_t nports;
+	struct rd_desc_port port[RD_DESC_PORTS];
+};
+/* this host, now (a fresh discovery; active MTUs through verbs, read once per doctor) */
+int rd_desc_local(struct rdiag_doctor *d, struct rd_desc *h);
+/* one line of JSON, '\n'-terminated, in a malloc'd buffer; -ENOMEM, -E2BIG over RD_DESC_MAX */
+int rd_desc_json(const struct rd_desc *h, char **out, size_t *len);
+/* the reverse; -EBADMSG (why says what is wrong) */
+int rd_desc_parse(const char *text, size_t len, struct rd_desc *h, char *why, size_t wlen);
+/* the port whose netdev carries ip, NULL none */
+const struct rd_desc_port *rd_desc_port_of(const struct rd_desc *h, const char *ip,
+					   const struct rd_desc_addr **a);
+/* the side channel of a listener: a TCP socket on addr (port included) or -errno; serve one
+ * connection on it in a worker thread (the description is sent whole or not at all) */
+int rd_doc_side_open(struct rdiag_doctor *d, const union rd_addr *a);
+void rd_doc_side_serve(struct rdiag_doctor *d, int fd);
+/* no worker is serving (poll the side channel's socket only then); wait for the last one */
+bool rd_doc_side_idle(const struct rdiag_doctor *d);
+void rd_doc_side_wait(struct rdiag_doctor *d);
+/* the rows and findings of the two ends: this host (my_ip, its address towards the peer)
+ * and the peer's description (peer_ip, the address connected to) */
+void rd_doc_peer_compare(struct rdiag_doctor *d, const struct rd_desc *me, const char *my_ip,
+			 const struct rd_desc *peer, const char *peer_ip);
+/* an established connection whose peer comparison found a warning or problem: the verdict
+ * names the first of them (doctor_peer.c); false when there is none */
+bool rd_doc_peer_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict *v);
 
 #endif

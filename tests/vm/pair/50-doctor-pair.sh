@@ -4,11 +4,14 @@
 # pair/host/50-doctor-pair.sh: $OUT/50-pair-*.json|txt with .rc and .err.
 P=7471
 J=$OUT/50-pair
+ip -j link show $NETD > "$J-iplink.json"
+echo "$GID" > "$J-gid"
 save() { local n=$1; shift; "$@" > "$J-$n" 2> "$J-$n.err"; echo $? > "$J-$n.rc"; cat "$J-$n" "$J-$n.err" >&2; }
 if [ "$ROLE" = server ]; then
 	rdmadoctor -j listen "$SRV:$P" -c 2 > "$J-listen.json" 2> "$J-listen.err" &
 	lp=$!
 	tap_ok "server: rdmadoctor listen $SRV:$P is a LISTEN cm_id" wait_cm_listen $P 20
+	tap_ok "server: its side channel listens on TCP $P" wait_tcp_listen $P 5
 	pair_sync listening 20
 	pair_sync connected 50 || kill $lp
 	wait $lp

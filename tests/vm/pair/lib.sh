@@ -16,15 +16,15 @@ if [ "$ROLE" = server ]; then ME_IP=$SRV PEER_IP=$CLI; else ME_IP=$CLI PEER_IP=$
 export ME_IP PEER_IP
 
 # pair_sync NAME [SECS]: a barrier: mark NAME done here, wait until the other guest has too
-# (1 when it does not come within SECS, default 30)
+# (1 when it does not come within SECS, default 30); the names are the script's own ($ME)
 pair_sync() {
-	: > "/mnt/pair/$1.$ROLE"
-	wait_for "${2:-30}" test -e "/mnt/pair/$1.$PEER_ROLE"
+	: > "/mnt/pair/$ME.$1.$ROLE"
+	wait_for "${2:-30}" test -e "/mnt/pair/$ME.$1.$PEER_ROLE"
 }
 # pair_note NAME VALUE / pair_read NAME [SECS]: hand a value to the other guest
-pair_note() { echo "$2" > "/mnt/pair/$1.$ROLE.tmp" && mv "/mnt/pair/$1.$ROLE.tmp" "/mnt/pair/$1.$ROLE"; }
+pair_note() { echo "$2" > "/mnt/pair/$ME.$1.$ROLE.tmp" && mv "/mnt/pair/$ME.$1.$ROLE.tmp" "/mnt/pair/$ME.$1.$ROLE"; }
 pair_read() {
-	wait_for "${2:-30}" test -e "/mnt/pair/$1.$PEER_ROLE" && cat "/mnt/pair/$1.$PEER_ROLE"
+	wait_for "${2:-30}" test -e "/mnt/pair/$ME.$1.$PEER_ROLE" && cat "/mnt/pair/$ME.$1.$PEER_ROLE"
 }
 
 pair_bringup() {

@@ -36,7 +36,7 @@ while read -r name; do
 	limit=${limit:-${VM_SCRIPT_TIMEOUT:-60}}
 	o=$OUT/tap/$name.out
 	# both guests start each script together: the other one may still be in the last
-	if ! pair_sync "start.$name" 60; then
+	if ! ME=runner pair_sync "start.$name" 60; then
 		echo "not ok - $name: the $PEER_ROLE guest came to it within 60 s" > "$o"
 		echo "1 0" > "$OUT/tap/$name.status"
 		failed=1
