@@ -19,6 +19,8 @@
 struct conn {
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
+	struct ibv_mr *mr;	/* the data-path step's receives and WRITEs land here */
+	char *buf;
 	bool qp;
 	double t0;
 	struct rdiag_doc_peer_info peer;
@@ -43,6 +45,9 @@ static void conn_free(struct rdma_cm_id *id)
 	if (c) {
 		if (c->qp)
 			rdma_destroy_qp(id);
+		if (c->mr)
+			ibv_dereg_mr(c->mr);
+		free(c->buf);
 		if (c->cq)
 			ibv_destroy_cq(c->cq);
 		if (c->pd)
@@ -73,12 +78,29 @@ static int accept_conn(struct rdma_cm_id *id, struct conn *c, char *note, size_t
 		return -errno;
 	}
 	c->qp = true;
+	/* a buffer for the client's data-path step: receives for its SENDs, the target of
+	 * its WRITEs (offered in the private data); without it the client skips the step */
+	c->buf = calloc(1, RD_DOC_DP_BUF);
+	c->mr = c->buf ? ibv_reg_mr(c->pd, c->buf, RD_DOC_DP_BUF,
+				    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE) : NULL;
+	if (c->mr) {
+		struct ibv_sge sge = { .addr = (uintptr_t)c->buf, .length = RD_DOC_DP_BUF,
+				       .lkey = c->mr->lkey };
+		struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
+		int i;
+
+		for (i = 0; i < RD_DOC_DP_RECVS; i++)
+			if (ibv_post_recv(id->qp, &wr, &bad))
+				break;
+	}
 	rd_doc_local_info(id, &mine);
 	if (c->peer.valid && c->peer.path_mtu && mine.path_mtu && c->peer.path_mtu != mine.path_mtu)
 		snprintf(note, nlen, "MTU mismatch: client %s netdev MTU %u (RoCE path MTU %u), here %s netdev MTU %u (path MTU %u)",
 			 c->peer.dev, c->peer.netdev_mtu, c->peer.path_mtu, mine.dev, mine.netdev_mtu,
 			 mine.path_mtu);
 	rd_doc_conn_param(&cp, pdata, &mine, 0);
+	if (c->mr)
+		rd_doc_pdata_set_buf(pdata, (uintptr_t)c->buf, c->mr->rkey, RD_DOC_DP_BUF);
 	if (rdma_accept(id, &cp)) {
 		snprintf(note, nlen, "rdma_accept failed: %s", strerror(errno));
 		return -errno;

@@ -181,9 +181,23 @@ void rd_json_free(struct rd_json *j);
 const struct rd_json *rd_json_get(const struct rd_json *obj, const char *key);
 
 /* ---- private data exchanged by doctor client and listener (doctor_attempt.c) ---- */
-#define RD_DOC_PDATA_LEN 32	/* fits a TCP-space REQ (56 bytes of private data) */
+#define RD_DOC_PDATA_LEN 48	/* fits a TCP-space REQ (56 bytes of private data) */
+/* 32 bytes of MTU record (what older doctors send and read), then the listener's buffer
+ * for the data-path step: address, rkey, length (zero from a client, or an older peer) */
 void rd_doc_pdata_pack(uint8_t *buf, const struct rdiag_doc_peer_info *p);
 int rd_doc_pdata_unpack(const uint8_t *buf, size_t len, struct rdiag_doc_peer_info *p);
+void rd_doc_pdata_set_buf(uint8_t *buf, uint64_t addr, uint32_t rkey, uint32_t len);
+/* true when the record carries a buffer */
+bool rd_doc_pdata_buf(const uint8_t *buf, size_t len, uint64_t *addr, uint32_t *rkey,
+		      uint32_t *blen);
+/* the data-path step after ESTABLISHED (doctor_datapath.c): a "data_path" finding */
+struct ibv_pd;
+struct ibv_cq;
+struct rdma_cm_id;
+void rd_doc_datapath(struct rdiag_doctor *d, struct rdma_cm_id *id, struct ibv_pd *pd,
+		     struct ibv_cq *cq, const uint8_t *rpdata, size_t rplen, int timeout_ms);
+#define RD_DOC_DP_RECVS 8	/* receives the listener posts for the data-path SENDs */
+#define RD_DOC_DP_BUF 4096
 /* what client and listener both ask of rdma_cm (doctor_attempt.c): the same small RC QP,
  * and connection parameters carrying p packed into pdata (RD_DOC_PDATA_LEN bytes, which
  * must live until rdma_connect/rdma_accept returns) */

@@ -367,6 +367,30 @@ static void stop(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
+/* the data-path step's proof is the verdict of an established connection, before the MTU
+ * records' prediction and the two ends' differences */
+static void test_datapath_verdict(void)
+{
+	struct rd_desc me, peer;
+	struct rdiag_doc_verdict v;
+	struct rdiag_doc_finding *f;
+	struct rdiag_doctor *d;
+
+	host(&me, "client", "198.18.1.2", 1, 1500);
+	host(&peer, "server", "198.18.1.1", 1, 1000);
+	d = compared(&me, &peer);
+	f = rd_doc_add(d, "data_path", "transport", RDIAG_DOC_PROBLEM, "datapath_mtu_fails", "rxe0/1",
+		       "a SEND of 1024 bytes does not complete; the largest path MTU that works is 512");
+	rd_doc_evidence(f, "sizes 256..1024");
+	rd_doc_hint(f, "cap the path MTU at 512");
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "datapath_mtu_fails");
+	EXPECT_STREQ(v.layer, "transport");
+	EXPECT_STREQ(v.next, "cap the path MTU at 512");
+	EXPECT_TRUE(strstr(v.sentence, "the largest path MTU that works is 512") != NULL);
+	rdiag_doctor_close(d);
+}
+
 static void test_side_channel(void)
 {
 	struct rdiag_doctor *d, *srv;
@@ -428,6 +452,7 @@ int main(void)
 	test_json();
 	test_bad();
 	test_compare();
+	test_datapath_verdict();
 	test_side_channel();
 	rdiag_doctor_open(&d, NULL);
 	EXPECT_EQ(rdiag_doctor_describe(d, &json), 0);

@@ -43,7 +43,7 @@ const char *rdiag_doc_level_name(enum rdiag_doc_level l);	/* "ok" "info" "warnin
 struct rdiag_doc_finding {
 	const char *check;	/* stable check id: "devices", "modules", "device_nodes", "port",
 				 * "gid", "roce_mode", "route", "neighbour", "mtu", "netns",
-				 * "firewall", "memlock"; "peer" (the two ends compared,
+				 * "firewall", "memlock", "data_path"; "peer" (the two ends compared,
 				 * rdiag_doctor_compare_peer) */
 	const char *layer;	/* "host", "link", "address", "network", "firewall", "transport" */
 	enum rdiag_doc_level level;
@@ -114,7 +114,9 @@ struct rdiag_doc_verdict {
 				 * "mtu_too_small", "firewall_drops_roce", "no_listener",
 				 * "rejected_by_application", "rejected", "cm_no_response",
 				 * "connect_error", "addr_error", "route_error", "qp_create_failed",
-				 * "mtu_mismatch", "attempt_failed"; the peer causes of struct
+				 * "mtu_mismatch", "datapath_mtu_fails" (established, but a
+				 * data-path size up to the path MTU does not complete),
+				 * "attempt_failed"; the peer causes of struct
 				 * rdiag_doc_side; and "disconnect_failed" with ok
 				 * true: established, but the disconnect did not complete */
 	char sentence[384];

@@ -18,3 +18,11 @@ T=$C/51-mtu-txt
 tap_check "text: the netdev MTU row marked as differing" grep -qE "^! netdev MTU +1500 +1000$" "$T"
 tap_check "text: the active MTU row names its cause" grep -qE "^! active MTU +1024 +512  \(peer_mtu_mismatch\)$" "$T"
 tap_check "text: the largest RDMA MTU both ends allow" grep -qE "^  RDMA MTU both allow +512 +512$" "$T"
+# the data-path step: virtio-net hands the larger frames up despite MTU 1000 (Linux does not
+# check the MTU on receive), so 1024 crosses this link; the verdict says so and why it is
+# still a fault (a switch port or NIC that enforces 1000 drops them)
+tap_eq "data path: SEND and RDMA WRITE complete at every size up to 1024 on this link" \
+	"ok one packet each, sizes 256..1024; largest that completed: 1024" \
+	"$(jq -r '[.findings[] | select(.check == "data_path")][0] | "\(.level) \(.evidence[0])"' "$J")"
+tap_check "the verdict says this link carried them and what drops them elsewhere" \
+	eval '[[ $(jq -r .verdict.sentence "$J") == *"this link carried the larger packets in the data-path step, but a switch port or NIC that enforces the smaller MTU drops them"* ]]'
