@@ -35,36 +35,6 @@ void rd_doc_pdata_pack(uint8_t *b, const struct rdiag_doc_peer_info *p)
 	memcpy(b + 12, p->dev, strnlen(p->dev, sizeof(p->dev) - 1));	/* 19 bytes at most */
 }
 
-void rd_doc_pdata_set_buf(uint8_t *b, uint64_t addr, uint32_t rkey, uint32_t len)
-{
-	int i;
-
-	for (i = 0; i < 8; i++)
-		b[32 + i] = (uint8_t)(addr >> (56 - 8 * i));
-	for (i = 0; i < 4; i++) {
-		b[40 + i] = (uint8_t)(rkey >> (24 - 8 * i));
-		b[44 + i] = (uint8_t)(len >> (24 - 8 * i));
-	}
-}
-
-bool rd_doc_pdata_buf(const uint8_t *b, size_t len, uint64_t *addr, uint32_t *rkey,
-		      uint32_t *blen)
-{
-	int i;
-
-	*addr = 0;
-	*rkey = *blen = 0;
-	if (!b || len < RD_DOC_PDATA_LEN || memcmp(b, "RDOC", 4))
-		return false;
-	for (i = 0; i < 8; i++)
-		*addr = *addr << 8 | b[32 + i];
-	for (i = 0; i < 4; i++) {
-		*rkey = *rkey << 8 | b[40 + i];
-		*blen = *blen << 8 | b[44 + i];
-	}
-	return *blen != 0;
-}
-
 int rd_doc_pdata_unpack(const uint8_t *b, size_t len, struct rdiag_doc_peer_info *p)
 {
 	memset(p, 0, sizeof(*p));

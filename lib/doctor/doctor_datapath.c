@@ -19,6 +19,38 @@
 
 #define DP_BUF 4096
 
+/* the listener's buffer after the 32-byte MTU record of the private data (here, not with
+ * the record in doctor_attempt.c: the attempt calls the data path, not the reverse) */
+void rd_doc_pdata_set_buf(uint8_t *b, uint64_t addr, uint32_t rkey, uint32_t len)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		b[32 + i] = (uint8_t)(addr >> (56 - 8 * i));
+	for (i = 0; i < 4; i++) {
+		b[40 + i] = (uint8_t)(rkey >> (24 - 8 * i));
+		b[44 + i] = (uint8_t)(len >> (24 - 8 * i));
+	}
+}
+
+bool rd_doc_pdata_buf(const uint8_t *b, size_t len, uint64_t *addr, uint32_t *rkey,
+		      uint32_t *blen)
+{
+	int i;
+
+	*addr = 0;
+	*rkey = *blen = 0;
+	if (!b || len < RD_DOC_PDATA_LEN || memcmp(b, "RDOC", 4))
+		return false;
+	for (i = 0; i < 8; i++)
+		*addr = *addr << 8 | b[32 + i];
+	for (i = 0; i < 4; i++) {
+		*rkey = *rkey << 8 | b[40 + i];
+		*blen = *blen << 8 | b[44 + i];
+	}
+	return *blen != 0;
+}
+
 /* one signalled work request and its completion within timeout_ms; 0, or the WC status
  * (> 0), or -ETIMEDOUT / -errno */
 static int one(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_send_wr *wr, int timeout_ms)
