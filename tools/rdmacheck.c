@@ -132,7 +132,8 @@ static void print_counter(struct out *o, const struct rdiag_st_counter *c)
 	out_str(o, "dev", "%s", c->dev);
 	out_u64(o, "port", "/%" PRIu64 " ", c->port);
 	out_str(o, "name", "%s", c->name);
-	out_str(o, "concept", " (%s)", c->concept);
+	if (c->concept[0])	/* absent for a counter the catalogue has no concept for */
+		out_str(o, "concept", " (%s)", c->concept);
 	out_u64(o, "before", " %" PRIu64, c->before);
 	out_u64(o, "after", " -> %" PRIu64, c->after);
 	out_i64(o, "delta", " = %+" PRId64, c->delta);

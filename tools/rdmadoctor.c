@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netdb.h>
+#include <arpa/inet.h>
 #include <rdma/rdma_cma.h>
 
 #include "common/doctor_compare.h"
@@ -30,7 +32,7 @@
 #include "common/out.h"
 
 struct cfg {
-	bool json, verbose;
+	bool json, verbose, no_peer_info;
 	const char *src;
 	int timeout_ms;
 	int ps;
@@ -43,7 +45,7 @@ static volatile bool stop;
 
 static void usage(void)
 {
-	printf("Usage: %s connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|ib]\n"
+	printf("Usage: %s connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|ib] [--no-peer-info]\n"
 	       "       %s listen [ADDR][:PORT] [--count N]\n"
 	       "       %s local\n"
 	       "       %s explain 'LINE' | -\n"
@@ -70,6 +72,8 @@ static void usage(void)
 	       "      --for LIB       env: nccl, ucx, libfabric or all (default all)\n"
 	       "      --hosts FILE    env: other hosts' 'local -j' (JSON lines, - for stdin): warn\n"
 	       "                      when the port's GID index differs across them\n"
+	       "      --no-peer-info  connect: do not fetch the listener's description of its\n"
+	       "                      host (TCP, same port) nor compare the two ends\n"
 	       "  -j, --json          JSON output\n"
 	       "  -v, --verbose       show passed checks too (compare: the properties that agree)\n"
 	       "  -h, --help          this help\n"
@@ -115,6 +119,37 @@ static void split_hostport(const char *arg, char *host, size_t hlen, uint16_t *p
 			tool_usage_error("bad port in '%s'", arg);
 		*port = (uint16_t)v;
 	}
+}
+
+/* a host name to its first address (getaddrinfo, as rping and rdma_getaddrinfo take names):
+ * addr gets the numeric form; false, with why, when it does not resolve.  A literal address
+ * is left as it is (true, addr empty). */
+static bool resolve_host(const char *host, char *addr, size_t alen, char *why, size_t wlen)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_ADDRCONFIG }, *res;
+	unsigned char buf[sizeof(struct in6_addr)];
+	const void *p;
+	int ret;
+
+	addr[0] = 0;
+	if (inet_pton(AF_INET, host, buf) == 1 || inet_pton(AF_INET6, host, buf) == 1)
+		return true;
+	ret = getaddrinfo(host, NULL, &hints, &res);
+	if (ret == EAI_NONAME || ret == EAI_NODATA || ret == EAI_ADDRFAMILY) {
+		/* AI_ADDRCONFIG hides the loopback names on a host without other addresses */
+		hints.ai_flags = 0;
+		ret = getaddrinfo(host, NULL, &hints, &res);
+	}
+	if (ret) {
+		snprintf(why, wlen, "%s", ret == EAI_SYSTEM ? strerror(errno) : gai_strerror(ret));
+		return false;
+	}
+	p = res->ai_family == AF_INET6 ? (const void *)&((struct sockaddr_in6 *)(void *)res->ai_addr)->sin6_addr
+				       : (const void *)&((struct sockaddr_in *)(void *)res->ai_addr)->sin_addr;
+	if (!inet_ntop(res->ai_family, p, addr, (socklen_t)alen))
+		snprintf(why, wlen, "%s", strerror(errno));
+	freeaddrinfo(res);
+	return addr[0] != 0;
 }
 
 static void out_lines(struct out *o, const char *key, const char *text, const char *indent)
@@ -247,7 +282,45 @@ static void print_verdict(struct out *o, const struct rdiag_doc_verdict *v)
 	out_obj_end(o);
 }
 
-static int finish(struct out *o, struct rdiag_doctor *d, const char *cmd, bool attempted)
+/* the two ends side by side (rdiag_doctor_compare_peer), or why the peer's description is
+ * missing; nothing with --no-peer-info */
+static void print_sides(struct out *o, const struct rdiag_doctor *d, int ret)
+{
+	size_t i, n = rdiag_doctor_nsides(d);
+
+	out_obj_begin(o, "both_ends");
+	out_text(o, "both ends (the peer's side from its side channel)\n");
+	out_bool(o, "fetched", NULL, ret == 0);
+	if (ret) {
+		out_str(o, "error", "  no description of the peer: %s; carrying on without it\n",
+			rdiag_doctor_errmsg(d));
+		out_obj_end(o);
+		return;
+	}
+	out_text(o, "  %-20s %-34s %s\n", "", "here", "peer");
+	out_arr_begin(o, "rows");
+	for (i = 0; i < n; i++) {
+		const struct rdiag_doc_side *s = rdiag_doctor_side(d, i);
+
+		out_obj_begin(o, NULL);
+		out_text(o, "%s ", s->differs ? "!" : " ");
+		out_str(o, "what", "%-20s ", s->what);
+		out_text(o, "%-34s ", tool_esc_tmp(s->here));
+		out_str(o, "here", NULL, s->here);
+		out_text(o, "%s", tool_esc_tmp(s->peer));
+		out_str(o, "peer", NULL, s->peer);
+		out_bool(o, "differs", NULL, s->differs);
+		if (s->cause)
+			out_str(o, "cause", "  (%s)", s->cause);
+		out_text(o, "\n");
+		out_obj_end(o);
+	}
+	out_arr_end(o);
+	out_obj_end(o);
+}
+
+static int finish2(struct out *o, struct rdiag_doctor *d, bool attempted, bool sides,
+		   int peer_ret)
 {
 	struct rdiag_doc_verdict v;
 	const struct rdiag_doc_peer_info *p = rdiag_doctor_peer(d);
@@ -266,6 +339,8 @@ static int finish(struct out *o, struct rdiag_doctor *d, const char *cmd, bool a
 			out_obj_end(o);
 		}
 	}
+	if (sides)
+		print_sides(o, d, peer_ret);
 	print_verdict(o, &v);
 	out_obj_end(o);
 	out_free(o);
@@ -274,8 +349,19 @@ static int finish(struct out *o, struct rdiag_doctor *d, const char *cmd, bool a
 		tool_err("cannot run: %s; %s", v.sentence, v.next);
 		return EXIT_USAGE;
 	}
-	(void)cmd;
 	return v.ok ? EXIT_OK : EXIT_FOUND;
+}
+
+static int finish(struct out *o, struct rdiag_doctor *d, const char *cmd, bool attempted)
+{
+	(void)cmd;
+	return finish2(o, d, attempted, false, 0);
+}
+
+/* connect after an attempt: with the two ends side by side unless --no-peer-info */
+static int finish_both(struct out *o, struct rdiag_doctor *d, int skipped, int peer_ret)
+{
+	return finish2(o, d, true, !skipped, peer_ret);
 }
 
 static struct out *start(const struct cfg *cfg, const char *cmd)
@@ -328,13 +414,15 @@ static int cmd_connect(const struct cfg *cfg, const char *arg)
 	struct rdiag_doctor *d;
 	struct out *o;
 	const char *down;
-	char host[256];
-	int ret;
+	char host[256], addr[INET6_ADDRSTRLEN], why[128];
+	int ret, peer_ret = 0;
 
 	split_hostport(arg, host, sizeof(host), &opts.port);
 	if (!host[0])
 		tool_usage_error("connect needs a destination address");
-	opts.dst = host;
+	if (!resolve_host(host, addr, sizeof(addr), why, sizeof(why)))
+		tool_die("cannot resolve destination '%s': %s", host, why);
+	opts.dst = addr[0] ? addr : host;
 	opts.src = cfg->src;
 	opts.timeout_ms = cfg->timeout_ms;
 	opts.ps = cfg->ps;
@@ -344,6 +432,8 @@ static int cmd_connect(const struct cfg *cfg, const char *arg)
 		tool_die("%s", rdiag_doctor_errmsg(NULL));
 	o = start(cfg, "connect");
 	out_str(o, "dst", "connect %s", host);
+	if (addr[0])		/* a host name: the address it resolved to */
+		out_str(o, "dst_addr", " (%s)", addr);
 	out_u64(o, "port", " port %" PRIu64, opts.port);
 	if (cfg->src)
 		out_str(o, "src", " from %s", cfg->src);
@@ -373,18 +463,23 @@ static int cmd_connect(const struct cfg *cfg, const char *arg)
 		out_arr_end(o);
 		return finish(o, d, "connect", false);
 	}
+	/* the peer's side, before the attempt (a listener with --count may be gone after it);
+	 * reachable on TCP even when rdma_cm fails */
+	if (!cfg->no_peer_info)
+		peer_ret = rdiag_doctor_compare_peer(d, &opts);
 	ret = rdiag_doctor_attempt(d, &opts);
 	print_findings(o, d, cfg);
 	if (ret) {
 		out_free(o);
 		tool_die("cannot attempt the connection: %s", rdiag_doctor_errmsg(d));
 	}
-	return finish(o, d, "connect", true);
+	return finish_both(o, d, cfg->no_peer_info ? 1 : 0, peer_ret);
 }
 
 struct listen_ctx {
 	struct out *o;
 	const struct cfg *cfg;
+	const struct rdiag_doctor *d;
 };
 
 static void on_ready(void *arg, const char *where)
@@ -394,6 +489,9 @@ static void on_ready(void *arg, const char *where)
 	out_obj_begin(l->o, NULL);
 	out_str(l->o, "event", NULL, "LISTENING");
 	out_str(l->o, "local", "listening on %s\n", where);
+	/* "tcp ADDR:PORT", or "none: why" */
+	out_str(l->o, "side_channel", "  host description served on: %s\n",
+		rdiag_doctor_side_channel(l->d));
 	out_obj_end(l->o);
 	fflush(stdout);
 }
@@ -442,7 +540,7 @@ static void on_signal(int sig)
 static int cmd_listen(const struct cfg *cfg, const char *arg)
 {
 	struct rdiag_doctor *d;
-	struct listen_ctx l = { NULL, cfg };
+	struct listen_ctx l = { NULL, cfg, NULL };
 	struct sigaction sa;
 	char host[256] = "";
 	uint16_t port = 0;
@@ -453,6 +551,7 @@ static int cmd_listen(const struct cfg *cfg, const char *arg)
 		split_hostport(arg, host, sizeof(host), &port);
 	if (rdiag_doctor_open(&d, NULL))
 		tool_die("%s", rdiag_doctor_errmsg(NULL));
+	l.d = d;
 	rdiag_doctor_check_local(d, 0);
 	if (!rdiag_doctor_ndevices(d))
 		tool_die("cannot run: there is no RDMA device on this host; load the RDMA driver or create a soft device (rdma link add rxe0 type rxe netdev NETDEV)");
@@ -488,6 +587,7 @@ int main(int argc, char **argv)
 		{ "count", required_argument, NULL, 'c' },
 		{ "for", required_argument, NULL, 'F' },
 		{ "hosts", required_argument, NULL, 'H' },
+		{ "no-peer-info", no_argument, NULL, 'P' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -530,6 +630,9 @@ int main(int argc, char **argv)
 			break;
 		case 'H':
 			cfg.hosts = optarg;
+			break;
+		case 'P':
+			cfg.no_peer_info = true;
 			break;
 		case 'j':
 			cfg.json = true;

@@ -1,12 +1,15 @@
 /* The listening side of rdmadoctor: accept every connection attempt, answer with this
  * side's MTU record in the private data, and report each event (request, established,
- * disconnected, errors) through the callback.  Each connection owns its PD, CQ and QP,
+ * disconnected, errors) through the callback.  Next to the rdma_cm id, a TCP socket on the
+ * same address and port number serves this host's description (doctor_peer.c), in the
+ * same poll loop: it never holds up the CM events.  Each connection owns its PD, CQ and QP,
  * released on DISCONNECTED or on any error event. */
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <arpa/inet.h>
 
 #include "internal.h"
@@ -16,6 +19,8 @@
 struct conn {
 	struct ibv_pd *pd;
 	struct ibv_cq *cq;
+	struct ibv_mr *mr;	/* the data-path step's receives and WRITEs land here */
+	char *buf;
 	bool qp;
 	double t0;
 	struct rdiag_doc_peer_info peer;
@@ -40,6 +45,9 @@ static void conn_free(struct rdma_cm_id *id)
 	if (c) {
 		if (c->qp)
 			rdma_destroy_qp(id);
+		if (c->mr)
+			ibv_dereg_mr(c->mr);
+		free(c->buf);
 		if (c->cq)
 			ibv_destroy_cq(c->cq);
 		if (c->pd)
@@ -70,12 +78,29 @@ static int accept_conn(struct rdma_cm_id *id, struct conn *c, char *note, size_t
 		return -errno;
 	}
 	c->qp = true;
+	/* a buffer for the client's data-path step: receives for its SENDs, the target of
+	 * its WRITEs (offered in the private data); without it the client skips the step */
+	c->buf = calloc(1, RD_DOC_DP_BUF);
+	c->mr = c->buf ? ibv_reg_mr(c->pd, c->buf, RD_DOC_DP_BUF,
+				    IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE) : NULL;
+	if (c->mr) {
+		struct ibv_sge sge = { .addr = (uintptr_t)c->buf, .length = RD_DOC_DP_BUF,
+				       .lkey = c->mr->lkey };
+		struct ibv_recv_wr wr = { .sg_list = &sge, .num_sge = 1 }, *bad;
+		int i;
+
+		for (i = 0; i < RD_DOC_DP_RECVS; i++)
+			if (ibv_post_recv(id->qp, &wr, &bad))
+				break;
+	}
 	rd_doc_local_info(id, &mine);
 	if (c->peer.valid && c->peer.path_mtu && mine.path_mtu && c->peer.path_mtu != mine.path_mtu)
 		snprintf(note, nlen, "MTU mismatch: client %s netdev MTU %u (RoCE path MTU %u), here %s netdev MTU %u (path MTU %u)",
 			 c->peer.dev, c->peer.netdev_mtu, c->peer.path_mtu, mine.dev, mine.netdev_mtu,
 			 mine.path_mtu);
 	rd_doc_conn_param(&cp, pdata, &mine, 0);
+	if (c->mr)
+		rd_doc_pdata_set_buf(pdata, (uintptr_t)c->buf, c->mr->rkey, RD_DOC_DP_BUF);
 	if (rdma_accept(id, &cp)) {
 		snprintf(note, nlen, "rdma_accept failed: %s", strerror(errno));
 		return -errno;
@@ -93,7 +118,7 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 	char where[128];
 	unsigned int closed = 0;
 	bool quit = false;
-	int ret = 0;
+	int ret = 0, side = -1;
 
 	memset(&a, 0, sizeof(a));
 	if (addr && *addr) {
@@ -124,18 +149,30 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 		goto out;
 	}
 	sa_str(rdma_get_local_addr(lid), where, sizeof(where));
+	side = rd_doc_side_open(d, &a);	/* none (said in side_channel): the CM still listens */
+	if (side >= 0) {
+		char *json;
+
+		/* describe once now: the ports' active MTUs through verbs (opening the devices
+		 * takes most of a second under QEMU/TCG) are read once per doctor, and the first
+		 * walk of the GID tables in sysfs is the slow one; a client is then served in
+		 * a fraction of that */
+		if (!rdiag_doctor_describe(d, &json))
+			free(json);
+	}
 	if (lid->verbs)
 		snprintf(where + strlen(where), sizeof(where) - strlen(where), " (%s port %u)",
 			 ibv_get_device_name(lid->verbs->device), lid->port_num);
 	if (ready)
 		ready(arg, where);
 	while (!quit && !(stop && *stop) && !(max_conns && closed >= max_conns)) {
-		struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
+		struct pollfd pfd[2] = { { .fd = ch->fd, .events = POLLIN },
+					 { .fd = side, .events = POLLIN } };
 		struct rdma_cm_event *ev;
 		struct rdma_cm_id *id;
 		struct rdiag_doc_conn rc;
 		struct conn *c;
-		int n = poll(&pfd, 1, 200);
+		int n = poll(pfd, side >= 0 && rd_doc_side_idle(d) ? 2 : 1, 200);
 		bool release = false;
 
 		if (n < 0 && errno == EINTR)
@@ -145,6 +182,10 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 			break;
 		}
 		if (n == 0)
+			continue;
+		if (side >= 0 && rd_doc_side_idle(d) && pfd[1].revents)
+			rd_doc_side_serve(d, side);
+		if (!(pfd[0].revents & POLLIN))
 			continue;
 		if (rdma_get_cm_event(ch, &ev)) {
 			ret = -errno;
@@ -205,6 +246,10 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 			conn_free(id);
 	}
 out:
+	if (side >= 0) {
+		rd_doc_side_wait(d);
+		close(side);
+	}
 	if (lid)
 		rdma_destroy_id(lid);
 	rdma_destroy_event_channel(ch);

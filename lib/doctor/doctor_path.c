@@ -208,8 +208,8 @@ int rdiag_doctor_check_path(struct rdiag_doctor *d, const struct rdiag_doc_opts 
 		rd_doc_evidence(f, "local %s dev %s table %u", ds, r.oifname, r.table);
 		goto port;
 	}
-	if (unbound == -ENETUNREACH || unbound == -EHOSTUNREACH || unbound == -EINVAL ||
-	    (!unbound && r2.type != RTN_UNICAST && r2.type != RTN_LOCAL)) {
+	if (oif && (unbound == -ENETUNREACH || unbound == -EHOSTUNREACH || unbound == -EINVAL ||
+		    (!unbound && r2.type != RTN_UNICAST && r2.type != RTN_LOCAL))) {
 		/* bound to a netdev, the kernel assumes an unrouted destination is on-link and
 		 * ARPs for it there: the symptom is an ADDR_ERROR timeout, the cause the route */
 		f = rd_doc_add(d, "route", "network", RDIAG_DOC_PROBLEM, "no_route", ds,

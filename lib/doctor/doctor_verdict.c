@@ -302,6 +302,7 @@ void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict
 	}
 	if (d->attempted && established(d)) {
 		const struct rdiag_doc_peer_info *p = &d->peer;
+		const struct rdiag_doc_finding *dp;
 		const struct rdiag_doc_step *dis = rd_doc_step_find(d, RDIAG_DOC_STEP_DISCONNECT);
 		struct rdiag_doc_step none = {
 			.id = RDIAG_DOC_STEP_DISCONNECT,
@@ -311,21 +312,41 @@ void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict
 		bool dis_ok = dis && dis->ok;
 
 		step_evidence(d, v);
+		/* the data-path step's proof comes before any prediction */
+		dp = rd_doc_find(d, "data_path", RDIAG_DOC_PROBLEM);
+		if (dp) {
+			set(v, "transport", "datapath_mtu_fails");
+			snprintf(v->sentence, sizeof(v->sentence), "%.380s", dp->summary);
+			append(v->evidence, sizeof(v->evidence), dp->evidence);
+			snprintf(v->next, sizeof(v->next), "%s", dp->hint);
+			return;
+		}
 		if (p->valid && p->path_mtu && d->egress_mtu &&
 		    p->path_mtu != rdiag_roce_path_mtu(d->egress_mtu)) {
+			/* the data-path step carried the larger packets: this link does not
+			 * enforce the smaller MTU today, a switch or NIC that does drops them */
+			dp = rd_doc_find(d, "data_path", RDIAG_DOC_OK);
 			set(v, "transport", "mtu_mismatch");
 			snprintf(v->sentence, sizeof(v->sentence),
+				 dp && dp->level == RDIAG_DOC_OK && dp->cause == NULL ?
+				 "the connection is established, but the MTUs differ: here %s netdev MTU %u -> RoCE path MTU %u, peer %s netdev MTU %u -> %u; this link carried the larger packets in the data-path step, but a switch port or NIC that enforces the smaller MTU drops them and the sender ends with WC %d %s (%s)" :
 				 "the connection is established, but the MTUs differ: here %s netdev MTU %u -> RoCE path MTU %u, peer %s netdev MTU %u -> %u; packets larger than the smaller MTU are dropped and the sender ends with WC %d %s (%s)",
 				 d->egress_ndev[0] ? d->egress_ndev : "?", d->egress_mtu,
 				 rdiag_roce_path_mtu(d->egress_mtu), p->dev, p->netdev_mtu, p->path_mtu,
 				 IBV_WC_RETRY_EXC_ERR, rdiag_wc_status_name(IBV_WC_RETRY_EXC_ERR),
 				 rdiag_wc_status_str(IBV_WC_RETRY_EXC_ERR));
 			snprintf(v->next, sizeof(v->next), "set the same MTU on both ends (and every switch port between them)");
+			if (dp && dp->level == RDIAG_DOC_OK)
+				append(v->evidence, sizeof(v->evidence), dp->summary);
 			if (!dis_ok)
 				append(v->evidence, sizeof(v->evidence), dis ? dis->detail :
 				       "disconnect: not made");
 			return;
 		}
+		/* the two ends compared (rdiag_doctor_compare_peer): a difference that breaks or
+		 * degrades RDMA is the verdict even though this connection came up */
+		if (rd_doc_peer_verdict(d, v))
+			return;
 		if (!dis_ok) {
 			disconnect_failed(d, dis ? dis : &none, v);
 			return;

@@ -76,6 +76,11 @@ struct rdiag_doctor {
 	bool have_hop;
 	union rd_addr hop;
 	int hop_ifindex;
+	/* both ends (doctor_peer.c): the rows of the side-by-side table, the side channel */
+	struct rdiag_doc_side sides[16];
+	size_t nsides;
+	char side_channel[160];
+	bool side_busy;		/* a side-channel worker is describing (atomic) */
 };
 
 struct rd_finding_arg {
@@ -176,9 +181,23 @@ void rd_json_free(struct rd_json *j);
 const struct rd_json *rd_json_get(const struct rd_json *obj, const char *key);
 
 /* ---- private data exchanged by doctor client and listener (doctor_attempt.c) ---- */
-#define RD_DOC_PDATA_LEN 32	/* fits a TCP-space REQ (56 bytes of private data) */
+#define RD_DOC_PDATA_LEN 48	/* fits a TCP-space REQ (56 bytes of private data) */
+/* 32 bytes of MTU record (what older doctors send and read), then the listener's buffer
+ * for the data-path step: address, rkey, length (zero from a client, or an older peer) */
 void rd_doc_pdata_pack(uint8_t *buf, const struct rdiag_doc_peer_info *p);
 int rd_doc_pdata_unpack(const uint8_t *buf, size_t len, struct rdiag_doc_peer_info *p);
+void rd_doc_pdata_set_buf(uint8_t *buf, uint64_t addr, uint32_t rkey, uint32_t len);
+/* true when the record carries a buffer */
+bool rd_doc_pdata_buf(const uint8_t *buf, size_t len, uint64_t *addr, uint32_t *rkey,
+		      uint32_t *blen);
+/* the data-path step after ESTABLISHED (doctor_datapath.c): a "data_path" finding */
+struct ibv_pd;
+struct ibv_cq;
+struct rdma_cm_id;
+void rd_doc_datapath(struct rdiag_doctor *d, struct rdma_cm_id *id, struct ibv_pd *pd,
+		     struct ibv_cq *cq, const uint8_t *rpdata, size_t rplen, int timeout_ms);
+#define RD_DOC_DP_RECVS 8	/* receives the listener posts for the data-path SENDs */
+#define RD_DOC_DP_BUF 4096
 /* what client and listener both ask of rdma_cm (doctor_attempt.c): the same small RC QP,
  * and connection parameters carrying p packed into pdata (RD_DOC_PDATA_LEN bytes, which
  * must live until rdma_connect/rdma_accept returns) */
@@ -226,5 +245,51 @@ const char *rd_explain_mlx5_cmd_verb(const char *cmd);
 /* the evidence of the next hop's static (PERMANENT) neighbour entry, or NULL: an unanswered
  * CM REQ may have gone to the wrong MAC (doctor_path.c) */
 const char *rd_doc_static_neigh(const struct rdiag_doctor *d);
+/* ---- both ends: the host description served on the side channel (doctor_peer_desc.c)
+ * and its comparison (doctor_peer.c) ---- */
+#define RD_DESC_MAX 65536	/* the side channel's bound: a description is one line below it */
+#define RD_DESC_PORTS 16
+#define RD_DESC_ADDRS 8
+struct rd_desc_addr {
+	char ip[46];
+	int gid_v2, gid_v1;	/* GID table index of its RoCE v2 / v1 GID, -1 none */
+};
+struct rd_desc_port {
+	char dev[64], driver[32], fw[64], state[16], link_layer[16], rate[48], netdev[64];
+	uint32_t port;
+	unsigned int mtu, active_mtu, max_mtu;	/* 0 unknown */
+	char roce_mode[24];	/* configfs default_roce_mode ("" no configfs group: kernel default) */
+	int tos;		/* configfs default_roce_tos, -1 no configfs group (kernel default 0) */
+	size_t naddrs;
+	struct rd_desc_addr addr[RD_DESC_ADDRS];
+};
+struct rd_desc {
+	char version[32], host[72], kernel[72];
+	size_t nports;
+	struct rd_desc_port port[RD_DESC_PORTS];
+};
+/* this host, now (a fresh discovery; active MTUs through verbs, read once per doctor) */
+int rd_desc_local(struct rdiag_doctor *d, struct rd_desc *h);
+/* one line of JSON, '\n'-terminated, in a malloc'd buffer; -ENOMEM, -E2BIG over RD_DESC_MAX */
+int rd_desc_json(const struct rd_desc *h, char **out, size_t *len);
+/* the reverse; -EBADMSG (why says what is wrong) */
+int rd_desc_parse(const char *text, size_t len, struct rd_desc *h, char *why, size_t wlen);
+/* the port whose netdev carries ip, NULL none */
+const struct rd_desc_port *rd_desc_port_of(const struct rd_desc *h, const char *ip,
+					   const struct rd_desc_addr **a);
+/* the side channel of a listener: a TCP socket on addr (port included) or -errno; serve one
+ * connection on it in a worker thread (the description is sent whole or not at all) */
+int rd_doc_side_open(struct rdiag_doctor *d, const union rd_addr *a);
+void rd_doc_side_serve(struct rdiag_doctor *d, int fd);
+/* no worker is serving (poll the side channel's socket only then); wait for the last one */
+bool rd_doc_side_idle(const struct rdiag_doctor *d);
+void rd_doc_side_wait(struct rdiag_doctor *d);
+/* the rows and findings of the two ends: this host (my_ip, its address towards the peer)
+ * and the peer's description (peer_ip, the address connected to) */
+void rd_doc_peer_compare(struct rdiag_doctor *d, const struct rd_desc *me, const char *my_ip,
+			 const struct rd_desc *peer, const char *peer_ip);
+/* an established connection whose peer comparison found a warning or problem: the verdict
+ * names the first of them (doctor_peer.c); false when there is none */
+bool rd_doc_peer_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict *v);
 
 #endif

@@ -194,6 +194,10 @@ size_t rd_ctr_delta_all(struct rdiag_st_result *r, const struct rd_ctr_snap *a,
  * *sum; true when it holds (false for n == 0) */
 bool rd_ctr_expect_sum(struct rdiag_st_counter *c, size_t n, int64_t lo, int64_t hi,
 		       int64_t *sum);
+/* record every counter that moved between two snaps (the evidence of a failure whose test
+ * recorded none); returns how many */
+size_t rd_ctr_moved(struct rdiag_st_result *r, const struct rd_ctr_snap *a,
+		    const struct rd_ctr_snap *b);
 void rd_ctr_close(struct rdiag_selftest *st);
 /* wait until counters read now reflect everything that happened before (sysfs lifespan) */
 void rd_ctr_settle(struct rdiag_selftest *st, const struct rd_port *p);

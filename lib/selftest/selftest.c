@@ -446,8 +446,41 @@ size_t rdiag_selftest_live_objects(const struct rdiag_selftest *st)
 	return st->nobj + rd_st_held_count(st);
 }
 
+/* The counters of both ends around every test: a failure that recorded no counter of its
+ * own (a completion that never came, a QP that would not connect) gets every counter that
+ * moved as its evidence, read once the counters have settled. */
+static void evidence_before(struct rdiag_selftest *st, struct rd_ctr_snap *before[2])
+{
+	before[0] = before[1] = NULL;
+	if (!st->a.dev[0])
+		return;
+	before[0] = rd_ctr_snap(st, &st->a);
+	if (!st->loopback && (strcmp(st->a.dev, st->b.dev) || st->a.port != st->b.port))
+		before[1] = rd_ctr_snap(st, &st->b);
+}
+
+static void evidence_after(struct rdiag_selftest *st, struct rdiag_st_result *res,
+			   struct rd_ctr_snap *before[2])
+{
+	const struct rd_port *p[2] = { &st->a, &st->b };
+	int k;
+
+	if (res->verdict == RDIAG_FAIL && !res->ncounters && before[0]) {
+		rd_ctr_settle(st, &st->a);
+		for (k = 0; k < 2; k++) {
+			struct rd_ctr_snap *after = before[k] ? rd_ctr_snap(st, p[k]) : NULL;
+
+			rd_ctr_moved(res, before[k], after);
+			rd_ctr_snap_free(after);
+		}
+	}
+	rd_ctr_snap_free(before[0]);
+	rd_ctr_snap_free(before[1]);
+}
+
 int rdiag_selftest_run(struct rdiag_selftest *st, size_t i, struct rdiag_st_result *res)
 {
+	struct rd_ctr_snap *before[2];
 	size_t mark;
 	double t0;
 
@@ -473,9 +506,11 @@ int rdiag_selftest_run(struct rdiag_selftest *st, size_t i, struct rdiag_st_resu
 	st->res = res;
 	mark = rd_st_mark(st);
 	t0 = rd_st_now_ms();
+	evidence_before(st, before);
 	tests[i].fn(st, res);
 	rd_st_release_to(st, mark);
 	res->elapsed_ms = rd_st_now_ms() - t0;
+	evidence_after(st, res, before);
 	st->res = NULL;
 	st->test = NULL;
 	if (st->interrupted) {

@@ -189,3 +189,23 @@ void rd_ctr_settle(struct rdiag_selftest *st, const struct rd_port *p)
 	(void)p;
 	rd_st_sleep_ms(st, (st->ctr_cache_ms ? (double)st->ctr_cache_ms : 20.0) + 10.0);
 }
+
+size_t rd_ctr_moved(struct rdiag_st_result *r, const struct rd_ctr_snap *a,
+		    const struct rd_ctr_snap *b)
+{
+	size_t i, n = 0;
+
+	for (i = 0; a && b && a->s && i < rdiag_samples_count(a->s); i++) {
+		const struct rdiag_sample *x = rdiag_samples_get(a->s, i);
+		const struct rdiag_sample *y;
+
+		if (x->err || r->ncounters >= RDIAG_ST_MAX_COUNTERS)
+			continue;
+		y = rdiag_samples_find(b->s, x->dev, x->port, x->name);
+		if (!y || y->err || y->value == x->value)
+			continue;
+		add_counter(r, a, x, y, x->cat && x->cat->concept ? x->cat->concept : "");
+		n++;
+	}
+	return n;
+}

@@ -72,7 +72,8 @@
 	X(rdma_, listen, "RDMACM_1.0")					\
 	X(rdma_, reject, "RDMACM_1.0")					\
 	X(rdma_, resolve_addr, "RDMACM_1.0")				\
-	X(rdma_, resolve_route, "RDMACM_1.0")
+	X(rdma_, resolve_route, "RDMACM_1.0")				\
+	X(rdma_, set_option, "RDMACM_1.0")
 
 #define RD_VERBS_DL_FIELD(p, n, v) __typeof__(p##n) *n;
 struct rd_ibv_fns {
@@ -130,6 +131,7 @@ int rd_rdmacm_load(char *err, size_t len);
 #define rdma_reject		(*rd_rdmacm.reject)
 #define rdma_resolve_addr	(*rd_rdmacm.resolve_addr)
 #define rdma_resolve_route	(*rd_rdmacm.resolve_route)
+#define rdma_set_option		(*rd_rdmacm.set_option)
 
 /* A provider with the extended entry point fills the whole ibv_port_attr; through the
  * exported one only the older (compat) prefix is written, so the rest is zeroed first. */

@@ -115,6 +115,84 @@ hinted() {
 	assert_output --partial $'attempt\n  skipped: port rxe0/1 is not ACTIVE'
 }
 
+@test "connect: a host name is resolved (getaddrinfo), shown with its address; one that is not, exit 2" {
+	[ -e /sys/class/net/lo ] || skip "no lo here"
+	addr=$(getent ahostsv4 localhost | awk '{ print $1; exit }')
+	[ "$addr" = 127.0.0.1 ] || skip "localhost is not 127.0.0.1 here"
+	T=$BATS_TEST_TMPDIR/lo
+	lofix "$T"
+	echo "1: DOWN" > "$P0/state"	# the verdict comes before any attempt
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor -j connect localhost:7400 -s 127.0.0.1
+	[ "$status" -eq 1 ]
+	[ "$(jq -r '"\(.dst) \(.dst_addr) \(.port) \(.verdict.cause)"' <<< "$output")" = \
+		"localhost 127.0.0.1 7400 port_not_active" ]
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor connect localhost -s 127.0.0.1
+	assert_line --index 0 "connect localhost (127.0.0.1) port 7471 from 127.0.0.1 (port space TCP, timeout 8000 ms, resolve 2000 ms)"
+	# a literal address has no dst_addr (rdmadiag(7): absent when it does not apply)
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor -j connect 127.0.0.1 -s 127.0.0.1
+	[ "$(jq -r 'has("dst_addr")' <<< "$output")" = false ]
+	run --separate-stderr rdmadoctor connect no-such-host.invalid
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ $stderr == "rdmadoctor: cannot resolve destination 'no-such-host.invalid': "* ]] || fail "$stderr"
+	[ "$(wc -l <<< "$stderr")" = 1 ]
+}
+
+# side_channel DESCRIPTION: a TCP server on 127.0.0.1 (a free port, in $SIDE_PORT) that
+# answers one connection with DESCRIPTION, as 'rdmadoctor listen' does; $SIDE_PID
+side_channel() {
+	local pf=$BATS_TEST_TMPDIR/side.port
+	rm -f "$pf"
+	python3 -c 'import socket, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+open(sys.argv[2], "w").write(str(s.getsockname()[1]))
+c, _ = s.accept(); c.sendall(sys.argv[1].encode()); c.close()' "$1" "$pf" 3>&- &
+	SIDE_PID=$!
+	for _ in $(seq 50); do [ -s "$pf" ] && break; sleep 0.1; done
+	SIDE_PORT=$(cat "$pf")
+}
+
+@test "connect: the listener's description from its side channel, side by side; --no-peer-info skips it" {
+	[ -e /sys/class/net/lo ] || skip "no lo here"
+	T=$BATS_TEST_TMPDIR/lo
+	lofix "$T"
+	lomtu=1500	# the fixture's lo (RDMADIAG_SYSFS_ROOT roots /sys/class/net too)
+	mkdir -p "$T/sys/class/net/lo" && echo $lomtu > "$T/sys/class/net/lo/mtu"
+	# the peer: rxe0/1 on lo carrying 127.0.0.1 (RoCE v2 GID 1), netdev MTU 1000, ToS 106
+	side_channel '{"rdmadoctor_description":1,"version":"0.1.0","host":"peer","kernel":"'"$(uname -r)"'","ports":[{"dev":"rxe0","port":1,"driver":"rxe","fw_ver":"","state":"ACTIVE","link_layer":"Ethernet","rate":"100 Gb/sec (4X EDR)","netdev":"lo","netdev_mtu":1000,"active_mtu":512,"max_mtu":4096,"roce_tos":106,"addrs":[{"ip":"127.0.0.1","gid_v2":1}]}]}'
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor -j connect "127.0.0.1:$SIDE_PORT" -s 127.0.0.1 -t 500
+	wait "$SIDE_PID"
+	[ "$(jq -r .both_ends.fetched <<< "$output")" = true ]
+	row() { jq -r --arg w "$1" '.both_ends.rows[] | select(.what == $w) | "\(.here)|\(.peer)|\(.differs)|\(.cause // "")"' <<< "$output"; }
+	[ "$(row "netdev MTU")" = "$lomtu|1000|true|" ]
+	[ "$(row "GID index")" = "1|1|false|" ]
+	[ "$(row "RDMA MTU both allow")" = "512|512|false|" ]
+	[ "$(row "default ToS")" = "0 (kernel default)|106|true|peer_tos_mismatch" ]
+	[ "$(jq -r '[.findings[] | select(.check == "peer") | "\(.level) \(.cause)"] | join(",")' <<< "$output")" = \
+		"problem peer_mtu_mismatch,warning peer_tos_mismatch" ]
+	hinted
+	# text: one row a line, '!' before the rows that differ
+	side_channel '{"rdmadoctor_description":1,"version":"0.1.0","host":"peer","kernel":"k","ports":[{"dev":"rxe0","port":1,"netdev":"lo","netdev_mtu":1000,"addrs":[{"ip":"127.0.0.1","gid_v2":1}]}]}'
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor connect "127.0.0.1:$SIDE_PORT" -s 127.0.0.1 -t 500
+	wait "$SIDE_PID"
+	assert_line "both ends (the peer's side from its side channel)"
+	assert_line --regexp "^! netdev MTU +$lomtu +1000\$"
+	assert_line --regexp "^  GID index +1 +1\$"
+	# --no-peer-info: not fetched, no both_ends at all (rdmadiag(7): absent when it does not apply)
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor -j --no-peer-info connect 127.0.0.1:7999 -s 127.0.0.1 -t 500
+	[ "$(jq -r 'has("both_ends")' <<< "$output")" = false ]
+	# nothing serves the side channel: said in one line, the doctor carries on to its verdict
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor -j connect 127.0.0.1:7999 -s 127.0.0.1 -t 500
+	[ "$(jq -r '"\(.both_ends.fetched) \(.both_ends.error)"' <<< "$output")" = \
+		"false no side channel at tcp 127.0.0.1:7999 (connection refused: the peer is not 'rdmadoctor listen', or an older one)" ]
+	[ "$(jq -r '.verdict | has("cause")' <<< "$output")" = true ]
+	# a reply that is not a description
+	side_channel 'SSH-2.0-OpenSSH_9.2'
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor -j connect "127.0.0.1:$SIDE_PORT" -s 127.0.0.1 -t 500
+	wait "$SIDE_PID"
+	[ "$(jq -r .both_ends.error <<< "$output")" = "the reply on tcp 127.0.0.1:$SIDE_PORT is not a description: not a JSON object" ]
+}
+
 @test "local: an IPv4 address of an RDMA netdev without its RoCE v2 GID is a warning" {
 	[ -n "$(ip -4 -o addr show dev lo 2>/dev/null | grep -w 127.0.0.1)" ] || skip "lo has no 127.0.0.1 here"
 	T=$BATS_TEST_TMPDIR/v4

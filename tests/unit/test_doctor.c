@@ -645,7 +645,23 @@ int main(void)
 	EXPECT_EQ(q.active_mtu, 4096);
 	EXPECT_EQ(q.gid_type, 2);
 	EXPECT_STREQ(q.dev, "mlx5_0");
-	EXPECT_EQ(rd_doc_pdata_unpack(buf, sizeof(buf) - 1, &q), -EINVAL);
+	/* an older doctor sends the 32-byte record alone: read, without a buffer */
+	EXPECT_EQ(rd_doc_pdata_unpack(buf, 32, &q), 0);
+	{
+		uint64_t a;
+		uint32_t k, l;
+
+		EXPECT_TRUE(!rd_doc_pdata_buf(buf, 32, &a, &k, &l));
+		EXPECT_TRUE(!rd_doc_pdata_buf(buf, sizeof(buf), &a, &k, &l));	/* none set */
+		rd_doc_pdata_set_buf(buf, 0x7f0012345678ull, 0xabcd1234, 4096);
+		EXPECT_TRUE(rd_doc_pdata_buf(buf, sizeof(buf), &a, &k, &l));
+		EXPECT_U64(a, 0x7f0012345678ull);
+		EXPECT_EQ(k, 0xabcd1234);
+		EXPECT_EQ(l, 4096);
+		EXPECT_EQ(rd_doc_pdata_unpack(buf, sizeof(buf), &q), 0);	/* the record stays */
+		EXPECT_EQ(q.netdev_mtu, 9000);
+	}
+	EXPECT_EQ(rd_doc_pdata_unpack(buf, 31, &q), -EINVAL);
 	EXPECT_TRUE(!q.valid);
 	buf[0] = 'X';
 	EXPECT_EQ(rd_doc_pdata_unpack(buf, sizeof(buf), &q), -EINVAL);

@@ -3,7 +3,8 @@
 # no network device at all, SHARE read-write on /mnt/host (9p) and nothing else.  The guest's /init runs 'bash /mnt/host/RUNNER' and powers off.
 #   usage: boot.sh BUILD SHARE RUNNER     (RUNNER empty: interactive shell)
 # Env: VM_TIMEOUT (hard limit in s, default 600), VM_MEM (MiB, default 512), VM_SMP (1),
-#      VM_APPEND (more kernel command line)
+#      VM_APPEND (more kernel command line), VM_QEMU_ARGS (more qemu arguments, split on
+#      blanks: the two-guest mode's network device and common share, see pair/run.sh)
 # The serial console goes to SHARE/console.log.  Exit: the guest runner's exit status (the
 # guest's /init writes it to SHARE/runner.status); qemu's status when qemu failed (124 on
 # the hard timeout); 125 when the guest ended without reporting one.
@@ -38,6 +39,8 @@ args=(-accel tcg -cpu max -m "${VM_MEM:-512}" -smp "${VM_SMP:-1}"
 	-kernel "$BUILD/vmlinux" -initrd "$BUILD/initramfs.cpio"
 	-append "console=ttyS0 quiet panic=-1 mitigations=off acpi=off reboot=t ${khz:+tsc_early_khz=$khz tsc=reliable} rdiag.main=${RUNNER:+/mnt/host/$RUNNER} ${VM_APPEND:-}"
 	-virtfs "local,path=$SHARE,mount_tag=host,security_model=none,id=host")
+# shellcheck disable=SC2206 # split on blanks on purpose: no argument of ours has one
+[ -z "${VM_QEMU_ARGS:-}" ] || args+=(${VM_QEMU_ARGS})
 Q=${VM_QEMU:-qemu-system-x86_64}
 if [ -z "$RUNNER" ]; then exec "$Q" "${args[@]}"; fi
 rm -f "$SHARE/runner.status"

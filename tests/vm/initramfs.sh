@@ -68,7 +68,8 @@ BINS="bash ip rdma dcb tc nft tcpdump jq ibv_devinfo ibv_devices ibv_rc_pingpong
 OPTIONAL="strace tmux"		# copied when the host has them
 MODS="crc32_generic rdma_rxe rdma_ucm ib_uverbs ib_umad veth dummy 8021q sch_netem sch_tbf sch_prio cls_u32
 	nf_tables nft_compat nft_reject_inet nft_numgen nft_limit xt_tcpudp iptable_filter
-	9p 9pnet_virtio virtio_pci"
+	9p 9pnet_virtio virtio_pci
+	virtio_net"	# the two-guest mode's link (pair/main.sh loads it)
 PROV=/usr/lib/$MA/libibverbs/librxe-rdmav34.so
 VG=/usr/libexec/valgrind
 

@@ -43,7 +43,8 @@ const char *rdiag_doc_level_name(enum rdiag_doc_level l);	/* "ok" "info" "warnin
 struct rdiag_doc_finding {
 	const char *check;	/* stable check id: "devices", "modules", "device_nodes", "port",
 				 * "gid", "roce_mode", "route", "neighbour", "mtu", "netns",
-				 * "firewall", "memlock" */
+				 * "firewall", "memlock", "data_path"; "peer" (the two ends compared,
+				 * rdiag_doctor_compare_peer) */
 	const char *layer;	/* "host", "link", "address", "network", "firewall", "transport" */
 	enum rdiag_doc_level level;
 	const char *cause;	/* stable cause id of a warning or problem, else NULL: one of
@@ -113,7 +114,10 @@ struct rdiag_doc_verdict {
 				 * "mtu_too_small", "firewall_drops_roce", "no_listener",
 				 * "rejected_by_application", "rejected", "cm_no_response",
 				 * "connect_error", "addr_error", "route_error", "qp_create_failed",
-				 * "mtu_mismatch", "attempt_failed"; and "disconnect_failed" with ok
+				 * "mtu_mismatch", "datapath_mtu_fails" (established, but a
+				 * data-path size up to the path MTU does not complete),
+				 * "attempt_failed"; the peer causes of struct
+				 * rdiag_doc_side; and "disconnect_failed" with ok
 				 * true: established, but the disconnect did not complete */
 	char sentence[384];
 	char evidence[768];
@@ -257,6 +261,37 @@ int rdiag_doc_compare_run(struct rdiag_doc_compare *c);
 size_t rdiag_doc_compare_nprops(const struct rdiag_doc_compare *c);
 const struct rdiag_doc_cmp_prop *rdiag_doc_compare_prop(const struct rdiag_doc_compare *c,
 							size_t i);
+/* ---- both ends of one connection ----
+ * A listener also serves a description of its host (devices, ports, netdevs and their MTUs,
+ * the GIDs that carry each address, the configfs RoCE mode and ToS, versions) as one line of
+ * JSON on TCP, same address and port number as its rdma_cm id: reachable when rdma_cm itself
+ * fails.  The client fetches it and compares the two ends. */
+struct rdiag_doc_side {
+	const char *what;	/* "device", "netdev MTU", "active MTU", "RDMA MTU both allow",
+				 * "address", "GID index", "GID type", "RoCE mode", "default ToS",
+				 * "link speed", "kernel", "rdmadiag" */
+	char here[96];
+	char peer[96];
+	bool differs;
+	const char *cause;	/* the finding this difference made, else NULL: "peer_mtu_mismatch",
+				 * "peer_no_rocev2_gid", "peer_gid_type_mismatch",
+				 * "peer_gid_index_differs", "peer_tos_mismatch",
+				 * "peer_speed_mismatch", "peer_version_mismatch",
+				 * "peer_addr_not_rdma" */
+};
+/* fetch the description served by the listener at o->dst, TCP port o->port (0 = 7471),
+ * within o->timeout_ms (0: RDIAG_DOC_DEFAULT_TIMEOUT_MS), and compare it with this host's port towards o->dst
+ * (rdiag_doctor_check_path first): rows of the side-by-side table, and a finding ("peer"
+ * check) for each difference that breaks or degrades RDMA.  0, or -errno with the errmsg:
+ * -ECONNREFUSED no side channel there (not a rdmadoctor listener, or an older one),
+ * -ETIMEDOUT, -EBADMSG a reply that is not a description */
+int rdiag_doctor_compare_peer(struct rdiag_doctor *d, const struct rdiag_doc_opts *o);
+size_t rdiag_doctor_nsides(const struct rdiag_doctor *d);
+const struct rdiag_doc_side *rdiag_doctor_side(const struct rdiag_doctor *d, size_t i);
+/* this host's description, the line the side channel serves (malloc'd, the caller frees) */
+int rdiag_doctor_describe(struct rdiag_doctor *d, char **json);
+/* a listener's side channel: "tcp ADDR:PORT", or why there is none ("" before listening) */
+const char *rdiag_doctor_side_channel(const struct rdiag_doctor *d);
 
 /* RoCE path MTU for a netdev MTU (kernel iboe_get_mtu: MTU - 96, largest IB MTU that fits;
  * 0 when even 256 does not fit) */

@@ -1,13 +1,17 @@
 # vm-timeout: 60
 # rdmadoctor, MTU mismatch between the veth ends (veth1 1000, veth0 1500): the connection is
-# established, but the MTU records the two sides exchange in the CM private data differ.
-# host/56-doctor-mtu.sh judges: cause mtu_mismatch with both MTUs, and the listener's note.
+# established, but the MTU records the two sides exchange in the CM private data differ, and
+# the data-path step proves it: veth drops a frame above the receiving end's MTU, so the
+# SEND of 1024 bytes (one packet at path MTU 1024) ends in WC 12 and 512 is the largest
+# size that works.  host/56-doctor-mtu.sh judges: cause datapath_mtu_fails with both MTUs in
+# the evidence, and the listener's note.
 J=$OUT/56-doctor
 P=7471
 have rdmadoctor || { tap_fail "rdmadoctor is built and in the image"; exit 0; }
 save() { local n=$1; shift; "$@" > "$J-$n" 2> "$J-$n.err"; echo $? > "$J-$n.rc"; cat "$J-$n" "$J-$n.err" >&2; }
 
 mtu_set "$NET1" 1000
+ip -j link show "$NET1" > "$J-veth1.json"
 rdmadoctor -j listen "$B:$P" --count 1 > "$J-listen.json" 2> "$J-listen.err" &
 lp=$!
 wait_cm_listen $P 30 || tap_fail "rdmadoctor listen $B:$P is a LISTEN cm_id"

@@ -199,6 +199,12 @@ failcase "path MTU: the step is INIT->RTR and the hint compares path_mtu with ac
 failcase "path MTU between two devices: the data step fails and the hint names path_mtu vs active_mtu" \
 	"$J-mtu-peer.json" '(.step | test("data exchange")) and (.hint | test("path_mtu 4096 is above"))' \
 	'\(.step) (\(.error)); wc \(.wc_status); \(.hint)'
+# the failure asserts no counter of its own: every counter that moved on both ends is its
+# evidence (the requester's retransmissions and timeouts, the responder's drops)
+mtuctr=$(jq -r 'select(.test == "qp-states") | [.counters[] | "\(.dev) \(.name) \(.delta)"] | join(", ")' "$J-mtu-peer.json" 2>/dev/null)
+diag "counters of the path-MTU failure: $mtuctr"
+tap_check "path MTU between two devices: the failure lists the counters that moved (the requester rxe0's at least)" \
+	eval '[[ $mtuctr == *"rxe0 "* ]]'
 failcase "missing destination QP: WC 12 retry exceeded at the data step, hint names dest_qp_num" \
 	"$J-qpn.json" '.wc_status == 12 and (.step | test("data exchange")) and (.hint | test("dest_qp_num 0xfffff0 does not exist")) and .attributes.dest_qp_num == "0xfffff0"' \
 	'\(.step); \(.hint)'

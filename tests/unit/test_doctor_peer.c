@@ -1,0 +1,463 @@
+/* Both ends of one connection (lib/doctor/doctor_peer*.c): the host description's JSON
+ * written and read back, malformed descriptions refused with their reason, the comparison of
+ * two ends (a clean pair, MTU 1500 vs 1000, no GID for the address on the peer, a RoCE v1
+ * only GID, another default ToS, another GID index) with its rows, findings and verdict, and
+ * the side channel over loopback TCP: a real description served and fetched, and a peer
+ * that refuses, stays silent, answers something else or too much. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <sys/wait.h>
+#include <rdma/rdma_cma.h>
+
+#include "tap.h"
+#include "rdmadiag/doctor.h"
+#include "doctor/internal.h"
+
+/* one RoCE port, rxe0/1 on eth0, with addr and its v2 GID at gid (-1: none) */
+static void host(struct rd_desc *h, const char *name, const char *ip, int gid, unsigned int mtu)
+{
+	struct rd_desc_port *p = &h->port[0];
+
+	memset(h, 0, sizeof(*h));
+	snprintf(h->version, sizeof(h->version), "0.1.0");
+	snprintf(h->host, sizeof(h->host), "%s", name);
+	snprintf(h->kernel, sizeof(h->kernel), "6.1.0-57-amd64");
+	h->nports = 1;
+	snprintf(p->dev, sizeof(p->dev), "rxe0");
+	snprintf(p->driver, sizeof(p->driver), "rxe");
+	snprintf(p->state, sizeof(p->state), "ACTIVE");
+	snprintf(p->link_layer, sizeof(p->link_layer), "Ethernet");
+	snprintf(p->rate, sizeof(p->rate), "2.5 Gb/sec (1X SDR)");
+	snprintf(p->netdev, sizeof(p->netdev), "eth0");
+	p->port = 1;
+	p->mtu = mtu;
+	p->active_mtu = rdiag_roce_path_mtu(mtu);
+	p->max_mtu = 4096;
+	p->tos = -1;
+	p->naddrs = 2;
+	snprintf(p->addr[0].ip, sizeof(p->addr[0].ip), "fe80::5054:ff:fe00:101");
+	p->addr[0].gid_v2 = 0;
+	p->addr[0].gid_v1 = -1;
+	snprintf(p->addr[1].ip, sizeof(p->addr[1].ip), "%s", ip);
+	p->addr[1].gid_v2 = gid;
+	p->addr[1].gid_v1 = -1;
+}
+
+static const struct rdiag_doc_side *side(const struct rdiag_doctor *d, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < rdiag_doctor_nsides(d); i++)
+		if (!strcmp(rdiag_doctor_side(d, i)->what, what))
+			return rdiag_doctor_side(d, i);
+	return NULL;
+}
+
+static const struct rdiag_doc_finding *peer_finding(const struct rdiag_doctor *d)
+{
+	size_t i;
+
+	for (i = 0; i < rdiag_doctor_nfindings(d); i++)
+		if (!strcmp(rdiag_doctor_finding(d, i)->check, "peer"))
+			return rdiag_doctor_finding(d, i);
+	return NULL;
+}
+
+static size_t ndiffer(const struct rdiag_doctor *d)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rdiag_doctor_nsides(d); i++)
+		n += rdiag_doctor_side(d, i)->differs;
+	return n;
+}
+
+static void test_json(void)
+{
+	struct rd_desc a, b;
+	char *json, why[128];
+	size_t len;
+
+	host(&a, "h\"1\n", "198.18.1.1", 1, 1500);
+	a.port[0].tos = 106;
+	snprintf(a.port[0].roce_mode, sizeof(a.port[0].roce_mode), "RoCE v2");
+	a.port[0].addr[1].gid_v1 = 3;
+	EXPECT_EQ(rd_desc_json(&a, &json, &len), 0);
+	EXPECT_EQ(len, strlen(json));
+	EXPECT_TRUE(json[len - 1] == '\n' && !memchr(json, '\n', len - 1));	/* one line */
+	EXPECT_TRUE(strstr(json, "\"host\":\"h\\\"1\\u000a\"") != NULL);	/* escaped */
+	EXPECT_EQ(rd_desc_parse(json, len, &b, why, sizeof(why)), 0);
+	EXPECT_STREQ(b.host, "h\"1\n");
+	EXPECT_STREQ(b.version, "0.1.0");
+	EXPECT_EQ(b.nports, 1);
+	EXPECT_STREQ(b.port[0].dev, "rxe0");
+	EXPECT_EQ(b.port[0].mtu, 1500);
+	EXPECT_EQ(b.port[0].active_mtu, 1024);
+	EXPECT_EQ(b.port[0].tos, 106);
+	EXPECT_STREQ(b.port[0].roce_mode, "RoCE v2");
+	EXPECT_EQ(b.port[0].naddrs, 2);
+	EXPECT_STREQ(b.port[0].addr[1].ip, "198.18.1.1");
+	EXPECT_EQ(b.port[0].addr[1].gid_v2, 1);
+	EXPECT_EQ(b.port[0].addr[1].gid_v1, 3);
+	EXPECT_EQ(b.port[0].addr[0].gid_v1, -1);
+	free(json);
+
+	/* what is unknown is absent, and read back as unknown */
+	host(&a, "h", "198.18.1.1", -1, 0);
+	a.port[0].active_mtu = 0;
+	EXPECT_EQ(rd_desc_json(&a, &json, &len), 0);
+	EXPECT_TRUE(!strstr(json, "netdev_mtu") && !strstr(json, "active_mtu") &&
+		    !strstr(json, "roce_tos") && !strstr(json, "roce_mode"));
+	EXPECT_TRUE(strstr(json, "{\"ip\":\"198.18.1.1\"}") != NULL);
+	EXPECT_EQ(rd_desc_parse(json, len, &b, why, sizeof(why)), 0);
+	EXPECT_EQ(b.port[0].tos, -1);
+	EXPECT_EQ(b.port[0].addr[1].gid_v2, -1);
+	free(json);
+}
+
+static void bad_json(const char *text, const char *want)
+{
+	struct rd_desc h;
+	char why[128] = "";
+
+	EXPECT_EQ(rd_desc_parse(text, strlen(text), &h, why, sizeof(why)), -EBADMSG);
+	EXPECT_STREQ(why, want);
+}
+
+static void test_bad(void)
+{
+	bad_json("hello", "not a JSON object");
+	bad_json("[1]", "not a JSON object");
+	bad_json("{\"ports\":[]}", "not a rdmadoctor description (no \"rdmadoctor_description\":1)");
+	bad_json("{\"rdmadoctor_description\":2,\"ports\":[]}",
+		 "not a rdmadoctor description (no \"rdmadoctor_description\":1)");
+	bad_json("{\"rdmadoctor_description\":1}", "no ports array");
+	bad_json("{\"rdmadoctor_description\":1,\"ports\":[1]}", "a port is not an object");
+	bad_json("{\"rdmadoctor_description\":1,\"ports\":[{\"port\":1}]}",
+		 "a port without its device name");
+	bad_json("{\"rdmadoctor_description\":1,\"ports\":[{\"dev\":\"x\",\"port\":0}]}",
+		 "a port without a port number (1..65535)");
+	bad_json("{\"rdmadoctor_description\":1,\"ports\":[{\"dev\":\"x\",\"port\":1,\"netdev_mtu\":1.5}]}",
+		 "netdev_mtu is not a number of bytes");
+	bad_json("{\"rdmadoctor_description\":1,\"ports\":[{\"dev\":\"x\",\"port\":1,\"roce_tos\":256}]}",
+		 "roce_tos is not 0..255");
+	bad_json("{\"rdmadoctor_description\":1,\"ports\":[{\"dev\":\"x\",\"port\":1,\"addrs\":[{\"ip\":\"x\"}]}]}",
+		 "an address that is not an IP address");
+	bad_json("{\"rdmadoctor_description\":1,\"ports\":[{\"dev\":\"x\",\"port\":1,\"addrs\":[{\"ip\":\"1.2.3.4\",\"gid_v2\":-1}]}]}",
+		 "gid_v2 is not a GID index");
+}
+
+/* an established attempt to 198.18.1.1 with the two ends compared */
+static struct rdiag_doctor *compared(const struct rd_desc *me, const struct rd_desc *peer)
+{
+	struct rdiag_doctor *d;
+	struct rdiag_doc_step *s;
+	enum rdiag_doc_step_id id;
+
+	rdiag_doctor_open(&d, NULL);
+	d->devices_checked = true;
+	d->ndevices = 1;
+	d->attempted = true;
+	snprintf(d->dst, sizeof(d->dst), "198.18.1.1");
+	d->port = 7471;
+	for (id = RDIAG_DOC_STEP_CREATE_ID; id <= RDIAG_DOC_STEP_DISCONNECT; id++) {
+		s = &d->steps[d->nsteps++];
+		memset(s, 0, sizeof(*s));
+		s->id = id;
+		s->name = rdiag_doc_step_name(id);
+		s->done = s->ok = true;
+		s->event = -1;
+	}
+	rd_doc_peer_compare(d, me, "198.18.1.2", peer, "198.18.1.1");
+	return d;
+}
+
+static void test_compare(void)
+{
+	struct rd_desc me, peer;
+	struct rdiag_doc_verdict v;
+	const struct rdiag_doc_side *s;
+	const struct rdiag_doc_finding *f;
+	struct rdiag_doctor *d;
+
+	host(&me, "client", "198.18.1.2", 1, 1500);
+	host(&peer, "server", "198.18.1.1", 1, 1500);
+	d = compared(&me, &peer);
+	EXPECT_EQ(ndiffer(d), 0);
+	EXPECT_TRUE(peer_finding(d) == NULL);
+	s = side(d, "GID index");
+	EXPECT_TRUE(s && !strcmp(s->here, "1") && !strcmp(s->peer, "1"));
+	s = side(d, "RDMA MTU both allow");
+	EXPECT_TRUE(s && !strcmp(s->here, "1024"));
+	s = side(d, "default ToS");
+	EXPECT_TRUE(s && !strcmp(s->here, "0 (kernel default)") && !s->differs);
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "ok");
+	rdiag_doctor_close(d);
+
+	/* MTU 1500 here, 1000 there: 1024 vs 512 */
+	host(&peer, "server", "198.18.1.1", 1, 1000);
+	d = compared(&me, &peer);
+	s = side(d, "netdev MTU");
+	EXPECT_TRUE(s && s->differs && !strcmp(s->here, "1500") && !strcmp(s->peer, "1000"));
+	s = side(d, "active MTU");
+	EXPECT_TRUE(s && s->differs && s->cause && !strcmp(s->cause, "peer_mtu_mismatch"));
+	s = side(d, "RDMA MTU both allow");
+	EXPECT_TRUE(s && !strcmp(s->here, "512") && !strcmp(s->peer, "512"));
+	f = peer_finding(d);
+	EXPECT_TRUE(f && f->level == RDIAG_DOC_PROBLEM && !strcmp(f->cause, "peer_mtu_mismatch"));
+	EXPECT_TRUE(f && f->hint[0]);
+	EXPECT_STREQ(f->summary, "the MTUs of the two ends differ: here eth0 MTU 1500 -> RDMA MTU 1024, peer eth0 MTU 1000 -> RDMA MTU 512; packets above 512 bytes are dropped on the smaller end");
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "peer_mtu_mismatch");
+	EXPECT_TRUE(!v.ok);
+	rdiag_doctor_close(d);
+
+	/* the peer has the address but no GID for it */
+	host(&peer, "server", "198.18.1.1", -1, 1500);
+	d = compared(&me, &peer);
+	f = peer_finding(d);
+	EXPECT_TRUE(f && f->level == RDIAG_DOC_PROBLEM && !strcmp(f->cause, "peer_no_rocev2_gid"));
+	s = side(d, "GID type");
+	EXPECT_TRUE(s && s->differs && !strcmp(s->peer, "none"));
+	s = side(d, "GID index");
+	EXPECT_TRUE(s && !strcmp(s->peer, "none") && !s->cause);
+	rdiag_doctor_close(d);
+
+	/* only a RoCE v1 GID there */
+	peer.port[0].addr[1].gid_v1 = 2;
+	d = compared(&me, &peer);
+	f = peer_finding(d);
+	EXPECT_TRUE(f && !strcmp(f->cause, "peer_no_rocev2_gid") && strstr(f->summary, "only a RoCE v1 GID"));
+	s = side(d, "GID type");
+	EXPECT_TRUE(s && !strcmp(s->here, "RoCE v2") && !strcmp(s->peer, "RoCE v1"));
+	rdiag_doctor_close(d);
+
+	/* no RDMA port of the peer carries the address */
+	host(&peer, "server", "198.18.1.9", 1, 1500);
+	d = compared(&me, &peer);
+	f = peer_finding(d);
+	EXPECT_TRUE(f && f->level == RDIAG_DOC_PROBLEM && !strcmp(f->cause, "peer_addr_not_rdma"));
+	EXPECT_STREQ(f->layer, "address");
+	rdiag_doctor_close(d);
+
+	/* another default ToS: a warning, named by the verdict */
+	host(&peer, "server", "198.18.1.1", 1, 1500);
+	peer.port[0].tos = 106;
+	d = compared(&me, &peer);
+	s = side(d, "default ToS");
+	EXPECT_TRUE(s && s->differs && !strcmp(s->peer, "106") && !strcmp(s->cause, "peer_tos_mismatch"));
+	f = peer_finding(d);
+	EXPECT_TRUE(f && f->level == RDIAG_DOC_WARN && !strcmp(f->cause, "peer_tos_mismatch"));
+	EXPECT_EQ(ndiffer(d), 1);
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "peer_tos_mismatch");
+	EXPECT_STREQ(v.layer, "transport");
+	rdiag_doctor_close(d);
+
+	/* another GID index: a warning (one index for all ranks picks a wrong GID) */
+	host(&peer, "server", "198.18.1.1", 3, 1500);
+	d = compared(&me, &peer);
+	s = side(d, "GID index");
+	EXPECT_TRUE(s && s->differs && !strcmp(s->cause, "peer_gid_index_differs"));
+	f = peer_finding(d);
+	EXPECT_TRUE(f && f->level == RDIAG_DOC_WARN);
+	rdiag_doctor_close(d);
+
+	/* another rdmadiag version: information, the verdict stays ok */
+	host(&peer, "server", "198.18.1.1", 1, 1500);
+	snprintf(peer.version, sizeof(peer.version), "0.0.9");
+	d = compared(&me, &peer);
+	EXPECT_EQ(ndiffer(d), 1);
+	s = side(d, "rdmadiag");
+	EXPECT_TRUE(s && s->differs && !strcmp(s->cause, "peer_version_mismatch"));
+	f = peer_finding(d);
+	EXPECT_TRUE(f && f->level == RDIAG_DOC_INFO && !f->cause);
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "ok");
+	rdiag_doctor_close(d);
+
+	/* another link speed: a warning (the faster end overruns the slower) */
+	host(&peer, "server", "198.18.1.1", 1, 1500);
+	snprintf(peer.port[0].rate, sizeof(peer.port[0].rate), "100 Gb/sec (4X EDR)");
+	d = compared(&me, &peer);
+	EXPECT_EQ(ndiffer(d), 1);
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "peer_speed_mismatch");
+	rdiag_doctor_close(d);
+
+	/* what one end does not know (an older or partial description) is no difference */
+	host(&peer, "server", "198.18.1.1", 1, 0);
+	peer.port[0].active_mtu = 0;
+	peer.port[0].rate[0] = 0;
+	d = compared(&me, &peer);
+	EXPECT_EQ(ndiffer(d), 0);
+	s = side(d, "RDMA MTU both allow");
+	EXPECT_TRUE(s && !strcmp(s->here, "1024"));
+	rdiag_doctor_close(d);
+}
+
+/* a TCP server on 127.0.0.1 that answers each connection with reply (NULL: says nothing and
+ * waits); its port */
+static pid_t server(const char *reply, size_t len, uint16_t *port, struct rdiag_doctor *serve)
+{
+	union rd_addr a;
+	socklen_t alen = sizeof(a.in);
+	int fd;
+	pid_t pid;
+
+	memset(&a, 0, sizeof(a));
+	a.in.sin_family = AF_INET;
+	a.in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (serve) {
+		fd = rd_doc_side_open(serve, &a);
+	} else {
+		fd = socket(AF_INET, SOCK_STREAM, 0);
+		if (fd >= 0 && (bind(fd, &a.sa, alen) || listen(fd, 4)))
+			fd = -1;
+	}
+	if (fd < 0 || getsockname(fd, &a.sa, &alen))
+		return -1;
+	*port = ntohs(a.in.sin_port);
+	pid = fork();
+	if (pid == 0) {
+		for (;;) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+			size_t off;
+			int c;
+
+			if (serve) {
+				if (poll(&p, 1, -1) == 1)
+					rd_doc_side_serve(serve, fd);
+				continue;
+			}
+			c = accept(fd, NULL, NULL);
+			for (off = 0; reply && c >= 0 && off < len; ) {
+				ssize_t n = write(c, reply + off, len - off);
+
+				if (n <= 0)
+					break;
+				off += (size_t)n;
+			}
+			if (reply)
+				close(c);
+		}
+	}
+	close(fd);
+	return pid;
+}
+
+static int fetch_from(struct rdiag_doctor *d, uint16_t port, int timeout_ms)
+{
+	struct rdiag_doc_opts o = { .dst = "127.0.0.1", .port = port, .src = "127.0.0.1",
+				    .timeout_ms = timeout_ms };
+
+	return rdiag_doctor_compare_peer(d, &o);
+}
+
+static void stop(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* the data-path step's proof is the verdict of an established connection, before the MTU
+ * records' prediction and the two ends' differences */
+static void test_datapath_verdict(void)
+{
+	struct rd_desc me, peer;
+	struct rdiag_doc_verdict v;
+	struct rdiag_doc_finding *f;
+	struct rdiag_doctor *d;
+
+	host(&me, "client", "198.18.1.2", 1, 1500);
+	host(&peer, "server", "198.18.1.1", 1, 1000);
+	d = compared(&me, &peer);
+	f = rd_doc_add(d, "data_path", "transport", RDIAG_DOC_PROBLEM, "datapath_mtu_fails", "rxe0/1",
+		       "a SEND of 1024 bytes does not complete; the largest path MTU that works is 512");
+	rd_doc_evidence(f, "sizes 256..1024");
+	rd_doc_hint(f, "cap the path MTU at 512");
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "datapath_mtu_fails");
+	EXPECT_STREQ(v.layer, "transport");
+	EXPECT_STREQ(v.next, "cap the path MTU at 512");
+	EXPECT_TRUE(strstr(v.sentence, "the largest path MTU that works is 512") != NULL);
+	rdiag_doctor_close(d);
+}
+
+static void test_side_channel(void)
+{
+	struct rdiag_doctor *d, *srv;
+	uint16_t port;
+	pid_t pid;
+	char *big;
+
+	rdiag_doctor_open(&d, NULL);
+
+	/* nothing listens: refused, said so */
+	pid = server("", 0, &port, NULL);
+	stop(pid);
+	EXPECT_EQ(fetch_from(d, port, 1000), -ECONNREFUSED);
+	EXPECT_TRUE(strstr(rdiag_doctor_errmsg(d), "no side channel at tcp 127.0.0.1:") != NULL);
+	EXPECT_TRUE(strstr(rdiag_doctor_errmsg(d), "connection refused") != NULL);
+
+	/* silent: the deadline */
+	pid = server(NULL, 0, &port, NULL);
+	EXPECT_EQ(fetch_from(d, port, 300), -ETIMEDOUT);
+	EXPECT_TRUE(strstr(rdiag_doctor_errmsg(d), "within 300 ms") != NULL);
+	stop(pid);
+
+	/* something else (an HTTP server on that port) */
+	pid = server("HTTP/1.0 400 Bad Request\r\n\r\n", 28, &port, NULL);
+	EXPECT_EQ(fetch_from(d, port, 1000), -EBADMSG);
+	EXPECT_TRUE(strstr(rdiag_doctor_errmsg(d), "is not a description: not a JSON object") != NULL);
+	stop(pid);
+
+	/* more than the bound */
+	big = malloc(RD_DESC_MAX + 100);
+	memset(big, ' ', RD_DESC_MAX + 100);
+	pid = server(big, RD_DESC_MAX + 100, &port, NULL);
+	EXPECT_EQ(fetch_from(d, port, 2000), -EMSGSIZE);
+	EXPECT_TRUE(strstr(rdiag_doctor_errmsg(d), "larger than 65536 bytes") != NULL);
+	stop(pid);
+	free(big);
+
+	/* the real side channel serves this host's description: fetched and compared (the
+	 * address towards the peer is no RDMA port's here, so the rows say so) */
+	rdiag_doctor_open(&srv, NULL);
+	pid = server(NULL, 0, &port, srv);
+	EXPECT_TRUE(pid > 0);
+	EXPECT_TRUE(!strncmp(rdiag_doctor_side_channel(srv), "tcp 127.0.0.1:", 14));
+	EXPECT_EQ(fetch_from(d, port, 2000), 0);
+	EXPECT_TRUE(rdiag_doctor_nsides(d) >= 1);
+	EXPECT_STREQ(rdiag_doctor_side(d, 0)->what, "host");
+	EXPECT_STREQ(rdiag_doctor_side(d, 0)->here, rdiag_doctor_side(d, 0)->peer);
+	stop(pid);
+	rdiag_doctor_close(srv);
+	rdiag_doctor_close(d);
+}
+
+int main(void)
+{
+	char *json = NULL;
+	struct rdiag_doctor *d;
+
+	signal(SIGPIPE, SIG_IGN);
+	test_json();
+	test_bad();
+	test_compare();
+	test_datapath_verdict();
+	test_side_channel();
+	rdiag_doctor_open(&d, NULL);
+	EXPECT_EQ(rdiag_doctor_describe(d, &json), 0);
+	EXPECT_TRUE(json && !strncmp(json, "{\"rdmadoctor_description\":1,\"version\":\"", 39));
+	free(json);
+	rdiag_doctor_close(d);
+	return tap_done();
+}
