@@ -37,6 +37,15 @@ static const struct rdiag_cause causes[] = {
 	{ "connect_error", "cm", "the connection failed while the QP was moved to RTR/RTS (CONNECT_ERROR)" },
 	{ "disconnect_failed", "cm", "established, but the disconnect did not complete" },
 	{ "mtu_mismatch", "transport", "established, but the two ends' MTUs differ" },
+	{ "datapath_mtu_fails", "transport", "established, but packets of a size the path MTU allows did not complete: a hop drops them" },
+	/* the two ends compared through rdmadoctor listen's side channel */
+	{ "peer_addr_not_rdma", "address", "no RDMA port of the peer carries the address connected to" },
+	{ "peer_no_rocev2_gid", "address", "the peer has no RoCE v2 GID for the address (none, or RoCE v1 only)" },
+	{ "peer_gid_type_mismatch", "transport", "the two ends would use different RoCE versions" },
+	{ "peer_gid_index_differs", "address", "the address's GID index differs between the two ends: one job-wide GID index is wrong on one of them" },
+	{ "peer_mtu_mismatch", "transport", "the two ends' netdev or active MTUs differ: packets above the smaller RDMA MTU are dropped" },
+	{ "peer_tos_mismatch", "network", "the two ends' default ToS differ: the two directions travel in different traffic classes" },
+	{ "peer_speed_mismatch", "link", "the two ends' link speeds differ: the faster end can overrun the slower one" },
 	/* seen by rdmatrace */
 	{ "address_unresolved", "network", "rdma_resolve_addr failed (ADDR_ERROR): no route, no RDMA device or no neighbour for the destination" },
 	{ "route_unresolved", "network", "rdma_resolve_route failed (ROUTE_ERROR)" },

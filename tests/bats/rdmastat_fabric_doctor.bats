@@ -15,7 +15,8 @@ lossless() {
 	run lossless <<< "$output"
 	assert_output '[["warning","fabric.dscp_unmapped","mlx5_0/1 eth0"],["warning","fabric.pfc_off","mlx5_0/1 eth0"]]'
 	RDMADIAG_SYSFS_ROOT=$FX/upstream RDMADIAG_NL_REPLAY=$FX/dcb-pfc4-noapp.rec run rdmadoctor local
-	assert_output --partial 'fix: dcb pfc set dev eth0 prio-pfc 0:on'
+	assert_output --partial 'fix: dcb app add dev eth0 dscp-prio 26:4'
+	refute_output --partial 'prio-pfc 0:on'
 }
 
 @test "rdmadoctor local: a chain that holds is one ok line; no DCB adds nothing" {
