@@ -533,10 +533,22 @@ struct prom_row {
 	const struct rdiag_sample *s;
 };
 
+/* a sample in 4-octet words (the PMA data counters, in their 32-bit and extended 64-bit
+ * forms): exported in bytes, x4, as node_exporter's infiniband collector does */
+static bool prom_in_bytes(const struct rdiag_sample *s)
+{
+	return s->cat && s->cat->unit == RDIAG_UNIT_WORDS4 && s->cat->scale > 1;
+}
+
+/* the metric family: rdma_GROUP_NAME, _bytes_total for a counter in bytes, _total for any
+ * other counter; NAME drops a leading word that repeats the group or the rdma_ namespace
+ * (cm_rx_msgs_req of the cm group is rdma_cm_rx_msgs_req_total, not rdma_cm_cm_...; rxe's
+ * rdma_sends is rdma_port_sends_total, not rdma_port_rdma_...) */
 static void prom_family(const struct rdiag_sample *s, char *buf, size_t len)
 {
 	char nm[128];
-	const char *grp;
+	const char *grp, *p;
+	size_t gl;
 	bool gauge = s->cat && s->cat->behaviour == RDIAG_CNT_GAUGE;
 
 	switch (s->origin) {
@@ -547,7 +559,14 @@ static void prom_family(const struct rdiag_sample *s, char *buf, size_t len)
 	}
 	if (prom_name(nm, sizeof(nm), s->name) < 0)
 		nm[sizeof(nm) - 1] = '\0';
-	snprintf(buf, len, "rdma_%s_%s%s", grp, nm, gauge ? "" : "_total");
+	p = nm;
+	gl = strlen(grp);
+	if (!strncmp(p, grp, gl) && p[gl] == '_' && p[gl + 1])
+		p += gl + 1;
+	if (!strncmp(p, "rdma_", 5) && p[5])
+		p += 5;
+	snprintf(buf, len, "rdma_%s_%s%s", grp, p,
+		 gauge ? "" : prom_in_bytes(s) ? "_bytes_total" : "_total");
 }
 
 static int prom_cmp(const void *a, const void *b)
@@ -603,6 +622,107 @@ static void prom_unreadable(const struct rdiag_samples *set, int64_t ts_ms)
 	}
 }
 
+/* the value of a sample: raw, or x4 for a counter in words (as a float when x4 does not fit
+ * 64 bits; Prometheus keeps every value as a float anyway) */
+static void prom_value(const struct rdiag_sample *s)
+{
+	uint64_t k = prom_in_bytes(s) ? s->cat->scale : 1;
+
+	if (s->value > UINT64_MAX / k)
+		printf("%.17g", (double)s->value * (double)k);
+	else
+		printf("%" PRIu64, s->value * k);
+}
+
+/* "100 Gb/sec (4X EDR)" -> 12.5e9 bytes per second; false when sysfs said nothing usable */
+static bool prom_rate_bytes(const char *rate, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(rate, &end);
+	if (end == rate || errno || !(v >= 0) || v > 1e9)
+		return false;
+	while (*end == ' ')
+		end++;
+	if (!strncmp(end, "Gb/sec", 6))
+		*out = v * 1e9 / 8;
+	else if (!strncmp(end, "Mb/sec", 6))
+		*out = v * 1e6 / 8;
+	else
+		return false;
+	return true;
+}
+
+/* one gauge sample of a port, with the interval's time when there is one */
+static void prom_port_sample(const char *family, const char *dev, uint32_t port, double v,
+			     int64_t ts_ms)
+{
+	printf("%s{device=\"", family);
+	prom_label_escape(stdout, dev);
+	printf("\",port=\"%u\"} %.17g", port, v);
+	if (ts_ms >= 0)
+		printf(" %" PRId64, ts_ms);
+	printf("\n");
+}
+
+/* the port gauges an alert needs ("port not ACTIVE", "link slower than it should be"):
+ * rdma_port_state_id, rdma_port_physical_state_id and rdma_port_rate_bytes_per_second of
+ * every port of the device/port selection; a port whose sysfs file is missing has no
+ * sample; a discovery that fails drops only these gauges */
+static void prom_port_gauges(int64_t ts_ms)
+{
+	static const struct {
+		const char *family, *help;
+	} fam[] = {
+		{ "rdma_port_state_id", "IB port state (1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, "
+		  "5 ACTIVE_DEFER): a port that carries traffic is 4" },
+		{ "rdma_port_physical_state_id", "IB port physical state (1 SLEEP, 2 POLLING, "
+		  "3 DISABLED, 4 PORT_CONFIGURATION_TRAINING, 5 LINK_UP, 6 LINK_ERROR_RECOVERY, "
+		  "7 PHY_TEST)" },
+		{ "rdma_port_rate_bytes_per_second", "Port link rate in bytes per second (sysfs "
+		  "rate, Gb/sec / 8)" },
+	};
+	struct rdiag_devices *ds = NULL;
+	size_t f, d, p;
+
+	if (rdiag_counters_discover(counters, &ds) < 0)
+		return;
+	for (f = 0; f < sizeof(fam) / sizeof(fam[0]); f++) {
+		bool head = false;
+
+		for (d = 0; d < ds->n; d++) {
+			const struct rdiag_device *dv = &ds->dev[d];
+
+			if (opts.dev && strcmp(opts.dev, dv->name))
+				continue;
+			for (p = 0; p < dv->n_ports; p++) {
+				const struct rdiag_port *pt = &dv->ports[p];
+				double v;
+
+				if (opts.port && opts.port != pt->port)
+					continue;
+				if (f == 0)
+					v = pt->state;
+				else if (f == 1)
+					v = pt->phys_state;
+				else if (!prom_rate_bytes(pt->rate, &v))
+					continue;
+				if (f < 2 && !v)
+					continue;	/* unknown: no sample */
+				if (!head) {
+					printf("# HELP %s %s\n# TYPE %s gauge\n", fam[f].family,
+					       fam[f].help, fam[f].family);
+					head = true;
+				}
+				prom_port_sample(fam[f].family, dv->name, pt->port, v, ts_ms);
+			}
+		}
+	}
+	rdiag_counters_devices_free(ds);
+}
+
 /* the exposition of every selected counter; with -i each sample carries the time of the
  * interval in milliseconds (ts_ms >= 0), as the text format allows */
 static void prom_snapshot(const struct rdiag_samples *set, int64_t ts_ms)
@@ -627,7 +747,11 @@ static void prom_snapshot(const struct rdiag_samples *set, int64_t ts_ms)
 
 		if (!i || strcmp(rows[i].family, rows[i - 1].family)) {
 			printf("# HELP %s ", rows[i].family);
-			if (s->cat) {
+			if (s->cat && prom_in_bytes(s)) {
+				prom_help_escape(s->cat->meaning);
+				printf(" (exported in bytes: the counter's %s x%u)",
+				       rdiag_unit_name(s->cat->unit), s->cat->scale);
+			} else if (s->cat) {
 				prom_help_escape(s->cat->meaning);
 				printf(" (%s", rdiag_unit_name(s->cat->unit));
 				if (s->cat->scale > 1)
@@ -651,12 +775,15 @@ static void prom_snapshot(const struct rdiag_samples *set, int64_t ts_ms)
 			prom_label_escape(stdout, s->cat->concept);
 			printf("\"");
 		}
-		printf("} %" PRIu64, s->value);
+		printf("} ");
+		prom_value(s);
 		if (ts_ms >= 0)
 			printf(" %" PRId64, ts_ms);
 		printf("\n");
 	}
 	free(rows);
+	if (!opts.n_names)
+		prom_port_gauges(ts_ms);
 	prom_unreadable(set, ts_ms);
 }
 

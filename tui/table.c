@@ -200,17 +200,101 @@ void rt_cm_cells(const struct rt_cmid *c, char cells[MC__N][RT_CELL])
 	CELLS(MC_COMM, c->comm[0] ? c->comm : "-");
 }
 
-int rt_cols_fit(const struct rt_col *cols, int n, int width, bool *shown)
+void rt_layout_init(struct rt_layout *l, const struct rt_col *cols, int n)
 {
-	return rt_cols_fit_want(cols, n, width, NULL, shown);
+	int i;
+
+	l->cols = cols;
+	l->n = n < RT_MAXCOLS ? n : RT_MAXCOLS;
+	for (i = 0; i < l->n; i++) {
+		int t = (int)strlen(cols[i].title);
+
+		l->w[i] = cols[i].width > t ? cols[i].width : t;
+		l->shown[i] = true;
+	}
 }
 
-int rt_port_cols_fit(const struct rt_model *m, int width, bool shown[PC__N])
+void rt_layout_widen(struct rt_layout *l, char cells[][RT_CELL])
 {
+	int i;
+
+	for (i = 0; i < l->n; i++) {
+		int c = (int)strlen(cells[i]);
+
+		if (c > l->w[i])
+			l->w[i] = c;
+	}
+}
+
+/* the width of the row the layout makes: shown columns and a space between each two */
+static int layout_total(const struct rt_layout *l)
+{
+	int i, total = 0, count = 0;
+
+	for (i = 0; i < l->n; i++)
+		if (l->shown[i])
+			total += l->w[i] + (count++ ? 1 : 0);
+	return total;
+}
+
+/* the narrowest a column may become: its minimum, or its title */
+static int col_floor(const struct rt_col *c)
+{
+	int t = (int)strlen(c->title);
+
+	return c->width > t ? c->width : t;
+}
+
+int rt_layout_fit(struct rt_layout *l, int width, const bool *want)
+{
+	int i, prio, maxprio = 0, count = 0, total;
+
+	for (i = 0; i < l->n; i++) {
+		l->shown[i] = !want || want[i];
+		if (!l->shown[i])
+			continue;
+		count++;
+		if (l->cols[i].prio > maxprio)
+			maxprio = l->cols[i].prio;
+	}
+	if (width <= 0)
+		return count;
+	total = layout_total(l);
+	/* drop whole priority classes, highest number first, until the rest fits */
+	for (prio = maxprio; prio > 0 && total > width; prio--)
+		for (i = l->n - 1; i >= 0 && total > width; i--)
+			if (l->shown[i] && l->cols[i].prio == prio) {
+				l->shown[i] = false;
+				total = layout_total(l);
+				count--;
+			}
+	/* still too wide: narrow the column that is widest beyond its floor, one at a time */
+	while (total > width) {
+		int best = -1, excess = 0;
+
+		for (i = 0; i < l->n; i++)
+			if (l->shown[i] && l->w[i] - col_floor(&l->cols[i]) > excess) {
+				excess = l->w[i] - col_floor(&l->cols[i]);
+				best = i;
+			}
+		if (best < 0)
+			break;
+		excess = total - width < excess ? total - width : excess;
+		l->w[best] -= excess;
+		total -= excess;
+	}
+	return count;
+}
+
+int rt_port_layout(struct rt_layout *l, const struct rt_model *m, const size_t *idx,
+		   size_t first, size_t rows, int width)
+{
+	char cells[PC__N][RT_CELL];
 	bool want[PC__N];
 	size_t i;
 	int c;
 
+	rt_layout_init(l, rt_port_cols, PC__N);
 	for (c = 0; c < PC__N; c++)
 		want[c] = true;
 	want[PC_SAMPLE] = want[PC_PAUSE] = want[PC_DISC] = false;
@@ -224,49 +308,26 @@ int rt_port_cols_fit(const struct rt_model *m, int width, bool shown[PC__N])
 		if (p->eth && p->eth->have_total[RT_ET_DISCARDS])
 			want[PC_DISC] = true;
 	}
-	return rt_cols_fit_want(rt_port_cols, PC__N, width, want, shown);
-}
-
-int rt_cols_fit_want(const struct rt_col *cols, int n, int width, const bool *want,
-		     bool *shown)
-{
-	int i, total = 0, prio, maxprio = 0, count = 0;
-
-	for (i = 0; i < n; i++) {
-		shown[i] = !want || want[i];
-		if (!shown[i])
-			continue;
-		total += cols[i].width + (count ? 1 : 0);
-		count++;
-		if (cols[i].prio > maxprio)
-			maxprio = cols[i].prio;
+	for (i = first; i < m->nports && i - first < rows; i++) {
+		rt_port_cells(&m->ports[idx ? idx[i] : i], cells);
+		rt_layout_widen(l, cells);
 	}
-	if (width <= 0)
-		return count;
-	/* drop whole priority classes, highest number first, until the rest fits */
-	for (prio = maxprio; prio > 0 && total > width; prio--)
-		for (i = n - 1; i >= 0 && total > width; i--)
-			if (shown[i] && cols[i].prio == prio) {
-				shown[i] = false;
-				total -= cols[i].width + 1;
-				count--;
-			}
-	return count;
+	return rt_layout_fit(l, width, want);
 }
 
-int rt_col_x(const struct rt_col *cols, int n, const bool *shown, int col)
+int rt_col_x(const struct rt_layout *l, int col)
 {
 	int i, x = 0;
 	bool first = true;
 
-	for (i = 0; i < n; i++) {
-		if (!shown[i])
+	for (i = 0; i < l->n; i++) {
+		if (!l->shown[i])
 			continue;
 		if (!first)
 			x++;
 		if (i == col)
 			return x;
-		x += cols[i].width;
+		x += l->w[i];
 		first = false;
 	}
 	return -1;
@@ -300,26 +361,25 @@ static void put_cell(char *buf, size_t len, size_t *off, const char *s, int w, b
 	*off = o;		/* like snprintf: the length it would have had */
 }
 
-const char *rt_row(const struct rt_col *cols, int n, const bool *shown,
-		   char cells[][RT_CELL], char *buf, size_t len)
+const char *rt_row(const struct rt_layout *l, char cells[][RT_CELL], char *buf, size_t len)
 {
 	size_t off = 0;
 	int i, last = -1, w;
 
-	for (i = 0; i < n; i++)
-		if (shown[i])
+	for (i = 0; i < l->n; i++)
+		if (l->shown[i])
 			last = i;
 	buf[0] = 0;
-	for (i = 0; i < n && off < len; i++) {
+	for (i = 0; i < l->n && off < len; i++) {
 		const char *s;
 
-		if (!shown[i])
+		if (!l->shown[i])
 			continue;
-		s = cells ? cells[i] : cols[i].title;
-		/* a cell longer than its column pushes the rest right rather than being cut:
-		 * counter names are data; the view clips at the screen edge */
-		w = i == last && !cols[i].right ? 0 : cols[i].width;
-		put_cell(buf, len, &off, s, w, cols[i].right);
+		s = cells ? cells[i] : l->cols[i].title;
+		/* a cell longer than its (capped) column pushes the rest right rather than
+		 * being cut: names are data; the view clips at the screen edge */
+		w = i == last && !l->cols[i].right ? 0 : l->w[i];
+		put_cell(buf, len, &off, s, w, l->cols[i].right);
 	}
 	if (off >= len)
 		off = len - 1;

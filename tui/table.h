@@ -40,18 +40,36 @@ void rt_ctr_cells(const struct rt_ctr *c, char cells[CC__N][RT_CELL]);
 void rt_qp_cells(const struct rt_qp *q, char cells[QC__N][RT_CELL]);
 void rt_cm_cells(const struct rt_cmid *c, char cells[MC__N][RT_CELL]);
 
-/* choose the columns that fit in width (all when width <= 0); returns how many */
-int rt_cols_fit(const struct rt_col *cols, int n, int width, bool *shown);
-/* the same among the columns wanted (want NULL: every column) */
-int rt_cols_fit_want(const struct rt_col *cols, int n, int width, const bool *want,
-		     bool *shown);
-/* the Ports table's columns for this model: PC_SAMPLE only while a port has a mark,
- * PC_PAUSE/PC_DISC only while a port has Ethernet statistics */
-int rt_port_cols_fit(const struct rt_model *m, int width, bool shown[PC__N]);
+/* A table's layout for one frame: which columns are shown and how wide each is.  A column
+ * is as wide as its widest cell in view (never less than its title and minimum), as htop
+ * and bmon size theirs, so a long device name widens DEVICE instead of pushing the columns
+ * after it; on a narrow terminal the lowest-priority columns are dropped first, then the
+ * widest columns are narrowed back towards their minimum (a cell still wider is not cut:
+ * the rest of its row moves right and the screen edge clips it). */
+#define RT_MAXCOLS 16
+
+struct rt_layout {
+	const struct rt_col *cols;
+	int n;
+	int w[RT_MAXCOLS];
+	bool shown[RT_MAXCOLS];
+};
+
+/* every column shown, at max(minimum, title) */
+void rt_layout_init(struct rt_layout *l, const struct rt_col *cols, int n);
+/* widen the columns to one row's cells */
+void rt_layout_widen(struct rt_layout *l, char cells[][RT_CELL]);
+/* choose the columns wanted (want NULL: every column) that fit in width (all when
+ * width <= 0) and cap the widths to it; returns how many are shown */
+int rt_layout_fit(struct rt_layout *l, int width, const bool *want);
+/* the Ports table: widths from the ports in m (rows first .. first+rows-1 of order idx, or
+ * every port when idx is NULL), PC_SAMPLE only while a port has a mark; returns how many
+ * columns are shown */
+int rt_port_layout(struct rt_layout *l, const struct rt_model *m, const size_t *idx,
+		   size_t first, size_t rows, int width);
 /* one row (cells NULL: the title row) into buf, columns separated by one space */
-const char *rt_row(const struct rt_col *cols, int n, const bool *shown,
-		   char cells[][RT_CELL], char *buf, size_t len);
-/* where column i starts in a row rendered with the same choice (-1: not shown) */
-int rt_col_x(const struct rt_col *cols, int n, const bool *shown, int i);
+const char *rt_row(const struct rt_layout *l, char cells[][RT_CELL], char *buf, size_t len);
+/* where column i starts in a row rendered with this layout (-1: not shown) */
+int rt_col_x(const struct rt_layout *l, int i);
 
 #endif

@@ -16,20 +16,20 @@
 static void text_frame(struct out *o, const struct rt_model *m,
 		       const struct rt_frame_info *fi)
 {
-	bool shown[PC__N];
+	struct rt_layout l;
 	char cells[PC__N][RT_CELL], line[1024], rule[256];
 	size_t idx_buf[256], *idx = idx_buf, n, i, j;
 
 	out_text(o, "%s\n", rt_view_header(m, fi, line, sizeof(line)));
-	rt_port_cols_fit(m, 0, shown);
-	out_text(o, "%s\n", rt_row(rt_port_cols, PC__N, shown, NULL, line, sizeof(line)));
 	if (m->nports > sizeof(idx_buf) / sizeof(idx_buf[0]))
 		idx = malloc(m->nports * sizeof(*idx));
 	n = idx ? rt_sort_ports(m, RT_PK_NAME, false, idx) : 0;
+	/* no terminal to fit: every column, each as wide as its widest cell */
+	rt_port_layout(&l, m, idx, 0, n, 0);
+	out_text(o, "%s\n", rt_row(&l, NULL, line, sizeof(line)));
 	for (i = 0; i < n; i++) {
 		rt_port_cells(&m->ports[idx[i]], cells);
-		out_text(o, "%s\n", rt_row(rt_port_cols, PC__N, shown, cells, line,
-						  sizeof(line)));
+		out_text(o, "%s\n", rt_row(&l, cells, line, sizeof(line)));
 	}
 	/* breaches spelled out: a script grepping the frame sees which rule fired */
 	for (i = 0; i < n; i++) {

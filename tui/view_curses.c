@@ -71,11 +71,11 @@ const char *rt_view_header(const struct rt_model *m, const struct rt_frame_info 
 	return buf;
 }
 
-static void draw_titles(const struct rt_col *cols, int n, const bool *shown)
+static void draw_titles(const struct rt_layout *l)
 {
 	char line[1024];
 
-	put(2, 0, rt_row(cols, n, shown, NULL, line, sizeof(line)), a_title(), true);
+	put(2, 0, rt_row(l, NULL, line, sizeof(line)), a_title(), true);
 }
 
 static int body_rows(void)
@@ -87,22 +87,23 @@ static int body_rows(void)
 
 static void draw_ports(struct rt_model *m, struct rt_ui *ui)
 {
-	bool shown[PC__N];
+	struct rt_layout l;
 	char cells[PC__N][RT_CELL], line[1024], info[160];
 	size_t *idx = NULL, n = 0, i;
 	int rows = body_rows();
 
-	rt_port_cols_fit(m, COLS, shown);
 	if (m->nports) {
 		idx = malloc(m->nports * sizeof(*idx));
 		if (idx)
 			n = rt_sort_ports(m, ui->port_key, ui->port_rev, idx);
 	}
 	rt_ui_clamp(ui, n, rows);
+	/* the widths of the rows in view, capped by the terminal */
+	rt_port_layout(&l, m, idx, ui->top[RT_SCR_PORTS], idx ? (size_t)rows : 0, COLS);
 	snprintf(info, sizeof(info), "Ports %zu  sort: %s%s   Enter: counters  Q: QPs  C: cm IDs  h: help",
 		 n, rt_port_key_name(ui->port_key), ui->port_rev ? " (rev)" : "");
 	put(1, 0, info, A_BOLD, false);
-	draw_titles(rt_port_cols, PC__N, shown);
+	draw_titles(&l);
 	if (!n)
 		put(HEAD_ROWS, 0, m->frames ? "no RDMA devices" : "collecting ...", A_NORMAL, false);
 	for (i = ui->top[RT_SCR_PORTS]; i < n && (int)(i - ui->top[RT_SCR_PORTS]) < rows; i++) {
@@ -113,21 +114,21 @@ static void draw_ports(struct rt_model *m, struct rt_ui *ui)
 		int x;
 
 		rt_port_cells(p, cells);
-		put(y, 0, rt_row(rt_port_cols, PC__N, shown, cells, line, sizeof(line)),
+		put(y, 0, rt_row(&l, cells, line, sizeof(line)),
 		    a | (sel ? A_REVERSE : 0), true);
 		if (p->gone || sel)
 			continue;
 		/* highlight the trouble columns in place */
-		if ((p->slow || p->err) && (x = rt_col_x(rt_port_cols, PC__N, shown, PC_SAMPLE)) >= 0)
+		if ((p->slow || p->err) && (x = rt_col_x(&l, PC_SAMPLE)) >= 0)
 			put(y, x, cells[PC_SAMPLE], p->err ? a_err() : a_warn(), false);
-		if (p->err_moving && (x = rt_col_x(rt_port_cols, PC__N, shown, PC_ERRS)) >= 0) {
-			snprintf(line, sizeof(line), "%*s", rt_port_cols[PC_ERRS].width, cells[PC_ERRS]);
+		if (p->err_moving && (x = rt_col_x(&l, PC_ERRS)) >= 0) {
+			snprintf(line, sizeof(line), "%*s", l.w[PC_ERRS], cells[PC_ERRS]);
 			put(y, x, line, a_err(), false);
 		}
 		if ((p->top_err || p->breaches) &&
-		    (x = rt_col_x(rt_port_cols, PC__N, shown, PC_TOP)) >= 0)
+		    (x = rt_col_x(&l, PC_TOP)) >= 0)
 			put(y, x, cells[PC_TOP], p->breaches ? a_breach() : a_err(), false);
-		if (p->util >= 0 && (x = rt_col_x(rt_port_cols, PC__N, shown, PC_UTIL)) >= 0 &&
+		if (p->util >= 0 && (x = rt_col_x(&l, PC_UTIL)) >= 0 &&
 		    use_color)
 			put(y, x, cells[PC_UTIL], COLOR_PAIR(3), false);
 	}
@@ -194,13 +195,12 @@ static void draw_explain(const struct rt_ctr *c)
 static void draw_detail(struct rt_model *m, struct rt_ui *ui, char *status, size_t slen)
 {
 	struct rt_port *p = rt_ui_detail_port(ui, m);
-	bool shown[CC__N];
+	struct rt_layout l;
 	char cells[CC__N][RT_CELL], line[1024], info[512], label[80];
 	size_t *idx = NULL, n = 0, i;
 	int rows = body_rows();
 	const struct rt_ctr *selc = NULL;
 
-	rt_cols_fit(rt_ctr_cols, CC__N, COLS, shown);
 	if (!p) {
 		put(1, 0, "the port is no longer there (Esc: back)", A_BOLD, false);
 		return;
@@ -211,6 +211,12 @@ static void draw_detail(struct rt_model *m, struct rt_ui *ui, char *status, size
 			n = rt_sort_ctrs(p, ui->filter, ui->hide_quiet, ui->ctr_key, ui->ctr_rev, idx);
 	}
 	rt_ui_clamp(ui, n, rows);
+	rt_layout_init(&l, rt_ctr_cols, CC__N);
+	for (i = ui->top[RT_SCR_DETAIL]; i < n && (int)(i - ui->top[RT_SCR_DETAIL]) < rows; i++) {
+		rt_ctr_cells(&p->ctr[idx[i]], cells);
+		rt_layout_widen(&l, cells);
+	}
+	rt_layout_fit(&l, COLS, NULL);
 	if (p->port)
 		snprintf(label, sizeof(label), "%.64s/%u", p->dev, p->port);
 	else
@@ -221,7 +227,7 @@ static void draw_detail(struct rt_model *m, struct rt_ui *ui, char *status, size
 		 ui->filter[0] ? "  filter: " : "", ui->filter,
 		 ui->hide_quiet ? "  [z: hiding zeros]" : "", p->breaches ? "  OVER THRESHOLD" : "");
 	put(1, 0, info, A_BOLD, false);
-	draw_titles(rt_ctr_cols, CC__N, shown);
+	draw_titles(&l);
 	if (!n)
 		put(HEAD_ROWS, 0, ui->filter[0] ? "no counter matches the filter" :
 						   "no counters", A_NORMAL, false);
@@ -242,7 +248,7 @@ static void draw_detail(struct rt_model *m, struct rt_ui *ui, char *status, size
 			selc = c;
 		}
 		rt_ctr_cells(c, cells);
-		put(y, 0, rt_row(rt_ctr_cols, CC__N, shown, cells, line, sizeof(line)), a, true);
+		put(y, 0, rt_row(&l, cells, line, sizeof(line)), a, true);
 	}
 	if (selc) {
 		const char *mean = rt_meta_meaning(&selc->meta);
@@ -273,12 +279,11 @@ static void unavailable(char *buf, size_t len, const char *what, int err)
 
 static void draw_qps(struct rt_model *m, struct rt_ui *ui)
 {
-	bool shown[QC__N];
+	struct rt_layout l;
 	char cells[QC__N][RT_CELL], line[1024], info[160];
 	size_t *idx = NULL, n = 0, i;
 	int rows = body_rows();
 
-	rt_cols_fit(rt_qp_cols, QC__N, COLS, shown);
 	if (m->nqps) {
 		idx = malloc(m->nqps * sizeof(*idx));
 		if (idx)
@@ -288,7 +293,13 @@ static void draw_qps(struct rt_model *m, struct rt_ui *ui)
 	snprintf(info, sizeof(info), "QPs %zu  in ERR/SQE %u  sort: %s%s   Esc: ports", n,
 		 m->qps_in_err, rt_qp_key_name(ui->qp_key), ui->qp_rev ? " (rev)" : "");
 	put(1, 0, info, A_BOLD, false);
-	draw_titles(rt_qp_cols, QC__N, shown);
+	rt_layout_init(&l, rt_qp_cols, QC__N);
+	for (i = ui->top[RT_SCR_QPS]; i < n && (int)(i - ui->top[RT_SCR_QPS]) < rows; i++) {
+		rt_qp_cells(&m->qps[idx[i]], cells);
+		rt_layout_widen(&l, cells);
+	}
+	rt_layout_fit(&l, COLS, NULL);
+	draw_titles(&l);
 	if (!n) {
 		unavailable(line, sizeof(line), "QPs", m->qp_err);
 		put(HEAD_ROWS, 0, line, A_NORMAL, false);
@@ -301,19 +312,18 @@ static void draw_qps(struct rt_model *m, struct rt_ui *ui)
 		if (i == ui->sel[RT_SCR_QPS])
 			a |= A_REVERSE;
 		rt_qp_cells(q, cells);
-		put(y, 0, rt_row(rt_qp_cols, QC__N, shown, cells, line, sizeof(line)), a, true);
+		put(y, 0, rt_row(&l, cells, line, sizeof(line)), a, true);
 	}
 	free(idx);
 }
 
 static void draw_cms(struct rt_model *m, struct rt_ui *ui)
 {
-	bool shown[MC__N];
+	struct rt_layout l;
 	char cells[MC__N][RT_CELL], line[1024], info[160];
 	size_t *idx = NULL, n = 0, i;
 	int rows = body_rows();
 
-	rt_cols_fit(rt_cm_cols, MC__N, COLS, shown);
 	if (m->ncms) {
 		idx = malloc(m->ncms * sizeof(*idx));
 		if (idx)
@@ -323,7 +333,13 @@ static void draw_cms(struct rt_model *m, struct rt_ui *ui)
 	snprintf(info, sizeof(info), "rdma_cm IDs %zu  sort: %s%s   Esc: ports", n,
 		 rt_cm_key_name(ui->cm_key), ui->cm_rev ? " (rev)" : "");
 	put(1, 0, info, A_BOLD, false);
-	draw_titles(rt_cm_cols, MC__N, shown);
+	rt_layout_init(&l, rt_cm_cols, MC__N);
+	for (i = ui->top[RT_SCR_CM]; i < n && (int)(i - ui->top[RT_SCR_CM]) < rows; i++) {
+		rt_cm_cells(&m->cms[idx[i]], cells);
+		rt_layout_widen(&l, cells);
+	}
+	rt_layout_fit(&l, COLS, NULL);
+	draw_titles(&l);
 	if (!n) {
 		unavailable(line, sizeof(line), "rdma_cm IDs", m->cm_err);
 		put(HEAD_ROWS, 0, line, A_NORMAL, false);
@@ -337,7 +353,7 @@ static void draw_cms(struct rt_model *m, struct rt_ui *ui)
 		if (i == ui->sel[RT_SCR_CM])
 			a |= A_REVERSE;
 		rt_cm_cells(c, cells);
-		put(y, 0, rt_row(rt_cm_cols, MC__N, shown, cells, line, sizeof(line)), a, true);
+		put(y, 0, rt_row(&l, cells, line, sizeof(line)), a, true);
 	}
 	free(idx);
 }
@@ -345,19 +361,24 @@ static void draw_cms(struct rt_model *m, struct rt_ui *ui)
 /* the Fabric screen: the selected port's netdev, one row per priority, a moving one bold */
 static void draw_fabric(struct rt_model *m, struct rt_ui *ui)
 {
-	bool shown[FC__N];
+	struct rt_layout l;
 	char cells[FC__N][RT_CELL], line[1024];
 	const struct rt_port *p = rt_ui_detail_port(ui, m);
 	int prio;
 
-	rt_cols_fit(rt_fab_cols, FC__N, COLS, shown);
 	put(1, 0, rt_fab_title(p, line, sizeof(line)), A_BOLD, false);
 	if (!p || !p->eth)
 		return;
-	draw_titles(rt_fab_cols, FC__N, shown);
+	rt_layout_init(&l, rt_fab_cols, FC__N);
+	for (prio = 0; prio < RDIAG_DCB_PRIOS; prio++) {
+		rt_fab_cells(p->eth, prio, cells);
+		rt_layout_widen(&l, cells);
+	}
+	rt_layout_fit(&l, COLS, NULL);
+	draw_titles(&l);
 	for (prio = 0; prio < RDIAG_DCB_PRIOS && HEAD_ROWS + prio < LINES - FOOT_ROWS; prio++) {
 		rt_fab_cells(p->eth, prio, cells);
-		put(HEAD_ROWS + prio, 0, rt_row(rt_fab_cols, FC__N, shown, cells, line, sizeof(line)),
+		put(HEAD_ROWS + prio, 0, rt_row(&l, cells, line, sizeof(line)),
 		    p->gone ? a_gone() : rt_fab_moving(p->eth, prio) ? A_BOLD : A_NORMAL, true);
 	}
 }

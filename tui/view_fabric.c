@@ -73,14 +73,13 @@ const char *rt_fab_title(const struct rt_port *p, char *buf, size_t len)
 void rt_view_batch_fabric(struct out *o, const struct rt_model *m,
 			  const struct rt_frame_info *fi)
 {
-	bool shown[FC__N];
+	struct rt_layout l;
 	char cells[FC__N][RT_CELL], line[1024];
 	size_t idx_buf[256], *idx = idx_buf, n, i;
 	int prio;
 	unsigned done = 0;
 
 	out_text(o, "%s\n", rt_view_header(m, fi, line, sizeof(line)));
-	rt_cols_fit(rt_fab_cols, FC__N, 0, shown);
 	if (m->nports > sizeof(idx_buf) / sizeof(idx_buf[0]))
 		idx = malloc(m->nports * sizeof(*idx));
 	n = idx ? rt_sort_ports(m, RT_PK_NAME, false, idx) : 0;
@@ -89,12 +88,18 @@ void rt_view_batch_fabric(struct out *o, const struct rt_model *m,
 
 		if (!p->eth || p->gone)
 			continue;
-		out_text(o, "%s\n", rt_fab_title(p, line, sizeof(line)));
-		out_text(o, "%s\n", rt_row(rt_fab_cols, FC__N, shown, NULL, line, sizeof(line)));
+		/* the columns as wide as this port's widest cells */
+		rt_layout_init(&l, rt_fab_cols, FC__N);
 		for (prio = 0; prio < RDIAG_DCB_PRIOS; prio++) {
 			rt_fab_cells(p->eth, prio, cells);
-			out_text(o, "%s\n", rt_row(rt_fab_cols, FC__N, shown, cells, line,
-						   sizeof(line)));
+			rt_layout_widen(&l, cells);
+		}
+		rt_layout_fit(&l, 0, NULL);
+		out_text(o, "%s\n", rt_fab_title(p, line, sizeof(line)));
+		out_text(o, "%s\n", rt_row(&l, NULL, line, sizeof(line)));
+		for (prio = 0; prio < RDIAG_DCB_PRIOS; prio++) {
+			rt_fab_cells(p->eth, prio, cells);
+			out_text(o, "%s\n", rt_row(&l, cells, line, sizeof(line)));
 		}
 		done++;
 	}

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,6 +305,24 @@ bool rdiag_threshold_matches(const struct rdiag_threshold_rule *r, const struct 
 	return rdiag_counter_match(r->key, s->name, s->cat, 0);
 }
 
+/* The breach list grows by doubling, as the rule array does (one realloc per breach was
+ * quadratic).  The list carries no capacity field, so the room is implied by the count: a
+ * list this function grew to n entries has room for the next power of two >= n (at least
+ * BREACH_ROOM_MIN), and it reallocates only when n reaches that.  A caller that resets
+ * *n while keeping *list stays safe: the implied room only shrinks. */
+#define BREACH_ROOM_MIN 16
+
+static size_t breach_room(size_t n)
+{
+	size_t room = BREACH_ROOM_MIN;
+
+	if (!n)
+		return 0;
+	while (room < n && room <= SIZE_MAX / 2)
+		room *= 2;
+	return room;
+}
+
 int rdiag_threshold_eval(const struct rdiag_thresholds *t, const struct rdiag_sample *s,
 			 const struct rdiag_rate *rate, struct rdiag_breach **list, size_t *n)
 {
@@ -337,10 +356,17 @@ int rdiag_threshold_eval(const struct rdiag_thresholds *t, const struct rdiag_sa
 		}
 		if (!(obs > r->limit))
 			continue;
-		nl = realloc(*list, (*n + 1) * sizeof(*nl));
-		if (!nl)
-			return -ENOMEM;
-		*list = nl;
+		nl = *list;
+		if (*n == breach_room(*n)) {
+			size_t room = *n ? *n * 2 : BREACH_ROOM_MIN;
+
+			if (room > SIZE_MAX / sizeof(*nl))
+				return -ENOMEM;
+			nl = realloc(*list, room * sizeof(*nl));
+			if (!nl)
+				return -ENOMEM;
+			*list = nl;
+		}
 		nl[*n].rule = r;
 		nl[*n].sample = s;
 		nl[*n].observed = obs;

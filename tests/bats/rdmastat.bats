@@ -289,10 +289,18 @@ out = []
 for f in parse(open(sys.argv[1]).read()):
     assert f.documentation, f.name
     for s in f.samples:
+        # the port gauges (state, rate: rdmastat_prom.bats) label only device and port
+        if f.name in ("rdma_port_state_id", "rdma_port_physical_state_id",
+                      "rdma_port_rate_bytes_per_second"):
+            assert set(s.labels) == {"device", "port"}, s
+            continue
         assert set(s.labels) >= {"device", "port", "counter"}, s
-        # unreadable counters are their own family, compared with the JSON errors below
+        # unreadable counters are their own family, compared with the JSON errors below;
+        # a counter in 4-octet words is exported in bytes (x4)
         if f.name != "rdma_counter_unreadable":
-            out.append([s.labels["device"], s.labels["port"], s.labels["counter"], s.value])
+            words = s.labels["counter"] in ("port_xmit_data", "port_rcv_data")
+            v = s.value / 4 if words else s.value
+            out.append([s.labels["device"], s.labels["port"], s.labels["counter"], v])
 print(json.dumps(out))' "$TMP/$t.prom"
 		assert_success
 		echo "$output" > "$TMP/$t.samples"
@@ -403,7 +411,9 @@ from prometheus_client.parser import text_string_to_metric_families as parse
 blocks = open(sys.argv[1]).read().split("\n\n")
 counts, times = [], []
 for b in blocks:
-    samples = [s for f in parse(b) for s in f.samples]
+    # the samples of counters (the port gauges have no counter label: 3 per port)
+    samples = [s for f in parse(b) for s in f.samples if "counter" in s.labels]
+    assert len([s for f in parse(b) for s in f.samples]) == len(samples) + 3, b
     counts.append(len(samples))
     times.append({s.timestamp for s in samples})
 assert all(len(t) == 1 for t in times), times

@@ -265,3 +265,34 @@ bumped_frames() {
 	[ "$(jq -c '[.ports[] | [.ifname, .state, .slow]]' <<< "$output")" = \
 	  '[["mlx5_0","ACTIVE",true],["rxe0","ACTIVE",false],["rxe1","ACTIVE",false]]' ]
 }
+
+# the offset of the first match of ERE in each line of stdin that matches LINE_ERE, one per
+# line (awk match: 1-based)
+offsets() { awk -v l="$1" -v re="$2" '$0 ~ l { print match($0, re) }'; }
+
+@test "batch: a long device name widens DEVICE for every row; the columns after it stay aligned" {
+	ib="$FXD/sys/class/infiniband"
+	cp -a "$ib/rxe0" "$ib/rocep65s0f0"
+	cp -a "$ib/rxe1" "$ib/rdma_dev_with_a_long_name_25"
+	run --separate-stderr rdmatop -b -n 1
+	assert_success
+	# every name whole, on its own row
+	for d in mlx5_0 rocep65s0f0 rdma_dev_with_a_long_name_25 rxe0 rxe1; do
+		[ "$(grep -cE "^$d +1 ACTIVE " <<< "$output")" = 1 ] || fail "$d: $output"
+	done
+	# PORT ends and STATE starts at the same column in the title and in every row: the
+	# widest name (28) and one space
+	[ "$(offsets '^DEVICE ' 'STATE' <<< "$output")" = 35 ] || fail "$output"
+	[ "$(offsets '^(mlx5_0|rocep|rdma_dev|rxe)' ' ACTIVE ' <<< "$output" | sort -u)" = 34 ] || fail "$output"
+	for col in 'TOP ERROR' NETDEV 'RX PKT/s'; do
+		t=$(offsets '^DEVICE ' "$col" <<< "$output")
+		[ "$t" -gt 35 ] || fail "$col at $t"
+	done
+	# the NETDEV cells start under their title
+	t=$(offsets '^DEVICE ' NETDEV <<< "$output")
+	[ "$(offsets '^(mlx5_0|rocep|rdma_dev|rxe)' '(eth|veth)[0-9]' <<< "$output" | sort -u)" = "$t" ] || fail "$output"
+	# without the long names the frame is what it was (the golden file's width)
+	rm -rf "$ib/rocep65s0f0" "$ib/rdma_dev_with_a_long_name_25"
+	run rdmatop -b -n 1
+	assert_line --regexp '^DEVICE   PORT STATE  NETDEV '
+}

@@ -389,3 +389,36 @@ restored() {
 	[ "$(screen | grep -c '^rdmatop:')" -eq 1 ] || fail "$(screen)"
 	restored
 }
+
+@test "a long device name widens DEVICE (never cut while it fits); narrower panes drop columns first" {
+	ib="$FXD/sys/class/infiniband"
+	cp -a "$ib/rxe0" "$ib/rocep65s0f0"
+	cp -a "$ib/rxe1" "$ib/rdma_dev_with_a_long_name_25"
+	# the 1-based column where ERE first matches on the row of DEV (or the title row)
+	col() { screen | awk -v l="$1" -v re="$2" '$0 ~ l { print match($0, re); exit }'; }
+	start_top -d 0.5
+	wait_screen '^rdma_dev_with_a_long_name_25 +1 ACTIVE'
+	# 120 columns: every column; PORT (4, right-aligned) right after the widest name (28)
+	# and a space, for every row
+	for d in mlx5_0 rocep65s0f0 rdma_dev_with_a_long_name_25 rxe0 rxe1; do
+		[ "$(col "^$d " ' 1 ACTIVE ')" = 32 ] || fail "$d: $(screen)"
+	done
+	[ "$(col '^DEVICE ' 'PORT STATE')" = 30 ] || fail "$(screen)"
+	# 60 columns: STATE, NETDEV, LINK ... go; the names stay whole and aligned
+	tm resize-window -t t -x 60 -y 20
+	wait_screen '^DEVICE +PORT +RX PKT/s +TX PKT/s +ERR$'
+	for d in rocep65s0f0 rdma_dev_with_a_long_name_25 rxe1; do
+		[ "$(col "^$d " ' 1 ')" = 32 ] || fail "$d: $(screen)"
+	done
+	[ "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 60 ]
+	# 40 columns: nothing left to drop; DEVICE narrows to fit, a name that still fits is
+	# whole and its row aligned, the longer one runs on to the pane's edge
+	tm resize-window -t t -x 40 -y 20
+	wait_screen '^DEVICE +PORT +RX PKT/s +TX PKT/s$'
+	[ "$(( $(col '^DEVICE ' 'PORT') + 2 ))" = "$(col '^rocep65s0f0 ' ' 1 ')" ] || fail "$(screen)"
+	screen | grep -q '^rdma_dev_with_a_long_name_25 '
+	[ "$(screen | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 40 ]
+	keys q
+	wait_screen AFTER-EXIT
+	[ "$(cat "$EXITF")" = 0 ]
+}

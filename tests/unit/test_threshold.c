@@ -137,6 +137,38 @@ static void check_many_rules(void)
 	free(buf);
 }
 
+/* 60 000 breaches of one sample: the breach list grows by doubling, not by one realloc per
+ * breach (quadratic), so it has room for 65 536 (glibc's usable size after 60 000
+ * one-entry reallocs is ~60 000 entries); every breach is kept, in rule order, and a list
+ * whose count the caller reset to 0 is grown again from there */
+static void check_many_breaches(void)
+{
+	size_t n = 60000, i, len = 0, nb = 0;
+	char *buf = malloc(n * 8), err[128];
+	struct rdiag_thresholds *t = NULL;
+	struct rdiag_breach *b = NULL;
+	struct rdiag_sample s = mk("rxe0", 1, "x", 1, "rxe", RDIAG_ORIG_NETLINK);
+
+	if (!buf) {
+		printf("Bail out! out of memory\n");
+		exit(1);
+	}
+	for (i = 0; i < n; i++)
+		len += (size_t)sprintf(buf + len, "x > 0\n");
+	EXPECT_EQ(parse_len(buf, len, &t, err), 0);
+	EXPECT_EQ(rdiag_threshold_eval(t, &s, NULL, &b, &nb), (int)n);
+	EXPECT_EQ(nb, n);
+	EXPECT_TRUE(b && malloc_usable_size(b) >= 65536 * sizeof(*b));
+	EXPECT_TRUE(b && b[0].rule->line == 1 && b[n - 1].rule->line == n);
+	EXPECT_TRUE(b && b[n - 1].sample == &s && b[n - 1].observed == 1);
+	nb = 0;
+	EXPECT_EQ(rdiag_threshold_eval(t, &s, NULL, &b, &nb), (int)n);
+	EXPECT_TRUE(b && nb == n && b[n - 1].rule->line == n);
+	free(b);
+	rdiag_threshold_close(t);
+	free(buf);
+}
+
 int main(void)
 {
 	struct rdiag_thresholds *t = NULL;
@@ -277,5 +309,6 @@ int main(void)
 	check_values();
 	check_file_size();
 	check_many_rules();
+	check_many_breaches();
 	return tap_done();
 }

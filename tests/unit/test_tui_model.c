@@ -395,7 +395,7 @@ static void test_keys(void)
 static void test_format(void)
 {
 	char b[64];
-	bool shown[PC__N];
+	struct rt_layout l;
 	int i, w = 0;
 
 	EXPECT_STREQ(rt_fmt_si(b, sizeof(b), 0), "0");
@@ -410,18 +410,19 @@ static void test_format(void)
 	EXPECT_STREQ(rt_fmt_bar(b, sizeof(b), 0.0001, 10), "[#         ]");
 	EXPECT_STREQ(rt_fmt_interval(b, sizeof(b), 0.5), "0.5s");
 	/* a 40-column terminal keeps the always-shown columns and fits */
-	rt_cols_fit(rt_port_cols, PC__N, 40, shown);
+	rt_layout_init(&l, rt_port_cols, PC__N);
+	rt_layout_fit(&l, 40, NULL);
 	for (i = 0; i < PC__N; i++) {
-		if (!shown[i])
+		if (!l.shown[i])
 			continue;
-		w += rt_port_cols[i].width + (w ? 1 : 0);
+		w += l.w[i] + (w ? 1 : 0);
 		if (rt_port_cols[i].prio == 0)
-			EXPECT_TRUE(shown[i]);
+			EXPECT_TRUE(l.shown[i]);
 	}
 	EXPECT_TRUE(w <= 40);
-	EXPECT_TRUE(shown[PC_DEV] && shown[PC_RXP] && shown[PC_TXP]);
-	EXPECT_TRUE(!shown[PC_UTIL]);
-	EXPECT_EQ(rt_cols_fit(rt_port_cols, PC__N, 0, shown), PC__N);
+	EXPECT_TRUE(l.shown[PC_DEV] && l.shown[PC_RXP] && l.shown[PC_TXP]);
+	EXPECT_TRUE(!l.shown[PC_UTIL]);
+	EXPECT_EQ(rt_layout_fit(&l, 0, NULL), PC__N);
 }
 
 /* STATE keeps the port's state; a slow or failed sampling is marked in SAMPLE, a column shown
@@ -430,7 +431,7 @@ static void test_sample_mark(void)
 {
 	const struct fake_ctr c[] = { RXE("sent_pkts", 1) };
 	char cells[PC__N][RT_CELL];
-	bool shown[PC__N];
+	struct rt_layout l;
 	struct rt_model m;
 	struct rt_port *p;
 
@@ -444,28 +445,28 @@ static void test_sample_mark(void)
 	EXPECT_STREQ(cells[PC_STATE], "ACTIVE");
 	EXPECT_STREQ(cells[PC_SAMPLE], "-");
 	/* PAUSE/s and DISC/s are hidden too: no port here has Ethernet statistics */
-	EXPECT_EQ(rt_port_cols_fit(&m, 0, shown), PC__N - 3);
-	EXPECT_TRUE(!shown[PC_SAMPLE] && shown[PC_STATE]);
+	EXPECT_EQ(rt_port_layout(&l, &m, NULL, 0, m.nports, 0), PC__N - 3);
+	EXPECT_TRUE(!l.shown[PC_SAMPLE] && l.shown[PC_STATE]);
 	p->slow = true;
 	rt_port_cells(p, cells);
 	EXPECT_STREQ(cells[PC_STATE], "ACTIVE");
 	EXPECT_STREQ(cells[PC_SAMPLE], "slow");
-	EXPECT_EQ(rt_port_cols_fit(&m, 0, shown), PC__N - 2);
-	EXPECT_TRUE(shown[PC_SAMPLE]);
+	EXPECT_EQ(rt_port_layout(&l, &m, NULL, 0, m.nports, 0), PC__N - 2);
+	EXPECT_TRUE(l.shown[PC_SAMPLE]);
 	p->slow = false;
 	p->err = -EIO;
 	rt_port_cells(p, cells);
 	EXPECT_STREQ(cells[PC_STATE], "ACTIVE");
 	EXPECT_STREQ(cells[PC_SAMPLE], "failed");
 	/* at 80 columns the mark is shown, and the row still fits */
-	rt_port_cols_fit(&m, 80, shown);
-	EXPECT_TRUE(shown[PC_SAMPLE] && shown[PC_STATE]);
+	rt_port_layout(&l, &m, NULL, 0, m.nports, 80);
+	EXPECT_TRUE(l.shown[PC_SAMPLE] && l.shown[PC_STATE]);
 	p->gone = true;
 	rt_port_cells(p, cells);
 	EXPECT_STREQ(cells[PC_STATE], "GONE");
 	EXPECT_STREQ(cells[PC_SAMPLE], "-");
-	rt_port_cols_fit(&m, 0, shown);
-	EXPECT_TRUE(!shown[PC_SAMPLE]);
+	rt_port_layout(&l, &m, NULL, 0, m.nports, 0);
+	EXPECT_TRUE(!l.shown[PC_SAMPLE]);
 	rt_model_free(&m);
 }
 
@@ -478,17 +479,19 @@ static void test_row_layout(void)
 		{ "NAME", 6, false, 0 }, { "N", 5, true, 0 }, { "X", 3, false, 0 },
 		{ "LAST", 4, false, 0 } };
 	char cells[4][RT_CELL] = { "ab", "12", "toolong", "z" };
-	bool shown[4] = { true, true, true, true };
 	char buf[64], ref[64], tmp[64];
+	struct rt_layout l;
 	size_t len, off;
 	int i, bad = 0;
 
-	EXPECT_STREQ(rt_row(cols, 4, shown, cells, buf, sizeof(buf)), "ab        12 toolong z");
-	shown[3] = false;
-	EXPECT_STREQ(rt_row(cols, 4, shown, cells, buf, sizeof(buf)), "ab        12 toolong");
-	shown[3] = true;
+	/* the minimum widths (no row widened them): a longer cell pushes the rest right */
+	rt_layout_init(&l, cols, 4);
+	EXPECT_STREQ(rt_row(&l, cells, buf, sizeof(buf)), "ab        12 toolong z");
+	l.shown[3] = false;
+	EXPECT_STREQ(rt_row(&l, cells, buf, sizeof(buf)), "ab        12 toolong");
+	l.shown[3] = true;
 	strcpy(cells[3], "");
-	EXPECT_STREQ(rt_row(cols, 4, shown, cells, buf, sizeof(buf)), "ab        12 toolong");
+	EXPECT_STREQ(rt_row(&l, cells, buf, sizeof(buf)), "ab        12 toolong");
 	strcpy(cells[3], "z");
 	for (len = 1; len < 30; len++) {
 		off = 0;
@@ -503,7 +506,7 @@ static void test_row_layout(void)
 		snprintf(ref, len, "%s", tmp);
 		while (*ref && ref[strlen(ref) - 1] == ' ')
 			ref[strlen(ref) - 1] = '\0';
-		rt_row(cols, 4, shown, cells, buf, len);
+		rt_row(&l, cells, buf, len);
 		if (strcmp(buf, ref)) {
 			printf("# len %zu: got '%s', expected '%s'\n", len, buf, ref);
 			bad++;
@@ -512,9 +515,51 @@ static void test_row_layout(void)
 	EXPECT_EQ(bad, 0);
 }
 
+/* column widths from the data: the widest cell in view widens its column for every row (the
+ * title too), a column is never narrower than its title or minimum, and a narrow terminal
+ * drops low-priority columns before it narrows a wide one, never below its floor */
+static void test_layout_widths(void)
+{
+	static const struct rt_col cols[] = {
+		{ "DEVICE", 4, false, 0 }, { "N", 5, true, 0 }, { "OPT", 6, false, 1 },
+		{ "LAST", 4, false, 0 } };
+	char a[4][RT_CELL] = { "rocep65s0f0", "12", "x", "end" };
+	char b[4][RT_CELL] = { "rxe0", "3", "yy", "end" };
+	char buf[128];
+	struct rt_layout l;
+
+	rt_layout_init(&l, cols, 4);
+	EXPECT_EQ(l.w[0], 6);	/* the title "DEVICE" is wider than the minimum 4 */
+	rt_layout_widen(&l, a);
+	rt_layout_widen(&l, b);
+	EXPECT_EQ(l.w[0], 11);
+	EXPECT_EQ(l.w[1], 5);
+	EXPECT_EQ(rt_layout_fit(&l, 0, NULL), 4);
+	EXPECT_STREQ(rt_row(&l, NULL, buf, sizeof(buf)), "DEVICE          N OPT    LAST");
+	EXPECT_STREQ(rt_row(&l, a, buf, sizeof(buf)), "rocep65s0f0    12 x      end");
+	EXPECT_STREQ(rt_row(&l, b, buf, sizeof(buf)), "rxe0            3 yy     end");
+	EXPECT_EQ(rt_col_x(&l, 1), 12);
+	EXPECT_EQ(rt_col_x(&l, 3), 25);
+	/* 29 columns: the whole row (11+1+5+1+6+1+4) fits */
+	EXPECT_EQ(rt_layout_fit(&l, 29, NULL), 4);
+	EXPECT_EQ(l.w[0], 11);
+	/* 24: OPT (priority 1) goes before the name is narrowed; the name still fits */
+	EXPECT_EQ(rt_layout_fit(&l, 24, NULL), 3);
+	EXPECT_TRUE(!l.shown[2] && l.w[0] == 11);
+	EXPECT_STREQ(rt_row(&l, a, buf, sizeof(buf)), "rocep65s0f0    12 end");
+	/* 20: nothing left to drop: DEVICE is narrowed to fit, never below its title */
+	EXPECT_EQ(rt_layout_fit(&l, 20, NULL), 3);
+	EXPECT_EQ(l.w[0], 9);
+	EXPECT_EQ(rt_layout_fit(&l, 10, NULL), 3);
+	EXPECT_EQ(l.w[0], 6);
+	/* a cell wider than its capped column is not cut: the row moves right */
+	EXPECT_STREQ(rt_row(&l, a, buf, sizeof(buf)), "rocep65s0f0    12 end");
+}
+
 int main(void)
 {
 	test_row_layout();
+	test_layout_widths();
 	test_rates();
 	test_pma_bytes();
 	test_gone_and_back();

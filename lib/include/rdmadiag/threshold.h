@@ -72,8 +72,8 @@ const char *rdiag_threshold_errmsg(const struct rdiag_thresholds *t);
 bool rdiag_threshold_matches(const struct rdiag_threshold_rule *r, const struct rdiag_sample *s);
 
 /* Evaluate every rule against one sample (rate may be NULL in snapshot mode).  Breaches are
- * appended to *list / *n (realloc'd; free(*list) when done).  Returns the number of new
- * breaches, or -ENOMEM. */
+ * appended to *list / *n (grown by doubling; start from NULL / 0, pass only a list this
+ * function grew, free(*list) when done).  Returns the number of new breaches, or -ENOMEM. */
 int rdiag_threshold_eval(const struct rdiag_thresholds *t, const struct rdiag_sample *s,
 			 const struct rdiag_rate *rate, struct rdiag_breach **list, size_t *n);
 

@@ -35,6 +35,7 @@ rdmastat -j --source netlink --nl-record "$OUT/20-nl-stat.rec" > "$OUT/20-stat-n
 rdmastat -j --source sysfs > "$OUT/20-stat-sysfs.json"
 rdmastat -j > "$OUT/20-stat-auto.json"
 rdmastat --prom > "$OUT/20-prom.txt"
+rdma -j link show > "$OUT/20-rdma-link.json"	# the port states host/20-rdmastat-prom.sh compares
 files_flat > "$OUT/20-files.txt"
 cp $T/rdma.json "$OUT/20-rdma-statistic.json"	# the oracle, kept with the recording
 # (host/20-rdmastat.sh: rdma statistic lists both devices, the traffic is in the counters,

@@ -1,0 +1,130 @@
+# Soak (issue 18): rdmatop -b -j and rdmastat -i sample every 0.2 s while, for SOAK_SECS (8
+# s here, about 20 s in all; guest/97-soak-long.sh runs the same for minutes), an rxe device
+# is added and deleted in a loop (rxes0 on a veth pair of its own) and QPs come and go
+# (ibv_rc_pingpong and rping pairs between rxe0 and rxe1, one after the other).  Each tool's
+# VmRSS and open descriptors are read from /proc at the start (after one warm-up round of
+# the same churn, with the churn device absent) and at the end (churn stopped, the device
+# deleted again), and along the way; both tools must still be running and then exit 0 on
+# SIGINT.  The figures go to $OUT/NN-soak.txt (rdmatop's frame times to NN-soak-frames.txt,
+# the churn's to NN-soak-churn.txt, guest uptime), which host/NN-soak*.sh judges against
+# explicit bounds and prints.
+# Destructive in the 9x sense only: it adds and deletes its own device and veth pair.
+# vm-timeout: 60
+SOAK_SECS=${SOAK_SECS:-8}
+SOAK_NAME=${SOAK_NAME:-96-soak}
+F=$OUT/$SOAK_NAME.txt
+T=/tmp/$SOAK_NAME; rm -rf "$T"; mkdir -p "$T"
+TOP=$(command -v rdmatop) && STAT=$(command -v rdmastat) ||
+	{ tap_skip "rdmatop and rdmastat survive the soak" "tools not built"; exit 0; }
+CDEV=rxes0 CNET0=vsoak0 CNET1=vsoak1
+
+# VmRSS (kB) and descriptor count of PID: the least of 5 readings 0.1 s apart (a sample in
+# flight holds a counter file open for a moment; a leak is there at every reading)
+rss_fds() {
+	local pid=$1 i r f best_r= best_f= l
+	for i in 1 2 3 4 5; do
+		r=
+		while read -r l; do [[ $l == VmRSS:* ]] && { r=${l//[!0-9]/}; break; }; done < "/proc/$pid/status"
+		f=$(ls "/proc/$pid/fd" | wc -l)
+		{ [ -z "$best_r" ] || [ "$r" -lt "$best_r" ]; } && best_r=$r
+		{ [ -z "$best_f" ] || [ "$f" -lt "$best_f" ]; } && best_f=$f
+		sleep 0.1
+	done
+	echo "$best_r $best_f"
+}
+alive() { kill -0 "$top" 2>/dev/null && kill -0 "$stat" 2>/dev/null; }
+
+ip link add "$CNET0" type veth peer name "$CNET1" && ip link set "$CNET0" up && ip link set "$CNET1" up
+# the tools' output is not kept (minutes of frames would fill the guest's RAM): rdmastat's
+# lines are counted, rdmatop's frames reduced to their times
+mkfifo "$T/top.fifo" "$T/stat.fifo"
+# rdmatop's frames as their times (the longest gap between two is a stall), counted
+awk -F'"time":"' '{ split($2, a, "\""); print a[1] }' < "$T/top.fifo" > "$OUT/$SOAK_NAME-frames.txt" &
+wc -l < "$T/stat.fifo" > "$T/stat.lines" &
+"$TOP" -b -j -d 0.2 > "$T/top.fifo" 2> "$OUT/$SOAK_NAME-rdmatop.err" &
+top=$!
+"$STAT" -i 0.2 -a > "$T/stat.fifo" 2> "$OUT/$SOAK_NAME-rdmastat.err" &
+stat=$!
+# warm-up: one round of what the soak repeats (a device added and deleted, a pingpong and an
+# rping pair), so that the caches, the model and the QP and cm ID lists have had what they
+# hold at their largest; the start figures are taken after it (the ones before it are kept
+# for the notes: the growth from them is the warm-up, which levels off)
+sleep 1
+read -r top_rss_cold _ <<< "$(rss_fds $top)"
+read -r stat_rss_cold _ <<< "$(rss_fds $stat)"
+rdma link add "$CDEV" type rxe netdev "$CNET0" && sleep 0.4 && rdma link delete "$CDEV"
+PP_TIMEOUT=20 pp_pair 20 1024 2>> "$T/qp.err"
+RPING_TIMEOUT=20 rping_pair 5 64 2>> "$T/qp.err"
+sleep 1
+read -r top_rss0 top_fd0 <<< "$(rss_fds $top)"
+read -r stat_rss0 stat_fd0 <<< "$(rss_fds $stat)"
+t_start=$(now_cs)
+end=$(( t_start + SOAK_SECS * 100 ))
+
+# device churn: add, let the tools see it, delete
+( n=0
+  while [ "$(now_cs)" -lt "$end" ]; do
+	rdma link add "$CDEV" type rxe netdev "$CNET0" 2>> "$T/churn.err" && n=$((n + 1))
+	echo "$(now) add" >> "$OUT/$SOAK_NAME-churn.txt"
+	sleep 0.4
+	rdma link delete "$CDEV" 2>> "$T/churn.err"
+	echo "$(now) deleted" >> "$OUT/$SOAK_NAME-churn.txt"
+	sleep 0.3
+  done
+  echo "$n" > "$T/adds" ) &
+churn=$!
+# QPs coming and going: RC pingpong (verbs QPs) and rping (rdma_cm IDs and their QPs)
+( n=0
+  while [ "$(now_cs)" -lt "$end" ]; do
+	PP_TIMEOUT=20 pp_pair 20 1024 2>> "$T/qp.err" && n=$((n + 1))
+	RPING_TIMEOUT=20 rping_pair 5 64 2>> "$T/qp.err" && n=$((n + 1))
+  done
+  echo "$n" > "$T/pairs" ) &
+qps=$!
+# the figures along the way (ten readings): a leak climbs, a warm-up levels off
+( step=$(( SOAK_SECS / 10 )); [ "$step" -ge 1 ] || step=1
+  while [ "$(now_cs)" -lt "$end" ]; do
+	sleep "$step"
+	echo "$(( ($(now_cs) - t_start) / 100 )) $(rss_fds $top) $(rss_fds $stat)"
+  done > "$OUT/$SOAK_NAME-trace.txt" ) &
+trace=$!
+wait "$churn"
+wait "$qps"
+wait "$trace"
+rdma link delete "$CDEV" 2> /dev/null
+# the tools notice the device gone (a frame or two), then the end figures
+sleep 1.5
+up=no
+alive && up=yes
+read -r top_rss1 top_fd1 <<< "$(rss_fds $top)"
+read -r stat_rss1 stat_fd1 <<< "$(rss_fds $stat)"
+secs=$(( ($(now_cs) - t_start) / 100 ))
+kill -INT "$top" "$stat" 2>/dev/null
+wait "$top"; top_st=$?
+wait "$stat"; stat_st=$?
+wait
+ip link del "$CNET0" 2>/dev/null
+
+{
+	echo "secs=$secs"
+	echo "adds=$(cat "$T/adds" 2>/dev/null || echo 0)"
+	echo "qp_pairs=$(cat "$T/pairs" 2>/dev/null || echo 0)"
+	echo "alive_at_end=$up"
+	echo "rdmatop_rss_kb=$top_rss0 $top_rss1"
+	echo "rdmatop_rss_cold_kb=$top_rss_cold"
+	echo "rdmatop_fds=$top_fd0 $top_fd1"
+	echo "rdmatop_exit=$top_st"
+	echo "rdmatop_frames=$(wc -l < "$OUT/$SOAK_NAME-frames.txt")"
+	echo "rdmastat_rss_kb=$stat_rss0 $stat_rss1"
+	echo "rdmastat_rss_cold_kb=$stat_rss_cold"
+	echo "rdmastat_fds=$stat_fd0 $stat_fd1"
+	echo "rdmastat_exit=$stat_st"
+	echo "rdmastat_lines=$(cat "$T/stat.lines" 2>/dev/null || echo 0)"
+} > "$F"
+cat "$F" >&2
+tap_check "rdmatop -b and rdmastat -i ran through ${secs}s of device and QP churn ($(cat "$T/adds" 2>/dev/null) adds, $(cat "$T/pairs" 2>/dev/null) QP pairs); figures in $SOAK_NAME.txt" \
+	[ "$up" = yes ]
+[ -s "$T/churn.err" ] && diag "rdma link: $(head -c 400 "$T/churn.err")"
+[ -s "$OUT/$SOAK_NAME-rdmatop.err" ] && diag "rdmatop stderr: $(head -c 400 "$OUT/$SOAK_NAME-rdmatop.err")"
+[ -s "$OUT/$SOAK_NAME-rdmastat.err" ] && diag "rdmastat stderr: $(head -c 400 "$OUT/$SOAK_NAME-rdmastat.err")"
+exit 0

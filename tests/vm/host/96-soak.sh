@@ -1,0 +1,55 @@
+# Host side of guest/96-soak.sh (and, sourced with SOAK_NAME, of guest/97-soak-long.sh):
+# rdmatop -b -j and rdmastat -i ran through the churn, kept producing output, exited 0 on
+# SIGINT, and their VmRSS and descriptor counts at the end are within explicit bounds of
+# those at the start.  The figures are printed as diagnostics for the notes.
+#   RSS: end - start <= SOAK_RSS_KB (default 512 kB: a leak of 100 bytes per sample shows
+#        within a few minutes at 5 samples a second; what a warmed-up tool allocates per
+#        sample it frees)
+#   descriptors: end <= start (the churn device is absent at both readings)
+cd "$VM_OUT" || exit 2
+SOAK_NAME=${SOAK_NAME:-96-soak}
+F=$SOAK_NAME.txt
+BOUND_RSS=${SOAK_RSS_KB:-512}
+[ -s "$F" ] || { tap_fail "the guest wrote $F (the soak ran)"; exit 0; }
+get() { sed -n "s/^$1=//p" "$F"; }
+# all numbers, and the test holds: within BOUND A B (B - A <= BOUND), le A B (A <= B)
+isnum() { [[ $1 =~ ^[0-9]+$ ]]; }
+within() { isnum "$2" && isnum "$3" && [ $(($3 - $2)) -le "$1" ]; }
+le() { isnum "$1" && isnum "$2" && [ "$1" -le "$2" ]; }
+secs=$(get secs)
+diag "$SOAK_NAME: $secs s, $(get adds) device adds/deletes, $(get qp_pairs) QP pairs (pingpong + rping)"
+[ -s "$SOAK_NAME-trace.txt" ] &&
+	diag "along the way (s, rdmatop kB fds, rdmastat kB fds): $(tr '\n' ';' < "$SOAK_NAME-trace.txt")"
+for t in rdmatop rdmastat; do
+	read -r r0 r1 <<< "$(get ${t}_rss_kb)"
+	read -r f0 f1 <<< "$(get ${t}_fds)"
+	diag "$t: VmRSS ${r0} kB -> ${r1} kB (before the warm-up round: $(get ${t}_rss_cold_kb) kB), descriptors $f0 -> $f1"
+	tap_check "$SOAK_NAME: $t's RSS stayed flat ($r0 -> $r1 kB, bound +$BOUND_RSS kB, over $secs s)" \
+		within "$BOUND_RSS" "$r0" "$r1"
+	tap_check "$SOAK_NAME: $t's open descriptors did not grow ($f0 -> $f1)" \
+		le "$f1" "$f0"
+	tap_eq "$SOAK_NAME: $t was running at the end and exited 0 on SIGINT (no crash)" 0 "$(get ${t}_exit)"
+done
+tap_eq "$SOAK_NAME: both tools were still running when the churn ended" yes "$(get alive_at_end)"
+# output all along.  rdmatop -b waits for its sample, and while the kernel unregisters an rxe
+# device (rdma link delete: 1-3 s under TCG) the RDMA netlink queries wait for it: a frame
+# can be that late, never much later (bound: 10 s between two frames)
+gap=$(/usr/bin/python3 - "$SOAK_NAME-frames.txt" <<'PYEOF'
+import sys, datetime
+ts = []
+for l in open(sys.argv[1]):
+    l = l.strip()
+    try:
+        ts.append(datetime.datetime.fromisoformat(l.replace("Z", "+00:00")).timestamp())
+    except ValueError:
+        pass
+print("%.1f" % max((b - a for a, b in zip(ts, ts[1:])), default=-1))
+PYEOF
+)
+diag "rdmatop -b: $(get rdmatop_frames) frames (one per 0.2 s asked), longest gap between two ${gap} s; $(grep -c deleted "$SOAK_NAME-churn.txt" 2>/dev/null) device deletions"
+tap_check "$SOAK_NAME: rdmatop -b wrote frames all along (longest gap ${gap} s <= 10 s)" \
+	awk -v g="$gap" 'BEGIN { exit !(g >= 0 && g <= 10) }' 
+tap_check "$SOAK_NAME: rdmastat -i wrote intervals all along ($(get rdmastat_lines) lines in $secs s)" \
+	le "$secs" "$(get rdmastat_lines)"
+tap_check "$SOAK_NAME: devices were added and deleted ($(get adds) times)" le 1 "$(get adds)"
+tap_check "$SOAK_NAME: QPs came and went ($(get qp_pairs) pingpong/rping pairs)" le 1 "$(get qp_pairs)"
