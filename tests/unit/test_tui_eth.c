@@ -55,7 +55,7 @@ static void test_rates_and_cells(void)
 	struct rt_model m;
 	struct rt_port *p, *q;
 	char cells[FC__N][RT_CELL], pc[PC__N][RT_CELL];
-	bool shown[PC__N];
+	struct rt_layout l;
 
 	rt_model_init(&m);
 	ingest(&m, 1, 1000, 0);
@@ -90,9 +90,9 @@ static void test_rates_and_cells(void)
 	EXPECT_STREQ(pc[PC_PAUSE], "4");
 	EXPECT_STREQ(pc[PC_DISC], "-");		/* the driver has no discard statistic */
 	/* PAUSE/s shows because a port has pause statistics, DISC/s does not: none has */
-	rt_port_cols_fit(&m, 0, shown);
-	EXPECT_TRUE(shown[PC_PAUSE]);
-	EXPECT_TRUE(!shown[PC_DISC]);
+	rt_port_layout(&l, &m, NULL, 0, m.nports, 0);
+	EXPECT_TRUE(l.shown[PC_PAUSE]);
+	EXPECT_TRUE(!l.shown[PC_DISC]);
 	/* a frame whose ethtool read failed: no rate shown, not the last one */
 	{
 		struct rt_snap s2 = { 0 };
@@ -121,7 +121,7 @@ static void test_no_eth_columns(void)
 {
 	struct rt_model m;
 	struct rt_snap s = { 0 };
-	bool shown[PC__N];
+	struct rt_layout l;
 
 	rt_model_init(&m);
 	s.nports = 1;
@@ -130,8 +130,8 @@ static void test_no_eth_columns(void)
 	s.ports[0].port = 1;
 	EXPECT_EQ(rt_model_ingest(&m, &s), 0);
 	rt_snap_free(&s);
-	rt_port_cols_fit(&m, 0, shown);
-	EXPECT_TRUE(!shown[PC_PAUSE] && !shown[PC_DISC]);
+	rt_port_layout(&l, &m, NULL, 0, m.nports, 0);
+	EXPECT_TRUE(!l.shown[PC_PAUSE] && !l.shown[PC_DISC]);
 	rt_model_free(&m);
 }
 
