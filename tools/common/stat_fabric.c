@@ -35,17 +35,16 @@ static void print_prio_bools(struct out *o, const char *key, const char *word, u
 	out_arr_end(o);
 }
 
+static void print_u64s(struct out *o, const char *key, const char *word, const uint64_t *v);
+
 static void print_u8s(struct out *o, const char *key, const char *word, const uint8_t *v)
 {
+	uint64_t w[RDIAG_DCB_PRIOS];
 	int i;
 
-	out_text(o, " %s", word);
-	out_arr_begin(o, key);
-	for (i = 0; i < RDIAG_DCB_PRIOS; i++) {
-		out_u64(o, NULL, NULL, v[i]);
-		out_text(o, " %d:%u", i, v[i]);
-	}
-	out_arr_end(o);
+	for (i = 0; i < RDIAG_DCB_PRIOS; i++)
+		w[i] = v[i];
+	print_u64s(o, key, word, w);
 }
 
 static void print_u64s(struct out *o, const char *key, const char *word, const uint64_t *v)

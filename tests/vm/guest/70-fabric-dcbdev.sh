@@ -85,24 +85,7 @@ if ! tap_ok "the rdmadiag_dcbdev test module loads (dcb0 <-> dcb1)" modprobe rdm
 	diag "built by tests/vm/dcbdev/build.sh into the image: see the run's dcbdev.log"
 	exit 0
 fi
-# (ip -batch: one fork for many commands, forks cost under TCG)
-setup_pair() {
-	local d m0 m1
-	for d in $X0 $X1; do echo 1 > "/proc/sys/net/ipv6/conf/$d/disable_ipv6" || return 1; done
-	read -r m0 < /sys/class/net/$X0/address; read -r m1 < /sys/class/net/$X1/address
-	ip -batch - <<-EOB || return 1
-	addr add $XA/24 dev $X0
-	addr add $XB/24 dev $X1
-	link set $X0 up
-	link set $X1 up
-	neigh replace $XB lladdr $m1 dev $X0 nud permanent
-	neigh replace $XA lladdr $m0 dev $X1 nud permanent
-	EOB
-	rdma link add $R0 type rxe netdev $X0 && rdma link add $R1 type rxe netdev $X1 || return 1
-	wait_port_active $R0 && wait_port_active $R1 &&
-	wait_for 5 gid_index $R0 $XA && wait_for 5 gid_index $R1 $XB
-}
-if ! tap_ok "rxe binds to both ends ($R0 on $X0, $R1 on $X1) and their ports go ACTIVE" setup_pair; then
+if ! tap_ok "rxe binds to both ends ($R0 on $X0, $R1 on $X1) and their ports go ACTIVE" dcbdev_pair_up; then
 	undo; exit 0
 fi
 ethtool -i $X0 >&2

@@ -102,23 +102,7 @@ undo() {
 
 dmesg_n0=$(dmesg | wc -l)
 tap_ok "the rdmadiag_dcbdev test module loads" modprobe rdmadiag_dcbdev || exit 0
-setup_pair() {
-	local d m0 m1
-	for d in $X0 $X1; do echo 1 > "/proc/sys/net/ipv6/conf/$d/disable_ipv6" || return 1; done
-	read -r m0 < /sys/class/net/$X0/address; read -r m1 < /sys/class/net/$X1/address
-	ip -batch - <<-EOB || return 1
-	addr add $XA/24 dev $X0
-	addr add $XB/24 dev $X1
-	link set $X0 up
-	link set $X1 up
-	neigh replace $XB lladdr $m1 dev $X0 nud permanent
-	neigh replace $XA lladdr $m0 dev $X1 nud permanent
-	EOB
-	rdma link add $R0 type rxe netdev $X0 && rdma link add $R1 type rxe netdev $X1 || return 1
-	wait_port_active $R0 && wait_port_active $R1 &&
-	wait_for 5 gid_index $R0 $XA && wait_for 5 gid_index $R1 $XB
-}
-tap_ok "rxe on both ends ($R0 on $X0, $R1 on $X1), ports ACTIVE" setup_pair || { undo; exit 0; }
+tap_ok "rxe on both ends ($R0 on $X0, $R1 on $X1), ports ACTIVE" dcbdev_pair_up || { undo; exit 0; }
 cfs_tos() {
 	local d
 	grep -q " $C configfs" /proc/mounts || mount -t configfs none $C || return 1

@@ -409,3 +409,23 @@ setup_repair() {
 	[ -d "/sys/class/infiniband/$DEV1" ] || rdma link add "$DEV1" type rxe netdev "$NET1"
 	wait_port_active "$DEV0"; wait_port_active "$DEV1"
 }
+
+# dcbdev_pair_up: the rdmadiag_dcbdev pair $X0/$X1 (70-, 71-) with addresses $XA/$XB, static
+# neighbours and rxe $R0/$R1 on it, both ports ACTIVE with their GIDs (ip -batch: one fork for
+# many commands, forks cost under TCG)
+dcbdev_pair_up() {
+	local d m0 m1
+	for d in $X0 $X1; do echo 1 > "/proc/sys/net/ipv6/conf/$d/disable_ipv6" || return 1; done
+	read -r m0 < /sys/class/net/$X0/address; read -r m1 < /sys/class/net/$X1/address
+	ip -batch - <<-EOB || return 1
+	addr add $XA/24 dev $X0
+	addr add $XB/24 dev $X1
+	link set $X0 up
+	link set $X1 up
+	neigh replace $XB lladdr $m1 dev $X0 nud permanent
+	neigh replace $XA lladdr $m0 dev $X1 nud permanent
+	EOB
+	rdma link add $R0 type rxe netdev $X0 && rdma link add $R1 type rxe netdev $X1 || return 1
+	wait_port_active $R0 && wait_port_active $R1 &&
+	wait_for 5 gid_index $R0 $XA && wait_for 5 gid_index $R1 $XB
+}
