@@ -185,3 +185,9 @@ else
 	tap_check "ok: rdmastat --prom's dcb0 priority-3 tx packets (${p3:-none}) = ethtool -S after the traffic ($(awk '$1 == "tx_prio3_packets:" { print $2 }' 71-ok.after.dcb0.ethtool)), which moved +$(eth ok dcb0 tx_prio3_packets) over it" \
 		eval '[ -n "$p3" ] && [ "$p3" = "$(awk '\''$1 == "tx_prio3_packets:" { print $2 }'\'' 71-ok.after.dcb0.ethtool)" ] && [ "$(eth ok dcb0 tx_prio3_packets)" -gt 0 ]'
 fi
+
+# --- rdmastat fabric -i's RDMA counters over the passing case's traffic: what rxed0 sent,
+# rxed1 received (the pair has no other traffic and loses nothing), and it moved
+rdma_d() { port ok "$1" ".rdma_counters[]? | select(.concept == \"$2\") | .delta"; }
+tap_check "ok: rdmastat fabric -i's rdma_counters: rxed0 tx_packets (+$(rdma_d rxed0 tx_packets)) = rxed1 rx_packets (+$(rdma_d rxed1 rx_packets)) > 0 (ethtool: dcb0 priority-3 tx +$(eth ok dcb0 tx_prio3_packets), priority 0 +$(eth ok dcb0 tx_prio0_packets))" \
+	eval '[ -n "$(rdma_d rxed0 tx_packets)" ] && [ "$(rdma_d rxed0 tx_packets)" = "$(rdma_d rxed1 rx_packets)" ] && [ "$(rdma_d rxed0 tx_packets)" -gt 0 ]'
