@@ -151,11 +151,16 @@ mkreplay() {
 	assert_output --partial rdma_eth_priority_packets_total
 }
 
-@test "--prom: a malformed ethtool replay for the port is one warning, the rest of the exposition stays" {
+@test "--prom: a malformed ethtool replay for the port is one warning (with -i too), the rest of the exposition stays" {
 	run --separate-stderr ofed "$FX/eth-bad.txt" rdmastat --prom
 	assert_success
 	refute_output --partial rdma_eth_
 	assert_line --partial 'rdma_port_state_id{device="mlx5_0",port="1"} 4'
 	[ "$(wc -l <<< "$stderr")" = 1 ] || fail "stderr: $stderr"
 	[[ $stderr == rdmastat:\ *eth0* ]] || fail "stderr: $stderr"
+	# -i: the same failure in every interval is still one line
+	run --separate-stderr ofed "$FX/eth-bad.txt" rdmastat --prom -i 0.05 -n 3
+	assert_success
+	[ "$(grep -c '^rdma_port_state_id{' <<< "$output")" = 3 ] || fail "$output"
+	[ "$(wc -l <<< "$stderr")" = 1 ] || fail "stderr: $stderr"
 }

@@ -54,6 +54,7 @@ struct eth_port {
 
 static struct rdiag_fabric *fab;
 static bool fab_failed;
+static bool warned;	/* a statistics read failed: said once, not in every interval */
 
 void prom_eth_done(void)
 {
@@ -156,8 +157,9 @@ void prom_eth(struct rdiag_counters *c, const char *dev, uint32_t port, int64_t 
 				continue;
 			ret = rdiag_fabric_ethstats(fb, pt->netdev, &s);
 			if (ret < 0) {
-				if (!quiet_err(ret))
+				if (!quiet_err(ret) && !warned)
 					tool_warn("%s", rdiag_fabric_errmsg(fb));
+				warned |= !quiet_err(ret);
 				continue;
 			}
 			n2 = realloc(ps, (np + 1) * sizeof(*ps));
