@@ -29,6 +29,7 @@
 #include "common/esc.h"
 #include "common/tool.h"
 #include "common/interval.h"
+#include "common/prom_eth.h"
 #include "common/stat_fabric.h"
 #include "common/timefmt.h"
 
@@ -782,8 +783,10 @@ static void prom_snapshot(const struct rdiag_samples *set, int64_t ts_ms)
 		printf("\n");
 	}
 	free(rows);
-	if (!opts.n_names)
+	if (!opts.n_names) {
 		prom_port_gauges(ts_ms);
+		prom_eth(counters, opts.dev, opts.port, ts_ms);
+	}
 	prom_unreadable(set, ts_ms);
 }
 
@@ -1761,6 +1764,7 @@ int main(int argc, char **argv)
 	ret = cmd->run();
 	out_free(output);
 	rdiag_threshold_close(thresholds);
+	prom_eth_done();
 	rdiag_counters_close(counters);
 	free(opts.names);
 	return ret;	/* a write error is reported at exit (tool_init) */

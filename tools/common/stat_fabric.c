@@ -16,6 +16,7 @@
 #include "esc.h"
 #include "out.h"
 #include "stat_fabric.h"
+#include "stat_fabric_rdma.h"
 #include "tool.h"
 
 #ifndef DCB_APP_SEL_PCP
@@ -408,6 +409,7 @@ struct target {
 	char dev[64], netdev[64];
 	uint32_t port;
 	struct rdiag_ethstats *a, *b;
+	struct rdiag_samples *ra, *rb;	/* the port's RDMA counters at a and b (-i) */
 };
 
 int stat_fabric_run(struct out *o, struct rdiag_counters *c, const struct stat_fabric_opts *opts)
@@ -458,13 +460,18 @@ int stat_fabric_run(struct out *o, struct rdiag_counters *c, const struct stat_f
 	if (ret < 0)
 		tool_die("%s", rdiag_fabric_errmsg(NULL));
 	if (opts->interval > 0) {
-		for (i = 0; i < nt; i++)
+		for (i = 0; i < nt; i++) {
 			if (rdiag_fabric_ethstats(f, t[i].netdev, &t[i].a) < 0)
 				tool_warn("%s: %s", tool_esc_tmp(t[i].netdev), rdiag_fabric_errmsg(f));
+			t[i].ra = fabric_rdma_sample(c, t[i].dev, t[i].port);
+		}
 		sleep_s(opts->interval);
-		for (i = 0; i < nt; i++)
+		for (i = 0; i < nt; i++) {
 			if (t[i].a && rdiag_fabric_ethstats(f, t[i].netdev, &t[i].b) < 0)
 				tool_warn("%s: %s", tool_esc_tmp(t[i].netdev), rdiag_fabric_errmsg(f));
+			if (t[i].ra)
+				t[i].rb = fabric_rdma_sample(c, t[i].dev, t[i].port);
+		}
 	}
 
 	out_arr_begin(o, NULL);
@@ -505,12 +512,16 @@ int stat_fabric_run(struct out *o, struct rdiag_counters *c, const struct stat_f
 		print_qos(o, &qos);
 		if (t[i].a && t[i].b)
 			print_priorities(o, t[i].a, t[i].b);
+		if (opts->interval > 0)
+			fabric_rdma_print(o, t[i].ra, t[i].rb);
 		print_chain(o, &chain);
 		out_obj_end(o);
 		if (!strcmp(chain.verdict, "broken"))
 			rc = EXIT_FOUND;
 		rdiag_ethstats_free(t[i].a);
 		rdiag_ethstats_free(t[i].b);
+		rdiag_samples_free(t[i].ra);
+		rdiag_samples_free(t[i].rb);
 	}
 	out_arr_end(o);
 	rdiag_fabric_close(f);

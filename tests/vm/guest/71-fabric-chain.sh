@@ -8,6 +8,8 @@
 #   71-PHASE.{before,after}.{dcb0,dcb1}.ethtool   ethtool -S around that interval
 #   71-PHASE.doctor.json    rdmadoctor local -j
 #   71-ok.rdmatop.txt       rdmatop -b --screen fabric -n 2 over the same traffic
+#   71-ok.prom              rdmastat --prom after the ok traffic; 71-ok.prom.{dcb0,dcb1}.ethtool
+#                           ethtool -S right after it
 #   71-PHASE.fixcmd         the fixes rxed0's broken links gave, which the guest ran
 #   noapp   PFC 3, no APP entry on either end: everything on priority 0; then the fix
 #   pfcecn  APP 26:3 (noapp's fix on dcb0), PFC on priority 4 only on both ends, and dcb0's
@@ -151,6 +153,11 @@ for w in pfc app ets; do dcb -j $w show dev $X0 > "$J-ok.$X0.$w.json"; done
 cap_start 71-ok $X1
 measure ok traffic top
 cap_stop 71-ok
+# rdmastat --prom's rdma_eth_ families after that traffic, and ethtool -S read right after it
+# (nothing moves on the pair by then): host/71 compares them
+log "ok: rdmastat --prom"
+save ok.prom rdmastat --prom
+for d in $X0 $X1; do ethtool -S "$d" > "$J-ok.prom.$d.ethtool"; done
 
 log "undo"
 undo

@@ -142,3 +142,52 @@ broken pfcecn ecn fabric.ecn_off "echo 1 > /sys/class/net/dcb0/ecn/roce_np/enabl
 fixed pfcecn
 tap_eq "pfcecn: rxed1 (PFC 4 too, its ECN files untouched): pfc broken, ecn ok" "broken ok" \
 	"$(link pfcecn rxed1 pfc | cut -d' ' -f1) $(link pfcecn rxed1 ecn | cut -d' ' -f1)"
+
+# --- rdmastat --prom after the passing case's traffic: every rdma_eth_ sample of dcb0 and
+# dcb1, parsed by prometheus_client, = ethtool -S's value of that statistic read right after
+# it, labels device/port/priority/direction consistent with the statistic's name; and the
+# priority-3 traffic is in it (tx_prio3_packets = ethtool's, which moved over the interval)
+PY=/usr/bin/python3
+# prom_eth RXE DEV: "statistic=value" of every rdma_eth_ sample of netdev DEV, sorted
+prom_eth() {
+	$PY - 71-ok.prom "$1" "$2" <<-'EOF'
+	import sys
+	from prometheus_client.parser import text_string_to_metric_families as parse
+	out = []
+	for f in parse(open(sys.argv[1]).read()):
+	    for s in f.samples:
+	        l = s.labels
+	        if not s.name.startswith("rdma_eth_") or l.get("netdev") != sys.argv[3]:
+	            continue
+	        p = l.get("priority")
+	        ok = (l["device"] == sys.argv[2] and l["port"] == "1" and f.type == "counter" and
+	              l["statistic"].startswith(l["direction"] + ("_prio%s_" % p if p else "_")))
+	        out.append("%s=%d%s" % (l["statistic"], s.value, "" if ok else "(LABELS %s)" % l))
+	print(" ".join(sorted(out)))
+	EOF
+}
+if ! $PY -c 'import prometheus_client.parser' 2> /dev/null; then
+	tap_skip "ok: rdmastat --prom's rdma_eth_ samples = ethtool -S" "python3-prometheus-client missing"
+elif [ ! -s 71-ok.prom ]; then
+	tap_fail "the guest saved rdmastat --prom after the passing case's traffic (71-ok.prom)"
+else
+	tap_eq "ok: rdmastat --prom exit status 0" 0 "$(cat 71-ok.prom.rc)"
+	for rd_nd in rxed0:dcb0 rxed1:dcb1; do
+		r=${rd_nd%:*} d=${rd_nd#*:}
+		want=$(awk '$1 ~ /^(rx|tx)_prio[0-7]_(packets|bytes|pause):$/ { sub(":", "", $1); print $1 "=" $2 }' \
+			"71-ok.prom.$d.ethtool" | sort | tr '\n' ' ' | sed 's/ $//')
+		got=$(prom_eth "$r" "$d")
+		tap_check "ok: rdmastat --prom's rdma_eth_ samples of $r/1 $d = ethtool -S's per-priority packets, bytes and pause ($(wc -w <<< "$want") statistics)" \
+			eval '[ "$(wc -w <<< "$want")" = 48 ] && [ "$want" = "$got" ]' ||
+			diag "ethtool: $want" "   prom: $got"
+	done
+	p3=$(grep -o '^rdma_eth_priority_packets_total{device="rxed0",port="1",netdev="dcb0",priority="3",direction="tx",statistic="tx_prio3_packets"} [0-9]*$' 71-ok.prom | sed 's/.* //')
+	tap_check "ok: rdmastat --prom's dcb0 priority-3 tx packets (${p3:-none}) = ethtool -S after the traffic ($(awk '$1 == "tx_prio3_packets:" { print $2 }' 71-ok.after.dcb0.ethtool)), which moved +$(eth ok dcb0 tx_prio3_packets) over it" \
+		eval '[ -n "$p3" ] && [ "$p3" = "$(awk '\''$1 == "tx_prio3_packets:" { print $2 }'\'' 71-ok.after.dcb0.ethtool)" ] && [ "$(eth ok dcb0 tx_prio3_packets)" -gt 0 ]'
+fi
+
+# --- rdmastat fabric -i's RDMA counters over the passing case's traffic: what rxed0 sent,
+# rxed1 received (the pair has no other traffic and loses nothing), and it moved
+rdma_d() { port ok "$1" ".rdma_counters[]? | select(.concept == \"$2\") | .delta"; }
+tap_check "ok: rdmastat fabric -i's rdma_counters: rxed0 tx_packets (+$(rdma_d rxed0 tx_packets)) = rxed1 rx_packets (+$(rdma_d rxed1 rx_packets)) > 0 (ethtool: dcb0 priority-3 tx +$(eth ok dcb0 tx_prio3_packets), priority 0 +$(eth ok dcb0 tx_prio0_packets))" \
+	eval '[ -n "$(rdma_d rxed0 tx_packets)" ] && [ "$(rdma_d rxed0 tx_packets)" = "$(rdma_d rxed1 rx_packets)" ] && [ "$(rdma_d rxed0 tx_packets)" -gt 0 ]'
