@@ -224,7 +224,7 @@ static void print_event(const struct rdiag_trace_event *ev)
 	out_u64(output, "ts_ns", NULL, ev->ts_ns);
 	out_i64(output, "cpu", NULL, ev->cpu);
 	out_i64(output, "pid", " %" PRId64, ev->pid);
-	out_str(output, "comm", "/%s", out_json(output) ? ev->comm : tool_esc_tmp(ev->comm[0] ? ev->comm : "?"));
+	out_str(output, "comm", "/%s", ev->comm[0] || out_json(output) ? ev->comm : "?");
 	out_str(output, "system", NULL, ev->system);
 	out_str(output, "event", NULL, ev->name);
 	if (ev->has_cm_id)
@@ -259,7 +259,7 @@ static void print_event(const struct rdiag_trace_event *ev)
 		if (ev->has_status)
 			out_i64(output, "status", " status %" PRId64, ev->status);
 		if (ev->device[0])
-			out_str(output, "device", " device %s", out_json(output) ? ev->device : tool_esc_tmp(ev->device));
+			out_str(output, "device", " device %s", ev->device);
 		if (ev->has_ib_ids) {
 			out_u64(output, "local_id", NULL, ev->local_id);
 			out_u64(output, "remote_id", NULL, ev->remote_id);
@@ -403,12 +403,12 @@ static void print_conn(const struct rdiag_trace_conn *c)
 	else if (!out_json(output))
 		out_text(output, " ?");
 	if (c->comm[0])
-		out_str(output, "comm", "/%s", out_json(output) ? c->comm : tool_esc_tmp(c->comm));
+		out_str(output, "comm", "/%s", c->comm);
 	out_u64(output, "cm_id", " cm.id %" PRIu64, c->cm_id);
 	out_str(output, "src", " %s", src);
 	out_str(output, "dst", " -> %s", dst);
 	if (c->device[0])
-		out_str(output, "device", " %s", out_json(output) ? c->device : tool_esc_tmp(c->device));
+		out_str(output, "device", " %s", c->device);
 	if (c->tos >= 0)
 		out_i64(output, "tos", " tos %" PRId64, c->tos);
 	out_str(output, "side", " %s", c->passive ? "passive" : "active");

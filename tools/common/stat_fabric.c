@@ -500,9 +500,9 @@ int stat_fabric_run(struct out *o, struct rdiag_counters *c, const struct stat_f
 		rdiag_fabric_chain(&in, &chain);
 
 		out_obj_begin(o, NULL);
-		out_str(o, "ifname", "%s", tool_esc_tmp(t[i].dev));
+		out_str(o, "ifname", "%s", t[i].dev);
 		out_u64(o, "port", "/%" PRIu64, t[i].port);
-		out_str(o, "netdev", " %s", tool_esc_tmp(t[i].netdev));
+		out_str(o, "netdev", " %s", t[i].netdev);
 		out_text(o, "\n");
 		if (!dcb_err)
 			print_dcb(o, &dcb);

@@ -66,7 +66,7 @@ void fabric_rdma_print(struct out *o, const struct rdiag_samples *a,
 		}
 		out_obj_begin(o, NULL);
 		out_str(o, "concept", "    %-22s", concepts[k]);
-		out_str(o, "counter", " %-28s", tool_esc_tmp(sb->name));
+		out_str(o, "counter", " %-28s", sb->name);
 		out_u64(o, "delta", " %12" PRIu64, r.delta);
 		out_dbl(o, "per_s", " %12.1f", r.per_sec);
 		out_text(o, "\n");
