@@ -1282,6 +1282,13 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 		if (r & RDIAG_FV_CM_RETRY)
 			ft->t.cm_req_retries++;
 		v->flags |= (uint32_t)r;
+	} else if ((p->present & RDIAG_HAS_MAD) && p->mad.mgmt_class == 0x07 &&
+		   (p->mad.attr_id == RDIAG_CM_LAP || p->mad.attr_id == RDIAG_CM_APR)) {
+		int r = rd_cm_add_lap_apr(&ft->cm, p, kind, src, dst, ts);
+
+		if (r < 0)
+			return r;
+		ft->t.cm_msgs++;
 	}
 	/* QP0/QP1 only, until a CM or SIDR answer gives keys to check */
 	if ((p->present & RDIAG_HAS_MAD) || ft->mad_watch) {

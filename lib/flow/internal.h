@@ -87,6 +87,10 @@ void rd_cm_free(struct rd_cm_table *t);
 /* account one CM MAD; returns RDIAG_FV_CM_* flags or -ENOMEM */
 int rd_cm_add(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kind,
 	      const uint8_t src[16], const uint8_t dst[16], uint64_t ts);
+/* a CM LAP or APR MAD (decoded as a MAD body, not as p->cm): counted in the connection its
+ * comm IDs name; 1 when it is one (counted), 0 when not, -ENOMEM */
+int rd_cm_add_lap_apr(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kind,
+		      const uint8_t src[16], const uint8_t dst[16], uint64_t ts);
 
 /* after a REP: the QPNs of both ends of the connection whose client has this address and
  * comm ID; 0, or -ENOENT when the REQ was not seen */

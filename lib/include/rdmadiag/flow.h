@@ -343,6 +343,10 @@ struct rdiag_cm_conn_info {
 	bool rej_by_client;			/* the client sent the REJ (e.g. after timeouts) */
 	uint8_t rej_msg;			/* msg_rejected: 0 REQ, 1 REP, 2 other */
 	bool dreq_by_client;
+	/* alternate path: LAP (load alternate path) and its APR answer, from either end */
+	uint32_t n_lap, n_apr;
+	uint64_t lap_ns, apr_ns;		/* first */
+	uint8_t apr_status;			/* ap_status of the first APR */
 };
 size_t rdiag_flow_cm_count(const struct rdiag_flow_table *ft);
 int rdiag_flow_cm_get(const struct rdiag_flow_table *ft, size_t i, struct rdiag_cm_conn_info *out);
