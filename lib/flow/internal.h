@@ -97,6 +97,18 @@ int rd_cm_add_lap_apr(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned
 int rd_cm_qpns(const struct rd_cm_table *t, unsigned int kind, const uint8_t client[16],
 	       uint32_t client_comm_id, uint32_t *client_qpn, uint32_t *server_qpn);
 
+/* ---- RMPP reassembly (flow_rmpp.c) ---- */
+#define RD_RMPP_MAX_LEN (1u << 20)	/* data bytes of one transfer; larger ones are dropped */
+#define RD_RMPP_OPEN 64			/* transfers open at a time; the oldest is dropped */
+struct rd_rmpp;
+/* one MAD with an active RMPP header: stores a DATA segment, ends a transfer on STOP/ABORT;
+ * sets RDIAG_FV_RMPP_* and, on completion, v->rmpp_data (valid until the next completion or
+ * rd_rmpp_free), rmpp_len, rmpp_segments.  0 or -ENOMEM.  *r is created on first use. */
+int rd_rmpp_add(struct rd_rmpp **r, const struct rdiag_pkt *p, unsigned int kind,
+		const uint8_t src[16], const uint8_t dst[16], struct rdiag_flow_verdict *v);
+uint64_t rd_rmpp_dropped(const struct rd_rmpp *r);
+void rd_rmpp_free(struct rd_rmpp *r);
+
 /* ---- management datagrams, Q_Key/P_Key consistency (flow_mad.c) ---- */
 struct rd_mad;
 /* a MAD (or, once connections or SIDR answers are known, any packet: its keys are checked);
