@@ -49,7 +49,6 @@ struct rd_rmpp {
 	size_t ndone, done_next;
 	uint64_t seq;
 	uint8_t *out;			/* the last completed transfer, until the next one */
-	uint64_t dropped;		/* evicted, too large, aborted */
 };
 
 static uint32_t data_offset(unsigned int cls)
@@ -107,11 +106,6 @@ void rd_rmpp_free(struct rd_rmpp *r)
 	free(r);
 }
 
-uint64_t rd_rmpp_dropped(const struct rd_rmpp *r)
-{
-	return r ? r->dropped : 0;
-}
-
 static struct xfer *find_or_open(struct rd_rmpp *r, const struct xkey *k)
 {
 	size_t i, old = 0;
@@ -124,7 +118,6 @@ static struct xfer *find_or_open(struct rd_rmpp *r, const struct xkey *k)
 			if (r->open[i].seq < r->open[old].seq)
 				old = i;
 		drop(r, old);
-		r->dropped++;
 	}
 	i = r->nopen++;
 	r->open[i].k = *k;
@@ -190,7 +183,6 @@ int rd_rmpp_add(struct rd_rmpp **rp, const struct rdiag_pkt *p, unsigned int kin
 		for (i = 0; i < r->nopen; i++)
 			if (same(&r->open[i].k, &k)) {
 				drop(r, i);
-				r->dropped++;
 				break;
 			}
 		return 0;
@@ -213,7 +205,6 @@ int rd_rmpp_add(struct rd_rmpp **rp, const struct rdiag_pkt *p, unsigned int kin
 		x->nseg = (h->paylen + RMPP_SEG_LEN - 1) / RMPP_SEG_LEN;
 		if (x->nseg > RD_RMPP_MAX_LEN / seg_data) {
 			drop(r, (size_t)(x - r->open));
-			r->dropped++;
 			return 0;
 		}
 	}
@@ -223,7 +214,6 @@ int rd_rmpp_add(struct rd_rmpp **rp, const struct rdiag_pkt *p, unsigned int kin
 	}
 	if (grow(x, seg, seg_data) < 0) {
 		drop(r, (size_t)(x - r->open));
-		r->dropped++;
 		return -ENOMEM;
 	}
 	if (x->have[seg - 1]) {

@@ -106,7 +106,6 @@ struct rd_rmpp;
  * rd_rmpp_free), rmpp_len, rmpp_segments.  0 or -ENOMEM.  *r is created on first use. */
 int rd_rmpp_add(struct rd_rmpp **r, const struct rdiag_pkt *p, unsigned int kind,
 		const uint8_t src[16], const uint8_t dst[16], struct rdiag_flow_verdict *v);
-uint64_t rd_rmpp_dropped(const struct rd_rmpp *r);
 void rd_rmpp_free(struct rd_rmpp *r);
 
 /* ---- management datagrams, Q_Key/P_Key consistency (flow_mad.c) ---- */
