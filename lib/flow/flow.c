@@ -132,6 +132,7 @@ struct rdiag_flow_table {
 	struct rd_pending pend;
 	struct rd_cm_table cm;
 	struct rd_mad *mad;	/* MAD transactions, key consistency (flow_mad.c) */
+	struct rd_rmpp *rmpp;	/* RMPP transfers being reassembled */
 	bool mad_watch;		/* rd_mad_watching(mad): keys to check on every packet */
 	struct rd_ce_pairs ce;	/* CE-marked flows by address pair, for CNPs */
 	struct rdiag_flow_total t;
@@ -206,6 +207,7 @@ void rdiag_flow_close(struct rdiag_flow_table *ft)
 	rd_pending_free(&ft->pend);
 	rd_cm_free(&ft->cm);
 	rd_mad_free(ft->mad);
+	rd_rmpp_free(ft->rmpp);
 	rd_ce_pairs_free(&ft->ce);
 	free(ft);
 }
@@ -1282,8 +1284,17 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 		if (r & RDIAG_FV_CM_RETRY)
 			ft->t.cm_req_retries++;
 		v->flags |= (uint32_t)r;
+	} else if ((p->present & RDIAG_HAS_MAD) && p->mad.mgmt_class == 0x07 &&
+		   (p->mad.attr_id == RDIAG_CM_LAP || p->mad.attr_id == RDIAG_CM_APR)) {
+		int r = rd_cm_add_lap_apr(&ft->cm, p, kind, src, dst, ts);
+
+		if (r < 0)
+			return r;
+		ft->t.cm_msgs++;
 	}
 	/* QP0/QP1 only, until a CM or SIDR answer gives keys to check */
+	if ((p->present & RDIAG_HAS_RMPP) && rd_rmpp_add(&ft->rmpp, p, kind, src, dst, v) < 0)
+		add_failed(ft, -ENOMEM);
 	if ((p->present & RDIAG_HAS_MAD) || ft->mad_watch) {
 		if (rd_mad_add(&ft->mad, p, kind, src, dst, ts, fi, v) < 0)
 			add_failed(ft, -ENOMEM);

@@ -222,3 +222,39 @@ int rd_cm_add(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kin
 	}
 	return flags;
 }
+
+/* LAP and APR bodies begin with the sender's and the receiver's comm IDs (IBTA 12.6.10/11);
+ * the sender is either end of an established connection */
+int rd_cm_add_lap_apr(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kind,
+		      const uint8_t src[16], const uint8_t dst[16], uint64_t ts)
+{
+	const struct rdiag_mad *h = &p->mad;
+	struct rdiag_cm_conn_info *c;
+	const uint8_t *b;
+	uint32_t local, remote;
+	int64_t i;
+
+	if (h->mgmt_class != 0x07 || (h->attr_id != RDIAG_CM_LAP && h->attr_id != RDIAG_CM_APR))
+		return 0;
+	if (!(p->present & RDIAG_HAS_MAD_DATA) || !h->n_records || !p->data)
+		return 0;
+	b = p->data + h->data_off;
+	local = (uint32_t)rdiag_mad_bits(b, 0, 32);
+	remote = (uint32_t)rdiag_mad_bits(b, 32, 32);
+	i = find(t, kind, src, local);
+	if (i < 0)
+		i = find(t, kind, dst, remote);
+	if (i < 0)
+		return 0;	/* its connection began before the capture: counted as a MAD */
+	c = &t->c[i];
+	if (h->attr_id == RDIAG_CM_LAP) {
+		c->n_lap++;
+		first(&c->lap_ns, c->n_lap, ts);
+	} else {
+		c->n_apr++;
+		first(&c->apr_ns, c->n_apr, ts);
+		if (c->n_apr == 1)
+			c->apr_status = (uint8_t)rdiag_mad_bits(b, 72, 8);
+	}
+	return 1;
+}

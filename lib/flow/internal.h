@@ -87,11 +87,26 @@ void rd_cm_free(struct rd_cm_table *t);
 /* account one CM MAD; returns RDIAG_FV_CM_* flags or -ENOMEM */
 int rd_cm_add(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kind,
 	      const uint8_t src[16], const uint8_t dst[16], uint64_t ts);
+/* a CM LAP or APR MAD (decoded as a MAD body, not as p->cm): counted in the connection its
+ * comm IDs name; 1 when it is one (counted), 0 when not, -ENOMEM */
+int rd_cm_add_lap_apr(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kind,
+		      const uint8_t src[16], const uint8_t dst[16], uint64_t ts);
 
 /* after a REP: the QPNs of both ends of the connection whose client has this address and
  * comm ID; 0, or -ENOENT when the REQ was not seen */
 int rd_cm_qpns(const struct rd_cm_table *t, unsigned int kind, const uint8_t client[16],
 	       uint32_t client_comm_id, uint32_t *client_qpn, uint32_t *server_qpn);
+
+/* ---- RMPP reassembly (flow_rmpp.c) ---- */
+#define RD_RMPP_MAX_LEN (1u << 20)	/* data bytes of one transfer; larger ones are dropped */
+#define RD_RMPP_OPEN 64			/* transfers open at a time; the oldest is dropped */
+struct rd_rmpp;
+/* one MAD with an active RMPP header: stores a DATA segment, ends a transfer on STOP/ABORT;
+ * sets RDIAG_FV_RMPP_* and, on completion, v->rmpp_data (valid until the next completion or
+ * rd_rmpp_free), rmpp_len, rmpp_segments.  0 or -ENOMEM.  *r is created on first use. */
+int rd_rmpp_add(struct rd_rmpp **r, const struct rdiag_pkt *p, unsigned int kind,
+		const uint8_t src[16], const uint8_t dst[16], struct rdiag_flow_verdict *v);
+void rd_rmpp_free(struct rd_rmpp *r);
 
 /* ---- management datagrams, Q_Key/P_Key consistency (flow_mad.c) ---- */
 struct rd_mad;

@@ -176,6 +176,10 @@ oracle() {
 	oracle "$FIX/pcap/mad_sa.pcap"
 }
 
+@test "oracle: mad_rmpp.pcap: RMPP segments (one missing, one resent) and their SA headers equal tshark's" {
+	oracle "$FIX/pcap/mad_rmpp.pcap"
+}
+
 @test "oracle: mad_perf.pcap: PerfMgt ClassPortInfo, PortCounters(Extended) equal tshark's" {
 	oracle "$FIX/pcap/mad_perf.pcap"
 }

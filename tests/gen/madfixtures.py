@@ -306,11 +306,10 @@ def fx_mad_cm():
     pa, pb = path(a, b), path(b, a)
 
     def cm_put(src, dst, attr, tid, body, msg, entry):
-        """a CM MAD; the connection messages rdmadump keeps (not LAP/APR) go to the list"""
+        """a CM MAD, listed with the CM messages of the capture (LAP and APR included)"""
         n = cap.mad_put(src, dst, m.cm(attr, tid, body))
-        if msg not in ('LAP', 'APR'):
-            cap.cm.append(dict(frame=n, msg=msg, tid='0x%016x' % tid, src='lid %d' % src,
-                               dst='lid %d' % dst, **entry))
+        cap.cm.append(dict(frame=n, msg=msg, tid='0x%016x' % tid, src='lid %d' % src,
+                           dst='lid %d' % dst, **entry))
         return n
 
     cm_put(a, b, 0x10, 0x434d000000000011, g.cm_req(
@@ -370,5 +369,57 @@ def fx_mad_truncated():
     return cap
 
 
+def fx_mad_rmpp():
+    """RMPP reassembly: three PathRecord GetTable answers of 7 records in 3 segments each;
+    the meta of a frame says what reassembly must make of it"""
+    cap = MadCapture('mad_rmpp.pcap', 'ib', desc='SA GetTable responses split over RMPP '
+                     'segments: one whole, one with segment 2 never sent, one with segment 2 '
+                     'sent twice; records split across segments must appear once, whole')
+    sm, a = SM_LID, A_LID
+    tid = [0x0000524d00000000]
+
+    def table(first_dlid):
+        return [m.path_record(m.gid(m.SUBNET, 0x0002c90300000000 + d), port_gid(a), d, a,
+                              sl=d % 4)
+                for d in range(first_dlid, first_dlid + 7)]
+
+    def ask():
+        tid[0] += 1
+        cap.mad_put(a, sm, m.sa(0x35, tid[0], m.path_record(0, port_gid(a), 0, 0),
+                                m.GET_TABLE, comp_mask=m.mask(m.PR_SGID)))
+        return tid[0]
+
+    def done(recs, nseg):
+        return {'rmpp_done': {'segments': nseg, 'length': 64 * len(recs),
+                              'records': [{'dlid': struct.unpack('!H', r[40:42])[0],
+                                           'slid': struct.unpack('!H', r[42:44])[0],
+                                           'sl': r[53] & 0xF} for r in recs]}}
+
+    # 1: whole, in order
+    recs = table(32)
+    x = ask()
+    segs = m.sa_table(0x35, x, recs, 64)
+    for i, s in enumerate(segs):
+        cap.mad_put(sm, a, s, dt_us=100 if i == 0 else 5,
+                    extra=done(recs, len(segs)) if i == len(segs) - 1 else None)
+    cap.mad_put(a, sm, m.sa_ack(0x35, x, len(segs), len(segs)))
+    # 2: segment 2 lost on the way: the last one says so, nothing is reassembled
+    recs = table(48)
+    x = ask()
+    segs = m.sa_table(0x35, x, recs, 64)
+    cap.mad_put(sm, a, segs[0], dt_us=100)
+    cap.mad_put(sm, a, segs[2], dt_us=5, extra={'rmpp_missing': {'seg': 2, 'of': 3}})
+    # 3: segment 2 resent (the sender's go-back after a lost ACK): stored once
+    recs = table(64)
+    x = ask()
+    segs = m.sa_table(0x35, x, recs, 64)
+    cap.mad_put(sm, a, segs[0], dt_us=100)
+    cap.mad_put(sm, a, segs[1], dt_us=5)
+    cap.mad_put(sm, a, segs[1], dt_us=5, extra={'rmpp_resent': True})
+    cap.mad_put(sm, a, segs[2], dt_us=5, extra=done(recs, len(segs)))
+    return cap
+
+
 def fx_mad():
-    return [fx_mad_smp(), fx_mad_sa(), fx_mad_perf(), fx_mad_cm(), fx_mad_truncated()]
+    return [fx_mad_smp(), fx_mad_sa(), fx_mad_perf(), fx_mad_cm(), fx_mad_truncated(),
+            fx_mad_rmpp()]

@@ -286,8 +286,44 @@ static void records(struct out *o, const struct rdiag_pkt *p, const uint8_t *dat
 		out_text(o, " records %u", m->n_records);
 }
 
+/* the whole data of an RMPP transfer this segment completed: its size and, for an SA table
+ * of a known attribute, every record (those split across two segments included) */
+static void reassembled(struct out *o, const struct rdiag_pkt *p,
+			const struct rdiag_flow_verdict *v, bool verbose)
+{
+	const struct rdiag_mad *m = &p->mad;
+	const struct rdiag_mad_attr *a = m->mgmt_class == CLASS_SA ?
+		rdiag_mad_layout(m->mgmt_class, m->attr_id) : NULL;
+	uint32_t stride = (uint32_t)m->attr_offset * 8, n = 0;
+	char key[64];
+
+	if (a && stride >= a->len && v->rmpp_len >= a->len)
+		n = (v->rmpp_len - a->len) / stride + 1;
+	out_obj_begin(o, "rmpp_reassembled");
+	out_u64(o, "segments", verbose ? "\n    reassembled segments %" PRIu64 : NULL,
+		v->rmpp_segments);
+	out_u64(o, "length", verbose ? " length %" PRIu64 : NULL, v->rmpp_len);
+	if (a) {
+		out_u64(o, "records", verbose ? " records %" PRIu64 :
+			" reassembled %" PRIu64 " records", n);
+		snprintf(key, sizeof(key), "%s_%s", class_prefix(m->mgmt_class), a->key);
+		out_arr_begin(o, key);
+		for (uint32_t i = 0; i < n; i++) {
+			if (verbose)
+				out_text(o, "\n      %s", key);
+			out_obj_begin(o, NULL);
+			record(o, a, v->rmpp_data + (size_t)i * stride, 0, verbose);
+			out_obj_end(o);
+		}
+		out_arr_end(o);
+	} else if (!verbose) {
+		out_text(o, " reassembled %" PRIu32 " bytes", v->rmpp_len);
+	}
+	out_obj_end(o);
+}
+
 void dump_mad_body(struct out *o, const struct rdiag_pkt *p, const uint8_t *data,
-		   bool verbose)
+		   const struct rdiag_flow_verdict *v, bool verbose)
 {
 	const struct rdiag_mad *m = &p->mad;
 	bool cm = HAS(p, CM);
@@ -304,6 +340,8 @@ void dump_mad_body(struct out *o, const struct rdiag_pkt *p, const uint8_t *data
 		sa_hdr(o, p, verbose);
 	if (HAS(p, MAD_DATA) && m->layout)
 		records(o, p, data, verbose);
+	if (v && (v->flags & RDIAG_FV_RMPP_DONE) && v->rmpp_data)
+		reassembled(o, p, v, verbose);
 }
 
 /* ---- summary ------------------------------------------------------------------------------ */

@@ -6,10 +6,13 @@
 #include "out.h"
 #include "rdmadiag/packet.h"
 
+struct rdiag_flow_verdict;
 /* inside the "mad" object: method and attribute names, status fields, the SMP, RMPP and SA
- * headers and the attribute's records (JSON); the same as text, short or verbose */
+ * headers and the attribute's records (JSON); the same as text, short or verbose.  v (may be
+ * NULL): on the segment that completes an RMPP transfer, every record of the whole transfer
+ * ("rmpp_reassembled") */
 void dump_mad_body(struct out *o, const struct rdiag_pkt *p, const uint8_t *data,
-		   bool verbose);
+		   const struct rdiag_flow_verdict *v, bool verbose);
 
 struct rdiag_flow_table;
 /* the summary's "mad" part (absent with no MAD transaction, fabric event or key mismatch):

@@ -32,6 +32,7 @@
 
 struct pkt_out {
 	struct out *o;
+	const struct rdiag_flow_verdict *v;	/* the flow analysis of the packet, or NULL */
 	bool json;
 	unsigned int n, slots;
 	struct out_item it[PO_ITEMS];
@@ -546,7 +547,7 @@ static void mad(struct pkt_out *w, const struct rdiag_pkt *p, const uint8_t *dat
 	if (HAS(p, CM))
 		cm(w, p, verbose);
 	w_flush(w);
-	dump_mad_body(w->o, p, data, verbose);
+	dump_mad_body(w->o, p, data, w->v, verbose);
 	w_end(w);
 }
 
@@ -691,13 +692,19 @@ static void mad_analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 	if (v->flags & RDIAG_FV_PKEY_MISMATCH)
 		w_u64(w, K("pkey_expected"), " [P_Key mismatch: expected 0x%04" PRIx64 "]",
 		      v->expected_key);
+	if (v->flags & RDIAG_FV_RMPP_MISSING) {
+		w_u64(w, K("rmpp_missing_seg"), " [RMPP: segment %" PRIu64, v->rmpp_missing_seg);
+		w_u64(w, K("rmpp_segments"), " of %" PRIu64 " missing]", v->rmpp_segments);
+	}
+	if (v->flags & RDIAG_FV_RMPP_DUP)
+		w_bool(w, K("rmpp_resent"), " [RMPP segment resent]", true);
 }
 
 static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 {
 	const uint32_t shown = RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_OOO | RDIAG_FV_RETX |
 			       RDIAG_FV_RETRY | RDIAG_FV_CM_RETRY | RDIAG_FV_READ_DONE |
-			       RDIAG_FV_ACKED | RDIAG_FV_MAD_FINDINGS;
+			       RDIAG_FV_ACKED | RDIAG_FV_MAD_FINDINGS | RDIAG_FV_RMPP_DUP;
 
 	if (!v || !(v->flags & shown))
 		return;
@@ -732,7 +739,7 @@ static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 		w_bool(w, K("ooo"), " [out of order]", true);
 	if (v->flags & RDIAG_FV_CM_RETRY)
 		w_bool(w, K("cm_retry"), " [CM retry]", true);
-	if (v->flags & RDIAG_FV_MAD_FINDINGS)
+	if (v->flags & (RDIAG_FV_MAD_FINDINGS | RDIAG_FV_RMPP_DUP))
 		mad_analysis(w, v);
 	if (v->flags & RDIAG_FV_READ_DONE)
 		w_u64(w, K("read_latency_ns"), NULL, v->latency_ns);
@@ -748,6 +755,7 @@ void dump_packet(struct out *o, const struct rdiag_frame *f, const struct rdiag_
 	char ts[48];
 
 	po.o = o;
+	po.v = v;
 	po.json = out_json(o);
 	po.n = 0;
 	po.slots = 0;

@@ -420,6 +420,12 @@ static void cm_conn(struct out *o, const struct rdiag_cm_conn_info *c)
 	out_u64(o, "rej", NULL, c->n_rej);
 	out_u64(o, "dreq", NULL, c->n_dreq);
 	out_u64(o, "drep", NULL, c->n_drep);
+	if (c->n_lap)
+		out_u64(o, "lap", NULL, c->n_lap);
+	if (c->n_apr) {
+		out_u64(o, "apr", NULL, c->n_apr);
+		out_u64(o, "apr_status", NULL, c->apr_status);
+	}
 	if (c->n_rej) {
 		out_u64(o, "rej_reason", NULL, c->rej_reason);
 		out_str(o, "rej_reason_name", NULL, rn ? rn : "unassigned");
@@ -446,6 +452,8 @@ static void cm_conn(struct out *o, const struct rdiag_cm_conn_info *c)
 	EV(c->n_rej, c->rej_ns, "REJ");
 	EV(c->n_dreq, c->dreq_ns, "DREQ");
 	EV(c->n_drep, c->drep_ns, "DREP");
+	EV(c->n_lap, c->lap_ns, "LAP");
+	EV(c->n_apr, c->apr_ns, "APR");
 #undef EV
 	out_arr_end(o);
 	out_text(o, "\n");

@@ -201,6 +201,11 @@ enum {
 	RDIAG_FV_TRUNCATED = 1u << 12,
 	RDIAG_FV_INVALID = 1u << 13,
 	RDIAG_FV_RETX = 1u << 14,	/* fills a gap after a NAK or too late: a resent lost packet */
+	RDIAG_FV_RMPP_DONE = 1u << 22,	/* the last missing segment of an RMPP transfer: rmpp_data
+					 * holds the whole data */
+	RDIAG_FV_RMPP_MISSING = 1u << 23,	/* an RMPP transfer's last segment, earlier ones
+						 * missing: rmpp_missing_seg, rmpp_segments */
+	RDIAG_FV_RMPP_DUP = 1u << 25,	/* an RMPP segment seen before (resent), not stored again */
 	RDIAG_FV_PAUSE = 1u << 24,	/* a PAUSE or PFC frame (not a transport error: rdmadump
 					 * --errors shows them, --fail-on-errors does not count them) */
 	/* a resent request, by cause (exactly one of these or DUP for a request seen before) */
@@ -220,7 +225,8 @@ enum {
 /* the set rdmadump --errors and --fail-on-errors use */
 #define RDIAG_FV_RETRY (RDIAG_FV_RETRY_NAK | RDIAG_FV_RETRY_RNR | RDIAG_FV_RETRY_TIMEOUT)
 #define RDIAG_FV_MAD_FINDINGS (RDIAG_FV_MAD_RETRY | RDIAG_FV_MAD_STATUS | \
-			       RDIAG_FV_QKEY_MISMATCH | RDIAG_FV_PKEY_MISMATCH)
+			       RDIAG_FV_QKEY_MISMATCH | RDIAG_FV_PKEY_MISMATCH | \
+			       RDIAG_FV_RMPP_MISSING)
 #define RDIAG_FV_ERRORS (RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_RETX | RDIAG_FV_RETRY | \
 			 RDIAG_FV_NAK | RDIAG_FV_RNR | RDIAG_FV_BAD_ICRC | RDIAG_FV_CM_REJ | \
 			 RDIAG_FV_MAD_FINDINGS)
@@ -239,6 +245,12 @@ struct rdiag_flow_verdict {
 	uint64_t retry_gap_ns;		/* RETRY_*, DUP of a request: time since the previous
 					 * transmission of the PSN, to 16 ns, up to 68 s (0 when
 					 * none was seen) */
+	/* RMPP_DONE: the transfer's data after the class header of each segment (SA: the
+	 * records, attr_offset * 8 bytes apart), valid until the next rdiag_flow_add() */
+	const uint8_t *rmpp_data;
+	uint32_t rmpp_len;
+	uint32_t rmpp_segments;		/* RMPP_DONE, RMPP_MISSING: segments of the transfer */
+	uint32_t rmpp_missing_seg;	/* RMPP_MISSING: the first one not seen */
 };
 
 struct rdiag_flow_opts {
@@ -343,6 +355,10 @@ struct rdiag_cm_conn_info {
 	bool rej_by_client;			/* the client sent the REJ (e.g. after timeouts) */
 	uint8_t rej_msg;			/* msg_rejected: 0 REQ, 1 REP, 2 other */
 	bool dreq_by_client;
+	/* alternate path: LAP (load alternate path) and its APR answer, from either end */
+	uint32_t n_lap, n_apr;
+	uint64_t lap_ns, apr_ns;		/* first */
+	uint8_t apr_status;			/* ap_status of the first APR */
 };
 size_t rdiag_flow_cm_count(const struct rdiag_flow_table *ft);
 int rdiag_flow_cm_get(const struct rdiag_flow_table *ft, size_t i, struct rdiag_cm_conn_info *out);
