@@ -3,7 +3,10 @@
  * two ends (a clean pair, MTU 1500 vs 1000, no GID for the address on the peer, a RoCE v1
  * only GID, another default ToS, another GID index) with its rows, findings and verdict, and
  * the side channel over loopback TCP: a real description served and fetched, and a peer
- * that refuses, stays silent, answers something else or too much. */
+ * that refuses, stays silent, answers something else or too much; the peer's counters on the
+ * same side channel (request line "counters"): the set parsed and refused, served from a
+ * copy of the rxe fixture tree, and the one counter bumped between two fetches found as the
+ * only one that moved. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -443,6 +446,126 @@ static void test_side_channel(void)
 	rdiag_doctor_close(d);
 }
 
+static void bad_pc(const char *text, const char *want)
+{
+	static struct rd_pc pc;
+	char why[128] = "";
+
+	EXPECT_EQ(rd_pc_parse(text, strlen(text), &pc, why, sizeof(why)), -EBADMSG);
+	EXPECT_TRUE(strstr(why, want) != NULL);
+	if (!strstr(why, want))
+		printf("# counters '%s': %s\n", text, why);
+}
+
+static void test_counter_set(void)
+{
+	static struct rd_pc a, b;
+	const char *t = "{\"rdmadoctor_counters\":1,\"counters\":[{\"dev\":\"rxe0\",\"port\":1,\"name\":\"sent_pkts\",\"value\":\"0xffffffffffffffff\"},{\"dev\":\"rxe0\",\"port\":1,\"name\":\"rcvd_pkts\",\"value\":\"0x10\"}]}\n";
+	const struct rdiag_doc_delta *x;
+	struct rdiag_doctor *d;
+	char why[128];
+	size_t n = 7;
+
+	EXPECT_EQ(rd_pc_parse(t, strlen(t), &a, why, sizeof(why)), 0);
+	EXPECT_EQ(a.n, 2);
+	EXPECT_TRUE(a.c[0].value == UINT64_MAX);
+	EXPECT_STREQ(a.c[1].name, "rcvd_pkts");
+	bad_pc("[]", "not a JSON object");
+	bad_pc("{\"rdmadoctor_description\":1}", "no rdmadoctor_counters and counters array");
+	bad_pc("{\"rdmadoctor_counters\":1,\"counters\":[{\"dev\":\"rxe0\",\"port\":1,\"name\":\"x\",\"value\":17}]}",
+	       "counter 0 is not {dev, port, name, value");
+	bad_pc("{\"rdmadoctor_counters\":1,\"counters\":[{\"dev\":\"rxe0\",\"port\":1,\"name\":\"x\",\"value\":\"0x1g\"}]}",
+	       "counter 0: value '0x1g' is not a 64-bit hex number");
+	bad_pc("{\"rdmadoctor_counters\":1,\"counters\":[{\"dev\":\"rxe0\",\"port\":1,\"name\":\"x\",\"value\":\"0x10000000000000000\"}]}",
+	       "is not a 64-bit hex number");
+	/* the ones that moved, and only those */
+	b = a;
+	b.c[1].value = 0x15;
+	rdiag_doctor_open(&d, NULL);
+	EXPECT_TRUE(rdiag_doctor_peer_deltas(d, &n) == NULL);
+	EXPECT_EQ(n, 0);
+	rd_pc_deltas(d, &a, &b);
+	d->peer_after = true;
+	x = rdiag_doctor_peer_deltas(d, &n);
+	EXPECT_EQ(n, 1);
+	EXPECT_TRUE(x && !strcmp(x->name, "rcvd_pkts") && x->before == 0x10 && x->after == 0x15);
+	rdiag_doctor_close(d);
+}
+
+/* the side channel serves this host's counters: a copy of the rxe fixture tree as the host */
+static void test_peer_counters(void)
+{
+	struct rdiag_doc_opts o = { .dst = "127.0.0.1", .timeout_ms = 3000 };
+	char root[] = "/tmp/rdiag-peer-pc.XXXXXX", cmd[512], *json = NULL, reply[256];
+	const struct rdiag_doc_delta *x;
+	struct rdiag_doctor *d, *srv;
+	struct sockaddr_in a;
+	uint16_t port;
+	size_t n;
+	ssize_t r;
+	pid_t pid;
+	int fd;
+
+	if (!mkdtemp(root)) {
+		EXPECT_TRUE(0);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "cp -r tests/fixtures/sysfs/rxe/sys %s/", root);
+	EXPECT_EQ(system(cmd), 0);
+	setenv("RDMADIAG_SYSFS_ROOT", root, 1);
+	/* this host's set: the fixture's counters, rxe0/1 rcvd_pkts 73 among them */
+	EXPECT_EQ(rd_pc_local_json(&json, &n), 0);
+	EXPECT_TRUE(json && strstr(json, "{\"dev\":\"rxe0\",\"port\":1,\"name\":\"rcvd_pkts\",\"value\":\"0x49\"}"));
+	free(json);
+
+	rdiag_doctor_open(&d, NULL);
+	rdiag_doctor_open(&srv, NULL);
+	pid = server(NULL, 0, &port, srv);
+	EXPECT_TRUE(pid > 0);
+	o.port = port;
+	EXPECT_EQ(rdiag_doctor_peer_counters(d, &o), 0);
+	/* nothing moved on the peer yet: fetched again, an empty list, not NULL */
+	rd_doc_peer_counters_after(d);
+	EXPECT_TRUE(rdiag_doctor_peer_deltas(d, &n) != NULL);
+	EXPECT_EQ(n, 0);
+	snprintf(cmd, sizeof(cmd), "echo 78 > %s/sys/class/infiniband/rxe0/ports/1/hw_counters/rcvd_pkts", root);
+	EXPECT_EQ(system(cmd), 0);
+	rd_doc_peer_counters_after(d);
+	x = rdiag_doctor_peer_deltas(d, &n);
+	EXPECT_EQ(n, 1);
+	EXPECT_TRUE(x && !strcmp(x->dev, "rxe0") && x->port == 1 && !strcmp(x->name, "rcvd_pkts") &&
+		    x->before == 73 && x->after == 78 && !x->cm);
+
+	/* a client older than the request line sends nothing: the description, after the wait */
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons(port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	EXPECT_EQ(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	r = read(fd, reply, sizeof(reply) - 1);
+	reply[r > 0 ? r : 0] = 0;
+	EXPECT_TRUE(!strncmp(reply, "{\"rdmadoctor_description\":1,", 28));
+	close(fd);
+	stop(pid);
+
+	/* a description server that knows no request line: its answer is no counter set */
+	EXPECT_EQ(rdiag_doctor_peer_counters(d, &o), -ECONNREFUSED);
+	EXPECT_TRUE(strstr(rdiag_doctor_errmsg(d), "no side channel at tcp 127.0.0.1:") != NULL);
+	pid = server("{\"rdmadoctor_description\":1}\n", 29, &port, NULL);
+	o.port = port;
+	EXPECT_EQ(rdiag_doctor_peer_counters(d, &o), -EBADMSG);
+	EXPECT_TRUE(strstr(rdiag_doctor_errmsg(d), "is not a counter set: no rdmadoctor_counters") != NULL);
+	rd_doc_peer_counters_after(d);
+	EXPECT_TRUE(rdiag_doctor_peer_deltas(d, &n) == NULL);
+	stop(pid);
+	rdiag_doctor_close(srv);
+	rdiag_doctor_close(d);
+	unsetenv("RDMADIAG_SYSFS_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	EXPECT_EQ(system(cmd), 0);
+}
+
 int main(void)
 {
 	char *json = NULL;
@@ -454,6 +577,8 @@ int main(void)
 	test_compare();
 	test_datapath_verdict();
 	test_side_channel();
+	test_counter_set();
+	test_peer_counters();
 	rdiag_doctor_open(&d, NULL);
 	EXPECT_EQ(rdiag_doctor_describe(d, &json), 0);
 	EXPECT_TRUE(json && !strncmp(json, "{\"rdmadoctor_description\":1,\"version\":\"", 39));
