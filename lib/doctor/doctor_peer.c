@@ -363,6 +363,22 @@ static int gid_index(const struct rd_desc_port *p, const struct rd_desc_addr *a)
 	return !strcmp(t, "RoCE v2") ? a->gid_v2 : !strcmp(t, "RoCE v1") ? a->gid_v1 : -1;
 }
 
+/* "26 / 3", "?" for a part that is not known, "unknown" for neither */
+static void lossless_str(char *buf, size_t len, int dscp, int prio)
+{
+	char a[12] = "?", b[12] = "?";
+
+	if (dscp < 0 && prio < 0) {
+		snprintf(buf, len, "unknown");
+		return;
+	}
+	if (dscp >= 0)
+		snprintf(a, sizeof(a), "%d", dscp);
+	if (prio >= 0)
+		snprintf(b, sizeof(b), "%d", prio);
+	snprintf(buf, len, "%s / %s", a, b);
+}
+
 static unsigned int min_nz(unsigned int a, unsigned int b)
 {
 	return !a ? b : !b ? a : a < b ? a : b;
@@ -502,6 +518,15 @@ void rd_doc_peer_compare(struct rdiag_doctor *d, const struct rd_desc *me, const
 				mp->dev, mp->port, h, pp->dev, pp->port, p);
 		rd_doc_hint(f, "set the same ToS on both ends: echo %d > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos (mkdir the group first), or on the peer",
 			    ptos > mtos ? ptos : mtos, mp->dev, mp->port);
+	}
+	/* the lossless chain's ends, where either host can say (DCB or the OFED settings) */
+	if (mp->dscp >= 0 || pp->dscp >= 0 || mp->pfc[0] || pp->pfc[0]) {
+		lossless_str(h, sizeof(h), mp->dscp, mp->prio);
+		lossless_str(p, sizeof(p), pp->dscp, pp->prio);
+		row2(d, "DSCP / priority", h, p);
+		snprintf(h, sizeof(h), "%s / %s", mp->pfc[0] ? mp->pfc : "?", mp->ecn[0] ? mp->ecn : "?");
+		snprintf(p, sizeof(p), "%s / %s", pp->pfc[0] ? pp->pfc : "?", pp->ecn[0] ? pp->ecn : "?");
+		row2(d, "PFC / ECN", h, p);
 	}
 	s = row2(d, "link speed", mp->rate[0] ? mp->rate : "unknown", pp->rate[0] ? pp->rate : "unknown");
 	if (s && s->differs && mp->rate[0] && pp->rate[0]) {

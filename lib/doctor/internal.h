@@ -270,6 +270,10 @@ struct rd_desc_port {
 	unsigned int mtu, active_mtu, max_mtu;	/* 0 unknown */
 	char roce_mode[24];	/* configfs default_roce_mode ("" no configfs group: kernel default) */
 	int tos;		/* configfs default_roce_tos, -1 no configfs group (kernel default 0) */
+	/* the lossless chain (lib/fabric), as rdmadoctor local -j's host object: -1 / ""
+	 * where it cannot be checked (no DCB nor OFED settings) */
+	int dscp, prio;
+	char pfc[4], ecn[4];	/* "on", "off" */
 	size_t naddrs;
 	struct rd_desc_addr addr[RD_DESC_ADDRS];
 };

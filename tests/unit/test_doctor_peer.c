@@ -43,6 +43,7 @@ static void host(struct rd_desc *h, const char *name, const char *ip, int gid, u
 	p->active_mtu = rdiag_roce_path_mtu(mtu);
 	p->max_mtu = 4096;
 	p->tos = -1;
+	p->dscp = p->prio = -1;
 	p->naddrs = 2;
 	snprintf(p->addr[0].ip, sizeof(p->addr[0].ip), "fe80::5054:ff:fe00:101");
 	p->addr[0].gid_v2 = 0;
@@ -109,6 +110,20 @@ static void test_json(void)
 	EXPECT_EQ(b.port[0].addr[1].gid_v2, 1);
 	EXPECT_EQ(b.port[0].addr[1].gid_v1, 3);
 	EXPECT_EQ(b.port[0].addr[0].gid_v1, -1);
+	EXPECT_TRUE(b.port[0].dscp == -1 && b.port[0].prio == -1 && !b.port[0].pfc[0]);
+	free(json);
+
+	/* the lossless chain's members, written and read back */
+	host(&a, "h", "198.18.1.1", 1, 1500);
+	a.port[0].dscp = 26;
+	a.port[0].prio = 3;
+	snprintf(a.port[0].pfc, sizeof(a.port[0].pfc), "on");
+	snprintf(a.port[0].ecn, sizeof(a.port[0].ecn), "off");
+	EXPECT_EQ(rd_desc_json(&a, &json, &len), 0);
+	EXPECT_TRUE(strstr(json, "\"dscp\":26,\"priority\":3,\"pfc\":\"on\",\"ecn\":\"off\"") != NULL);
+	EXPECT_EQ(rd_desc_parse(json, len, &b, why, sizeof(why)), 0);
+	EXPECT_TRUE(b.port[0].dscp == 26 && b.port[0].prio == 3 && !strcmp(b.port[0].pfc, "on") &&
+		    !strcmp(b.port[0].ecn, "off"));
 	free(json);
 
 	/* what is unknown is absent, and read back as unknown */
@@ -152,6 +167,10 @@ static void test_bad(void)
 		 "roce_tos is not 0..255");
 	bad_json("{\"rdmadoctor_description\":1,\"ports\":[{\"dev\":\"x\",\"port\":1,\"addrs\":[{\"ip\":\"x\"}]}]}",
 		 "an address that is not an IP address");
+	bad_json("{\"rdmadoctor_description\":1,\"ports\":[{\"dev\":\"x\",\"port\":1,\"priority\":8}]}",
+		 "priority is not 0..7");
+	bad_json("{\"rdmadoctor_description\":1,\"ports\":[{\"dev\":\"x\",\"port\":1,\"pfc\":\"yes\"}]}",
+		 "pfc or ecn is not on or off");
 	bad_json("{\"rdmadoctor_description\":1,\"ports\":[{\"dev\":\"x\",\"port\":1,\"addrs\":[{\"ip\":\"1.2.3.4\",\"gid_v2\":-1}]}]}",
 		 "gid_v2 is not a GID index");
 }
@@ -179,6 +198,31 @@ static struct rdiag_doctor *compared(const struct rd_desc *me, const struct rd_d
 	}
 	rd_doc_peer_compare(d, me, "198.18.1.2", peer, "198.18.1.1");
 	return d;
+}
+
+/* the lossless chain's rows: only where an end can say; a PFC that is off on one end differs */
+static void test_compare_lossless(void)
+{
+	struct rd_desc me, peer;
+	const struct rdiag_doc_side *s;
+	struct rdiag_doctor *d;
+
+	host(&me, "client", "198.18.1.2", 1, 1500);
+	host(&peer, "server", "198.18.1.1", 1, 1500);
+	d = compared(&me, &peer);
+	EXPECT_TRUE(side(d, "DSCP / priority") == NULL && side(d, "PFC / ECN") == NULL);
+	rdiag_doctor_close(d);
+	me.port[0].dscp = peer.port[0].dscp = 26;
+	me.port[0].prio = 3;
+	peer.port[0].prio = 0;
+	snprintf(me.port[0].pfc, sizeof(me.port[0].pfc), "on");
+	snprintf(peer.port[0].pfc, sizeof(peer.port[0].pfc), "off");
+	d = compared(&me, &peer);
+	s = side(d, "DSCP / priority");
+	EXPECT_TRUE(s && !strcmp(s->here, "26 / 3") && !strcmp(s->peer, "26 / 0") && s->differs);
+	s = side(d, "PFC / ECN");
+	EXPECT_TRUE(s && !strcmp(s->here, "on / ?") && !strcmp(s->peer, "off / ?") && s->differs);
+	rdiag_doctor_close(d);
 }
 
 static void test_compare(void)
@@ -575,6 +619,7 @@ int main(void)
 	test_json();
 	test_bad();
 	test_compare();
+	test_compare_lossless();
 	test_datapath_verdict();
 	test_side_channel();
 	test_counter_set();
