@@ -239,28 +239,41 @@ static void print_steps(struct out *o, const struct rdiag_doctor *d)
 	out_arr_end(o);
 }
 
+static void print_delta(struct out *o, const struct rdiag_doc_delta *x)
+{
+	out_obj_begin(o, NULL);
+	out_text(o, "  %s/%u ", tool_esc_tmp(x->dev), x->port);
+	out_str(o, "dev", NULL, x->dev);
+	out_u64(o, "port", NULL, x->port);
+	out_str(o, "name", "%-22s ", x->name);
+	out_bool(o, "cm", NULL, x->cm);
+	out_u64(o, "before", "%" PRIu64, x->before);
+	out_u64(o, "after", " -> %" PRIu64, x->after);
+	out_u64(o, "delta", " (+%" PRIu64 ")\n", x->after - x->before);
+	out_obj_end(o);
+}
+
 static void print_deltas(struct out *o, const struct rdiag_doctor *d)
 {
-	size_t i, n = rdiag_doctor_ndeltas(d);
+	size_t i, n = rdiag_doctor_ndeltas(d), np;
+	const struct rdiag_doc_delta *peer = rdiag_doctor_peer_deltas(d, &np);
 
 	out_text(o, "counters during the attempt\n");
 	out_arr_begin(o, "counters");
-	for (i = 0; i < n; i++) {
-		const struct rdiag_doc_delta *x = rdiag_doctor_delta(d, i);
-
-		out_obj_begin(o, NULL);
-		out_text(o, "  %s/%u ", tool_esc_tmp(x->dev), x->port);
-		out_str(o, "dev", NULL, x->dev);
-		out_u64(o, "port", NULL, x->port);
-		out_str(o, "name", "%-22s ", x->name);
-		out_bool(o, "cm", NULL, x->cm);
-		out_u64(o, "before", "%" PRIu64, x->before);
-		out_u64(o, "after", " -> %" PRIu64, x->after);
-		out_u64(o, "delta", " (+%" PRIu64 ")\n", x->after - x->before);
-		out_obj_end(o);
-	}
+	for (i = 0; i < n; i++)
+		print_delta(o, rdiag_doctor_delta(d, i));
 	if (!n)
 		out_text(o, "  (no counter moved or none readable)\n");
+	out_arr_end(o);
+	/* after a data-path failure: the peer's, from its side channel */
+	if (!peer)
+		return;
+	out_text(o, "counters on the peer during the attempt (from its side channel)\n");
+	out_arr_begin(o, "peer_counters");
+	for (i = 0; i < np; i++)
+		print_delta(o, &peer[i]);
+	if (!np)
+		out_text(o, "  (no counter moved)\n");
 	out_arr_end(o);
 }
 
@@ -467,6 +480,9 @@ static int cmd_connect(const struct cfg *cfg, const char *arg)
 	 * reachable on TCP even when rdma_cm fails */
 	if (!cfg->no_peer_info)
 		peer_ret = rdiag_doctor_compare_peer(d, &opts);
+	/* the peer's counters, for a data-path failure: a second request on the side channel */
+	if (!cfg->no_peer_info && !peer_ret)
+		(void)rdiag_doctor_peer_counters(d, &opts);
 	ret = rdiag_doctor_attempt(d, &opts);
 	print_findings(o, d, cfg);
 	if (ret) {

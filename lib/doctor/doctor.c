@@ -89,6 +89,7 @@ void rdiag_doctor_close(struct rdiag_doctor *d)
 		return;
 	rdiag_counters_devices_free(d->devs);
 	rdiag_counters_close(d->cnt);
+	free(d->peer_before);
 	free(d);
 }
 

@@ -38,6 +38,10 @@ static const struct impact_row impacts[] = {
 	  "agree on" },
 	{ "tos", RDIAG_CMP_LARGE, "rdma_cm's default ToS: traffic lands in another priority, "
 	  "outside PFC's lossless class or the ECN marking, and drops under load" },
+	{ "dscp", RDIAG_CMP_LARGE, "RoCE traffic carries another DSCP: the switches put it in "
+	  "another class, perhaps not the lossless one" },
+	{ "priority", RDIAG_CMP_LARGE, "RoCE traffic rides another priority: PFC and ECN set "
+	  "for one priority do not cover it" },
 	{ "pfc", RDIAG_CMP_LARGE, "priority flow control differs: the lossless class is lossy "
 	  "on these hosts" },
 	{ "ecn", RDIAG_CMP_LARGE, "ECN / congestion control differs: these hosts do not slow down "

@@ -2,7 +2,8 @@
  * RDMA WRITEs of one packet each at every path MTU from 256 bytes up to the QP's negotiated
  * one, so that an MTU problem is shown rather than predicted: the largest size that
  * completes, and for the first that does not, its completion status (the counters that
- * moved are in the attempt's counter list).  A size gets timeout_ms for its completion: a
+ * moved are in the attempt's counter list, the peer's from its side channel when
+ * rdiag_doctor_peer_counters took a set before).  A size gets timeout_ms for its completion: a
  * working one takes milliseconds; a dropped one ends in WC 12 after the QP's retries, or
  * (rxe, when the sending netdev refuses the frame) never, its send_err counter racing.   The listener posts receives and offers a
  * buffer for the WRITEs in its CM private data (rd_doc_pdata_buf). */
@@ -100,6 +101,7 @@ void rd_doc_datapath(struct rdiag_doctor *d, struct rdma_cm_id *id, struct ibv_p
 	int r = 0;
 	const char *op = "SEND";
 
+	d->peer_after = false;
 	snprintf(subj, sizeof(subj), "%s/%u", d->egress_dev, d->egress_port);
 	if (ibv_query_qp(id->qp, &qa, IBV_QP_PATH_MTU, &qi))
 		return;
@@ -148,6 +150,9 @@ void rd_doc_datapath(struct rdiag_doctor *d, struct rdma_cm_id *id, struct ibv_p
 			       op, m, mtu, outcome(r, timeout_ms, why, sizeof(why)), best);
 		rd_doc_evidence(f, "sizes 256..%u, one packet each; %s of %u: %s; largest that completed: %u (the counters that moved are listed with the attempt)",
 				mtu, op, m, why, best);
+		/* what the peer's end saw of it, while the listener is still there (one
+		 * with --count leaves after the disconnect) */
+		rd_doc_peer_counters_after(d);
 		if (best)
 			rd_doc_hint(f, "make the MTUs agree on both ends and on every switch port between them, or cap the path MTU at %u", best);
 		else

@@ -5,7 +5,9 @@
  * client fetches it (bounded size, one deadline for connect and read) and compares the port
  * it uses towards the peer with the peer's port that carries the destination address: the
  * rows of a side-by-side table, and a "peer" finding for each difference that breaks or
- * degrades RDMA, with its cause id and fix. */
+ * degrades RDMA, with its cause id and fix.  The client's request line says what it wants:
+ * "describe", or "counters" (the host's counters, doctor_peer_counters.c), which connect
+ * takes before the attempt and again after a data-path failure. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -86,21 +88,51 @@ struct side_job {
 	int c;
 };
 
-/* the worker: describe the host (sysfs and netlink reads: most of a second under QEMU/TCG),
- * send it whole, close */
+/* the client's request line ("describe", "counters"), within RD_SIDE_REQ_MS; "" when none
+ * comes (a client older than the request line: it gets the description) */
+#define RD_SIDE_REQ_MS 300
+static void read_request(int c, char *req, size_t len)
+{
+	double end = rd_now_ms() + RD_SIDE_REQ_MS;
+	size_t n = 0;
+
+	req[0] = 0;
+	while (n < len - 1 && !memchr(req, '\n', n)) {
+		struct pollfd p = { .fd = c, .events = POLLIN };
+		int left = (int)(end - rd_now_ms());
+		ssize_t r;
+
+		if (left <= 0 || poll(&p, 1, left) <= 0)
+			break;
+		r = recv(c, req + n, len - 1 - n, MSG_DONTWAIT);
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+		req[n] = 0;
+	}
+	req[strcspn(req, "\r\n")] = 0;
+}
+
+/* the worker: read the request line, then describe the host (sysfs and netlink reads: most
+ * of a second under QEMU/TCG) or read its counters, send it whole, close */
 static void *side_worker(void *arg)
 {
 	struct side_job *j = arg;
 	int buf = 2 * RD_DESC_MAX;
-	char *json = NULL;
+	char *json = NULL, req[64];
 	size_t len = 0;
 	struct rd_desc *h = malloc(sizeof(*h));
 
-	/* a send buffer that holds the whole description: the one send never blocks, and
-	 * the kernel delivers the rest after the close */
+	/* a send buffer that holds the whole answer: the one send never blocks, and the
+	 * kernel delivers the rest after the close */
 	setsockopt(j->c, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
-	if (h && !rd_desc_local(j->d, h) && !rd_desc_json(h, &json, &len))
+	read_request(j->c, req, sizeof(req));
+	if (!strcmp(req, "counters")) {
+		if (!rd_pc_local_json(&json, &len))
+			(void)!send(j->c, json, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+	} else if (h && !rd_desc_local(j->d, h) && !rd_desc_json(h, &json, &len)) {
 		(void)!send(j->c, json, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+	}
 	free(json);
 	free(h);
 	close(j->c);
@@ -155,9 +187,10 @@ void rd_doc_side_wait(struct rdiag_doctor *d)
 
 /* ---- the client's end ---- */
 
-/* connect to dst:port and read the one line, within timeout_ms; *text malloc'd */
+/* connect to dst:port, send the request line req, read the one line of the answer (what:
+ * "description", "counters"), within timeout_ms; *text malloc'd */
 static int fetch(struct rdiag_doctor *d, const union rd_addr *dst, uint16_t port, int timeout_ms,
-		 char **text, size_t *len)
+		 const char *req, const char *what, char **text, size_t *len)
 {
 	union rd_addr a = *dst;
 	socklen_t alen = a.sa.sa_family == AF_INET ? sizeof(a.in) : sizeof(a.in6);
@@ -204,17 +237,27 @@ static int fetch(struct rdiag_doctor *d, const union rd_addr *dst, uint16_t port
 			ret = k < 0 ? -errno : -ETIMEDOUT;
 			goto fail;
 		}
-		if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) == 0 && err) {
+		/* the connect's outcome; once connected, read() says what went wrong (an
+		 * error pending now may follow the data already queued) */
+		if (!connected && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &elen) == 0 && err) {
 			ret = -err;
 			goto fail;
 		}
 		if (!(p.revents & (POLLIN | POLLHUP))) {
+			/* one short line into an empty send buffer: sent whole or the answer
+			 * says so */
+			if (!connected)
+				(void)!send(fd, req, strlen(req), MSG_NOSIGNAL | MSG_DONTWAIT);
 			connected = true;
 			continue;
 		}
 		r = read(fd, buf + n, RD_DESC_MAX + 1 - n);
 		if (r < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
+		/* a listener older than the request line closes without reading it: the reset
+		 * that follows its answer ends it */
+		if (r < 0 && errno == ECONNRESET && n)
+			break;
 		if (r < 0) {
 			ret = -errno;
 			goto fail;
@@ -224,7 +267,7 @@ static int fetch(struct rdiag_doctor *d, const union rd_addr *dst, uint16_t port
 		n += (size_t)r;
 		if (n > RD_DESC_MAX) {
 			ret = -EMSGSIZE;
-			rd_doc_err(d, "the description from tcp %s:%u is larger than %d bytes", ip,
+			rd_doc_err(d, "the %s from tcp %s:%u is larger than %d bytes", what, ip,
 				   port, RD_DESC_MAX);
 			goto out;
 		}
@@ -239,9 +282,9 @@ fail:
 		rd_doc_err(d, "no side channel at tcp %s:%u (connection refused: the peer is not 'rdmadoctor listen', or an older one)",
 			   ip, port);
 	else if (ret == -ETIMEDOUT)
-		rd_doc_err(d, "no description from tcp %s:%u within %d ms", ip, port, timeout_ms);
+		rd_doc_err(d, "no %s from tcp %s:%u within %d ms", what, ip, port, timeout_ms);
 	else
-		rd_doc_err(d, "cannot fetch the description from tcp %s:%u: %s", ip, port,
+		rd_doc_err(d, "cannot fetch the %s from tcp %s:%u: %s", what, ip, port,
 			   strerror(-ret));
 out:
 	close(fd);
@@ -318,6 +361,22 @@ static int gid_index(const struct rd_desc_port *p, const struct rd_desc_addr *a)
 	const char *t = gid_type(p, a);
 
 	return !strcmp(t, "RoCE v2") ? a->gid_v2 : !strcmp(t, "RoCE v1") ? a->gid_v1 : -1;
+}
+
+/* "26 / 3", "?" for a part that is not known, "unknown" for neither */
+static void lossless_str(char *buf, size_t len, int dscp, int prio)
+{
+	char a[12] = "?", b[12] = "?";
+
+	if (dscp < 0 && prio < 0) {
+		snprintf(buf, len, "unknown");
+		return;
+	}
+	if (dscp >= 0)
+		snprintf(a, sizeof(a), "%d", dscp);
+	if (prio >= 0)
+		snprintf(b, sizeof(b), "%d", prio);
+	snprintf(buf, len, "%s / %s", a, b);
 }
 
 static unsigned int min_nz(unsigned int a, unsigned int b)
@@ -460,6 +519,15 @@ void rd_doc_peer_compare(struct rdiag_doctor *d, const struct rd_desc *me, const
 		rd_doc_hint(f, "set the same ToS on both ends: echo %d > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos (mkdir the group first), or on the peer",
 			    ptos > mtos ? ptos : mtos, mp->dev, mp->port);
 	}
+	/* the lossless chain's ends, where either host can say (DCB or the OFED settings) */
+	if (mp->dscp >= 0 || pp->dscp >= 0 || mp->pfc[0] || pp->pfc[0]) {
+		lossless_str(h, sizeof(h), mp->dscp, mp->prio);
+		lossless_str(p, sizeof(p), pp->dscp, pp->prio);
+		row2(d, "DSCP / priority", h, p);
+		snprintf(h, sizeof(h), "%s / %s", mp->pfc[0] ? mp->pfc : "?", mp->ecn[0] ? mp->ecn : "?");
+		snprintf(p, sizeof(p), "%s / %s", pp->pfc[0] ? pp->pfc : "?", pp->ecn[0] ? pp->ecn : "?");
+		row2(d, "PFC / ECN", h, p);
+	}
 	s = row2(d, "link speed", mp->rate[0] ? mp->rate : "unknown", pp->rate[0] ? pp->rate : "unknown");
 	if (s && s->differs && mp->rate[0] && pp->rate[0]) {
 		s->cause = "peer_speed_mismatch";
@@ -508,7 +576,8 @@ int rdiag_doctor_compare_peer(struct rdiag_doctor *d, const struct rdiag_doc_opt
 		rd_doc_err(d, "out of memory");
 		goto out;
 	}
-	ret = fetch(d, &dst, o->port ? o->port : RD_DOC_DEFAULT_PORT, timeout, &text, &len);
+	ret = fetch(d, &dst, o->port ? o->port : RD_DOC_DEFAULT_PORT, timeout, "describe\n",
+		    "description", &text, &len);
 	if (ret)
 		goto out;
 	ret = rd_desc_parse(text, len, peer, why, sizeof(why));
@@ -530,6 +599,71 @@ out:
 	free(me);
 	free(peer);
 	return ret;
+}
+
+int rd_doc_peer_fetch_counters(struct rdiag_doctor *d, const struct rdiag_doc_opts *o,
+			       struct rd_pc *pc)
+{
+	union rd_addr dst;
+	char *text = NULL, why[128], ip[64];
+	size_t len = 0;
+	int timeout = o->timeout_ms > 0 ? o->timeout_ms : RDIAG_DOC_DEFAULT_TIMEOUT_MS;
+	uint16_t port = o->port ? o->port : RD_DOC_DEFAULT_PORT;
+	int ret;
+
+	if (!o->dst || rd_addr_parse(o->dst, &dst)) {
+		rd_doc_err(d, "cannot parse destination '%s'", o->dst ? o->dst : "");
+		return -EINVAL;
+	}
+	ret = fetch(d, &dst, port, timeout, "counters\n", "counters", &text, &len);
+	if (ret)
+		return ret;
+	ret = rd_pc_parse(text, len, pc, why, sizeof(why));
+	if (ret) {
+		rd_addr_str(&dst, ip, sizeof(ip));
+		rd_doc_err(d, "the reply on tcp %s:%u is not a counter set: %s", ip, port, why);
+	}
+	free(text);
+	return ret;
+}
+
+int rdiag_doctor_peer_counters(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
+{
+	int ret;
+
+	d->peer_after = false;
+	d->npeer_deltas = 0;
+	if (!d->peer_before && !(d->peer_before = malloc(sizeof(*d->peer_before)))) {
+		rd_doc_err(d, "out of memory");
+		return -ENOMEM;
+	}
+	ret = rd_doc_peer_fetch_counters(d, o, d->peer_before);
+	d->have_peer_before = ret == 0;
+	snprintf(d->peer_dst, sizeof(d->peer_dst), "%s", o->dst ? o->dst : "");
+	d->peer_port = o->port;
+	d->peer_timeout_ms = o->timeout_ms;
+	return ret;
+}
+
+void rd_doc_peer_counters_after(struct rdiag_doctor *d)
+{
+	struct rdiag_doc_opts o = { .dst = d->peer_dst, .port = d->peer_port,
+				    .timeout_ms = d->peer_timeout_ms };
+	struct rd_pc *b;
+
+	if (!d->have_peer_before || !(b = malloc(sizeof(*b))))
+		return;
+	if (!rd_doc_peer_fetch_counters(d, &o, b)) {
+		rd_pc_deltas(d, d->peer_before, b);
+		d->peer_after = true;
+	}
+	free(b);
+}
+
+const struct rdiag_doc_delta *rdiag_doctor_peer_deltas(const struct rdiag_doctor *d, size_t *n)
+{
+	*n = d->peer_after ? d->npeer_deltas : 0;
+	return d->peer_after ? d->peer_deltas : NULL;
 }
 
 bool rd_doc_peer_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict *v)

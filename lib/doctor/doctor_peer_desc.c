@@ -1,7 +1,8 @@
 /* The description of a host that a listener serves on its side channel: every RDMA port
  * with its state, speed, netdev and MTUs, the addresses of the netdev with the GID table
  * index of each one's RoCE v2 and v1 GID, the configfs default RoCE mode and ToS, and the
- * versions.  Written as one line of JSON and read back with the doctor's JSON reader:
+ * versions, and the lossless chain of each RoCE port (lib/fabric: dscp, priority, pfc, ecn, as
+ * rdmadoctor local -j's host object).  Written as one line of JSON and read back with the doctor's JSON reader:
  *
  *   {"rdmadoctor_description":1,"version":"0.1.0","host":"h","kernel":"6.1.0-...",
  *    "ports":[{"dev":"rxe0","port":1,"driver":"rxe","fw_ver":"","state":"ACTIVE",
@@ -11,7 +12,7 @@
  *
  * A member that is not known is absent (rdmadiag(7)): roce_mode and roce_tos without a
  * configfs group (the kernel defaults apply: RoCE v2, ToS 0), gid_v2/gid_v1 without such
- * a GID, the MTUs when unknown. */
+ * a GID, the MTUs when unknown, the chain's members where it cannot be checked. */
 #include <errno.h>
 #include <ifaddrs.h>
 #include <stdarg.h>
@@ -23,6 +24,7 @@
 #include <sys/utsname.h>
 
 #include "internal.h"
+#include "rdmadiag/fabric.h"
 
 static void read_line(const char *path, char *buf, size_t len)
 {
@@ -52,6 +54,52 @@ static void gid_indexes(const struct rdiag_port *p, const char *ip, struct rd_de
 		else if (g->type == RDIAG_GID_IB_ROCE_V1 && a->gid_v1 < 0)
 			a->gid_v1 = (int)g->index;
 	}
+}
+
+static void onoff(const struct rdiag_chain *c, const char *name, char *buf, size_t len)
+{
+	int i;
+
+	for (i = 0; i < RDIAG_CHAIN_LINKS; i++)
+		if (c->link[i].name && !strcmp(c->link[i].name, name))
+			snprintf(buf, len, "%s", c->link[i].state == RDIAG_LINK_OK ? "on" :
+				 c->link[i].state == RDIAG_LINK_BROKEN ? "off" : "");
+}
+
+/* the port's lossless chain: the DSCP and priority RoCE rides, PFC and ECN on it */
+static void port_lossless(const char *dev, const struct rdiag_port *p, struct rd_desc_port *dp)
+{
+	struct rdiag_fabric *fab;
+	struct rdiag_fabric_qos qos;
+	struct rdiag_chain_in in;
+	struct rdiag_chain c;
+	struct rdiag_dcb dcb;
+	int dcb_err;
+
+	dp->dscp = dp->prio = -1;
+	if (!p->netdev[0] || strcmp(p->link_layer, "Ethernet") || rdiag_fabric_open(&fab, NULL) < 0)
+		return;
+	dcb_err = rdiag_fabric_dcb(fab, p->netdev, &dcb);
+	if (rdiag_fabric_qos(fab, p->netdev, dev, p->port, &qos) < 0) {
+		rdiag_fabric_close(fab);
+		return;
+	}
+	memset(&in, 0, sizeof(in));
+	in.ifname = p->netdev;
+	in.dev = dev;
+	in.port = p->port;
+	in.tos = -1;
+	in.dcb = dcb_err ? NULL : &dcb;
+	in.dcb_err = dcb_err;
+	in.qos = &qos;
+	rdiag_fabric_chain(&in, &c);
+	rdiag_fabric_close(fab);
+	if (!strcmp(c.verdict, "unknown"))
+		return;
+	dp->dscp = c.dscp;
+	dp->prio = c.prio;
+	onoff(&c, "pfc", dp->pfc, sizeof(dp->pfc));
+	onoff(&c, "ecn", dp->ecn, sizeof(dp->ecn));
 }
 
 static void port_addrs(const struct rdiag_port *p, struct ifaddrs *ifa, struct rd_desc_port *dp)
@@ -131,6 +179,7 @@ int rd_desc_local(struct rdiag_doctor *d, struct rd_desc *h)
 				    dev->name, p->port);
 			read_line(path, tos, sizeof(tos));
 			dp->tos = tos[0] ? atoi(tos) : -1;
+			port_lossless(dev->name, p, dp);
 			if (p->netdev[0])
 				port_addrs(p, ifa, dp);
 		}
@@ -216,6 +265,14 @@ int rd_desc_json(const struct rd_desc *h, char **out, size_t *len)
 			wstr(&b, ",", "roce_mode", p->roce_mode);
 		if (p->tos >= 0)
 			w(&b, ",\"roce_tos\":%d", p->tos);
+		if (p->dscp >= 0)
+			w(&b, ",\"dscp\":%d", p->dscp);
+		if (p->prio >= 0)
+			w(&b, ",\"priority\":%d", p->prio);
+		if (p->pfc[0])
+			wstr(&b, ",", "pfc", p->pfc);
+		if (p->ecn[0])
+			wstr(&b, ",", "ecn", p->ecn);
 		w(&b, ",\"addrs\":[");
 		for (j = 0; j < p->naddrs; j++) {
 			const struct rd_desc_addr *a = &p->addr[j];
@@ -301,6 +358,17 @@ static int parse_port(const struct rd_json *o, struct rd_desc_port *p, char *why
 	if (!jint(o, "roce_tos", 0, 255, -1, &v))
 		return bad(why, wlen, "roce_tos is not 0..255");
 	p->tos = (int)v;
+	if (!jint(o, "dscp", 0, 63, -1, &v))
+		return bad(why, wlen, "dscp is not 0..63");
+	p->dscp = (int)v;
+	if (!jint(o, "priority", 0, 7, -1, &v))
+		return bad(why, wlen, "priority is not 0..7");
+	p->prio = (int)v;
+	jstr(o, "pfc", p->pfc, sizeof(p->pfc));
+	jstr(o, "ecn", p->ecn, sizeof(p->ecn));
+	if ((p->pfc[0] && strcmp(p->pfc, "on") && strcmp(p->pfc, "off")) ||
+	    (p->ecn[0] && strcmp(p->ecn, "on") && strcmp(p->ecn, "off")))
+		return bad(why, wlen, "pfc or ecn is not on or off");
 	if (addrs && addrs->type != RD_JARR)
 		return bad(why, wlen, "addrs is not an array");
 	for (a = addrs ? addrs->child : NULL; a && p->naddrs < RD_DESC_ADDRS; a = a->next) {

@@ -34,6 +34,7 @@ union rd_addr {
 
 struct rdiag_counters;
 struct rdiag_devices;
+struct rd_pc;
 
 struct rdiag_doctor {
 	char errmsg[256];
@@ -55,6 +56,15 @@ struct rdiag_doctor {
 	struct rdiag_doc_delta deltas[RD_DOC_MAX_DELTAS];
 	size_t ndeltas;
 	struct rdiag_doc_peer_info peer;
+	/* the peer's counters from its side channel: before the attempt, and the ones that
+	 * moved by the end of a failed data-path step (doctor_peer.c) */
+	struct rd_pc *peer_before;
+	bool have_peer_before, peer_after;
+	char peer_dst[64];		/* where the set came from (rdiag_doctor_peer_counters' opts) */
+	uint16_t peer_port;
+	int peer_timeout_ms;
+	struct rdiag_doc_delta peer_deltas[RD_DOC_MAX_DELTAS];
+	size_t npeer_deltas;
 	/* what the path check found, used by the attempt and the verdict */
 	char egress_dev[64];		/* RDMA device behind the egress netdev */
 	uint32_t egress_port;
@@ -260,6 +270,10 @@ struct rd_desc_port {
 	unsigned int mtu, active_mtu, max_mtu;	/* 0 unknown */
 	char roce_mode[24];	/* configfs default_roce_mode ("" no configfs group: kernel default) */
 	int tos;		/* configfs default_roce_tos, -1 no configfs group (kernel default 0) */
+	/* the lossless chain (lib/fabric), as rdmadoctor local -j's host object: -1 / ""
+	 * where it cannot be checked (no DCB nor OFED settings) */
+	int dscp, prio;
+	char pfc[4], ecn[4];	/* "on", "off" */
 	size_t naddrs;
 	struct rd_desc_addr addr[RD_DESC_ADDRS];
 };
@@ -288,6 +302,24 @@ void rd_doc_side_wait(struct rdiag_doctor *d);
  * and the peer's description (peer_ip, the address connected to) */
 void rd_doc_peer_compare(struct rdiag_doctor *d, const struct rd_desc *me, const char *my_ip,
 			 const struct rd_desc *peer, const char *peer_ip);
+/* the peer's counters (doctor_peer_counters.c): what the side channel answers to the request
+ * line "counters" (every readable counter of this host, one JSON line; -E2BIG over
+ * RD_DESC_MAX), its parser (-EBADMSG, why says what is wrong), the ones that moved from a to
+ * b (into d->peer_deltas) */
+#define RD_PC_MAX 1024
+struct rd_pc {
+	size_t n;
+	struct { char dev[64]; uint32_t port; char name[64]; uint64_t value; } c[RD_PC_MAX];
+};
+int rd_pc_local_json(char **out, size_t *len);
+int rd_pc_parse(const char *text, size_t len, struct rd_pc *pc, char *why, size_t wlen);
+void rd_pc_deltas(struct rdiag_doctor *d, const struct rd_pc *a, const struct rd_pc *b);
+/* fetch the peer's counters on its side channel (doctor_peer.c); 0 or -errno (errmsg) */
+int rd_doc_peer_fetch_counters(struct rdiag_doctor *d, const struct rdiag_doc_opts *o,
+			       struct rd_pc *pc);
+/* after a failed data-path step: the peer's counters again, the ones that moved kept
+ * (nothing without rdiag_doctor_peer_counters' set from before the attempt) */
+void rd_doc_peer_counters_after(struct rdiag_doctor *d);
 /* an established connection whose peer comparison found a warning or problem: the verdict
  * names the first of them (doctor_peer.c); false when there is none */
 bool rd_doc_peer_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict *v);

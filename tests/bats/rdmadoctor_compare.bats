@@ -91,3 +91,21 @@ setup_file() {
 	run --separate-stderr rdmadoctor compare
 	assert_failure 2
 }
+
+@test "local -j's host object carries the lossless chain (DSCP, priority, PFC, ECN); compare ranks its differences" {
+	FX=$FIX/fabric T=$BATS_TEST_TMPDIR
+	RDMADIAG_SYSFS_ROOT=$FX/ofed RDMADIAG_NL_REPLAY=$FX/dcb-pfc3.rec rdmadoctor -j local > "$T/a.json" || :
+	RDMADIAG_SYSFS_ROOT=$FX/upstream RDMADIAG_NL_REPLAY=$FX/dcb-pfc4-noapp.rec rdmadoctor -j local > "$T/b.json" || :
+	RDMADIAG_SYSFS_ROOT=$FX/upstream RDMADIAG_NL_REPLAY=$FX/dcb-none.rec rdmadoctor -j local > "$T/c.json" || :
+	# the same chain as the lossless check: ToS 106 -> DSCP 26 -> priority 3 with PFC and ECN;
+	# no APP entry -> DSCP 0 on priority 0, PFC only on 4; no DCB: nothing to say
+	[ "$(jq -c '.host.ports[0] | [.dscp, .priority, .pfc, .ecn]' "$T/a.json")" = '[26,3,"on","on"]' ]
+	[ "$(jq -c '.host.ports[0] | [.dscp, .priority, .pfc, .ecn]' "$T/b.json")" = '[0,0,"off",null]' ]
+	[ "$(jq -c '.host.ports[0] | [has("dscp"), has("priority"), has("pfc"), has("ecn")]' "$T/c.json")" = '[false,false,false,false]' ]
+	for n in 1 2; do jq -c --arg n "a$n" '.host.hostname = $n' "$T/a.json" > "$T/a$n.json"; done
+	jq -c '.host.hostname = "b"' "$T/b.json" > "$T/b1.json"
+	run --separate-stderr rdmadoctor -j compare "$T/a1.json" "$T/a2.json" "$T/b1.json"
+	assert_failure 1
+	got=$(jq -c '[.properties[] | select(.differ | length > 0) | select(.field | test("^(dscp|priority|pfc|ecn)$")) | [.field, .impact, .majority, [.differ[] | "\(.host)=\(.value // "-")"]]]' <<< "$output")
+	[ "$got" = '[["dscp","large_messages","26",["b=0"]],["ecn","large_messages","on",["b=-"]],["pfc","large_messages","on",["b=off"]],["priority","large_messages","3",["b=0"]]]' ] || fail "got $got"
+}

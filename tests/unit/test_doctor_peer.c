@@ -3,7 +3,10 @@
  * two ends (a clean pair, MTU 1500 vs 1000, no GID for the address on the peer, a RoCE v1
  * only GID, another default ToS, another GID index) with its rows, findings and verdict, and
  * the side channel over loopback TCP: a real description served and fetched, and a peer
- * that refuses, stays silent, answers something else or too much. */
+ * that refuses, stays silent, answers something else or too much; the peer's counters on the
+ * same side channel (request line "counters"): the set parsed and refused, served from a
+ * copy of the rxe fixture tree, and the one counter bumped between two fetches found as the
+ * only one that moved. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -40,6 +43,7 @@ static void host(struct rd_desc *h, const char *name, const char *ip, int gid, u
 	p->active_mtu = rdiag_roce_path_mtu(mtu);
 	p->max_mtu = 4096;
 	p->tos = -1;
+	p->dscp = p->prio = -1;
 	p->naddrs = 2;
 	snprintf(p->addr[0].ip, sizeof(p->addr[0].ip), "fe80::5054:ff:fe00:101");
 	p->addr[0].gid_v2 = 0;
@@ -106,6 +110,20 @@ static void test_json(void)
 	EXPECT_EQ(b.port[0].addr[1].gid_v2, 1);
 	EXPECT_EQ(b.port[0].addr[1].gid_v1, 3);
 	EXPECT_EQ(b.port[0].addr[0].gid_v1, -1);
+	EXPECT_TRUE(b.port[0].dscp == -1 && b.port[0].prio == -1 && !b.port[0].pfc[0]);
+	free(json);
+
+	/* the lossless chain's members, written and read back */
+	host(&a, "h", "198.18.1.1", 1, 1500);
+	a.port[0].dscp = 26;
+	a.port[0].prio = 3;
+	snprintf(a.port[0].pfc, sizeof(a.port[0].pfc), "on");
+	snprintf(a.port[0].ecn, sizeof(a.port[0].ecn), "off");
+	EXPECT_EQ(rd_desc_json(&a, &json, &len), 0);
+	EXPECT_TRUE(strstr(json, "\"dscp\":26,\"priority\":3,\"pfc\":\"on\",\"ecn\":\"off\"") != NULL);
+	EXPECT_EQ(rd_desc_parse(json, len, &b, why, sizeof(why)), 0);
+	EXPECT_TRUE(b.port[0].dscp == 26 && b.port[0].prio == 3 && !strcmp(b.port[0].pfc, "on") &&
+		    !strcmp(b.port[0].ecn, "off"));
 	free(json);
 
 	/* what is unknown is absent, and read back as unknown */
@@ -149,6 +167,10 @@ static void test_bad(void)
 		 "roce_tos is not 0..255");
 	bad_json("{\"rdmadoctor_description\":1,\"ports\":[{\"dev\":\"x\",\"port\":1,\"addrs\":[{\"ip\":\"x\"}]}]}",
 		 "an address that is not an IP address");
+	bad_json("{\"rdmadoctor_description\":1,\"ports\":[{\"dev\":\"x\",\"port\":1,\"priority\":8}]}",
+		 "priority is not 0..7");
+	bad_json("{\"rdmadoctor_description\":1,\"ports\":[{\"dev\":\"x\",\"port\":1,\"pfc\":\"yes\"}]}",
+		 "pfc or ecn is not on or off");
 	bad_json("{\"rdmadoctor_description\":1,\"ports\":[{\"dev\":\"x\",\"port\":1,\"addrs\":[{\"ip\":\"1.2.3.4\",\"gid_v2\":-1}]}]}",
 		 "gid_v2 is not a GID index");
 }
@@ -176,6 +198,31 @@ static struct rdiag_doctor *compared(const struct rd_desc *me, const struct rd_d
 	}
 	rd_doc_peer_compare(d, me, "198.18.1.2", peer, "198.18.1.1");
 	return d;
+}
+
+/* the lossless chain's rows: only where an end can say; a PFC that is off on one end differs */
+static void test_compare_lossless(void)
+{
+	struct rd_desc me, peer;
+	const struct rdiag_doc_side *s;
+	struct rdiag_doctor *d;
+
+	host(&me, "client", "198.18.1.2", 1, 1500);
+	host(&peer, "server", "198.18.1.1", 1, 1500);
+	d = compared(&me, &peer);
+	EXPECT_TRUE(side(d, "DSCP / priority") == NULL && side(d, "PFC / ECN") == NULL);
+	rdiag_doctor_close(d);
+	me.port[0].dscp = peer.port[0].dscp = 26;
+	me.port[0].prio = 3;
+	peer.port[0].prio = 0;
+	snprintf(me.port[0].pfc, sizeof(me.port[0].pfc), "on");
+	snprintf(peer.port[0].pfc, sizeof(peer.port[0].pfc), "off");
+	d = compared(&me, &peer);
+	s = side(d, "DSCP / priority");
+	EXPECT_TRUE(s && !strcmp(s->here, "26 / 3") && !strcmp(s->peer, "26 / 0") && s->differs);
+	s = side(d, "PFC / ECN");
+	EXPECT_TRUE(s && !strcmp(s->here, "on / ?") && !strcmp(s->peer, "off / ?") && s->differs);
+	rdiag_doctor_close(d);
 }
 
 static void test_compare(void)
@@ -443,6 +490,126 @@ static void test_side_channel(void)
 	rdiag_doctor_close(d);
 }
 
+static void bad_pc(const char *text, const char *want)
+{
+	static struct rd_pc pc;
+	char why[128] = "";
+
+	EXPECT_EQ(rd_pc_parse(text, strlen(text), &pc, why, sizeof(why)), -EBADMSG);
+	EXPECT_TRUE(strstr(why, want) != NULL);
+	if (!strstr(why, want))
+		printf("# counters '%s': %s\n", text, why);
+}
+
+static void test_counter_set(void)
+{
+	static struct rd_pc a, b;
+	const char *t = "{\"rdmadoctor_counters\":1,\"counters\":[{\"dev\":\"rxe0\",\"port\":1,\"name\":\"sent_pkts\",\"value\":\"0xffffffffffffffff\"},{\"dev\":\"rxe0\",\"port\":1,\"name\":\"rcvd_pkts\",\"value\":\"0x10\"}]}\n";
+	const struct rdiag_doc_delta *x;
+	struct rdiag_doctor *d;
+	char why[128];
+	size_t n = 7;
+
+	EXPECT_EQ(rd_pc_parse(t, strlen(t), &a, why, sizeof(why)), 0);
+	EXPECT_EQ(a.n, 2);
+	EXPECT_TRUE(a.c[0].value == UINT64_MAX);
+	EXPECT_STREQ(a.c[1].name, "rcvd_pkts");
+	bad_pc("[]", "not a JSON object");
+	bad_pc("{\"rdmadoctor_description\":1}", "no rdmadoctor_counters and counters array");
+	bad_pc("{\"rdmadoctor_counters\":1,\"counters\":[{\"dev\":\"rxe0\",\"port\":1,\"name\":\"x\",\"value\":17}]}",
+	       "counter 0 is not {dev, port, name, value");
+	bad_pc("{\"rdmadoctor_counters\":1,\"counters\":[{\"dev\":\"rxe0\",\"port\":1,\"name\":\"x\",\"value\":\"0x1g\"}]}",
+	       "counter 0: value '0x1g' is not a 64-bit hex number");
+	bad_pc("{\"rdmadoctor_counters\":1,\"counters\":[{\"dev\":\"rxe0\",\"port\":1,\"name\":\"x\",\"value\":\"0x10000000000000000\"}]}",
+	       "is not a 64-bit hex number");
+	/* the ones that moved, and only those */
+	b = a;
+	b.c[1].value = 0x15;
+	rdiag_doctor_open(&d, NULL);
+	EXPECT_TRUE(rdiag_doctor_peer_deltas(d, &n) == NULL);
+	EXPECT_EQ(n, 0);
+	rd_pc_deltas(d, &a, &b);
+	d->peer_after = true;
+	x = rdiag_doctor_peer_deltas(d, &n);
+	EXPECT_EQ(n, 1);
+	EXPECT_TRUE(x && !strcmp(x->name, "rcvd_pkts") && x->before == 0x10 && x->after == 0x15);
+	rdiag_doctor_close(d);
+}
+
+/* the side channel serves this host's counters: a copy of the rxe fixture tree as the host */
+static void test_peer_counters(void)
+{
+	struct rdiag_doc_opts o = { .dst = "127.0.0.1", .timeout_ms = 3000 };
+	char root[] = "/tmp/rdiag-peer-pc.XXXXXX", cmd[512], *json = NULL, reply[256];
+	const struct rdiag_doc_delta *x;
+	struct rdiag_doctor *d, *srv;
+	struct sockaddr_in a;
+	uint16_t port;
+	size_t n;
+	ssize_t r;
+	pid_t pid;
+	int fd;
+
+	if (!mkdtemp(root)) {
+		EXPECT_TRUE(0);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "cp -r tests/fixtures/sysfs/rxe/sys %s/", root);
+	EXPECT_EQ(system(cmd), 0);
+	setenv("RDMADIAG_SYSFS_ROOT", root, 1);
+	/* this host's set: the fixture's counters, rxe0/1 rcvd_pkts 73 among them */
+	EXPECT_EQ(rd_pc_local_json(&json, &n), 0);
+	EXPECT_TRUE(json && strstr(json, "{\"dev\":\"rxe0\",\"port\":1,\"name\":\"rcvd_pkts\",\"value\":\"0x49\"}"));
+	free(json);
+
+	rdiag_doctor_open(&d, NULL);
+	rdiag_doctor_open(&srv, NULL);
+	pid = server(NULL, 0, &port, srv);
+	EXPECT_TRUE(pid > 0);
+	o.port = port;
+	EXPECT_EQ(rdiag_doctor_peer_counters(d, &o), 0);
+	/* nothing moved on the peer yet: fetched again, an empty list, not NULL */
+	rd_doc_peer_counters_after(d);
+	EXPECT_TRUE(rdiag_doctor_peer_deltas(d, &n) != NULL);
+	EXPECT_EQ(n, 0);
+	snprintf(cmd, sizeof(cmd), "echo 78 > %s/sys/class/infiniband/rxe0/ports/1/hw_counters/rcvd_pkts", root);
+	EXPECT_EQ(system(cmd), 0);
+	rd_doc_peer_counters_after(d);
+	x = rdiag_doctor_peer_deltas(d, &n);
+	EXPECT_EQ(n, 1);
+	EXPECT_TRUE(x && !strcmp(x->dev, "rxe0") && x->port == 1 && !strcmp(x->name, "rcvd_pkts") &&
+		    x->before == 73 && x->after == 78 && !x->cm);
+
+	/* a client older than the request line sends nothing: the description, after the wait */
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons(port);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	EXPECT_EQ(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	r = read(fd, reply, sizeof(reply) - 1);
+	reply[r > 0 ? r : 0] = 0;
+	EXPECT_TRUE(!strncmp(reply, "{\"rdmadoctor_description\":1,", 28));
+	close(fd);
+	stop(pid);
+
+	/* a description server that knows no request line: its answer is no counter set */
+	EXPECT_EQ(rdiag_doctor_peer_counters(d, &o), -ECONNREFUSED);
+	EXPECT_TRUE(strstr(rdiag_doctor_errmsg(d), "no side channel at tcp 127.0.0.1:") != NULL);
+	pid = server("{\"rdmadoctor_description\":1}\n", 29, &port, NULL);
+	o.port = port;
+	EXPECT_EQ(rdiag_doctor_peer_counters(d, &o), -EBADMSG);
+	EXPECT_TRUE(strstr(rdiag_doctor_errmsg(d), "is not a counter set: no rdmadoctor_counters") != NULL);
+	rd_doc_peer_counters_after(d);
+	EXPECT_TRUE(rdiag_doctor_peer_deltas(d, &n) == NULL);
+	stop(pid);
+	rdiag_doctor_close(srv);
+	rdiag_doctor_close(d);
+	unsetenv("RDMADIAG_SYSFS_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	EXPECT_EQ(system(cmd), 0);
+}
+
 int main(void)
 {
 	char *json = NULL;
@@ -452,8 +619,11 @@ int main(void)
 	test_json();
 	test_bad();
 	test_compare();
+	test_compare_lossless();
 	test_datapath_verdict();
 	test_side_channel();
+	test_counter_set();
+	test_peer_counters();
 	rdiag_doctor_open(&d, NULL);
 	EXPECT_EQ(rdiag_doctor_describe(d, &json), 0);
 	EXPECT_TRUE(json && !strncmp(json, "{\"rdmadoctor_description\":1,\"version\":\"", 39));

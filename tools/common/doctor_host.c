@@ -1,6 +1,7 @@
 /* The "host" object of rdmadoctor local -j (doctor_host.h).  Keys follow iproute2's rdma -j
  * where it has one (ifname, port, state, physical_state, netdev); a field that is not known
- * is absent.  Nothing is printed in text mode. */
+ * is absent.  Per RoCE port also the lossless chain's DSCP, priority, PFC and ECN (lib/fabric)
+ * where it can be checked.  Nothing is printed in text mode. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "out.h"
 #include "rdmadiag/counters.h"
 #include "rdmadiag/doctor.h"
+#include "rdmadiag/fabric.h"
 
 static void memlock_out(struct out *o)
 {
@@ -26,6 +28,60 @@ static void memlock_out(struct out *o)
 	else
 		snprintf(buf, sizeof(buf), "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
 	out_str(o, "memlock", NULL, buf);
+}
+
+/* "on"/"off" for a chain link that could be decided, NULL otherwise */
+static const char *link_onoff(const struct rdiag_chain *c, const char *name)
+{
+	int i;
+
+	for (i = 0; i < RDIAG_CHAIN_LINKS; i++)
+		if (c->link[i].name && !strcmp(c->link[i].name, name))
+			return c->link[i].state == RDIAG_LINK_OK ? "on" :
+			       c->link[i].state == RDIAG_LINK_BROKEN ? "off" : NULL;
+	return NULL;
+}
+
+/* the lossless chain of the port (lib/fabric, as rdmadoctor local's lossless check): the DSCP
+ * and priority RoCE rides, and whether PFC and ECN are on for it; nothing when the chain
+ * cannot be checked (no DCB nor OFED settings: rxe on veth) */
+static void fabric_out(struct out *o, const struct rdiag_device *dev, const struct rdiag_port *p)
+{
+	struct rdiag_fabric *fab;
+	struct rdiag_fabric_qos qos;
+	struct rdiag_chain_in in;
+	struct rdiag_chain c;
+	struct rdiag_dcb dcb;
+	const char *v;
+	int dcb_err;
+
+	if (rdiag_fabric_open(&fab, NULL) < 0)
+		return;
+	dcb_err = rdiag_fabric_dcb(fab, p->netdev, &dcb);
+	if (rdiag_fabric_qos(fab, p->netdev, dev->name, p->port, &qos) < 0) {
+		rdiag_fabric_close(fab);
+		return;
+	}
+	memset(&in, 0, sizeof(in));
+	in.ifname = p->netdev;
+	in.dev = dev->name;
+	in.port = p->port;
+	in.tos = -1;
+	in.dcb = dcb_err ? NULL : &dcb;
+	in.dcb_err = dcb_err;
+	in.qos = &qos;
+	rdiag_fabric_chain(&in, &c);
+	rdiag_fabric_close(fab);
+	if (!strcmp(c.verdict, "unknown"))
+		return;
+	if (c.dscp >= 0)
+		out_i64(o, "dscp", NULL, c.dscp);
+	if (c.prio >= 0)
+		out_i64(o, "priority", NULL, c.prio);
+	if ((v = link_onoff(&c, "pfc")))
+		out_str(o, "pfc", NULL, v);
+	if ((v = link_onoff(&c, "ecn")))
+		out_str(o, "ecn", NULL, v);
 }
 
 static void port_out(struct out *o, struct rdiag_doctor *d, const struct rdiag_device *dev,
@@ -63,6 +119,8 @@ static void port_out(struct out *o, struct rdiag_doctor *d, const struct rdiag_d
 		if (e.roce_mode[0])
 			out_str(o, "roce_mode", NULL, e.roce_mode);
 	}
+	if (p->netdev[0] && !strcmp(p->link_layer, "Ethernet"))
+		fabric_out(o, dev, p);
 	out_obj_end(o);
 }
 

@@ -290,6 +290,14 @@ size_t rdiag_doctor_nsides(const struct rdiag_doctor *d);
 const struct rdiag_doc_side *rdiag_doctor_side(const struct rdiag_doctor *d, size_t i);
 /* this host's description, the line the side channel serves (malloc'd, the caller frees) */
 int rdiag_doctor_describe(struct rdiag_doctor *d, char **json);
+/* the peer's counters, from the listener's side channel at o->dst/o->port (request line
+ * "counters"), as they are before rdiag_doctor_attempt(): when the attempt's data-path step
+ * fails, the attempt fetches them again and keeps the ones that moved.  0, or -errno with
+ * the errmsg as rdiag_doctor_compare_peer's (-EBADMSG: the reply is not a counter set) */
+int rdiag_doctor_peer_counters(struct rdiag_doctor *d, const struct rdiag_doc_opts *o);
+/* the peer's counters that moved during the attempt (*n of them, maybe 0), or NULL when they
+ * were not fetched after it (no data-path failure, no set from before, or the fetch failed) */
+const struct rdiag_doc_delta *rdiag_doctor_peer_deltas(const struct rdiag_doctor *d, size_t *n);
 /* a listener's side channel: "tcp ADDR:PORT", or why there is none ("" before listening) */
 const char *rdiag_doctor_side_channel(const struct rdiag_doctor *d);
 
