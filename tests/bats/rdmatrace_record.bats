@@ -210,3 +210,38 @@ rxe1/1 DOWN"
 	assert_success
 	[[ "$output" == *"--around TIME"* ]]
 }
+
+@test "record: rtnetlink link, address, route and neighbour changes, as ip monitor saw them" {
+	[ "$(id -u)" = 0 ] || skip "needs root for a network namespace"
+	command -v unshare > /dev/null && command -v ip > /dev/null || skip "no unshare or ip"
+	unshare -n true 2> /dev/null || skip "cannot make a network namespace here"
+	# in a namespace of its own: the recorder and ip monitor (the independent reader) both
+	# listen while a veth pair comes up, gets an address, a route and a neighbour, goes away
+	unshare -n sh -c '
+		rdmatrace record --ring 64k --counters 0.5 "$1/ring" 2> "$1/err" & r=$!
+		ip -o monitor link address route neigh > "$1/mon" & m=$!
+		until rdmatrace dump -j "$1/ring" 2> /dev/null | grep -q "\"type\":\"start\""; do sleep 0.05; done
+		sleep 0.2
+		ip link add rdt0 type veth peer name rdt1 &&
+		ip link set rdt0 up && ip link set rdt1 up &&
+		ip addr add 198.18.5.1/24 dev rdt0 &&
+		ip route add 10.77.0.0/16 via 198.18.5.9 &&
+		ip neigh add 198.18.5.9 lladdr 02:00:00:00:00:09 dev rdt0 &&
+		ip link del rdt0
+		sleep 0.3
+		kill $r $m; wait $r' sh "$TMP" || fail "the namespace's script failed"
+	run rdmatrace dump -j "$TMP/ring"
+	assert_success
+	run jq -r 'select(.type == "netlink") | "\(.kind) \(.action) \(.text)"' <<< "$output"
+	assert_line "addr new 198.18.5.1/24 dev rdt0"
+	assert_line "route new 10.77.0.0/16 via 198.18.5.9 dev rdt0"
+	assert_line "neigh new 198.18.5.9 dev rdt0 lladdr 02:00:00:00:00:09 PERMANENT"
+	assert_line "link del rdt0 DOWN state DOWN mtu 1500"
+	# as many changes of that neighbour and that IPv4 address as ip monitor printed
+	[ "$(grep -c "^neigh .* lladdr 02:00:00:00:00:09 " <<< "$output")" -eq "$(grep -c 'lladdr 02:00:00:00:00:09' "$TMP/mon")" ]
+	[ "$(grep -c '^addr .* 198.18.5.1/24' <<< "$output")" -eq "$(grep -c 'inet 198.18.5.1/24' "$TMP/mon")" ]
+	# and in the order they happened
+	run jq -r 'select(.type == "netlink" and (.kind == "addr" or .kind == "neigh") and .action == "new" and (.text | startswith("198.18.5."))) | .kind' <<< "$(rdmatrace dump -j "$TMP/ring")"
+	assert_output "addr
+neigh"
+}

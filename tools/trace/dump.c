@@ -44,8 +44,8 @@ static void dump_usage(void)
 {
 	printf("Usage: rdmatrace dump [OPTION]... FILE\n"
 	       "Print a ring written by 'rdmatrace record' (or one of its FILE.snap.N copies) as\n"
-	       "one time-ordered timeline: markers, port state changes, rdma_cm events and\n"
-	       "connections, and per port the counters that moved since its previous snapshot.\n"
+	       "one time-ordered timeline: markers, port state changes, rtnetlink changes, rdma_cm\n"
+	       "events and connections, and per port the counters that moved since its previous snapshot.\n"
 	       "TIME is RFC 3339 in UTC (2026-12-02T01:30:00Z) or seconds since the epoch.\n"
 	       "\n"
 	       "  -j, --json               JSON lines, each object with a \"type\" key\n"
@@ -149,6 +149,21 @@ static void show_port(struct rec *r)
 	out_u64(o, "port", "/%" PRIu64, strtoull(f[1], NULL, 10));
 	out_str(o, "state", " %s", f[2]);
 	out_str(o, "phys_state", " (%s)", f[3]);
+	end();
+}
+
+static void show_netlink(struct rec *r)
+{
+	char *f[4];
+
+	if (fields(r->data, f, 4) != 4)
+		return;
+	begin("netlink", r->time_ns);
+	out_str(o, "kind", " %s", f[0]);
+	out_str(o, "action", " %s", f[1]);
+	if (f[2][0] && out_json(o))
+		out_str(o, "dev", NULL, f[2]);
+	out_str(o, "text", " %s", out_json(o) ? f[3] : tool_esc_tmp(f[3]));
 	end();
 }
 
@@ -400,6 +415,7 @@ int trace_dump_main(int argc, char **argv)
 		case RDIAG_REC_MARKER: show_text_rec(r, "marker"); break;
 		case RDIAG_REC_PORT: show_port(r); break;
 		case RDIAG_REC_EVENT: show_event(r); break;
+		case RDIAG_REC_NETLINK: show_netlink(r); break;
 		case RDIAG_REC_CONN: failed |= show_conn(r); break;
 		default: break;
 		}

@@ -4,6 +4,7 @@
  * connection) writes a marker record and copies the ring to FILE.snap.N. */
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -17,12 +18,16 @@
 #include "rdmadiag/cmstr.h"
 #include "rdmadiag/counters.h"
 #include "rdmadiag/ring.h"
+#include "rdmadiag/rtmon.h"
 #include "rdmadiag/trace.h"
 #include "cmds.h"
 
 enum { OPT_RING = 300, OPT_COUNTERS, OPT_INPUT, OPT_TRACEFS, OPT_DURATION };
 
 #define SNAP_MIN_GAP_NS 1000000000ull	/* at most one snapshot copy a second */
+/* while waiting on rtnetlink, the trace is read at least this often (its records carry the
+ * kernel's own times, so only a trigger waits that long) */
+#define TRACE_POLL_MS 250
 
 struct port_seen {
 	char dev[64];
@@ -51,8 +56,9 @@ static void record_usage(void)
 	printf("Usage: rdmatrace record --ring SIZE [OPTION]... FILE\n"
 	       "Keep a flight record of RDMA in FILE, a ring of SIZE bytes that never grows: the\n"
 	       "rdma_cm events and connections, counter snapshots of every RDMA port, port state\n"
-	       "changes.  SIGUSR1 or a failed connection writes a marker and copies the ring to\n"
-	       "FILE.snap.N.  Ends on SIGINT or SIGTERM.  Read it with 'rdmatrace dump FILE'.\n"
+	       "changes, rtnetlink link/address/neighbour/route changes.  SIGUSR1 or a failed\n"
+	       "connection writes a marker and copies the ring to FILE.snap.N.  Ends on SIGINT\n"
+	       "or SIGTERM.  Read it with 'rdmatrace dump FILE'.\n"
 	       "\n"
 	       "      --ring SIZE          ring size in bytes, k or M suffix (4k to 4096M)\n"
 	       "      --counters SECONDS   counter snapshot interval (default 1)\n"
@@ -167,6 +173,14 @@ static void on_conn(const struct rdiag_trace_conn *c, void *arg)
 			 dst[0] ? dst : "?", c->cause ? c->cause : "?");
 		trigger(why);
 	}
+}
+
+/* rtnetlink: "kind\tnew|del\tifname\ttext" */
+static void on_rtnl(const struct rdiag_rtmon_change *c, void *arg)
+{
+	(void)arg;
+	put_text(RDIAG_REC_NETLINK, real_ns(), "%s\t%s\t%s\t%s", c->kind,
+		 c->deleted ? "del" : "new", c->ifname, c->text);
 }
 
 static int on_event(const struct rdiag_trace_event *ev, void *arg)
@@ -297,7 +311,7 @@ static struct rdiag_trace *open_trace(void)
 	return t;
 }
 
-static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c)
+static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct rdiag_rtmon *m)
 {
 	uint64_t step = (uint64_t)(ro.interval * 1e9), next = mono_ns(), lost = 0;
 	uint64_t end = ro.duration > 0 ? mono_ns() + (uint64_t)(ro.duration * 1e9) : 0;
@@ -310,6 +324,9 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c)
 			rec_usr1 = 0;
 			trigger("SIGUSR1");
 		}
+		if (m && rdiag_rtmon_read(m, on_rtnl, NULL) == -ENOBUFS)
+			put_text(RDIAG_REC_MARKER, real_ns(), "rtnetlink changes were lost "
+				 "(the socket's buffer overflowed)");
 		if (t && !input_done) {
 			rdiag_trace_read(t, on_event, NULL, &lost);
 			input_done = ro.input != NULL;
@@ -330,7 +347,13 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c)
 			if (end && end - now < wait)
 				wait = end > now ? end - now : 0;
 			ms = (int)(wait / 1000000u) + 1;
-			if (t && !input_done) {
+			if (m) {
+				struct pollfd pfd = { .fd = rdiag_rtmon_fd(m), .events = POLLIN };
+
+				if (t && !input_done && ms > TRACE_POLL_MS)
+					ms = TRACE_POLL_MS;
+				poll(&pfd, 1, ms);
+			} else if (t && !input_done) {
 				rdiag_trace_wait(t, ms);
 			} else {
 				struct timespec ts = { (time_t)(wait / 1000000000u),
@@ -361,6 +384,7 @@ int trace_record_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct rdiag_counters *c = NULL;
+	struct rdiag_rtmon *mon = NULL;
 	struct rdiag_trace *t;
 	struct sigaction sa;
 	int opt, err;
@@ -429,12 +453,16 @@ int trace_record_main(int argc, char **argv)
 	if (rdiag_trace_conns_new(&rconns) < 0)
 		tool_die("out of memory");
 	t = open_trace();
+	err = rdiag_rtmon_open(&mon);
+	if (err < 0)
+		tool_warn("recording without rtnetlink changes: %s", strerror(-err));
 	put_text(RDIAG_REC_START, real_ns(), "interval %.3f s, ring %" PRIu64 " bytes",
 		 ro.interval, ro.size & ~(uint64_t)7);
-	record_loop(t, c);
+	record_loop(t, c, mon);
 	put_text(RDIAG_REC_STOP, real_ns(), "%" PRIu64 " records, %" PRIu64 " laps",
 		 rdiag_ring_written(ring) + 1, rdiag_ring_wraps(ring));
 	rdiag_trace_close(t);
+	rdiag_rtmon_close(mon);
 	rdiag_trace_conns_free(rconns);
 	rdiag_counters_close(c);
 	rdiag_ring_close(ring);
