@@ -42,6 +42,11 @@ static struct {
 } ro;
 
 static volatile sig_atomic_t rec_stop, rec_usr1;
+static struct timespec usr1_at;		/* when SIGUSR1 arrived (the marker's time) */
+static bool port_check_due;		/* an rtnetlink link change: look at the ports now */
+static uint64_t port_watch_until;	/* and at every snapshot until then (mono ns): the
+					 * port follows its netdev a moment later */
+#define PORT_WATCH_NS 3000000000ull
 static struct rdiag_ring *ring;
 static struct rdiag_trace_conns *rconns;
 static int64_t mono_to_real;
@@ -79,6 +84,8 @@ static void on_stop(int sig)
 static void on_usr1(int sig)
 {
 	(void)sig;
+	if (!rec_usr1)
+		clock_gettime(CLOCK_REALTIME, &usr1_at);	/* async-signal-safe */
 	rec_usr1 = 1;
 }
 
@@ -130,13 +137,13 @@ static void put_text(unsigned int type, uint64_t t, const char *fmt, ...)
 }
 
 /* a marker, and the ring as it is now copied to FILE.snap.N (not more than once a second) */
-static void trigger(const char *why)
+static void trigger(const char *why, uint64_t when)
 {
 	uint64_t now = mono_ns();
 	char path[4200];
 	int rc;
 
-	put_text(RDIAG_REC_MARKER, real_ns(), "%s", why);
+	put_text(RDIAG_REC_MARKER, when, "%s", why);
 	if (last_snap_ns && now - last_snap_ns < SNAP_MIN_GAP_NS)
 		return;
 	last_snap_ns = now;
@@ -171,7 +178,7 @@ static void on_conn(const struct rdiag_trace_conn *c, void *arg)
 	if (c->outcome == RDIAG_TRACE_FAILED) {
 		snprintf(why, sizeof(why), "failed connection cm.id %u to %s: %s", c->cm_id,
 			 dst[0] ? dst : "?", c->cause ? c->cause : "?");
-		trigger(why);
+		trigger(why, real_ns());
 	}
 }
 
@@ -179,6 +186,10 @@ static void on_conn(const struct rdiag_trace_conn *c, void *arg)
 static void on_rtnl(const struct rdiag_rtmon_change *c, void *arg)
 {
 	(void)arg;
+	if (!strcmp(c->kind, "link")) {
+		port_check_due = true;
+		port_watch_until = mono_ns() + PORT_WATCH_NS;
+	}
 	put_text(RDIAG_REC_NETLINK, real_ns(), "%s\t%s\t%s\t%s", c->kind,
 		 c->deleted ? "del" : "new", c->ifname, c->text);
 }
@@ -258,13 +269,15 @@ static struct port_seen *port_find(const char *dev, uint32_t port)
 }
 
 /* port state changes (and every port's state at the start): "dev\tport\tSTATE\tPHYS" */
-static void check_ports(struct rdiag_counters *c, uint64_t t)
+static void check_ports(struct rdiag_counters *c)
 {
 	struct rdiag_devices *d = NULL;
 	size_t i, j;
+	uint64_t t;
 
 	if (rdiag_counters_discover(c, &d) < 0)
 		return;
+	t = real_ns();	/* the states were read by now */
 	for (i = 0; i < d->n; i++)
 		for (j = 0; j < d->dev[i].n_ports; j++) {
 			const struct rdiag_port *p = &d->dev[i].ports[j];
@@ -282,12 +295,19 @@ static void check_ports(struct rdiag_counters *c, uint64_t t)
 	rdiag_counters_devices_free(d);
 }
 
+/* the counters every interval; the ports (a discovery, dearer) once a second, and at once
+ * and at every snapshot for 3 s after an rtnetlink link change */
 static void snapshot(struct rdiag_counters *c)
 {
+	static uint64_t next_ports;
 	struct rdiag_samples *s = NULL;
-	uint64_t t = real_ns();
+	uint64_t t = real_ns(), now = mono_ns();
 
-	check_ports(c, t);
+	if (port_check_due || now >= next_ports || now < port_watch_until) {
+		port_check_due = false;
+		next_ports = now + 1000000000ull;
+		check_ports(c);
+	}
 	if (rdiag_counters_sample(c, NULL, &s) == 0) {
 		put_counters(s, t);
 		rdiag_samples_free(s);
@@ -321,8 +341,10 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 		uint64_t now = mono_ns();
 
 		if (rec_usr1) {
+			uint64_t at = (uint64_t)usr1_at.tv_sec * 1000000000ull + (uint64_t)usr1_at.tv_nsec;
+
 			rec_usr1 = 0;
-			trigger("SIGUSR1");
+			trigger("SIGUSR1", at);
 		}
 		if (m && rdiag_rtmon_read(m, on_rtnl, NULL) == -ENOBUFS)
 			put_text(RDIAG_REC_MARKER, real_ns(), "rtnetlink changes were lost "
@@ -330,6 +352,10 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 		if (t && !input_done) {
 			rdiag_trace_read(t, on_event, NULL, &lost);
 			input_done = ro.input != NULL;
+		}
+		if (c && port_check_due && now < next) {
+			port_check_due = false;
+			check_ports(c);
 		}
 		if (c && now >= next) {
 			snapshot(c);
