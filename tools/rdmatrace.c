@@ -26,6 +26,7 @@
 #include "rdmadiag/packet.h"
 #include "rdmadiag/selftest.h"
 #include "rdmadiag/trace.h"
+#include "trace/cmds.h"
 
 enum { OPT_VERSION = 256, OPT_FAILED, OPT_PID, OPT_COMM, OPT_DST, OPT_DURATION, OPT_INPUT,
 	OPT_TRACEFS };
@@ -85,6 +86,15 @@ static void usage(void)
 	       "      --tracefs DIR        tracefs mount point (default: from /proc/mounts)\n"
 	       "  -h, --help               this help\n"
 	       "      --version            version\n"
+	       "\n"
+	       "Flight recorder: 'rdmatrace record --ring SIZE FILE' keeps events, connections,\n"
+	       "counters and port states in a ring on disk; 'rdmatrace dump FILE' prints it\n"
+	       "(see their --help):\n"
+	       "      --ring SIZE          record: ring size, k or M suffix; FILE never grows\n"
+	       "      --counters SECONDS   record: counter snapshot interval (default 1)\n"
+	       "      --since TIME         dump: from TIME (RFC 3339 in UTC, or epoch seconds)\n"
+	       "      --until TIME         dump: up to TIME\n"
+	       "      --around TIME        dump: within 30 seconds of TIME\n"
 	       "\n"
 	       "Exit status: 0 no failed connection seen, 1 a failed connection was seen, 2 usage\n"
 	       "error or tracing unavailable (no tracefs, no rdma_cm events, no permission).\n");
@@ -697,6 +707,10 @@ int main(int argc, char **argv)
 	int c, err, ret;
 
 	tool_init("rdmatrace");
+	if (argc > 1 && !strcmp(argv[1], "record"))
+		return trace_record_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "dump"))
+		return trace_dump_main(argc - 1, argv + 1);
 	memset(&opts, 0, sizeof(opts));
 	while ((c = getopt_long(argc, argv, "cn:aljh", lo, NULL)) != -1) {
 		switch (c) {

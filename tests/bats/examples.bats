@@ -242,3 +242,14 @@ C
 	assert_output --partial "Conventions"
 	assert_output --regexp "rdiag_X_errmsg\(NULL\) +is +the +reason"
 }
+
+@test "ring: records written past the ring's size, the newest read back in order" {
+	run "$EX/ring" "$BATS_TEST_TMPDIR/ring" 16384 5000
+	assert_success
+	assert_line --index 0 --regexp "^wrote 5000 records, [1-9][0-9]* laps$"
+	# a contiguous run of the newest records, in a file that stayed at its size
+	[[ ${lines[1]} =~ ^read\ ([0-9]+)\ records,\ seq\ ([0-9]+)\ to\ 4999,\ file\ 16384\ bytes$ ]] ||
+		fail "${lines[1]}"
+	[ $((4999 - BASH_REMATCH[2] + 1)) -eq "${BASH_REMATCH[1]}" ]
+	[ "$(stat -c %s "$BATS_TEST_TMPDIR/ring")" -eq 16384 ]
+}

@@ -1,0 +1,255 @@
+#!/usr/bin/env bats
+# rdmatrace record / dump (the flight recorder) on the build host: counters from a writable
+# copy of a sysfs fixture tree (RDMADIAG_SYSFS_ROOT) changed while the recorder runs, events
+# from the QEMU tier's trace capture (--input), judged against the files written and against
+# rdmatrace -c on the same capture; the ring's size, kill -9, and the one-line errors.
+load helper
+load wait
+
+SYSFIX="$FIX/sysfs"
+CAP="$FIX/trace/rxe-6.1"
+
+setup() {
+	TMP=$(mktemp -d)
+	cp -a "$SYSFIX/rxe" "$TMP/rxe"
+	export RDMADIAG_SYSFS_ROOT=$TMP/rxe
+	HW=$TMP/rxe/sys/class/infiniband
+	REC=
+}
+teardown() {
+	[ -z "$REC" ] || kill -9 "$REC" 2> /dev/null || :
+	[ -z "${MOVER:-}" ] || kill "$MOVER" 2> /dev/null || :
+	rm -rf "$TMP"
+}
+
+# start the recorder in the background: ARGS...
+rec_bg() {
+	rdmatrace record "$@" > "$TMP/out" 2> "$TMP/err" &
+	REC=$!
+}
+# the dump (JSON) has at least N records of TYPE
+dump_has() { [ "$(rdmatrace dump -j "$1" 2> /dev/null | jq -r .type | grep -cx "$2")" -ge "$3" ]; }
+stop_rec() {
+	kill -"${1:-TERM}" "$REC"
+	local rc=0
+	wait "$REC" || rc=$?
+	REC=
+	return "$rc"
+}
+
+@test "record: the counters that moved between snapshots, with the change written to sysfs" {
+	rec_bg --ring 64k --counters 0.05 "$TMP/ring"
+	wait_until 10 "the first port records" dump_has "$TMP/ring" port 2
+	before=$(cat "$HW/rxe0/ports/1/hw_counters/rcvd_pkts")
+	echo $((before + 1234)) > "$HW/rxe0/ports/1/hw_counters/rcvd_pkts"
+	sent=$(cat "$HW/rxe1/ports/1/hw_counters/sent_pkts")
+	echo $((sent + 7)) > "$HW/rxe1/ports/1/hw_counters/sent_pkts"
+	wait_until 10 "the counter deltas" dump_has "$TMP/ring" counters 2
+	stop_rec TERM
+	[ "$(stat -c %s "$TMP/ring")" -eq 65536 ]
+	run rdmatrace dump -j "$TMP/ring"
+	assert_success
+	# exactly the two counters that moved, each by what was added, on its own port
+	run jq -r 'select(.type == "counters") | "\(.dev)/\(.port) \(.deltas | to_entries | map("\(.key)=\(.value)") | join(","))"' <<< "$output"
+	assert_output "rxe0/1 rcvd_pkts=1234
+rxe1/1 sent_pkts=7"
+	# the port states as sysfs has them, a start and a clean stop
+	run rdmatrace dump -j "$TMP/ring"
+	run jq -r 'select(.type == "port") | "\(.dev)/\(.port) \(.state)"' <<< "$output"
+	assert_output "rxe0/1 ACTIVE
+rxe1/1 ACTIVE"
+	run rdmatrace dump "$TMP/ring"
+	assert_line --regexp "counters rxe0/1 over [0-9.]+ s: rcvd_pkts \+1234$"
+	assert_line --regexp " stop [0-9]+ records, 0 laps$"
+	assert_line --regexp " start interval 0.050 s, ring 65536 bytes$"
+}
+
+@test "record: a port state change is a record" {
+	rec_bg --ring 64k --counters 0.05 "$TMP/ring"
+	wait_until 10 "the first port records" dump_has "$TMP/ring" port 2
+	echo "1: DOWN" > "$HW/rxe1/ports/1/state"
+	wait_until 10 "the state change" dump_has "$TMP/ring" port 3
+	stop_rec INT
+	run rdmatrace dump -j "$TMP/ring"
+	run jq -r 'select(.type == "port") | "\(.dev)/\(.port) \(.state)"' <<< "$output"
+	assert_output "rxe0/1 ACTIVE
+rxe1/1 ACTIVE
+rxe1/1 DOWN"
+}
+
+@test "record --input: the capture's connections as rdmatrace -c sees them, failures trigger a snapshot" {
+	rec_bg --ring 256k --counters 0.05 --input "$CAP" "$TMP/ring"
+	wait_until 10 "the connections" dump_has "$TMP/ring" connection 3
+	stop_rec TERM
+	want=$(rdmatrace --input "$CAP" -c -j | jq -r 'select(.type == "connection") | "\(.cm_id) \(.dst) \(.outcome) \(.cause) \(.pid)"' | sort)
+	run rdmatrace dump -j "$TMP/ring"
+	[ "$status" -eq 1 ] || fail "dump exit $status (failed connections in the window: 1)"
+	got=$(jq -r 'select(.type == "connection") | "\(.cm_id) \(.dst) \(.outcome) \(.cause) \(.pid)"' <<< "$output" | sort)
+	[ "$got" = "$want" ] || fail "dump: $got; rdmatrace -c: $want"
+	# one event per event rdmatrace prints (ib_mad left out in both)
+	[ "$(jq -r 'select(.type == "event")' <<< "$output" | jq -s length)" -eq \
+	  "$(rdmatrace --input "$CAP" -j | jq -r 'select(.type == "event")' | jq -s length)" ]
+	# each failed connection left a marker; the first one a copy of the ring
+	run jq -r 'select(.type == "marker") | .text' <<< "$output"
+	assert_line "failed connection cm.id 1 to 198.18.0.2:7499: no_listener"
+	[ -f "$TMP/ring.snap.1" ]
+	run rdmatrace dump -j "$TMP/ring.snap.1"
+	[ "$status" -eq 1 ]
+	run jq -r 'select(.type == "connection" and .cause == "no_listener") | .dst' <<< "$output"
+	assert_output "198.18.0.2:7499"
+}
+
+@test "record: SIGUSR1 writes a marker and FILE.snap.N; dump windows by time" {
+	rec_bg --ring 32k --counters 0.05 "$TMP/ring"
+	wait_until 10 "the first port records" dump_has "$TMP/ring" port 2
+	kill -USR1 "$REC"
+	wait_until 10 "the marker" dump_has "$TMP/ring" marker 1
+	wait_until 10 "the snapshot" test -f "$TMP/ring.snap.1"
+	stop_rec TERM
+	[ "$(stat -c %s "$TMP/ring.snap.1")" -eq 32768 ]
+	run rdmatrace dump -j "$TMP/ring.snap.1"
+	assert_success
+	run jq -r 'select(.type == "marker") | .text' <<< "$output"
+	assert_output "SIGUSR1"
+	t=$(rdmatrace dump -j "$TMP/ring" | jq -r 'select(.type == "marker") | .time')
+	start=$(rdmatrace dump -j "$TMP/ring" | jq -r 'select(.type == "start") | .time')
+	# --until before the marker leaves it out, --since it and --around it keep it
+	run rdmatrace dump -j --until "$start" "$TMP/ring"
+	run jq -r .type <<< "$output"
+	assert_output "start"
+	run rdmatrace dump -j --since "$t" "$TMP/ring"
+	assert_line --partial '"type":"marker"'
+	refute_line --partial '"type":"start"'
+	run rdmatrace dump -j --around "$t" "$TMP/ring"
+	assert_line --partial '"type":"marker"'
+	assert_line --partial '"type":"start"'
+	# the epoch seconds form: long before and after
+	run rdmatrace dump -j --until 1000 "$TMP/ring"
+	assert_success
+	assert_output ""
+}
+
+@test "record: a small ring under a fast counter rate stays at its size and wraps" {
+	rec_bg --ring 8k --counters 0.002 "$TMP/ring"
+	wait_until 10 "the ring's header" sh -c "rdmatrace dump '$TMP/ring' > /dev/null 2>&1"
+	# lapped: the start record was overwritten
+	wait_until 10 "laps of the ring" sh -c "! rdmatrace dump -j '$TMP/ring' | jq -r .type | grep -qx start"
+	[ "$(stat -c %s "$TMP/ring")" -eq 8192 ]
+	stop_rec TERM
+	[ "$(stat -c %s "$TMP/ring")" -eq 8192 ]
+	run rdmatrace dump "$TMP/ring"
+	assert_success
+	assert_line --regexp " stop [0-9]+ records, [1-9][0-9]* laps$"
+}
+
+@test "record killed with -9: the ring still dumps, and a new run continues it" {
+	rec_bg --ring 256k --counters 0.001 "$TMP/ring"
+	wait_until 10 "the ring's header" sh -c "rdmatrace dump '$TMP/ring' > /dev/null 2>&1"
+	# a counter that keeps moving while the recorder writes a snapshot every millisecond
+	f=$HW/rxe0/ports/1/hw_counters/rcvd_pkts
+	v0=$(cat "$f")
+	( i=0; while :; do i=$((i + 1)); echo "$i" > "$TMP/moved"; echo $((v0 + i)) > "$f"; sleep 0.005; done ) &
+	MOVER=$!
+	wait_until 10 "counter deltas" dump_has "$TMP/ring" counters 1
+	sleep 0.1
+	stop_rec KILL || :
+	kill "$MOVER"; wait "$MOVER" || :
+	moved=$(cat "$TMP/moved")	# the mover may have been stopped in its next write
+	[ "$(stat -c %s "$TMP/ring")" -eq 262144 ]
+	run --separate-stderr rdmatrace dump -j "$TMP/ring"
+	assert_success
+	refute_line --partial '"type":"stop"'
+	# what survives in the ring: deltas of the one counter that moved, adding up to no more
+	# than was written
+	run jq -r 'select(.type == "counters") | .deltas | keys[]' <<< "$output"
+	[ -n "$output" ] || fail "no counter deltas in the ring"
+	[ "$(sort -u <<< "$output")" = "rcvd_pkts" ]
+	sum=$(rdmatrace dump -j "$TMP/ring" | jq -s '[.[] | select(.type == "counters") | .deltas.rcvd_pkts] | add')
+	[ "$sum" -ge 1 ] && [ "$sum" -le "$moved" ] || fail "deltas add up to $sum, $moved written"
+	rec_bg --ring 256k --counters 0.05 --duration 0.2 "$TMP/ring"
+	wait "$REC"
+	REC=
+	run rdmatrace dump -j "$TMP/ring"
+	assert_success
+	assert_line --partial '"type":"stop"'
+	[ "$(stat -c %s "$TMP/ring")" -eq 262144 ]
+}
+
+@test "dump: garbage, truncated, missing: one line, exit 2" {
+	head -c 9000 /dev/urandom > "$TMP/garbage"
+	run --separate-stderr rdmatrace dump "$TMP/garbage"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "rdmatrace: cannot read '$TMP/garbage': not an rdmatrace ring (bad header)" ]
+	rdmatrace record --ring 8k --counters 0.05 --duration 0.1 "$TMP/ring"
+	truncate -s 5000 "$TMP/ring"
+	run --separate-stderr rdmatrace dump "$TMP/ring"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "rdmatrace: cannot read '$TMP/ring': truncated (shorter than its header says)" ]
+	run --separate-stderr rdmatrace dump "$TMP/none"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "rdmatrace: cannot read '$TMP/none': No such file or directory" ]
+	run --separate-stderr rdmatrace dump --since yesterday "$TMP/ring"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "rdmatrace: invalid time 'yesterday': "* ]]
+	run --separate-stderr rdmatrace dump
+	[ "$status" -eq 2 ]
+}
+
+@test "record: usage errors and a file that is not a ring are refused, exit 2" {
+	run --separate-stderr rdmatrace record "$TMP/ring"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "rdmatrace: record: --ring SIZE is required"* ]]
+	run --separate-stderr rdmatrace record --ring 1k "$TMP/ring"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "rdmatrace: invalid --ring '1k': "* ]]
+	run --separate-stderr rdmatrace record --ring 12q "$TMP/ring"
+	[ "$status" -eq 2 ]
+	run --separate-stderr rdmatrace record --ring 8k --counters 0 "$TMP/ring"
+	[ "$status" -eq 2 ]
+	echo "precious" > "$TMP/notes"
+	run --separate-stderr rdmatrace record --ring 8k --duration 0.1 "$TMP/notes"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "rdmatrace: cannot record into '$TMP/notes': it exists and is not a ring of 8192 bytes" ]
+	[ "$(cat "$TMP/notes")" = "precious" ]
+	run --separate-stderr rdmatrace record --help
+	assert_success
+	[[ "$output" == *"--ring SIZE"* ]]
+	run --separate-stderr rdmatrace dump --help
+	assert_success
+	[[ "$output" == *"--around TIME"* ]]
+}
+
+@test "record: rtnetlink link, address, route and neighbour changes, as ip monitor saw them" {
+	[ "$(id -u)" = 0 ] || skip "needs root for a network namespace"
+	command -v unshare > /dev/null && command -v ip > /dev/null || skip "no unshare or ip"
+	unshare -n true 2> /dev/null || skip "cannot make a network namespace here"
+	# in a namespace of its own: the recorder and ip monitor (the independent reader) both
+	# listen while a veth pair comes up, gets an address, a route and a neighbour, goes away
+	unshare -n sh -c '
+		rdmatrace record --ring 64k --counters 0.5 "$1/ring" 2> "$1/err" & r=$!
+		ip -o monitor link address route neigh > "$1/mon" & m=$!
+		until rdmatrace dump -j "$1/ring" 2> /dev/null | grep -q "\"type\":\"start\""; do sleep 0.05; done
+		sleep 0.2
+		ip link add rdt0 type veth peer name rdt1 &&
+		ip link set rdt0 up && ip link set rdt1 up &&
+		ip addr add 198.18.5.1/24 dev rdt0 &&
+		ip route add 10.77.0.0/16 via 198.18.5.9 &&
+		ip neigh add 198.18.5.9 lladdr 02:00:00:00:00:09 dev rdt0 &&
+		ip link del rdt0
+		sleep 0.3
+		kill $r $m; wait $r' sh "$TMP" || fail "the namespace's script failed"
+	run rdmatrace dump -j "$TMP/ring"
+	assert_success
+	run jq -r 'select(.type == "netlink") | "\(.kind) \(.action) \(.text)"' <<< "$output"
+	assert_line "addr new 198.18.5.1/24 dev rdt0"
+	assert_line "route new 10.77.0.0/16 via 198.18.5.9 dev rdt0"
+	assert_line "neigh new 198.18.5.9 dev rdt0 lladdr 02:00:00:00:00:09 PERMANENT"
+	assert_line "link del rdt0 DOWN state DOWN mtu 1500"
+	# as many changes of that neighbour and that IPv4 address as ip monitor printed
+	[ "$(grep -c "^neigh .* lladdr 02:00:00:00:00:09 " <<< "$output")" -eq "$(grep -c 'lladdr 02:00:00:00:00:09' "$TMP/mon")" ]
+	[ "$(grep -c '^addr .* 198.18.5.1/24' <<< "$output")" -eq "$(grep -c 'inet 198.18.5.1/24' "$TMP/mon")" ]
+	# and in the order they happened
+	run jq -r 'select(.type == "netlink" and (.kind == "addr" or .kind == "neigh") and .action == "new" and (.text | startswith("198.18.5."))) | .kind' <<< "$(rdmatrace dump -j "$TMP/ring")"
+	assert_output "addr
+neigh"
+}

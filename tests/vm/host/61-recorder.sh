@@ -1,0 +1,51 @@
+# Host side of guest/61-recorder.sh: the recorder's dumps against rxe0's own hw_counters,
+# rping's output and the order things were done in.
+cd "$VM_OUT" || exit 2
+J=61-recorder
+[ -s "$J-scen.txt" ] || { tap_fail "the guest saved $J-scen.txt"; exit 0; }
+scen() { sed -n "s/^$1 //p" "$J-scen.txt"; }
+hwc_of() { sed -n "s/^$2 //p" "$J-$1"; }
+
+tap_eq "the successful rping succeeded" "rc=0" "$(scen success)"
+tap_eq "the recorder ended by SIGTERM with exit 0" "rc=0" "$(scen record)"
+tap_eq "dump of the snapshot: exit 1 (a failed connection in it)" "rc=1" "$(scen snap)"
+tap_eq "every line is JSON with a type" "" \
+	"$(jq -r '.type // "NONE"' "$J-dump.json" "$J-snap.json" | grep -vxE 'start|stop|marker|port|netlink|event|connection|counters')"
+
+# (1) between the two SIGUSR1 markers, the recorder's deltas of rxe0's sent_pkts and
+# rcvd_pkts add up to what sysfs says rping moved
+sum_between() {	# COUNTER: the deltas of rxe0/1 between the first two SIGUSR1 markers
+	jq -rs --arg c "$1" '
+		[.[] | select(.type == "marker" and .text == "SIGUSR1") | .time] as $m |
+		[.[] | select(.type == "counters" and .dev == "rxe0" and .port == 1 and
+			      .time > $m[0] and .time < $m[1]) | .deltas[$c] // 0] | add // 0' "$J-snap.json"
+}
+for c in sent_pkts rcvd_pkts; do
+	want=$(( $(hwc_of hwc1 $c) - $(hwc_of hwc0 $c) ))
+	tap_eq "rping: the recorder's $c deltas on rxe0 are sysfs's ($want)" "$want" "$(sum_between $c)"
+done
+tap_check "rping moved packets at all" [ "$(( $(hwc_of hwc1 sent_pkts) - $(hwc_of hwc0 sent_pkts) ))" -gt 0 ]
+
+# (2) then (3), in that order on one time axis: rxe0 down, rxe0 active, the failed connection
+order=$(jq -r 'if .type == "port" and .dev == "rxe0" then "port \(.state)"
+	elif .type == "connection" and .dst == "198.18.0.2:7599" then "connection \(.cause)"
+	elif .type == "marker" and .text == "SIGUSR1" then "marker"
+	else empty end' "$J-snap.json" | tr '\n' ',')
+pat='^(.*,)?marker,marker,(.*,)?port DOWN,(.*,)?port ACTIVE,(.*,)?connection no_listener,$'
+ok=0; [[ $order =~ $pat ]] && ok=1
+tap_eq "one time axis: rping's markers, rxe0 DOWN, rxe0 ACTIVE, the failed connection ($order)" 1 "$ok"
+tap_check "the link went down in rtnetlink's words before the failure" \
+	bash -c "jq -r 'select(.type == \"netlink\" and .kind == \"link\") | .text' $J-snap.json | grep -q ' DOWN '"
+pid=$(scen nolisten | sed -n 's/^pid=\([0-9]*\).*/\1/p')
+tap_eq "the failed connection: rping's pid, REJECTED, no_listener" "$pid REJECTED no_listener" \
+	"$(jq -r 'select(.type == "connection" and .dst == "198.18.0.2:7599") | "\(.pid) \(.fail_event) \(.cause)"' "$J-snap.json")"
+tap_check "rping itself reported the reject" grep -q "RDMA_CM_EVENT_REJECTED" "$J-nolisten.out"
+tap_check "the trigger's marker names it" \
+	bash -c "jq -r 'select(.type == \"marker\") | .text' $J-snap.json | grep -q 'failed connection .* to 198.18.0.2:7599: no_listener'"
+
+# the small ring: laps many times, a kill -9 leaves it readable, a new run continues it
+tap_eq "the small ring dumps after kill -9" "rc=0" "$(scen small-dump)"
+tap_eq "with no error" "" "$(cat $J-small-dump.err)"
+tap_eq "the run after it ended cleanly" "rc=0" "$(scen small-dump2)"
+laps=$(jq -r 'select(.type == "stop") | .text' "$J-small2.json" | sed -n 's/.*, \([0-9]*\) laps$/\1/p')
+tap_check "the second run lapped its ring (${laps:-none})" [ "${laps:-0}" -ge 1 ]

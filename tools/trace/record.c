@@ -1,0 +1,502 @@
+/* rdmatrace record: the flight recorder.  Into a ring of fixed size (rdmadiag/ring.h) go the
+ * CM events of the trace module and the connections they assemble into, a counter snapshot of
+ * every RDMA port every INTERVAL, and port state changes.  A trigger (SIGUSR1, a failed
+ * connection) writes a marker record and copies the ring to FILE.snap.N. */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/interval.h"
+#include "common/tool.h"
+#include "rdmadiag/cmstr.h"
+#include "rdmadiag/counters.h"
+#include "rdmadiag/ring.h"
+#include "rdmadiag/rtmon.h"
+#include "rdmadiag/trace.h"
+#include "cmds.h"
+
+enum { OPT_RING = 300, OPT_COUNTERS, OPT_INPUT, OPT_TRACEFS, OPT_DURATION };
+
+#define SNAP_MIN_GAP_NS 1000000000ull	/* at most one snapshot copy a second */
+/* while waiting on rtnetlink, the trace is read at least this often (its records carry the
+ * kernel's own times, so only a trigger waits that long) */
+#define TRACE_POLL_MS 250
+
+struct port_seen {
+	char dev[64];
+	uint32_t port;
+	uint8_t state, phys;
+};
+
+static struct {
+	const char *file, *input, *tracefs;
+	uint64_t size;
+	double interval, duration;
+} ro;
+
+static volatile sig_atomic_t rec_stop, rec_usr1;
+static struct timespec usr1_at;		/* when SIGUSR1 arrived (the marker's time) */
+static bool port_check_due;		/* an rtnetlink link change: look at the ports now */
+static uint64_t port_watch_until;	/* and at every snapshot until then (mono ns): the
+					 * port follows its netdev a moment later */
+#define PORT_WATCH_NS 3000000000ull
+static struct rdiag_ring *ring;
+static struct rdiag_trace_conns *rconns;
+static int64_t mono_to_real;
+static unsigned int snap_n;
+static uint64_t last_snap_ns, write_errors;
+static int first_write_err;
+static struct port_seen *ports;
+static size_t nports;
+
+static void record_usage(void)
+{
+	printf("Usage: rdmatrace record --ring SIZE [OPTION]... FILE\n"
+	       "Keep a flight record of RDMA in FILE, a ring of SIZE bytes that never grows: the\n"
+	       "rdma_cm events and connections, counter snapshots of every RDMA port, port state\n"
+	       "changes, rtnetlink link/address/neighbour/route changes.  SIGUSR1 or a failed\n"
+	       "connection writes a marker and copies the ring to FILE.snap.N.  Ends on SIGINT\n"
+	       "or SIGTERM.  Read it with 'rdmatrace dump FILE'.\n"
+	       "\n"
+	       "      --ring SIZE          ring size in bytes, k or M suffix (4k to 4096M)\n"
+	       "      --counters SECONDS   counter snapshot interval (default 1)\n"
+	       "      --duration SECONDS   stop after SECONDS (default: until interrupted)\n"
+	       "      --input DIR          events from a saved copy of tracefs instead of the kernel\n"
+	       "      --tracefs DIR        tracefs mount point (default: from /proc/mounts)\n"
+	       "  -h, --help               this help\n"
+	       "\n"
+	       "Exit status: 0 recorded until stopped, 2 usage error or the ring cannot be written.\n");
+}
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	rec_stop = 1;
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	if (!rec_usr1)
+		clock_gettime(CLOCK_REALTIME, &usr1_at);	/* async-signal-safe */
+	rec_usr1 = 1;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec m;
+
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	return (uint64_t)m.tv_sec * 1000000000ull + (uint64_t)m.tv_nsec;
+}
+
+static uint64_t real_ns(void)
+{
+	struct timespec r;
+
+	clock_gettime(CLOCK_REALTIME, &r);
+	return (uint64_t)r.tv_sec * 1000000000ull + (uint64_t)r.tv_nsec;
+}
+
+static uint64_t mono_to_wall(uint64_t mono)
+{
+	int64_t r = (int64_t)mono + mono_to_real;
+
+	return r < 0 ? 0 : (uint64_t)r;
+}
+
+static void put(unsigned int type, uint64_t t, const void *data, size_t len)
+{
+	int rc = rdiag_ring_append(ring, type, t, data, len);
+
+	if (rc < 0 && !write_errors++)
+		first_write_err = -rc;
+}
+
+static void put_text(unsigned int type, uint64_t t, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void put_text(unsigned int type, uint64_t t, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	put(type, t, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+/* a marker, and the ring as it is now copied to FILE.snap.N (not more than once a second) */
+static void trigger(const char *why, uint64_t when)
+{
+	uint64_t now = mono_ns();
+	char path[4200];
+	int rc;
+
+	put_text(RDIAG_REC_MARKER, when, "%s", why);
+	if (last_snap_ns && now - last_snap_ns < SNAP_MIN_GAP_NS)
+		return;
+	last_snap_ns = now;
+	snprintf(path, sizeof(path), "%s.snap.%u", ro.file, ++snap_n);
+	rc = rdiag_ring_copy(ring, path);
+	if (rc < 0)
+		tool_warn("cannot write '%s': %s", path, strerror(-rc));
+}
+
+/* connection: cm_id pid comm src dst outcome cause fail_event fail_status req_sent
+ * req_resent verdict, tab-separated */
+static void on_conn(const struct rdiag_trace_conn *c, void *arg)
+{
+	char src[64], dst[64], buf[1024], why[160];
+	const char *fe = c->fail_event >= 0 ? rdiag_cm_event_name(c->fail_event) : NULL;
+	int n;
+
+	(void)arg;
+	trace_addr_str(&c->src, src, sizeof(src));
+	trace_addr_str(&c->dst, dst, sizeof(dst));
+	n = snprintf(buf, sizeof(buf), "%u\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%u\t%u\t%s", c->cm_id,
+		     c->pid, c->comm, src, dst, rdiag_trace_outcome_name(c->outcome),
+		     c->cause ? c->cause : "", fe ? fe : "", c->fail_status, c->req_sent,
+		     c->req_resent, c->verdict);
+	if (n < 0)
+		return;
+	for (char *p = buf; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	put(RDIAG_REC_CONN, mono_to_wall(c->end_ns ? c->end_ns : c->start_ns), buf,
+	    (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+	if (c->outcome == RDIAG_TRACE_FAILED) {
+		snprintf(why, sizeof(why), "failed connection cm.id %u to %s: %s", c->cm_id,
+			 dst[0] ? dst : "?", c->cause ? c->cause : "?");
+		trigger(why, real_ns());
+	}
+}
+
+/* rtnetlink: "kind\tnew|del\tifname\ttext" */
+static void on_rtnl(const struct rdiag_rtmon_change *c, void *arg)
+{
+	(void)arg;
+	if (!strcmp(c->kind, "link")) {
+		port_check_due = true;
+		port_watch_until = mono_ns() + PORT_WATCH_NS;
+	}
+	put_text(RDIAG_REC_NETLINK, real_ns(), "%s\t%s\t%s\t%s", c->kind,
+		 c->deleted ? "del" : "new", c->ifname, c->text);
+}
+
+static int on_event(const struct rdiag_trace_event *ev, void *arg)
+{
+	(void)arg;
+	put(RDIAG_REC_EVENT, mono_to_wall(ev->ts_ns), ev, sizeof(*ev));
+	rdiag_trace_conns_add(rconns, ev, on_conn, NULL);
+	return 0;
+}
+
+/* one port's counters, "dev\tport\n" then "name\tvalue\n" lines, split over several records
+ * when the ring's payload limit is smaller */
+static void put_counters(const struct rdiag_samples *s, uint64_t t)
+{
+	size_t i, n = rdiag_samples_count(s), max = rdiag_ring_max_payload(ring);
+	char *buf = malloc(max + 1);
+	size_t len = 0, head = 0;
+	const char *cur_dev = NULL;
+	uint32_t cur_port = 0;
+
+	if (!buf)
+		return;
+	for (i = 0; i < n; i++) {
+		const struct rdiag_sample *x = rdiag_samples_get(s, i);
+		char line[256];
+		int l;
+
+		if (x->err)
+			continue;
+		if (cur_dev && (strcmp(cur_dev, x->dev) || cur_port != x->port)) {
+			if (len > head)
+				put(RDIAG_REC_COUNTERS, t, buf, len);
+			cur_dev = NULL;
+		}
+		l = snprintf(line, sizeof(line), "%s\t%" PRIu64 "\n", x->name, x->value);
+		if (l < 0 || (size_t)l >= sizeof(line))
+			continue;
+		if (cur_dev && len + (size_t)l > max) {
+			put(RDIAG_REC_COUNTERS, t, buf, len);
+			cur_dev = NULL;
+		}
+		if (!cur_dev) {
+			int h = snprintf(buf, max + 1, "%s\t%u\n", x->dev, x->port);
+
+			if (h < 0 || (size_t)h + (size_t)l > max)
+				continue;
+			len = head = (size_t)h;
+			cur_dev = x->dev;
+			cur_port = x->port;
+		}
+		memcpy(buf + len, line, (size_t)l);
+		len += (size_t)l;
+	}
+	if (cur_dev && len > head)
+		put(RDIAG_REC_COUNTERS, t, buf, len);
+	free(buf);
+}
+
+static struct port_seen *port_find(const char *dev, uint32_t port)
+{
+	size_t i;
+	struct port_seen *n;
+
+	for (i = 0; i < nports; i++)
+		if (ports[i].port == port && !strcmp(ports[i].dev, dev))
+			return &ports[i];
+	n = realloc(ports, (nports + 1) * sizeof(*ports));
+	if (!n)
+		return NULL;
+	ports = n;
+	memset(&ports[nports], 0, sizeof(*ports));
+	snprintf(ports[nports].dev, sizeof(ports[nports].dev), "%s", dev);
+	ports[nports].port = port;
+	return &ports[nports++];
+}
+
+/* port state changes (and every port's state at the start): "dev\tport\tSTATE\tPHYS" */
+static void check_ports(struct rdiag_counters *c)
+{
+	struct rdiag_devices *d = NULL;
+	size_t i, j;
+	uint64_t t;
+
+	if (rdiag_counters_discover(c, &d) < 0)
+		return;
+	t = real_ns();	/* the states were read by now */
+	for (i = 0; i < d->n; i++)
+		for (j = 0; j < d->dev[i].n_ports; j++) {
+			const struct rdiag_port *p = &d->dev[i].ports[j];
+			size_t before = nports;
+			struct port_seen *s = port_find(d->dev[i].name, p->port);
+
+			if (!s || (nports == before && s->state == p->state && s->phys == p->phys_state))
+				continue;
+			s->state = p->state;
+			s->phys = p->phys_state;
+			put_text(RDIAG_REC_PORT, t, "%s\t%u\t%s\t%s", s->dev, s->port,
+				 tool_name_or(rdiag_port_state_name(p->state), "UNKNOWN"),
+				 tool_name_or(rdiag_port_phys_state_name(p->phys_state), "UNKNOWN"));
+		}
+	rdiag_counters_devices_free(d);
+}
+
+/* the counters every interval; the ports (a discovery, dearer) once a second, and at once
+ * and at every snapshot for 3 s after an rtnetlink link change */
+static void snapshot(struct rdiag_counters *c)
+{
+	static uint64_t next_ports;
+	struct rdiag_samples *s = NULL;
+	uint64_t t = real_ns(), now = mono_ns();
+
+	if (port_check_due || now >= next_ports || now < port_watch_until) {
+		port_check_due = false;
+		next_ports = now + 1000000000ull;
+		check_ports(c);
+	}
+	if (rdiag_counters_sample(c, NULL, &s) == 0) {
+		put_counters(s, t);
+		rdiag_samples_free(s);
+	}
+}
+
+static struct rdiag_trace *open_trace(void)
+{
+	struct rdiag_trace_opts to = { .tracefs = ro.tracefs, .with_ib_mad = true };
+	enum rdiag_trace_fail why = RDIAG_TRACE_OK;
+	struct rdiag_trace *t = NULL;
+	int err = ro.input ? rdiag_trace_open_dir(&t, ro.input, &why) :
+			     rdiag_trace_open(&t, &to, &why);
+
+	if (err < 0) {
+		if (ro.input)
+			tool_die("cannot read '%s': %s", ro.input, rdiag_trace_errmsg(NULL));
+		tool_warn("recording without rdma_cm events: %s", rdiag_trace_errmsg(NULL));
+		return NULL;
+	}
+	return t;
+}
+
+static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct rdiag_rtmon *m)
+{
+	uint64_t step = (uint64_t)(ro.interval * 1e9), next = mono_ns(), lost = 0;
+	uint64_t end = ro.duration > 0 ? mono_ns() + (uint64_t)(ro.duration * 1e9) : 0;
+	bool input_done = false;
+
+	while (!rec_stop) {
+		uint64_t now = mono_ns();
+
+		if (rec_usr1) {
+			uint64_t at = (uint64_t)usr1_at.tv_sec * 1000000000ull + (uint64_t)usr1_at.tv_nsec;
+
+			rec_usr1 = 0;
+			trigger("SIGUSR1", at);
+		}
+		if (m && rdiag_rtmon_read(m, on_rtnl, NULL) == -ENOBUFS)
+			put_text(RDIAG_REC_MARKER, real_ns(), "rtnetlink changes were lost "
+				 "(the socket's buffer overflowed)");
+		if (t && !input_done) {
+			rdiag_trace_read(t, on_event, NULL, &lost);
+			input_done = ro.input != NULL;
+		}
+		if (c && port_check_due && now < next) {
+			port_check_due = false;
+			check_ports(c);
+		}
+		if (c && now >= next) {
+			snapshot(c);
+			next += step;
+			if (next < now)
+				next = now + step;
+		}
+		if (end && now >= end)
+			break;
+		now = mono_ns();
+		{
+			uint64_t wait = next > now ? next - now : 0;
+			int ms;
+
+			if (end && end - now < wait)
+				wait = end > now ? end - now : 0;
+			ms = (int)(wait / 1000000u) + 1;
+			if (m) {
+				struct pollfd pfd = { .fd = rdiag_rtmon_fd(m), .events = POLLIN };
+
+				if (t && !input_done && ms > TRACE_POLL_MS)
+					ms = TRACE_POLL_MS;
+				poll(&pfd, 1, ms);
+			} else if (t && !input_done) {
+				rdiag_trace_wait(t, ms);
+			} else {
+				struct timespec ts = { (time_t)(wait / 1000000000u),
+						       (long)(wait % 1000000000u) };
+
+				nanosleep(&ts, NULL);
+			}
+		}
+	}
+	if (t && !ro.input)
+		rdiag_trace_read(t, on_event, NULL, &lost);
+	rdiag_trace_conns_flush(rconns, mono_ns(), on_conn, NULL);
+	if (lost)
+		put_text(RDIAG_REC_MARKER, real_ns(), "the kernel overwrote %" PRIu64
+			 " trace sub-buffer(s) before they were read", lost);
+	return 0;
+}
+
+int trace_record_main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "ring", required_argument, NULL, OPT_RING },
+		{ "counters", required_argument, NULL, OPT_COUNTERS },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "input", required_argument, NULL, OPT_INPUT },
+		{ "tracefs", required_argument, NULL, OPT_TRACEFS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct rdiag_counters *c = NULL;
+	struct rdiag_rtmon *mon = NULL;
+	struct rdiag_trace *t;
+	struct sigaction sa;
+	int opt, err;
+
+	memset(&ro, 0, sizeof(ro));
+	ro.interval = 1.0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (opt) {
+		case OPT_RING:
+			if (trace_parse_size(optarg, &ro.size) || ro.size < RDIAG_RING_MIN_SIZE ||
+			    ro.size > RDIAG_RING_MAX_SIZE)
+				tool_usage_error("invalid --ring '%s': a size from 4k to 4096M (k, M suffixes)", optarg);
+			break;
+		case OPT_COUNTERS: ro.interval = tool_interval_arg(optarg); break;
+		case OPT_DURATION:
+			if (tool_parse_double(optarg, 0.001, 86400 * 365, &ro.duration))
+				tool_usage_error("invalid --duration '%s': seconds from 0.001", optarg);
+			break;
+		case OPT_INPUT: ro.input = optarg; break;
+		case OPT_TRACEFS: ro.tracefs = optarg; break;
+		case 'h': record_usage(); return EXIT_OK;
+		default:
+			fprintf(stderr, "Try 'rdmatrace record --help' for more information.\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+		tool_usage_error("record: no FILE given (rdmatrace record --ring SIZE FILE)");
+	if (optind + 1 < argc)
+		tool_usage_error("unexpected argument '%s'", argv[optind + 1]);
+	if (!ro.size)
+		tool_usage_error("record: --ring SIZE is required");
+	if (ro.input && ro.tracefs)
+		tool_usage_error("--input and --tracefs exclude each other");
+	ro.file = argv[optind];
+
+	err = rdiag_ring_open(&ring, ro.file, ro.size);
+	if (err == -EEXIST)
+		tool_die("cannot record into '%s': it exists and is not a ring of %" PRIu64 " bytes",
+			 ro.file, ro.size & ~(uint64_t)7);
+	if (err < 0)
+		tool_die("cannot record into '%s': %s", ro.file, strerror(-err));
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_usr1;
+	sigaction(SIGUSR1, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	{
+		struct timespec r, m;
+
+		clock_gettime(CLOCK_REALTIME, &r);
+		clock_gettime(CLOCK_MONOTONIC, &m);
+		mono_to_real = ((int64_t)r.tv_sec - (int64_t)m.tv_sec) * 1000000000ll +
+			       ((int64_t)r.tv_nsec - (int64_t)m.tv_nsec);
+	}
+	if (rdiag_counters_open(&c, NULL) < 0) {
+		tool_warn("recording without counters: %s", rdiag_counters_errmsg(NULL));
+		c = NULL;
+	}
+	if (rdiag_trace_conns_new(&rconns) < 0)
+		tool_die("out of memory");
+	t = open_trace();
+	err = rdiag_rtmon_open(&mon);
+	if (err < 0)
+		tool_warn("recording without rtnetlink changes: %s", strerror(-err));
+	put_text(RDIAG_REC_START, real_ns(), "interval %.3f s, ring %" PRIu64 " bytes",
+		 ro.interval, ro.size & ~(uint64_t)7);
+	record_loop(t, c, mon);
+	put_text(RDIAG_REC_STOP, real_ns(), "%" PRIu64 " records, %" PRIu64 " laps",
+		 rdiag_ring_written(ring) + 1, rdiag_ring_wraps(ring));
+	rdiag_trace_close(t);
+	rdiag_rtmon_close(mon);
+	rdiag_trace_conns_free(rconns);
+	rdiag_counters_close(c);
+	rdiag_ring_close(ring);
+	free(ports);
+	if (write_errors) {
+		tool_err("cannot write '%s': %s (%" PRIu64 " records lost)", ro.file,
+			 strerror(first_write_err), write_errors);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
