@@ -2,14 +2,18 @@
 # rdmatop -b -j and rdmastat -i ran through the churn, kept producing output, exited 0 on
 # SIGINT, and their VmRSS and descriptor counts at the end are within explicit bounds of
 # those at the start.  The figures are printed as diagnostics for the notes.
-#   RSS: end - start <= SOAK_RSS_KB (default 512 kB: a leak of 100 bytes per sample shows
-#        within a few minutes at 5 samples a second; what a warmed-up tool allocates per
-#        sample it frees)
+#   RSS: end - start <= SOAK_RSS_KB (default 1024 kB: rdmatop's first rounds with the Fabric
+#        sampling (ethtool statistics of every port's netdev) take about 600 kB once, measured
+#        at 560 and 616 kB in two runs and then flat; a leak of 100 bytes per sample still shows
+#        within a few minutes at 5 samples a second)
+#   and, on a soak of a minute or more, the steady state: the last sample along the way minus
+#        the first <= 256 kB (the long soak's figures after its first 15 s)
 #   descriptors: end <= start (the churn device is absent at both readings)
 cd "$VM_OUT" || exit 2
 SOAK_NAME=${SOAK_NAME:-96-soak}
 F=$SOAK_NAME.txt
-BOUND_RSS=${SOAK_RSS_KB:-512}
+BOUND_RSS=${SOAK_RSS_KB:-1024}
+BOUND_STEADY=256
 [ -s "$F" ] || { tap_fail "the guest wrote $F (the soak ran)"; exit 0; }
 get() { sed -n "s/^$1=//p" "$F"; }
 # all numbers, and the test holds: within BOUND A B (B - A <= BOUND), le A B (A <= B)
@@ -26,6 +30,13 @@ for t in rdmatop rdmastat; do
 	diag "$t: VmRSS ${r0} kB -> ${r1} kB (before the warm-up round: $(get ${t}_rss_cold_kb) kB), descriptors $f0 -> $f1"
 	tap_check "$SOAK_NAME: $t's RSS stayed flat ($r0 -> $r1 kB, bound +$BOUND_RSS kB, over $secs s)" \
 		within "$BOUND_RSS" "$r0" "$r1"
+	if [ "${secs:-0}" -ge 60 ] && [ -s "$SOAK_NAME-trace.txt" ]; then
+		col=2; [ $t = rdmastat ] && col=4
+		s0=$(head -1 "$SOAK_NAME-trace.txt" | cut -d' ' -f$col)
+		s1=$(tail -1 "$SOAK_NAME-trace.txt" | cut -d' ' -f$col)
+		tap_check "$SOAK_NAME: $t's RSS was steady along the way ($s0 -> $s1 kB, bound +$BOUND_STEADY kB)" \
+			within "$BOUND_STEADY" "$s0" "$s1"
+	fi
 	tap_check "$SOAK_NAME: $t's open descriptors did not grow ($f0 -> $f1)" \
 		le "$f1" "$f0"
 	tap_eq "$SOAK_NAME: $t was running at the end and exited 0 on SIGINT (no crash)" 0 "$(get ${t}_exit)"
