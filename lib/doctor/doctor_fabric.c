@@ -29,33 +29,14 @@ static void all_evidence(struct rdiag_doc_finding *f, const struct rdiag_chain *
 void rd_doc_check_fabric(struct rdiag_doctor *d, const char *subj, const char *dev,
 			 const struct rdiag_port *p)
 {
-	struct rdiag_fabric *fab;
-	struct rdiag_dcb dcb;
-	struct rdiag_fabric_qos qos;
 	struct rdiag_chain c;
-	struct rdiag_chain_in in;
 	struct rdiag_doc_finding *f;
 	char s[160];
-	int dcb_err, i;
+	int i;
 
 	if (!p->netdev[0] || strcmp(p->link_layer, "Ethernet") ||
-	    rdiag_fabric_open(&fab, NULL) < 0)
+	    rdiag_fabric_port_chain(p->netdev, dev, p->port, &c) < 0)
 		return;
-	dcb_err = rdiag_fabric_dcb(fab, p->netdev, &dcb);
-	if (rdiag_fabric_qos(fab, p->netdev, dev, p->port, &qos) < 0) {
-		rdiag_fabric_close(fab);
-		return;
-	}
-	memset(&in, 0, sizeof(in));
-	in.ifname = p->netdev;
-	in.dev = dev;
-	in.port = p->port;
-	in.tos = -1;
-	in.dcb = dcb_err ? NULL : &dcb;
-	in.dcb_err = dcb_err;
-	in.qos = &qos;
-	rdiag_fabric_chain(&in, &c);
-	rdiag_fabric_close(fab);
 	snprintf(s, sizeof(s), "%s %s", subj, p->netdev);
 	if (!strcmp(c.verdict, "unknown"))
 		return;

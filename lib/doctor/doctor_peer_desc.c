@@ -69,31 +69,12 @@ static void onoff(const struct rdiag_chain *c, const char *name, char *buf, size
 /* the port's lossless chain: the DSCP and priority RoCE rides, PFC and ECN on it */
 static void port_lossless(const char *dev, const struct rdiag_port *p, struct rd_desc_port *dp)
 {
-	struct rdiag_fabric *fab;
-	struct rdiag_fabric_qos qos;
-	struct rdiag_chain_in in;
 	struct rdiag_chain c;
-	struct rdiag_dcb dcb;
-	int dcb_err;
 
 	dp->dscp = dp->prio = -1;
-	if (!p->netdev[0] || strcmp(p->link_layer, "Ethernet") || rdiag_fabric_open(&fab, NULL) < 0)
+	if (!p->netdev[0] || strcmp(p->link_layer, "Ethernet") ||
+	    rdiag_fabric_port_chain(p->netdev, dev, p->port, &c) < 0)
 		return;
-	dcb_err = rdiag_fabric_dcb(fab, p->netdev, &dcb);
-	if (rdiag_fabric_qos(fab, p->netdev, dev, p->port, &qos) < 0) {
-		rdiag_fabric_close(fab);
-		return;
-	}
-	memset(&in, 0, sizeof(in));
-	in.ifname = p->netdev;
-	in.dev = dev;
-	in.port = p->port;
-	in.tos = -1;
-	in.dcb = dcb_err ? NULL : &dcb;
-	in.dcb_err = dcb_err;
-	in.qos = &qos;
-	rdiag_fabric_chain(&in, &c);
-	rdiag_fabric_close(fab);
 	if (!strcmp(c.verdict, "unknown"))
 		return;
 	dp->dscp = c.dscp;

@@ -402,3 +402,36 @@ void rdiag_fabric_chain(const struct rdiag_chain_in *in, struct rdiag_chain *c)
 	}
 	c->verdict = nbroken ? "broken" : nok ? "ok" : "unknown";
 }
+
+int rdiag_fabric_port_chain(const char *ifname, const char *dev, uint32_t port,
+			    struct rdiag_chain *out)
+{
+	struct rdiag_fabric *fab;
+	struct rdiag_fabric_qos qos;
+	struct rdiag_chain_in in;
+	struct rdiag_dcb dcb;
+	int dcb_err, r;
+
+	if (!ifname || !dev || !out)
+		return -EINVAL;
+	r = rdiag_fabric_open(&fab, NULL);
+	if (r < 0)
+		return r;
+	dcb_err = rdiag_fabric_dcb(fab, ifname, &dcb);
+	r = rdiag_fabric_qos(fab, ifname, dev, port, &qos);
+	if (r < 0) {
+		rdiag_fabric_close(fab);
+		return r;
+	}
+	memset(&in, 0, sizeof(in));
+	in.ifname = ifname;
+	in.dev = dev;
+	in.port = port;
+	in.tos = -1;
+	in.dcb = dcb_err ? NULL : &dcb;
+	in.dcb_err = dcb_err;
+	in.qos = &qos;
+	rdiag_fabric_chain(&in, out);
+	rdiag_fabric_close(fab);
+	return 0;
+}

@@ -47,31 +47,11 @@ static const char *link_onoff(const struct rdiag_chain *c, const char *name)
  * cannot be checked (no DCB nor OFED settings: rxe on veth) */
 static void fabric_out(struct out *o, const struct rdiag_device *dev, const struct rdiag_port *p)
 {
-	struct rdiag_fabric *fab;
-	struct rdiag_fabric_qos qos;
-	struct rdiag_chain_in in;
 	struct rdiag_chain c;
-	struct rdiag_dcb dcb;
 	const char *v;
-	int dcb_err;
 
-	if (rdiag_fabric_open(&fab, NULL) < 0)
+	if (rdiag_fabric_port_chain(p->netdev, dev->name, p->port, &c) < 0)
 		return;
-	dcb_err = rdiag_fabric_dcb(fab, p->netdev, &dcb);
-	if (rdiag_fabric_qos(fab, p->netdev, dev->name, p->port, &qos) < 0) {
-		rdiag_fabric_close(fab);
-		return;
-	}
-	memset(&in, 0, sizeof(in));
-	in.ifname = p->netdev;
-	in.dev = dev->name;
-	in.port = p->port;
-	in.tos = -1;
-	in.dcb = dcb_err ? NULL : &dcb;
-	in.dcb_err = dcb_err;
-	in.qos = &qos;
-	rdiag_fabric_chain(&in, &c);
-	rdiag_fabric_close(fab);
 	if (!strcmp(c.verdict, "unknown"))
 		return;
 	if (c.dscp >= 0)

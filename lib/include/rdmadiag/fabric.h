@@ -200,6 +200,11 @@ struct rdiag_chain {
 	int64_t prio_packets[RDIAG_DCB_PRIOS];
 };
 void rdiag_fabric_chain(const struct rdiag_chain_in *in, struct rdiag_chain *out);
+/* the chain of RDMA port dev/port on its netdev ifname as this host has it now (its own
+ * fabric handle: DCB, OFED/configfs settings, ToS from configfs or the kernel default, no
+ * counters): 0, or -errno when the handle or the port's settings cannot be read */
+int rdiag_fabric_port_chain(const char *ifname, const char *dev, uint32_t port,
+			    struct rdiag_chain *out);
 const char *rdiag_link_state_name(enum rdiag_link_state s);	/* "ok", "broken", ... */
 
 #ifdef __cplusplus
