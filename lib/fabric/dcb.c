@@ -35,42 +35,14 @@ static int bad(struct parse_ctx *x, const char *why)
 	return MNL_CB_ERROR;
 }
 
-/* a walk that counts the bytes its attributes cover */
-struct strict {
-	mnl_attr_cb_t cb;
-	void *data;
-	size_t used;
-};
-
-static int strict_cb(const struct nlattr *a, void *data)
-{
-	struct strict *s = data;
-
-	s->used += MNL_ALIGN(a->nla_len);
-	return s->cb(a, s->data);
-}
-
 /* the attributes of NEST (or of message NLH after OFFSET bytes when nest is NULL) through
  * cb; MNL_CB_ERROR also when they stop short of the payload's end */
 static int walk(struct parse_ctx *x, const struct nlmsghdr *nlh, unsigned int offset,
 		const struct nlattr *nest, mnl_attr_cb_t cb)
 {
-	struct strict s = { cb, x, 0 };
-	size_t payload;
-	int ret;
+	int ret = rd_fabric_walk(nlh, offset, nest, cb, x);
 
-	if (nest) {
-		payload = mnl_attr_get_payload_len(nest);
-		ret = mnl_attr_parse_nested(nest, strict_cb, &s);
-	} else {
-		size_t start = MNL_NLMSG_HDRLEN + MNL_ALIGN(offset);
-
-		payload = nlh->nlmsg_len > start ? nlh->nlmsg_len - start : 0;
-		ret = rd_nl_attr_parse(nlh, offset, strict_cb, &s);
-	}
-	if (ret == MNL_CB_ERROR)
-		return ret;
-	if (s.used < payload)
+	if (ret == RD_WALK_SHORT)
 		return bad(x, "an attribute past its message");
 	return ret;
 }

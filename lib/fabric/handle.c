@@ -76,6 +76,8 @@ void rdiag_fabric_close(struct rdiag_fabric *f)
 		return;
 	if (f->nl)
 		mnl_socket_close(f->nl);
+	if (f->genl)
+		mnl_socket_close(f->genl);
 	if (f->record)
 		fclose(f->record);
 	rd_replay_free(f->replay);

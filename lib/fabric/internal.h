@@ -13,12 +13,15 @@ struct rd_replay;
 struct rd_eth_replay;
 struct mnl_socket;
 struct nlmsghdr;
+struct nlattr;
 
 struct rdiag_fabric {
 	char root[4096];		/* RDMADIAG_SYSFS_ROOT ("" = the real /) */
 	struct rd_replay *replay;	/* RDMADIAG_NL_REPLAY: dcbnl replies */
 	struct rd_eth_replay *eth_replay; /* RDMADIAG_ETHTOOL_REPLAY */
 	struct mnl_socket *nl;		/* NETLINK_ROUTE, opened on first use */
+	struct mnl_socket *genl;	/* NETLINK_GENERIC (ethtool netlink), on first use */
+	int ethtool_family;		/* its id once resolved; 0 not yet, -errno refused */
 	uint32_t seq;
 	FILE *record;
 	char err[256];
@@ -26,6 +29,37 @@ struct rdiag_fabric {
 
 void rd_fabric_seterr(struct rdiag_fabric *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* ---- nl_walk.c ---- */
+/* the attributes of NEST (or of message NLH after OFFSET bytes when nest is NULL) through cb,
+ * within the message (lib/netlink's rd_nl_attr_parse).  libmnl ends a walk quietly at an
+ * attribute whose length does not fit; this returns RD_WALK_SHORT then (the attributes
+ * stop short of the payload's end), else what the walk returned (MNL_CB_ERROR from cb). */
+#define RD_WALK_SHORT (-2)
+int rd_fabric_walk(const struct nlmsghdr *nlh, unsigned int offset, const struct nlattr *nest,
+		   int (*cb)(const struct nlattr *a, void *data), void *data);
+
+/* ---- genl.c: generic netlink (family lookup, one exchange; replay and record) ---- */
+/* the first message of type TYPE of reply datagram buf[0..len), checked to hold its
+ * genlmsghdr.  0 (*out); -errno of an NLMSG_ERROR; -EBADMSG malformed (why, may be NULL) */
+int rd_genl_reply(const void *buf, size_t len, uint16_t type, const struct nlmsghdr **out,
+		  const char **why);
+/* the family id of CTRL_CMD_GETFAMILY's reply datagram buf[0..len).  0; -errno of an
+ * NLMSG_ERROR (-ENOENT: no such family in this kernel); -EBADMSG malformed (why says) */
+int rd_genl_family_parse(const void *buf, size_t len, uint16_t *id, const char **why);
+/* send request REQ (a complete message; seq filled here) on the generic netlink socket, or
+ * look it up in the replay; *rep and *replen: the first reply datagram (in BUF of SIZE bytes
+ * when live, in the replay otherwise).  0 or -errno (f->err set) */
+int rd_genl_exchange(struct rdiag_fabric *f, void *req, void *buf, size_t size,
+		     const void **rep, size_t *replen);
+/* the id of the "ethtool" family (cached).  0; -EOPNOTSUPP this kernel has none; -errno */
+int rd_genl_ethtool_family(struct rdiag_fabric *f, uint16_t *id);
+
+/* ---- pause.c ---- */
+/* Fill *out from one ETHTOOL_MSG_PAUSE_GET reply datagram of family FAMILY.  0; -errno of
+ * an NLMSG_ERROR; -EBADMSG malformed (why says).  Unknown attributes are skipped. */
+int rd_pause_parse_datagram(const void *buf, size_t len, uint16_t family,
+			    struct rdiag_eth_pause *out, const char **why);
 
 /* ---- dcb.c ---- */
 /* Fill *out from one dcbnl reply datagram buf[0..len) (what RTM_GETDCB answers: one

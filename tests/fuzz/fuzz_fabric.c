@@ -3,7 +3,10 @@
  *                the chain run on what was parsed;
  *   byte 0 odd:  an ethtool -S answer: u16 (little endian) length of the ETHTOOL_GSTRINGS
  *                names, the names, then the ETHTOOL_GSTATS values (rd_ethstats_build), each
- *                name then looked up in the RoCE catalogue of every driver it has.
+ *                name then looked up in the RoCE catalogue of every driver it has;
+ *   byte 0 2 mod 4: a generic netlink reply datagram, read both as the "ethtool" family
+ *                lookup's answer (rd_genl_family_parse) and as ETHTOOL_MSG_PAUSE_GET's of
+ *                family 21 (rd_pause_parse_datagram, the id mk_pause.py records).
  * Each piece is an exactly sized heap copy so that ASan flags a read past it.  Invariants:
  * a parsed table never holds more than it has room for, every name is terminated, every
  * chain link has a name, a state and terminated texts.  Seeds: tests/fuzz/mk_seeds_fabric.py
@@ -124,6 +127,33 @@ static void eth(const uint8_t *data, size_t size)
 	free(values);
 }
 
+static void pause(const uint8_t *data, size_t size)
+{
+	uint8_t *b = malloc(size ? size : 1);
+	struct rdiag_eth_pause p;
+	const char *why = NULL;
+	uint16_t id = 0;
+	int ret;
+
+	memcpy(b, data, size);
+	ret = rd_genl_family_parse(b, size, &id, &why);
+	CHECK(ret <= 0 && ret >= -4095);
+	CHECK(ret != -EBADMSG || why != NULL);
+	CHECK(ret != 0 || id != 0);
+	memset(&p, 0xa5, sizeof(p));
+	why = NULL;
+	ret = rd_pause_parse_datagram(b, size, 21, &p, &why);
+	free(b);
+	CHECK(ret <= 0 && ret >= -4095);
+	CHECK(ret != -EBADMSG || why != NULL);
+	if (ret == 0) {
+		CHECK(p.autoneg >= -1 && p.autoneg <= 1);
+		CHECK(p.rx >= -1 && p.rx <= 1 && p.tx >= -1 && p.tx <= 1);
+		CHECK(p.has_tx_frames || p.tx_frames == 0);
+		CHECK(p.has_rx_frames || p.rx_frames == 0);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -132,6 +162,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (data[0] & 1)
 		eth(data + 1, size - 1);
+	else if (data[0] & 2)
+		pause(data + 1, size - 1);
 	else
 		dcb(data + 1, size - 1);
 	return 0;

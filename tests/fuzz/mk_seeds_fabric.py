@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Seeds of tests/fuzz/fuzz_fabric.c (tests/fuzz/corpus-fabric/): every reply datagram of the
-dcbnl recordings in tests/fixtures/fabric/*.rec (byte 0 = 0, then the datagram) and every
+dcbnl recordings in tests/fixtures/fabric/dcb-*.rec (byte 0 = 0, then the datagram), every
+reply datagram of the ethtool-netlink pause recordings pause-*.rec (byte 0 = 2) and every
 ethtool -S sample of tests/fixtures/fabric/eth-*.txt (byte 0 = 1, u16 LE names length, the
 names, the values).  Run from the top of the tree: python3 tests/fuzz/mk_seeds_fabric.py"""
 import glob
@@ -18,6 +19,15 @@ for rec in sorted(glob.glob(FX + "/dcb-*.rec")):
         if line.startswith("rep "):
             with open("%s/seed-%s-%d" % (OUT, base, n), "wb") as f:
                 f.write(b"\0" + bytes.fromhex(line[4:].strip()))
+            n += 1
+
+for rec in sorted(glob.glob(FX + "/pause-*.rec")):
+    base = os.path.basename(rec)[:-4]
+    n = 0
+    for line in open(rec):
+        if line.startswith("rep "):
+            with open("%s/seed-%s-%d" % (OUT, base, n), "wb") as f:
+                f.write(b"\2" + bytes.fromhex(line[4:].strip()))
             n += 1
 
 for txt in sorted(glob.glob(FX + "/eth-*.txt")):

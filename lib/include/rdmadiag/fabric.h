@@ -119,6 +119,23 @@ uint64_t rdiag_ethstats_time_ns(const struct rdiag_ethstats *s);
 /* the value of statistic NAME: 0, or -ENOENT */
 int rdiag_ethstats_find(const struct rdiag_ethstats *s, const char *name, uint64_t *value);
 
+/* ---- link-level pause through ethtool netlink (what `ethtool -I -a IFNAME` reads) ----
+ * ETHTOOL_MSG_PAUSE_GET with ETHTOOL_FLAG_STATS on the "ethtool" generic netlink family.
+ * The standard 802.3x pause statistics (aPAUSEMACCtrlFrames*) exist only where the driver
+ * implements get_pause_stats; PFC frames are per-priority ethtool -S statistics, not these.
+ * The replay seam is RDMADIAG_NL_REPLAY (the family lookup and the request, recorded). */
+struct rdiag_eth_pause {
+	int autoneg, rx, tx;		/* 0 off, 1 on, -1 absent from the reply */
+	bool has_tx_frames, has_rx_frames;	/* false: "not available here", never 0 */
+	uint64_t tx_frames, rx_frames;	/* pause frames sent / received */
+	uint64_t time_ns;		/* CLOCK_MONOTONIC when it was read */
+};
+/* IFNAME's pause settings and statistics.  0; -EOPNOTSUPP the kernel has no ethtool netlink
+ * or the driver no get_pauseparam (veth, rxe's netdev); -ENODEV no such device; -EBADMSG a
+ * malformed reply; -ENOENT nothing recorded for it (replay); -ENXIO RDMADIAG_SYSFS_ROOT
+ * without RDMADIAG_NL_REPLAY; other -errno.  out is filled on 0 only. */
+int rdiag_fabric_pause(struct rdiag_fabric *f, const char *ifname, struct rdiag_eth_pause *out);
+
 /* ---- the catalogue of the Ethernet statistics that matter for RoCE (data, per driver) ---- */
 struct rdiag_eth_catalog_entry {
 	const char *driver;	/* the ethtool driver name */
