@@ -137,3 +137,56 @@ traffic ok null"
 	run ofed rdmastat fabric --csv
 	assert_failure 2
 }
+
+# link-level pause through ethtool netlink: a recording of the family lookup and PAUSE_GET
+# (mk_pause.py) appended to the dcbnl one, as --nl-record writes both into one file
+# withpause PAUSE-REC CMD...: the upstream tree, dcb-pfc3.rec and PAUSE-REC
+withpause() {
+	cat "$FX/dcb-pfc3.rec" "$FX/$1" > "$BATS_TEST_TMPDIR/nl.rec"
+	shift
+	RDMADIAG_SYSFS_ROOT=$FX/upstream RDMADIAG_NL_REPLAY=$BATS_TEST_TMPDIR/nl.rec \
+		RDMADIAG_ETHTOOL_REPLAY=$FX/eth-prio3.txt "$@"
+}
+
+@test "pause: ethtool netlink's settings and 802.3x frames, ethtool's JSON keys; -i gives the deltas" {
+	run --separate-stderr withpause pause-stats.rec rdmastat fabric --tos 106 -j
+	assert_success
+	[ -z "$stderr" ]
+	run jq -c '.[0].pause' <<< "$output"
+	assert_output '{"autonegotiate":false,"rx":true,"tx":true,"tx_pause_frames":5,"rx_pause_frames":12}'
+	run withpause pause-stats.rec rdmastat fabric --tos 106 -i 0.05 -j
+	assert_success
+	run jq -c '.[0].pause | [.tx_pause_frames, .rx_pause_frames, .interval.tx_pause_frames, .interval.rx_pause_frames, (.interval.rx_pause_frames_per_s > 0)]' <<< "$output"
+	assert_output '[9,112,4,100,true]'
+	run withpause pause-stats.rec rdmastat fabric --tos 106 -i 0.05
+	assert_output --partial '  pause autoneg off rx on tx on tx-frames 9 rx-frames 112'
+	assert_output --regexp '    over 0\.[0-9]+ s: tx-frames \+4 \([0-9.]+/s\) rx-frames \+100 \([0-9.]+/s\)'
+}
+
+@test "pause: a driver without pause statistics: frames absent, never 0; without get_pauseparam: not available here" {
+	run withpause pause-nostats.rec rdmastat fabric --tos 106 -j
+	assert_success
+	run jq -c '.[0].pause' <<< "$output"
+	assert_output '{"autonegotiate":true,"rx":false,"tx":false}'
+	run withpause pause-nostats.rec rdmastat fabric --tos 106
+	assert_output --partial '  pause autoneg on rx off tx off frames: not available here (no pause statistics in this driver)'
+	run --separate-stderr withpause pause-none.rec rdmastat fabric --tos 106
+	assert_success
+	[ -z "$stderr" ]
+	assert_output --partial '  pause: not available here (no ethtool netlink pause for this driver)'
+	run withpause pause-nofamily.rec rdmastat fabric --tos 106 -j
+	run jq -c '.[0] | has("pause")' <<< "$output"
+	assert_output false
+}
+
+@test "pause: a malformed reply is one warning and no pause object; a dcbnl-only recording has none, quietly" {
+	run --separate-stderr withpause pause-bad-nest.rec rdmastat fabric --tos 106 -j
+	assert_success
+	assert_equal "$stderr" "rdmastat: warning: malformed ethtool pause reply for eth0: a pause statistic past its nest"
+	run jq -c '.[0] | has("pause")' <<< "$output"
+	assert_output false
+	run --separate-stderr upstream rdmastat fabric --tos 106
+	assert_success
+	[ -z "$stderr" ]
+	refute_output --partial 'pause'
+}

@@ -16,6 +16,7 @@
 #include "esc.h"
 #include "out.h"
 #include "stat_fabric.h"
+#include "stat_fabric_pause.h"
 #include "stat_fabric_rdma.h"
 #include "tool.h"
 
@@ -410,6 +411,7 @@ struct target {
 	uint32_t port;
 	struct rdiag_ethstats *a, *b;
 	struct rdiag_samples *ra, *rb;	/* the port's RDMA counters at a and b (-i) */
+	struct fabric_pause pause;	/* link-level pause, at a and b (-i) or now */
 };
 
 int stat_fabric_run(struct out *o, struct rdiag_counters *c, const struct stat_fabric_opts *opts)
@@ -464,6 +466,7 @@ int stat_fabric_run(struct out *o, struct rdiag_counters *c, const struct stat_f
 			if (rdiag_fabric_ethstats(f, t[i].netdev, &t[i].a) < 0)
 				tool_warn("%s: %s", tool_esc_tmp(t[i].netdev), rdiag_fabric_errmsg(f));
 			t[i].ra = fabric_rdma_sample(c, t[i].dev, t[i].port);
+			fabric_pause_sample(f, t[i].netdev, &t[i].pause);
 		}
 		sleep_s(opts->interval);
 		for (i = 0; i < nt; i++) {
@@ -471,6 +474,8 @@ int stat_fabric_run(struct out *o, struct rdiag_counters *c, const struct stat_f
 				tool_warn("%s: %s", tool_esc_tmp(t[i].netdev), rdiag_fabric_errmsg(f));
 			if (t[i].ra)
 				t[i].rb = fabric_rdma_sample(c, t[i].dev, t[i].port);
+			if (t[i].pause.have_b)
+				fabric_pause_sample(f, t[i].netdev, &t[i].pause);
 		}
 	}
 
@@ -509,6 +514,9 @@ int stat_fabric_run(struct out *o, struct rdiag_counters *c, const struct stat_f
 		else
 			out_text(o, "  dcb: %s\n", dcb_err == -EOPNOTSUPP ?
 				 "none (the driver does not implement dcbnl)" : "could not be read");
+		if (opts->interval <= 0)
+			fabric_pause_sample(f, t[i].netdev, &t[i].pause);
+		fabric_pause_print(o, &t[i].pause);
 		print_qos(o, &qos);
 		if (t[i].a && t[i].b)
 			print_priorities(o, t[i].a, t[i].b);
