@@ -164,3 +164,48 @@ mkreplay() {
 	[ "$(grep -c '^rdma_port_state_id{' <<< "$output")" = 3 ] || fail "$output"
 	[ "$(wc -l <<< "$stderr")" = 1 ] || fail "stderr: $stderr"
 }
+
+# the standard pause statistics through ethtool netlink: the pause recording (mk_pause.py)
+# after the dcbnl one, as --nl-record writes them into one file
+withpause() {
+	cat "$FX/dcb-pfc3.rec" "$FX/$1" > "$TMP/nl.rec"
+	RDMADIAG_NL_REPLAY=$TMP/nl.rec ofed "$FX/eth-prio3.txt" "${@:2}"
+}
+# the rdma_eth_standard_pause_frames_total samples of exposition FILE, parsed
+std_pause() {
+	parsed "$1" | grep '^rdma_eth_standard_pause_frames_total ' || true
+}
+
+@test "--prom: ethtool netlink's standard pause frames, a family of their own (rx 12, tx 5; -i: the next sample)" {
+	run --separate-stderr withpause pause-stats.rec rdmastat --prom
+	assert_success
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	printf '%s\n' "$output" > "$TMP/p"
+	run std_pause "$TMP/p"
+	assert_output "rdma_eth_standard_pause_frames_total device=mlx5_0,direction=rx,netdev=eth0,port=1 12.0
+rdma_eth_standard_pause_frames_total device=mlx5_0,direction=tx,netdev=eth0,port=1 5.0"
+	# the ethtool -S families are unchanged beside it
+	expected "$FX/eth-prio3.txt" 0 > "$TMP/want"
+	parsed "$TMP/p" | grep -v '^rdma_eth_standard_pause_frames_total ' > "$TMP/got"
+	diff -u "$TMP/want" "$TMP/got"
+	run --separate-stderr withpause pause-stats.rec rdmastat --prom -i 0.05 -n 2
+	assert_success
+	awk 'p; /^$/ { p = 1 }' <<< "$output" | sed 's/ [0-9]\{13\}$//' > "$TMP/p2"
+	run std_pause "$TMP/p2"
+	assert_output "rdma_eth_standard_pause_frames_total device=mlx5_0,direction=rx,netdev=eth0,port=1 112.0
+rdma_eth_standard_pause_frames_total device=mlx5_0,direction=tx,netdev=eth0,port=1 9.0"
+}
+
+@test "--prom: no standard pause family where the driver counts none or has no pause settings (no 0 samples, no warning)" {
+	for rec in pause-nostats.rec pause-none.rec pause-nofamily.rec; do
+		run --separate-stderr withpause $rec rdmastat --prom
+		assert_success
+		[ -z "$stderr" ] || fail "$rec: stderr: $stderr"
+		refute_output --partial rdma_eth_standard_pause
+		assert_output --partial rdma_eth_priority_packets_total
+	done
+	run --separate-stderr withpause pause-bad-short-stat.rec rdmastat --prom
+	assert_success
+	assert_equal "$stderr" "rdmastat: warning: malformed ethtool pause reply for eth0: pause statistic shorter than 8 bytes"
+	refute_output --partial rdma_eth_standard_pause
+}

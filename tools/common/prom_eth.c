@@ -49,8 +49,15 @@ static const struct eth_family {
 struct eth_port {
 	const char *dev, *netdev;
 	uint32_t port;
-	struct rdiag_ethstats *s;
+	struct rdiag_ethstats *s;	/* NULL: no ethtool -S statistics */
+	bool has_pause;
+	struct rdiag_eth_pause pause;	/* ethtool netlink's standard pause statistics */
 };
+
+/* the standard pause statistics, apart from the driver's own names: a driver may count the
+ * same frames under a name of its own (mlx5 rx_pause_ctrl_phy in rdma_eth_pause_frames_total),
+ * so summing the two families would count them twice */
+#define STD_PAUSE "rdma_eth_standard_pause_frames_total"
 
 static struct rdiag_fabric *fab;
 static bool fab_failed;
@@ -112,8 +119,11 @@ static void print_family(const struct eth_family *fm, const struct eth_port *ps,
 	size_t i, k;
 
 	for (i = 0; i < np; i++) {
-		const char *drv = rdiag_ethstats_driver(ps[i].s);
+		const char *drv;
 
+		if (!ps[i].s)
+			continue;
+		drv = rdiag_ethstats_driver(ps[i].s);
 		for (k = 0; k < rdiag_ethstats_count(ps[i].s); k++) {
 			const char *nm = rdiag_ethstats_name(ps[i].s, k);
 			const struct rdiag_eth_catalog_entry *e;
@@ -130,6 +140,52 @@ static void print_family(const struct eth_family *fm, const struct eth_port *ps,
 			sample_line(fm, &ps[i], e, nm, prio, rdiag_ethstats_value(ps[i].s, k),
 				    ts_ms);
 		}
+	}
+}
+
+static void std_pause_line(const struct eth_port *p, const char *dir, uint64_t v, int64_t ts_ms)
+{
+	printf(STD_PAUSE "{device=\"");
+	prom_label_escape(stdout, p->dev);
+	printf("\",port=\"%u\",netdev=\"", p->port);
+	prom_label_escape(stdout, p->netdev);
+	printf("\",direction=\"%s\"} %" PRIu64, dir, v);
+	if (ts_ms >= 0)
+		printf(" %" PRId64, ts_ms);
+	printf("\n");
+}
+
+/* the family of the ports whose driver has pause statistics (ethtool netlink) */
+static void print_std_pause(const struct eth_port *ps, size_t np, int64_t ts_ms)
+{
+	bool head = false;
+	size_t i;
+
+	for (i = 0; i < np; i++) {
+		const struct rdiag_eth_pause *pp = &ps[i].pause;
+
+		if (!ps[i].has_pause || (!pp->has_rx_frames && !pp->has_tx_frames))
+			continue;
+		if (!head) {
+			printf("# HELP " STD_PAUSE " IEEE 802.3x pause frames, the kernel's standard statistics (ethtool netlink, ethtool -I -a); a driver may count the same frames in rdma_eth_pause_frames_total\n# TYPE " STD_PAUSE " counter\n");
+			head = true;
+		}
+		if (pp->has_rx_frames)
+			std_pause_line(&ps[i], "rx", pp->rx_frames, ts_ms);
+		if (pp->has_tx_frames)
+			std_pause_line(&ps[i], "tx", pp->tx_frames, ts_ms);
+	}
+}
+
+/* the port's pause through ethtool netlink into *p (has_pause false when there is none) */
+static void sample_pause(struct rdiag_fabric *fb, struct eth_port *p)
+{
+	int ret = rdiag_fabric_pause(fb, p->netdev, &p->pause);
+
+	p->has_pause = ret == 0;
+	if (ret < 0 && !quiet_err(ret) && !warned) {
+		tool_warn("%s", rdiag_fabric_errmsg(fb));
+		warned = true;
 	}
 }
 
@@ -160,7 +216,7 @@ void prom_eth(struct rdiag_counters *c, const char *dev, uint32_t port, int64_t 
 				if (!quiet_err(ret) && !warned)
 					tool_warn("%s", rdiag_fabric_errmsg(fb));
 				warned |= !quiet_err(ret);
-				continue;
+				s = NULL;
 			}
 			n2 = realloc(ps, (np + 1) * sizeof(*ps));
 			if (!n2) {
@@ -168,14 +224,17 @@ void prom_eth(struct rdiag_counters *c, const char *dev, uint32_t port, int64_t 
 				break;
 			}
 			ps = n2;
+			memset(&ps[np], 0, sizeof(ps[np]));
 			ps[np].dev = dv->name;
 			ps[np].netdev = pt->netdev;
 			ps[np].port = pt->port;
-			ps[np++].s = s;
+			ps[np].s = s;
+			sample_pause(fb, &ps[np++]);
 		}
 	}
 	for (f = 0; f < sizeof(families) / sizeof(families[0]); f++)
 		print_family(&families[f], ps, np, ts_ms);
+	print_std_pause(ps, np, ts_ms);
 	for (j = 0; j < np; j++)
 		rdiag_ethstats_free(ps[j].s);
 	free(ps);
