@@ -30,6 +30,18 @@ static int total_slot(const struct rdiag_eth_catalog_entry *e)
 	return -1;
 }
 
+/* the pause total from ethtool netlink's standard statistics (both ways), for a driver whose
+ * ethtool -S has no pause name the catalogue knows; left absent where those are absent too */
+static void std_pause(struct rdiag_fabric *f, const char *ifname, struct rt_eth_snap *out)
+{
+	struct rdiag_eth_pause p;
+
+	if (rdiag_fabric_pause(f, ifname, &p) < 0 || (!p.has_rx_frames && !p.has_tx_frames))
+		return;
+	out->total[RT_ET_PAUSE] = p.rx_frames + p.tx_frames;
+	out->have_total[RT_ET_PAUSE] = true;
+}
+
 int rt_eth_sample(struct rdiag_fabric **f, const char *ifname, struct rt_eth_snap *out)
 {
 	struct rdiag_ethstats *st = NULL;
@@ -65,7 +77,11 @@ int rt_eth_sample(struct rdiag_fabric **f, const char *ifname, struct rt_eth_sna
 		}
 	}
 	rdiag_ethstats_free(st);
-	return known ? 0 : -ENOENT;
+	if (!known)
+		return -ENOENT;
+	if (!out->have_total[RT_ET_PAUSE])
+		std_pause(*f, ifname, out);
+	return 0;
 }
 
 static void step(struct rt_eth_val *v, uint64_t raw, uint64_t t_ns)

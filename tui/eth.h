@@ -23,7 +23,9 @@ struct rt_eth_snap {
 	uint64_t prio[RDIAG_DCB_PRIOS][RT_ES__N];
 	bool have[RT_ES__N];		/* the driver has this statistic per priority */
 	uint64_t total[RT_ET__N];	/* pause: every PFC and link-level pause frame, both
-					 * ways; discards: every discard statistic */
+					 * ways (ethtool netlink's standard pause statistics
+					 * when ethtool -S has no pause name the catalogue
+					 * knows); discards: every discard statistic */
 	bool have_total[RT_ET__N];
 };
 

@@ -1,11 +1,14 @@
 /* rdmatop's Ethernet side without curses: per-priority rates through the library's rate
  * function (tui/eth.c), the Fabric screen's cells (tui/view_fabric.c), the Ports screen's
- * PAUSE/s and DISC/s columns, the F key, and a sample read through lib/fabric's ethtool
- * replay of tests/fixtures/fabric. */
+ * PAUSE/s and DISC/s columns, the F key, a sample read through lib/fabric's ethtool
+ * replay of tests/fixtures/fabric, and the PAUSE/s total from ethtool netlink's standard
+ * pause statistics when ethtool -S has no pause name. */
 #include <curses.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tap.h"
 #include "eth.h"
@@ -189,11 +192,87 @@ static void test_sample_replay(void)
 	unsetenv("RDMADIAG_SYSFS_ROOT");
 }
 
+/* write an ethtool replay of eth0 (mlx5_core) with per-priority packets but no pause name,
+ * two samples */
+static void write_nopause_replay(const char *path)
+{
+	static const char *const names[2] = { "rx_prio3_packets", "tx_prio3_packets" };
+	FILE *fp = fopen(path, "w");
+	int i, j, k;
+
+	fprintf(fp, "eth0 driver mlx5_core\neth0 strings ");
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < 32; j++)
+			fprintf(fp, "%02x", j < (int)strlen(names[i]) ? (unsigned char)names[i][j] : 0);
+	for (k = 0; k < 2; k++) {
+		uint64_t v[2] = { 100u + 50u * (unsigned)k, 200u + 50u * (unsigned)k };
+
+		fprintf(fp, "\neth0 stats ");
+		for (i = 0; i < 2; i++)
+			for (j = 0; j < 8; j++)
+				fprintf(fp, "%02x", ((const unsigned char *)&v[i])[j]);
+	}
+	fprintf(fp, "\n");
+	fclose(fp);
+}
+
+/* no pause name in ethtool -S: the Ports screen's PAUSE/s total comes from ethtool netlink's
+ * standard pause statistics (rx + tx frames), and stays absent where the driver has none */
+static void test_std_pause_fallback(void)
+{
+	char eth[] = "/tmp/rdiag-tui-eth-XXXXXX", nl[] = "/tmp/rdiag-tui-nl-XXXXXX";
+	char cmd[256];
+	struct rdiag_fabric *f = NULL;
+	struct rt_eth_snap a, b;
+	int fd;
+
+	fd = mkstemp(eth);
+	close(fd);
+	write_nopause_replay(eth);
+	fd = mkstemp(nl);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "cat " FX "dcb-pfc3.rec " FX "pause-stats.rec > %s", nl);
+	EXPECT_EQ(system(cmd), 0);
+	setenv("RDMADIAG_SYSFS_ROOT", FX "ofed", 1);
+	setenv("RDMADIAG_ETHTOOL_REPLAY", eth, 1);
+	setenv("RDMADIAG_NL_REPLAY", nl, 1);
+	EXPECT_EQ(rt_eth_sample(&f, "eth0", &a), 0);
+	EXPECT_EQ(rt_eth_sample(&f, "eth0", &b), 0);
+	EXPECT_TRUE(!a.have[RT_ES_RX_PAUSE] && a.have[RT_ES_RX_PKTS]);
+	EXPECT_TRUE(a.have_total[RT_ET_PAUSE]);
+	EXPECT_U64(a.total[RT_ET_PAUSE], 12 + 5);	/* pause-stats.rec: rx 12, tx 5 */
+	EXPECT_U64(b.total[RT_ET_PAUSE], 112 + 9);
+	EXPECT_U64(b.prio[3][RT_ES_RX_PKTS] - a.prio[3][RT_ES_RX_PKTS], 50);
+	rdiag_fabric_close(f);
+	/* a driver without pause statistics: no PAUSE/s, not 0 */
+	snprintf(cmd, sizeof(cmd), "cat " FX "dcb-pfc3.rec " FX "pause-nostats.rec > %s", nl);
+	EXPECT_EQ(system(cmd), 0);
+	f = NULL;
+	EXPECT_EQ(rt_eth_sample(&f, "eth0", &a), 0);
+	EXPECT_TRUE(!a.have_total[RT_ET_PAUSE]);
+	rdiag_fabric_close(f);
+	/* ethtool -S has pause names: those, not ethtool netlink's (12 PFC frames in eth-prio3) */
+	setenv("RDMADIAG_ETHTOOL_REPLAY", FX "eth-prio3.txt", 1);
+	snprintf(cmd, sizeof(cmd), "cat " FX "dcb-pfc3.rec " FX "pause-stats.rec > %s", nl);
+	EXPECT_EQ(system(cmd), 0);
+	f = NULL;
+	EXPECT_EQ(rt_eth_sample(&f, "eth0", &a), 0);
+	EXPECT_EQ(rt_eth_sample(&f, "eth0", &b), 0);
+	EXPECT_U64(b.total[RT_ET_PAUSE] - a.total[RT_ET_PAUSE], 12);
+	rdiag_fabric_close(f);
+	unsetenv("RDMADIAG_NL_REPLAY");
+	unsetenv("RDMADIAG_ETHTOOL_REPLAY");
+	unsetenv("RDMADIAG_SYSFS_ROOT");
+	unlink(eth);
+	unlink(nl);
+}
+
 int main(void)
 {
 	test_rates_and_cells();
 	test_no_eth_columns();
 	test_key_f();
 	test_sample_replay();
+	test_std_pause_fallback();
 	return tap_done();
 }
