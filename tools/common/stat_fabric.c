@@ -463,19 +463,21 @@ int stat_fabric_run(struct out *o, struct rdiag_counters *c, const struct stat_f
 		tool_die("%s", rdiag_fabric_errmsg(NULL));
 	if (opts->interval > 0) {
 		for (i = 0; i < nt; i++) {
+			/* pause before ethtool -S: a test that waits for the device's count of
+			 * ethtool -S reads knows both were read */
+			fabric_pause_sample(f, t[i].netdev, &t[i].pause);
 			if (rdiag_fabric_ethstats(f, t[i].netdev, &t[i].a) < 0)
 				tool_warn("%s: %s", tool_esc_tmp(t[i].netdev), rdiag_fabric_errmsg(f));
 			t[i].ra = fabric_rdma_sample(c, t[i].dev, t[i].port);
-			fabric_pause_sample(f, t[i].netdev, &t[i].pause);
 		}
 		sleep_s(opts->interval);
 		for (i = 0; i < nt; i++) {
+			if (t[i].pause.have_b)
+				fabric_pause_sample(f, t[i].netdev, &t[i].pause);
 			if (t[i].a && rdiag_fabric_ethstats(f, t[i].netdev, &t[i].b) < 0)
 				tool_warn("%s: %s", tool_esc_tmp(t[i].netdev), rdiag_fabric_errmsg(f));
 			if (t[i].ra)
 				t[i].rb = fabric_rdma_sample(c, t[i].dev, t[i].port);
-			if (t[i].pause.have_b)
-				fabric_pause_sample(f, t[i].netdev, &t[i].pause);
 		}
 	}
 

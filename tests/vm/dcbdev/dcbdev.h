@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* rdmadiag_dcbdev: shared state of the pair (dcbdev_net.c) and its DCB/ethtool side
- * (dcbdev_dcb.c). */
+/* rdmadiag_dcbdev: shared state of the pair (dcbdev_net.c), its DCB/ethtool side
+ * (dcbdev_dcb.c) and link-level pause (dcbdev_pause.c). */
 #ifndef RDMADIAG_DCBDEV_H
 #define RDMADIAG_DCBDEV_H
 
 #include <linux/atomic.h>
+#include <linux/ethtool.h>
 #include <linux/netdevice.h>
 #include <net/dcbnl.h>
 
@@ -17,6 +18,9 @@ enum dcbdev_stat {
 	DCBDEV_RX_PACKETS, DCBDEV_RX_BYTES, DCBDEV_TX_PACKETS, DCBDEV_TX_BYTES,
 	DCBDEV_RX_PAUSE, DCBDEV_TX_PAUSE, DCBDEV_NSTATS
 };
+
+/* link-level pause frames (dcbdev_pause.c) */
+enum dcbdev_pause_dir { DCBDEV_PAUSE_RX, DCBDEV_PAUSE_TX, DCBDEV_PAUSE_DIRS };
 
 struct dcbdev_priv {
 	struct net_device __rcu *peer;
@@ -31,6 +35,9 @@ struct dcbdev_priv {
 	/* how many times ethtool -S read them (sysfs dcbdev/stats_reads): a test knows when
 	 * a tool's sample was taken */
 	atomic64_t stats_reads;
+	/* link-level pause: the settings ethtool -A wrote, the 802.3x frames simulated */
+	struct ethtool_pauseparam pause;
+	atomic64_t pause_frames[DCBDEV_PAUSE_DIRS];
 	/* OFED-style ECN enable bits per role and priority, and their sysfs directories */
 	u8 ecn[DCBDEV_ECN_ROLES][DCBDEV_PRIOS];
 	struct kobject *ecn_dir, *ecn_role[DCBDEV_ECN_ROLES], *ecn_enable[DCBDEV_ECN_ROLES];
@@ -47,6 +54,11 @@ extern const struct ethtool_ops dcbdev_ethtool_ops;
 void dcbdev_dcb_init(struct dcbdev_priv *p);
 int dcbdev_ecn_add(struct net_device *dev);
 void dcbdev_ecn_del(struct net_device *dev);
+void dcbdev_pause_init(struct dcbdev_priv *p);
+void dcbdev_pause_count(struct net_device *dev, struct net_device *peer, u64 n);
+void dcbdev_get_pauseparam(struct net_device *dev, struct ethtool_pauseparam *pp);
+int dcbdev_set_pauseparam(struct net_device *dev, struct ethtool_pauseparam *pp);
+void dcbdev_get_pause_stats(struct net_device *dev, struct ethtool_pause_stats *st);
 u8 dcbdev_classify(const struct dcbdev_priv *p, const struct sk_buff *skb);
 
 #endif

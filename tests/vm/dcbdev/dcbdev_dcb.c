@@ -277,4 +277,7 @@ const struct ethtool_ops dcbdev_ethtool_ops = {
 	.get_sset_count = dcbdev_get_sset_count,
 	.get_strings = dcbdev_get_strings,
 	.get_ethtool_stats = dcbdev_get_ethtool_stats,
+	.get_pauseparam = dcbdev_get_pauseparam,
+	.set_pauseparam = dcbdev_set_pauseparam,
+	.get_pause_stats = dcbdev_get_pause_stats,
 };

@@ -5,7 +5,9 @@
  * (dcbdev_classify).  PFC pause is simulated on request:
  *   echo "PRIO COUNT" > /sys/class/net/dcb0/dcbdev/pause
  * means dcb0 received COUNT PFC frames for PRIO from its peer (dcb0 rx_prioPRIO_pause
- * and dcb1 tx_prioPRIO_pause grow by COUNT); dcbdev/stats_reads counts ethtool -S reads.  ECN per priority sits where Mellanox OFED
+ * and dcb1 tx_prioPRIO_pause grow by COUNT), and "link COUNT" that it received COUNT
+ * link-level pause frames (ethtool -I -a: dcb0 rx, dcb1 tx; dcbdev_pause.c);
+ * dcbdev/stats_reads counts ethtool -S reads.  ECN per priority sits where Mellanox OFED
  * keeps it, /sys/class/net/DEV/ecn/roce_np|roce_rp/enable/PRIO (dcbdev_ecn.c).  A test device for rdmadiag's real-kernel
  * tier (tests/vm/README): not for production. */
 #include <linux/etherdevice.h>
@@ -101,6 +103,8 @@ static const struct net_device_ops dcbdev_netdev_ops = {
 };
 
 /* --- the pause knob: /sys/class/net/DEV/dcbdev/pause ---------------------------------- */
+/* "PRIO COUNT": DEV received COUNT PFC frames for PRIO; "link COUNT": COUNT 802.3x pause
+ * frames (dcbdev_pause.c).  In both, the peer sent them. */
 static ssize_t pause_store(struct device *d, struct device_attribute *attr,
 			   const char *buf, size_t len)
 {
@@ -109,14 +113,21 @@ static ssize_t pause_store(struct device *d, struct device_attribute *attr,
 	unsigned int prio;
 	unsigned long long n;
 	char extra;
+	bool link = false;
 
-	if (sscanf(buf, "%u %llu %c", &prio, &n, &extra) != 2 || prio >= DCBDEV_PRIOS)
+	if (sscanf(buf, "link %llu %c", &n, &extra) == 1)
+		link = true;
+	else if (sscanf(buf, "%u %llu %c", &prio, &n, &extra) != 2 || prio >= DCBDEV_PRIOS)
 		return -EINVAL;
-	dcbdev_count(p, prio, DCBDEV_RX_PAUSE, n);
 	rcu_read_lock();
 	peer = rcu_dereference(p->peer);
-	if (peer)
-		dcbdev_count(netdev_priv(peer), prio, DCBDEV_TX_PAUSE, n);
+	if (link) {
+		dcbdev_pause_count(dev, peer, n);
+	} else {
+		dcbdev_count(p, prio, DCBDEV_RX_PAUSE, n);
+		if (peer)
+			dcbdev_count(netdev_priv(peer), prio, DCBDEV_TX_PAUSE, n);
+	}
 	rcu_read_unlock();
 	return len;
 }
@@ -149,6 +160,7 @@ static void dcbdev_setup(struct net_device *dev)
 	dev->max_mtu = 9000;
 	eth_hw_addr_random(dev);
 	dcbdev_dcb_init(netdev_priv(dev));
+	dcbdev_pause_init(netdev_priv(dev));
 }
 
 static int __init dcbdev_module_init(void)

@@ -20,6 +20,11 @@
 #           route, not the pair)
 #   pause   the pause knob: "3 4" into dcb0's, i.e. dcb1 sent dcb0 4 PFC frames for prio 3
 #   ipv6    APP 26:3 again, 5 IPv6 pings from dcb0 marked DSCP 26 (to fd00:7::99 via dcb1)
+#   linkpause  the knob's "link 7" on dcb0 (802.3x pause) and ethtool -A dcb0 rx off:
+#           70-linkpause.{dcb0,dcb1}.ethtool.{json,txt} (ethtool [--json] -I -a) beside
+#           70-linkpause.fabric.json (rdmastat fabric -j); then rdmastat fabric -j -i 0.3
+#           over "link 5" (70-linkpause.fabric-i.json) and ethtool -I -a after it
+#           (70-linkpause.after.*.ethtool.{json,txt})
 # and 70-dcb0.{pfc,app,ets}.json / 70-dcb1.*.json (dcb -j ... show) while PFC 3 and APP
 # 26:3 are set, 70-dcb0.dcbx.json; 70-pause.dcb{0,1}.pfc.json after the knob
 # (dcb -s: requests/indications).
@@ -153,6 +158,47 @@ else
 fi
 snap pause after
 for d in $X0 $X1; do dcb -s -j pfc show dev $d > "$J-pause.$d.pfc.json" 2>&1; done
+
+# Link-level (802.3x) pause through ethtool netlink: the knob's "link 7" on dcb0 (dcb1 sent
+# dcb0 7 pause frames), dcb0's rx pause set off; ethtool -I -a (ethtool's netlink reader)
+# and rdmastat fabric -j read both ends.  Then rdmastat fabric -i over the knob's "link 5":
+# its first samples are taken once it has read both ends' ethtool -S (it reads the pause of
+# a netdev before its ethtool -S), the knob is written while it is stopped.
+reads_past() { local n; read -r n < /sys/class/net/$1/dcbdev/stats_reads; [ "$n" -gt "$2" ]; }
+linkpause_interval() {
+	local r0 r1 s
+	read -r r0 < /sys/class/net/$X0/dcbdev/stats_reads
+	read -r r1 < /sys/class/net/$X1/dcbdev/stats_reads
+	rdmastat fabric -j -i 0.3 > "$J-linkpause.fabric-i.json" 2> "$J-linkpause.fabric-i.err" &
+	s=$!
+	wait_for 10 reads_past $X0 "$r0" && wait_for 10 reads_past $X1 "$r1" && kill -STOP $s
+	echo 'link 5' > /sys/class/net/$X0/dcbdev/pause
+	kill -CONT $s
+	wait $s
+	echo $? > "$J-linkpause.fabric-i.json.rc"
+	cat "$J-linkpause.fabric-i.err" >&2
+}
+log "phase linkpause"
+tap_ok "the pause knob takes 'link 7' on $X0" sh -c "echo 'link 7' > /sys/class/net/$X0/dcbdev/pause"
+tap_ok "ethtool -A $X0 rx off" ethtool -A $X0 rx off
+# ethtool_a WHEN: ethtool -I -a of both ends, JSON and text (ethtool 6.1 prints
+# every JSON boolean of -a as true, whatever the value: its text is read for those)
+ethtool_a() {
+	local d
+	for d in $X0 $X1; do
+		ethtool --json -I -a $d > "$J-linkpause.$1$d.ethtool.json" 2>&1
+		ethtool -I -a $d > "$J-linkpause.$1$d.ethtool.txt" 2>&1
+	done
+}
+ethtool_a ""
+if have rdmastat; then
+	rdmastat fabric -j > "$J-linkpause.fabric.json" 2> "$J-linkpause.fabric.err"
+	echo $? > "$J-linkpause.fabric.json.rc"
+	linkpause_interval
+	ethtool_a after.
+else
+	tap_fail "rdmastat is in the image"
+fi
 
 # IPv6 last (its ND/MLD/RS frames go on priority 0 from here on), APP 26:3 again.  IPv6 to an
 # address of this host takes the local route whatever the socket is bound to, so rdma_cm

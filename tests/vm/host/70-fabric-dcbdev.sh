@@ -2,7 +2,9 @@
 # rdmadiag_dcbdev pair counted the traffic, against rxe's own counters and the capture.
 # Inputs in $VM_OUT (see the guest script): 70-dcb{0,1}.{pfc,app,ets}.json,
 # 70-PHASE.{before,after}.{dcb0,dcb1}.ethtool and .{rxed0,rxed1}.hwc, 70-app.pcap,
-# 70-noapp.dcb0.app.json, 70-pause.{dcb0,dcb1}.pfc.json (dcb -s: requests/indications).
+# 70-noapp.dcb0.app.json, 70-pause.{dcb0,dcb1}.pfc.json (dcb -s: requests/indications),
+# 70-linkpause.{dcb0,dcb1}.ethtool.{json,txt} (ethtool [--json] -I -a), 70-linkpause.fabric.json,
+# 70-linkpause.fabric-i.json and 70-linkpause.after.{dcb0,dcb1}.ethtool.{json,txt}.
 cd "$VM_OUT" || exit 2
 if [ ! -s 70-dcb0.pfc.json ]; then
 	# tests/vm/run builds the module into the run's directory's dcbdev.log ($VM_OUT/../..)
@@ -98,6 +100,57 @@ tap_eq "pause: dcb0 rx_prio3_pause +4, dcb1 tx_prio3_pause +4, nothing else" "4 
 	"$(eth pause dcb0 rx_prio3_pause) $(eth pause dcb1 tx_prio3_pause) $(eth pause dcb0 tx_prio3_pause) $(eth pause dcb1 rx_prio3_pause)"
 tap_eq "pause: dcb -s pfc show reports them (dcb0 indications[3], dcb1 requests[3])" "4 4" \
 	"$(jq -r '.indications[3]' 70-pause.dcb0.pfc.json) $(jq -r '.requests[3]' 70-pause.dcb1.pfc.json)"
+
+# --- link-level pause through ethtool netlink: rdmastat fabric -j's pause object of each end
+# = ethtool --json -I -a's (ethtool's own netlink reader), field by field; the 802.3x frames
+# are the knob's "link" ones only (the 4 PFC frames above are not in them)
+# pause_cmp PREFIX FABRIC DEV RXE: ethtool -I -a of DEV (70-linkpause.PREFIXDEV.ethtool.txt for
+# autoneg/rx/tx, .json for the statistics) against RXE's pause in 70-linkpause.FABRIC.json:
+# "keys compared equal | JSON keys in one only", or "DIFF ...".  ethtool 6.1 prints each JSON
+# boolean of -a as true whatever the value (a pointer passed as the bool): its text says.
+pause_cmp() {
+	python3 - "70-linkpause.$1$3.ethtool" "70-linkpause.$2.json" "$4" <<-'EOF'
+	import json, re, sys
+	eth = json.load(open(sys.argv[1] + ".json"))[0]
+	flat = dict(eth.get("statistics", {}))
+	text = open(sys.argv[1] + ".txt").read()
+	for key, label in (("autonegotiate", "Autonegotiate"), ("rx", "RX"), ("tx", "TX")):
+	    m = re.search(r"^%s:\s+(on|off)$" % label, text, re.M)
+	    if m:
+	        flat[key] = m.group(1) == "on"
+	port = [p for p in json.load(open(sys.argv[2])) if p["ifname"] == sys.argv[3]][0]
+	ours = {k: v for k, v in port.get("pause", {}).items() if k != "interval"}
+	keys = ["autonegotiate", "rx", "tx", "tx_pause_frames", "rx_pause_frames"]
+	diff = ["%s: ethtool %s rdmastat %s" % (k, flat.get(k), ours.get(k)) for k in keys
+	        if k not in flat or k not in ours or flat[k] != ours[k]]
+	extra = sorted((set(eth) - {"ifname", "statistics"}) ^ set(keys[:3]))
+	print("DIFF " + "; ".join(diff) if diff else " ".join(keys), "|", " ".join(extra) or "-")
+	EOF
+}
+if [ ! -s 70-linkpause.fabric.json ]; then
+	tap_fail "the guest saved rdmastat fabric -j of the linkpause phase (70-linkpause.fabric.json)"
+else
+	diag "ethtool --json -I -a dcb0: $(jq -c . 70-linkpause.dcb0.ethtool.json)" \
+		"ethtool -I -a dcb0: $(tr '\n\t' '  ' < 70-linkpause.dcb0.ethtool.txt)"
+	for rd_nd in rxed0:dcb0 rxed1:dcb1; do
+		r=${rd_nd%:*} d=${rd_nd#*:}
+		res=$(pause_cmp "" fabric "$d" "$r")
+		same=${res%% |*} only=${res##*| }
+		[ "$only" = - ] || diag "keys in only one of ethtool -I -a $d and rdmastat's: $only"
+		tap_check "linkpause: rdmastat fabric -j $r .pause = ethtool -I -a $d, field by field (text for the booleans, --json for the frames: $same)" \
+			eval '[ "${same#DIFF}" = "$same" ]'
+		res=$(pause_cmp after. fabric-i "$d" "$r")
+		same=${res%% |*}
+		tap_check "linkpause: rdmastat fabric -j -i's $r .pause (second sample) = ethtool -I -a $d after it ($same)" \
+			eval '[ "${same#DIFF}" = "$same" ]'
+	done
+	tap_eq "linkpause: the frames are the knob's 'link 7' (dcb0 rx 7, dcb1 tx 7, none the other way), dcb0's rx pause off" \
+		"7 0 0 7 false true" \
+		"$(jq -r '.[] | select(.ifname == "rxed0") | .pause | "\(.rx_pause_frames) \(.tx_pause_frames)"' 70-linkpause.fabric.json) $(jq -r '.[] | select(.ifname == "rxed1") | .pause | "\(.rx_pause_frames) \(.tx_pause_frames)"' 70-linkpause.fabric.json) $(jq -r '.[] | select(.ifname == "rxed0") | .pause | "\(.rx) \(.tx)"' 70-linkpause.fabric.json)"
+	tap_eq "linkpause: rdmastat fabric -i's deltas over the knob's 'link 5': rxed0 rx +5 tx +0, rxed1 tx +5 rx +0; exit $(cat 70-linkpause.fabric-i.json.rc 2>/dev/null)" \
+		"5 0 5 0" \
+		"$(jq -r '.[] | select(.ifname == "rxed0") | .pause.interval | "\(.rx_pause_frames) \(.tx_pause_frames)"' 70-linkpause.fabric-i.json) $(jq -r '.[] | select(.ifname == "rxed1") | .pause.interval | "\(.tx_pause_frames) \(.rx_pause_frames)"' 70-linkpause.fabric-i.json)"
+fi
 
 # --- IPv6 (its own ND/MLD go on priority 0): the traffic class's DSCP 26 -> priority 3
 [ -s 70-ipv6.after.dcb0.ethtool ] || { tap_fail "the guest ran the IPv6 phase (70-ipv6.*)"; exit 0; }
