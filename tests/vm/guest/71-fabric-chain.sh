@@ -1,24 +1,24 @@
-# vm-timeout: 60
+# vm-timeout: 90
 # The lossless chain of rdmastat fabric and rdmadoctor local on the rdmadiag_dcbdev pair
 # (tests/vm/dcbdev; the pair and its traffic as in 70-fabric-dcbdev.sh): rxed0 on dcb0,
-# rxed1 on dcb1, rdma_cm's configfs default_roce_tos 106 (DSCP 26) on both.  Three cases,
-# each PHASE saved as
-#   71-PHASE.fabric.json    rdmastat fabric -j; in ok and noapp -i over ucmatose -t 106
-#                           traffic (see measure), pfcecn is configuration only
+# rxed1 on dcb1, rdma_cm's configfs default_roce_tos 106 (DSCP 26) on both.  Four cases,
+# each with the same ucmatose -t 106 traffic, each PHASE saved as
+#   71-PHASE.fabric.json    rdmastat fabric -j -i over that traffic (see measure)
 #   71-PHASE.{before,after}.{dcb0,dcb1}.ethtool   ethtool -S around that interval
 #   71-PHASE.doctor.json    rdmadoctor local -j
 #   71-ok.rdmatop.txt       rdmatop -b --screen fabric -n 2 over the same traffic
 #   71-ok.prom              rdmastat --prom after the ok traffic; 71-ok.prom.{dcb0,dcb1}.ethtool
-#                           ethtool -S right after it
-#   71-PHASE.fixcmd         the fixes rxed0's broken links gave, which the guest ran
+#                           ethtool -S right after it, .pause.json ethtool --json -I -a
+#   71-PHASE.fixcmd         the fix rxed0's first broken link gave, which the guest ran
 #   noapp   PFC 3, no APP entry on either end: everything on priority 0; then the fix
-#   pfcecn  APP 26:3 (noapp's fix on dcb0), PFC on priority 4 only on both ends, and dcb0's
-#           ecn/roce_np/enable/3 = 0 (the module's OFED-style files): two broken links;
-#           then both fixes
+#   pfc4    APP 26:3 (noapp's fix on dcb0), PFC on priority 4 only on both ends: the
+#           traffic on priority 3 without PFC; then the fix (dcb1 by hand)
+#   ecnoff  PFC 3 again, dcb0's ecn/roce_np/enable/3 = 0 (the module's OFED-style files);
+#           then the fix
 #   ok      after those fixes: PFC 3 (and 4, left on dcb0), APP 26:3, ECN on everywhere,
 #           ETS set on dcb0 (capture on dcb1: 71-ok.pcap)
 # and the independent readers: 71-ok.dcb0.{pfc,app,ets}.json (dcb -j ... show, beside
-# 71-ok.fabric.json), 71-noapp.dcb0.app.json, 71-pfcecn.dcb0.pfc.json, 71-pfcecn.ecn (cat
+# 71-ok.fabric.json), 71-noapp.dcb0.app.json, 71-pfc4.dcb0.pfc.json, 71-ecnoff.ecn (cat
 # of dcb0's ecn/*/enable/3, before and after the fix).  host/71-fabric-chain.sh judges.
 X0=dcb0 X1=dcb1 XA=198.18.7.1 XB=198.18.7.2 R0=rxed0 R1=rxed1
 TOS=106 PRIO=3 PORT=7181 MSGS=10 IVAL=0.5
@@ -37,21 +37,13 @@ dcb_both() {
 	for d in $X0 $X1; do dcb "$w" "$v" dev "$d" "$@" || return 1; done
 }
 reads_past() { local n; read -r n < /sys/class/net/$1/dcbdev/stats_reads; [ "$n" -gt "$2" ]; }
-# measure PHASE [traffic [top]]: rdmastat fabric -j (with traffic: -i over it, ethtool -S
-# around it; with top also rdmatop -b --screen fabric -n 2 over it), then rdmadoctor local
-# -j.  The traffic is ucmatose ToS 106 rxed0 -> rxed1; its server listens before the tools
+# measure PHASE traffic [top]: rdmastat fabric -j -i over the traffic, ethtool -S around
+# it (with top also rdmatop -b --screen fabric -n 2 over it), then rdmadoctor local -j.  The traffic is ucmatose ToS 106 rxed0 -> rxed1; its server listens before the tools
 # start, the client runs once each tool has read both ends' counters (the module's
 # dcbdev/stats_reads) and while they are stopped (SIGSTOP): their second sample comes after
 # the traffic however long that takes under TCG.
 measure() {
 	local d s srv r0 r1 t0 top=
-	if [ "${2:-}" != traffic ]; then
-		log "$1: rdmastat fabric"
-		save "$1.fabric.json" rdmastat fabric -j
-		log "$1: rdmadoctor local"
-		save "$1.doctor.json" rdmadoctor local -j
-		return 0
-	fi
 	for d in $X0 $X1; do ethtool -S "$d" > "$J-$1.before.$d.ethtool"; done
 	read -r r0 < /sys/class/net/$X0/dcbdev/stats_reads
 	read -r r1 < /sys/class/net/$X1/dcbdev/stats_reads
@@ -85,11 +77,10 @@ measure() {
 	save "$1.doctor.json" rdmadoctor local -j
 	log "$1: measured"
 }
-# fix PHASE first|all: run the fix of rxed0's first (or every) broken link, each its dcb or
-# echo command (up to " (mlnx_qos ..."); the next phase's chain shows whether it took
+# fix PHASE: run the fix of rxed0's first broken link, its dcb or echo command (up to
+# " (mlnx_qos ..."); the next phase's chain shows whether it took
 fix() {
 	local cmd sel='[0]'
-	[ "$2" = all ] && sel='[]'
 	cmd=$(jq -r --arg d $R0 ".[] | select(.ifname == \$d) | [.chain.links[] |
 		select(.state == \"broken\") | .fix]$sel" "$J-$1.fabric.json" | sed 's/ (mlnx_qos.*//')
 	echo "$cmd" > "$J-$1.fixcmd"
@@ -127,23 +118,27 @@ log "phase noapp"
 tap_ok "dcb pfc set prio-pfc $PRIO:on on both ends, no APP entry" dcb_both pfc set prio-pfc $PRIO:on
 dcb -j app show dev $X0 > "$J-noapp.$X0.app.json"
 measure noapp traffic
-fix noapp first
+fix noapp
 dcb app add dev $X1 dscp-prio 26:$PRIO
 
-# two links broken at once, each with its own finding and fix: PFC on priority 4 only and
-# ECN (the notification point) off on priority 3
-log "phase pfcecn"
+# PFC on priority 4 only on both ends, the same traffic: it rides priority 3, which has no PFC
+log "phase pfc4"
 tap_ok "dcb pfc set prio-pfc $PRIO:off 4:on on both ends" dcb_both pfc set prio-pfc $PRIO:off 4:on
-dcb -j pfc show dev $X0 > "$J-pfcecn.$X0.pfc.json"
+dcb -j pfc show dev $X0 > "$J-pfc4.$X0.pfc.json"
+measure pfc4 traffic
+fix pfc4
+dcb pfc set dev $X1 prio-pfc $PRIO:on 4:off
+
+# ECN (the notification point) off on priority 3 on dcb0, PFC back on 3: the same traffic
+log "phase ecnoff"
 tap_ok "echo 0 > /sys/class/net/$X0/ecn/roce_np/enable/$PRIO" \
 	sh -c "echo 0 > /sys/class/net/$X0/ecn/roce_np/enable/$PRIO"
 for w in roce_np roce_rp; do
 	echo "$w $(cat /sys/class/net/$X0/ecn/$w/enable/$PRIO)"
-done > "$J-pfcecn.ecn"
-measure pfcecn
-fix pfcecn all
-echo "after fix: $(cat /sys/class/net/$X0/ecn/roce_np/enable/$PRIO)" >> "$J-pfcecn.ecn"
-dcb pfc set dev $X1 prio-pfc $PRIO:on 4:off
+done > "$J-ecnoff.ecn"
+measure ecnoff traffic
+fix ecnoff
+echo "after fix: $(cat /sys/class/net/$X0/ecn/roce_np/enable/$PRIO)" >> "$J-ecnoff.ecn"
 
 log "phase ok"
 # ETS off its defaults on dcb0 (as 70 sets it), so that the comparison is not of defaults
@@ -156,8 +151,13 @@ cap_stop 71-ok
 # rdmastat --prom's rdma_eth_ families after that traffic, and ethtool -S read right after it
 # (nothing moves on the pair by then): host/71 compares them
 log "ok: rdmastat --prom"
+# 3 link-level pause frames from dcb1 to dcb0 (the knob), for --prom's standard pause family
+echo 'link 3' > /sys/class/net/$X0/dcbdev/pause
 save ok.prom rdmastat --prom
-for d in $X0 $X1; do ethtool -S "$d" > "$J-ok.prom.$d.ethtool"; done
+for d in $X0 $X1; do
+	ethtool -S "$d" > "$J-ok.prom.$d.ethtool"
+	ethtool --json -I -a "$d" > "$J-ok.prom.$d.pause.json"
+done
 
 log "undo"
 undo

@@ -117,7 +117,8 @@ broken() {
 		eval '[[ "$(lossless "$ph")" == *"warning $fd rxed0/1 dcb0"* ]]'
 }
 # fixed PHASE: rdmastat said broken (exit 1); whether the fix took, the next phase's chain
-# says (noapp's: pfcecn's priority link; pfcecn's: the passing case above)
+# says (noapp's: pfc4's priority link; pfc4's: ecnoff's pfc link; ecnoff's: the passing
+# case above)
 fixed() {
 	tap_eq "$1: rdmastat fabric exit status 1 (a broken chain)" 1 "$(cat 71-$1.fabric.json.rc)"
 }
@@ -131,17 +132,46 @@ tap_eq "noapp: the chain says priority 0; rdmastat's priority-0 and -3 tx deltas
 tap_check "noapp: the traffic moved priority 0 (+$(eth noapp dcb0 tx_prio0_packets) on dcb0), not 3 (+$(eth noapp dcb0 tx_prio3_packets)); rdmastat's traffic link agrees ($(link noapp rxed0 traffic))" \
 	eval '[ "$(eth noapp dcb0 tx_prio0_packets)" -gt 0 ] && [ "$(eth noapp dcb0 tx_prio3_packets)" = 0 ] && [ "$(link noapp rxed0 traffic | cut -d" " -f1)" = ok ]'
 
-tap_eq "pfcecn: dcb -j pfc show dev dcb0: PFC on priority 4 only" \
-	'[false,false,false,false,true,false,false,false]' "$(jq -c .prio_pfc 71-pfcecn.dcb0.pfc.json)"
-tap_eq "pfcecn: dcb0's roce_np/enable/3 read 0 and roce_rp 1; the fix put 1 back" \
-	"roce_np 0 roce_rp 1 after fix: 1" "$(tr '\n' ' ' < 71-pfcecn.ecn | sed 's/ $//')"
-tap_eq "pfcecn: noapp's fix took: rxed0's priority link holds (APP table 26 -> 3)" "ok 3" \
-	"$(link pfcecn rxed0 priority | cut -d' ' -f1) $(port pfcecn rxed0 .chain.priority)"
-broken pfcecn pfc fabric.pfc_off "dcb pfc set dev dcb0 prio-pfc 3:on"
-broken pfcecn ecn fabric.ecn_off "echo 1 > /sys/class/net/dcb0/ecn/roce_np/enable/3"
-fixed pfcecn
-tap_eq "pfcecn: rxed1 (PFC 4 too, its ECN files untouched): pfc broken, ecn ok" "broken ok" \
-	"$(link pfcecn rxed1 pfc | cut -d' ' -f1) $(link pfcecn rxed1 ecn | cut -d' ' -f1)"
+# the traffic of a phase on priority 3: rdmastat -i's priority-3 and -PRIO tx deltas of
+# dcb0 = ethtool -S's, priority 3 moved and priority 0 did not, and the traffic link holds
+# on_prio3 PHASE OTHER-PRIO
+on_prio3() {
+	tap_eq "$1: rdmastat's priority-3 and -$2 tx deltas of dcb0 = ethtool's" \
+		"$(eth "$1" dcb0 tx_prio3_packets) $(eth "$1" dcb0 tx_prio$2_packets)" \
+		"$(rd "$1" rxed0 3 tx_packets) $(rd "$1" rxed0 "$2" tx_packets)"
+	local p3 p0 px lk
+	p3=$(eth "$1" dcb0 tx_prio3_packets) p0=$(eth "$1" dcb0 tx_prio0_packets)
+	px=$(eth "$1" dcb0 tx_prio$2_packets) lk=$(link "$1" rxed0 traffic)
+	tap_check "$1: the traffic moved priority 3 (+$p3 on dcb0), not 0 (+$p0) nor $2 (+$px); rdmastat's traffic link agrees ($lk)" \
+		eval "[ '$p3' -gt 0 ] && [ '$p0' = 0 ] && [ '$px' = 0 ] && [ '${lk%% *}' = ok ]"
+}
+# evidence PHASE LINK TEXT: the broken link's evidence says TEXT
+evidence() {
+	local e
+	e=$(port "$1" rxed0 ".chain.links[] | select(.name == \"$2\") | .evidence")
+	tap_check "$1: the $2 link's evidence is '$3...' ($e)" eval '[[ "$e" == "$3"* ]]'
+}
+
+tap_eq "pfc4: dcb -j pfc show dev dcb0: PFC on priority 4 only" \
+	'[false,false,false,false,true,false,false,false]' "$(jq -c .prio_pfc 71-pfc4.dcb0.pfc.json)"
+tap_eq "pfc4: noapp's fix took: rxed0's priority link holds (APP table 26 -> 3)" "ok 3" \
+	"$(link pfc4 rxed0 priority | cut -d' ' -f1) $(port pfc4 rxed0 .chain.priority)"
+broken pfc4 pfc fabric.pfc_off "dcb pfc set dev dcb0 prio-pfc 3:on"
+evidence pfc4 pfc "PFC off on priority 3 (prio-pfc enabled: 0x10)"
+on_prio3 pfc4 4
+fixed pfc4
+tap_eq "pfc4: rxed1 (PFC on 4 only too): pfc broken, ecn ok" "broken ok" \
+	"$(link pfc4 rxed1 pfc | cut -d' ' -f1) $(link pfc4 rxed1 ecn | cut -d' ' -f1)"
+
+tap_eq "ecnoff: dcb0's roce_np/enable/3 read 0 and roce_rp 1; the fix put 1 back" \
+	"roce_np 0 roce_rp 1 after fix: 1" "$(tr '\n' ' ' < 71-ecnoff.ecn | sed 's/ $//')"
+tap_eq "ecnoff: pfc4's fix took: rxed0's pfc link holds" "ok null" "$(link ecnoff rxed0 pfc)"
+broken ecnoff ecn fabric.ecn_off "echo 1 > /sys/class/net/dcb0/ecn/roce_np/enable/3"
+evidence ecnoff ecn "ECN on priority 3: roce_np off, roce_rp on"
+on_prio3 ecnoff 4
+fixed ecnoff
+tap_eq "ecnoff: rxed1 (its ECN files untouched, PFC 3 by hand): its chain holds" "ok" \
+	"$(port ecnoff rxed1 .chain.verdict)"
 
 # --- rdmastat --prom after the passing case's traffic: every rdma_eth_ sample of dcb0 and
 # dcb1, parsed by prometheus_client, = ethtool -S's value of that statistic read right after
@@ -157,7 +187,8 @@ prom_eth() {
 	for f in parse(open(sys.argv[1]).read()):
 	    for s in f.samples:
 	        l = s.labels
-	        if not s.name.startswith("rdma_eth_") or l.get("netdev") != sys.argv[3]:
+	        if (not s.name.startswith("rdma_eth_") or l.get("netdev") != sys.argv[3] or
+	                s.name.startswith("rdma_eth_standard_pause_frames")):
 	            continue
 	        p = l.get("priority")
 	        ok = (l["device"] == sys.argv[2] and l["port"] == "1" and f.type == "counter" and
@@ -181,6 +212,26 @@ else
 			eval '[ "$(wc -w <<< "$want")" = 48 ] && [ "$want" = "$got" ]' ||
 			diag "ethtool: $want" "   prom: $got"
 	done
+	# ethtool netlink's standard pause frames (ethtool --json -I -a after --prom), after the
+	# knob's 'link 3' on dcb0: dcb0 received 3, dcb1 sent 3
+	for rd_nd in rxed0:dcb0 rxed1:dcb1; do
+		r=${rd_nd%:*} d=${rd_nd#*:}
+		want=$(jq -r '.[0].statistics | "rx=\(.rx_pause_frames) tx=\(.tx_pause_frames)"' "71-ok.prom.$d.pause.json")
+		got=$($PY - 71-ok.prom "$r" "$d" <<-'EOF'
+		import sys
+		from prometheus_client.parser import text_string_to_metric_families as parse
+		out = ["%s=%d" % (s.labels["direction"], s.value) for f in parse(open(sys.argv[1]).read())
+		       for s in f.samples if s.name == "rdma_eth_standard_pause_frames_total" and
+		       f.type == "counter" and s.labels.get("device") == sys.argv[2] and
+		       s.labels.get("netdev") == sys.argv[3] and s.labels.get("port") == "1"]
+		print(" ".join(sorted(out)))
+		EOF
+		)
+		tap_eq "ok: rdmastat --prom's rdma_eth_standard_pause_frames_total of $r/1 $d = ethtool --json -I -a's statistics ($want)" \
+			"$want" "$got"
+	done
+	tap_eq "ok: the knob's 3 link pause frames: ethtool -I -a dcb0 rx, dcb1 tx" "3 3" \
+		"$(jq -r '.[0].statistics.rx_pause_frames' 71-ok.prom.dcb0.pause.json) $(jq -r '.[0].statistics.tx_pause_frames' 71-ok.prom.dcb1.pause.json)"
 	p3=$(grep -o '^rdma_eth_priority_packets_total{device="rxed0",port="1",netdev="dcb0",priority="3",direction="tx",statistic="tx_prio3_packets"} [0-9]*$' 71-ok.prom | sed 's/.* //')
 	tap_check "ok: rdmastat --prom's dcb0 priority-3 tx packets (${p3:-none}) = ethtool -S after the traffic ($(awk '$1 == "tx_prio3_packets:" { print $2 }' 71-ok.after.dcb0.ethtool)), which moved +$(eth ok dcb0 tx_prio3_packets) over it" \
 		eval '[ -n "$p3" ] && [ "$p3" = "$(awk '\''$1 == "tx_prio3_packets:" { print $2 }'\'' 71-ok.after.dcb0.ethtool)" ] && [ "$(eth ok dcb0 tx_prio3_packets)" -gt 0 ]'
