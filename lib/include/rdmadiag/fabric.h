@@ -27,7 +27,7 @@ extern "C" {
 /* ---- the handle (librdmadiag(3), Conventions) ---- */
 struct rdiag_fabric;
 struct rdiag_fabric_opts {
-	const char *nl_record;	/* append every dcbnl request and reply to this file, in the
+	const char *nl_record;	/* append every dcbnl and ethtool netlink request and reply to this file, in the
 				 * RDMADIAG_NL_REPLAY format (rdmastat --nl-record); NULL none */
 };
 /* 0, or -errno: -ENOMEM; a replay file that cannot be loaded, a record file that cannot be
