@@ -27,8 +27,9 @@ extern "C" {
 /* ---- the handle (librdmadiag(3), Conventions) ---- */
 struct rdiag_fabric;
 struct rdiag_fabric_opts {
-	const char *nl_record;	/* append every dcbnl and ethtool netlink request and reply to this file, in the
-				 * RDMADIAG_NL_REPLAY format (rdmastat --nl-record); NULL none */
+	const char *nl_record;	/* append every dcbnl and ethtool netlink request and
+				 * reply to this file, in the RDMADIAG_NL_REPLAY format
+				 * (rdmastat --nl-record); NULL none */
 };
 /* 0, or -errno: -ENOMEM; a replay file that cannot be loaded, a record file that cannot be
  * opened (rdiag_fabric_errmsg(NULL) says which).  opts may be NULL. */
