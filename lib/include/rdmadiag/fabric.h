@@ -119,6 +119,12 @@ uint64_t rdiag_ethstats_time_ns(const struct rdiag_ethstats *s);
 /* the value of statistic NAME: 0, or -ENOENT */
 int rdiag_ethstats_find(const struct rdiag_ethstats *s, const char *name, uint64_t *value);
 
+/* the handle as the counters module's Ethernet reader (rdmadiag/counters.h,
+ * rdiag_counters_set_eth): a set then holds each port's netdev's statistics with their
+ * catalogue concept and priority.  f must stay open while the counters handle uses it. */
+struct rdiag_eth_reader;
+void rdiag_fabric_eth_reader(struct rdiag_fabric *f, struct rdiag_eth_reader *out);
+
 /* ---- the catalogue of the Ethernet statistics that matter for RoCE (data, per driver) ---- */
 struct rdiag_eth_catalog_entry {
 	const char *driver;	/* the ethtool driver name */
