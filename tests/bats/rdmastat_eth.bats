@@ -235,4 +235,16 @@ mlx5_0,1,rx_prio3_bytes,$(value "$FX/eth-prio3.txt" 0 rx_prio3_bytes),prio_bytes
 	zsh_list=$(sed -n '/eth_stats=(/,/)/p' "$ROOT/completions/zsh/_rdmastat" | tr -d '()\t' |
 		sed 's/eth_stats=//' | tr ' ' '\n' | grep . | sort)
 	[ "$zsh_list" = "$want" ] || fail "zsh: $(diff <(echo "$want") <(echo "$zsh_list"))"
+	# bash offers them after -c and as counter arguments, not after explain (the RDMA
+	# catalogue's command)
+	run bash -c "source /usr/share/bash-completion/bash_completion 2>/dev/null
+		source '$ROOT/completions/bash/rdmastat'
+		complete_line() { COMP_LINE=\$1; COMP_POINT=\${#1}; read -ra COMP_WORDS <<< \"\$1\"
+			COMP_CWORD=\$((\${#COMP_WORDS[@]} - 1)); _rdmastat; echo \"[\${COMPREPLY[*]}]\"; }
+		complete_line 'rdmastat -c prio_pause_d'
+		complete_line 'rdmastat rxe0 discards_p'
+		complete_line 'rdmastat explain prio_pause_d'"
+	assert_line --index 0 "[prio_pause_duration]"
+	assert_line --index 1 "[discards_phy]"
+	assert_line --index 2 "[]"
 }
