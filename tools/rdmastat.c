@@ -1670,7 +1670,7 @@ static void push(char ***v, size_t *n, char *s)
 
 /* Read the ports' netdevs' Ethernet statistics when they are asked for: all of them with
  * --eth; else those that a selection word or a threshold rule names by a name or concept of
- * the Ethernet catalogue (rdmastat(1), ETHERNET STATISTICS).  Nothing else reads them, so
+ * the Ethernet catalogue (rdmastat(1), Ethernet statistics).  Nothing else reads them, so
  * the output of every other command line is what it was. */
 static void eth_setup(void)
 {
@@ -1696,7 +1696,8 @@ static void eth_setup(void)
 		tool_die("cannot read Ethernet statistics: %s", *rdiag_fabric_errmsg(NULL) ?
 			 rdiag_fabric_errmsg(NULL) : strerror(-ret));
 	rdiag_fabric_eth_reader(fabric, &r);
-	if (rdiag_counters_set_eth(counters, &r, opts.eth ? NULL : (const char *const *)words, n) < 0)
+	if (rdiag_counters_set_eth(counters, &r,
+				   opts.eth ? NULL : (const char *const *)words, n) < 0)
 		tool_die("out of memory");
 	opts.eth_read = true;
 	free(words);

@@ -1,6 +1,6 @@
 /* rdmastat's Ethernet selection words: which counter names, concepts and threshold keys
  * name a statistic of lib/fabric's Ethernet catalogue, so that reading the netdevs'
- * ethtool -S sets is asked for (rdmastat(1), ETHERNET STATISTICS). */
+ * ethtool -S sets is asked for (rdmastat(1), Ethernet statistics). */
 #ifndef RDIAG_ETH_WORDS_H
 #define RDIAG_ETH_WORDS_H
 #include <stdbool.h>
