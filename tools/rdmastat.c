@@ -20,6 +20,7 @@
 
 #include <rdmadiag/catalog.h>
 #include <rdmadiag/counters.h>
+#include <rdmadiag/fabric.h>
 #include <rdmadiag/packet.h>
 #include "common/out.h"
 #include <rdmadiag/rate.h>
@@ -27,6 +28,7 @@
 #include <rdmadiag/threshold.h>
 
 #include "common/esc.h"
+#include "common/eth_words.h"
 #include "common/tool.h"
 #include "common/interval.h"
 #include "common/prom_eth.h"
@@ -52,12 +54,15 @@ struct opts {
 	const char *subject;	/* explain's COUNTER|CONCEPT */
 	int tos;		/* fabric --tos, -1 none */
 	bool color;
+	bool eth;		/* --eth: every Ethernet statistic of the ports' netdevs */
+	bool eth_read;		/* Ethernet statistics are in the sets (--eth, or named) */
 };
 
 static struct opts opts;
 static struct rdiag_counters *counters;
 static struct out *output;
 static struct rdiag_thresholds *thresholds;
+static struct rdiag_fabric *fabric;	/* the Ethernet statistics' reader, when asked for */
 static volatile sig_atomic_t stop_requested;
 
 static void usage(void)
@@ -82,6 +87,9 @@ static void usage(void)
 	       "Options:\n"
 	       "  -a, --all              show zero counters too (text)\n"
 	       "  -c, --concept NAME     only counters NAME selects: a concept, name or glob\n"
+	       "      --eth              also every Ethernet statistic (ethtool -S) of each\n"
+	       "                         port's netdev; without it only those named by -c,\n"
+	       "                         NAME or a threshold rule are read\n"
 	       "  -i, --interval SECONDS print deltas and rates every SECONDS\n"
 	       "  -n, --count COUNT      stop after COUNT intervals\n"
 	       "  -j, --json             JSON (iproute2 keys: ifname, port, counters)\n"
@@ -162,9 +170,23 @@ static bool selected(const struct rdiag_sample *s)
 	if (!opts.n_names)
 		return true;
 	for (i = 0; i < opts.n_names; i++)
-		if (rdiag_counter_match(opts.names[i], s->name, s->cat, 0))
+		if (rdiag_sample_match(opts.names[i], s, 0))
 			return true;
 	return false;
+}
+
+static bool is_eth(const struct rdiag_sample *s)
+{
+	return s->origin == RDIAG_ORIG_ETH;
+}
+
+/* the kind of a selection word: an Ethernet catalogue concept is a concept too */
+static enum rdiag_pattern_kind word_kind(const char *w)
+{
+	enum rdiag_pattern_kind k = rdiag_pattern_kind(w);
+
+	return k == RDIAG_PATTERN_NAME && opts.eth_read && eth_word_is_concept(w) ?
+	       RDIAG_PATTERN_CONCEPT : k;
 }
 
 static bool same_port(const struct rdiag_sample *a, const struct rdiag_sample *b)
@@ -219,8 +241,7 @@ static void warn_unmatched(const char *pattern, const struct rdiag_samples *set)
 		bool hit = false;
 
 		for (j = i; j < n && same_port(rdiag_samples_get(set, j), first); j++)
-			hit |= rdiag_counter_match(pattern, rdiag_samples_get(set, j)->name,
-						   rdiag_samples_get(set, j)->cat, 0);
+			hit |= rdiag_sample_match(pattern, rdiag_samples_get(set, j), 0);
 		i = j;
 		if (hit)
 			continue;
@@ -232,7 +253,7 @@ static void warn_unmatched(const char *pattern, const struct rdiag_samples *set)
 	}
 	if (missed)
 		tool_warn("%s '%s' matches no counter on %s",
-			  rdiag_pattern_kind(pattern) == RDIAG_PATTERN_GLOB ? "glob" : "concept",
+			  word_kind(pattern) == RDIAG_PATTERN_GLOB ? "glob" : "concept",
 			  pattern, ports);
 }
 
@@ -264,13 +285,12 @@ static void check_names(const struct rdiag_samples *set)
 	for (i = 0; i < opts.n_names; i++) {
 		const char *name = opts.names[i];
 
-		if (rdiag_pattern_kind(name) != RDIAG_PATTERN_NAME) {
+		if (word_kind(name) != RDIAG_PATTERN_NAME) {
 			warn_unmatched(name, set);
 			continue;
 		}
 		for (j = 0; j < n; j++)
-			if (rdiag_counter_match(name, rdiag_samples_get(set, j)->name,
-						rdiag_samples_get(set, j)->cat, 0))
+			if (rdiag_sample_match(name, rdiag_samples_get(set, j), 0))
 				break;
 		/* only the first positional word may have been meant as a device */
 		if (j == n && (opts.dev || i != opts.n_from_c))
@@ -286,10 +306,20 @@ static const struct rdiag_sample *prev_of(const struct rdiag_samples *prev, size
 					  const struct rdiag_sample *s)
 {
 	const struct rdiag_sample *p = rdiag_samples_get(prev, i);
+	size_t k, n;
 
-	if (p && same_port(p, s) && !strcmp(p->name, s->name))
+	if (p && same_port(p, s) && p->origin == s->origin && !strcmp(p->name, s->name))
 		return p;
-	return rdiag_samples_find(prev, s->dev, s->port, s->name);
+	p = rdiag_samples_find(prev, s->dev, s->port, s->name);
+	if (!p || is_eth(p) == is_eth(s))
+		return p;
+	/* an RDMA counter and an Ethernet statistic of the same name on one port */
+	for (k = 0, n = rdiag_samples_count(prev); k < n; k++) {
+		p = rdiag_samples_get(prev, k);
+		if (is_eth(p) == is_eth(s) && same_port(p, s) && !strcmp(p->name, s->name))
+			return p;
+	}
+	return NULL;
 }
 
 /* ---- thresholds ------------------------------------------------------------------- */
@@ -323,6 +353,10 @@ static void print_breaches(void)
 			if (b->sample->port)
 				out_u64(output, "port", NULL, b->sample->port);
 			out_str(output, "counter", NULL, b->sample->name);
+			if (is_eth(b->sample)) {
+				out_str(output, "source", NULL, "ethtool");
+				out_str(output, "netdev", NULL, b->sample->netdev);
+			}
 			out_str(output, "rule", NULL, b->rule->key);
 			out_u64(output, "line", NULL, b->rule->line);
 			out_str(output, "kind", NULL, rdiag_threshold_kind_name(b->rule->kind));
@@ -407,6 +441,25 @@ static int name_width(const struct rdiag_samples *set, size_t from, size_t to)
 	return (int)(w > 48 ? 48 : w);
 }
 
+/* the line that opens a port's Ethernet statistics in text, once, before the first shown */
+static void text_eth_header(const struct rdiag_sample *s, bool *done)
+{
+	if (*done || !is_eth(s))
+		return;
+	*done = true;
+	out_text(output, "  netdev %s (ethtool -S)\n", tool_esc_tmp(s->netdev));
+}
+
+/* an Ethernet statistic's concept column: "prio_pause" and its priority */
+static void text_eth_concept(const struct rdiag_sample *s)
+{
+	if (!s->eth_concept)
+		return;
+	out_text(output, "  %s", s->eth_concept);
+	if (s->eth_prio >= 0)
+		out_text(output, " (priority %d)", s->eth_prio);
+}
+
 static void text_snapshot(const struct rdiag_samples *set, const struct rdiag_devices *ds)
 {
 	size_t n = rdiag_samples_count(set), i = 0, j;
@@ -414,6 +467,7 @@ static void text_snapshot(const struct rdiag_samples *set, const struct rdiag_de
 	while (i < n) {
 		const struct rdiag_sample *first = rdiag_samples_get(set, i);
 		size_t end = i, shown = 0;
+		bool eth_head = false;
 		int w;
 
 		while (end < n && same_port(rdiag_samples_get(set, end), first))
@@ -427,6 +481,7 @@ static void text_snapshot(const struct rdiag_samples *set, const struct rdiag_de
 			if (!selected(s) || (!opts.all && !s->err && !s->value))
 				continue;
 			shown++;
+			text_eth_header(s, &eth_head);
 			if (s->err) {
 				out_text(output, "    %-*s %20s  (%s)\n", w, tool_esc_tmp(s->name), "?",
 					 unreadable_why(s, true, why, sizeof(why)));
@@ -437,6 +492,7 @@ static void text_snapshot(const struct rdiag_samples *set, const struct rdiag_de
 				       *sev_color(s, s->value) ? color("\033[0m") : "");
 			if (s->cat && s->cat->concept)
 				out_text(output, "  %s", s->cat->concept);
+			text_eth_concept(s);
 			if (s->cat && s->cat->scale > 1)
 				out_text(output, "  (x%u = %" PRIu64 " bytes)", s->cat->scale,
 					       s->value * s->cat->scale);
@@ -457,7 +513,7 @@ static void json_snapshot(const struct rdiag_samples *set)
 	while (i < n) {
 		const struct rdiag_sample *first = rdiag_samples_get(set, i);
 		size_t end = i;
-		bool errs = false;
+		bool errs = false, eth_open = false;
 
 		while (end < n && same_port(rdiag_samples_get(set, end), first))
 			end++;
@@ -470,10 +526,21 @@ static void json_snapshot(const struct rdiag_samples *set)
 
 			if (!selected(s))
 				continue;
+			if (is_eth(s) && !eth_open) {
+				/* "ethtool": {"netdev": "eth0", "counters": {"rx_prio3_pause": 12}} */
+				out_obj_begin(output, "ethtool");
+				out_str(output, "netdev", NULL, s->netdev);
+				out_obj_begin(output, "counters");
+				eth_open = true;
+			}
 			if (s->err)
 				errs = true;
 			else
 				out_u64(output, s->name, NULL, s->value);
+		}
+		if (eth_open) {
+			out_obj_end(output);
+			out_obj_end(output);
 		}
 		if (errs) {
 			/* unreadable counters are named, not invented as zeros */
@@ -518,9 +585,10 @@ static void csv_snapshot(const struct rdiag_samples *set)
 			printf(",,");
 		else
 			printf(",%" PRIu64 ",", s->value);
-		csv_field(s->cat && s->cat->concept ? s->cat->concept : "");
-		printf(",%s,%s,", s->cat ? rdiag_unit_name(s->cat->unit) : "",
-		       rdiag_origin_name(s->origin));
+		csv_field(s->cat && s->cat->concept ? s->cat->concept : s->eth_concept ?
+			  s->eth_concept : "");
+		printf(",%s,%s,", s->cat ? rdiag_unit_name(s->cat->unit) :
+		       s->eth_cat ? s->eth_cat->unit : "", rdiag_origin_name(s->origin));
 		if (s->err)
 			csv_field(unreadable_why(s, false, why, sizeof(why)));
 		printf("\n");
@@ -736,7 +804,8 @@ static void prom_snapshot(const struct rdiag_samples *set, int64_t ts_ms)
 	for (i = 0; i < n; i++) {
 		const struct rdiag_sample *s = rdiag_samples_get(set, i);
 
-		if (!selected(s) || s->err)
+		/* Ethernet statistics are the rdma_eth_* families (prom_eth) */
+		if (!selected(s) || s->err || is_eth(s))
 			continue;
 		rows[k].s = s;
 		prom_family(s, rows[k].family, sizeof(rows[k].family));
@@ -883,6 +952,21 @@ static void report_vanished(const struct rdiag_samples *prev, const struct rdiag
 	}
 }
 
+/* the concept column of a counter or an Ethernet statistic ("" none) */
+static const char *concept_of(const struct rdiag_sample *s)
+{
+	if (s->cat && s->cat->concept)
+		return s->cat->concept;
+	return s->eth_concept ? s->eth_concept : "";
+}
+
+/* interval CSV's last column, present when Ethernet statistics are read */
+static void csv_source(const struct rdiag_sample *s)
+{
+	if (opts.eth_read)
+		printf(",%s", rdiag_origin_name(s->origin));
+}
+
 /* the rate of cur's i-th sample since prev, or NULL when it is not selected */
 static const struct rdiag_rate *rate_of(const struct rdiag_samples *prev, size_t i,
 					const struct rdiag_sample *s, struct rdiag_rate *r)
@@ -952,7 +1036,7 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 	while (i < n) {
 		const struct rdiag_sample *first = rdiag_samples_get(cur, i);
 		size_t end = i;
-		bool header = false, errs = false;
+		bool header = false, errs = false, eth_head = false;
 		char why[128];
 		int w;
 
@@ -978,9 +1062,10 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 				printf(",%u,", s->port);
 				csv_field(s->name);
 				printf(",,,,,");
-				csv_field(s->cat && s->cat->concept ? s->cat->concept : "");
+				csv_field(concept_of(s));
 				printf(",");
 				csv_field(unreadable_why(s, false, why, sizeof(why)));
+				csv_source(s);
 				printf("\n");
 				continue;
 			}
@@ -1009,13 +1094,27 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 				else
 					printf(",,");
 				printf("%s,", rdiag_rate_state_name(r.state));
-				csv_field(s->cat && s->cat->concept ? s->cat->concept : "");
-				printf(",\n");
+				csv_field(concept_of(s));
+				printf(",");
+				csv_source(s);
+				printf("\n");
 				continue;
 			}
 			if (!header)
 				interval_header(s, when_json, secs, w);
 			header = true;
+			if (is_eth(s) && !eth_head && opts.fmt == FMT_JSON) {
+				/* the port's Ethernet statistics: "ethtool": {"netdev": "eth0",
+				 * "counters": {...}} after its RDMA counters */
+				out_obj_end(output);
+				out_obj_begin(output, "ethtool");
+				out_str(output, "netdev", NULL, s->netdev);
+				out_obj_begin(output, "counters");
+			}
+			if (opts.fmt == FMT_TEXT)
+				text_eth_header(s, &eth_head);
+			else if (is_eth(s))
+				eth_head = true;
 			if (opts.fmt == FMT_JSON) {
 				out_obj_begin(output, s->name);
 				out_u64(output, "value", NULL, s->value);
@@ -1044,6 +1143,8 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 			if (!header)
 				interval_header(first, when_json, secs, w);
 			out_obj_end(output);
+			if (eth_head)
+				out_obj_end(output);	/* "ethtool" */
 			if (errs) {
 				out_obj_begin(output, "errors");
 				for (j = i; j < end; j++) {
@@ -1099,9 +1200,10 @@ static int cmd_interval(void)
 	}
 	check_names(prev);
 	check_rules(prev);
+	/* with Ethernet statistics a last column says where each row comes from */
 	if (opts.fmt == FMT_CSV)
 		printf("time,interval_s,device,port,counter,value,delta,rate_per_s,state,concept,"
-		       "error\n");
+		       "error%s\n", opts.eth_read ? ",source" : "");
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (k = 0; !stop_requested && (!opts.count || k < opts.count); k++) {
 		uint64_t t0 = rdiag_samples_count(prev) ? rdiag_samples_get(prev, 0)->ts_ns : 0;
@@ -1564,6 +1666,43 @@ static void push(char ***v, size_t *n, char *s)
 	*v = nv;
 }
 
+/* ---- Ethernet statistics ------------------------------------------------------------ */
+
+/* Read the ports' netdevs' Ethernet statistics when they are asked for: all of them with
+ * --eth; else those that a selection word or a threshold rule names by a name or concept of
+ * the Ethernet catalogue (rdmastat(1), Ethernet statistics).  Nothing else reads them, so
+ * the output of every other command line is what it was. */
+static void eth_setup(void)
+{
+	char **words = NULL;
+	struct rdiag_eth_reader r;
+	size_t n = 0, from_names, i;
+	int ret;
+
+	for (i = 0; !opts.eth && i < opts.n_names; i++)
+		if (eth_word_known(opts.names[i]))
+			push(&words, &n, opts.names[i]);
+	from_names = n;
+	for (i = 0; !opts.eth && thresholds && i < thresholds->n; i++)
+		if (eth_word_known(thresholds->rule[i].key))
+			push(&words, &n, thresholds->rule[i].key);
+	if (!opts.eth && !n)
+		return;
+	if (opts.fmt == FMT_PROM && (opts.eth || from_names))
+		tool_usage_error("--prom exports the Ethernet statistics as rdma_eth_* (without "
+				 "--eth or Ethernet names)");
+	ret = rdiag_fabric_open(&fabric, NULL);
+	if (ret < 0)
+		tool_die("cannot read Ethernet statistics: %s", *rdiag_fabric_errmsg(NULL) ?
+			 rdiag_fabric_errmsg(NULL) : strerror(-ret));
+	rdiag_fabric_eth_reader(fabric, &r);
+	if (rdiag_counters_set_eth(counters, &r,
+				   opts.eth ? NULL : (const char *const *)words, n) < 0)
+		tool_die("out of memory");
+	opts.eth_read = true;
+	free(words);
+}
+
 /* "DEV" or "DEV/PORT" when DEV is a device this system has */
 static bool parse_devport(char *arg)
 {
@@ -1617,7 +1756,7 @@ static bool looks_like_devport(const char *arg)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_CSV = 256, OPT_PROM, OPT_VERSION, OPT_NL_RECORD, OPT_TOS };
+	enum { OPT_CSV = 256, OPT_PROM, OPT_VERSION, OPT_NL_RECORD, OPT_TOS, OPT_ETH };
 	static const struct option lo[] = {
 		{ "all", no_argument, NULL, 'a' },
 		{ "concept", required_argument, NULL, 'c' },
@@ -1631,6 +1770,7 @@ int main(int argc, char **argv)
 		{ "source", required_argument, NULL, 's' },
 		{ "nl-record", required_argument, NULL, OPT_NL_RECORD },
 		{ "tos", required_argument, NULL, OPT_TOS },
+		{ "eth", no_argument, NULL, OPT_ETH },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -1674,6 +1814,7 @@ int main(int argc, char **argv)
 						 optarg);
 			break;
 		case OPT_NL_RECORD: opts.nl_record = optarg; break;
+		case OPT_ETH: opts.eth = true; break;
 		case OPT_TOS: {
 			uint64_t v;
 
@@ -1756,6 +1897,10 @@ int main(int argc, char **argv)
 		tool_usage_error("--interval applies to counters, not to '%s'", cmd->name);
 	if (!cmd->series && (opts.fmt == FMT_CSV || opts.fmt == FMT_PROM))
 		tool_usage_error("'%s' supports text and JSON only", cmd->name);
+	if (opts.eth && cmd->name)
+		tool_usage_error("--eth applies to counters, not to '%s'", cmd->name);
+	if (cmd->run == cmd_counters)
+		eth_setup();
 
 	output = out_new(stdout, opts.fmt == FMT_JSON ? (opts.pretty ? OUT_JSON_PRETTY :
 							 OUT_JSON) : OUT_TEXT);
@@ -1766,6 +1911,7 @@ int main(int argc, char **argv)
 	rdiag_threshold_close(thresholds);
 	prom_eth_done();
 	rdiag_counters_close(counters);
+	rdiag_fabric_close(fabric);
 	free(opts.names);
 	return ret;	/* a write error is reported at exit (tool_init) */
 }

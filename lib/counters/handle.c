@@ -72,6 +72,7 @@ void rdiag_counters_close(struct rdiag_counters *c)
 		return;
 	rd_fdcache_free(c);
 	rd_dircache_free(c);
+	rd_eth_free(c);
 	if (c->nl)
 		mnl_socket_close(c->nl);
 	if (c->record)

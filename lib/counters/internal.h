@@ -31,6 +31,10 @@ struct rdiag_counters {
 	size_t buflen;
 	const char **names;		/* rd_sysfs_list's result array */
 	size_t names_cap;
+	bool eth_on;			/* rdiag_counters_set_eth: a reader is set */
+	struct rdiag_eth_reader eth;
+	char **eth_select;		/* its selection (NULL: every statistic) */
+	size_t n_eth_select;
 };
 
 /* the handle's error text; the monotonic clock of sample timestamps (util.c) */
@@ -133,6 +137,18 @@ const char *rd_samples_dev(struct rdiag_samples *set, const char *dev);
 int rd_samples_add_cat(struct rdiag_samples *set, const char *dev, uint32_t port,
 		       const char *name, uint64_t value, int err, enum rdiag_origin origin,
 		       uint64_t ts_ns, uint32_t cache_ms, const struct rdiag_catalog_entry *cat);
+
+/* ---- Ethernet statistics (eth.c) ---- */
+/* the Ethernet statistics of port PORT of device DEV (interned by rd_samples_dev) when a
+ * reader is set and the port has a netdev; a failed read is a skipped entry.  0 or -ENOMEM */
+int rd_eth_sample_port(struct rdiag_counters *c, struct rdiag_samples *set, const char *dev,
+		       uint32_t port);
+void rd_eth_free(struct rdiag_counters *c);
+/* the sample added last is an Ethernet statistic of NETDEV (set.c) */
+int rd_samples_set_eth(struct rdiag_samples *set, const char *netdev, const char *concept,
+		       int prio, const struct rdiag_eth_catalog_entry *cat);
+/* an entry left out with a reason that is not a static string (copied into the set) */
+int rd_samples_skip_why(struct rdiag_samples *set, const char *path, int err, const char *why);
 
 /* ---- netlink (nl.c) ---- */
 #define RD_NL_MAXATTR RDMA_NLDEV_ATTR_MAX

@@ -4,7 +4,11 @@
  *   - the counter's name, its catalogue entry's name or one of its aliases, or
  *   - the concept of its catalogue entry, or
  *   - a shell glob (it has '*', '?' or '[') that matches the name, an alias or the concept.
+ * An Ethernet statistic (RDIAG_ORIG_ETH) has no RDMA catalogue entry: its name, its Ethernet
+ * catalogue concept ("prio_pause") and, per priority, the concept with the priority after
+ * "prio" ("prio3_pause") stand in for them (rdiag_sample_match).
  */
+#include <stdio.h>
 #include <fnmatch.h>
 #include <string.h>
 #include <strings.h>
@@ -45,4 +49,25 @@ bool rdiag_counter_match(const char *pattern, const char *name,
 		if (one(pattern, cat->aliases[i], glob, flags))
 			return true;
 	return false;
+}
+
+/* "prio_pause" of priority 3 -> "prio3_pause"; false when the concept is not per priority */
+static bool prio_concept(const char *concept, int prio, char *buf, size_t len)
+{
+	if (!concept || prio < 0 || prio > 7 || strncmp(concept, "prio_", 5))
+		return false;
+	return (size_t)snprintf(buf, len, "prio%d_%s", prio, concept + 5) < len;
+}
+
+bool rdiag_sample_match(const char *pattern, const struct rdiag_sample *s, unsigned int flags)
+{
+	bool glob = strpbrk(pattern, "*?[") != NULL;
+	char pc[96];
+
+	if (s->origin != RDIAG_ORIG_ETH)
+		return rdiag_counter_match(pattern, s->name, s->cat, flags);
+	if (one(pattern, s->name, glob, flags) || one(pattern, s->eth_concept, glob, flags))
+		return true;
+	return prio_concept(s->eth_concept, s->eth_prio, pc, sizeof(pc)) &&
+	       one(pattern, pc, glob, flags);
 }

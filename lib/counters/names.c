@@ -42,7 +42,8 @@ const char *rdiag_gid_type_name(enum rdiag_gid_type t)
 
 const char *rdiag_origin_name(enum rdiag_origin o)
 {
-	static const char *const t[] = { "netlink", "sysfs", "sysfs-device", "pma", "cm" };
+	static const char *const t[] = { "netlink", "sysfs", "sysfs-device", "pma", "cm",
+					 "ethtool" };
 
 	return NAME_OF(t, o);
 }

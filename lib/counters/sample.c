@@ -307,6 +307,8 @@ int rdiag_counters_sample(struct rdiag_counters *c, const struct rdiag_filter *f
 			if (f && f->port && f->port != d->ports[p])
 				continue;
 			ret = sample_port(c, &v, d, d->ports[p], old_cm);
+			if (!ret)
+				ret = rd_eth_sample_port(c, set, d->name, d->ports[p]);
 		}
 	}
 	for (i = 0; i < n; i++)

@@ -165,6 +165,31 @@ int rd_samples_add_cat(struct rdiag_samples *set, const char *dev, uint32_t port
 	s->err = err;
 	s->cat = cat;
 	s->text = NULL;
+	s->netdev = NULL;
+	s->eth_concept = NULL;
+	s->eth_prio = 0;
+	s->eth_cat = NULL;
+	return 0;
+}
+
+int rd_samples_set_eth(struct rdiag_samples *set, const char *netdev, const char *concept,
+		       int prio, const struct rdiag_eth_catalog_entry *cat)
+{
+	struct rdiag_sample *s;
+
+	if (!set->n)
+		return -EINVAL;
+	s = &set->s[set->n - 1];
+	/* consecutive statistics share the netdev's copy */
+	if (set->n > 1 && s[-1].netdev && !strcmp(s[-1].netdev, netdev))
+		s->netdev = s[-1].netdev;
+	else
+		s->netdev = intern(set, netdev);
+	s->eth_concept = concept ? intern(set, concept) : NULL;
+	if (!s->netdev || (concept && !s->eth_concept))
+		return -ENOMEM;
+	s->eth_prio = prio;
+	s->eth_cat = cat;
 	return 0;
 }
 
@@ -211,6 +236,15 @@ int rd_samples_skip(struct rdiag_samples *set, const char *path, int err, const 
 	k->err = err;
 	k->why = why;
 	return 0;
+}
+
+int rd_samples_skip_why(struct rdiag_samples *set, const char *path, int err, const char *why)
+{
+	const char *w = why ? intern(set, why) : NULL;
+
+	if (why && !w)
+		return -ENOMEM;
+	return rd_samples_skip(set, path, err, w);
 }
 
 size_t rdiag_samples_skipped_count(const struct rdiag_samples *s)

@@ -302,7 +302,7 @@ bool rdiag_threshold_matches(const struct rdiag_threshold_rule *r, const struct 
 		return false;
 	if (r->port && r->port != s->port)
 		return false;
-	return rdiag_counter_match(r->key, s->name, s->cat, 0);
+	return rdiag_sample_match(r->key, s, 0);
 }
 
 /* The breach list grows by doubling, as the rule array does (one realloc per breach was

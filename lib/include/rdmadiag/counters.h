@@ -35,6 +35,7 @@ extern "C" {
 
 struct rdiag_counters;
 struct rdiag_catalog_entry;
+struct rdiag_eth_catalog_entry;
 
 enum rdiag_source {
 	RDIAG_SRC_AUTO = 0,	/* netlink for hw counters, sysfs for the rest (default) */
@@ -49,6 +50,7 @@ enum rdiag_origin {
 	RDIAG_ORIG_SYSFS_DEV_HW,/* <dev>/hw_counters/<name> (port 0) */
 	RDIAG_ORIG_PMA,		/* ports/N/counters/<name> */
 	RDIAG_ORIG_CM,		/* infiniband_cm/<dev>/<port>/<group>/<msg> */
+	RDIAG_ORIG_ETH,		/* ethtool -S of the port's netdev (rdiag_counters_set_eth) */
 };
 
 struct rdiag_counters_opts {
@@ -166,6 +168,11 @@ struct rdiag_sample {
 	const struct rdiag_catalog_entry *cat;	/* catalogue entry or NULL (unknown counter) */
 	const char *text;		/* err == -EINVAL or -ERANGE: what the file held, trailing
 					 * newline and blanks cut (owned by the set); else NULL */
+	/* origin RDIAG_ORIG_ETH only (NULL, NULL, 0, NULL otherwise): */
+	const char *netdev;		/* the port's netdev the statistic belongs to */
+	const char *eth_concept;	/* the Ethernet catalogue's concept ("prio_pause"), or NULL */
+	int eth_prio;			/* its 802.1Q priority 0..7, -1 not per priority */
+	const struct rdiag_eth_catalog_entry *eth_cat;	/* rdmadiag/fabric.h, or NULL */
 };
 
 struct rdiag_filter {
@@ -189,6 +196,44 @@ const struct rdiag_skipped *rdiag_samples_skipped_get(const struct rdiag_samples
 const struct rdiag_sample *rdiag_samples_find(const struct rdiag_samples *s, const char *dev,
 					      uint32_t port, const char *name);
 void rdiag_samples_free(struct rdiag_samples *s);
+
+/* ---- Ethernet statistics next to the RDMA counters (origin RDIAG_ORIG_ETH) ----------
+ * A set can hold the driver's Ethernet statistics (ethtool -S) of each port's netdev (the
+ * first GID's netdev, else the device's parent), after the port's RDMA counters.  This
+ * module does not read them itself (lib/fabric does, and lib/fabric uses this module): the
+ * caller hands it a reader; rdiag_fabric_eth_reader() (rdmadiag/fabric.h) makes one.  No
+ * reader (the default): no Ethernet sample, and nothing about netdevs is looked at. */
+struct rdiag_eth_stat {
+	const char *name;	/* the driver's name ("rx_prio3_pause") */
+	uint64_t value;
+	uint64_t ts_ns;		/* CLOCK_MONOTONIC when read */
+	const char *concept;	/* catalogue concept ("prio_pause"), NULL when not catalogued */
+	int prio;		/* 0..7 for a per-priority statistic, else -1 */
+	const struct rdiag_eth_catalog_entry *cat;	/* its catalogue entry, or NULL */
+};
+/* called once per statistic; a non-zero return stops the read and is its result */
+typedef int (*rdiag_eth_stat_cb)(const struct rdiag_eth_stat *st, void *arg);
+struct rdiag_eth_reader {
+	/* the statistics of netdev IFNAME, one cb call each: 0, or -errno (the netdev has
+	 * none, is gone, cannot be asked ...) */
+	int (*read)(void *ctx, const char *ifname, rdiag_eth_stat_cb cb, void *arg);
+	/* one line on why the last read failed (may be NULL) */
+	const char *(*errmsg)(void *ctx);
+	void *ctx;
+};
+/* From now on, every sample of a port with a netdev also reads its Ethernet statistics
+ * through r (copied; r->ctx must outlive the handle's use of it), keeping those that one
+ * of select[0..n) selects (rdiag_sample_match), or all of them when select is NULL.  A
+ * netdev whose read fails is in the set's skipped entries (path /sys/class/net/IFNAME under
+ * the sysfs root, why the reader's errmsg).  r NULL: stop.  0 or -ENOMEM. */
+int rdiag_counters_set_eth(struct rdiag_counters *c, const struct rdiag_eth_reader *r,
+			   const char *const *select, size_t n);
+
+/* Does PATTERN select sample S?  RDMA counters by rdiag_counter_match (rdmadiag/catalog.h);
+ * an Ethernet statistic by its name, its concept ("prio_pause"), or for a per-priority
+ * statistic the concept with its priority ("prio3_pause"); a glob against the same
+ * strings.  flags: RDIAG_MATCH_CASEFOLD. */
+bool rdiag_sample_match(const char *pattern, const struct rdiag_sample *s, unsigned int flags);
 
 /* counter mode of a port over netlink (RDMA_COUNTER_MODE_*: 0 none, 1 auto, 2 manual) and the
  * optional counters (STAT_GET_STATUS): names[i], enabled[i].  Netlink STAT_GET skips disabled

@@ -137,6 +137,12 @@ struct rdiag_eth_pause {
  * without RDMADIAG_NL_REPLAY; other -errno.  out is filled on 0 only. */
 int rdiag_fabric_pause(struct rdiag_fabric *f, const char *ifname, struct rdiag_eth_pause *out);
 
+/* the handle as the counters module's Ethernet reader (rdmadiag/counters.h,
+ * rdiag_counters_set_eth): a set then holds each port's netdev's statistics with their
+ * catalogue concept and priority.  f must stay open while the counters handle uses it. */
+struct rdiag_eth_reader;
+void rdiag_fabric_eth_reader(struct rdiag_fabric *f, struct rdiag_eth_reader *out);
+
 /* ---- the catalogue of the Ethernet statistics that matter for RoCE (data, per driver) ---- */
 struct rdiag_eth_catalog_entry {
 	const char *driver;	/* the ethtool driver name */

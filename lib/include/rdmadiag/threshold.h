@@ -68,7 +68,8 @@ void rdiag_threshold_close(struct rdiag_thresholds *t);
 const char *rdiag_threshold_errmsg(const struct rdiag_thresholds *t);
 
 /* does the rule apply to this sample (its device and port, and its key by
- * rdiag_counter_match: name, alias, concept or glob)? */
+ * rdiag_sample_match: name, alias, concept or glob; an Ethernet statistic by its name,
+ * concept or priority concept)? */
 bool rdiag_threshold_matches(const struct rdiag_threshold_rule *r, const struct rdiag_sample *s);
 
 /* Evaluate every rule against one sample (rate may be NULL in snapshot mode).  Breaches are
