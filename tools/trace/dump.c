@@ -1,6 +1,7 @@
 /* rdmatrace dump: a recorder ring (rdmatrace record) as one time-ordered timeline: markers,
- * port state changes, rdma_cm events and connections, and counter DELTAS between consecutive
- * snapshots of a port (only the counters that moved); text, or JSON lines with a "type". */
+ * port state, GID table and QP state changes, rdma_cm events and connections, and counter
+ * DELTAS between consecutive snapshots of a port (only the counters that moved); text, or
+ * JSON lines with a "type". */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -44,8 +45,9 @@ static void dump_usage(void)
 {
 	printf("Usage: rdmatrace dump [OPTION]... FILE\n"
 	       "Print a ring written by 'rdmatrace record' (or one of its FILE.snap.N copies) as\n"
-	       "one time-ordered timeline: markers, port state changes, rtnetlink changes, rdma_cm\n"
-	       "events and connections, and per port the counters that moved since its previous snapshot.\n"
+	       "one time-ordered timeline: markers, port state, GID table and QP state changes,\n"
+	       "rtnetlink changes, rdma_cm events and connections, and per port the counters that\n"
+	       "moved since its previous snapshot.\n"
 	       "TIME is RFC 3339 in UTC (2026-12-02T01:30:00Z) or seconds since the epoch.\n"
 	       "\n"
 	       "  -j, --json               JSON lines, each object with a \"type\" key\n"
@@ -164,6 +166,56 @@ static void show_netlink(struct rec *r)
 	if (f[2][0] && out_json(o))
 		out_str(o, "dev", NULL, f[2]);
 	out_str(o, "text", " %s", out_json(o) ? f[3] : tool_esc_tmp(f[3]));
+	end();
+}
+
+/* "dev\tport\tqpn\ttype\tfrom\tto\tpid\tcomm" (record_qps.c) */
+static void show_qp(struct rec *r)
+{
+	char *f[8];
+	long long pid;
+
+	if (fields(r->data, f, 8) != 8)
+		return;
+	pid = strtoll(f[6], NULL, 10);
+	begin("qp", r->time_ns);
+	out_str(o, "dev", " %s", out_json(o) ? f[0] : tool_esc_tmp(f[0]));
+	out_u64(o, "port", "/%" PRIu64, strtoull(f[1], NULL, 10));
+	out_u64(o, "qpn", " qpn %" PRIu64, strtoull(f[2], NULL, 10));
+	out_str(o, "qp_type", " %s", f[3]);
+	if (!out_json(o))
+		out_text(o, " %s -> %s", f[4][0] ? f[4] : "(new)", f[5][0] ? f[5] : "(gone)");
+	else {
+		if (f[4][0])
+			out_str(o, "prev_state", NULL, f[4]);
+		if (f[5][0])
+			out_str(o, "state", NULL, f[5]);
+	}
+	if (pid)	/* 0: a kernel QP */
+		out_i64(o, "pid", " pid %" PRId64, (int64_t)pid);
+	out_str(o, "comm", pid ? "/%s" : " %s", out_json(o) ? f[7] : tool_esc_tmp(f[7]));
+	end();
+}
+
+/* "dev\tport\tindex\tadded|removed|changed\tgid\ttype\tndev\told_gid" (record_gids.c) */
+static void show_gid(struct rec *r)
+{
+	char *f[8];
+
+	if (fields(r->data, f, 8) != 8)
+		return;
+	begin("gid", r->time_ns);
+	out_str(o, "dev", " %s", out_json(o) ? f[0] : tool_esc_tmp(f[0]));
+	out_u64(o, "port", "/%" PRIu64, strtoull(f[1], NULL, 10));
+	out_u64(o, "index", " index %" PRIu64, strtoull(f[2], NULL, 10));
+	out_str(o, "action", " %s", f[3]);
+	out_str(o, "gid", " %s", f[4]);
+	if (f[7][0])
+		out_str(o, "old_gid", " (was %s)", f[7]);
+	if (f[5][0])
+		out_str(o, "gid_type", " %s", f[5]);
+	if (f[6][0])
+		out_str(o, "ndev", " ndev %s", out_json(o) ? f[6] : tool_esc_tmp(f[6]));
 	end();
 }
 
@@ -416,6 +468,8 @@ int trace_dump_main(int argc, char **argv)
 		case RDIAG_REC_PORT: show_port(r); break;
 		case RDIAG_REC_EVENT: show_event(r); break;
 		case RDIAG_REC_NETLINK: show_netlink(r); break;
+		case RDIAG_REC_QP: show_qp(r); break;
+		case RDIAG_REC_GID: show_gid(r); break;
 		case RDIAG_REC_CONN: failed |= show_conn(r); break;
 		default: break;
 		}

@@ -40,6 +40,8 @@ enum rdiag_ring_type {
 	RDIAG_REC_PORT = 6,		/* a port state change */
 	RDIAG_REC_NETLINK = 7,		/* an rtnetlink link/addr/neigh/route change */
 	RDIAG_REC_STOP = 8,		/* the recorder ended cleanly */
+	RDIAG_REC_QP = 9,		/* a QP appeared, changed state or went away */
+	RDIAG_REC_GID = 10,		/* a GID table entry added, removed or changed */
 };
 
 struct rdiag_ring;
