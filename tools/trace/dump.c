@@ -40,6 +40,7 @@ static struct last_val *lasts;
 static size_t nlasts;
 static struct out *o;
 static uint64_t since_ns, until_ns = UINT64_MAX;
+static uint64_t n_unknown_type, n_undecodable;	/* records skipped, said on stderr */
 
 static void dump_usage(void)
 {
@@ -144,8 +145,10 @@ static void show_port(struct rec *r)
 {
 	char *f[4];
 
-	if (fields(r->data, f, 4) != 4)
+	if (fields(r->data, f, 4) != 4) {
+		n_undecodable++;
 		return;
+	}
 	begin("port", r->time_ns);
 	out_str(o, "dev", " %s", out_json(o) ? f[0] : tool_esc_tmp(f[0]));
 	out_u64(o, "port", "/%" PRIu64, strtoull(f[1], NULL, 10));
@@ -158,8 +161,10 @@ static void show_netlink(struct rec *r)
 {
 	char *f[4];
 
-	if (fields(r->data, f, 4) != 4)
+	if (fields(r->data, f, 4) != 4) {
+		n_undecodable++;
 		return;
+	}
 	begin("netlink", r->time_ns);
 	out_str(o, "kind", " %s", f[0]);
 	out_str(o, "action", " %s", f[1]);
@@ -175,8 +180,10 @@ static void show_qp(struct rec *r)
 	char *f[8];
 	long long pid;
 
-	if (fields(r->data, f, 8) != 8)
+	if (fields(r->data, f, 8) != 8) {
+		n_undecodable++;
 		return;
+	}
 	pid = strtoll(f[6], NULL, 10);
 	begin("qp", r->time_ns);
 	out_str(o, "dev", " %s", out_json(o) ? f[0] : tool_esc_tmp(f[0]));
@@ -202,8 +209,10 @@ static void show_gid(struct rec *r)
 {
 	char *f[8];
 
-	if (fields(r->data, f, 8) != 8)
+	if (fields(r->data, f, 8) != 8) {
+		n_undecodable++;
 		return;
+	}
 	begin("gid", r->time_ns);
 	out_str(o, "dev", " %s", out_json(o) ? f[0] : tool_esc_tmp(f[0]));
 	out_u64(o, "port", "/%" PRIu64, strtoull(f[1], NULL, 10));
@@ -225,12 +234,10 @@ static void show_event(const struct rec *r)
 	char src[64], dst[64], stx[96];
 	const char *cmev;
 
-	if (r->len != sizeof(ev))
-		return;		/* another build's layout */
-	memcpy(&ev, r->data, sizeof(ev));
-	ev.comm[sizeof(ev.comm) - 1] = ev.system[sizeof(ev.system) - 1] = 0;
-	ev.name[sizeof(ev.name) - 1] = ev.device[sizeof(ev.device) - 1] = 0;
-	ev.detail[sizeof(ev.detail) - 1] = 0;
+	if (rdiag_ring_event_decode(r->data, r->len, &ev) < 0) {
+		n_undecodable++;
+		return;
+	}
 	if (!strcmp(ev.system, "ib_mad"))
 		return;
 	if (!strcmp(ev.name, "cm_event_done") && !(ev.has_status && ev.status))
@@ -274,8 +281,10 @@ static bool show_conn(struct rec *r)
 	char *f[12];
 	bool failed;
 
-	if (fields(r->data, f, 12) != 12)
+	if (fields(r->data, f, 12) != 12) {
+		n_undecodable++;
 		return false;
+	}
 	failed = !strcmp(f[5], "failed");
 	begin("connection", r->time_ns);
 	out_u64(o, "cm_id", " cm.id %" PRIu64, strtoull(f[0], NULL, 10));
@@ -333,12 +342,12 @@ static void show_counters(struct rec *r, bool show)
 
 	dev = r->data;
 	nl = strchr(dev, '\n');
-	if (!nl)
+	port = nl ? memchr(dev, '\t', (size_t)(nl - dev)) : NULL;
+	if (!port) {
+		n_undecodable++;
 		return;
+	}
 	*nl = 0;
-	port = strchr(dev, '\t');
-	if (!port)
-		return;
 	*port++ = 0;
 	for (line = nl + 1; *line; line = nl + 1) {
 		char *tab = strchr(line, '\t');
@@ -447,6 +456,13 @@ int trace_dump_main(int argc, char **argv)
 			tool_die("cannot read '%s': truncated (shorter than its header says)", file);
 		tool_die("cannot read '%s': %s", file, strerror(-err));
 	}
+	if (info.format != RDIAG_RING_FORMAT) {
+		/* payloads of another format are not guessed at: none is shown */
+		tool_warn("'%s' is a ring of payload format %u, this build reads %d: its %zu "
+			  "record(s) skipped", file, info.format, RDIAG_RING_FORMAT, nrecs);
+		free_all();
+		return EXIT_OK;
+	}
 	qsort(recs, nrecs, sizeof(*recs), rec_cmp);
 	o = out_new(stdout, json ? OUT_JSON : OUT_TEXT);
 	if (!o)
@@ -471,11 +487,14 @@ int trace_dump_main(int argc, char **argv)
 		case RDIAG_REC_QP: show_qp(r); break;
 		case RDIAG_REC_GID: show_gid(r); break;
 		case RDIAG_REC_CONN: failed |= show_conn(r); break;
-		default: break;
+		default: n_unknown_type++; break;
 		}
 	}
 	out_free(o);
 	free_all();
+	if (n_unknown_type || n_undecodable)
+		tool_warn("%" PRIu64 " record(s) of a type this build does not know and %" PRIu64
+			  " that did not decode skipped", n_unknown_type, n_undecodable);
 	if (fflush(stdout) || ferror(stdout))
 		return EXIT_USAGE;
 	return failed ? EXIT_FOUND : EXIT_OK;

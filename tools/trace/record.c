@@ -200,8 +200,12 @@ static void on_rtnl(const struct rdiag_rtmon_change *c, void *arg)
 
 static int on_event(const struct rdiag_trace_event *ev, void *arg)
 {
+	unsigned char buf[1024];
+	int n = rdiag_ring_event_encode(ev, buf, sizeof(buf));
+
 	(void)arg;
-	put(RDIAG_REC_EVENT, mono_to_wall(ev->ts_ns), ev, sizeof(*ev));
+	if (n > 0)
+		put(RDIAG_REC_EVENT, mono_to_wall(ev->ts_ns), buf, (size_t)n);
 	rdiag_trace_conns_add(rconns, ev, on_conn, NULL);
 	return 0;
 }
@@ -471,6 +475,9 @@ int trace_record_main(int argc, char **argv)
 	if (err == -EEXIST)
 		tool_die("cannot record into '%s': it exists and is not a ring of %" PRIu64 " bytes",
 			 ro.file, ro.size & ~(uint64_t)7);
+	if (err == -EPROTO)
+		tool_die("cannot record into '%s': it is a ring of another payload format than this "
+			 "build's (%d); dump it, then move it away", ro.file, RDIAG_RING_FORMAT);
 	if (err < 0)
 		tool_die("cannot record into '%s': %s", ro.file, strerror(-err));
 
