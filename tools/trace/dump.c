@@ -200,7 +200,10 @@ static void show_qp(struct rec *r)
 	}
 	if (pid)	/* 0: a kernel QP */
 		out_i64(o, "pid", " pid %" PRId64, (int64_t)pid);
-	out_str(o, "comm", pid ? "/%s" : " %s", out_json(o) ? f[7] : tool_esc_tmp(f[7]));
+	if (f[7][0])	/* "" when unknown (a replay, a process already gone) */
+		out_str(o, "comm", pid ? "/%s" : " %s", out_json(o) ? f[7] : tool_esc_tmp(f[7]));
+	else if (!out_json(o))
+		out_text(o, pid ? "/?" : " ?");
 	end();
 }
 
