@@ -23,7 +23,7 @@ le() { isnum "$1" && isnum "$2" && [ "$1" -le "$2" ]; }
 secs=$(get secs)
 diag "$SOAK_NAME: $secs s, $(get adds) device adds/deletes, $(get qp_pairs) QP pairs (pingpong + rping)"
 [ -s "$SOAK_NAME-trace.txt" ] &&
-	diag "along the way (s, rdmatop kB fds, rdmastat kB fds): $(tr '\n' ';' < "$SOAK_NAME-trace.txt")"
+	diag "along the way (s, rdmatop kB fds, rdmastat kB fds, rdmatrace kB fds ring-bytes): $(tr '\n' ';' < "$SOAK_NAME-trace.txt")"
 for t in rdmatop rdmastat rdmatrace; do
 	[ $t = rdmatrace ] && [ "$(get rdmatrace_exit)" = - ] && { tap_skip "$SOAK_NAME: the recorder" "rdmatrace is not built"; continue; }
 	read -r r0 r1 <<< "$(get ${t}_rss_kb)"
