@@ -39,7 +39,8 @@ static void put64(unsigned char *p, uint64_t v) { v = htole64(v); memcpy(p, &v, 
 static uint32_t get32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return le32toh(v); }
 static uint64_t get64(const unsigned char *p) { uint64_t v; memcpy(&v, p, 8); return le64toh(v); }
 
-/* file header: magic[8] version u32 hdr_len u32 size u64 ... crc u32 at 60 over 0..59 */
+/* file header: magic[8] version u32 hdr_len u32 size u64 format u32 ... crc u32 at 60 over
+ * 0..59 (format: what the payloads mean, rdmadiag/ring.h; 0 in rings older than it) */
 static void header_build(unsigned char *h, uint64_t size)
 {
 	memset(h, 0, RDIAG_RING_HDR_LEN);
@@ -47,16 +48,18 @@ static void header_build(unsigned char *h, uint64_t size)
 	put32(h + 8, RING_VERSION);
 	put32(h + 12, RDIAG_RING_HDR_LEN);
 	put64(h + 16, size);
+	put32(h + 24, RDIAG_RING_FORMAT);
 	put32(h + 60, (uint32_t)libdeflate_crc32(0, h, 60));
 }
 
-static int header_check(const unsigned char *h, uint64_t *size)
+static int header_check(const unsigned char *h, uint64_t *size, uint32_t *format)
 {
 	if (memcmp(h, RING_MAGIC, 8) || get32(h + 8) != RING_VERSION ||
 	    get32(h + 12) != RDIAG_RING_HDR_LEN ||
 	    get32(h + 60) != (uint32_t)libdeflate_crc32(0, h, 60))
 		return -EBADMSG;
 	*size = get64(h + 16);
+	*format = get32(h + 24);
 	if (*size < RDIAG_RING_MIN_SIZE || *size > RDIAG_RING_MAX_SIZE)
 		return -EBADMSG;
 	return 0;
@@ -110,8 +113,8 @@ static int found_cmp(const void *a, const void *b)
 }
 
 /* map the ring of fd, check its header and list its valid records by sequence */
-static int ring_scan(int fd, unsigned char **mapp, uint64_t *sizep, struct found **fp,
-		     size_t *np, uint64_t *skipped)
+static int ring_scan(int fd, unsigned char **mapp, uint64_t *sizep, uint32_t *formatp,
+		     struct found **fp, size_t *np, uint64_t *skipped)
 {
 	struct stat st;
 	unsigned char hdr[RDIAG_RING_HDR_LEN];
@@ -131,7 +134,7 @@ static int ring_scan(int fd, unsigned char **mapp, uint64_t *sizep, struct found
 		return -errno;
 	if (got < (ssize_t)sizeof(hdr))
 		return (got >= 8 && !memcmp(hdr, RING_MAGIC, 8)) ? -ENODATA : -EBADMSG;
-	rc = header_check(hdr, &size);
+	rc = header_check(hdr, &size, formatp);
 	if (rc)
 		return rc;
 	if ((uint64_t)st.st_size < size)
@@ -181,6 +184,7 @@ int rdiag_ring_read(const char *path, rdiag_ring_cb cb, void *arg, struct rdiag_
 	struct found *f;
 	size_t n, i;
 	uint64_t size, skipped;
+	uint32_t format;
 	int fd, rc;
 
 	if (info)
@@ -188,7 +192,7 @@ int rdiag_ring_read(const char *path, rdiag_ring_cb cb, void *arg, struct rdiag_
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	rc = ring_scan(fd, &map, &size, &f, &n, &skipped);
+	rc = ring_scan(fd, &map, &size, &format, &f, &n, &skipped);
 	close(fd);
 	if (rc)
 		return rc;
@@ -196,6 +200,7 @@ int rdiag_ring_read(const char *path, rdiag_ring_cb cb, void *arg, struct rdiag_
 		info->size = size;
 		info->records = n;
 		info->skipped_bytes = skipped;
+		info->format = format;
 	}
 	for (i = 0; i < n && !rc; i++) {
 		const unsigned char *p = map + f[i].off;
@@ -214,8 +219,8 @@ int rdiag_ring_read(const char *path, rdiag_ring_cb cb, void *arg, struct rdiag_
 	return rc;
 }
 
-/* an existing file at fd: a ring of this size continues (-EEXIST otherwise); an empty one
- * is made a ring */
+/* an existing file at fd: a ring of this size and format continues (-EEXIST another size or
+ * not a ring, -EPROTO another format); an empty one is made a ring */
 static int ring_resume(struct rdiag_ring *r, int fd, uint64_t size)
 {
 	struct stat st;
@@ -223,6 +228,7 @@ static int ring_resume(struct rdiag_ring *r, int fd, uint64_t size)
 	struct found *f;
 	size_t n;
 	uint64_t have;
+	uint32_t format;
 	int rc;
 
 	if (fstat(fd, &st) < 0)
@@ -231,11 +237,13 @@ static int ring_resume(struct rdiag_ring *r, int fd, uint64_t size)
 		return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
 	if (st.st_size == 0)
 		return 1;
-	rc = ring_scan(fd, &map, &have, &f, &n, NULL);
+	rc = ring_scan(fd, &map, &have, &format, &f, &n, NULL);
 	if (rc)
 		return rc == -ENOMEM ? rc : -EEXIST;
 	if (have != size) {
 		rc = -EEXIST;
+	} else if (format != RDIAG_RING_FORMAT) {
+		rc = -EPROTO;
 	} else if (n) {
 		const unsigned char *last = map + f[n - 1].off;
 

@@ -1,6 +1,7 @@
 /* rdmatrace dump: a recorder ring (rdmatrace record) as one time-ordered timeline: markers,
- * port state changes, rdma_cm events and connections, and counter DELTAS between consecutive
- * snapshots of a port (only the counters that moved); text, or JSON lines with a "type". */
+ * port state, GID table and QP state changes, rdma_cm events and connections, and counter
+ * DELTAS between consecutive snapshots of a port (only the counters that moved); text, or
+ * JSON lines with a "type". */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -39,13 +40,15 @@ static struct last_val *lasts;
 static size_t nlasts;
 static struct out *o;
 static uint64_t since_ns, until_ns = UINT64_MAX;
+static uint64_t n_unknown_type, n_undecodable;	/* records skipped, said on stderr */
 
 static void dump_usage(void)
 {
 	printf("Usage: rdmatrace dump [OPTION]... FILE\n"
 	       "Print a ring written by 'rdmatrace record' (or one of its FILE.snap.N copies) as\n"
-	       "one time-ordered timeline: markers, port state changes, rtnetlink changes, rdma_cm\n"
-	       "events and connections, and per port the counters that moved since its previous snapshot.\n"
+	       "one time-ordered timeline: markers, port state, GID table and QP state changes,\n"
+	       "rtnetlink changes, rdma_cm events and connections, and per port the counters that\n"
+	       "moved since its previous snapshot.\n"
 	       "TIME is RFC 3339 in UTC (2026-12-02T01:30:00Z) or seconds since the epoch.\n"
 	       "\n"
 	       "  -j, --json               JSON lines, each object with a \"type\" key\n"
@@ -142,8 +145,10 @@ static void show_port(struct rec *r)
 {
 	char *f[4];
 
-	if (fields(r->data, f, 4) != 4)
+	if (fields(r->data, f, 4) != 4) {
+		n_undecodable++;
 		return;
+	}
 	begin("port", r->time_ns);
 	out_str(o, "dev", " %s", out_json(o) ? f[0] : tool_esc_tmp(f[0]));
 	out_u64(o, "port", "/%" PRIu64, strtoull(f[1], NULL, 10));
@@ -156,8 +161,10 @@ static void show_netlink(struct rec *r)
 {
 	char *f[4];
 
-	if (fields(r->data, f, 4) != 4)
+	if (fields(r->data, f, 4) != 4) {
+		n_undecodable++;
 		return;
+	}
 	begin("netlink", r->time_ns);
 	out_str(o, "kind", " %s", f[0]);
 	out_str(o, "action", " %s", f[1]);
@@ -167,18 +174,73 @@ static void show_netlink(struct rec *r)
 	end();
 }
 
+/* "dev\tport\tqpn\ttype\tfrom\tto\tpid\tcomm" (record_qps.c) */
+static void show_qp(struct rec *r)
+{
+	char *f[8];
+	long long pid;
+
+	if (fields(r->data, f, 8) != 8) {
+		n_undecodable++;
+		return;
+	}
+	pid = strtoll(f[6], NULL, 10);
+	begin("qp", r->time_ns);
+	out_str(o, "dev", " %s", out_json(o) ? f[0] : tool_esc_tmp(f[0]));
+	out_u64(o, "port", "/%" PRIu64, strtoull(f[1], NULL, 10));
+	out_u64(o, "qpn", " qpn %" PRIu64, strtoull(f[2], NULL, 10));
+	out_str(o, "qp_type", " %s", f[3]);
+	if (!out_json(o))
+		out_text(o, " %s -> %s", f[4][0] ? f[4] : "(new)", f[5][0] ? f[5] : "(gone)");
+	else {
+		if (f[4][0])
+			out_str(o, "prev_state", NULL, f[4]);
+		if (f[5][0])
+			out_str(o, "state", NULL, f[5]);
+	}
+	if (pid)	/* 0: a kernel QP */
+		out_i64(o, "pid", " pid %" PRId64, (int64_t)pid);
+	if (f[7][0])	/* "" when unknown (a replay, a process already gone) */
+		out_str(o, "comm", pid ? "/%s" : " %s", out_json(o) ? f[7] : tool_esc_tmp(f[7]));
+	else if (!out_json(o))
+		out_text(o, pid ? "/?" : " ?");
+	end();
+}
+
+/* "dev\tport\tindex\tadded|removed|changed\tgid\ttype\tndev\told_gid" (record_gids.c) */
+static void show_gid(struct rec *r)
+{
+	char *f[8];
+
+	if (fields(r->data, f, 8) != 8) {
+		n_undecodable++;
+		return;
+	}
+	begin("gid", r->time_ns);
+	out_str(o, "dev", " %s", out_json(o) ? f[0] : tool_esc_tmp(f[0]));
+	out_u64(o, "port", "/%" PRIu64, strtoull(f[1], NULL, 10));
+	out_u64(o, "index", " index %" PRIu64, strtoull(f[2], NULL, 10));
+	out_str(o, "action", " %s", f[3]);
+	out_str(o, "gid", " %s", f[4]);
+	if (f[7][0])
+		out_str(o, "old_gid", " (was %s)", f[7]);
+	if (f[5][0])
+		out_str(o, "gid_type", " %s", f[5]);
+	if (f[6][0])
+		out_str(o, "ndev", " ndev %s", out_json(o) ? f[6] : tool_esc_tmp(f[6]));
+	end();
+}
+
 static void show_event(const struct rec *r)
 {
 	struct rdiag_trace_event ev;
 	char src[64], dst[64], stx[96];
 	const char *cmev;
 
-	if (r->len != sizeof(ev))
-		return;		/* another build's layout */
-	memcpy(&ev, r->data, sizeof(ev));
-	ev.comm[sizeof(ev.comm) - 1] = ev.system[sizeof(ev.system) - 1] = 0;
-	ev.name[sizeof(ev.name) - 1] = ev.device[sizeof(ev.device) - 1] = 0;
-	ev.detail[sizeof(ev.detail) - 1] = 0;
+	if (rdiag_ring_event_decode(r->data, r->len, &ev) < 0) {
+		n_undecodable++;
+		return;
+	}
 	if (!strcmp(ev.system, "ib_mad"))
 		return;
 	if (!strcmp(ev.name, "cm_event_done") && !(ev.has_status && ev.status))
@@ -222,8 +284,10 @@ static bool show_conn(struct rec *r)
 	char *f[12];
 	bool failed;
 
-	if (fields(r->data, f, 12) != 12)
+	if (fields(r->data, f, 12) != 12) {
+		n_undecodable++;
 		return false;
+	}
 	failed = !strcmp(f[5], "failed");
 	begin("connection", r->time_ns);
 	out_u64(o, "cm_id", " cm.id %" PRIu64, strtoull(f[0], NULL, 10));
@@ -281,12 +345,12 @@ static void show_counters(struct rec *r, bool show)
 
 	dev = r->data;
 	nl = strchr(dev, '\n');
-	if (!nl)
+	port = nl ? memchr(dev, '\t', (size_t)(nl - dev)) : NULL;
+	if (!port) {
+		n_undecodable++;
 		return;
+	}
 	*nl = 0;
-	port = strchr(dev, '\t');
-	if (!port)
-		return;
 	*port++ = 0;
 	for (line = nl + 1; *line; line = nl + 1) {
 		char *tab = strchr(line, '\t');
@@ -395,6 +459,13 @@ int trace_dump_main(int argc, char **argv)
 			tool_die("cannot read '%s': truncated (shorter than its header says)", file);
 		tool_die("cannot read '%s': %s", file, strerror(-err));
 	}
+	if (info.format != RDIAG_RING_FORMAT) {
+		/* payloads of another format are not guessed at: none is shown */
+		tool_warn("'%s' is a ring of payload format %u, this build reads %d: its %zu "
+			  "record(s) skipped", file, info.format, RDIAG_RING_FORMAT, nrecs);
+		free_all();
+		return EXIT_OK;
+	}
 	qsort(recs, nrecs, sizeof(*recs), rec_cmp);
 	o = out_new(stdout, json ? OUT_JSON : OUT_TEXT);
 	if (!o)
@@ -416,12 +487,17 @@ int trace_dump_main(int argc, char **argv)
 		case RDIAG_REC_PORT: show_port(r); break;
 		case RDIAG_REC_EVENT: show_event(r); break;
 		case RDIAG_REC_NETLINK: show_netlink(r); break;
+		case RDIAG_REC_QP: show_qp(r); break;
+		case RDIAG_REC_GID: show_gid(r); break;
 		case RDIAG_REC_CONN: failed |= show_conn(r); break;
-		default: break;
+		default: n_unknown_type++; break;
 		}
 	}
 	out_free(o);
 	free_all();
+	if (n_unknown_type || n_undecodable)
+		tool_warn("%" PRIu64 " record(s) of a type this build does not know and %" PRIu64
+			  " that did not decode skipped", n_unknown_type, n_undecodable);
 	if (fflush(stdout) || ferror(stdout))
 		return EXIT_USAGE;
 	return failed ? EXIT_FOUND : EXIT_OK;

@@ -1,7 +1,9 @@
 /* rdmatrace record: the flight recorder.  Into a ring of fixed size (rdmadiag/ring.h) go the
  * CM events of the trace module and the connections they assemble into, a counter snapshot of
- * every RDMA port every INTERVAL, and port state changes.  A trigger (SIGUSR1, a failed
- * connection) writes a marker record and copies the ring to FILE.snap.N. */
+ * every RDMA port every INTERVAL, QP state changes (record_qps.c), port state and GID table
+ * changes (record_gids.c).  A trigger (SIGUSR1, a failed connection, a threshold rule of
+ * record_thresholds.c, a QP entering ERR) writes a marker record and copies the ring to
+ * FILE.snap.N. */
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
@@ -21,8 +23,9 @@
 #include "rdmadiag/rtmon.h"
 #include "rdmadiag/trace.h"
 #include "cmds.h"
+#include "record.h"
 
-enum { OPT_RING = 300, OPT_COUNTERS, OPT_INPUT, OPT_TRACEFS, OPT_DURATION };
+enum { OPT_RING = 300, OPT_COUNTERS, OPT_INPUT, OPT_TRACEFS, OPT_DURATION, OPT_THRESHOLDS };
 
 #define SNAP_MIN_GAP_NS 1000000000ull	/* at most one snapshot copy a second */
 /* while waiting on rtnetlink, the trace is read at least this often (its records carry the
@@ -36,7 +39,7 @@ struct port_seen {
 };
 
 static struct {
-	const char *file, *input, *tracefs;
+	const char *file, *input, *tracefs, *thresholds;
 	uint64_t size;
 	double interval, duration;
 } ro;
@@ -61,12 +64,14 @@ static void record_usage(void)
 	printf("Usage: rdmatrace record --ring SIZE [OPTION]... FILE\n"
 	       "Keep a flight record of RDMA in FILE, a ring of SIZE bytes that never grows: the\n"
 	       "rdma_cm events and connections, counter snapshots of every RDMA port, port state\n"
-	       "changes, rtnetlink link/address/neighbour/route changes.  SIGUSR1 or a failed\n"
-	       "connection writes a marker and copies the ring to FILE.snap.N.  Ends on SIGINT\n"
-	       "or SIGTERM.  Read it with 'rdmatrace dump FILE'.\n"
+	       "changes, GID table changes, QP state changes, rtnetlink link/address/neighbour/\n"
+	       "route changes.  SIGUSR1, a failed connection, a QP entering ERR or a threshold\n"
+	       "rule starting to breach writes a marker and copies the ring to FILE.snap.N.\n"
+	       "Ends on SIGINT or SIGTERM.  Read it with 'rdmatrace dump FILE'.\n"
 	       "\n"
 	       "      --ring SIZE          ring size in bytes, k or M suffix (4k to 4096M)\n"
 	       "      --counters SECONDS   counter snapshot interval (default 1)\n"
+	       "      --thresholds FILE    trigger on NAME[@DEV[/PORT]] > VALUE[/s] rules (rdmastat's)\n"
 	       "      --duration SECONDS   stop after SECONDS (default: until interrupted)\n"
 	       "      --input DIR          events from a saved copy of tracefs instead of the kernel\n"
 	       "      --tracefs DIR        tracefs mount point (default: from /proc/mounts)\n"
@@ -120,9 +125,7 @@ static void put(unsigned int type, uint64_t t, const void *data, size_t len)
 		first_write_err = -rc;
 }
 
-static void put_text(unsigned int type, uint64_t t, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void put_text(unsigned int type, uint64_t t, const char *fmt, ...)
+void rec_put_text(unsigned int type, uint64_t t, const char *fmt, ...)
 {
 	char buf[512];
 	va_list ap;
@@ -137,13 +140,13 @@ static void put_text(unsigned int type, uint64_t t, const char *fmt, ...)
 }
 
 /* a marker, and the ring as it is now copied to FILE.snap.N (not more than once a second) */
-static void trigger(const char *why, uint64_t when)
+void rec_trigger(const char *why, uint64_t when)
 {
 	uint64_t now = mono_ns();
 	char path[4200];
 	int rc;
 
-	put_text(RDIAG_REC_MARKER, when, "%s", why);
+	rec_put_text(RDIAG_REC_MARKER, when, "%s", why);
 	if (last_snap_ns && now - last_snap_ns < SNAP_MIN_GAP_NS)
 		return;
 	last_snap_ns = now;
@@ -178,7 +181,7 @@ static void on_conn(const struct rdiag_trace_conn *c, void *arg)
 	if (c->outcome == RDIAG_TRACE_FAILED) {
 		snprintf(why, sizeof(why), "failed connection cm.id %u to %s: %s", c->cm_id,
 			 dst[0] ? dst : "?", c->cause ? c->cause : "?");
-		trigger(why, real_ns());
+		rec_trigger(why, real_ns());
 	}
 }
 
@@ -186,18 +189,23 @@ static void on_conn(const struct rdiag_trace_conn *c, void *arg)
 static void on_rtnl(const struct rdiag_rtmon_change *c, void *arg)
 {
 	(void)arg;
-	if (!strcmp(c->kind, "link")) {
+	/* a link change moves the port, an address change the GID table: look at both */
+	if (!strcmp(c->kind, "link") || !strcmp(c->kind, "addr")) {
 		port_check_due = true;
 		port_watch_until = mono_ns() + PORT_WATCH_NS;
 	}
-	put_text(RDIAG_REC_NETLINK, real_ns(), "%s\t%s\t%s\t%s", c->kind,
+	rec_put_text(RDIAG_REC_NETLINK, real_ns(), "%s\t%s\t%s\t%s", c->kind,
 		 c->deleted ? "del" : "new", c->ifname, c->text);
 }
 
 static int on_event(const struct rdiag_trace_event *ev, void *arg)
 {
+	unsigned char buf[1024];
+	int n = rdiag_ring_event_encode(ev, buf, sizeof(buf));
+
 	(void)arg;
-	put(RDIAG_REC_EVENT, mono_to_wall(ev->ts_ns), ev, sizeof(*ev));
+	if (n > 0)
+		put(RDIAG_REC_EVENT, mono_to_wall(ev->ts_ns), buf, (size_t)n);
 	rdiag_trace_conns_add(rconns, ev, on_conn, NULL);
 	return 0;
 }
@@ -268,7 +276,8 @@ static struct port_seen *port_find(const char *dev, uint32_t port)
 	return &ports[nports++];
 }
 
-/* port state changes (and every port's state at the start): "dev\tport\tSTATE\tPHYS" */
+/* port state changes (and every port's state at the start): "dev\tport\tSTATE\tPHYS";
+ * and the GID tables against the previous look */
 static void check_ports(struct rdiag_counters *c)
 {
 	struct rdiag_devices *d = NULL;
@@ -288,10 +297,11 @@ static void check_ports(struct rdiag_counters *c)
 				continue;
 			s->state = p->state;
 			s->phys = p->phys_state;
-			put_text(RDIAG_REC_PORT, t, "%s\t%u\t%s\t%s", s->dev, s->port,
+			rec_put_text(RDIAG_REC_PORT, t, "%s\t%u\t%s\t%s", s->dev, s->port,
 				 tool_name_or(rdiag_port_state_name(p->state), "UNKNOWN"),
 				 tool_name_or(rdiag_port_phys_state_name(p->phys_state), "UNKNOWN"));
 		}
+	rec_gids_check(d, t);
 	rdiag_counters_devices_free(d);
 }
 
@@ -300,9 +310,15 @@ static void check_ports(struct rdiag_counters *c)
 static void snapshot(struct rdiag_counters *c)
 {
 	static uint64_t next_ports;
+	static struct rdiag_samples *prev;
 	struct rdiag_samples *s = NULL;
 	uint64_t t = real_ns(), now = mono_ns();
 
+	if (!c) {	/* the end: let go of the previous snapshot */
+		rdiag_samples_free(prev);
+		prev = NULL;
+		return;
+	}
 	if (port_check_due || now >= next_ports || now < port_watch_until) {
 		port_check_due = false;
 		next_ports = now + 1000000000ull;
@@ -310,8 +326,11 @@ static void snapshot(struct rdiag_counters *c)
 	}
 	if (rdiag_counters_sample(c, NULL, &s) == 0) {
 		put_counters(s, t);
-		rdiag_samples_free(s);
+		rec_thresholds_check(prev, s, t);
+		rdiag_samples_free(prev);
+		prev = s;
 	}
+	rec_qps_check(c, t);
 }
 
 static struct rdiag_trace *open_trace(void)
@@ -344,10 +363,10 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 			uint64_t at = (uint64_t)usr1_at.tv_sec * 1000000000ull + (uint64_t)usr1_at.tv_nsec;
 
 			rec_usr1 = 0;
-			trigger("SIGUSR1", at);
+			rec_trigger("SIGUSR1", at);
 		}
 		if (m && rdiag_rtmon_read(m, on_rtnl, NULL) == -ENOBUFS)
-			put_text(RDIAG_REC_MARKER, real_ns(), "rtnetlink changes were lost "
+			rec_put_text(RDIAG_REC_MARKER, real_ns(), "rtnetlink changes were lost "
 				 "(the socket's buffer overflowed)");
 		if (t && !input_done) {
 			rdiag_trace_read(t, on_event, NULL, &lost);
@@ -393,7 +412,7 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 		rdiag_trace_read(t, on_event, NULL, &lost);
 	rdiag_trace_conns_flush(rconns, mono_ns(), on_conn, NULL);
 	if (lost)
-		put_text(RDIAG_REC_MARKER, real_ns(), "the kernel overwrote %" PRIu64
+		rec_put_text(RDIAG_REC_MARKER, real_ns(), "the kernel overwrote %" PRIu64
 			 " trace sub-buffer(s) before they were read", lost);
 	return 0;
 }
@@ -403,6 +422,7 @@ int trace_record_main(int argc, char **argv)
 	static const struct option lo[] = {
 		{ "ring", required_argument, NULL, OPT_RING },
 		{ "counters", required_argument, NULL, OPT_COUNTERS },
+		{ "thresholds", required_argument, NULL, OPT_THRESHOLDS },
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "input", required_argument, NULL, OPT_INPUT },
 		{ "tracefs", required_argument, NULL, OPT_TRACEFS },
@@ -431,6 +451,7 @@ int trace_record_main(int argc, char **argv)
 				tool_usage_error("invalid --duration '%s': seconds from 0.001", optarg);
 			break;
 		case OPT_INPUT: ro.input = optarg; break;
+		case OPT_THRESHOLDS: ro.thresholds = optarg; break;
 		case OPT_TRACEFS: ro.tracefs = optarg; break;
 		case 'h': record_usage(); return EXIT_OK;
 		default:
@@ -447,11 +468,16 @@ int trace_record_main(int argc, char **argv)
 	if (ro.input && ro.tracefs)
 		tool_usage_error("--input and --tracefs exclude each other");
 	ro.file = argv[optind];
+	if (ro.thresholds)
+		rec_thresholds_load(ro.thresholds);	/* before the ring: a bad file changes nothing */
 
 	err = rdiag_ring_open(&ring, ro.file, ro.size);
 	if (err == -EEXIST)
 		tool_die("cannot record into '%s': it exists and is not a ring of %" PRIu64 " bytes",
 			 ro.file, ro.size & ~(uint64_t)7);
+	if (err == -EPROTO)
+		tool_die("cannot record into '%s': it is a ring of another payload format than this "
+			 "build's (%d); dump it, then move it away", ro.file, RDIAG_RING_FORMAT);
 	if (err < 0)
 		tool_die("cannot record into '%s': %s", ro.file, strerror(-err));
 
@@ -482,14 +508,18 @@ int trace_record_main(int argc, char **argv)
 	err = rdiag_rtmon_open(&mon);
 	if (err < 0)
 		tool_warn("recording without rtnetlink changes: %s", strerror(-err));
-	put_text(RDIAG_REC_START, real_ns(), "interval %.3f s, ring %" PRIu64 " bytes",
+	rec_put_text(RDIAG_REC_START, real_ns(), "interval %.3f s, ring %" PRIu64 " bytes",
 		 ro.interval, ro.size & ~(uint64_t)7);
 	record_loop(t, c, mon);
-	put_text(RDIAG_REC_STOP, real_ns(), "%" PRIu64 " records, %" PRIu64 " laps",
+	rec_put_text(RDIAG_REC_STOP, real_ns(), "%" PRIu64 " records, %" PRIu64 " laps",
 		 rdiag_ring_written(ring) + 1, rdiag_ring_wraps(ring));
 	rdiag_trace_close(t);
 	rdiag_rtmon_close(mon);
 	rdiag_trace_conns_free(rconns);
+	snapshot(NULL);
+	rec_thresholds_free();
+	rec_qps_free();
+	rec_gids_free();
 	rdiag_counters_close(c);
 	rdiag_ring_close(ring);
 	free(ports);

@@ -1,6 +1,7 @@
 /* rdmadiag/ring.h: the flight recorder's ring, a file of fixed size on disk.
  *
- * The file is a 64-byte header (magic "RDIAGRNG", version, size, CRC-32) and a data area that
+ * The file is a 64-byte header (magic "RDIAGRNG", version, size, payload format, CRC-32) and
+ * a data area that
  * records are written into with pwrite() at a wrapping offset; the file is made at its full
  * size once and never grows.  Each record carries a 32-byte header (magic, payload length,
  * type, sequence number, time in ns) and a CRC-32 (libdeflate, the polynomial of the ICRC)
@@ -12,14 +13,32 @@
  * lap, or torn by a writer killed mid-write, fails its CRC and is skipped; every record whose
  * write completed and that no later record overwrote is read back.
  *
+ * The ring stores bytes; what a payload means is the recorder's (rdmatrace record) and is
+ * fixed by the payload format in the header, RDIAG_RING_FORMAT for the rings this build
+ * writes (rings made before formats existed have 0 there).  Format 1, by record type:
+ *   START, MARKER, STOP            text (UTF-8, no NUL, the record's length)
+ *   EVENT                          binary: rdiag_ring_event_encode() below
+ *   CONN    text, tab-separated: cm_id pid comm src dst outcome cause fail_event fail_status
+ *           req_sent req_resent verdict
+ *   COUNTERS text: "dev\tport\n" then "name\tvalue\n" per counter (decimal, raw value)
+ *   PORT    text: dev port STATE PHYS_STATE
+ *   NETLINK text: kind new|del ifname text
+ *   QP      text: dev port qpn type from_state to_state pid comm ("" from: new, "" to: gone)
+ *   GID     text: dev port index added|removed|changed gid type ndev old_gid
+ * A reader skips (and counts) a record of a format or type it does not know, and one whose
+ * payload does not decode, rather than guess.
+ *
  * Functions return 0 or -errno and never print.  Errors of rdiag_ring_read /
  * rdiag_ring_open: -ENOENT no such file, -EBADMSG not a ring (bad magic, version or header
- * CRC), -ENODATA the file is shorter than its header says (truncated), -EISDIR a directory.
+ * CRC), -ENODATA the file is shorter than its header says (truncated), -EISDIR a directory;
+ * of rdiag_ring_open only: -EEXIST the file is not a ring of that size, -EPROTO it is one of
+ * another payload format (neither is touched).
  */
 #ifndef RDMADIAG_RING_H
 #define RDMADIAG_RING_H
 #include <stddef.h>
 #include <stdint.h>
+#include <rdmadiag/trace.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -29,6 +48,7 @@ extern "C" {
 #define RDIAG_RING_REC_HDR_LEN 32
 #define RDIAG_RING_MIN_SIZE 4096ULL
 #define RDIAG_RING_MAX_SIZE (1ULL << 32)
+#define RDIAG_RING_FORMAT 1		/* the payload format this build writes */
 
 /* record types of the flight recorder (rdmatrace record) */
 enum rdiag_ring_type {
@@ -40,6 +60,8 @@ enum rdiag_ring_type {
 	RDIAG_REC_PORT = 6,		/* a port state change */
 	RDIAG_REC_NETLINK = 7,		/* an rtnetlink link/addr/neigh/route change */
 	RDIAG_REC_STOP = 8,		/* the recorder ended cleanly */
+	RDIAG_REC_QP = 9,		/* a QP appeared, changed state or went away */
+	RDIAG_REC_GID = 10,		/* a GID table entry added, removed or changed */
 };
 
 struct rdiag_ring;
@@ -72,11 +94,24 @@ struct rdiag_ring_info {
 	uint64_t records;		/* valid records delivered */
 	uint64_t skipped_bytes;		/* data-area bytes in no valid record (unused, torn,
 					 * overwritten) */
+	uint32_t format;		/* the header's payload format (0: before formats) */
 };
 typedef int (*rdiag_ring_cb)(const struct rdiag_ring_record *rec, void *arg);
 /* every valid record of the ring at path, oldest first; a non-zero return of cb stops the
  * walk and is returned.  info may be NULL. */
 int rdiag_ring_read(const char *path, rdiag_ring_cb cb, void *arg, struct rdiag_ring_info *info);
+
+/* An rdma_cm event as an EVENT payload of format 1: every field little-endian at a fixed
+ * width (u64 ts_ns; u32 cpu, pid, flags (has_cm_id 1, has_addrs 2, has_status 4,
+ * has_ib_ids 8, has_mad 16), cm_id, tos, cm_event, status, local_id, remote_id, ib_state,
+ * rej_reason, wc_status, mgmt_class, method, attr_id; u64 tid; u32 retries_left,
+ * max_retries, dev_index, port_num), then src and dst (u16 family 0 none / 4 / 6, u16 port,
+ * 16 address bytes (IPv4 in the first 4), u32 IPv6 scope id), then comm, system, name,
+ * device, detail (u16 length, bytes, no NUL).  encode returns the length written, or
+ * -EMSGSIZE when len is too small; decode returns 0, or -EBADMSG for a payload that is
+ * short, long, has unknown flags or family, or a string longer than its field (ev zeroed). */
+int rdiag_ring_event_encode(const struct rdiag_trace_event *ev, void *buf, size_t len);
+int rdiag_ring_event_decode(const void *buf, size_t len, struct rdiag_trace_event *ev);
 
 #ifdef __cplusplus
 }

@@ -1,10 +1,11 @@
-# vm-timeout: 60
+# vm-timeout: 90
 # rdmatrace record (the flight recorder) on the real kernel: a 2 MB ring at a 50 ms counter
 # interval through (1) a successful rping between two SIGUSR1 markers, with rxe0's own
 # hw_counters read before and after; (2) $NET0 down and up again (port state, rtnetlink);
 # (3) an rping to a port nobody listens on, whose failure triggers FILE.snap.1.  Then an 8 kB
-# ring at 5 ms laps and is killed with -9 mid-write.  Judged by host/61-recorder.sh
-# on the dumps made here.
+# ring at 5 ms laps and is killed with -9 mid-write.  A second ring with --thresholds sees
+# (4) a threshold rule and an rping burst, (5) its QPs, (6) a GID added and removed.
+# Judged by host/61-recorder.sh on the dumps made here.
 J=$OUT/61-recorder
 have rdmatrace || { tap_fail "rdmatrace is built and in the image"; exit 0; }
 T=/sys/kernel/tracing
@@ -46,6 +47,45 @@ kill -TERM $rec; wait $rec; echo "record rc=$?" >> "$J-scen.txt"
 rdmatrace dump -j $R > "$J-dump.json" 2> "$J-dump.err"; echo "dump rc=$?" >> "$J-scen.txt"
 rdmatrace dump -j "$snap" > "$J-snap.json" 2> "$J-snap.err"; echo "snap rc=$?" >> "$J-scen.txt"
 ls -l $R* >&2
+
+# the triggers and change records, in a second ring at a 0.5 s interval (a burst shorter
+# than an interval cannot breach, clear and breach again): (4) a threshold rule on rxe0's
+# rcvd_pkts and one rping burst, with sysfs read around it (a steady burst longer than an
+# interval breaches in each of its full intervals); (5) the QP of a waiting ibv_rc_pingpong
+# server as it comes and goes (no tool of the image holds a QP in ERR: perftest and the
+# pingpongs ask for retry_cnt 7,
+# which rxe takes as infinite, and rdmacheck's ERR QPs live for milliseconds: the ERR
+# trigger is tested on replayed RES_QP in bats); (6) an address added to $NET0 and removed
+# again: a GID entry on $DEV0, as sysfs has it
+RT=/tmp/61.trig
+rm -f $RT $RT.snap.*
+echo "rcvd_pkts@$DEV0 > +100" > /tmp/61.rules
+rdmatrace record --ring 512k --counters 0.5 --thresholds /tmp/61.rules $RT 2> "$J-trig.err" & rec=$!
+await 10 "the second recorder wrote its first port records" has_type $RT port
+hwc_snap "$DEV0" "$J-trig-hwc0"
+RPING_PORT=7191 rping_pair 10 32768; echo "burst rc=$?" >> "$J-scen.txt"
+hwc_snap "$DEV0" "$J-trig-hwc1"	# the snapshots after the burst come during (6)
+# (5) a QP that lives a while: an ibv_rc_pingpong server waiting for its peer holds one
+timeout 30 ibv_rc_pingpong -d "$DEV1" -g "$GID" -p 18561 >&2 2>&1 & pps=$!
+pp_qp() { rdma -j res show qp | jq -e --arg p "$pps" 'map(select((.pid | tostring) == $p)) | length == 1'; }
+await 10 "the waiting pingpong's QP" pp_qp
+rdma -j res show qp > "$J-rdma-qp.json"
+echo "waiter pid=$pps" >> "$J-scen.txt"
+qp_rec() { rdmatrace dump -j $RT 2>/dev/null | grep -q "\"comm\":\"ibv_rc_pingpong\""; }
+await 10 "the recorder's record of its QP" qp_rec
+kill $pps; wait $pps 2>/dev/null
+# (6) a new address on $NET0: its RoCE v2 GID
+ip addr add 198.18.0.61/24 dev "$NET0"
+await 5 "the GID of 198.18.0.61 on $DEV0" gid_index "$DEV0" 198.18.0.61
+echo "gid index=$(gid_index "$DEV0" 198.18.0.61) value=$(cat /sys/class/infiniband/$DEV0/ports/1/gids/$(gid_index "$DEV0" 198.18.0.61))" >> "$J-scen.txt"
+gid_rec() { rdmatrace dump -j $RT 2>/dev/null | grep -q '"action":"added","gid":"0000:0000:0000:0000:0000:ffff:c612:003d"'; }
+await 5 "the recorder's GID record" gid_rec
+ip addr del 198.18.0.61/24 dev "$NET0"
+gid_gone() { rdmatrace dump -j $RT 2>/dev/null | grep -q '"action":"removed","gid":"0000:0000:0000:0000:0000:ffff:c612:003d"'; }
+await 5 "the recorder's GID removal record" gid_gone
+kill -INT $rec; wait $rec; echo "trig rc=$?" >> "$J-scen.txt"
+rdmatrace dump -j $RT > "$J-trig.json" 2> "$J-trig-dump.err"; echo "trig-dump rc=$?" >> "$J-scen.txt"
+rm -f $RT $RT.snap.* /tmp/61.rules
 
 # a small ring under a fast rate: laps, then kill -9
 rdmatrace record --ring 8k --counters 0.005 $R.small 2> "$J-small.err" & rec=$!

@@ -8,6 +8,9 @@
 # SIGINT.  The figures go to $OUT/NN-soak.txt (rdmatop's frame times to NN-soak-frames.txt,
 # the churn's to NN-soak-churn.txt, guest uptime), which host/NN-soak*.sh judges against
 # explicit bounds and prints.
+# The flight recorder runs next to them (rdmatrace record --ring 512k at its default 1 s: under
+# TCG a look at the ports costs most of a second of the guest's one CPU): its VmRSS and descriptors the same way,
+# the ring file's size at every reading, exit 0 on SIGINT, and a dump of the ring afterwards.
 # Destructive in the 9x sense only: it adds and deletes its own device and veth pair.
 # vm-timeout: 60
 SOAK_SECS=${SOAK_SECS:-8}
@@ -32,7 +35,10 @@ rss_fds() {
 	done
 	echo "$best_r $best_f"
 }
-alive() { kill -0 "$top" 2>/dev/null && kill -0 "$stat" 2>/dev/null; }
+alive() { kill -0 "$top" 2>/dev/null && kill -0 "$stat" 2>/dev/null &&
+	{ [ -z "$rec" ] || kill -0 "$rec" 2>/dev/null; }; }
+# the recorder's figures (RSS kB, descriptors, the ring's size), "- - -" without it
+rec_figs() { if [ -n "$rec" ]; then echo "$(rss_fds $rec) $(stat -c %s "$T/ring")"; else echo "- - -"; fi; }
 
 ip link add "$CNET0" type veth peer name "$CNET1" && ip link set "$CNET0" up && ip link set "$CNET1" up
 # the tools' output is not kept (minutes of frames would fill the guest's RAM): rdmastat's
@@ -45,6 +51,14 @@ wc -l < "$T/stat.fifo" > "$T/stat.lines" &
 top=$!
 "$STAT" -i 0.2 -a > "$T/stat.fifo" 2> "$OUT/$SOAK_NAME-rdmastat.err" &
 stat=$!
+rec= unmount_tracefs=
+if have rdmatrace; then
+	grep -q " /sys/kernel/tracing tracefs" /proc/mounts ||
+		{ mount -t tracefs nodev /sys/kernel/tracing && unmount_tracefs=1; }
+	rdmatrace record --ring 512k "$T/ring" 2> "$OUT/$SOAK_NAME-rdmatrace.err" &
+	rec=$!
+fi
+log "pids: rdmatop $top, rdmastat $stat, rdmatrace record ${rec:-none}"
 # warm-up: one round of what the soak repeats (a device added and deleted, a pingpong and an
 # rping pair), so that the caches, the model and the QP and cm ID lists have had what they
 # hold at their largest; the start figures are taken after it (the ones before it are kept
@@ -52,12 +66,14 @@ stat=$!
 sleep 1
 read -r top_rss_cold _ <<< "$(rss_fds $top)"
 read -r stat_rss_cold _ <<< "$(rss_fds $stat)"
+read -r rec_rss_cold _ _ <<< "$(rec_figs)"
 rdma link add "$CDEV" type rxe netdev "$CNET0" && sleep 0.4 && rdma link delete "$CDEV"
 PP_TIMEOUT=20 pp_pair 20 1024 2>> "$T/qp.err"
 RPING_TIMEOUT=20 rping_pair 5 64 2>> "$T/qp.err"
 sleep 1
 read -r top_rss0 top_fd0 <<< "$(rss_fds $top)"
 read -r stat_rss0 stat_fd0 <<< "$(rss_fds $stat)"
+read -r rec_rss0 rec_fd0 rec_size0 <<< "$(rec_figs)"
 t_start=$(now_cs)
 end=$(( t_start + SOAK_SECS * 100 ))
 
@@ -85,7 +101,7 @@ qps=$!
 ( step=$(( SOAK_SECS / 10 )); [ "$step" -ge 1 ] || step=1
   while [ "$(now_cs)" -lt "$end" ]; do
 	sleep "$step"
-	echo "$(( ($(now_cs) - t_start) / 100 )) $(rss_fds $top) $(rss_fds $stat)"
+	echo "$(( ($(now_cs) - t_start) / 100 )) $(rss_fds $top) $(rss_fds $stat) $(rec_figs)"
   done > "$OUT/$SOAK_NAME-trace.txt" ) &
 trace=$!
 wait "$churn"
@@ -98,10 +114,22 @@ up=no
 alive && up=yes
 read -r top_rss1 top_fd1 <<< "$(rss_fds $top)"
 read -r stat_rss1 stat_fd1 <<< "$(rss_fds $stat)"
+read -r rec_rss1 rec_fd1 rec_size1 <<< "$(rec_figs)"
 secs=$(( ($(now_cs) - t_start) / 100 ))
 kill -INT "$top" "$stat" 2>/dev/null
 wait "$top"; top_st=$?
 wait "$stat"; stat_st=$?
+rec_st=- rec_dump=-
+if [ -n "$rec" ]; then
+	kill -INT "$rec"
+	wait "$rec"; rec_st=$?
+	# 0, or 1 when a connection of the churn failed: either way the ring read back whole
+	rdmatrace dump -j "$T/ring" > "$T/dump.json" 2> "$OUT/$SOAK_NAME-dump.err"; rec_dump=$?
+	rec_types=$(jq -r .type "$T/dump.json" 2>/dev/null | sort | uniq -c | awk '{ printf "%s:%s ", $2, $1 }')
+	rec_size2=$(stat -c %s "$T/ring")
+	rm -f "$T"/ring*
+	[ -n "$unmount_tracefs" ] && umount /sys/kernel/tracing
+fi
 wait
 ip link del "$CNET0" 2>/dev/null
 
@@ -120,11 +148,19 @@ ip link del "$CNET0" 2>/dev/null
 	echo "rdmastat_fds=$stat_fd0 $stat_fd1"
 	echo "rdmastat_exit=$stat_st"
 	echo "rdmastat_lines=$(cat "$T/stat.lines" 2>/dev/null || echo 0)"
+	echo "rdmatrace_rss_kb=$rec_rss0 $rec_rss1"
+	echo "rdmatrace_rss_cold_kb=$rec_rss_cold"
+	echo "rdmatrace_fds=$rec_fd0 $rec_fd1"
+	echo "rdmatrace_exit=$rec_st"
+	echo "rdmatrace_ring_sizes=$rec_size0 $rec_size1 ${rec_size2:--}"
+	echo "rdmatrace_dump=$rec_dump"
+	echo "rdmatrace_dump_types=${rec_types:-}"
 } > "$F"
 cat "$F" >&2
-tap_check "rdmatop -b and rdmastat -i ran through ${secs}s of device and QP churn ($(cat "$T/adds" 2>/dev/null) adds, $(cat "$T/pairs" 2>/dev/null) QP pairs); figures in $SOAK_NAME.txt" \
+tap_check "rdmatop -b, rdmastat -i and rdmatrace record ran through ${secs}s of device and QP churn ($(cat "$T/adds" 2>/dev/null) adds, $(cat "$T/pairs" 2>/dev/null) QP pairs); figures in $SOAK_NAME.txt" \
 	[ "$up" = yes ]
 [ -s "$T/churn.err" ] && diag "rdma link: $(head -c 400 "$T/churn.err")"
 [ -s "$OUT/$SOAK_NAME-rdmatop.err" ] && diag "rdmatop stderr: $(head -c 400 "$OUT/$SOAK_NAME-rdmatop.err")"
+[ -s "$OUT/$SOAK_NAME-rdmatrace.err" ] && diag "rdmatrace record stderr: $(head -c 400 "$OUT/$SOAK_NAME-rdmatrace.err")"
 [ -s "$OUT/$SOAK_NAME-rdmastat.err" ] && diag "rdmastat stderr: $(head -c 400 "$OUT/$SOAK_NAME-rdmastat.err")"
 exit 0

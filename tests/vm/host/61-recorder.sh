@@ -10,7 +10,7 @@ tap_eq "the successful rping succeeded" "rc=0" "$(scen success)"
 tap_eq "the recorder ended by SIGTERM with exit 0" "rc=0" "$(scen record)"
 tap_eq "dump of the snapshot: exit 1 (a failed connection in it)" "rc=1" "$(scen snap)"
 tap_eq "every line is JSON with a type" "" \
-	"$(jq -r '.type // "NONE"' "$J-dump.json" "$J-snap.json" | grep -vxE 'start|stop|marker|port|netlink|event|connection|counters')"
+	"$(jq -r '.type // "NONE"' "$J-dump.json" "$J-snap.json" "$J-trig.json" | grep -vxE 'start|stop|marker|port|netlink|event|connection|counters|qp|gid')"
 
 # (1) between the two SIGUSR1 markers, the recorder's deltas of rxe0's sent_pkts and
 # rcvd_pkts add up to what sysfs says rping moved
@@ -49,3 +49,39 @@ tap_eq "with no error" "" "$(cat $J-small-dump.err)"
 tap_eq "the run after it ended cleanly" "rc=0" "$(scen small-dump2)"
 laps=$(jq -r 'select(.type == "stop") | .text' "$J-small2.json" | sed -n 's/.*, \([0-9]*\) laps$/\1/p')
 tap_check "the second run lapped its ring (${laps:-none})" [ "${laps:-0}" -ge 1 ]
+
+# (4) the threshold rule "rcvd_pkts@rxe0 > +100": one rping burst, exactly one marker, at a
+# snapshot whose rcvd_pkts delta is over 100, and not more than sysfs says the burst moved
+tap_eq "the trigger run ended by SIGINT with exit 0" "rc=0" "$(scen trig)"
+tap_eq "its dump: exit 0" "rc=0" "$(scen trig-dump)"
+tap_eq "the rping burst succeeded" "rc=0" "$(scen burst)"
+moved=$(( $(hwc_of trig-hwc1 rcvd_pkts) - $(hwc_of trig-hwc0 rcvd_pkts) ))
+tap_check "the burst moved rxe0's rcvd_pkts past the rule's 100 ($moved)" [ "$moved" -gt 100 ]
+thr=$(jq -r 'select(.type == "marker" and (.text | startswith("threshold "))) | .text' "$J-trig.json")
+tap_eq "one burst, one threshold marker" 1 "$(grep -c . <<< "$thr")"
+val=$(sed -n 's/^threshold line 1 (rcvd_pkts@rxe0 > +100): rxe0\/1 rcvd_pkts delta \([0-9]*\)$/\1/p' <<< "$thr")
+ok=0; [ -n "$val" ] && [ "$val" -gt 100 ] && [ "$val" -le "$moved" ] && ok=1
+tap_eq "it names the rule, the port and a delta over 100 and within sysfs's $moved ($thr)" 1 "$ok"
+tmark=$(jq -r 'select(.type == "marker" and (.text | startswith("threshold "))) | .time' "$J-trig.json")
+tap_eq "the marker is at the snapshot whose delta it names" "$val" \
+	"$(jq -r --arg t "$tmark" 'select(.type == "counters" and .dev == "rxe0" and .time == $t) | .deltas.rcvd_pkts' "$J-trig.json")"
+
+# (5) the waiting pingpong server's QP: a qp record when it came, as rdma res show qp listed
+# it in the guest, and one when it went; a QP-in-ERR marker for each qp record into ERR
+wpid=$(scen waiter | sed -n 's/^pid=//p')
+rq=$(jq -r --arg p "$wpid" '.[] | select((.pid | tostring) == $p) | "\(.ifname)/\(.port) \(.lqpn) \(.type) \(.state) \(.pid) \(.comm)"' "$J-rdma-qp.json")
+tap_check "rdma res show qp listed the waiting pingpong's QP ($rq)" [ -n "$rq" ]
+tap_eq "the recorder's qp record of it, as rdma res show qp has it" "$rq" \
+	"$(jq -r --arg p "$wpid" 'select(.type == "qp" and (.pid | tostring) == $p and .prev_state == null) | "\(.dev)/\(.port) \(.qpn) \(.qp_type) \(.state) \(.pid) \(.comm)"' "$J-trig.json")"
+tap_eq "and one when it went away" "$(cut -d' ' -f2 <<< "$rq")" \
+	"$(jq -r --arg p "$wpid" 'select(.type == "qp" and (.pid | tostring) == $p and .state == null) | .qpn' "$J-trig.json")"
+tap_eq "a QP-in-ERR marker for each qp record into ERR" \
+	"$(jq -r 'select(.type == "qp" and .state == "ERR") | "QP in ERR: \(.dev)/\(.port) qpn \(.qpn) \(.qp_type) pid \(.pid)/\(.comm)"' "$J-trig.json")" \
+	"$(jq -r 'select(.type == "marker" and (.text | startswith("QP in ERR"))) | .text' "$J-trig.json")"
+
+# (6) the address added on veth0: a GID added record whose index and value are sysfs's
+gi=$(scen gid | sed -n 's/^index=\([0-9]*\) .*/\1/p'); gv=$(scen gid | sed -n 's/.* value=//p')
+tap_eq "the GID of 198.18.0.61 added at sysfs's index, RoCE v2 on veth0" "$gi $gv RoCE v2 veth0" \
+	"$(jq -r 'select(.type == "gid" and .action == "added" and .gid == "0000:0000:0000:0000:0000:ffff:c612:003d" and .gid_type == "RoCE v2") | "\(.index) \(.gid) \(.gid_type) \(.ndev)"' "$J-trig.json")"
+tap_eq "and removed at the same index when the address went" "$gi" \
+	"$(jq -r 'select(.type == "gid" and .action == "removed" and .gid == "0000:0000:0000:0000:0000:ffff:c612:003d" and .gid_type == "RoCE v2") | .index' "$J-trig.json")"

@@ -1,5 +1,5 @@
 # Host side of guest/96-soak.sh (and, sourced with SOAK_NAME, of guest/97-soak-long.sh):
-# rdmatop -b -j and rdmastat -i ran through the churn, kept producing output, exited 0 on
+# rdmatop -b -j, rdmastat -i and rdmatrace record ran through the churn, kept producing output, exited 0 on
 # SIGINT, and their VmRSS and descriptor counts at the end are within explicit bounds of
 # those at the start.  The figures are printed as diagnostics for the notes.
 #   RSS: end - start <= SOAK_RSS_KB (default 1024 kB: rdmatop's first rounds with the Fabric
@@ -23,15 +23,16 @@ le() { isnum "$1" && isnum "$2" && [ "$1" -le "$2" ]; }
 secs=$(get secs)
 diag "$SOAK_NAME: $secs s, $(get adds) device adds/deletes, $(get qp_pairs) QP pairs (pingpong + rping)"
 [ -s "$SOAK_NAME-trace.txt" ] &&
-	diag "along the way (s, rdmatop kB fds, rdmastat kB fds): $(tr '\n' ';' < "$SOAK_NAME-trace.txt")"
-for t in rdmatop rdmastat; do
+	diag "along the way (s, rdmatop kB fds, rdmastat kB fds, rdmatrace kB fds ring-bytes): $(tr '\n' ';' < "$SOAK_NAME-trace.txt")"
+for t in rdmatop rdmastat rdmatrace; do
+	[ $t = rdmatrace ] && [ "$(get rdmatrace_exit)" = - ] && { tap_skip "$SOAK_NAME: the recorder" "rdmatrace is not built"; continue; }
 	read -r r0 r1 <<< "$(get ${t}_rss_kb)"
 	read -r f0 f1 <<< "$(get ${t}_fds)"
 	diag "$t: VmRSS ${r0} kB -> ${r1} kB (before the warm-up round: $(get ${t}_rss_cold_kb) kB), descriptors $f0 -> $f1"
 	tap_check "$SOAK_NAME: $t's RSS stayed flat ($r0 -> $r1 kB, bound +$BOUND_RSS kB, over $secs s)" \
 		within "$BOUND_RSS" "$r0" "$r1"
 	if [ "${secs:-0}" -ge 60 ] && [ -s "$SOAK_NAME-trace.txt" ]; then
-		col=2; [ $t = rdmastat ] && col=4
+		col=2; [ $t = rdmastat ] && col=4; [ $t = rdmatrace ] && col=6
 		s0=$(head -1 "$SOAK_NAME-trace.txt" | cut -d' ' -f$col)
 		s1=$(tail -1 "$SOAK_NAME-trace.txt" | cut -d' ' -f$col)
 		tap_check "$SOAK_NAME: $t's RSS was steady along the way ($s0 -> $s1 kB, bound +$BOUND_STEADY kB)" \
@@ -41,7 +42,19 @@ for t in rdmatop rdmastat; do
 		le "$f1" "$f0"
 	tap_eq "$SOAK_NAME: $t was running at the end and exited 0 on SIGINT (no crash)" 0 "$(get ${t}_exit)"
 done
-tap_eq "$SOAK_NAME: both tools were still running when the churn ended" yes "$(get alive_at_end)"
+tap_eq "$SOAK_NAME: the tools were still running when the churn ended" yes "$(get alive_at_end)"
+# the recorder's ring: 512 kB at every reading (start, along the way, end, after SIGINT), and
+# it dumps afterwards (0, or 1 when a churn connection failed: a failed connection in it)
+if [ "$(get rdmatrace_exit)" != - ]; then
+	sizes="$(get rdmatrace_ring_sizes) $(cut -d' ' -f8 "$SOAK_NAME-trace.txt" 2>/dev/null | tr '\n' ' ')"
+	tap_eq "$SOAK_NAME: the ring stayed at its 524288 bytes at every reading ($sizes)" "" \
+		"$(tr ' ' '\n' <<< "$sizes" | grep -v '^$' | grep -vx 524288)"
+	tap_check "$SOAK_NAME: rdmatrace dump read the ring afterwards (exit $(get rdmatrace_dump); $(get rdmatrace_dump_types))" \
+		bash -c "case '$(get rdmatrace_dump)' in 0|1) exit 0;; *) exit 1;; esac"
+	# (GID records only when a look at the ports fell within a churn device's short life)
+	tap_check "$SOAK_NAME: the ring has the churn in it: counter deltas and qp records" \
+		bash -c "grep -q 'counters:' <<< '$(get rdmatrace_dump_types)' && grep -q 'qp:' <<< '$(get rdmatrace_dump_types)'"
+fi
 # output all along.  rdmatop -b waits for its sample, and while the kernel unregisters an rxe
 # device (rdma link delete: 1-3 s under TCG) the RDMA netlink queries wait for it: a frame
 # can be that late, never much later (bound: 10 s between two frames)
