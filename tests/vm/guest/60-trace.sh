@@ -11,7 +11,8 @@
 # `rdma`, rdma_ucm destroys them and the IB CM sends a DREQ on the way out, so the client
 # gets DISCONNECTED (and rping exits 0); a new REQ to that address crosses the veth and is
 # dropped by rdma_rxe's UDP 4791 socket (no rxe on veth1): no REJ, no ICMP, resends every
-# ~6.3 s (tcpdump on both veths, by hand), so the CM's answer is none: cm_no_response.  Everything is
+# ~6.3 s (tcpdump on both veths, by hand), so the CM's answer is none: cm_no_response.
+# (7) rdmadoctor's own device deleted while it waits for that answer: device_removed.  Everything is
 # judged against rping's and rdmadoctor's own output by host/60-trace.sh.
 J=$OUT/60-trace
 T=/sys/kernel/tracing
@@ -90,8 +91,16 @@ kill -TERM $pg; wait $pg; echo "gone pid=$pg rc=$?" >> "$J-scen.txt"
 read -r q1 < $C/cm_tx_msgs/req; read -r a1 < $C/cm_rx_msgs/rep; read -r j1 < $C/cm_rx_msgs/rej
 read -r v1 < /sys/class/net/$NET1/statistics/rx_packets
 echo "gone cm_tx_req +$((q1 - q0)) cm_rx_rep +$((a1 - a0)) cm_rx_rej +$((j1 - j0)) $NET1 rx_packets +$((v1 - v0))" >> "$J-scen.txt"
+# (7) rdmadoctor's own device deleted while its REQ is out (to the address of (6): no
+# answer comes), the same fault seen by the doctor and by the trace
+rdmadoctor -j connect "$B:7185" --src "$A" --timeout 5000 > "$J-doctor-devdel.json" 2>&1 & dd=$!
+req_dd() { rdma res show cm_id 2>/dev/null | grep "pid $dd " | grep -q "state CONNECT"; }
+await 10 "rdmadoctor's REQ went out (cm_id in state CONNECT)" req_dd
+rdma link delete "$DEV0"; echo "devdel0 delete rc=$?" >> "$J-scen.txt"
+wait $dd; echo "doctor-devdel pid=$dd rc=$?" >> "$J-scen.txt"
+rdma link add "$DEV0" type rxe netdev "$NET0" && wait_port_active "$DEV0"
 rdma link add "$DEV1" type rxe netdev "$NET1" && wait_port_active "$DEV1"
-tap_check "$DEV1 is back" [ -d /sys/class/infiniband/$DEV1 ]
+tap_check "$DEV0 and $DEV1 are back" [ -d /sys/class/infiniband/$DEV0 -a -d /sys/class/infiniband/$DEV1 ]
 
 sleep 0.3	# one more read of each
 kill -INT $t1; kill -TERM $t2

@@ -79,3 +79,8 @@ tap_eq "device gone: cause cm_no_response, no resend, rping's pid" "failed cm_no
 	"$(conn 198.18.0.2:7184 '"\(.outcome) \(.cause) \(.req_resent) \(.pid)"')"
 tap_eq "device gone: rdmadoctor's verdict has the same cause" "$(conn 198.18.0.2:7184 .cause)" "$(doctor_cause gone)"
 tap_check "device gone: rping printed no connection" bash -c "! grep -q 'ESTABLISHED' $J-gone.out"
+# (7) rdmadoctor's own device deleted under its attempt: the same cause from both tools
+tap_eq "doctor's device deleted: rdmadoctor's verdict is device_removed" "device_removed" "$(doctor_cause devdel)"
+tap_eq "doctor's device deleted: its connection in the trace failed by DEVICE_REMOVAL, cause device_removed, the doctor's pid" \
+	"failed DEVICE_REMOVAL device_removed rxe0 $(scen_pid doctor-devdel)" \
+	"$(jq -r 'select(.type == "connection" and .comm == "rdmadoctor" and .dst == "198.18.0.2:7185") | "\(.outcome) \(.fail_event) \(.cause) \(.device) \(.pid)"' "$J-conns.json")"
