@@ -8,8 +8,9 @@
 # kill -9 at the next start (stale); another tracing user's instance untouched.
 # (5) and (6), a peer whose RDMA device was deleted (rdma link delete rxe1, on the real
 # kernel): the server's established id and its listener get DEVICE_REMOVAL in the thread of
-# `rdma`, rdma_ucm destroys them and the IB CM sends a DREQ on the way out, so the client
-# gets DISCONNECTED (and rping exits 0); a new REQ to that address crosses the veth and is
+# `rdma`, rdma_ucm destroys them and the IB CM sends a DREQ on the way out (or rping's server
+# disconnects first, once its listener got DEVICE_REMOVAL), so the client gets DISCONNECTED
+# (rping exits 0 or 255 by where its loop was); a new REQ to that address crosses the veth and is
 # dropped by rdma_rxe's UDP 4791 socket (no rxe on veth1): no REJ, no ICMP, resends every
 # ~6.3 s (tcpdump on both veths, by hand), so the CM's answer is none: cm_no_response.
 # (7) rdmadoctor's own device deleted while it waits for that answer: device_removed.  Everything is

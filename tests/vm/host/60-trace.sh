@@ -62,11 +62,14 @@ tap_eq "device deleted: the client's end saw an ordinary disconnect (the peer's 
 	"$(conn 198.18.0.2:7183 '"\(.outcome) \(.cause) \([.steps[].what] | map(select(. == "DISCONNECTED")) | .[0])"')"
 tap_check "device deleted: the client's rping printed DISCONNECTED" grep -q 'RDMA_CM_EVENT_DISCONNECTED' "$J-devdel-cli.out"
 tap_eq "device deleted: the client's end is rping's (pid)" "$(scen_pid devdel-cli)" "$(conn 198.18.0.2:7183 .pid)"
-# in order: the server's DEVICE_REMOVAL (in rdma's thread), then the client's DISCONNECTED
+# in order: rxe1's removal (rdma_cma:cm_remove_one), then the client's DISCONNECTED; the DREQ
+# behind it comes either from rdma_ucm destroying the server's id after its DEVICE_REMOVAL or
+# from rping's server disconnecting once its listener got DEVICE_REMOVAL (both seen)
 ev_time() { jq -r --arg e "$1" --arg s "$2" 'select(.type == "event" and .cm_event == $e and .src == $s) | .time' "$J-events.json" | head -1; }
-rm_t=$(ev_time DEVICE_REMOVAL "$(pconn 7183 .src)"); dc_t=$(ev_time DISCONNECTED "$(conn 198.18.0.2:7183 .src)")
+rm_t=$(jq -r 'select(.type == "event" and .event == "cm_remove_one" and .device == "rxe1") | .time' "$J-events.json" | head -1)
+dc_t=$(ev_time DISCONNECTED "$(conn 198.18.0.2:7183 .src)")
 before() { [ -n "$1" ] && [ -n "$2" ] && [[ $1 < $2 ]]; }	# RFC 3339, same length
-tap_check "device deleted: the server's DEVICE_REMOVAL ($rm_t) came before the client's DISCONNECTED ($dc_t)" \
+tap_check "device deleted: rxe1's removal ($rm_t) came before the client's DISCONNECTED ($dc_t)" \
 	before "$rm_t" "$dc_t"
 tap_eq "device deleted: DEVICE_REMOVAL ran in the thread of rdma (link delete)" "rdma" \
 	"$(jq -r --arg s "$(pconn 7183 .src)" 'select(.type == "event" and .cm_event == "DEVICE_REMOVAL" and .src == $s) | .comm' "$J-events.json" | head -1)"
