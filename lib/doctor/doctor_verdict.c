@@ -58,12 +58,30 @@ static bool established(const struct rdiag_doctor *d)
 }
 
 /* ESTABLISHED, but the disconnect did not complete: the connection works (ok stays true),
- * the cause names the disconnect */
-static void disconnect_failed(const struct rdiag_doctor *d, const struct rdiag_doc_step *s,
-			      struct rdiag_doc_verdict *v)
+ * the cause names the disconnect; unless the device under it was removed (DEVICE_REMOVAL:
+ * rdmatrace's device_removed, a problem) */
+static void disconnect_evidence(const struct rdiag_doc_step *s, struct rdiag_doc_verdict *v)
 {
 	char line[400];
 
+	snprintf(line, sizeof(line), "disconnect: %s after %.1f ms: %s",
+		 s->timed_out ? "timed out" : "failed", s->ms, s->detail);
+	append(v->evidence, sizeof(v->evidence), line);
+}
+
+static void disconnect_failed(const struct rdiag_doctor *d, const struct rdiag_doc_step *s,
+			      struct rdiag_doc_verdict *v)
+{
+	if (s->event == RDMA_CM_EVENT_DEVICE_REMOVAL) {
+		set(v, "host", "device_removed");
+		snprintf(v->sentence, sizeof(v->sentence),
+			 "rdma_connect to %s port %u was ESTABLISHED, then the RDMA device under it was removed (%.200s while disconnecting)",
+			 d->dst, d->port, s->detail);
+		snprintf(v->next, sizeof(v->next), "%s; check 'rdma link' and the kernel log",
+			 rdiag_cm_status_cause(s->event, s->status));
+		disconnect_evidence(s, v);
+		return;
+	}
 	set(v, "cm", "disconnect_failed");
 	v->ok = true;
 	if (!s->done || (!s->timed_out && s->event < 0 && !s->err)) {
@@ -87,9 +105,7 @@ static void disconnect_failed(const struct rdiag_doctor *d, const struct rdiag_d
 			 d->dst, d->port, s->detail);
 		snprintf(v->next, sizeof(v->next), "see the disconnect step's error; the connection itself works");
 	}
-	snprintf(line, sizeof(line), "disconnect: %s after %.1f ms: %s",
-		 s->timed_out ? "timed out" : "failed", s->ms, s->detail);
-	append(v->evidence, sizeof(v->evidence), line);
+	disconnect_evidence(s, v);
 }
 
 /* the step that decided the outcome (the failed one, else connect); the others are in the
@@ -176,7 +192,14 @@ static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step 
 	char stx[96];
 
 	rdiag_cm_status_str(s->event, st, stx, sizeof(stx));
-	if (s->id == RDIAG_DOC_STEP_RESOLVE_ADDR) {
+	if (s->event == RDMA_CM_EVENT_DEVICE_REMOVAL) {
+		/* the device under the id went away during the attempt: rdmatrace's id too */
+		set(v, "host", "device_removed");
+		snprintf(v->sentence, sizeof(v->sentence),
+			 "the RDMA device was removed during %s (%s)", s->name, s->detail);
+		snprintf(v->next, sizeof(v->next), "%s; check 'rdma link' and the kernel log",
+			 rdiag_cm_status_cause(s->event, st));
+	} else if (s->id == RDIAG_DOC_STEP_RESOLVE_ADDR) {
 		if (st == -ETIMEDOUT || st == -ENODATA || nb) {
 			set(v, "network", "neighbour_unresolved");
 			snprintf(v->sentence, sizeof(v->sentence),

@@ -38,6 +38,10 @@ struct slot {
 	int used;
 	int answered;		/* REP (CONNECT_RESPONSE), REJ or an error came back */
 	int joined;		/* its cm_id_attach was found */
+	int removed_established;	/* DEVICE_REMOVAL came after it was established */
+	int removal_pid;	/* the process whose thread delivered DEVICE_REMOVAL (the
+				 * removal's own: rdma link delete, modprobe -r), 0 unknown */
+	char removal_comm[16];
 };
 
 struct attach {
@@ -275,8 +279,9 @@ static const char *addr_error_cause(int status)
 	}
 }
 
-static void verdict(struct rdiag_trace_conn *c, int answered, uint64_t end)
+static void verdict(struct rdiag_trace_conn *c, const struct slot *s, uint64_t end)
 {
+	int answered = s->answered;
 	char dst[80], stx[96];
 	double ms = (double)(end - c->start_ns) / 1e6;
 	const struct rdiag_cause *k;
@@ -316,7 +321,16 @@ static void verdict(struct rdiag_trace_conn *c, int answered, uint64_t end)
 		else
 			c->cause = "connect_error";
 		k = rdiag_cause_find(c->cause);
-		if (e == EV_REJECTED && st == RDIAG_REJ_INVALID_SERVICE_ID)
+		if (e == EV_DEVICE_REMOVAL && s->removed_established) {
+			char by[48] = "";
+
+			if (s->removal_pid)
+				snprintf(by, sizeof(by), " (by %.15s, pid %d)", s->removal_comm,
+					 s->removal_pid);
+			snprintf(c->verdict, sizeof(c->verdict),
+				 "established with %s, then DEVICE_REMOVAL after %.1f ms: its RDMA device %s was removed%s",
+				 dst, ms, c->device[0] ? c->device : "(unknown)", by);
+		} else if (e == EV_REJECTED && st == RDIAG_REJ_INVALID_SERVICE_ID)
 			snprintf(c->verdict, sizeof(c->verdict),
 				 "REJECTED, %s: nothing listens on %s%s", stx, dst,
 				 c->peer_no_listener ? " (its CM reported icm_no_listener_err here)" : "");
@@ -346,7 +360,7 @@ static void finish(struct rdiag_trace_conns *cs, struct slot *s, uint64_t ts,
 		   rdiag_trace_conn_cb cb, void *arg)
 {
 	join_attach(cs, s, 0);
-	verdict(&s->c, s->answered, ts);
+	verdict(&s->c, s, ts);
 	if (cb)
 		cb(&s->c, arg);
 	if (cs->req_valid && &cs->slots[cs->req_slot] == s)
@@ -451,7 +465,10 @@ int rdiag_trace_conns_add(struct rdiag_trace_conns *cs, const struct rdiag_trace
 		if (s->c.passive)
 			join_attach(cs, s, 0);
 	}
-	take_process(&s->c, ev->pid, ev->comm);
+	/* DEVICE_REMOVAL runs in the thread removing the device (rdma link delete's,
+	 * modprobe -r's), not in the application's */
+	if (strcmp(ev->name, "cm_event_handler") || ev->cm_event != EV_DEVICE_REMOVAL)
+		take_process(&s->c, ev->pid, ev->comm);
 	/* the first event in the application's thread says whose cm_id_attach it was */
 	if (s->c.pid)
 		join_attach(cs, s, s->c.pid);
@@ -469,6 +486,17 @@ int rdiag_trace_conns_add(struct rdiag_trace_conns *cs, const struct rdiag_trace
 			s->answered = 1;
 		if (rdiag_cm_event_is_error(ev->cm_event)) {
 			s->answered = 1;
+			/* an error after ESTABLISHED is the connection's own business (a peer's
+			 * DREQ is no error), except its device going away under it */
+			if (ev->cm_event == EV_DEVICE_REMOVAL && s->c.fail_event < 0 &&
+			    s->c.outcome == RDIAG_TRACE_ESTABLISHED) {
+				s->removed_established = 1;
+				s->c.outcome = RDIAG_TRACE_OPEN;
+			}
+			if (ev->cm_event == EV_DEVICE_REMOVAL && !kernel_thread(ev->comm)) {
+				s->removal_pid = ev->pid;
+				snprintf(s->removal_comm, sizeof(s->removal_comm), "%s", ev->comm);
+			}
 			if (s->c.fail_event < 0 && s->c.outcome != RDIAG_TRACE_ESTABLISHED) {
 				s->c.fail_event = ev->cm_event;
 				s->c.fail_status = ev->status;
@@ -530,7 +558,7 @@ void rdiag_trace_conns_flush(struct rdiag_trace_conns *cs, uint64_t now_ns,
 			if (cb)
 				cb(&s->c, arg);
 		} else {
-			verdict(&s->c, s->answered, now_ns > s->c.start_ns ? now_ns : s->c.start_ns);
+			verdict(&s->c, s, now_ns > s->c.start_ns ? now_ns : s->c.start_ns);
 			if (cb)
 				cb(&s->c, arg);
 		}

@@ -32,6 +32,31 @@ rping_status() { sed -n 's/^cma event RDMA_CM_EVENT_[A-Z_]*, error \(-\{0,1\}[0-
 	assert_output "cm_no_response 1 $resends $(scen_pid loss)"
 }
 
+@test "--input -c: a device deleted under an established connection (rxe-6.1-devdel)" {
+	local dd="$FIX/trace/rxe-6.1-devdel" srv cli
+	srv=$(sed -n 's/^devdel-srv pid=\([0-9]*\).*/\1/p' "$dd/scen.txt")
+	cli=$(sed -n 's/^devdel-cli pid=\([0-9]*\).*/\1/p' "$dd/scen.txt")
+	grep -q 'RDMA_CM_EVENT_DEVICE_REMOVAL' "$dd/rping-devdel-srv.out"
+	grep -q 'RDMA_CM_EVENT_DISCONNECTED' "$dd/rping-devdel-cli.out"
+	run --separate-stderr rdmatrace --input "$dd" -c -j
+	[ "$status" -eq 1 ] || fail "exit $status (failed connections seen: 1)"
+	# the server's end failed by its device's removal, the rping server's, not rdma's
+	run jq -r 'select(.type == "connection" and .side == "passive") |
+		"\(.outcome) \(.fail_event) \(.cause) \(.layer) \(.device) \(.pid) \(.comm)"' <<< "$output"
+	assert_output "failed DEVICE_REMOVAL device_removed host rxe1 $srv rping"
+	# the client's end: the DREQ its peer's rdma_cm sent as the id was destroyed
+	run --separate-stderr rdmatrace --input "$dd" -c -j --dst 198.18.0.2:7183
+	run jq -r 'select(.type == "connection") | [.steps[].what] as $s |
+		"\(.outcome) \(.cause) \(.pid) \($s | index("DISCONNECTED") > ($s | index("RTU sent")))"' <<< "$output"
+	assert_output "established ok $cli true"
+	# text, failures only: the server's end and the unanswered connect to the address
+	run --separate-stderr rdmatrace --input "$dd" -c --failed
+	assert_line --regexp "^[0-9.]+ $srv/rping cm\.id 1 198\.18\.0\.2:7183 -> 198\.18\.0\.1:[0-9]+ rxe1 tos 0 passive failed cause=device_removed "
+	assert_line --regexp '^  verdict: established with 198\.18\.0\.1 port [0-9]+, then DEVICE_REMOVAL after [0-9.]+ ms: its RDMA device rxe1 was removed \(by rdma, pid [0-9]+\)$'
+	assert_line --regexp "cause=cm_no_response"
+	assert_line 'summary: 2 connection(s): 0 established, 2 failed, 0 open'
+}
+
 @test "--input -c -j: the summary counts what the connection lines say" {
 	run --separate-stderr rdmatrace --input "$CAP" -c -j
 	local conns sum

@@ -14,6 +14,7 @@
 #include <rdma/rdma_cma.h>
 
 #include "tap.h"
+#include "rdmadiag/cause.h"
 #include "rdmadiag/counters.h"
 #include "rdmadiag/doctor.h"
 #include "doctor/internal.h"
@@ -215,6 +216,18 @@ static void test_verdict(void)
 	EXPECT_STREQ(v.cause, "rejected_by_application");
 	rdiag_doctor_close(d);
 
+	/* the device removed while the REQ was out: rdmatrace's id for the same event */
+	d = attempted();
+	s = step(d, RDIAG_DOC_STEP_CONNECT, false, RDMA_CM_EVENT_DEVICE_REMOVAL, 0);
+	snprintf(s->detail, sizeof(s->detail), "DEVICE_REMOVAL, status 0 (success)");
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "device_removed");
+	EXPECT_STREQ(v.layer, "host");
+	EXPECT_TRUE(!v.ok);
+	EXPECT_STREQ(v.sentence, "the RDMA device was removed during connect (DEVICE_REMOVAL, status 0 (success))");
+	EXPECT_TRUE(rdiag_cause_find(v.cause) != NULL);
+	rdiag_doctor_close(d);
+
 	/* a timeout with a firewall rule as evidence, then without */
 	d = attempted();
 	s = step(d, RDIAG_DOC_STEP_CONNECT, false, -1, 0);
@@ -293,11 +306,23 @@ static void test_verdict(void)
 	EXPECT_TRUE(strstr(v.sentence, "but the disconnect failed: rdma_disconnect: -22 EINVAL") != NULL);
 	/* another event than DISCONNECTED */
 	s->err = 0;
+	s->event = RDMA_CM_EVENT_TIMEWAIT_EXIT;
+	snprintf(s->detail, sizeof(s->detail), "TIMEWAIT_EXIT, status 0 (success)");
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "disconnect_failed");
+	EXPECT_TRUE(strstr(v.sentence, "ended with TIMEWAIT_EXIT") != NULL);
+	/* the device removed under the established connection: rdmatrace's device_removed,
+	 * a problem, not a disconnect that merely failed */
 	s->event = RDMA_CM_EVENT_DEVICE_REMOVAL;
 	snprintf(s->detail, sizeof(s->detail), "DEVICE_REMOVAL, status 0 (success)");
 	rdiag_doctor_verdict(d, &v);
-	EXPECT_STREQ(v.cause, "disconnect_failed");
-	EXPECT_TRUE(strstr(v.sentence, "ended with DEVICE_REMOVAL") != NULL);
+	EXPECT_STREQ(v.cause, "device_removed");
+	EXPECT_STREQ(v.layer, "host");
+	EXPECT_TRUE(!v.ok);
+	EXPECT_TRUE(strstr(v.sentence, "was ESTABLISHED, then the RDMA device under it was removed (DEVICE_REMOVAL, status 0 (success) while disconnecting)") != NULL);
+	EXPECT_TRUE(strstr(v.next, "check 'rdma link'") != NULL);
+	EXPECT_TRUE(strstr(v.evidence, "disconnect: failed after") != NULL);
+	s->event = RDMA_CM_EVENT_DISCONNECTED;
 	/* no disconnect step at all after ESTABLISHED */
 	d->nsteps--;
 	rdiag_doctor_verdict(d, &v);

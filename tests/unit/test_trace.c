@@ -15,6 +15,9 @@
 #include "rdmadiag/trace.h"
 
 #define DIR "tests/fixtures/trace/rxe-6.1"
+/* the server's rxe deleted under an established rping, then a connect to its address */
+#define DIR_DEVDEL "tests/fixtures/trace/rxe-6.1-devdel"
+static const char *fixdir = DIR;	/* the capture scen_pid() and rping_error() read */
 
 struct kline {
 	char comm[64], name[48], rest[512];
@@ -115,10 +118,12 @@ static int event_cb(const struct rdiag_trace_event *ev, void *arg)
 
 static int scen_pid(const char *what)
 {
-	FILE *f = fopen(DIR "/scen.txt", "r");
-	char line[128], key[32];
+	char path[256], line[128], key[32];
 	int pid = -1, p;
+	FILE *f;
 
+	snprintf(path, sizeof(path), "%s/scen.txt", fixdir);
+	f = fopen(path, "r");
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
@@ -135,7 +140,7 @@ static int rping_error(const char *file, char *event, size_t len)
 	FILE *f;
 	int err = 0, e;
 
-	snprintf(path, sizeof(path), DIR "/%s", file);
+	snprintf(path, sizeof(path), "%s/%s", fixdir, file);
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
@@ -261,6 +266,133 @@ static void test_bounds(struct rdiag_trace *t)
 	EXPECT_TRUE(m <= n + 200);
 }
 
+static int file_has(const char *file, const char *needle)
+{
+	char path[256], line[512];
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", fixdir, file);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, needle) != NULL;
+	fclose(f);
+	return found;
+}
+
+static int step_at(const struct rdiag_trace_conn *c, const char *what)
+{
+	size_t i;
+
+	for (i = 0; c && i < c->nsteps; i++)
+		if (!strcmp(c->steps[i].what, what))
+			return (int)i;
+	return -1;
+}
+
+/* rdma link delete rxe1 under an established rping (rxe-6.1-devdel, README there): the
+ * server's end ends by DEVICE_REMOVAL (run in rdma's thread, then destroyed by rdma_ucm,
+ * whose IB CM sends a DREQ); the client's end gets an ordinary DISCONNECTED; a new REQ to
+ * the address goes unanswered */
+static void test_devdel(void)
+{
+	struct rdiag_trace *t = NULL;
+	struct rdiag_trace_conns *cs = NULL;
+	enum rdiag_trace_fail why;
+	const struct rdiag_trace_conn *c;
+	struct rdiag_trace_conns *saved = conns;
+	uint64_t lost = 0;
+
+	fixdir = DIR_DEVDEL;
+	EXPECT_EQ(rdiag_trace_open_dir(&t, DIR_DEVDEL, &why), 0);
+	if (!t)
+		return;
+	EXPECT_EQ(rdiag_trace_conns_new(&cs), 0);
+	conns = cs;
+	ngot = 0;
+	ndecoded = nk;	/* no comparison with rxe-6.1's kernel text */
+	EXPECT_EQ(rdiag_trace_read(t, event_cb, NULL, &lost), 0);
+	rdiag_trace_conns_flush(cs, 0, conn_cb, NULL);
+	EXPECT_EQ(ngot, 3);
+
+	/* the server's end: established, then its device removed under it */
+	c = NULL;
+	for (size_t i = 0; i < ngot; i++)
+		if (got[i].passive)
+			c = &got[i];
+	EXPECT_TRUE(file_has("rping-devdel-srv.out", "RDMA_CM_EVENT_DEVICE_REMOVAL"));
+	EXPECT_TRUE(c && c->outcome == RDIAG_TRACE_FAILED && c->fail_event == 11 && c->fail_status == 0);
+	EXPECT_STREQ(c ? c->cause : "", "device_removed");
+	EXPECT_TRUE(c && !strcmp(c->device, "rxe1") && step_at(c, "ESTABLISHED") >= 0 &&
+		    step_at(c, "ESTABLISHED") < step_at(c, "DEVICE_REMOVAL"));
+	/* the process is the server's, not rdma's (whose thread delivered DEVICE_REMOVAL) */
+	EXPECT_EQ(c ? c->pid : -1, scen_pid("devdel-srv"));
+	EXPECT_STREQ(c ? c->comm : "", "rping");
+	printf("# %s\n", c ? c->verdict : "");
+	EXPECT_TRUE(c && strstr(c->verdict, "established with 198.18.0.1 port ") == c->verdict);
+	EXPECT_TRUE(c && strstr(c->verdict, ", then DEVICE_REMOVAL after ") != NULL);
+	EXPECT_TRUE(c && strstr(c->verdict, "its RDMA device rxe1 was removed (by rdma, pid ") != NULL);
+
+	/* the client's end: the peer's DREQ, an ordinary disconnect, as rping printed it */
+	c = conn_to_port(7183, 0);
+	EXPECT_TRUE(file_has("rping-devdel-cli.out", "RDMA_CM_EVENT_DISCONNECTED"));
+	EXPECT_TRUE(c && c->outcome == RDIAG_TRACE_ESTABLISHED && !strcmp(c->cause, "ok"));
+	EXPECT_TRUE(c && step_at(c, "DISCONNECTED") > step_at(c, "RTU sent") && step_at(c, "RTU sent") >= 0);
+	EXPECT_EQ(c ? c->pid : -1, scen_pid("devdel-cli"));
+
+	/* a new connect to the address: the REQ unanswered, the application gave up */
+	c = conn_to_port(7184, 0);
+	EXPECT_TRUE(c && c->outcome == RDIAG_TRACE_FAILED && !strcmp(c->cause, "cm_no_response"));
+	EXPECT_TRUE(c && c->req_sent == 1 && c->req_resent == 0 && !strcmp(c->device, "rxe0"));
+	EXPECT_EQ(c ? c->pid : -1, scen_pid("gone"));
+
+	rdiag_trace_conns_free(cs);
+	conns = saved;
+	rdiag_trace_close(t);
+	fixdir = DIR;
+}
+
+/* an established connection whose device goes away before the trace saw who made it: not
+ * attributed to the process removing the device */
+static void test_removal_not_attributed(void)
+{
+	struct rdiag_trace_conns *cs;
+	struct rdiag_trace_event ev;
+	struct sockaddr_in *s4 = (struct sockaddr_in *)&ev.src, *d4 = (struct sockaddr_in *)&ev.dst;
+
+	EXPECT_EQ(rdiag_trace_conns_new(&cs), 0);
+	memset(&ev, 0, sizeof(ev));
+	snprintf(ev.system, sizeof(ev.system), "rdma_cma");
+	snprintf(ev.name, sizeof(ev.name), "cm_event_handler");
+	snprintf(ev.comm, sizeof(ev.comm), "kworker/0:2");
+	ev.pid = 47;
+	ev.has_cm_id = ev.has_addrs = ev.has_status = true;
+	ev.cm_id = 3;
+	ev.cm_event = 9;	/* ESTABLISHED */
+	ev.tos = -1;
+	s4->sin_family = d4->sin_family = AF_INET;
+	inet_pton(AF_INET, "198.18.0.2", &s4->sin_addr);
+	inet_pton(AF_INET, "198.18.0.1", &d4->sin_addr);
+	s4->sin_port = htons(7174);
+	d4->sin_port = htons(40000);
+	ev.ts_ns = 1000;
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	ev.cm_event = 11;	/* DEVICE_REMOVAL, in the thread of `rdma link delete` */
+	snprintf(ev.comm, sizeof(ev.comm), "rdma");
+	ev.pid = 353;
+	ev.ts_ns = 2000000;
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	ngot = 0;
+	rdiag_trace_conns_flush(cs, 3000000, conn_cb, NULL);
+	EXPECT_EQ(ngot, 1);
+	EXPECT_EQ(got[0].pid, 0);
+	EXPECT_TRUE(got[0].outcome == RDIAG_TRACE_FAILED && !strcmp(got[0].cause, "device_removed"));
+	EXPECT_TRUE(strstr(got[0].verdict, "then DEVICE_REMOVAL after 2.0 ms: its RDMA device (unknown) was removed (by rdma, pid 353)") != NULL);
+	rdiag_trace_conns_free(cs);
+}
+
 /* a connection whose events all ran in a kworker gets its process from RES_CM_ID */
 static void test_attribute(void)
 {
@@ -336,6 +468,8 @@ int main(void)
 	test_conns();
 	test_bounds(t);
 	test_attribute();
+	test_devdel();
+	test_removal_not_attributed();
 
 	/* names */
 	EXPECT_STREQ(rdiag_trace_cm_attr_name(0x10), "REQ");

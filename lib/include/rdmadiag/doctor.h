@@ -113,7 +113,9 @@ struct rdiag_doc_verdict {
 				 * "not_rdma_netdev", "no_route", "neighbour_unresolved",
 				 * "mtu_too_small", "firewall_drops_roce", "no_listener",
 				 * "rejected_by_application", "rejected", "cm_no_response",
-				 * "connect_error", "addr_error", "route_error", "qp_create_failed",
+				 * "connect_error", "device_removed" (DEVICE_REMOVAL during the
+				 * attempt or its disconnect), "addr_error", "route_error",
+				 * "qp_create_failed",
 				 * "mtu_mismatch", "datapath_mtu_fails" (established, but a
 				 * data-path size up to the path MTU does not complete),
 				 * "attempt_failed"; the peer causes of struct

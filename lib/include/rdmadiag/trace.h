@@ -140,7 +140,9 @@ size_t rdiag_trace_stale_removed(const struct rdiag_trace *t);
 /* --- connections ------------------------------------------------------------------- */
 enum rdiag_trace_outcome {
 	RDIAG_TRACE_ESTABLISHED,	/* reached ESTABLISHED (later DISCONNECTED or not) */
-	RDIAG_TRACE_FAILED,		/* an error event, or destroyed before any answer */
+	RDIAG_TRACE_FAILED,		/* an error event, or destroyed before any answer;
+					 * also an established one whose device was removed
+					 * under it (DEVICE_REMOVAL, cause device_removed) */
 	RDIAG_TRACE_OPEN,		/* still in progress when the trace ended */
 };
 const char *rdiag_trace_outcome_name(enum rdiag_trace_outcome o); /* "established" ... */

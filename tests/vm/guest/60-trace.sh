@@ -5,7 +5,15 @@
 # (4) total loss of RoCE on veth0 (netem 100% on UDP 4791), rping -c given up by SIGTERM after
 # the REQ's first resend (~6.3 s on rxe); rdmadoctor connect meets faults (2) and (3).
 # Then the instances: gone after SIGINT and SIGTERM, after --duration runs out, and after a
-# kill -9 at the next start (stale); another tracing user's instance untouched.  Everything is
+# kill -9 at the next start (stale); another tracing user's instance untouched.
+# (5) and (6), a peer whose RDMA device was deleted (rdma link delete rxe1, on the real
+# kernel): the server's established id and its listener get DEVICE_REMOVAL in the thread of
+# `rdma`, rdma_ucm destroys them and the IB CM sends a DREQ on the way out (or rping's server
+# disconnects first, once its listener got DEVICE_REMOVAL), so the client gets DISCONNECTED
+# (rping exits 0 or 255 by where its loop was); a new REQ to that address crosses the veth and is
+# dropped by rdma_rxe's UDP 4791 socket (no rxe on veth1): no REJ, no ICMP, resends every
+# ~6.3 s (tcpdump on both veths, by hand), so the CM's answer is none: cm_no_response.
+# (7) rdmadoctor's own device deleted while it waits for that answer: device_removed.  Everything is
 # judged against rping's and rdmadoctor's own output by host/60-trace.sh.
 J=$OUT/60-trace
 T=/sys/kernel/tracing
@@ -57,6 +65,43 @@ echo "req_retries $(( $(cat $R) - r0 ))" >> "$J-scen.txt"
 kill $s 2>/dev/null; wait $s 2>/dev/null
 netem_clear "$NET0"
 ip neigh del 198.18.0.77 dev "$NET0" 2>/dev/null
+
+# (5) the server's RDMA device deleted under an established rping: the client is stopped
+# once it printed ESTABLISHED (an idle connection, and short logs), rxe1 deleted, the client
+# let go on; (6) then rping -c and rdmadoctor connect to rxe1's address, whose netdev is
+# still up and still gets the REQs
+rping -s -a "$B" -p 7183 -C 100000 -d > "$J-devdel-srv.out" 2>&1 & ds=$!
+wait_cm_listen 7183
+rping -c -I "$A" -a "$B" -p 7183 -C 100000 -d > "$J-devdel-cli.out" 2>&1 & dc=$!
+await 10 "the device-removal client printed ESTABLISHED" \
+	grep -q 'cma_event type RDMA_CM_EVENT_ESTABLISHED' "$J-devdel-cli.out"
+kill -STOP $dc
+rdma link delete "$DEV1"; echo "devdel delete rc=$?" >> "$J-scen.txt"
+wait $ds; echo "devdel-srv pid=$ds rc=$?" >> "$J-scen.txt"
+kill -CONT $dc
+wait $dc; echo "devdel-cli pid=$dc rc=$?" >> "$J-scen.txt"
+C=/sys/class/infiniband/$DEV0/ports/1
+read -r q0 < $C/cm_tx_msgs/req; read -r a0 < $C/cm_rx_msgs/rep; read -r j0 < $C/cm_rx_msgs/rej
+read -r v0 < /sys/class/net/$NET1/statistics/rx_packets
+rping -c -I "$A" -a "$B" -p 7184 -C 1 -v > "$J-gone.out" 2>&1 & pg=$!
+rdmadoctor -j connect "$B:7184" --src "$A" --timeout 1000 > "$J-doctor-gone.json" 2>&1 & dg=$!
+req_gone() { rdma res show cm_id 2>/dev/null | grep "pid $pg " | grep -q "state CONNECT"; }
+await 10 "the client to the deleted device's address sent its REQ (cm_id in state CONNECT)" req_gone
+wait $dg
+kill -TERM $pg; wait $pg; echo "gone pid=$pg rc=$?" >> "$J-scen.txt"
+read -r q1 < $C/cm_tx_msgs/req; read -r a1 < $C/cm_rx_msgs/rep; read -r j1 < $C/cm_rx_msgs/rej
+read -r v1 < /sys/class/net/$NET1/statistics/rx_packets
+echo "gone cm_tx_req +$((q1 - q0)) cm_rx_rep +$((a1 - a0)) cm_rx_rej +$((j1 - j0)) $NET1 rx_packets +$((v1 - v0))" >> "$J-scen.txt"
+# (7) rdmadoctor's own device deleted while its REQ is out (to the address of (6): no
+# answer comes), the same fault seen by the doctor and by the trace
+rdmadoctor -j connect "$B:7185" --src "$A" --timeout 5000 > "$J-doctor-devdel.json" 2>&1 & dd=$!
+req_dd() { rdma res show cm_id 2>/dev/null | grep "pid $dd " | grep -q "state CONNECT"; }
+await 10 "rdmadoctor's REQ went out (cm_id in state CONNECT)" req_dd
+rdma link delete "$DEV0"; echo "devdel0 delete rc=$?" >> "$J-scen.txt"
+wait $dd; echo "doctor-devdel pid=$dd rc=$?" >> "$J-scen.txt"
+rdma link add "$DEV0" type rxe netdev "$NET0" && wait_port_active "$DEV0"
+rdma link add "$DEV1" type rxe netdev "$NET1" && wait_port_active "$DEV1"
+tap_check "$DEV0 and $DEV1 are back" [ -d /sys/class/infiniband/$DEV0 -a -d /sys/class/infiniband/$DEV1 ]
 
 sleep 0.3	# one more read of each
 kill -INT $t1; kill -TERM $t2

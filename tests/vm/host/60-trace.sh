@@ -42,3 +42,48 @@ tap_check "total loss: at least one resend" [ "$(conn 198.18.0.2:7182 .req_resen
 tap_check "total loss: rping printed no connection" bash -c "! grep -q 'ESTABLISHED' $J-loss.out"
 tap_eq "the summary counts both no-listener failures (rping's, rdmadoctor's)" 2 \
 	"$(jq -r 'select(.type == "summary") | .destinations[] | select(.dst == "198.18.0.2:7499") | .causes.no_listener' "$J-conns.json")"
+# (5) the server's device deleted under an established connection
+tap_eq "device deleted: rdma link delete succeeded" "devdel delete rc=0" "$(grep '^devdel delete' "$J-scen.txt")"
+pconn() {	# the rping server's end of the connection on PORT
+	jq -r --arg p "198.18.0.2:$1" "select(.type == \"connection\" and .side == \"passive\" and .src == \$p) | $2" "$J-conns.json"
+}
+tap_check "device deleted: rping's server printed DEVICE_REMOVAL" grep -q 'RDMA_CM_EVENT_DEVICE_REMOVAL' "$J-devdel-srv.out"
+tap_eq "device deleted: the server's end failed, cause device_removed, on rxe1, the server's pid" \
+	"failed DEVICE_REMOVAL device_removed rxe1 $(scen_pid devdel-srv)" \
+	"$(pconn 7183 '"\(.outcome) \(.fail_event) \(.cause) \(.device) \(.pid)"')"
+glob() { [[ $1 == $2 ]]; }
+v=$(pconn 7183 .verdict)
+tap_check "device deleted: its verdict says it was established and who removed the device ($v)" \
+	glob "$v" 'established with 198.18.0.1 port *, then DEVICE_REMOVAL after *its RDMA device rxe1 was removed (by rdma, pid *)'
+
+# (rping's exit status is 0 or 255 by where its ping loop was when the DREQ came)
+tap_eq "device deleted: the client's end saw an ordinary disconnect (the peer's DREQ): established, ok, DISCONNECTED" \
+	"established ok DISCONNECTED" \
+	"$(conn 198.18.0.2:7183 '"\(.outcome) \(.cause) \([.steps[].what] | map(select(. == "DISCONNECTED")) | .[0])"')"
+tap_check "device deleted: the client's rping printed DISCONNECTED" grep -q 'RDMA_CM_EVENT_DISCONNECTED' "$J-devdel-cli.out"
+tap_eq "device deleted: the client's end is rping's (pid)" "$(scen_pid devdel-cli)" "$(conn 198.18.0.2:7183 .pid)"
+# in order: rxe1's removal (rdma_cma:cm_remove_one), then the client's DISCONNECTED; the DREQ
+# behind it comes either from rdma_ucm destroying the server's id after its DEVICE_REMOVAL or
+# from rping's server disconnecting once its listener got DEVICE_REMOVAL (both seen)
+ev_time() { jq -r --arg e "$1" --arg s "$2" 'select(.type == "event" and .cm_event == $e and .src == $s) | .time' "$J-events.json" | head -1; }
+rm_t=$(jq -r 'select(.type == "event" and .event == "cm_remove_one" and .device == "rxe1") | .time' "$J-events.json" | head -1)
+dc_t=$(ev_time DISCONNECTED "$(conn 198.18.0.2:7183 .src)")
+before() { [ -n "$1" ] && [ -n "$2" ] && [[ $1 < $2 ]]; }	# RFC 3339, same length
+tap_check "device deleted: rxe1's removal ($rm_t) came before the client's DISCONNECTED ($dc_t)" \
+	before "$rm_t" "$dc_t"
+tap_eq "device deleted: DEVICE_REMOVAL ran in the thread of rdma (link delete)" "rdma" \
+	"$(jq -r --arg s "$(pconn 7183 .src)" 'select(.type == "event" and .cm_event == "DEVICE_REMOVAL" and .src == $s) | .comm' "$J-events.json" | head -1)"
+# (6) a new connect to the address whose device is gone
+tap_eq "device gone: the REQs went out and nothing answered (rping's and rdmadoctor's)" \
+	"cm_tx_req +2 cm_rx_rep +0 cm_rx_rej +0" "$(sed -n 's/^gone \(cm_tx_req [^ ]* cm_rx_rep [^ ]* cm_rx_rej [^ ]*\).*/\1/p' "$J-scen.txt")"
+tap_check "device gone: the REQs reached the deleted device's netdev ($(sed -n 's/^gone .* rx_packets //p' "$J-scen.txt") packets)" \
+	[ "$(sed -n 's/^gone .* rx_packets +//p' "$J-scen.txt")" -ge 2 ]
+tap_eq "device gone: cause cm_no_response, no resend, rping's pid" "failed cm_no_response 0 $(scen_pid gone)" \
+	"$(conn 198.18.0.2:7184 '"\(.outcome) \(.cause) \(.req_resent) \(.pid)"')"
+tap_eq "device gone: rdmadoctor's verdict has the same cause" "$(conn 198.18.0.2:7184 .cause)" "$(doctor_cause gone)"
+tap_check "device gone: rping printed no connection" bash -c "! grep -q 'ESTABLISHED' $J-gone.out"
+# (7) rdmadoctor's own device deleted under its attempt: the same cause from both tools
+tap_eq "doctor's device deleted: rdmadoctor's verdict is device_removed" "device_removed" "$(doctor_cause devdel)"
+tap_eq "doctor's device deleted: its connection in the trace failed by DEVICE_REMOVAL, cause device_removed, the doctor's pid" \
+	"failed DEVICE_REMOVAL device_removed rxe0 $(scen_pid doctor-devdel)" \
+	"$(jq -r 'select(.type == "connection" and .comm == "rdmadoctor" and .dst == "198.18.0.2:7185") | "\(.outcome) \(.fail_event) \(.cause) \(.device) \(.pid)"' "$J-conns.json")"
