@@ -36,7 +36,7 @@ printf '   %-52s %s us per process (exec + snapshot + JSON)\n' "rdmastat -j on t
 
 # the netlink figure: a fresh QEMU run's if there is one, else the committed record of the
 # last measurement (tests/bench/20-rdmastat-vm.txt says when and how it was taken)
-f=${VM_OUT:-tests/vm/work/share/out}/21-bench.txt
+f=${VM_OUT:-tests/vm/work/last/share/out}/21-bench.txt
 [ -s "$f" ] || f=tests/bench/20-rdmastat-vm.txt
 if [ -s "$f" ]; then
 	v() { awk -v k="$1" '$1 == k { print $2 }' "$f"; }
