@@ -6,6 +6,7 @@
 
 #include "dump.h"
 #include "dump_mad.h"
+#include "put_u64.h"
 
 /* "812ns", "12.3us", "1.23ms", "2.05s" */
 static const char *dur(char *buf, size_t len, double ns)
@@ -19,6 +20,100 @@ static const char *dur(char *buf, size_t len, double ns)
 	else
 		snprintf(buf, len, "%.3gs", ns / 1e9);
 	return buf;
+}
+
+/* dur() of a whole number of ns without printf, for the table's latency columns (two per
+ * flow, thousands of flows): %.0f of ns < 1000 is its digits, and %.3g's three digits come
+ * from integer rounding.  Where the double's binary value decides (a decimal tie), the value
+ * rounds up to 1e+03 (past 999s), or ns is past 2^53, dur() does it as always. */
+static const char *dur_ns(char *buf, size_t len, uint64_t ns)
+{
+	static const char *const unit[3] = { "us", "ms", "s" };
+	uint64_t scale = 1000, k10, q, r;
+	unsigned int u = 0, intd;
+	char dig[4], *p = buf;
+	int last;
+
+	if (len < 24 || ns >= (1ull << 53))
+		return dur(buf, len, (double)ns);
+	if (ns < 1000) {
+		p = put_u64(p, ns);
+		memcpy(p, "ns", 3);
+		return buf;
+	}
+	while (u < 2 && ns >= scale * 1000) {
+		scale *= 1000;
+		u++;
+	}
+	q = ns / scale;
+	intd = q < 10 ? 1 : q < 100 ? 2 : q < 1000 ? 3 : 4;
+	if (intd > 3)
+		return dur(buf, len, (double)ns);
+	k10 = intd == 1 ? scale / 100 : intd == 2 ? scale / 10 : scale;
+	q = ns / k10;
+	r = ns % k10;
+	if (r * 2 == k10)
+		return dur(buf, len, (double)ns);
+	if (r * 2 > k10)
+		q++;
+	if (q == 1000) {	/* 9.995 -> 10.0: one more integer digit */
+		q = 100;
+		if (++intd > 3)
+			return dur(buf, len, (double)ns);
+	}
+	put_upto4(dig, (uint32_t)q);	/* three digits: 100 <= q <= 999 */
+	memcpy(p, dig, intd);
+	p += intd;
+	for (last = 2; last >= (int)intd && dig[last] == '0'; last--)
+		;
+	if (last >= (int)intd) {
+		*p++ = '.';
+		memcpy(p, dig + intd, (size_t)(last + 1) - intd);
+		p += (size_t)(last + 1) - intd;
+	}
+	strcpy(p, unit[u]);
+	return buf;
+}
+
+/* s padded with spaces to width w, on the left (right-aligned, as %ws) or on the right */
+static char *put_pad(char *p, const char *s, unsigned int w, bool right_align)
+{
+	size_t n = strlen(s), pad = n < w ? w - n : 0;
+
+	if (right_align) {
+		memset(p, ' ', pad);
+		p += pad;
+	}
+	memcpy(p, s, n);
+	p += n;
+	if (!right_align) {
+		memset(p, ' ', pad);
+		p += pad;
+	}
+	return p;
+}
+
+/* " %<w>" PRIu64 */
+static char *put_col(char *p, uint64_t v, unsigned int w)
+{
+	char d[24];
+
+	*put_u64(d, v) = '\0';
+	*p++ = ' ';
+	return put_pad(p, d, w, true);
+}
+
+/* the text table's latency column: " %8s/%-8s" of median and p99, or " %17s" of "-" */
+static char *put_latency_col(char *p, const struct rdiag_latency *l)
+{
+	char a[24], b[24];
+
+	*p++ = ' ';
+	if (!l->n)
+		return put_pad(p, "-", 17, true);
+	p = put_pad(p, dur_ns(a, sizeof(a), l->median_ns), 8, true);
+	*p++ = '/';
+	return put_pad(p, dur_ns(b, sizeof(b), l->p99_ns), 8, false);
 }
 
 static void latency(struct out *o, const char *key, const struct rdiag_latency *l)
@@ -186,13 +281,36 @@ static void traffic_text(struct out *o, const struct rdiag_flow_info *f, bool fa
 	}
 }
 
+/* "%s > %s qp 0x%06x" of the two addresses and the QP (buf: 160 bytes) */
 static void flow_name(char *buf, size_t len, const struct rdiag_flow_key *k)
 {
-	char s[64], d[64];
+	static const char hex[] = "0123456789abcdef";
+	char s[64], d[64], *p = buf;
+	uint32_t qp = k->destqp;
+	unsigned int n = 6;
+	size_t ls, ld;
 
 	rdiag_flow_addr_str(k->kind, k->src, s, sizeof(s));
 	rdiag_flow_addr_str(k->kind, k->dst, d, sizeof(d));
-	snprintf(buf, len, "%s > %s qp 0x%06x", s, d, k->destqp);
+	ls = strlen(s);
+	ld = strlen(d);
+	if (len < ls + ld + 3 + 6 + 8 + 1) {
+		snprintf(buf, len, "%s > %s qp 0x%06x", s, d, qp);
+		return;
+	}
+	memcpy(p, s, ls);
+	p += ls;
+	memcpy(p, " > ", 3);
+	p += 3;
+	memcpy(p, d, ld);
+	p += ld;
+	memcpy(p, " qp 0x", 6);
+	p += 6;
+	while (n < 8 && qp >> (4 * n))
+		n++;
+	for (unsigned int i = n; i-- > 0; qp >>= 4)
+		p[i] = hex[qp & 15];
+	p[n] = '\0';
 }
 
 static bool wanted(const struct dump_summary_opts *so, const struct rdiag_flow_info *f)
@@ -318,15 +436,23 @@ static void flow_text(struct out *o, const struct rdiag_flow_info *f)
 {
 	char name[160];
 
+	/* "%-44s %7" PRIu64 " %9" PRIu64 then eleven " %4" PRIu64, the two latency columns and
+	 * the newline, made here and written at once (printf made most of the summary's cost) */
+	const uint64_t small[11] = { f->psn_gaps, f->psn_lost, f->loss.not_captured_psns,
+				     retries(&f->loss), f->loss.duplicates, f->psn_ooo,
+				     naks(f->naks), f->rnr_naks, f->ecn_ce, f->cnp, f->icrc_bad };
+	char row[160 + 9 + 21 * 13 + 2 * 48 + 1], *p = row;
+
 	flow_name(name, sizeof(name), &f->key);
-	out_text(o, "%-44s %7" PRIu64 " %9" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64
-		       " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64
-		       " %4" PRIu64 " %4" PRIu64, name, f->pkts, f->bytes, f->psn_gaps, f->psn_lost,
-		       f->loss.not_captured_psns, retries(&f->loss), f->loss.duplicates, f->psn_ooo,
-		       naks(f->naks), f->rnr_naks, f->ecn_ce, f->cnp, f->icrc_bad);
-	latency(o, NULL, &f->read_lat);
-	latency(o, NULL, &f->ack_lat);
-	out_text(o, "\n");
+	p = put_pad(p, name, 44, false);
+	p = put_col(p, f->pkts, 7);
+	p = put_col(p, f->bytes, 9);
+	for (unsigned int i = 0; i < 11; i++)
+		p = put_col(p, small[i], 4);
+	p = put_latency_col(p, &f->read_lat);
+	p = put_latency_col(p, &f->ack_lat);
+	*p++ = '\n';
+	out_text_lit(o, row, (size_t)(p - row));
 }
 
 /* details under the table: opcodes, NAK kinds, RNR timers, CNP correlation, peers */
