@@ -6,74 +6,8 @@
 
 #include "dump.h"
 #include "dump_mad.h"
+#include "dump_dur.h"
 #include "put_u64.h"
-
-/* "812ns", "12.3us", "1.23ms", "2.05s" */
-static const char *dur(char *buf, size_t len, double ns)
-{
-	if (ns < 1000)
-		snprintf(buf, len, "%.0fns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, len, "%.3gus", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, len, "%.3gms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.3gs", ns / 1e9);
-	return buf;
-}
-
-/* dur() of a whole number of ns without printf, for the table's latency columns (two per
- * flow, thousands of flows): %.0f of ns < 1000 is its digits, and %.3g's three digits come
- * from integer rounding.  Where the double's binary value decides (a decimal tie), the value
- * rounds up to 1e+03 (past 999s), or ns is past 2^53, dur() does it as always. */
-static const char *dur_ns(char *buf, size_t len, uint64_t ns)
-{
-	static const char *const unit[3] = { "us", "ms", "s" };
-	uint64_t scale = 1000, k10, q, r;
-	unsigned int u = 0, intd;
-	char dig[4], *p = buf;
-	int last;
-
-	if (len < 24 || ns >= (1ull << 53))
-		return dur(buf, len, (double)ns);
-	if (ns < 1000) {
-		p = put_u64(p, ns);
-		memcpy(p, "ns", 3);
-		return buf;
-	}
-	while (u < 2 && ns >= scale * 1000) {
-		scale *= 1000;
-		u++;
-	}
-	q = ns / scale;
-	intd = q < 10 ? 1 : q < 100 ? 2 : q < 1000 ? 3 : 4;
-	if (intd > 3)
-		return dur(buf, len, (double)ns);
-	k10 = intd == 1 ? scale / 100 : intd == 2 ? scale / 10 : scale;
-	q = ns / k10;
-	r = ns % k10;
-	if (r * 2 == k10)
-		return dur(buf, len, (double)ns);
-	if (r * 2 > k10)
-		q++;
-	if (q == 1000) {	/* 9.995 -> 10.0: one more integer digit */
-		q = 100;
-		if (++intd > 3)
-			return dur(buf, len, (double)ns);
-	}
-	put_upto4(dig, (uint32_t)q);	/* three digits: 100 <= q <= 999 */
-	memcpy(p, dig, intd);
-	p += intd;
-	for (last = 2; last >= (int)intd && dig[last] == '0'; last--)
-		;
-	if (last >= (int)intd) {
-		*p++ = '.';
-		memcpy(p, dig + intd, (size_t)(last + 1) - intd);
-		p += (size_t)(last + 1) - intd;
-	}
-	strcpy(p, unit[u]);
-	return buf;
-}
 
 /* s padded with spaces to width w, on the left (right-aligned, as %ws) or on the right */
 static char *put_pad(char *p, const char *s, unsigned int w, bool right_align)
@@ -111,9 +45,9 @@ static char *put_latency_col(char *p, const struct rdiag_latency *l)
 	*p++ = ' ';
 	if (!l->n)
 		return put_pad(p, "-", 17, true);
-	p = put_pad(p, dur_ns(a, sizeof(a), l->median_ns), 8, true);
+	p = put_pad(p, dump_dur_ns(a, sizeof(a), l->median_ns), 8, true);
 	*p++ = '/';
-	return put_pad(p, dur_ns(b, sizeof(b), l->p99_ns), 8, false);
+	return put_pad(p, dump_dur_ns(b, sizeof(b), l->p99_ns), 8, false);
 }
 
 static void latency(struct out *o, const char *key, const struct rdiag_latency *l)
@@ -135,8 +69,8 @@ static void latency(struct out *o, const char *key, const struct rdiag_latency *
 		out_text(o, " %17s", "-");
 		return;
 	}
-	dur(a, sizeof(a), (double)l->median_ns);
-	dur(b, sizeof(b), (double)l->p99_ns);
+	dump_dur(a, sizeof(a), (double)l->median_ns);
+	dump_dur(b, sizeof(b), (double)l->p99_ns);
 	out_text(o, " %8s/%-8s", a, b);
 }
 
@@ -149,9 +83,9 @@ static void latency_line(struct out *o, const char *indent, const char *what,
 	if (!l->n)
 		return;
 	out_text(o, "%s%s latency: n %" PRIu64 " min %s median %s p99 %s max %s\n", indent, what,
-		       l->n, dur(a, sizeof(a), (double)l->min_ns),
-		       dur(b, sizeof(b), (double)l->median_ns), dur(c, sizeof(c), (double)l->p99_ns),
-		       dur(d, sizeof(d), (double)l->max_ns));
+		       l->n, dump_dur(a, sizeof(a), (double)l->min_ns),
+		       dump_dur(b, sizeof(b), (double)l->median_ns), dump_dur(c, sizeof(c), (double)l->p99_ns),
+		       dump_dur(d, sizeof(d), (double)l->max_ns));
 }
 
 /* "812 B/s", "12.3 kB/s", "1.23 MB/s", "4.56 GB/s", "33.3k messages/s" (SI prefixes, as link
@@ -277,7 +211,7 @@ static void traffic_text(struct out *o, const struct rdiag_flow_info *f, bool fa
 			       rate(b, sizeof(b), (double)f->payload / s, "B/s"));
 		if (f->msgs)
 			out_text(o, ", %s", rate(c, sizeof(c), (double)f->msgs / s, " messages/s"));
-		out_text(o, " over %s active\n", dur(d, sizeof(d), s * 1e9));
+		out_text(o, " over %s active\n", dump_dur(d, sizeof(d), s * 1e9));
 	}
 }
 
@@ -362,8 +296,8 @@ static void loss_resent_text(struct out *o, const char *indent, const struct rdi
 		 l->retry_rnr, l->retry_timeout);
 	if (l->timeout_gap_max_ns)
 		out_text(o, " (%s..%s after the original)",
-			 dur(a, sizeof(a), (double)l->timeout_gap_min_ns),
-			 dur(b, sizeof(b), (double)l->timeout_gap_max_ns));
+			 dump_dur(a, sizeof(a), (double)l->timeout_gap_min_ns),
+			 dump_dur(b, sizeof(b), (double)l->timeout_gap_max_ns));
 	out_text(o, "; %" PRIu64 " duplicates\n", l->duplicates);
 }
 
@@ -567,7 +501,7 @@ static void cm_conn(struct out *o, const struct rdiag_cm_conn_info *c)
 		out_u64(o, "count", (cnt) > 1 ? " x%" PRIu64 : NULL, cnt); \
 		out_u64(o, "t_ns", NULL, (ts) - t0); \
 		if ((ts) != t0 || strcmp(label, "REQ")) \
-			out_text(o, " +%s", dur(t, sizeof(t), (double)((ts) - t0))); \
+			out_text(o, " +%s", dump_dur(t, sizeof(t), (double)((ts) - t0))); \
 		out_obj_end(o); \
 	} \
 } while (0)
@@ -590,7 +524,7 @@ static void cm_conn(struct out *o, const struct rdiag_cm_conn_info *c)
 	if (c->n_req > 1 && !c->n_rep)
 		out_text(o, "    REQ sent %u times over %s with no reply: CM retries, what an "
 			       "rdma_connect() timeout looks like on the wire\n", c->n_req,
-			       dur(t, sizeof(t), (double)(c->req_last_ns - c->req_ns)));
+			       dump_dur(t, sizeof(t), (double)(c->req_last_ns - c->req_ns)));
 	else if (c->n_req > 1)
 		out_text(o, "    REQ retried %u times before the reply\n", c->n_req - 1);
 	out_obj_end(o);
@@ -628,9 +562,9 @@ static void pause_row(struct out *o, const char *sender, const char *label, int 
 		/* asked for: the quanta as time; paused: as the frame times say (a renewal or
 		 * an XON ends a pause early) */
 		out_u64(o, "requested_ns", NULL, (uint64_t)(ns + 0.5));
-		out_text(o, " %10s", dur(d, sizeof(d), ns));
+		out_text(o, " %10s", dump_dur(d, sizeof(d), ns));
 		out_u64(o, "paused_ns", NULL, st->paused_ns);
-		out_text(o, " %10s", dur(d, sizeof(d), (double)st->paused_ns));
+		out_text(o, " %10s", dump_dur(d, sizeof(d), (double)st->paused_ns));
 	}
 	out_text(o, "\n");
 	out_obj_end(o);
@@ -726,7 +660,7 @@ static void totals(struct out *o, const struct rdiag_flow_total *t,
 	out_u64(o, "bytes", ", %" PRIu64 " bytes", t->bytes);
 	out_u64(o, "payload", " (%" PRIu64 " payload)", t->payload);
 	out_u64(o, "duration_ns", NULL, (uint64_t)span);
-	out_text(o, " in %s\n", dur(d, sizeof(d), span));
+	out_text(o, " in %s\n", dump_dur(d, sizeof(d), span));
 	out_u64(o, "flows", "%" PRIu64 " flows", t->flows);
 	out_u64(o, "cm_conns", ", %" PRIu64 " CM connections", t->cm_conns);
 	out_u64(o, "truncated", ", %" PRIu64 " truncated", t->truncated);
