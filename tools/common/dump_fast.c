@@ -74,16 +74,32 @@ static char *put_name(char *q, const struct name *n)
 	return q + n->len;
 }
 
-/* at least width lowercase hex digits, as printf's %0<width>x */
+/* "00" .. "ff" */
+static const char hex2[512] = {
+#define H1(n) "0123456789abcdef"[(n) >> 4], "0123456789abcdef"[(n) & 15]
+#define H4(n) H1(n), H1(n + 1), H1(n + 2), H1(n + 3)
+#define H16(n) H4(n), H4(n + 4), H4(n + 8), H4(n + 12)
+#define H64(n) H16(n), H16(n + 16), H16(n + 32), H16(n + 48)
+	H64(0), H64(64), H64(128), H64(192)
+#undef H1
+#undef H4
+#undef H16
+#undef H64
+};
+
+/* at least width lowercase hex digits, as printf's %0<width>x: two digits per step from the
+ * last, then an odd count's first digit */
 static char *put_hex(char *q, uint64_t v, unsigned int width)
 {
-	static const char hex[] = "0123456789abcdef";
 	unsigned int n = v ? (unsigned int)(67 - __builtin_clzll(v)) / 4 : 1;
+	unsigned int i;
 
 	if (n < width)
 		n = width;
-	for (unsigned int i = n; i-- > 0; v >>= 4)
-		q[i] = hex[v & 15];
+	for (i = n; i >= 2; i -= 2, v >>= 8)
+		memcpy(q + i - 2, hex2 + 2 * (v & 0xff), 2);
+	if (i)
+		*q = hex2[2 * (v & 0xf) + 1];
 	return q + n;
 }
 
