@@ -120,6 +120,11 @@ struct rd_qp_hint {
 	bool used;
 };
 
+struct rd_flow_slot {
+	uint32_t flow;		/* index into f + 1, 0 = empty */
+	uint32_t hash;		/* key_hash() of that flow's key */
+};
+
 struct rdiag_flow_table {
 	struct rd_qp_hint *hints;
 	size_t nhints, hint_cap;
@@ -127,7 +132,9 @@ struct rdiag_flow_table {
 	unsigned int nak_head;
 	struct rd_flow *f;
 	size_t n, cap, max_flows;
-	uint32_t *idx;		/* open addressing, flow index + 1, 0 = empty */
+	/* open addressing: flow index + 1 (0 = empty) beside the flow's key hash, so that a
+	 * probe of another flow does not read that flow (a cache miss each with thousands) */
+	struct rd_flow_slot *idx;
 	size_t nidx;
 	struct rd_pending pend;
 	struct rd_cm_table cm;
@@ -307,13 +314,14 @@ static uint32_t key_hash(const struct rdiag_flow_key *k)
 	return rd_hash_bytes(k, sizeof(*k), 0x51u);
 }
 
-static void index_put(uint32_t *idx, size_t nidx, uint32_t h, uint32_t v)
+static void index_put(struct rd_flow_slot *idx, size_t nidx, uint32_t h, uint32_t v)
 {
 	size_t mask = nidx - 1, i;
 
-	for (i = h & mask; idx[i]; i = (i + 1) & mask)
+	for (i = h & mask; idx[i].flow; i = (i + 1) & mask)
 		;
-	idx[i] = v;
+	idx[i].flow = v;
+	idx[i].hash = h;
 }
 
 static int64_t flow_find(const struct rdiag_flow_table *ft, const struct rdiag_flow_key *k,
@@ -323,11 +331,14 @@ static int64_t flow_find(const struct rdiag_flow_table *ft, const struct rdiag_f
 
 	if (!ft->nidx)
 		return -1;
-	for (i = h & mask; ft->idx[i]; i = (i + 1) & mask) {
-		const struct rd_flow *f = &ft->f[ft->idx[i] - 1];
+	for (i = h & mask; ft->idx[i].flow; i = (i + 1) & mask) {
+		const struct rd_flow *f;
 
-		if (f->hash == h && memcmp(&f->i.key, k, sizeof(*k)) == 0)
-			return ft->idx[i] - 1;
+		if (ft->idx[i].hash != h)
+			continue;
+		f = &ft->f[ft->idx[i].flow - 1];
+		if (memcmp(&f->i.key, k, sizeof(*k)) == 0)
+			return ft->idx[i].flow - 1;
 	}
 	return -1;
 }
@@ -432,7 +443,7 @@ static int64_t flow_get_or_add(struct rdiag_flow_table *ft, const struct rdiag_f
 	}
 	if ((ft->n + 1) * 2 > ft->nidx) {
 		size_t ni = ft->nidx ? ft->nidx * 2 : 128;
-		uint32_t *q = calloc(ni, sizeof(*q));
+		struct rd_flow_slot *q = calloc(ni, sizeof(*q));
 
 		if (!q)
 			return -ENOMEM;
