@@ -120,6 +120,11 @@ struct rd_qp_hint {
 	bool used;
 };
 
+struct rd_flow_slot {
+	uint32_t flow;		/* index into f + 1, 0 = empty */
+	uint32_t hash;		/* key_hash() of that flow's key */
+};
+
 struct rdiag_flow_table {
 	struct rd_qp_hint *hints;
 	size_t nhints, hint_cap;
@@ -127,7 +132,10 @@ struct rdiag_flow_table {
 	unsigned int nak_head;
 	struct rd_flow *f;
 	size_t n, cap, max_flows;
-	uint32_t *idx;		/* open addressing, flow index + 1, 0 = empty */
+	int op_slot;		/* rdiag_flow_add: the packet's slot in its flow's ops, or -1 */
+	/* open addressing: flow index + 1 (0 = empty) beside the flow's key hash, so that a
+	 * probe of another flow does not read that flow (a cache miss each with thousands) */
+	struct rd_flow_slot *idx;
 	size_t nidx;
 	struct rd_pending pend;
 	struct rd_cm_table cm;
@@ -307,13 +315,14 @@ static uint32_t key_hash(const struct rdiag_flow_key *k)
 	return rd_hash_bytes(k, sizeof(*k), 0x51u);
 }
 
-static void index_put(uint32_t *idx, size_t nidx, uint32_t h, uint32_t v)
+static void index_put(struct rd_flow_slot *idx, size_t nidx, uint32_t h, uint32_t v)
 {
 	size_t mask = nidx - 1, i;
 
-	for (i = h & mask; idx[i]; i = (i + 1) & mask)
+	for (i = h & mask; idx[i].flow; i = (i + 1) & mask)
 		;
-	idx[i] = v;
+	idx[i].flow = v;
+	idx[i].hash = h;
 }
 
 static int64_t flow_find(const struct rdiag_flow_table *ft, const struct rdiag_flow_key *k,
@@ -323,11 +332,14 @@ static int64_t flow_find(const struct rdiag_flow_table *ft, const struct rdiag_f
 
 	if (!ft->nidx)
 		return -1;
-	for (i = h & mask; ft->idx[i]; i = (i + 1) & mask) {
-		const struct rd_flow *f = &ft->f[ft->idx[i] - 1];
+	for (i = h & mask; ft->idx[i].flow; i = (i + 1) & mask) {
+		const struct rd_flow *f;
 
-		if (f->hash == h && memcmp(&f->i.key, k, sizeof(*k)) == 0)
-			return ft->idx[i] - 1;
+		if (ft->idx[i].hash != h)
+			continue;
+		f = &ft->f[ft->idx[i].flow - 1];
+		if (memcmp(&f->i.key, k, sizeof(*k)) == 0)
+			return ft->idx[i].flow - 1;
 	}
 	return -1;
 }
@@ -432,7 +444,7 @@ static int64_t flow_get_or_add(struct rdiag_flow_table *ft, const struct rdiag_f
 	}
 	if ((ft->n + 1) * 2 > ft->nidx) {
 		size_t ni = ft->nidx ? ft->nidx * 2 : 128;
-		uint32_t *q = calloc(ni, sizeof(*q));
+		struct rd_flow_slot *q = calloc(ni, sizeof(*q));
 
 		if (!q)
 			return -ENOMEM;
@@ -455,7 +467,11 @@ static int64_t flow_get_or_add(struct rdiag_flow_table *ft, const struct rdiag_f
 	return (int64_t)ft->n++;
 }
 
-static int count_opcode(struct rd_flow *f, uint8_t op, uint32_t len, uint32_t payload)
+/* the slot of op in f->ops, made (zeroed) when new: its index, or -ENOMEM.  Its counts are
+ * added by count_opcode() once the packet's analysis is done: the slot's line of f->ops
+ * (another allocation than the flow, so a cache miss of its own with thousands of flows) is
+ * fetched meanwhile */
+static int opcode_slot(struct rd_flow *f, uint8_t op)
 {
 	unsigned int n = f->i.n_ops, j;
 
@@ -482,10 +498,15 @@ static int count_opcode(struct rd_flow *f, uint8_t op, uint32_t len, uint32_t pa
 		f->op_first[j] = op;
 	f->i.n_ops++;
 found:
-	f->ops[j].pkts++;
-	f->ops[j].bytes += len;
-	f->ops[j].payload += payload;
-	return 0;
+	__builtin_prefetch(&f->ops[j], 1);
+	return (int)j;
+}
+
+static void count_opcode(struct rd_flow *f, int slot, uint32_t len, uint32_t payload)
+{
+	f->ops[slot].pkts++;
+	f->ops[slot].bytes += len;
+	f->ops[slot].payload += payload;
 }
 
 static void seen_shift(uint64_t s[2], uint32_t by)
@@ -1238,7 +1259,8 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 	f->i.bytes += p->len;
 	f->i.payload += p->payload_len;
 	f->i.last_ns = ts;
-	if (count_opcode(f, op, p->len, p->payload_len) < 0)
+	ft->op_slot = opcode_slot(f, op);
+	if (ft->op_slot < 0)
 		return add_failed(ft, -ENOMEM);
 	if (p->status == RDIAG_PKT_TRUNCATED)
 		f->i.truncated++;
@@ -1350,9 +1372,15 @@ int rdiag_flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint6
 		rd_pause_add(&ft->pause, p, ts, v);
 		return 0;
 	}
+	ft->op_slot = -1;
 	rc = flow_add(ft, p, ts, v);
 	if (v->flow >= 0) {
 		struct rd_flow *f = &ft->f[v->flow];
+
+		/* the opcode's counts, whatever the analysis returned, as soon as the flow had its
+		 * slot (the flow's and the table's counts are made before anything fails too) */
+		if (ft->op_slot >= 0)
+			count_opcode(f, ft->op_slot, p->len, p->payload_len);
 
 		/* after the PSN analysis: a packet seen before (a duplicate or a resend of any cause) is
 		 * no new message */

@@ -207,11 +207,12 @@ void rd_decode_transport(struct rd_cur *c, struct rdiag_pkt *p,
 		rd_stop(p, c, c->off <= c->cap ? RDIAG_HDR_ICRC : RDIAG_HDR_PAYLOAD);
 		return;
 	}
+	/* the CRC first: it reads the packet front to back, so the ICRC's bytes at its end are
+	 * in the cache after it (read first, they were a miss of their own) */
+	if (o->check_icrc && rd_icrc(c, p, icrc_off, &p->icrc_computed) == 0)
+		p->icrc_checked = true;
 	/* rxe stores the CRC-32 value in CPU (little-endian) order; scapy packs it reversed */
 	p->icrc = rd_le32(b);
 	p->present |= RDIAG_HAS_ICRC;
-	if (o->check_icrc && rd_icrc(c, p, icrc_off, &p->icrc_computed) == 0) {
-		p->icrc_checked = true;
-		p->icrc_ok = p->icrc_computed == p->icrc;
-	}
+	p->icrc_ok = p->icrc_checked && p->icrc_computed == p->icrc;
 }

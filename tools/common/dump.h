@@ -13,6 +13,14 @@
 /* one packet: a line (text), every header field (verbose text), or one JSON object */
 void dump_packet(struct out *o, const struct rdiag_frame *f, const struct rdiag_pkt *p,
 		 const struct rdiag_flow_verdict *v, bool verbose);
+/* the two ways dump_packet() takes: the common RoCEv2 packet's short line or JSON line
+ * formatted in one go into a held writer (dump_fast.c; false: not written, not its shape),
+ * and every other, field by field through the out_* calls (dump_print.c).  The same bytes
+ * where both apply. */
+bool dump_packet_fast(struct out *o, const struct rdiag_frame *f, const struct rdiag_pkt *p,
+		      const struct rdiag_flow_verdict *v);
+void dump_packet_fields(struct out *o, const struct rdiag_frame *f, const struct rdiag_pkt *p,
+			const struct rdiag_flow_verdict *v, bool verbose);
 
 struct dump_summary_opts {
 	bool have_qp;
@@ -28,4 +36,7 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 
 /* "08:13:01.123456789" (UTC time of day) */
 void dump_time(char *buf, size_t len, uint64_t sec, uint32_t nsec);
+/* an IPv4 address's dotted quad at q (at most 15 bytes, and one more may be overwritten);
+ * its end, no NUL */
+char *dump_put_ip4(char *q, const uint8_t *a);
 #endif

@@ -181,11 +181,14 @@ static const char *json_time(char *buf, size_t len, uint64_t sec, uint32_t nsec)
 	if (nsec >= 1000000000u || len < TOOL_TIME_LEN)
 		return tool_time_str(buf, len, sec, nsec);
 	if (sec != cached_sec) {
-		const char *t = tool_time_str(prefix, sizeof(prefix), sec, 0);
-		size_t n = strlen(t);
+		char t[TOOL_TIME_LEN];
+		size_t n = strlen(tool_time_str(t, sizeof(t), sec, 0));
 
-		if (n < 11)	/* "" (cannot happen with TOOL_TIME_LEN): no cache */
+		/* "": past year 9999; not formatted over the cached second's prefix, which the
+		 * next packet of that second uses again */
+		if (n < 11)
 			return tool_time_str(buf, len, sec, nsec);
+		memcpy(prefix, t, n - 10);
 		prefix_len = n - 10;	/* up to and with the '.', before "000000000Z" */
 		cached_sec = sec;
 	}
@@ -215,23 +218,26 @@ static const char octet[256][4] = {
 #undef R10
 };
 
+char *dump_put_ip4(char *q, const uint8_t *a)
+{
+	for (int i = 0; i < 4; i++) {
+		const char *d = octet[a[i]];
+
+		memcpy(q, d, 4);	/* the fourth byte is overwritten by '.' or what follows */
+		q += d[3];
+		*q++ = '.';
+	}
+	return q - 1;
+}
+
 /* inet_ntop goes through printf for IPv4; this runs twice per packet of a -j dump */
 static void ip_str(char *buf, size_t len, int af, const uint8_t *a)
 {
-	char *q = buf;
-
 	if (af != AF_INET || len < INET_ADDRSTRLEN) {
 		inet_ntop(af, a, buf, (socklen_t)len);
 		return;
 	}
-	for (int i = 0; i < 4; i++) {
-		const char *d = octet[a[i]];
-
-		memcpy(q, d, 4);	/* the fourth byte is overwritten by '.' or the NUL */
-		q += d[3];
-		*q++ = '.';
-	}
-	q[-1] = '\0';
+	*dump_put_ip4(buf, a) = '\0';
 }
 
 /* JSON: every LRH field, and the GRH fields the addresses line leaves out (the verbose text
@@ -750,6 +756,14 @@ static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 
 void dump_packet(struct out *o, const struct rdiag_frame *f, const struct rdiag_pkt *p,
 		 const struct rdiag_flow_verdict *v, bool verbose)
+{
+	if (!verbose && dump_packet_fast(o, f, p, v))
+		return;
+	dump_packet_fields(o, f, p, v, verbose);
+}
+
+void dump_packet_fields(struct out *o, const struct rdiag_frame *f, const struct rdiag_pkt *p,
+			const struct rdiag_flow_verdict *v, bool verbose)
 {
 	struct pkt_out po, *w = &po;
 	char ts[48];

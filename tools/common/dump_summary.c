@@ -6,19 +6,48 @@
 
 #include "dump.h"
 #include "dump_mad.h"
+#include "dump_dur.h"
+#include "put_u64.h"
 
-/* "812ns", "12.3us", "1.23ms", "2.05s" */
-static const char *dur(char *buf, size_t len, double ns)
+/* s padded with spaces to width w, on the left (right-aligned, as %ws) or on the right */
+static char *put_pad(char *p, const char *s, unsigned int w, bool right_align)
 {
-	if (ns < 1000)
-		snprintf(buf, len, "%.0fns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, len, "%.3gus", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, len, "%.3gms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.3gs", ns / 1e9);
-	return buf;
+	size_t n = strlen(s), pad = n < w ? w - n : 0;
+
+	if (right_align) {
+		memset(p, ' ', pad);
+		p += pad;
+	}
+	memcpy(p, s, n);
+	p += n;
+	if (!right_align) {
+		memset(p, ' ', pad);
+		p += pad;
+	}
+	return p;
+}
+
+/* " %<w>" PRIu64 */
+static char *put_col(char *p, uint64_t v, unsigned int w)
+{
+	char d[24];
+
+	*put_u64(d, v) = '\0';
+	*p++ = ' ';
+	return put_pad(p, d, w, true);
+}
+
+/* the text table's latency column: " %8s/%-8s" of median and p99, or " %17s" of "-" */
+static char *put_latency_col(char *p, const struct rdiag_latency *l)
+{
+	char a[24], b[24];
+
+	*p++ = ' ';
+	if (!l->n)
+		return put_pad(p, "-", 17, true);
+	p = put_pad(p, dump_dur_ns(a, sizeof(a), l->median_ns), 8, true);
+	*p++ = '/';
+	return put_pad(p, dump_dur_ns(b, sizeof(b), l->p99_ns), 8, false);
 }
 
 static void latency(struct out *o, const char *key, const struct rdiag_latency *l)
@@ -40,8 +69,8 @@ static void latency(struct out *o, const char *key, const struct rdiag_latency *
 		out_text(o, " %17s", "-");
 		return;
 	}
-	dur(a, sizeof(a), (double)l->median_ns);
-	dur(b, sizeof(b), (double)l->p99_ns);
+	dump_dur(a, sizeof(a), (double)l->median_ns);
+	dump_dur(b, sizeof(b), (double)l->p99_ns);
 	out_text(o, " %8s/%-8s", a, b);
 }
 
@@ -54,9 +83,9 @@ static void latency_line(struct out *o, const char *indent, const char *what,
 	if (!l->n)
 		return;
 	out_text(o, "%s%s latency: n %" PRIu64 " min %s median %s p99 %s max %s\n", indent, what,
-		       l->n, dur(a, sizeof(a), (double)l->min_ns),
-		       dur(b, sizeof(b), (double)l->median_ns), dur(c, sizeof(c), (double)l->p99_ns),
-		       dur(d, sizeof(d), (double)l->max_ns));
+		       l->n, dump_dur(a, sizeof(a), (double)l->min_ns),
+		       dump_dur(b, sizeof(b), (double)l->median_ns), dump_dur(c, sizeof(c), (double)l->p99_ns),
+		       dump_dur(d, sizeof(d), (double)l->max_ns));
 }
 
 /* "812 B/s", "12.3 kB/s", "1.23 MB/s", "4.56 GB/s", "33.3k messages/s" (SI prefixes, as link
@@ -182,17 +211,40 @@ static void traffic_text(struct out *o, const struct rdiag_flow_info *f, bool fa
 			       rate(b, sizeof(b), (double)f->payload / s, "B/s"));
 		if (f->msgs)
 			out_text(o, ", %s", rate(c, sizeof(c), (double)f->msgs / s, " messages/s"));
-		out_text(o, " over %s active\n", dur(d, sizeof(d), s * 1e9));
+		out_text(o, " over %s active\n", dump_dur(d, sizeof(d), s * 1e9));
 	}
 }
 
+/* "%s > %s qp 0x%06x" of the two addresses and the QP (buf: 160 bytes) */
 static void flow_name(char *buf, size_t len, const struct rdiag_flow_key *k)
 {
-	char s[64], d[64];
+	static const char hex[] = "0123456789abcdef";
+	char s[64], d[64], *p = buf;
+	uint32_t qp = k->destqp;
+	unsigned int n = 6;
+	size_t ls, ld;
 
 	rdiag_flow_addr_str(k->kind, k->src, s, sizeof(s));
 	rdiag_flow_addr_str(k->kind, k->dst, d, sizeof(d));
-	snprintf(buf, len, "%s > %s qp 0x%06x", s, d, k->destqp);
+	ls = strlen(s);
+	ld = strlen(d);
+	if (len < ls + ld + 3 + 6 + 8 + 1) {
+		snprintf(buf, len, "%s > %s qp 0x%06x", s, d, qp);
+		return;
+	}
+	memcpy(p, s, ls);
+	p += ls;
+	memcpy(p, " > ", 3);
+	p += 3;
+	memcpy(p, d, ld);
+	p += ld;
+	memcpy(p, " qp 0x", 6);
+	p += 6;
+	while (n < 8 && qp >> (4 * n))
+		n++;
+	for (unsigned int i = n; i-- > 0; qp >>= 4)
+		p[i] = hex[qp & 15];
+	p[n] = '\0';
 }
 
 static bool wanted(const struct dump_summary_opts *so, const struct rdiag_flow_info *f)
@@ -244,8 +296,8 @@ static void loss_resent_text(struct out *o, const char *indent, const struct rdi
 		 l->retry_rnr, l->retry_timeout);
 	if (l->timeout_gap_max_ns)
 		out_text(o, " (%s..%s after the original)",
-			 dur(a, sizeof(a), (double)l->timeout_gap_min_ns),
-			 dur(b, sizeof(b), (double)l->timeout_gap_max_ns));
+			 dump_dur(a, sizeof(a), (double)l->timeout_gap_min_ns),
+			 dump_dur(b, sizeof(b), (double)l->timeout_gap_max_ns));
 	out_text(o, "; %" PRIu64 " duplicates\n", l->duplicates);
 }
 
@@ -318,15 +370,23 @@ static void flow_text(struct out *o, const struct rdiag_flow_info *f)
 {
 	char name[160];
 
+	/* "%-44s %7" PRIu64 " %9" PRIu64 then eleven " %4" PRIu64, the two latency columns and
+	 * the newline, made here and written at once (printf made most of the summary's cost) */
+	const uint64_t small[11] = { f->psn_gaps, f->psn_lost, f->loss.not_captured_psns,
+				     retries(&f->loss), f->loss.duplicates, f->psn_ooo,
+				     naks(f->naks), f->rnr_naks, f->ecn_ce, f->cnp, f->icrc_bad };
+	char row[160 + 9 + 21 * 13 + 2 * 48 + 1], *p = row;
+
 	flow_name(name, sizeof(name), &f->key);
-	out_text(o, "%-44s %7" PRIu64 " %9" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64
-		       " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64 " %4" PRIu64
-		       " %4" PRIu64 " %4" PRIu64, name, f->pkts, f->bytes, f->psn_gaps, f->psn_lost,
-		       f->loss.not_captured_psns, retries(&f->loss), f->loss.duplicates, f->psn_ooo,
-		       naks(f->naks), f->rnr_naks, f->ecn_ce, f->cnp, f->icrc_bad);
-	latency(o, NULL, &f->read_lat);
-	latency(o, NULL, &f->ack_lat);
-	out_text(o, "\n");
+	p = put_pad(p, name, 44, false);
+	p = put_col(p, f->pkts, 7);
+	p = put_col(p, f->bytes, 9);
+	for (unsigned int i = 0; i < 11; i++)
+		p = put_col(p, small[i], 4);
+	p = put_latency_col(p, &f->read_lat);
+	p = put_latency_col(p, &f->ack_lat);
+	*p++ = '\n';
+	out_text_lit(o, row, (size_t)(p - row));
 }
 
 /* details under the table: opcodes, NAK kinds, RNR timers, CNP correlation, peers */
@@ -441,7 +501,7 @@ static void cm_conn(struct out *o, const struct rdiag_cm_conn_info *c)
 		out_u64(o, "count", (cnt) > 1 ? " x%" PRIu64 : NULL, cnt); \
 		out_u64(o, "t_ns", NULL, (ts) - t0); \
 		if ((ts) != t0 || strcmp(label, "REQ")) \
-			out_text(o, " +%s", dur(t, sizeof(t), (double)((ts) - t0))); \
+			out_text(o, " +%s", dump_dur(t, sizeof(t), (double)((ts) - t0))); \
 		out_obj_end(o); \
 	} \
 } while (0)
@@ -464,7 +524,7 @@ static void cm_conn(struct out *o, const struct rdiag_cm_conn_info *c)
 	if (c->n_req > 1 && !c->n_rep)
 		out_text(o, "    REQ sent %u times over %s with no reply: CM retries, what an "
 			       "rdma_connect() timeout looks like on the wire\n", c->n_req,
-			       dur(t, sizeof(t), (double)(c->req_last_ns - c->req_ns)));
+			       dump_dur(t, sizeof(t), (double)(c->req_last_ns - c->req_ns)));
 	else if (c->n_req > 1)
 		out_text(o, "    REQ retried %u times before the reply\n", c->n_req - 1);
 	out_obj_end(o);
@@ -502,9 +562,9 @@ static void pause_row(struct out *o, const char *sender, const char *label, int 
 		/* asked for: the quanta as time; paused: as the frame times say (a renewal or
 		 * an XON ends a pause early) */
 		out_u64(o, "requested_ns", NULL, (uint64_t)(ns + 0.5));
-		out_text(o, " %10s", dur(d, sizeof(d), ns));
+		out_text(o, " %10s", dump_dur(d, sizeof(d), ns));
 		out_u64(o, "paused_ns", NULL, st->paused_ns);
-		out_text(o, " %10s", dur(d, sizeof(d), (double)st->paused_ns));
+		out_text(o, " %10s", dump_dur(d, sizeof(d), (double)st->paused_ns));
 	}
 	out_text(o, "\n");
 	out_obj_end(o);
@@ -600,7 +660,7 @@ static void totals(struct out *o, const struct rdiag_flow_total *t,
 	out_u64(o, "bytes", ", %" PRIu64 " bytes", t->bytes);
 	out_u64(o, "payload", " (%" PRIu64 " payload)", t->payload);
 	out_u64(o, "duration_ns", NULL, (uint64_t)span);
-	out_text(o, " in %s\n", dur(d, sizeof(d), span));
+	out_text(o, " in %s\n", dump_dur(d, sizeof(d), span));
 	out_u64(o, "flows", "%" PRIu64 " flows", t->flows);
 	out_u64(o, "cm_conns", ", %" PRIu64 " CM connections", t->cm_conns);
 	out_u64(o, "truncated", ", %" PRIu64 " truncated", t->truncated);

@@ -102,6 +102,23 @@ void out_flush(struct out *o)
 	ob_flush(o);
 }
 
+char *out_reserve(struct out *o, size_t n)
+{
+	/* JSON lines between two top-level values only (a value written at the top level
+	 * without a container leaves first[0] false: the next one gets a comma) */
+	if (!o->hold || o->depth != 0 || !o->first[0] || o->mode == OUT_JSON_PRETTY ||
+	    n > sizeof(o->buf))
+		return NULL;
+	if (sizeof(o->buf) - o->len < n)
+		ob_flush(o);
+	return o->buf + o->len;
+}
+
+void out_commit(struct out *o, const char *end)
+{
+	o->len = (size_t)(end - o->buf);
+}
+
 FILE *out_file(const struct out *o)
 {
 	/* the caller may write to the stream directly: what was assembled goes first */

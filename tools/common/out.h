@@ -112,6 +112,14 @@ void out_items(struct out *o, const struct out_item *it, unsigned int n);
 void out_hold(struct out *o, bool hold);
 void out_flush(struct out *o);
 
+/* A whole record formatted by the caller straight into a held writer's buffer (rdmadump's
+ * common packet lines): out_reserve() gives room for n bytes after what the writer holds, or
+ * NULL when it is not held, a JSON container is open, it pretty-prints JSON or n is more than the buffer; the caller
+ * writes at most n bytes there and hands the end to out_commit().  The bytes go out as they
+ * are (the caller escapes and separates them itself). */
+char *out_reserve(struct out *o, size_t n);
+void out_commit(struct out *o, const char *end);
+
 /* text-only output (ignored in JSON mode) */
 void out_text(struct out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
