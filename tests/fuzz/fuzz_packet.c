@@ -27,7 +27,7 @@ static const int lt[] = { 1, 12, 14, 101, 113, 228, 229, 247, 276 };
 
 /* how many inputs reached CM private data, and how many of those held the doctor's (the
  * corpus replay checks that the path is reached) */
-static unsigned int cm_private_seen, cm_private_doctor;
+static unsigned int cm_private_seen, cm_private_doctor, fast_lines;
 
 static void check(const struct rdiag_pkt *p, int r, uint32_t caplen, uint32_t len)
 {
@@ -54,6 +54,43 @@ static void check(const struct rdiag_pkt *p, int r, uint32_t caplen, uint32_t le
 	CHECK(rdiag_hdr_name(p->stopped_in) && rdiag_encap_name(p->encap));
 	if (p->present & RDIAG_HAS_CM)
 		(void)rdiag_cm_rej_reason_name(p->cm.reason);
+}
+
+/* rdmadump reading a file holds its writer, and the common packet's line and JSON line are
+ * then written in one pass by tools/common/dump_fast.c; live capture takes the field-by-field
+ * path.  Both must give the same bytes: each packet (with its flow verdict) written both ways
+ * into held writers, text and JSON. */
+static void fast_vs_plain(const struct rdiag_pkt *p, const struct rdiag_frame *f,
+			  const struct rdiag_flow_verdict *v)
+{
+	enum out_mode modes[] = { OUT_TEXT, OUT_JSON };
+	size_t i, k;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		char *buf[2] = { NULL, NULL };
+		size_t len[2] = { 0, 0 };
+
+		for (k = 0; k < 2; k++) {
+			FILE *m = open_memstream(&buf[k], &len[k]);
+			struct out *o;
+
+			CHECK(m);
+			o = out_new(m, modes[i]);
+			CHECK(o);
+			out_hold(o, true);
+			if (k == 0)
+				dump_packet_fields(o, f, p, v, false);
+			else if (dump_packet_fast(o, f, p, v))
+				fast_lines++;
+			else
+				dump_packet_fields(o, f, p, v, false);
+			out_free(o);
+			CHECK(fclose(m) == 0);
+		}
+		CHECK(len[0] == len[1] && memcmp(buf[0], buf[1], len[0]) == 0);
+		free(buf[0]);
+		free(buf[1]);
+	}
 }
 
 /* the record through the flow analysis and rdmadump's printers */
@@ -89,6 +126,7 @@ static void flow_and_print(const struct rdiag_pkt *p, const uint8_t *b, uint32_t
 		dump_packet(o[0], &f, &q, &v, false);
 		dump_packet(o[0], &f, &q, &v, true);
 		dump_packet(o[1], &f, &q, &v, false);
+		fast_vs_plain(&q, &f, &v);
 	}
 	rdiag_flow_add_other(ft);
 	for (i = 0, m = rdiag_flow_count(ft); i < m; i++) {
