@@ -21,7 +21,7 @@
 struct rdiag_ethstats {
 	char driver[32];
 	size_t n;
-	char (*name)[RD_ETH_GSTRING_LEN];
+	char (*name)[RD_ETH_GSTRING_LEN + 1];	/* a 32-byte name has no NUL of its own */
 	uint64_t *value;
 	uint64_t ts_ns;
 };
@@ -51,17 +51,18 @@ int rd_ethstats_build(const char *driver, const void *strings, size_t slen,
 		return -ENOMEM;
 	snprintf(s->driver, sizeof(s->driver), "%s", driver ? driver : "");
 	s->n = n;
-	s->name = calloc(n ? n : 1, RD_ETH_GSTRING_LEN);
+	s->name = calloc(n ? n : 1, RD_ETH_GSTRING_LEN + 1);
 	s->value = calloc(n ? n : 1, sizeof(uint64_t));
 	if (!s->name || !s->value) {
 		rdiag_ethstats_free(s);
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
-		/* a name fills its 32 bytes with no NUL when it is 32 long: cut it at 31 */
+		/* a name fills its 32 bytes with no NUL when it is 32 long: kept whole, as
+		 * ethtool -S prints it (%.*s with ETH_GSTRING_LEN) */
 		memcpy(s->name[i], (const char *)strings + i * RD_ETH_GSTRING_LEN,
-		       RD_ETH_GSTRING_LEN - 1);
-		s->name[i][RD_ETH_GSTRING_LEN - 1] = '\0';
+		       RD_ETH_GSTRING_LEN);
+		s->name[i][RD_ETH_GSTRING_LEN] = '\0';
 	}
 	if (n)
 		memcpy(s->value, values, n * sizeof(uint64_t));

@@ -151,15 +151,15 @@ mlx5_0,1,rx_prio3_bytes,$(value "$FX/eth-prio3.txt" 0 rx_prio3_bytes),prio_bytes
 	assert_success
 	[ "$(grep -c ',ethtool,$' <<< "$output")" -eq "$n" ] || fail "want $n: $output"
 	assert_line 'mlx5_0,1,rx_packets,1000,,,ethtool,'
-	# ETHTOOL_GSTRINGS' 32 bytes without a NUL: the name is cut to 31, as ethtool -S shows it
-	assert_line 'mlx5_0,1,a_name_of_exactly_32_bytes_xxxx,7,,,ethtool,'
+	# ETHTOOL_GSTRINGS' 32 bytes without a NUL: the name is kept whole, as ethtool -S prints it
+	assert_line 'mlx5_0,1,a_name_of_exactly_32_bytes_xxxxx,7,,,ethtool,'
 	# a name the catalogue does not know needs --eth, and a glob selects statistics only with it
-	run --separate-stderr rdmastat -c a_name_of_exactly_32_bytes_xxxx
+	run --separate-stderr rdmastat -c a_name_of_exactly_32_bytes_xxxxx
 	[ "$status" -eq 2 ] || fail "status $status"
-	[ "$stderr" = "rdmastat: no counter 'a_name_of_exactly_32_bytes_xxxx'" ] || fail "$stderr"
-	run --separate-stderr rdmastat --eth -c a_name_of_exactly_32_bytes_xxxx -j
+	[ "$stderr" = "rdmastat: no counter 'a_name_of_exactly_32_bytes_xxxxx'" ] || fail "$stderr"
+	run --separate-stderr rdmastat --eth -c a_name_of_exactly_32_bytes_xxxxx -j
 	assert_success
-	assert_output '[{"ifname":"mlx5_0","port":1,"ethtool":{"netdev":"eth0","counters":{"a_name_of_exactly_32_bytes_xxxx":7}}}]'
+	assert_output '[{"ifname":"mlx5_0","port":1,"ethtool":{"netdev":"eth0","counters":{"a_name_of_exactly_32_bytes_xxxxx":7}}}]'
 	run --separate-stderr rdmastat -j 'rx_prio3_*'
 	assert_success
 	refute_output --partial ethtool
