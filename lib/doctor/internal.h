@@ -277,7 +277,7 @@ const char *rd_doc_static_neigh(const struct rdiag_doctor *d);
  * reads it back): the "host" object of rdmadoctor local -j, which a listener also serves on
  * its side channel, connect compares with its own end, and compare reads from many hosts ---- */
 #define RD_DESC_MAX 65536	/* the side channel's bound: a description is one line below it */
-#define RD_DESC_PORTS 16
+#define RD_DESC_PORTS 64	/* compare reads hosts through it: room for large ones */
 #define RD_DESC_ADDRS 8
 #define RD_DESC_FORMAT 2	/* "rdmadoctor_description" of the served line (1: before the
 				 * one shape, its ports' keys were dev, netdev_mtu, roce_tos) */
