@@ -1,6 +1,6 @@
 /* rdmadoctor: explain why rdma_connect fails or times out.
  *
- *   rdmadoctor connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|ib]
+ *   rdmadoctor connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|udp|ib]
  *   rdmadoctor listen [ADDR][:PORT] [--count N]
  *   rdmadoctor local
  *   rdmadoctor explain 'LINE' | -
@@ -45,8 +45,8 @@ static volatile bool stop;
 
 static void usage(void)
 {
-	printf("Usage: %s connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|ib] [--no-peer-info]\n"
-	       "       %s listen [ADDR][:PORT] [--count N]\n"
+	printf("Usage: %s connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|udp|ib] [--no-peer-info]\n"
+	       "       %s listen [ADDR][:PORT] [--count N] [--ps tcp|udp|ib]\n"
 	       "       %s local\n"
 	       "       %s explain 'LINE' | -\n"
 	       "       %s env [--for nccl|ucx|libfabric|all] [--hosts FILE] [ADDR|NETDEV]\n"
@@ -67,7 +67,7 @@ static void usage(void)
 	       "                      (default %d: long enough to see rdma_cm resend an\n"
 	       "                      unanswered CM REQ once); address and route resolution get\n"
 	       "                      the smaller of MS and %d (rdma_cm's own timeout)\n"
-	       "  -p, --ps tcp|ib     rdma_cm port space (default tcp)\n"
+	       "  -p, --ps tcp|udp|ib rdma_cm port space (default tcp; udp: a UD QP, SIDR)\n"
 	       "  -c, --count N       listen: exit after N connections ended\n"
 	       "      --for LIB       env: nccl, ucx, libfabric or all (default all)\n"
 	       "      --hosts FILE    env: other hosts' 'local -j' (JSON lines, - for stdin): warn\n"
@@ -504,7 +504,9 @@ static void on_ready(void *arg, const char *where)
 
 	out_obj_begin(l->o, NULL);
 	out_str(l->o, "event", NULL, "LISTENING");
-	out_str(l->o, "local", "listening on %s\n", where);
+	out_str(l->o, "local", "listening on %s", where);
+	out_str(l->o, "ps", " in port space %s\n",
+		tool_name_or(rdiag_port_space_name((unsigned int)l->cfg->ps), "?"));
 	/* "tcp ADDR:PORT", or "none: why" */
 	out_str(l->o, "side_channel", "  host description served on: %s\n",
 		rdiag_doctor_side_channel(l->d));
@@ -629,10 +631,12 @@ int main(int argc, char **argv)
 		case 'p':
 			if (!strcasecmp(optarg, "tcp"))
 				cfg.ps = RDMA_PS_TCP;
+			else if (!strcasecmp(optarg, "udp"))
+				cfg.ps = RDMA_PS_UDP;
 			else if (!strcasecmp(optarg, "ib"))
 				cfg.ps = RDMA_PS_IB;
 			else
-				tool_usage_error("bad --ps '%s' (tcp or ib)", optarg);
+				tool_usage_error("bad --ps '%s' (tcp, udp or ib)", optarg);
 			break;
 		case 'c':
 			if (tool_parse_u64(optarg, 1000000, &v))

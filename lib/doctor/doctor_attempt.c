@@ -67,11 +67,11 @@ static unsigned int netdev_mtu(const char *ifname)
 	return mtu;
 }
 
-void rd_doc_qp_init_attr(struct ibv_qp_init_attr *qa, struct ibv_cq *cq)
+void rd_doc_qp_init_attr(struct ibv_qp_init_attr *qa, struct ibv_cq *cq, bool ud)
 {
 	memset(qa, 0, sizeof(*qa));
 	qa->send_cq = qa->recv_cq = cq;
-	qa->qp_type = IBV_QPT_RC;
+	qa->qp_type = ud ? IBV_QPT_UD : IBV_QPT_RC;
 	qa->cap.max_send_wr = 4;
 	qa->cap.max_recv_wr = RD_DOC_DP_RECVS;
 	qa->cap.max_send_sge = qa->cap.max_recv_sge = 1;
@@ -525,7 +525,8 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 		step_call_failed(s, "ibv_create_cq", t0);
 		goto out;
 	}
-	rd_doc_qp_init_attr(&qa, cq);
+	/* the UDP port space is unconnected: a UD QP, and rdma_connect is a SIDR exchange */
+	rd_doc_qp_init_attr(&qa, cq, ps == RDMA_PS_UDP);
 	if (rdma_create_qp(id, pd, &qa)) {
 		step_call_failed(s, "rdma_create_qp", t0);
 		goto out;
@@ -533,7 +534,8 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	qp = true;
 	s->ok = true;
 	s->ms = rd_now_ms() - t0;
-	snprintf(s->detail, sizeof(s->detail), "RC QP 0x%x", id->qp->qp_num);
+	snprintf(s->detail, sizeof(s->detail), "%s QP 0x%x", ps == RDMA_PS_UDP ? "UD" : "RC",
+		 id->qp->qp_num);
 
 	s = step_begin(d, RDIAG_DOC_STEP_CONNECT);
 	rd_doc_local_info(id, &mine);
@@ -562,6 +564,15 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 			 "; peer %s netdev MTU %u, path MTU %u, active MTU %u", d->peer.dev,
 			 d->peer.netdev_mtu, d->peer.path_mtu, d->peer.active_mtu);
 
+	if (ps == RDMA_PS_UDP) {
+		/* SIDR resolved the peer's UD QP: there is no connection, nothing to tear down
+		 * (the data-path step's RDMA WRITEs need a connected QP) */
+		s = step_begin(d, RDIAG_DOC_STEP_DISCONNECT);
+		s->ok = true;
+		snprintf(s->detail, sizeof(s->detail),
+			 "UDP port space: no connection to disconnect (SIDR gave the peer's UD QP)");
+		goto out;
+	}
 	/* proof instead of prediction: one packet of each size up to the path MTU */
 	rd_doc_datapath(d, id, pd, cq, rpdata, rplen, 3000);
 

@@ -2,10 +2,12 @@
  * property: the majority value and the hosts that differ, ranked by how likely the difference
  * is to break RDMA.
  *
- * A property is a scalar member of "host" ("host.kernel") or of one of its ports
- * ("mlx5_0/1.gid_index"); fields that name the host itself (hostname, gid_addr) are not
- * compared.  Each port also gives "mlx5_0/1.present": a host without the port differs there,
- * once, and is left out of the port's other fields.  Values are kept as strings.  Each property holds its (host, value) pairs; run()
+ * Each document is read by the one parser of the host description (doctor_desc_json.c, the
+ * object a listener also serves).  A property is a scalar member of "host" ("host.kernel")
+ * or of one of its ports ("mlx5_0/1.gid_index"); members that name the host itself
+ * (hostname, gid_addr, addrs) are not compared.  Each port also gives "mlx5_0/1.present": a
+ * host without the port differs there, once, and is left out of the port's other fields.
+ * Values are kept as strings.  Each property holds its (host, value) pairs; run()
  * sorts them by value to count the majority (absent counts as a value), so N hosts and P
  * properties cost O(P N log N): 2000 hosts in a few milliseconds (make bench). */
 #include <errno.h>
@@ -55,13 +57,13 @@ static const struct impact_row impacts[] = {
 	{ "driver", RDIAG_CMP_INFO, "another driver: features and counters differ" },
 	{ "fw_ver", RDIAG_CMP_INFO, "another firmware version: known bugs and fixes differ" },
 	{ "kernel", RDIAG_CMP_INFO, "another kernel: the RDMA core and driver differ" },
+	{ "rdmadiag_version", RDIAG_CMP_INFO, "another rdmadiag: its description may miss "
+	  "members the others have" },
+	{ "max_mtu", RDIAG_CMP_INFO, "the port's largest MTU differs: another device or "
+	  "firmware" },
+	{ "tos_from_configfs", RDIAG_CMP_INFO, "the default ToS comes from configfs on some "
+	  "hosts, from rdma_cm's built-in 0 on others" },
 };
-
-/* fields that name the host, never the same twice */
-static bool identity(const char *field)
-{
-	return !strcmp(field, "hostname") || !strcmp(field, "gid_addr");
-}
 
 const char *rdiag_cmp_impact_name(enum rdiag_cmp_impact i)
 {
@@ -195,24 +197,6 @@ static struct prop *prop_get(struct rdiag_doc_compare *c, const char *name, cons
 	return p;
 }
 
-/* a scalar as a string into buf; false for objects and arrays */
-static bool scalar(const struct rd_json *j, char *buf, size_t len)
-{
-	switch (j->type) {
-	case RD_JSTR:
-		snprintf(buf, len, "%s", j->str);
-		return true;
-	case RD_JNUM:
-		snprintf(buf, len, "%.15g", j->num);
-		return true;
-	case RD_JBOOL:
-		snprintf(buf, len, "%s", j->num ? "true" : "false");
-		return true;
-	default:
-		return false;
-	}
-}
-
 static int add_pair(struct rdiag_doc_compare *c, const char *prefix, const char *key,
 		    const char *value, struct prop *port, struct prop **out)
 {
@@ -231,7 +215,7 @@ static int add_pair(struct rdiag_doc_compare *c, const char *prefix, const char 
 	if (out)
 		*out = p;
 	if (p->nvals && p->vals[p->nvals - 1].host == c->nhosts)
-		return 0;	/* a duplicate key in one document: the first counts */
+		return 0;	/* a duplicate port in one document: the first counts */
 	if (p->nvals == p->cap) {
 		size_t n = p->cap ? 2 * p->cap : 16;
 		struct val *nv = realloc(p->vals, n * sizeof(*nv));
@@ -249,24 +233,63 @@ static int add_pair(struct rdiag_doc_compare *c, const char *prefix, const char 
 	return 0;
 }
 
-static int add_value(struct rdiag_doc_compare *c, const char *prefix, const struct rd_json *m,
-		     struct prop *port)
+/* a member that is known ("" and -1 are not) */
+static int add_str(struct rdiag_doc_compare *c, const char *prefix, const char *key,
+		   const char *value, struct prop *port)
 {
-	char value[256];
-
-	if (!m->key || identity(m->key) || !scalar(m, value, sizeof(value)))
-		return 0;
-	return add_pair(c, prefix, m->key, value, port, NULL);
+	return value[0] ? add_pair(c, prefix, key, value, port, NULL) : 0;
 }
 
-static int add_host(struct rdiag_doc_compare *c, const struct rd_json *host, const char *name)
+static int add_int(struct rdiag_doc_compare *c, const char *prefix, const char *key, long v,
+		   struct prop *port)
 {
-	const struct rd_json *m, *ports = rd_json_get(host, "ports"), *hn;
-	char *hname;
-	int ret = 0;
+	char buf[24];
 
-	hn = rd_json_get(host, "hostname");
-	hname = strdup(hn && hn->type == RD_JSTR && hn->str[0] ? hn->str : name ? name : "?");
+	if (v < 0)
+		return 0;
+	snprintf(buf, sizeof(buf), "%ld", v);
+	return add_pair(c, prefix, key, buf, port, NULL);
+}
+
+/* every compared member of one port, in the order of the host object */
+static int add_port(struct rdiag_doc_compare *c, const struct rd_desc_port *p)
+{
+	struct prop *present = NULL;
+	char pre[96];
+	int ret;
+
+	snprintf(pre, sizeof(pre), "%s/%u", p->dev, p->port);
+	ret = add_pair(c, pre, "present", "yes", NULL, &present);
+	if (!ret)
+		ret = add_str(c, pre, "state", p->state, present) ?:
+		      add_str(c, pre, "physical_state", p->phys_state, present) ?:
+		      add_str(c, pre, "link_layer", p->link_layer, present) ?:
+		      add_str(c, pre, "netdev", p->netdev, present) ?:
+		      add_int(c, pre, "mtu", p->mtu ? (long)p->mtu : -1, present) ?:
+		      add_int(c, pre, "active_mtu", p->active_mtu ? (long)p->active_mtu : -1, present) ?:
+		      add_int(c, pre, "max_mtu", p->max_mtu ? (long)p->max_mtu : -1, present) ?:
+		      add_str(c, pre, "rate", p->rate, present) ?:
+		      add_str(c, pre, "driver", p->driver, present) ?:
+		      add_str(c, pre, "fw_ver", p->fw, present) ?:
+		      add_int(c, pre, "gid_index", p->gid_index, present) ?:
+		      add_int(c, pre, "tos", p->tos, present) ?:
+		      add_str(c, pre, "tos_from_configfs", p->tos < 0 ? "" :
+			      p->tos_configfs ? "true" : "false", present) ?:
+		      add_str(c, pre, "roce_mode", p->roce_mode, present) ?:
+		      add_int(c, pre, "dscp", p->dscp, present) ?:
+		      add_int(c, pre, "priority", p->prio, present) ?:
+		      add_str(c, pre, "pfc", p->pfc, present) ?:
+		      add_str(c, pre, "ecn", p->ecn, present);
+	return ret;
+}
+
+/* one host's description (doctor_desc_json.c's parser); its name from hostname, else name */
+static int add_host(struct rdiag_doc_compare *c, const struct rd_desc *h, const char *name)
+{
+	char *hname = strdup(h->host[0] ? h->host : name ? name : "?");
+	size_t i;
+	int ret;
+
 	if (!hname)
 		return -ENOMEM;
 	if (c->nhosts == c->hcap) {
@@ -280,21 +303,11 @@ static int add_host(struct rdiag_doc_compare *c, const struct rd_json *host, con
 		c->hosts = nh;
 		c->hcap = n;
 	}
-	for (m = host->child; m && !ret; m = m->next)
-		ret = add_value(c, "host", m, NULL);
-	for (m = ports && ports->type == RD_JARR ? ports->child : NULL; m && !ret; m = m->next) {
-		const struct rd_json *ifn = rd_json_get(m, "ifname"), *pn = rd_json_get(m, "port"), *f;
-		struct prop *present = NULL;
-		char prefix[96];
-
-		if (m->type != RD_JOBJ || !ifn || ifn->type != RD_JSTR || !pn || pn->type != RD_JNUM)
-			continue;
-		snprintf(prefix, sizeof(prefix), "%s/%.0f", ifn->str, pn->num);
-		ret = add_pair(c, prefix, "present", "yes", NULL, &present);
-		for (f = m->child; f && !ret; f = f->next)
-			if (strcmp(f->key, "ifname") && strcmp(f->key, "port"))
-				ret = add_value(c, prefix, f, present);
-	}
+	ret = add_str(c, "host", "kernel", h->kernel, NULL) ?:
+	      add_str(c, "host", "rdmadiag_version", h->version, NULL) ?:
+	      add_str(c, "host", "memlock", h->memlock, NULL);
+	for (i = 0; i < h->nports && !ret; i++)
+		ret = add_port(c, &h->port[i]);
 	c->hosts[c->nhosts++] = hname;	/* its values were added under this index */
 	return ret;
 }
@@ -302,33 +315,22 @@ static int add_host(struct rdiag_doc_compare *c, const struct rd_json *host, con
 int rdiag_doc_compare_add(struct rdiag_doc_compare *c, const char *json, size_t len,
 			  const char *name)
 {
-	const struct rd_json *host;
-	struct rd_json *root;
-	char *text;
+	struct rd_desc *h;
+	char why[200];
 	int ret;
 
 	free_results(c);
-	text = malloc(len + 1);
-	if (!text)
+	h = malloc(sizeof(*h));
+	if (!h)
 		return -ENOMEM;
-	memcpy(text, json, len);
-	text[len] = 0;
-	root = rd_json_parse(text, len);
-	free(text);
-	if (!root || root->type != RD_JOBJ) {
-		snprintf(c->errmsg, sizeof(c->errmsg), "not a JSON object");
-		rd_json_free(root);
+	ret = rd_desc_parse(json, len, h, why, sizeof(why));
+	if (ret) {
+		snprintf(c->errmsg, sizeof(c->errmsg), "%s", why);
+		free(h);
 		return -EINVAL;
 	}
-	host = rd_json_get(root, "host");
-	if (!host || host->type != RD_JOBJ) {
-		snprintf(c->errmsg, sizeof(c->errmsg),
-			 "no \"host\" object: not the output of 'rdmadoctor -j local'");
-		rd_json_free(root);
-		return -EINVAL;
-	}
-	ret = add_host(c, host, name);
-	rd_json_free(root);
+	ret = add_host(c, h, name);
+	free(h);
 	if (ret)
 		snprintf(c->errmsg, sizeof(c->errmsg), "%s", strerror(-ret));
 	return ret;

@@ -20,9 +20,7 @@ static bool is_roce(const struct rdiag_port *p)
 	return strcmp(p->link_layer, "Ethernet") == 0;
 }
 
-/* the routable RoCE v2 GID of the port: of addr when given, else the first IPv4 one, else
- * the first other routable one; NULL when there is none */
-static const struct rdiag_gid *v2_gid(const struct rdiag_port *p, const char *addr)
+const struct rdiag_gid *rd_doc_v2_gid(const struct rdiag_port *p, const char *addr)
 {
 	const struct rdiag_gid *other = NULL;
 	size_t i;
@@ -145,7 +143,7 @@ int rdiag_doctor_env(struct rdiag_doctor *d, const char *target, struct rdiag_do
 				fill(d, e, dev, p, NULL);
 				return 0;		/* InfiniBand: the port GID, index 0 */
 			}
-			g = v2_gid(p, addr ? target : NULL);
+			g = rd_doc_v2_gid(p, addr ? target : NULL);
 			if (!g) {
 				if (target) {
 					fill(d, e, dev, p, NULL);

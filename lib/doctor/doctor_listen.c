@@ -71,7 +71,7 @@ static int accept_conn(struct rdma_cm_id *id, struct conn *c, char *note, size_t
 		rdma_reject(id, NULL, 0);
 		return -errno;
 	}
-	rd_doc_qp_init_attr(&qa, c->cq);
+	rd_doc_qp_init_attr(&qa, c->cq, id->ps == RDMA_PS_UDP);
 	if (rdma_create_qp(id, c->pd, &qa)) {
 		snprintf(note, nlen, "rdma_create_qp failed: %s; rejecting", strerror(errno));
 		rdma_reject(id, NULL, 0);
@@ -148,6 +148,8 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 		rd_doc_err(d, "cannot listen on %s: %s", addr && *addr ? addr : "*", strerror(-ret));
 		goto out;
 	}
+	d->listen_port = port ? port : RD_DOC_DEFAULT_PORT;
+	d->listen_ps = ps ? ps : RDMA_PS_TCP;
 	sa_str(rdma_get_local_addr(lid), where, sizeof(where));
 	side = rd_doc_side_open(d, &a);	/* none (said in side_channel): the CM still listens */
 	if (side >= 0) {
@@ -218,8 +220,14 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 
 		switch (rc.event) {
 		case RDMA_CM_EVENT_CONNECT_REQUEST:
-			if (!c || accept_conn(id, c, rc.note, sizeof(rc.note)))
+			if (!c || accept_conn(id, c, rc.note, sizeof(rc.note))) {
 				release = true;
+			} else if (id->ps == RDMA_PS_UDP) {
+				/* a SIDR request, answered: UDP has no connection to
+				 * establish or close, so it ends here */
+				release = true;
+				closed++;
+			}
 			break;
 		case RDMA_CM_EVENT_ESTABLISHED:
 			break;

@@ -1,5 +1,6 @@
-/* Both ends of one connection.  A listener serves its host's description (doctor_peer_desc.c)
- * on a TCP side channel, same address and port number as its rdma_cm id: one line of JSON,
+/* Both ends of one connection.  A listener serves its host's description (doctor_desc.c,
+ * doctor_desc_json.c: local -j's host object, and the port space it listens in) on a TCP side
+ * channel, same address and port number as its rdma_cm id: one line of JSON,
  * made and sent whole by a worker thread, one client at a time, so that the CM listener
  * never waits on the description or on a slow client.  The
  * client fetches it (bounded size, one deadline for connect and read) and compares the port
@@ -22,7 +23,26 @@
 #include "internal.h"
 #include "rdmadiag/packet.h"
 
+static int listening(const struct rdiag_doctor *d, struct rd_desc *h);
+
 int rdiag_doctor_describe(struct rdiag_doctor *d, char **json)
+{
+	struct rd_desc *h = malloc(sizeof(*h));
+	size_t len;
+	int ret;
+
+	if (!h)
+		return -ENOMEM;
+	ret = rd_desc_local(d, h);
+	if (!ret)
+		ret = listening(d, h) ?: rd_desc_line(h, json, &len);
+	if (ret)
+		rd_doc_err(d, "cannot describe this host: %s", strerror(-ret));
+	free(h);
+	return ret;
+}
+
+int rdiag_doctor_host_json(struct rdiag_doctor *d, char **json)
 {
 	struct rd_desc *h = malloc(sizeof(*h));
 	size_t len;
@@ -113,6 +133,16 @@ static void read_request(int c, char *req, size_t len)
 	req[strcspn(req, "\r\n")] = 0;
 }
 
+/* the listener's rdma_cm port and port space into its description (always 0) */
+static int listening(const struct rdiag_doctor *d, struct rd_desc *h)
+{
+	const char *n = rdiag_port_space_name((unsigned int)d->listen_ps);
+
+	h->listen_port = d->listen_port;
+	snprintf(h->listen_ps, sizeof(h->listen_ps), "%s", n ? n : "");
+	return 0;
+}
+
 /* the worker: read the request line, then describe the host (sysfs and netlink reads: most
  * of a second under QEMU/TCG) or read its counters, send it whole, close */
 static void *side_worker(void *arg)
@@ -130,7 +160,8 @@ static void *side_worker(void *arg)
 	if (!strcmp(req, "counters")) {
 		if (!rd_pc_local_json(&json, &len))
 			(void)!send(j->c, json, len, MSG_NOSIGNAL | MSG_DONTWAIT);
-	} else if (h && !rd_desc_local(j->d, h) && !rd_desc_json(h, &json, &len)) {
+	} else if (h && !rd_desc_local(j->d, h) && !listening(j->d, h) &&
+		   !rd_desc_line(h, &json, &len)) {
 		(void)!send(j->c, json, len, MSG_NOSIGNAL | MSG_DONTWAIT);
 	}
 	free(json);
@@ -504,8 +535,8 @@ void rd_doc_peer_compare(struct rdiag_doctor *d, const struct rd_desc *me, const
 	/* the traffic class rdma_cm puts on the connection */
 	mtos = mp->tos < 0 ? 0 : mp->tos;
 	ptos = pp->tos < 0 ? 0 : pp->tos;
-	snprintf(h, sizeof(h), mp->tos < 0 ? "%d (kernel default)" : "%d", mtos);
-	snprintf(p, sizeof(p), pp->tos < 0 ? "%d (kernel default)" : "%d", ptos);
+	snprintf(h, sizeof(h), mp->tos_configfs ? "%d" : "%d (kernel default)", mtos);
+	snprintf(p, sizeof(p), pp->tos_configfs ? "%d" : "%d (kernel default)", ptos);
 	s = row2(d, "default ToS", h, p);
 	if (s)
 		s->differs = mtos != ptos;
@@ -552,11 +583,42 @@ void rd_doc_peer_compare(struct rdiag_doctor *d, const struct rd_desc *me, const
 	}
 }
 
+void rd_doc_peer_port_space(struct rdiag_doctor *d, int ps, uint16_t port,
+			    const struct rd_desc *peer, const char *peer_ip)
+{
+	const char *mine = rdiag_port_space_name((unsigned int)ps);
+	struct rdiag_doc_finding *f;
+	struct rdiag_doc_side *s;
+	char here[32], there[32], a[8], b[8];
+
+	d->peer_listen_port = peer->listen_port;
+	snprintf(d->peer_listen_ps, sizeof(d->peer_listen_ps), "%s", peer->listen_ps);
+	if (!peer->listen_port || !peer->listen_ps[0])
+		return;		/* an older listener: no row */
+	snprintf(here, sizeof(here), "%s port %u", mine ? mine : "?", port);
+	snprintf(there, sizeof(there), "%s port %u", peer->listen_ps, peer->listen_port);
+	s = row2(d, "rdma_cm port space", here, there);
+	if (!s || !mine || peer->listen_port != port || !strcmp(mine, peer->listen_ps)) {
+		if (s)
+			s->differs = false;	/* another port: the attempt says what listens */
+		return;
+	}
+	s->differs = true;
+	s->cause = "peer_port_space_mismatch";
+	f = rd_doc_add(d, "peer", "cm", RDIAG_DOC_PROBLEM, "peer_port_space_mismatch", peer_ip,
+		       "the listener on port %u is in the %s port space, this end connects in %s: its REQ names a service ID nothing listens on",
+		       port, peer->listen_ps, mine);
+	rd_doc_evidence(f, "the peer's description: rdma_cm listening on port %u in port space %s; this end: --ps %s",
+			peer->listen_port, peer->listen_ps, rd_doc_ps_opt(mine, a, sizeof(a)));
+	rd_doc_hint(f, "use one port space on both ends: connect with --ps %s, or run the listener with --ps %s",
+		    rd_doc_ps_opt(peer->listen_ps, a, sizeof(a)), rd_doc_ps_opt(mine, b, sizeof(b)));
+}
+
 int rdiag_doctor_compare_peer(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 {
 	struct rd_desc *me = NULL, *peer = NULL;
 	union rd_addr dst;
-	char *text = NULL, why[128], dst_ip[64], my_ip[64];
+	char *text = NULL, why[200], dst_ip[64], my_ip[64];
 	size_t len = 0;
 	/* the listener describes its host when asked: sysfs reads that take a second or more
 	 * on a busy small machine; the same patience as for the connection */
@@ -594,6 +656,8 @@ int rdiag_doctor_compare_peer(struct rdiag_doctor *d, const struct rdiag_doc_opt
 	if (local_addr(d, o, &dst, my_ip, sizeof(my_ip)))
 		snprintf(my_ip, sizeof(my_ip), "?");
 	rd_doc_peer_compare(d, me, my_ip, peer, dst_ip);
+	rd_doc_peer_port_space(d, o->ps ? o->ps : RDIAG_PS_TCP,
+			       o->port ? o->port : RD_DOC_DEFAULT_PORT, peer, dst_ip);
 out:
 	free(text);
 	free(me);

@@ -15,6 +15,8 @@
 #include "rdmadiag/selftest.h"
 #include "verbs/internal.h"
 
+#define RD_SIDR_UNSUPPORTED 1	/* SIDR REP status: no listener for the service ID (IBA 12.11.2) */
+
 static const char *const layer_order[] = { "host", "link", "address", "network", "firewall",
 					   "transport" };
 
@@ -164,6 +166,30 @@ static const char *ps_name(int ps)
 	return n ? n : "?";
 }
 
+/* the peer's description says its listener is on the port connected to, in another port
+ * space: the REQ's service ID (port space << 16 | port) matched nothing there */
+static bool port_space_mismatch(const struct rdiag_doctor *d)
+{
+	return d->peer_listen_port && d->peer_listen_port == d->port && d->peer_listen_ps[0] &&
+	       strcmp(d->peer_listen_ps, ps_name(d->ps));
+}
+
+static void port_space_verdict(const struct rdiag_doctor *d, const char *what,
+			       struct rdiag_doc_verdict *v)
+{
+	char a[8], b[8];
+
+	set(v, "cm", "peer_port_space_mismatch");
+	snprintf(v->sentence, sizeof(v->sentence),
+		 "%s: nothing listens on %s port %u in the %s port space, but the listener there is in the %s port space (its side channel says so)",
+		 what, d->dst, d->port, ps_name(d->ps), d->peer_listen_ps);
+	snprintf(v->next, sizeof(v->next), "use one port space on both ends: connect with --ps %s, or run the listener with --ps %s",
+		 rd_doc_ps_opt(d->peer_listen_ps, a, sizeof(a)), rd_doc_ps_opt(ps_name(d->ps), b, sizeof(b)));
+	snprintf(v->evidence, sizeof(v->evidence),
+		 "the peer's description: rdma_cm listening on port %u in port space %s; this end connected in %s",
+		 d->peer_listen_port, d->peer_listen_ps, ps_name(d->ps));
+}
+
 static bool from_finding(const struct rdiag_doctor *d, struct rdiag_doc_verdict *v)
 {
 	size_t l, i;
@@ -235,10 +261,28 @@ static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step 
 		set(v, "host", "qp_create_failed");
 		snprintf(v->sentence, sizeof(v->sentence), "creating the QP failed: %s", s->detail);
 		snprintf(v->next, sizeof(v->next), "check the memlock limit and the device's QP/CQ limits ('rdma res')");
+	} else if (s->id == RDIAG_DOC_STEP_CONNECT && s->event == RDMA_CM_EVENT_UNREACHABLE &&
+		   d->ps == RDIAG_PS_UDP && s->status == RD_SIDR_UNSUPPORTED) {
+		/* a SIDR REQ (UDP port space) that no listener takes gets a SIDR REP of status
+		 * UNSUPPORTED, which rdma_cm passes on as UNREACHABLE with that status */
+		if (port_space_mismatch(d)) {
+			port_space_verdict(d, "UNREACHABLE with SIDR status 1 (UNSUPPORTED)", v);
+		} else {
+			set(v, "cm", "no_listener");
+			snprintf(v->sentence, sizeof(v->sentence),
+				 "UNREACHABLE with SIDR status 1 (UNSUPPORTED: no listener for the service ID): nothing listens on %s port %u in the UDP port space",
+				 d->dst, d->port);
+			snprintf(v->next, sizeof(v->next), "start the server on %s port %u (e.g. 'rdmadoctor listen --ps udp %s:%u') or check the port and the port space (--ps)",
+				 d->dst, d->port, d->dst, d->port);
+		}
 	} else if (s->id == RDIAG_DOC_STEP_CONNECT && s->event == RDMA_CM_EVENT_REJECTED) {
 		const char *rn = rdiag_cm_rej_reason_name((unsigned int)s->status);
+		char what[64];
 
-		if (s->status == RDIAG_REJ_INVALID_SERVICE_ID) {
+		if (s->status == RDIAG_REJ_INVALID_SERVICE_ID && port_space_mismatch(d)) {
+			snprintf(what, sizeof(what), "REJECTED with reason %d (%s)", s->status, rn);
+			port_space_verdict(d, what, v);
+		} else if (s->status == RDIAG_REJ_INVALID_SERVICE_ID) {
 			set(v, "cm", "no_listener");
 			snprintf(v->sentence, sizeof(v->sentence),
 				 "REJECTED with reason %d (%s): nothing listens on %s port %u in the %s port space",

@@ -15,6 +15,17 @@ static inline const char *rd_doc_name(const char *name)
 	return name ? name : "UNKNOWN";
 }
 
+/* a port space's name as --ps takes it ("IB" -> "ib") */
+static inline const char *rd_doc_ps_opt(const char *name, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < len; i++)
+		buf[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a' : name[i]);
+	buf[i] = 0;
+	return buf;
+}
+
 static inline const char *rd_doc_event_name(int event)
 {
 	return rd_doc_name(rdiag_cm_event_name(event));
@@ -91,6 +102,12 @@ struct rdiag_doctor {
 	size_t nsides;
 	char side_channel[160];
 	bool side_busy;		/* a side-channel worker is describing (atomic) */
+	/* a listener's own rdma_cm port and port space, for its description */
+	uint16_t listen_port;
+	int listen_ps;
+	/* what the peer's description said it listens on (peer_listen_port 0: not known) */
+	uint16_t peer_listen_port;
+	char peer_listen_ps[8];
 };
 
 struct rd_finding_arg {
@@ -208,13 +225,14 @@ void rd_doc_datapath(struct rdiag_doctor *d, struct rdma_cm_id *id, struct ibv_p
 		     struct ibv_cq *cq, const uint8_t *rpdata, size_t rplen, int timeout_ms);
 #define RD_DOC_DP_RECVS 8	/* receives the listener posts for the data-path SENDs */
 #define RD_DOC_DP_BUF 4096
-/* what client and listener both ask of rdma_cm (doctor_attempt.c): the same small RC QP,
+/* what client and listener both ask of rdma_cm (doctor_attempt.c): the same small RC QP (UD
+ * in the UDP port space),
  * and connection parameters carrying p packed into pdata (RD_DOC_PDATA_LEN bytes, which
  * must live until rdma_connect/rdma_accept returns) */
 struct ibv_cq;
 struct ibv_qp_init_attr;
 struct rdma_conn_param;
-void rd_doc_qp_init_attr(struct ibv_qp_init_attr *qa, struct ibv_cq *cq);
+void rd_doc_qp_init_attr(struct ibv_qp_init_attr *qa, struct ibv_cq *cq, bool ud);
 void rd_doc_conn_param(struct rdma_conn_param *cp, uint8_t *pdata,
 		       const struct rdiag_doc_peer_info *p, uint8_t retry_count);
 /* fill p for the RDMA device/port behind an rdma_cm id (verbs + netdev) */
@@ -255,42 +273,65 @@ const char *rd_explain_mlx5_cmd_verb(const char *cmd);
 /* the evidence of the next hop's static (PERMANENT) neighbour entry, or NULL: an unanswered
  * CM REQ may have gone to the wrong MAC (doctor_path.c) */
 const char *rd_doc_static_neigh(const struct rdiag_doctor *d);
-/* ---- both ends: the host description served on the side channel (doctor_peer_desc.c)
- * and its comparison (doctor_peer.c) ---- */
+/* ---- the host description (doctor_desc.c reads the host, doctor_desc_json.c writes and
+ * reads it back): the "host" object of rdmadoctor local -j, which a listener also serves on
+ * its side channel, connect compares with its own end, and compare reads from many hosts ---- */
 #define RD_DESC_MAX 65536	/* the side channel's bound: a description is one line below it */
-#define RD_DESC_PORTS 16
+#define RD_DESC_PORTS 64	/* compare reads hosts through it: room for large ones */
 #define RD_DESC_ADDRS 8
+#define RD_DESC_FORMAT 2	/* "rdmadoctor_description" of the served line (1: before the
+				 * one shape, its ports' keys were dev, netdev_mtu, roce_tos) */
 struct rd_desc_addr {
 	char ip[46];
 	int gid_v2, gid_v1;	/* GID table index of its RoCE v2 / v1 GID, -1 none */
 };
 struct rd_desc_port {
-	char dev[64], driver[32], fw[64], state[16], link_layer[16], rate[48], netdev[64];
+	char dev[64], driver[32], fw[64], state[16], phys_state[24], link_layer[16], rate[48];
+	char netdev[64];
 	uint32_t port;
 	unsigned int mtu, active_mtu, max_mtu;	/* 0 unknown */
+	/* the RoCE v2 GID a job would use (rdmadoctor env's: the address's, IPv4 first, never
+	 * link-local): -1 / "" none */
+	int gid_index;
+	char gid_addr[46];
 	char roce_mode[24];	/* configfs default_roce_mode ("" no configfs group: kernel default) */
-	int tos;		/* configfs default_roce_tos, -1 no configfs group (kernel default 0) */
-	/* the lossless chain (lib/fabric), as rdmadoctor local -j's host object: -1 / ""
-	 * where it cannot be checked (no DCB nor OFED settings) */
+	int tos;		/* the default ToS rdma_cm uses: configfs default_roce_tos, else the
+				 * kernel's 0; -1 unknown (not a RoCE port) */
+	bool tos_configfs;	/* tos was read from configfs */
+	/* the lossless chain (lib/fabric): -1 / "" where it cannot be checked (no DCB nor OFED
+	 * settings) */
 	int dscp, prio;
 	char pfc[4], ecn[4];	/* "on", "off" */
 	size_t naddrs;
 	struct rd_desc_addr addr[RD_DESC_ADDRS];
 };
 struct rd_desc {
-	char version[32], host[72], kernel[72];
+	char version[32], host[72], kernel[72], memlock[32];
 	size_t nports;
 	struct rd_desc_port port[RD_DESC_PORTS];
+	/* the served line only (not the host object): the rdma_cm port and port space the
+	 * listener listens in ({"listen":{"port":7471,"port_space":"TCP"}}); 0 / "" none */
+	uint16_t listen_port;
+	char listen_ps[8];
 };
 /* this host, now (a fresh discovery; active MTUs through verbs, read once per doctor) */
 int rd_desc_local(struct rdiag_doctor *d, struct rd_desc *h);
-/* one line of JSON, '\n'-terminated, in a malloc'd buffer; -ENOMEM, -E2BIG over RD_DESC_MAX */
+/* the host object, one line of JSON without a newline, in a malloc'd buffer; -ENOMEM,
+ * -E2BIG over RD_DESC_MAX */
 int rd_desc_json(const struct rd_desc *h, char **out, size_t *len);
-/* the reverse; -EBADMSG (why says what is wrong) */
+/* the line a listener serves: {"rdmadoctor_description":2,"host":{...}} and '\n' */
+int rd_desc_line(const struct rd_desc *h, char **out, size_t *len);
+/* the reverse of both: a document with a "host" object (the served line, local -j's output);
+ * -EBADMSG (why says what is wrong) */
 int rd_desc_parse(const char *text, size_t len, struct rd_desc *h, char *why, size_t wlen);
+/* the same from the document's parsed tree */
+int rd_desc_parse_tree(const struct rd_json *root, struct rd_desc *h, char *why, size_t wlen);
 /* the port whose netdev carries ip, NULL none */
 const struct rd_desc_port *rd_desc_port_of(const struct rd_desc *h, const char *ip,
 					   const struct rd_desc_addr **a);
+/* the routable RoCE v2 GID of a port a job would use: of addr when given, else the first
+ * IPv4 one, else the first other routable one; NULL none (doctor_env.c) */
+const struct rdiag_gid *rd_doc_v2_gid(const struct rdiag_port *p, const char *addr);
 /* the side channel of a listener: a TCP socket on addr (port included) or -errno; serve one
  * connection on it in a worker thread (the description is sent whole or not at all) */
 int rd_doc_side_open(struct rdiag_doctor *d, const union rd_addr *a);
@@ -320,6 +361,11 @@ int rd_doc_peer_fetch_counters(struct rdiag_doctor *d, const struct rdiag_doc_op
 /* after a failed data-path step: the peer's counters again, the ones that moved kept
  * (nothing without rdiag_doctor_peer_counters' set from before the attempt) */
 void rd_doc_peer_counters_after(struct rdiag_doctor *d);
+/* the "rdma_cm port space" row: this end connects in port space ps to port; a listener on
+ * that port in another port space is a problem finding (peer_port_space_mismatch), which
+ * the verdict names when the REQ is rejected for want of a listener (doctor_peer.c) */
+void rd_doc_peer_port_space(struct rdiag_doctor *d, int ps, uint16_t port,
+			    const struct rd_desc *peer, const char *peer_ip);
 /* an established connection whose peer comparison found a warning or problem: the verdict
  * names the first of them (doctor_peer.c); false when there is none */
 bool rd_doc_peer_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict *v);

@@ -46,6 +46,7 @@ static const struct rdiag_cause causes[] = {
 	{ "peer_mtu_mismatch", "transport", "the two ends' netdev or active MTUs differ: packets above the smaller RDMA MTU are dropped" },
 	{ "peer_tos_mismatch", "network", "the two ends' default ToS differ: the two directions travel in different traffic classes" },
 	{ "peer_speed_mismatch", "link", "the two ends' link speeds differ: the faster end can overrun the slower one" },
+	{ "peer_port_space_mismatch", "cm", "the listener is on the port in another rdma_cm port space: the REQ names a service ID nothing listens on" },
 	/* seen by rdmatrace */
 	{ "address_unresolved", "network", "rdma_resolve_addr failed (ADDR_ERROR): no route, no RDMA device or no neighbour for the destination" },
 	{ "route_unresolved", "network", "rdma_resolve_route failed (ROUTE_ERROR)" },

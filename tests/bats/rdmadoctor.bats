@@ -159,7 +159,7 @@ c, _ = s.accept(); c.sendall(sys.argv[1].encode()); c.close()' "$1" "$pf" 3>&- &
 	lomtu=1500	# the fixture's lo (RDMADIAG_SYSFS_ROOT roots /sys/class/net too)
 	mkdir -p "$T/sys/class/net/lo" && echo $lomtu > "$T/sys/class/net/lo/mtu"
 	# the peer: rxe0/1 on lo carrying 127.0.0.1 (RoCE v2 GID 1), netdev MTU 1000, ToS 106
-	side_channel '{"rdmadoctor_description":1,"version":"0.1.0","host":"peer","kernel":"'"$(uname -r)"'","ports":[{"dev":"rxe0","port":1,"driver":"rxe","fw_ver":"","state":"ACTIVE","link_layer":"Ethernet","rate":"100 Gb/sec (4X EDR)","netdev":"lo","netdev_mtu":1000,"active_mtu":512,"max_mtu":4096,"roce_tos":106,"addrs":[{"ip":"127.0.0.1","gid_v2":1}]}]}'
+	side_channel '{"rdmadoctor_description":2,"host":{"hostname":"peer","kernel":"'"$(uname -r)"'","rdmadiag_version":"0.1.0","ports":[{"ifname":"rxe0","port":1,"state":"ACTIVE","link_layer":"Ethernet","netdev":"lo","mtu":1000,"active_mtu":512,"max_mtu":4096,"rate":"100 Gb/sec (4X EDR)","driver":"rxe","gid_index":1,"gid_addr":"127.0.0.1","tos":106,"tos_from_configfs":true,"addrs":[{"ip":"127.0.0.1","gid_v2":1}]}]}}'
 	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor -j connect "127.0.0.1:$SIDE_PORT" -s 127.0.0.1 -t 500
 	wait "$SIDE_PID"
 	[ "$(jq -r .both_ends.fetched <<< "$output")" = true ]
@@ -172,7 +172,7 @@ c, _ = s.accept(); c.sendall(sys.argv[1].encode()); c.close()' "$1" "$pf" 3>&- &
 		"problem peer_mtu_mismatch,warning peer_tos_mismatch" ]
 	hinted
 	# text: one row a line, '!' before the rows that differ
-	side_channel '{"rdmadoctor_description":1,"version":"0.1.0","host":"peer","kernel":"k","ports":[{"dev":"rxe0","port":1,"netdev":"lo","netdev_mtu":1000,"addrs":[{"ip":"127.0.0.1","gid_v2":1}]}]}'
+	side_channel '{"rdmadoctor_description":2,"host":{"hostname":"peer","kernel":"k","ports":[{"ifname":"rxe0","port":1,"netdev":"lo","mtu":1000,"addrs":[{"ip":"127.0.0.1","gid_v2":1}]}]}}'
 	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor connect "127.0.0.1:$SIDE_PORT" -s 127.0.0.1 -t 500
 	wait "$SIDE_PID"
 	assert_line "both ends (the peer's side from its side channel)"
@@ -191,6 +191,11 @@ c, _ = s.accept(); c.sendall(sys.argv[1].encode()); c.close()' "$1" "$pf" 3>&- &
 	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor -j connect "127.0.0.1:$SIDE_PORT" -s 127.0.0.1 -t 500
 	wait "$SIDE_PID"
 	[ "$(jq -r .both_ends.error <<< "$output")" = "the reply on tcp 127.0.0.1:$SIDE_PORT is not a description: not a JSON object" ]
+	# the line of an rdmadoctor from before the one shape (format 1): said so
+	side_channel '{"rdmadoctor_description":1,"version":"0.0.9","host":"peer","kernel":"k","ports":[]}'
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor -j connect "127.0.0.1:$SIDE_PORT" -s 127.0.0.1 -t 500
+	wait "$SIDE_PID"
+	[ "$(jq -r .both_ends.error <<< "$output")" = "the reply on tcp 127.0.0.1:$SIDE_PORT is not a description: a description in another format than 2 (an older or newer rdmadoctor: run the same rdmadiag version on both ends)" ]
 }
 
 @test "local: an IPv4 address of an RDMA netdev without its RoCE v2 GID is a warning" {
@@ -228,7 +233,7 @@ c, _ = s.accept(); c.sendall(sys.argv[1].encode()); c.close()' "$1" "$pf" 3>&- &
 @test "usage errors exit 2 with a hint" {
 	for args in "" "frobnicate" "connect" "connect 1.2.3.4 5.6.7.8" "connect 1.2.3.4:99999" \
 		"connect 1.2.3.4:0" "connect [::1" "--timeout 0 connect 1.2.3.4" \
-		"--timeout abc connect 1.2.3.4" "--ps udp connect 1.2.3.4" "--count x listen" \
+		"--timeout abc connect 1.2.3.4" "--ps sctp connect 1.2.3.4" "--count x listen" \
 		"local extra" "listen a b"; do
 		run --separate-stderr rdmadoctor $args
 		[ "$status" -eq 2 ] || fail "'$args' exited $status"
@@ -531,7 +536,7 @@ as_nobody() {
 	[ "$status" -eq 0 ]
 }
 
-@test "short options -s -t -p reach the device check; --ps tcp; the default timeout is 8000 ms, resolution min(timeout, 2000)" {
+@test "short options -s -t -p reach the device check; --ps tcp and udp; the default timeout is 8000 ms, resolution min(timeout, 2000)" {
 	RDMADIAG_SYSFS_ROOT=$EMPTY run --separate-stderr rdmadoctor -j -s 198.18.0.1 -t 3000 -p ib connect 198.18.0.2:7472
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"cannot run: there is no RDMA device"* ]]
@@ -539,6 +544,9 @@ as_nobody() {
 	RDMADIAG_SYSFS_ROOT=$EMPTY run --separate-stderr rdmadoctor -j --ps tcp connect 198.18.0.2
 	[ "$status" -eq 2 ]
 	[ "$(jq -r '"\(.src) \(.timeout_ms) \(.resolve_timeout_ms) \(.ps) \(.port)"' <<< "$output")" = "null 8000 2000 TCP 7471" ]
+	RDMADIAG_SYSFS_ROOT=$EMPTY run --separate-stderr rdmadoctor -j --ps udp connect 198.18.0.2
+	[ "$status" -eq 2 ]
+	[ "$(jq -r .ps <<< "$output")" = UDP ]
 	RDMADIAG_SYSFS_ROOT=$EMPTY run --separate-stderr rdmadoctor connect 198.18.0.2 -p TCP --timeout=1500
 	[ "$status" -eq 2 ]
 	assert_output --partial "connect 198.18.0.2 port 7471 (port space TCP, timeout 1500 ms, resolve 1500 ms)"
@@ -553,7 +561,7 @@ as_nobody() {
 }
 
 @test "short options with bad values are usage errors naming the option" {
-	for args in "-t 0 connect 1.2.3.4" "-t 3600001 connect 1.2.3.4" "-p udp connect 1.2.3.4" \
+	for args in "-t 0 connect 1.2.3.4" "-t 3600001 connect 1.2.3.4" "-p sctp connect 1.2.3.4" \
 		"-c -1 listen" "-c x listen" "connect 1.2.3.4 -s"; do
 		run --separate-stderr rdmadoctor $args
 		[ "$status" -eq 2 ] || fail "'$args' exited $status"
@@ -561,8 +569,8 @@ as_nobody() {
 	done
 	run --separate-stderr rdmadoctor -t 0 connect 1.2.3.4
 	[[ "$stderr" == *"bad --timeout '0'"* ]]
-	run --separate-stderr rdmadoctor -p udp connect 1.2.3.4
-	[[ "$stderr" == *"bad --ps 'udp' (tcp or ib)"* ]]
+	run --separate-stderr rdmadoctor -p sctp connect 1.2.3.4
+	[[ "$stderr" == *"bad --ps 'sctp' (tcp, udp or ib)"* ]]
 	run --separate-stderr rdmadoctor -c x listen
 	[[ "$stderr" == *"bad --count 'x'"* ]]
 }

@@ -37,12 +37,12 @@ setup_file() {
 @test "text: one line per differing property, most harmful first, hosts named" {
 	run rdmadoctor compare "$HOSTS"/*.json
 	assert_failure 1
-	assert_line --index 0 "compare: 2000 hosts, 26 properties, 6 differ"
+	assert_line --index 0 "compare: 2000 hosts, 33 properties, 6 differ"
 	assert_line --index 1 "PROBLEM  mlx5_0/1.gid_index: 3 on 1998 host(s); 1 differ: host-0017=1"
 	assert_line --index 2 --regexp "^         a job-wide GID index \(NCCL_IB_GID_INDEX, UCX_IB_GID_INDEX\) selects another GID"
 	assert_line "PROBLEM  mlx5_0/1.mtu: 9000 on 1998 host(s); 1 differ: host-0500=1500"
 	assert_line "info     host.kernel: 6.1.0-57-amd64 on 1999 host(s); 1 differ: host-0042=6.1.0-99-amd64"
-	assert_line "20 properties are the same on every host (-v lists them)"
+	assert_line "27 properties are the same on every host (-v lists them)"
 	run rdmadoctor -v compare "$HOSTS"/*.json
 	assert_line "same     mlx5_0/1.state: ACTIVE on 1999 host(s)"
 }
@@ -50,7 +50,7 @@ setup_file() {
 @test "hosts that agree: exit 0; a version difference alone is information, exit 0" {
 	run rdmadoctor compare "$HOSTS/host-0001.json" "$HOSTS/host-0002.json"
 	assert_success
-	assert_line --index 0 "compare: 2 hosts, 14 properties, 0 differ"
+	assert_line --index 0 "compare: 2 hosts, 18 properties, 0 differ"
 	run rdmadoctor compare "$HOSTS/host-0001.json" "$HOSTS/host-0042.json" "$HOSTS/host-0003.json"
 	assert_success
 	assert_line "info     host.kernel: 6.1.0-57-amd64 on 2 host(s); 1 differ: host-0042=6.1.0-99-amd64"
@@ -73,6 +73,24 @@ setup_file() {
 	[ "$(jq -r '.host.ports[0].gid_addr' "$T/b.json")" = fd00::1 ]
 }
 
+@test "a listener's description line is the same host object: compare reads it with local -j's" {
+	T=$BATS_TEST_TMPDIR
+	RDMADIAG_SYSFS_ROOT=$FIX/sysfs/rxe rdmadoctor -j local | jq -c '.host.hostname = "a"' > "$T/a.json" || :
+	# the side channel's line: {"rdmadoctor_description":2,"host":HOST}, HOST as local -j's
+	jq -c '{rdmadoctor_description: 2, host: (.host | .hostname = "b" | .ports[1].mtu = 9000)}' "$T/a.json" > "$T/b.json"
+	jq -c '.host.hostname = "c"' "$T/a.json" > "$T/c.json"
+	[ "$(jq -c '.host.ports[0] | [.ifname, .mtu, .gid_index, .gid_addr, .tos, .tos_from_configfs, .addrs]' "$T/a.json")" = \
+		'["rxe0",1500,1,"198.18.0.1",0,false,[{"ip":"fe80::b42a:c1ff:fe00:3","gid_v2":0},{"ip":"198.18.0.1","gid_v2":1}]]' ]
+	run --separate-stderr rdmadoctor -j compare "$T/a.json" "$T/b.json" "$T/c.json"
+	assert_failure 1
+	[ "$(jq -c '[.properties[] | select(.differ | length > 0) | [.name, .majority, .differ]]' <<< "$output")" = '[["rxe1/1.mtu","1500",[{"host":"b","value":"9000"}]]]' ]
+	# an older listener's line (format 1) is refused, saying why
+	echo '{"rdmadoctor_description":1,"version":"0.1.0","host":"old","ports":[]}' > "$T/old.json"
+	run --separate-stderr rdmadoctor compare "$T/a.json" "$T/old.json"
+	assert_failure 2
+	[ "$stderr" = "rdmadoctor: $T/old.json line 1: a description in another format than 2 (an older or newer rdmadoctor: run the same rdmadiag version on both ends)" ]
+}
+
 @test "bad input: exit 2 with one line naming the file" {
 	run --separate-stderr rdmadoctor compare "$HOSTS/host-0001.json"
 	assert_failure 2
@@ -85,6 +103,11 @@ setup_file() {
 	run --separate-stderr rdmadoctor compare "$HOSTS/host-0001.json" "$BATS_TEST_TMPDIR/y.json"
 	assert_failure 2
 	[ "$stderr" = "rdmadoctor: $BATS_TEST_TMPDIR/y.json line 1: not a JSON object" ]
+	# the one parser of the host description: a member of the wrong type is named
+	echo '{"host":{"hostname":"z","ports":[{"ifname":"mlx5_0","port":1,"mtu":"9000"}]}}' > "$BATS_TEST_TMPDIR/z.json"
+	run --separate-stderr rdmadoctor compare "$HOSTS/host-0001.json" "$BATS_TEST_TMPDIR/z.json"
+	assert_failure 2
+	[ "$stderr" = "rdmadoctor: $BATS_TEST_TMPDIR/z.json line 1: mtu is not a number of bytes" ]
 	run --separate-stderr rdmadoctor compare "$HOSTS/host-0001.json" /nonexistent.json
 	assert_failure 2
 	[ "$stderr" = "rdmadoctor: cannot open '/nonexistent.json': No such file or directory" ]

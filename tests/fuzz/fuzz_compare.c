@@ -1,9 +1,10 @@
 /* libFuzzer target: rdmadoctor compare's reader (rdiag_doc_compare_add/run: documents from
  * many hosts, collected by whatever the site uses, so anything goes).
  *
- * Input: lines, each one document, from exactly sized heap copies.  Every add is 0, -EINVAL
- * (not a local -j document) or -ENOMEM; after run, every property has a name and a field
- * inside it, majority plus differing hosts never exceed the hosts, each differing host has a
+ * Input: lines, each one document, from exactly sized heap copies: read by the one parser of
+ * the host description (local -j's "host" object, the line a listener serves).  Every add is
+ * 0, -EINVAL (not a host description, or a member of the wrong type) or -ENOMEM; after run,
+ * every property has a name and a field inside it, majority plus differing hosts never exceed the hosts, each differing host has a
  * name and a value other than the majority, and the properties that differ come first. */
 #include <errno.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
-/* rdmadoctor local -j: the "host" object, a description of this host that rdmadoctor compare
- * reads back from many hosts (host name, kernel, memlock, and per port its state, netdev, MTU,
- * rate, driver, firmware, RoCE v2 GID index, RoCE mode and default ToS).  JSON only. */
+/* rdmadoctor local -j: the "host" object, the library's description of this host
+ * (rdiag_doctor_host_json: what a listener serves, what rdmadoctor compare reads back from many
+ * hosts; rdmadoctor(1) lists its members).  JSON only. */
 #ifndef RD_DOCTOR_HOST_H
 #define RD_DOCTOR_HOST_H
 

@@ -870,6 +870,14 @@ void out_null(struct out *o, const char *key)
 	ob_put(o, "null", 4);
 }
 
+void out_json_raw(struct out *o, const char *key, const char *json, size_t len)
+{
+	if (o->mode == OUT_TEXT)
+		return;
+	json_member(o, key);
+	ob_put(o, json, len);
+}
+
 void out_text(struct out *o, const char *fmt, ...)
 {
 	va_list ap;

@@ -52,6 +52,9 @@ void out_str(struct out *o, const char *key, const char *fmt, const char *s);
 void out_bool(struct out *o, const char *key, const char *fmt, bool v);
 void out_hex64(struct out *o, const char *key, const char *fmt, uint64_t v);
 void out_null(struct out *o, const char *key);
+/* a value that is already JSON (len bytes, one valid JSON value made by the library, written
+ * as it is: not indented in OUT_JSON_PRETTY); nothing in text mode */
+void out_json_raw(struct out *o, const char *key, const char *json, size_t len);
 
 /* The same with a key known at compile time, for output written per packet: RDIAG_KEY("name")
  * (a string literal of at most 29 bytes) renders "name": once, so each value skips the key's

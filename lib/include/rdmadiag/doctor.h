@@ -264,14 +264,15 @@ size_t rdiag_doc_compare_nprops(const struct rdiag_doc_compare *c);
 const struct rdiag_doc_cmp_prop *rdiag_doc_compare_prop(const struct rdiag_doc_compare *c,
 							size_t i);
 /* ---- both ends of one connection ----
- * A listener also serves a description of its host (devices, ports, netdevs and their MTUs,
- * the GIDs that carry each address, the configfs RoCE mode and ToS, versions) as one line of
- * JSON on TCP, same address and port number as its rdma_cm id: reachable when rdma_cm itself
+ * A listener also serves a description of its host (the "host" object of rdmadoctor local
+ * -j: devices, ports, netdevs and their MTUs, the GIDs that carry each address, the configfs
+ * RoCE mode and ToS, versions) and the rdma_cm port space it listens in, as one line of JSON
+ * on TCP, same address and port number as its rdma_cm id: reachable when rdma_cm itself
  * fails.  The client fetches it and compares the two ends. */
 struct rdiag_doc_side {
 	const char *what;	/* "device", "netdev MTU", "active MTU", "RDMA MTU both allow",
 				 * "address", "GID index", "GID type", "RoCE mode", "default ToS",
-				 * "link speed", "kernel", "rdmadiag" */
+				 * "link speed", "kernel", "rdmadiag", "rdma_cm port space" */
 	char here[96];
 	char peer[96];
 	bool differs;
@@ -279,7 +280,10 @@ struct rdiag_doc_side {
 				 * "peer_no_rocev2_gid", "peer_gid_type_mismatch",
 				 * "peer_gid_index_differs", "peer_tos_mismatch",
 				 * "peer_speed_mismatch", "peer_version_mismatch",
-				 * "peer_addr_not_rdma" */
+				 * "peer_addr_not_rdma", "peer_port_space_mismatch" (the
+				 * listener is on the port in another port space: the
+				 * verdict when the REQ is rejected for want of a
+				 * listener) */
 };
 /* fetch the description served by the listener at o->dst, TCP port o->port (0 = 7471),
  * within o->timeout_ms (0: RDIAG_DOC_DEFAULT_TIMEOUT_MS), and compare it with this host's port towards o->dst
@@ -290,8 +294,12 @@ struct rdiag_doc_side {
 int rdiag_doctor_compare_peer(struct rdiag_doctor *d, const struct rdiag_doc_opts *o);
 size_t rdiag_doctor_nsides(const struct rdiag_doctor *d);
 const struct rdiag_doc_side *rdiag_doctor_side(const struct rdiag_doctor *d, size_t i);
-/* this host's description, the line the side channel serves (malloc'd, the caller frees) */
+/* this host's description, the line the side channel serves (malloc'd, the caller frees):
+ * {"rdmadoctor_description":2,"host":HOST} and a newline */
 int rdiag_doctor_describe(struct rdiag_doctor *d, char **json);
+/* HOST alone, the "host" object of 'rdmadoctor local -j' (one line of JSON without a newline,
+ * malloc'd); rdmadoctor(1) describes its members */
+int rdiag_doctor_host_json(struct rdiag_doctor *d, char **json);
 /* the peer's counters, from the listener's side channel at o->dst/o->port (request line
  * "counters"), as they are before rdiag_doctor_attempt(): when the attempt's data-path step
  * fails, the attempt fetches them again and keeps the ones that moved.  0, or -errno with

@@ -7,7 +7,10 @@ if tap_ok "$ROLE: rxe0 on eth0 ($ME_IP) is up" pair_bringup; then
 	diag "GID index ${GID:-none}: $(cat /sys/class/infiniband/$RDEV/ports/1/gids/${GID:-1} 2>/dev/null)"
 fi
 export GID=${GID:-1}
-# the two guests' names, for the tools' host-name paths
+# each guest's own host name (uname's nodename, which the descriptions carry) and both names
+# for the tools' host-name paths
+echo "pair-$ROLE" > /proc/sys/kernel/hostname
+tap_eq "$ROLE: the guest's host name is pair-$ROLE" "pair-$ROLE" "$(uname -n)"
 printf '%s pair-server\n%s pair-client\n' "$SRV" "$CLI" >> /etc/hosts
 pair_sync up 60 || tap_fail "$ROLE: the $PEER_ROLE guest came up within 60 s"
 # rping across the link: the server side on the server guest

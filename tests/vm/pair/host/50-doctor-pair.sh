@@ -15,6 +15,8 @@ eval "$(jq -r '@sh "fetched=\(.both_ends.fetched) differs=\([.both_ends.rows[] |
 	gidx=\([.both_ends.rows[] | select(.what == "GID index") | "\(.here) \(.peer)"][0])
 	npeer=\([.findings[] | select(.check == "peer")] | length)"' "$J")"
 tap_eq "the server's description was fetched on its side channel" true "$fetched"
+tap_eq "the host row names both guests (here pair-client, peer pair-server)" \
+	"pair-client pair-server" "$(jq -r '.both_ends.rows[] | select(.what == "host") | "\(.here) \(.peer)"' "$J")"
 tap_eq "a clean pair: no row of the two ends differs" "" "$differs"
 tap_eq "no peer finding on a clean pair" 0 "$npeer"
 # independent truth: each guest's own ip link and GID table (sysfs), saved by the guest
@@ -26,6 +28,8 @@ T=$C/50-pair-name.txt
 tap_check "text: the both-ends table with here and peer columns" grep -q "^both ends (the peer's side from its side channel)" "$T"
 tap_check "a host name: the header names pair-server and its address" \
 	grep -q "^connect pair-server (198.18.1.1) port 7471 " "$T"
+tap_check "text: the table's host row: pair-client here, pair-server on the peer" \
+	grep -qE "^  host +pair-client +pair-server$" "$T"
 tap_check "a host name: verdict OK" grep -q "^verdict: OK .*cause=ok" "$T"
 L=$S/50-pair-listen.json
 tap_eq "the listener saw two connections from the client guest (198.18.1.2)" "2" \

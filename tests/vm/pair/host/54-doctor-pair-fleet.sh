@@ -21,8 +21,10 @@ done
 [ -s "$S/54-fleet-local.json" ] && [ -s "$C/54-fleet-local.json" ] ||
 	{ tap_fail "both guests saved 54-fleet-local.json"; exit 0; }
 T=$(mktemp -d)
-jq -c '.host.hostname = "pair-server"' "$S/54-fleet-local.json" > "$T/server.json"
-jq -c '.host.hostname = "pair-client"' "$C/54-fleet-local.json" > "$T/client.json"
+cp "$S/54-fleet-local.json" "$T/server.json"
+cp "$C/54-fleet-local.json" "$T/client.json"
+tap_eq "local -j's host names are the guests' own (pair-server, pair-client)" "pair-server pair-client" \
+	"$(jq -r .host.hostname "$T/server.json") $(jq -r .host.hostname "$T/client.json")"
 rx='.host.ports[] | select(.ifname == "rxe0")'
 eval "$(jq -r "$rx"' | @sh "gidx=\(.gid_index) mtu=\(.mtu) tos=\(.tos)"' "$T/client.json")"
 ogid=$((gidx + 1)) omtu=4096 otos=106
@@ -37,6 +39,15 @@ tap_eq "compare names exactly the planted outliers, with the guests' value as th
 	"rxe0/1.gid_index breaks $gidx 4 out-gid=$ogid;rxe0/1.mtu large_messages $mtu 4 out-mtu=$omtu;rxe0/1.tos large_messages $tos 4 out-tos=$otos" \
 	"$(jq -r '[.properties[] | select(.differ | length > 0) |
 		"\(.name) \(.impact) \(.majority) \(.majority_hosts) \([.differ[] | "\(.host)=\(.value)"] | join(","))"] | join(";")' "$T/out.json")"
+# compare names hosts by their own host names: three hosts of another kernel make both guests
+# the ones that differ
+K=$(jq -r .host.kernel "$T/client.json")
+mkdir "$T/k"
+cp "$T/server.json" "$T/client.json" "$T/k/"
+for n in 1 2 3; do jq -c ".host.hostname = \"k$n\" | .host.kernel = \"9.9.9-other\"" "$T/client.json" > "$T/k/k$n.json"; done
+tap_check "compare's text names the two guests by their host names" \
+	grep -qxF "info     host.kernel: 9.9.9-other on 3 host(s); 2 differ: pair-client=$K pair-server=$K" \
+	<("$ROOT/tools/rdmadoctor" compare "$T"/k/*.json)
 tap_eq "the two real guests agree on every property (compare of the two alone exits 0)" 0 \
 	"$("$ROOT/tools/rdmadoctor" compare "$T/server.json" "$T/client.json" > /dev/null; echo $?)"
 rm -rf "$T"
