@@ -100,7 +100,7 @@ static void eth(const uint8_t *data, size_t size)
 			const char *n = rdiag_ethstats_name(s, i);
 			uint64_t v;
 
-			CHECK(n && strlen(n) < 32);
+			CHECK(n && strlen(n) <= 32);	/* a 32-byte name has no NUL in the reply */
 			CHECK(rdiag_ethstats_find(s, n, &v) == 0);
 			for (k = 0; k < sizeof(drivers) / sizeof(drivers[0]); k++) {
 				int p = 9;
