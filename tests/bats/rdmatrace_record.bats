@@ -148,7 +148,9 @@ rxe1/1 DOWN"
 	# a counter that keeps moving while the recorder writes a snapshot every millisecond
 	f=$HW/rxe0/ports/1/hw_counters/rcvd_pkts
 	v0=$(cat "$f")
-	( i=0; while :; do i=$((i + 1)); echo "$i" > "$TMP/moved"; echo $((v0 + i)) > "$f"; sleep 0.005; done ) &
+	# moved: written whole (renamed into place), so that the kill below never leaves it empty
+	( i=0; while :; do i=$((i + 1)); echo "$i" > "$TMP/moved.new"; mv "$TMP/moved.new" "$TMP/moved"
+	  echo $((v0 + i)) > "$f"; sleep 0.005; done ) &
 	MOVER=$!
 	wait_until 10 "counter deltas" dump_has "$TMP/ring" counters 1
 	sleep 0.1

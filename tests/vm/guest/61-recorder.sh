@@ -4,7 +4,8 @@
 # hw_counters read before and after; (2) $NET0 down and up again (port state, rtnetlink);
 # (3) an rping to a port nobody listens on, whose failure triggers FILE.snap.1.  Then an 8 kB
 # ring at 5 ms laps and is killed with -9 mid-write.  A second ring with --thresholds sees
-# (4) a threshold rule and an rping burst, (5) its QPs, (6) a GID added and removed.
+# (4) a threshold rule and an rping burst, (5) its QPs, (6) a GID added and removed; a third
+# ring (7) a QP held in ERR.
 # Judged by host/61-recorder.sh on the dumps made here.
 J=$OUT/61-recorder
 have rdmatrace || { tap_fail "rdmatrace is built and in the image"; exit 0; }
@@ -52,11 +53,9 @@ ls -l $R* >&2
 # than an interval cannot breach, clear and breach again): (4) a threshold rule on rxe0's
 # rcvd_pkts and one rping burst, with sysfs read around it (a steady burst longer than an
 # interval breaches in each of its full intervals); (5) the QP of a waiting ibv_rc_pingpong
-# server as it comes and goes (no tool of the image holds a QP in ERR: perftest and the
-# pingpongs ask for retry_cnt 7,
-# which rxe takes as infinite, and rdmacheck's ERR QPs live for milliseconds: the ERR
-# trigger is tested on replayed RES_QP in bats); (6) an address added to $NET0 and removed
-# again: a GID entry on $DEV0, as sysfs has it
+# server as it comes and goes (it never enters ERR: perftest and the pingpongs ask for
+# retry_cnt 7, which rxe takes as infinite, so (7) holds one in ERR with qp_hold_err);
+# (6) an address added to $NET0 and removed again: a GID entry on $DEV0, as sysfs has it
 RT=/tmp/61.trig
 rm -f $RT $RT.snap.*
 echo "rcvd_pkts@$DEV0 > +100" > /tmp/61.rules
@@ -86,6 +85,42 @@ await 5 "the recorder's GID removal record" gid_gone
 kill -INT $rec; wait $rec; echo "trig rc=$?" >> "$J-scen.txt"
 rdmatrace dump -j $RT > "$J-trig.json" 2> "$J-trig-dump.err"; echo "trig-dump rc=$?" >> "$J-scen.txt"
 rm -f $RT $RT.snap.* /tmp/61.rules
+
+# (7) a QP held in ERR (tests/vm/progs/qp_hold_err: an RC QP connected to itself) in a ring
+# of its own at 0.1 s: the QP is moved on (SIGUSR1, -u) once the recorder has its RTS, then
+# its ERR; rdma res show qp taken while it is held in ERR.  Its records, exactly one
+# QP-in-ERR marker and one ring copy are judged on the host.
+if have qp_hold_err; then
+	RQ=/tmp/61.qperr
+	rm -f $RQ $RQ.snap.*
+	rdmatrace record --ring 256k --counters 0.1 $RQ 2> "$J-qperr.err" & rec=$!
+	await 10 "the QP recorder's first port records" has_type $RQ port
+	sleep 0.3	# the same snapshot's first look at the QPs (the baseline), and more
+	# at most 10 s in each state: the script moves it on sooner
+	qp_hold_err -d "$DEV0" -g "$GID" -u -r 10000 -s 10 > "$J-qperr.out" 2> "$J-qperr-prog.err" & qh=$!
+	qpn=
+	got() { grep -q "^$1 qpn " "$J-qperr.out"; }
+	rec_of() { rdmatrace dump -j $RQ 2>/dev/null | grep -q "\"qpn\":$qpn,\"qp_type\":\"RC\",$1"; }
+	if await 5 "qp_hold_err has its QP in RTS" got RTS; then
+		qpn=$(sed -n 's/^RTS qpn //p' "$J-qperr.out")
+		await 5 "the recorder's record of QP $qpn in RTS" rec_of '"state":"RTS"'
+		kill -USR1 $qh
+		if await 5 "qp_hold_err has its QP in ERR" got ERR; then
+			rdma -j res show qp > "$J-qperr-rdma.json"
+			await 5 "the recorder's record of QP $qpn into ERR" rec_of '"prev_state":"RTS","state":"ERR"'
+		fi
+		kill -USR1 $qh
+	fi
+	wait $qh; echo "qperr rc=$?" >> "$J-scen.txt"
+	[ -z "$qpn" ] || await 5 "the recorder's record of QP $qpn going away" rec_of '"prev_state":"ERR","pid"'
+	kill -INT $rec; wait $rec; echo "qperr-record rc=$?" >> "$J-scen.txt"
+	rdmatrace dump -j $RQ > "$J-qperr.json" 2> "$J-qperr-dump.err"; echo "qperr-dump rc=$?" >> "$J-scen.txt"
+	ls $RQ.snap.* > "$J-qperr-snaps.txt" 2>/dev/null
+	for f in $RQ.snap.*; do [ -f "$f" ] && rdmatrace dump -j "$f" > "$J-qperr-${f##*.}.json" 2>> "$J-qperr-dump.err"; done
+	rm -f $RQ $RQ.snap.*
+else
+	tap_fail "qp_hold_err is in the image (tests/vm/progs/build.sh: see progs.log on the host)"
+fi
 
 # a small ring under a fast rate: laps, then kill -9
 rdmatrace record --ring 8k --counters 0.005 $R.small 2> "$J-small.err" & rec=$!

@@ -85,3 +85,39 @@ tap_eq "the GID of 198.18.0.61 added at sysfs's index, RoCE v2 on veth0" "$gi $g
 	"$(jq -r 'select(.type == "gid" and .action == "added" and .gid == "0000:0000:0000:0000:0000:ffff:c612:003d" and .gid_type == "RoCE v2") | "\(.index) \(.gid) \(.gid_type) \(.ndev)"' "$J-trig.json")"
 tap_eq "and removed at the same index when the address went" "$gi" \
 	"$(jq -r 'select(.type == "gid" and .action == "removed" and .gid == "0000:0000:0000:0000:0000:ffff:c612:003d" and .gid_type == "RoCE v2") | .index' "$J-trig.json")"
+
+# (7) qp_hold_err's QP, held 2 s in ERR: the recorder's qp records of the QPN it printed
+# (new, on through RTS, RTS -> ERR, then gone), exactly one QP-in-ERR marker for it and one
+# ring copy with that marker in it; rdma res show qp had it in ERR while it was held
+if [ -s "$J-qperr.out" ] || [ -n "$(scen qperr)" ]; then
+	tap_eq "qp_hold_err: exit 0" "rc=0" "$(scen qperr)"
+	tap_eq "with no error" "" "$(cat "$J-qperr-prog.err" 2>/dev/null)"
+	qpn=$(sed -n 's/^ERR qpn //p' "$J-qperr.out")
+	tap_eq "it printed the same QPN in RTS and in ERR ($qpn)" "$(sed -n 's/^RTS qpn //p' "$J-qperr.out")" "$qpn"
+	tap_eq "the QP recorder ended by SIGINT with exit 0" "rc=0" "$(scen qperr-record)"
+	tap_eq "its dump: exit 0 (no failed connection in it: rdmatrace(1))" "rc=0" "$(scen qperr-dump)"
+	tap_eq "rdma res show qp, taken while it was held: QP $qpn on rxe0/1, RC, ERR, by qp_hold_err" \
+		"rxe0/1 $qpn RC ERR qp_hold_err" \
+		"$(jq -r --argjson q "${qpn:-0}" '.[] | select(.ifname == "rxe0" and .lqpn == $q) | "\(.ifname)/\(.port) \(.lqpn) \(.type) \(.state) \(.comm)"' "$J-qperr-rdma.json" 2>&1)"
+	# the states one after the other: "from>to" per record, new and gone as "-"
+	chain=$(jq -r --argjson q "${qpn:-0}" 'select(.type == "qp" and .dev == "rxe0" and .qpn == $q) | "\(.prev_state // "-")>\(.state // "-")"' "$J-qperr.json" | tr '\n' ' ')
+	ok=1 prev=-
+	for step in $chain; do [ "${step%>*}" = "$prev" ] || ok=0; prev=${step#*>}; done
+	tap_eq "the qp records of QP $qpn follow on from each other, new to gone ($chain)" "1 -" "$ok $prev"
+	tap_check "one of them is RTS -> ERR ($chain)" grep -q 'RTS>ERR ' <<< "$chain"
+	tap_eq "and none besides it goes into ERR" 1 "$(grep -o '>ERR ' <<< "$chain" | grep -c .)"
+	tap_eq "the qp records name qp_hold_err's pid, RC, port 1" "RC 1 qp_hold_err" \
+		"$(jq -r --argjson q "${qpn:-0}" 'select(.type == "qp" and .dev == "rxe0" and .qpn == $q) | "\(.qp_type) \(.port) \(.comm)"' "$J-qperr.json" | sort -u | tr '\n' ' ' | sed 's/ $//')"
+	mk=$(jq -r 'select(.type == "marker" and (.text | startswith("QP in ERR"))) | .text' "$J-qperr.json")
+	pid=$(jq -r --argjson q "${qpn:-0}" 'select(.type == "qp" and .dev == "rxe0" and .qpn == $q) | .pid' "$J-qperr.json" | sort -u)
+	tap_eq "exactly one QP-in-ERR marker, for QP $qpn" "QP in ERR: rxe0/1 qpn $qpn RC pid $pid/qp_hold_err" "$mk"
+	tap_eq "the marker at the time of the record into ERR" \
+		"$(jq -r --argjson q "${qpn:-0}" 'select(.type == "qp" and .dev == "rxe0" and .qpn == $q and .state == "ERR") | .time' "$J-qperr.json")" \
+		"$(jq -r 'select(.type == "marker" and (.text | startswith("QP in ERR"))) | .time' "$J-qperr.json")"
+	tap_eq "one ring copy" "/tmp/61.qperr.snap.1" "$(cat "$J-qperr-snaps.txt")"
+	tap_eq "the copy has the record into ERR, then the marker" "RTS>ERR|$mk" \
+		"$(jq -r --argjson q "${qpn:-0}" 'if .type == "marker" and (.text | startswith("QP in ERR")) then .text
+			elif .type == "qp" and .qpn == $q and .state == "ERR" then "\(.prev_state)>\(.state)" else empty end' "$J-qperr-1.json" 2>&1 | tr '\n' '|' | sed 's/|$//')"
+else
+	tap_fail "the guest ran qp_hold_err (tests/vm/progs)"
+fi
