@@ -11,6 +11,11 @@
 /* pages already read are released every RELEASE_STEP bytes, so that the resident set does
  * not grow with the file (the pages stay in the page cache) */
 #define RELEASE_STEP	((size_t)16 << 20)
+/* the file is prefetched this far ahead of the next record, one cache line at a time: the
+ * ICRC reads every byte of every packet, and the page cache's pages are scattered, so the
+ * hardware's stream prefetch stops at each 4 KiB page */
+#define AHEAD		((size_t)4096)
+#define LINE		((size_t)64)
 
 static uint32_t get32(const uint8_t *p, bool swapped)
 {
@@ -95,10 +100,12 @@ int rd_pcap_map_next(struct rd_pcap_map *m, struct rd_pcap_rec *r)
 	r->len = get32(h + 12, m->swapped);
 	r->data = h + REC_HDR;
 	m->off += REC_HDR + caplen;
-	/* the next record's header and the packet headers after it, read while this one is
-	 * decoded (a hint: never a fault, even past the end) */
-	__builtin_prefetch(m->base + m->off);
-	__builtin_prefetch(m->base + m->off + 64);
+	/* the lines up to AHEAD past the next record, read while this one is decoded (a hint:
+	 * never a fault, even past the end of the mapping) */
+	if (m->fetched < m->off)
+		m->fetched = m->off & ~(LINE - 1);
+	for (; m->fetched < m->off + AHEAD; m->fetched += LINE)
+		__builtin_prefetch(m->base + m->fetched);
 	if (m->off - m->dropped >= RELEASE_STEP)
 		release_behind(m);
 	return 1;
