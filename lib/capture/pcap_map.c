@@ -11,6 +11,19 @@
 /* pages already read are released every RELEASE_STEP bytes, so that the resident set does
  * not grow with the file (the pages stay in the page cache) */
 #define RELEASE_STEP	((size_t)16 << 20)
+/* the file is prefetched this far ahead of the next record, one cache line at a time: the
+ * ICRC reads every byte of every packet, and the page cache's pages are scattered, so the
+ * hardware's stream prefetch stops at each 4 KiB page */
+#define AHEAD		((size_t)4096)
+#define LINE		((size_t)64)
+/* pages are mapped in POPULATE_STEP bytes at a time, half a step ahead of the reader: one
+ * madvise() instead of a fault every few pages, and the prefetches above find their pages
+ * mapped (a prefetch into an unmapped page is dropped).  A kernel without
+ * MADV_POPULATE_READ (before 5.14) says EINVAL and the pages fault in as before */
+#define POPULATE_STEP	((size_t)4 << 20)
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
 
 static uint32_t get32(const uint8_t *p, bool swapped)
 {
@@ -64,6 +77,16 @@ int rd_pcap_map_open(struct rd_pcap_map *m, int fd, uint64_t size, uint64_t off,
 	return 0;
 }
 
+static void populate_ahead(struct rd_pcap_map *m)
+{
+	size_t len = m->size - m->populated;
+
+	if (len > POPULATE_STEP)
+		len = POPULATE_STEP;
+	(void)madvise((void *)(uintptr_t)(m->base + m->populated), len, MADV_POPULATE_READ);
+	m->populated += len;
+}
+
 static void release_behind(struct rd_pcap_map *m)
 {
 	size_t page = 4096, upto = (m->off - RELEASE_STEP / 2) & ~(page - 1);
@@ -95,12 +118,16 @@ int rd_pcap_map_next(struct rd_pcap_map *m, struct rd_pcap_rec *r)
 	r->len = get32(h + 12, m->swapped);
 	r->data = h + REC_HDR;
 	m->off += REC_HDR + caplen;
-	/* the next record's header and the packet headers after it, read while this one is
-	 * decoded (a hint: never a fault, even past the end) */
-	__builtin_prefetch(m->base + m->off);
-	__builtin_prefetch(m->base + m->off + 64);
+	/* the lines up to AHEAD past the next record, read while this one is decoded (a hint:
+	 * never a fault, even past the end of the mapping) */
+	if (m->fetched < m->off)
+		m->fetched = m->off & ~(LINE - 1);
+	for (; m->fetched < m->off + AHEAD; m->fetched += LINE)
+		__builtin_prefetch(m->base + m->fetched);
 	if (m->off - m->dropped >= RELEASE_STEP)
 		release_behind(m);
+	if (m->off + POPULATE_STEP / 2 > m->populated && m->populated < m->size)
+		populate_ahead(m);
 	return 1;
 }
 

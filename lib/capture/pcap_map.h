@@ -17,6 +17,8 @@ struct rd_pcap_map {
 	const uint8_t *base;	/* NULL: not mapped */
 	size_t size, off;	/* mapping length; offset of the next record */
 	size_t dropped;		/* pages below this offset were released (madvise) */
+	size_t fetched;		/* lines below this offset were prefetched */
+	size_t populated;	/* pages below this offset were mapped in (madvise) */
 	uint32_t snapshot;	/* libpcap's snapshot length for the file */
 	bool swapped, micro;
 };
