@@ -206,6 +206,10 @@ rxe1/1 DOWN"
 	[ "$status" -eq 2 ]
 	run --separate-stderr rdmatrace record --ring 8k --counters 0 "$TMP/ring"
 	[ "$status" -eq 2 ]
+	run --separate-stderr rdmatrace record --ring 8k --gid-scan 0 "$TMP/ring"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "rdmatrace: invalid --gid-scan '0': seconds from 0.001 to 86400"* ]]
+	[ ! -e "$TMP/ring" ]
 	echo "precious" > "$TMP/notes"
 	run --separate-stderr rdmatrace record --ring 8k --duration 0.1 "$TMP/notes"
 	[ "$status" -eq 2 ]
