@@ -29,6 +29,7 @@ rec_bg() {
 }
 # the dump (JSON) has at least N records of TYPE
 dump_has() { [ "$(rdmatrace dump -j "$1" 2> /dev/null | jq -r .type | grep -cx "$2")" -ge "$3" ]; }
+count_of() { rdmatrace dump -j "$1" 2> /dev/null | jq -r .type | grep -cx "$2" || :; }
 stop_rec() {
 	kill -"${1:-TERM}" "$REC"
 	local rc=0
@@ -127,6 +128,35 @@ rxe1/1 DOWN"
 	run rdmatrace dump -j --until 1000 "$TMP/ring"
 	assert_success
 	assert_output ""
+}
+
+@test "record: a trigger within a second of the last copy is copied when that second is over" {
+	rec_bg --ring 256k --counters 0.5 "$TMP/ring"
+	wait_until 10 "the first port records" dump_has "$TMP/ring" port 2
+	kill -USR1 "$REC"
+	wait_until 10 "the first snapshot" test -f "$TMP/ring.snap.1"
+	kill -USR1 "$REC"
+	wait_until 10 "the second marker" dump_has "$TMP/ring" marker 2
+	wait_until 10 "the deferred snapshot" test -f "$TMP/ring.snap.2"
+	sleep 1.2
+	stop_rec TERM
+	[ ! -e "$TMP/ring.snap.3" ]
+	[ "$(count_of "$TMP/ring.snap.1" marker)" -eq 1 ]
+	[ "$(count_of "$TMP/ring.snap.2" marker)" -eq 2 ]
+	# the second copy waited out the second since the first (mtimes: the copy is a new file)
+	run python3 -c 'import os,sys; print(int(os.stat(sys.argv[2]).st_mtime_ns - os.stat(sys.argv[1]).st_mtime_ns >= 900000000))' "$TMP/ring.snap.1" "$TMP/ring.snap.2"
+	assert_output 1
+}
+
+@test "record: a trigger just before the end is copied at the end" {
+	rec_bg --ring 256k --counters 0.5 "$TMP/ring"
+	wait_until 10 "the first port records" dump_has "$TMP/ring" port 2
+	kill -USR1 "$REC"
+	wait_until 10 "the first snapshot" test -f "$TMP/ring.snap.1"
+	kill -USR1 "$REC"
+	wait_until 10 "the second marker" dump_has "$TMP/ring" marker 2
+	stop_rec TERM
+	[ "$(count_of "$TMP/ring.snap.2" marker)" -eq 2 ]
 }
 
 @test "record: a small ring under a fast counter rate stays at its size and wraps" {

@@ -50,6 +50,7 @@ static struct rdiag_trace_conns *rconns;
 static int64_t mono_to_real;
 static unsigned int snap_n;
 static uint64_t last_snap_ns, write_errors;
+static bool snap_pending;		/* a trigger's copy waits for the gap to pass */
 static int first_write_err;
 
 static void record_usage(void)
@@ -139,21 +140,32 @@ void rec_put_text(unsigned int type, uint64_t t, const char *fmt, ...)
 	put(type, t, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
-/* a marker, and the ring as it is now copied to FILE.snap.N (not more than once a second) */
-void rec_trigger(const char *why, uint64_t when)
+/* the ring as it is now copied to FILE.snap.N */
+static void snap_copy(uint64_t now)
 {
-	uint64_t now = mono_ns();
 	char path[4200];
 	int rc;
 
-	rec_put_text(RDIAG_REC_MARKER, when, "%s", why);
-	if (last_snap_ns && now - last_snap_ns < SNAP_MIN_GAP_NS)
-		return;
 	last_snap_ns = now;
+	snap_pending = false;
 	snprintf(path, sizeof(path), "%s.snap.%u", ro.file, ++snap_n);
 	rc = rdiag_ring_copy(ring, path);
 	if (rc < 0)
 		tool_warn("cannot write '%s': %s", path, strerror(-rc));
+}
+
+/* a marker, and the ring copied: at once, or, within a second of the last copy, as soon as
+ * that second is over (record_loop), so that the last copy holds the last trigger */
+void rec_trigger(const char *why, uint64_t when)
+{
+	uint64_t now = mono_ns();
+
+	rec_put_text(RDIAG_REC_MARKER, when, "%s", why);
+	if (last_snap_ns && now - last_snap_ns < SNAP_MIN_GAP_NS) {
+		snap_pending = true;
+		return;
+	}
+	snap_copy(now);
 }
 
 /* connection: cm_id pid comm src dst outcome cause fail_event fail_status req_sent
@@ -346,12 +358,21 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 			if (next < now)
 				next = now + step;
 		}
+		if (snap_pending && mono_ns() - last_snap_ns >= SNAP_MIN_GAP_NS)
+			snap_copy(mono_ns());
 		if (end && now >= end)
 			break;
 		now = mono_ns();
 		{
 			uint64_t wait = next > now ? next - now : 0;
 			int ms;
+
+			if (snap_pending) {	/* wake up for the copy */
+				uint64_t due = last_snap_ns + SNAP_MIN_GAP_NS;
+
+				if ((due > now ? due - now : 0) < wait)
+					wait = due > now ? due - now : 0;
+			}
 
 			if (end && end - now < wait)
 				wait = end > now ? end - now : 0;
@@ -378,6 +399,8 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 	if (lost)
 		rec_put_text(RDIAG_REC_MARKER, real_ns(), "the kernel overwrote %" PRIu64
 			 " trace sub-buffer(s) before they were read", lost);
+	if (snap_pending)	/* the last trigger's copy, without waiting out the gap */
+		snap_copy(mono_ns());
 	return 0;
 }
 
