@@ -29,6 +29,7 @@ rec_bg() {
 }
 # the dump (JSON) has at least N records of TYPE
 dump_has() { [ "$(rdmatrace dump -j "$1" 2> /dev/null | jq -r .type | grep -cx "$2")" -ge "$3" ]; }
+count_of() { rdmatrace dump -j "$1" 2> /dev/null | jq -r .type | grep -cx "$2" || :; }
 stop_rec() {
 	kill -"${1:-TERM}" "$REC"
 	local rc=0
@@ -129,6 +130,35 @@ rxe1/1 DOWN"
 	assert_output ""
 }
 
+@test "record: a trigger within a second of the last copy is copied when that second is over" {
+	rec_bg --ring 256k --counters 0.5 "$TMP/ring"
+	wait_until 10 "the first port records" dump_has "$TMP/ring" port 2
+	kill -USR1 "$REC"
+	wait_until 10 "the first snapshot" test -f "$TMP/ring.snap.1"
+	kill -USR1 "$REC"
+	wait_until 10 "the second marker" dump_has "$TMP/ring" marker 2
+	wait_until 10 "the deferred snapshot" test -f "$TMP/ring.snap.2"
+	sleep 1.2
+	stop_rec TERM
+	[ ! -e "$TMP/ring.snap.3" ]
+	[ "$(count_of "$TMP/ring.snap.1" marker)" -eq 1 ]
+	[ "$(count_of "$TMP/ring.snap.2" marker)" -eq 2 ]
+	# the second copy waited out the second since the first (mtimes: the copy is a new file)
+	run python3 -c 'import os,sys; print(int(os.stat(sys.argv[2]).st_mtime_ns - os.stat(sys.argv[1]).st_mtime_ns >= 900000000))' "$TMP/ring.snap.1" "$TMP/ring.snap.2"
+	assert_output 1
+}
+
+@test "record: a trigger just before the end is copied at the end" {
+	rec_bg --ring 256k --counters 0.5 "$TMP/ring"
+	wait_until 10 "the first port records" dump_has "$TMP/ring" port 2
+	kill -USR1 "$REC"
+	wait_until 10 "the first snapshot" test -f "$TMP/ring.snap.1"
+	kill -USR1 "$REC"
+	wait_until 10 "the second marker" dump_has "$TMP/ring" marker 2
+	stop_rec TERM
+	[ "$(count_of "$TMP/ring.snap.2" marker)" -eq 2 ]
+}
+
 @test "record: a small ring under a fast counter rate stays at its size and wraps" {
 	rec_bg --ring 8k --counters 0.002 "$TMP/ring"
 	wait_until 10 "the ring's header" sh -c "rdmatrace dump '$TMP/ring' > /dev/null 2>&1"
@@ -208,6 +238,10 @@ rxe1/1 DOWN"
 	[ "$status" -eq 2 ]
 	run --separate-stderr rdmatrace record --ring 8k --counters 0 "$TMP/ring"
 	[ "$status" -eq 2 ]
+	run --separate-stderr rdmatrace record --ring 8k --gid-scan 0 "$TMP/ring"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "rdmatrace: invalid --gid-scan '0': seconds from 0.001 to 86400"* ]]
+	[ ! -e "$TMP/ring" ]
 	echo "precious" > "$TMP/notes"
 	run --separate-stderr rdmatrace record --ring 8k --duration 0.1 "$TMP/notes"
 	[ "$status" -eq 2 ]

@@ -115,7 +115,8 @@ threshold line 2 (rcvd_pkts@rxe0 > +100): rxe0/1 rcvd_pkts delta 700"
 }
 
 @test "record: GID table entries added, changed and removed, as sysfs has them" {
-	rec_bg --ring 512k --counters 0.05 "$TMP/ring"
+	# no rtnetlink change announces these: the full look every --gid-scan sees them
+	rec_bg --ring 512k --counters 0.05 --gid-scan 0.2 "$TMP/ring"
 	wait_until 10 "the first snapshots" dump_has "$TMP/ring" port 2
 	p=$HW/rxe0/ports/1
 	put "$p/gid_attrs/types/2" "RoCE v2"
@@ -137,6 +138,26 @@ rxe0/1 2 removed 0000:0000:0000:0000:0000:ffff:c612:0506 - RoCE v2 veth0"
 	assert_line --regexp "Z gid rxe0/1 index 2 added 0000:0000:0000:0000:0000:ffff:c612:0505 RoCE v2 ndev veth0$"
 	# the entries that were there from the start are the baseline, not records
 	[ "$(count_of "$TMP/ring" gid)" -eq 3 ]
+}
+
+@test "record: the quick look sees a port state change; the GID tables wait for a full look" {
+	rec_bg --ring 512k --counters 0.05 "$TMP/ring"
+	wait_until 10 "the first snapshots" dump_has "$TMP/ring" port 2
+	put "$HW/rxe0/ports/1/gids/2" 0000:0000:0000:0000:0000:ffff:c612:0505
+	# more than one quick look later, the GID table has not been read again (default
+	# --gid-scan 60, no rtnetlink change)
+	sleep 2.2
+	[ "$(count_of "$TMP/ring" gid)" -eq 0 ]
+	# written in place as the kernel changes it (the recorder keeps the file open)
+	echo "1: DOWN" > "$HW/rxe1/ports/1/state"
+	wait_until 10 "the port change" dump_has "$TMP/ring" port 3
+	# the change asked for a full look, which read the GID tables too
+	wait_until 10 "the added GID" dump_has "$TMP/ring" gid 1
+	stop_rec
+	run rdmatrace dump "$TMP/ring"
+	assert_line --regexp "Z port rxe1/1 DOWN \\(LINK_UP\\)$"
+	assert_line --regexp "Z gid rxe0/1 index 2 added 0000:0000:0000:0000:0000:ffff:c612:0505"
+	[ "$(count_of "$TMP/ring" port)" -eq 3 ]
 }
 
 @test "record: a QP that enters ERR is a qp record and one marker (RES_QP replayed)" {

@@ -24,6 +24,7 @@ row() {	# LABEL KEY: "P % of a core (T ticks in S s)"
 row "rdmatrace (live events)" trace
 row "rdmatrace record --ring 1M FILE (counters every 1 s)" record
 [ -n "$(v record_10hz_cpu_pct)" ] && row "  the same at --counters 0.1" record_10hz
+[ -n "$(v record_scan1_cpu_pct)" ] && row "  the same at --gid-scan 1 (a full look a second)" record_scan1
 [ -n "$(v record_nocounters_cpu_pct)" ] && row "  the same at --counters 3600 (trace + rtnetlink)" record_nocounters
 [ -n "$(v rdmastat_i1_cpu_pct)" ] && row "  for scale: rdmastat -i 1" rdmastat_i1
 bench_target "rdmatrace idle < 1 % of a core" "$(v trace_cpu_pct) < 1" "$(v trace_cpu_pct) %"

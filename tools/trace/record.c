@@ -1,7 +1,7 @@
 /* rdmatrace record: the flight recorder.  Into a ring of fixed size (rdmadiag/ring.h) go the
  * CM events of the trace module and the connections they assemble into, a counter snapshot of
  * every RDMA port every INTERVAL, QP state changes (record_qps.c), port state and GID table
- * changes (record_gids.c).  A trigger (SIGUSR1, a failed connection, a threshold rule of
+ * changes (record_ports.c, record_gids.c).  A trigger (SIGUSR1, a failed connection, a threshold rule of
  * record_thresholds.c, a QP entering ERR) writes a marker record and copies the ring to
  * FILE.snap.N. */
 #include <errno.h>
@@ -25,23 +25,18 @@
 #include "cmds.h"
 #include "record.h"
 
-enum { OPT_RING = 300, OPT_COUNTERS, OPT_INPUT, OPT_TRACEFS, OPT_DURATION, OPT_THRESHOLDS };
+enum { OPT_RING = 300, OPT_COUNTERS, OPT_INPUT, OPT_TRACEFS, OPT_DURATION, OPT_THRESHOLDS,
+       OPT_GID_SCAN };
 
 #define SNAP_MIN_GAP_NS 1000000000ull	/* at most one snapshot copy a second */
 /* while waiting on rtnetlink, the trace is read at least this often (its records carry the
  * kernel's own times, so only a trigger waits that long) */
 #define TRACE_POLL_MS 250
 
-struct port_seen {
-	char dev[64];
-	uint32_t port;
-	uint8_t state, phys;
-};
-
 static struct {
 	const char *file, *input, *tracefs, *thresholds;
 	uint64_t size;
-	double interval, duration;
+	double interval, duration, gid_scan;
 } ro;
 
 static volatile sig_atomic_t rec_stop, rec_usr1;
@@ -55,9 +50,8 @@ static struct rdiag_trace_conns *rconns;
 static int64_t mono_to_real;
 static unsigned int snap_n;
 static uint64_t last_snap_ns, write_errors;
+static bool snap_pending;		/* a trigger's copy waits for the gap to pass */
 static int first_write_err;
-static struct port_seen *ports;
-static size_t nports;
 
 static void record_usage(void)
 {
@@ -72,6 +66,8 @@ static void record_usage(void)
 	       "      --ring SIZE          ring size in bytes, k or M suffix (4k to 4096M)\n"
 	       "      --counters SECONDS   counter snapshot interval (default 1)\n"
 	       "      --thresholds FILE    trigger on NAME[@DEV[/PORT]] > VALUE[/s] rules (rdmastat's)\n"
+	       "      --gid-scan SECONDS   read every GID table this often without an rtnetlink\n"
+	       "                           change too (default 60)\n"
 	       "      --duration SECONDS   stop after SECONDS (default: until interrupted)\n"
 	       "      --input DIR          events from a saved copy of tracefs instead of the kernel\n"
 	       "      --tracefs DIR        tracefs mount point (default: from /proc/mounts)\n"
@@ -110,6 +106,11 @@ static uint64_t real_ns(void)
 	return (uint64_t)r.tv_sec * 1000000000ull + (uint64_t)r.tv_nsec;
 }
 
+uint64_t rec_now_ns(void)
+{
+	return real_ns();
+}
+
 static uint64_t mono_to_wall(uint64_t mono)
 {
 	int64_t r = (int64_t)mono + mono_to_real;
@@ -139,21 +140,32 @@ void rec_put_text(unsigned int type, uint64_t t, const char *fmt, ...)
 	put(type, t, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
-/* a marker, and the ring as it is now copied to FILE.snap.N (not more than once a second) */
-void rec_trigger(const char *why, uint64_t when)
+/* the ring as it is now copied to FILE.snap.N */
+static void snap_copy(uint64_t now)
 {
-	uint64_t now = mono_ns();
 	char path[4200];
 	int rc;
 
-	rec_put_text(RDIAG_REC_MARKER, when, "%s", why);
-	if (last_snap_ns && now - last_snap_ns < SNAP_MIN_GAP_NS)
-		return;
 	last_snap_ns = now;
+	snap_pending = false;
 	snprintf(path, sizeof(path), "%s.snap.%u", ro.file, ++snap_n);
 	rc = rdiag_ring_copy(ring, path);
 	if (rc < 0)
 		tool_warn("cannot write '%s': %s", path, strerror(-rc));
+}
+
+/* a marker, and the ring copied: at once, or, within a second of the last copy, as soon as
+ * that second is over (record_loop), so that the last copy holds the last trigger */
+void rec_trigger(const char *why, uint64_t when)
+{
+	uint64_t now = mono_ns();
+
+	rec_put_text(RDIAG_REC_MARKER, when, "%s", why);
+	if (last_snap_ns && now - last_snap_ns < SNAP_MIN_GAP_NS) {
+		snap_pending = true;
+		return;
+	}
+	snap_copy(now);
 }
 
 /* connection: cm_id pid comm src dst outcome cause fail_event fail_status req_sent
@@ -258,58 +270,16 @@ static void put_counters(const struct rdiag_samples *s, uint64_t t)
 	free(buf);
 }
 
-static struct port_seen *port_find(const char *dev, uint32_t port)
-{
-	size_t i;
-	struct port_seen *n;
-
-	for (i = 0; i < nports; i++)
-		if (ports[i].port == port && !strcmp(ports[i].dev, dev))
-			return &ports[i];
-	n = realloc(ports, (nports + 1) * sizeof(*ports));
-	if (!n)
-		return NULL;
-	ports = n;
-	memset(&ports[nports], 0, sizeof(*ports));
-	snprintf(ports[nports].dev, sizeof(ports[nports].dev), "%s", dev);
-	ports[nports].port = port;
-	return &ports[nports++];
-}
-
-/* port state changes (and every port's state at the start): "dev\tport\tSTATE\tPHYS";
- * and the GID tables against the previous look */
-static void check_ports(struct rdiag_counters *c)
-{
-	struct rdiag_devices *d = NULL;
-	size_t i, j;
-	uint64_t t;
-
-	if (rdiag_counters_discover(c, &d) < 0)
-		return;
-	t = real_ns();	/* the states were read by now */
-	for (i = 0; i < d->n; i++)
-		for (j = 0; j < d->dev[i].n_ports; j++) {
-			const struct rdiag_port *p = &d->dev[i].ports[j];
-			size_t before = nports;
-			struct port_seen *s = port_find(d->dev[i].name, p->port);
-
-			if (!s || (nports == before && s->state == p->state && s->phys == p->phys_state))
-				continue;
-			s->state = p->state;
-			s->phys = p->phys_state;
-			rec_put_text(RDIAG_REC_PORT, t, "%s\t%u\t%s\t%s", s->dev, s->port,
-				 tool_name_or(rdiag_port_state_name(p->state), "UNKNOWN"),
-				 tool_name_or(rdiag_port_phys_state_name(p->phys_state), "UNKNOWN"));
-		}
-	rec_gids_check(d, t);
-	rdiag_counters_devices_free(d);
-}
-
-/* the counters every interval; the ports (a discovery, dearer) once a second, and at once
- * and at every snapshot for 3 s after an rtnetlink link change */
+/* The counters every interval.  The ports: a quick look (record_ports.c: the device names and
+ * the port states through kept-open files) once a second; a full look (a discovery, which
+ * reads every GID table entry: dear) at the start, at once and at every snapshot for 3 s after
+ * an rtnetlink link or address change (what moves a port and changes RoCE GIDs), when the
+ * quick look sees a change, and every --gid-scan seconds as a safety net for changes no
+ * rtnetlink event announces (an InfiniBand GID set by the subnet manager). */
+#define QUICK_LOOK_NS 1000000000ull
 static void snapshot(struct rdiag_counters *c)
 {
-	static uint64_t next_ports;
+	static uint64_t next_quick, next_full;
 	static struct rdiag_samples *prev;
 	struct rdiag_samples *s = NULL;
 	uint64_t t = real_ns(), now = mono_ns();
@@ -319,10 +289,14 @@ static void snapshot(struct rdiag_counters *c)
 		prev = NULL;
 		return;
 	}
-	if (port_check_due || now >= next_ports || now < port_watch_until) {
+	if (port_check_due || now >= next_full || now < port_watch_until ||
+	    (now >= next_quick && rec_ports_look(c))) {
 		port_check_due = false;
-		next_ports = now + 1000000000ull;
-		check_ports(c);
+		next_full = now + (uint64_t)(ro.gid_scan * 1e9);
+		next_quick = now + QUICK_LOOK_NS;
+		rec_ports_full(c);
+	} else if (now >= next_quick) {
+		next_quick = now + QUICK_LOOK_NS;
 	}
 	if (rdiag_counters_sample(c, NULL, &s) == 0) {
 		put_counters(s, t);
@@ -365,16 +339,18 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 			rec_usr1 = 0;
 			rec_trigger("SIGUSR1", at);
 		}
-		if (m && rdiag_rtmon_read(m, on_rtnl, NULL) == -ENOBUFS)
+		if (m && rdiag_rtmon_read(m, on_rtnl, NULL) == -ENOBUFS) {
 			rec_put_text(RDIAG_REC_MARKER, real_ns(), "rtnetlink changes were lost "
 				 "(the socket's buffer overflowed)");
+			port_check_due = true;	/* a link or address change may be among them */
+		}
 		if (t && !input_done) {
 			rdiag_trace_read(t, on_event, NULL, &lost);
 			input_done = ro.input != NULL;
 		}
 		if (c && port_check_due && now < next) {
 			port_check_due = false;
-			check_ports(c);
+			rec_ports_full(c);
 		}
 		if (c && now >= next) {
 			snapshot(c);
@@ -382,12 +358,21 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 			if (next < now)
 				next = now + step;
 		}
+		if (snap_pending && mono_ns() - last_snap_ns >= SNAP_MIN_GAP_NS)
+			snap_copy(mono_ns());
 		if (end && now >= end)
 			break;
 		now = mono_ns();
 		{
 			uint64_t wait = next > now ? next - now : 0;
 			int ms;
+
+			if (snap_pending) {	/* wake up for the copy */
+				uint64_t due = last_snap_ns + SNAP_MIN_GAP_NS;
+
+				if ((due > now ? due - now : 0) < wait)
+					wait = due > now ? due - now : 0;
+			}
 
 			if (end && end - now < wait)
 				wait = end > now ? end - now : 0;
@@ -414,6 +399,8 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 	if (lost)
 		rec_put_text(RDIAG_REC_MARKER, real_ns(), "the kernel overwrote %" PRIu64
 			 " trace sub-buffer(s) before they were read", lost);
+	if (snap_pending)	/* the last trigger's copy, without waiting out the gap */
+		snap_copy(mono_ns());
 	return 0;
 }
 
@@ -423,6 +410,7 @@ int trace_record_main(int argc, char **argv)
 		{ "ring", required_argument, NULL, OPT_RING },
 		{ "counters", required_argument, NULL, OPT_COUNTERS },
 		{ "thresholds", required_argument, NULL, OPT_THRESHOLDS },
+		{ "gid-scan", required_argument, NULL, OPT_GID_SCAN },
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "input", required_argument, NULL, OPT_INPUT },
 		{ "tracefs", required_argument, NULL, OPT_TRACEFS },
@@ -437,6 +425,7 @@ int trace_record_main(int argc, char **argv)
 
 	memset(&ro, 0, sizeof(ro));
 	ro.interval = 1.0;
+	ro.gid_scan = 60;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (opt) {
@@ -452,6 +441,10 @@ int trace_record_main(int argc, char **argv)
 			break;
 		case OPT_INPUT: ro.input = optarg; break;
 		case OPT_THRESHOLDS: ro.thresholds = optarg; break;
+		case OPT_GID_SCAN:
+			if (tool_parse_double(optarg, 0.001, 86400, &ro.gid_scan))
+				tool_usage_error("invalid --gid-scan '%s': seconds from 0.001 to 86400", optarg);
+			break;
 		case OPT_TRACEFS: ro.tracefs = optarg; break;
 		case 'h': record_usage(); return EXIT_OK;
 		default:
@@ -522,7 +515,7 @@ int trace_record_main(int argc, char **argv)
 	rec_gids_free();
 	rdiag_counters_close(c);
 	rdiag_ring_close(ring);
-	free(ports);
+	rec_ports_free();
 	if (write_errors) {
 		tool_err("cannot write '%s': %s (%" PRIu64 " records lost)", ro.file,
 			 strerror(first_write_err), write_errors);

@@ -1,10 +1,12 @@
 # Bench figure that needs the real kernel (tests/bench/50-rdmatrace.sh reports it): the CPU
 # that rdmatrace's live tracer and its flight recorder cost with no RDMA connection, as a
 # share of one core, from /proc/PID/stat's utime + stime over an idle stretch after their
-# start-up.  The recorder runs at its default counter interval (1 s) with two rxe devices
-# present, over a 1 MiB ring; then at --counters 0.1 (ten snapshots a second, the port states
-# still read once a second: the difference is nine snapshots' cost), and at --counters 3600 (one
-# snapshot at the start: the trace and rtnetlink alone); and, for scale, `rdmastat -i 1`.  Written to $OUT/22-bench.txt.
+# start-up.  The recorder runs at its default counter interval (1 s) and --gid-scan (60 s)
+# with two rxe devices present, over a 1 MiB ring; then at --counters 0.1 (ten snapshots a
+# second, the quick port look still once a second: the difference is nine snapshots' cost);
+# at --gid-scan 1 (a full look, discovery and GID diff, every second: what one costs, of which
+# the default pays a sixtieth); at --counters 3600 (one snapshot at the start: the trace and
+# rtnetlink alone); and, for scale, `rdmastat -i 1`.  Written to $OUT/22-bench.txt.
 # vm-timeout: 180
 # A measurement, not a test: main.sh runs it only when asked for (RDMASTAT_BENCH_N, or
 # VM_ONLY naming it), never in a plain make check.
@@ -17,13 +19,13 @@ fi
 IDLE=${RDMATRACE_BENCH_SECS:-20}
 HZ=$(getconf CLK_TCK 2>/dev/null || echo 100)
 ticks() { local s; read -r -a s < "/proc/$1/stat" && echo $(( s[13] + s[14] )); }
-# idle PID WHAT: CPU ticks of PID over IDLE seconds once its start-up is over (its ftrace
-# instance or ring exists, then 2 s more); "ticks seconds" on stdout
+# idle PID [SECS]: CPU ticks of PID over SECS (default IDLE) seconds once its start-up is
+# over (its ftrace instance or ring exists, then 2 s more); "ticks seconds" on stdout
 idle() {
 	local pid=$1 c0 c1 t0 t1
 	sleep 2
 	c0=$(ticks "$pid") || return 1; t0=$(now_cs)
-	sleep "$IDLE"
+	sleep "${2:-$IDLE}"
 	c1=$(ticks "$pid") || return 1; t1=$(now_cs)
 	echo "$(( c1 - c0 )) $(( t1 - t0 ))"
 }
@@ -42,11 +44,18 @@ rdmatrace record --ring 1M "$ring" > /dev/null 2> "$OUT/22-record.err" & rec=$!
 await 10 "rdmatrace record has its ring" test -s "$ring"
 read -r rt rcs <<< "$(idle $rec)"
 kill -INT $rec; wait $rec
-# the same at ten snapshots a second (the ports still once a second): what one snapshot costs
+# the same at ten snapshots a second (the quick port look still once a second): what one
+# snapshot costs (half the idle time: the figure is ten times larger)
 rm -f "$ring"*
 rdmatrace record --ring 1M --counters 0.1 "$ring" > /dev/null 2>> "$OUT/22-record.err" & rec=$!
 await 10 "rdmatrace record --counters 0.1 has its ring" test -s "$ring"
-read -r ft fcs <<< "$(idle $rec)"
+read -r ft fcs <<< "$(idle $rec $(( IDLE / 2 )))"
+kill -INT $rec; wait $rec
+# the same with a full look every second: what a full look costs
+rm -f "$ring"*
+rdmatrace record --ring 1M --gid-scan 1 "$ring" > /dev/null 2>> "$OUT/22-record.err" & rec=$!
+await 10 "rdmatrace record --gid-scan 1 has its ring" test -s "$ring"
+read -r gt gcs <<< "$(idle $rec $(( IDLE / 2 )))"
 kill -INT $rec; wait $rec
 # the same without the counters (one snapshot at the start): the trace and rtnetlink alone
 rm -f "$ring"*
@@ -73,6 +82,9 @@ rm -f "$ring"*
 	echo "record_10hz_ticks $ft"
 	echo "record_10hz_secs $(awk -v c="$fcs" 'BEGIN { printf "%.2f", c / 100 }')"
 	echo "record_10hz_cpu_pct $(pct "$ft" "$fcs")"
+	echo "record_scan1_ticks $gt"
+	echo "record_scan1_secs $(awk -v c="$gcs" 'BEGIN { printf "%.2f", c / 100 }')"
+	echo "record_scan1_cpu_pct $(pct "$gt" "$gcs")"
 	echo "record_nocounters_ticks $nt"
 	echo "record_nocounters_secs $(awk -v c="$ncs" 'BEGIN { printf "%.2f", c / 100 }')"
 	echo "record_nocounters_cpu_pct $(pct "$nt" "$ncs")"
