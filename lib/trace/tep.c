@@ -145,9 +145,21 @@ static bool format_refs_declared(const char *buf)
 	return true;
 }
 
+/* The kernel writes its formats in printable ASCII, tabs and newlines; libtraceevent 1.7
+ * follows a NULL pointer on some other bytes (e.g. one inside a field's "[28]") */
+static bool format_plain_text(const char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if ((buf[i] < 0x20 || buf[i] > 0x7e) && buf[i] != '\t' && buf[i] != '\n')
+			return false;
+	return true;
+}
+
 int rd_trace_parse_format(struct tep_handle *tep, const char *buf, size_t len, const char *sys)
 {
-	if (strlen(buf) != len || !format_refs_declared(buf))
+	if (!format_plain_text(buf, len) || !format_refs_declared(buf))
 		return -EINVAL;
 	return tep_parse_event(tep, buf, len, sys) == TEP_ERRNO__SUCCESS ? 0 : -EINVAL;
 }

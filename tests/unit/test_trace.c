@@ -336,16 +336,17 @@ static void put(const char *dir, const char *rel, const char *text)
 }
 
 /* A saved directory's format file is anyone's text: one whose print format hands
- * __print_symbolic() a field it does not declare made libtraceevent follow a NULL pointer
- * (SIGSEGV in rdiag_trace_open_dir; fuzz_trace's find).  Such an event is not loaded and is
- * listed as missing; the rest of the directory is read. */
+ * __print_symbolic() a field it does not declare, and one with a byte above 0x7e in a
+ * field's array size, made libtraceevent follow a NULL pointer (SIGSEGV in
+ * rdiag_trace_open_dir; fuzz_trace's finds).  Such an event is not loaded and is listed as
+ * missing; the rest of the directory is read. */
 static void test_hostile_format(void)
 {
-	char dir[] = "/tmp/rdmadiag-trace-XXXXXX", *hp, *good, *bad, *ev, cmd[600];
+	char dir[] = "/tmp/rdmadiag-trace-XXXXXX", *hp, *good, *bad, *bad2, *ev, cmd[600];
 	struct rdiag_trace *t = NULL;
 	enum rdiag_trace_fail why;
 	size_t i;
-	int listed = 0;
+	int listed = 0, listed2 = 0;
 
 	if (!mkdtemp(dir))
 		return;
@@ -361,13 +362,24 @@ static void test_hostile_format(void)
 	put(dir, "events/header_page", hp);
 	put(dir, "events/rdma_cma/cm_event_handler/format", good);
 	put(dir, "events/rdma_cma/cm_event_done/format", bad);
+	bad2 = slurp(DIR "/events/rdma_cma/cm_send_rej/format");
+	ev = strstr(bad2, "dstaddr[28]");
+	EXPECT_TRUE(ev != NULL);
+	if (ev) {
+		memmove(ev + 9, ev + 8, strlen(ev + 8) + 1);
+		ev[8] = (char)0xa3;	/* dstaddr[\xa328] */
+	}
+	put(dir, "events/rdma_cma/cm_send_rej/format", bad2);
 	EXPECT_EQ(rdiag_trace_open_dir(&t, dir, &why), 0);
 	if (t) {
 		EXPECT_EQ(rdiag_trace_nevents(t), 1);
 		EXPECT_STREQ(rdiag_trace_event_at(t, 0), "rdma_cma:cm_event_handler");
-		for (i = 0; i < rdiag_trace_nmissing(t); i++)
+		for (i = 0; i < rdiag_trace_nmissing(t); i++) {
 			listed |= !strcmp(rdiag_trace_missing_at(t, i), "rdma_cma:cm_event_done");
+			listed2 |= !strcmp(rdiag_trace_missing_at(t, i), "rdma_cma:cm_send_rej");
+		}
 		EXPECT_TRUE(listed);
+		EXPECT_TRUE(listed2);
 		rdiag_trace_close(t);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
@@ -375,6 +387,7 @@ static void test_hostile_format(void)
 	free(hp);
 	free(good);
 	free(bad);
+	free(bad2);
 }
 
 int main(void)
