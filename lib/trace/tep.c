@@ -157,9 +157,67 @@ static bool format_plain_text(const char *buf, size_t len)
 	return true;
 }
 
+/* "N;" of a field line's offset:, size: or signed: (signed may be negative) */
+static const char *number_semi(const char *p, bool sign)
+{
+	const char *d;
+
+	if (sign && *p == '-')
+		p++;
+	for (d = p; *p >= '0' && *p <= '9'; p++)
+		;
+	return p > d && *p == ';' ? p + 1 : NULL;
+}
+
+/* one line of the format section as the kernel writes it:
+ *	field:DECL;<tab>offset:N;<tab>size:N;[<tab>signed:N;]
+ * DECL of identifiers, blanks and '*', and bracketed array sizes ("[28]", "[]", "[4 * 2]");
+ * libtraceevent 1.7 follows a NULL pointer on a bracket it cannot close */
+static bool field_line_plain(const char *p, const char *eol)
+{
+	if (strncmp(p, "\tfield:", 7))
+		return false;
+	for (p += 7; p < eol && *p != ';'; p++) {
+		if (*p == '[') {
+			for (p++; p < eol && *p != ']'; p++)
+				if (!ident_char(*p) && !strchr(" +-*/()", *p))
+					return false;
+			if (p == eol)
+				return false;
+		} else if (!ident_char(*p) && *p != ' ' && *p != '*') {
+			return false;
+		}
+	}
+	if (p == eol || strncmp(p, ";\toffset:", 9) || !(p = number_semi(p + 9, false)) ||
+	    strncmp(p, "\tsize:", 6) || !(p = number_semi(p + 6, false)))
+		return false;
+	if (p < eol && (strncmp(p, "\tsigned:", 8) || !(p = number_semi(p + 8, true))))
+		return false;
+	return p == eol;
+}
+
+/* the kernel's layout: "name: ", "ID: ", "format:", then field lines or empty ones up to
+ * "print fmt: " (libtraceevent 1.7 follows a NULL pointer on a file cut in a field line) */
+static bool format_fields_plain(const char *buf)
+{
+	const char *p = strstr(buf, "\nformat:\n"), *end = strstr(buf, "\nprint fmt: ");
+
+	if (strncmp(buf, "name: ", 6) || !strstr(buf, "\nID: ") || !p || !end || end < p)
+		return false;
+	for (p += 9; p < end + 1; ) {
+		const char *eol = strchr(p, '\n');
+
+		if (eol > p && !field_line_plain(p, eol))
+			return false;
+		p = eol + 1;
+	}
+	return true;
+}
+
 int rd_trace_parse_format(struct tep_handle *tep, const char *buf, size_t len, const char *sys)
 {
-	if (!format_plain_text(buf, len) || !format_refs_declared(buf))
+	if (!format_plain_text(buf, len) || !format_fields_plain(buf) ||
+	    !format_refs_declared(buf))
 		return -EINVAL;
 	return tep_parse_event(tep, buf, len, sys) == TEP_ERRNO__SUCCESS ? 0 : -EINVAL;
 }

@@ -336,9 +336,9 @@ static void put(const char *dir, const char *rel, const char *text)
 }
 
 /* A saved directory's format file is anyone's text: one whose print format hands
- * __print_symbolic() a field it does not declare, and one with a byte above 0x7e in a
- * field's array size, made libtraceevent follow a NULL pointer (SIGSEGV in
- * rdiag_trace_open_dir; fuzz_trace's finds).  Such an event is not loaded and is listed as
+ * __print_symbolic() a field it does not declare, one with a byte above 0x7e in a field's
+ * array size, and one cut after a field's "[", made libtraceevent follow a NULL pointer
+ * (SIGSEGV in rdiag_trace_open_dir; fuzz_trace's finds).  Such an event is not loaded and is listed as
  * missing; the rest of the directory is read. */
 static void test_hostile_format(void)
 {
@@ -346,7 +346,7 @@ static void test_hostile_format(void)
 	struct rdiag_trace *t = NULL;
 	enum rdiag_trace_fail why;
 	size_t i;
-	int listed = 0, listed2 = 0;
+	int listed = 0, listed2 = 0, listed3 = 0;
 
 	if (!mkdtemp(dir))
 		return;
@@ -370,6 +370,14 @@ static void test_hostile_format(void)
 		ev[8] = (char)0xa3;	/* dstaddr[\xa328] */
 	}
 	put(dir, "events/rdma_cma/cm_send_rej/format", bad2);
+	ev = strstr(good, "srcaddr[");
+	EXPECT_TRUE(ev != NULL);
+	if (ev) {
+		char *cut = strndup(good, (size_t)(ev - good) + 8);	/* ... srcaddr[ */
+
+		put(dir, "events/rdma_cma/cm_id_attach/format", cut);
+		free(cut);
+	}
 	EXPECT_EQ(rdiag_trace_open_dir(&t, dir, &why), 0);
 	if (t) {
 		EXPECT_EQ(rdiag_trace_nevents(t), 1);
@@ -377,9 +385,11 @@ static void test_hostile_format(void)
 		for (i = 0; i < rdiag_trace_nmissing(t); i++) {
 			listed |= !strcmp(rdiag_trace_missing_at(t, i), "rdma_cma:cm_event_done");
 			listed2 |= !strcmp(rdiag_trace_missing_at(t, i), "rdma_cma:cm_send_rej");
+			listed3 |= !strcmp(rdiag_trace_missing_at(t, i), "rdma_cma:cm_id_attach");
 		}
 		EXPECT_TRUE(listed);
 		EXPECT_TRUE(listed2);
+		EXPECT_TRUE(listed3);
 		rdiag_trace_close(t);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
