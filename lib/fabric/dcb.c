@@ -325,9 +325,9 @@ static int dcb_request(struct rdiag_fabric *f, const char *ifname, uint8_t cmd,
 		}
 		ret = rd_dcb_parse_datagram(buf, (size_t)r, d, &why);
 	}
-	if (ret == -EBADMSG)
-		rd_fabric_seterr(f, "malformed dcbnl reply for %s: %s", ifname,
-				 why ? why : "?");
+	/* an NLMSG_ERROR of -EBADMSG is the kernel refusing, not a malformed reply: no why */
+	if (ret == -EBADMSG && why)
+		rd_fabric_seterr(f, "malformed dcbnl reply for %s: %s", ifname, why);
 	else if (ret == -EOPNOTSUPP)
 		rd_fabric_seterr(f, "%s has no DCB (the driver does not implement dcbnl)",
 				 ifname);

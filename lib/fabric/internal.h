@@ -66,7 +66,8 @@ int rd_pause_parse_datagram(const void *buf, size_t len, uint16_t family,
  * message, or NLMSG_ERROR).  0; -errno of an NLMSG_ERROR; -EBADMSG when malformed (a
  * message past the datagram, an attribute past its message, a known attribute of the wrong
  * size).  Attributes this code does not know are skipped.  why (may be NULL) gets a short
- * reason for -EBADMSG. */
+ * reason for a malformed reply, and stays NULL for the kernel's own error: that may be
+ * -EBADMSG too (the kernel refusing the request), so tell the two apart by why. */
 int rd_dcb_parse_datagram(const void *buf, size_t len, struct rdiag_dcb *out,
 			  const char **why);
 

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,146 @@ static int header_sizes(struct rdiag_trace *t, const char *hp)
 	return 0;
 }
 
+#define FORMAT_MAX_FIELDS 256
+
+static bool ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/* the name a "field:" declaration declares: its last identifier, after any [N] suffixes
+ * ("u32 cm_id", "unsigned char srcaddr[28]", "__data_loc char[] name") */
+static void field_name(const char *decl, size_t len, const char **name, size_t *nlen)
+{
+	size_t e = len, b;
+
+	while (e && (decl[e - 1] == ' ' || decl[e - 1] == ']')) {
+		if (decl[e - 1] == ']')
+			while (e && decl[e - 1] != '[')
+				e--;
+		if (e)
+			e--;
+	}
+	for (b = e; b && ident_char(decl[b - 1]); b--)
+		;
+	*name = decl + b;
+	*nlen = e - b;
+}
+
+/* Every REC->NAME of the print format names a declared field.  libtraceevent 1.7 follows a
+ * NULL field when __print_symbolic() or __print_flags() is given an undeclared one (a
+ * format file of a saved directory is anyone's text; the kernel never writes that). */
+static bool format_refs_declared(const char *buf)
+{
+	const char *names[FORMAT_MAX_FIELDS], *p, *fmt = strstr(buf, "\nprint fmt:");
+	size_t lens[FORMAT_MAX_FIELDS], n = 0, i;
+
+	if (!fmt)
+		return true;	/* libtraceevent refuses it */
+	for (p = buf; (p = strstr(p, "field:")) && p < fmt; ) {
+		const char *decl = p + 6, *semi = memchr(decl, ';', (size_t)(fmt - decl));
+
+		if (!semi)
+			break;
+		if (n == FORMAT_MAX_FIELDS)
+			return false;
+		field_name(decl, (size_t)(semi - decl), &names[n], &lens[n]);
+		n++;
+		p = semi;
+	}
+	for (p = fmt; (p = strstr(p, "REC->")); ) {
+		const char *id = p + 5;
+		size_t l = 0;
+
+		while (ident_char(id[l]))
+			l++;
+		for (i = 0; i < n && (lens[i] != l || memcmp(names[i], id, l)); i++)
+			;
+		if (i == n)
+			return false;
+		p = id + l;
+	}
+	return true;
+}
+
+/* The kernel writes its formats in printable ASCII, tabs and newlines; libtraceevent 1.7
+ * follows a NULL pointer on some other bytes (e.g. one inside a field's "[28]") */
+static bool format_plain_text(const char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if ((buf[i] < 0x20 || buf[i] > 0x7e) && buf[i] != '\t' && buf[i] != '\n')
+			return false;
+	return true;
+}
+
+/* "N;" of a field line's offset:, size: or signed: (signed may be negative) */
+static const char *number_semi(const char *p, bool sign)
+{
+	const char *d;
+
+	if (sign && *p == '-')
+		p++;
+	for (d = p; *p >= '0' && *p <= '9'; p++)
+		;
+	return p > d && *p == ';' ? p + 1 : NULL;
+}
+
+/* one line of the format section as the kernel writes it:
+ *	field:DECL;<tab>offset:N;<tab>size:N;[<tab>signed:N;]
+ * DECL of identifiers, blanks and '*', and bracketed array sizes ("[28]", "[]", "[4 * 2]");
+ * libtraceevent 1.7 follows a NULL pointer on a bracket it cannot close */
+static bool field_line_plain(const char *p, const char *eol)
+{
+	if (strncmp(p, "\tfield:", 7))
+		return false;
+	for (p += 7; p < eol && *p != ';'; p++) {
+		if (*p == '[') {
+			for (p++; p < eol && *p != ']'; p++)
+				if (!ident_char(*p) && !strchr(" +-*/()", *p))
+					return false;
+			if (p == eol)
+				return false;
+		} else if (!ident_char(*p) && *p != ' ' && *p != '*') {
+			return false;
+		}
+	}
+	if (p == eol || strncmp(p, ";\toffset:", 9) || !(p = number_semi(p + 9, false)) ||
+	    strncmp(p, "\tsize:", 6) || !(p = number_semi(p + 6, false)))
+		return false;
+	if (p < eol && (strncmp(p, "\tsigned:", 8) || !(p = number_semi(p + 8, true))))
+		return false;
+	return p == eol;
+}
+
+/* the kernel's layout: "name: ", "ID: ", "format:", then field lines or empty ones up to
+ * "print fmt: " (libtraceevent 1.7 follows a NULL pointer on a file cut in a field line) */
+static bool format_fields_plain(const char *buf)
+{
+	const char *p = strstr(buf, "\nformat:\n"), *end = strstr(buf, "\nprint fmt: ");
+
+	if (strncmp(buf, "name: ", 6) || !strstr(buf, "\nID: ") || !p || !end || end < p)
+		return false;
+	for (p += 9; p < end + 1; ) {
+		const char *eol = strchr(p, '\n');
+
+		if (eol > p && !field_line_plain(p, eol))
+			return false;
+		p = eol + 1;
+	}
+	return true;
+}
+
+int rd_trace_parse_format(struct tep_handle *tep, const char *buf, size_t len, const char *sys)
+{
+	if (!format_plain_text(buf, len) || !format_fields_plain(buf) ||
+	    !format_refs_declared(buf))
+		return -EINVAL;
+	return tep_parse_event(tep, buf, len, sys) == TEP_ERRNO__SUCCESS ? 0 : -EINVAL;
+}
+
 static int add_name(struct rdiag_trace *t, const char *sys, const char *ev)
 {
 	char *s;
@@ -121,7 +262,7 @@ static int load_system(struct rdiag_trace *t, const char *dir, const char *sys)
 			continue;
 		if (rd_trace_slurp(path, &buf, &len))
 			continue;
-		if (tep_parse_event(t->tep, buf, len, sys) == TEP_ERRNO__SUCCESS) {
+		if (rd_trace_parse_format(t->tep, buf, len, sys) == 0) {
 			err = add_name(t, sys, de->d_name);
 			n++;
 		}

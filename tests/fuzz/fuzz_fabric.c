@@ -12,9 +12,12 @@
  * chain link has a name, a state and terminated texts.  Seeds: tests/fuzz/mk_seeds_fabric.py
  * (the replies of tests/fixtures/fabric). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libmnl/libmnl.h>
+#include <linux/netlink.h>
 
 #include <rdmadiag/fabric.h>
 #include "fabric/internal.h"
@@ -38,6 +41,20 @@ static void check_chain(const struct rdiag_chain *c)
 	}
 }
 
+/* does the datagram hold an NLMSG_ERROR of err (the kernel's own error) */
+static bool kernel_error_in(const uint8_t *b, size_t size, int err)
+{
+	const struct nlmsghdr *h = (const void *)b;
+	int rem = size > INT32_MAX ? INT32_MAX : (int)size;
+
+	for (; mnl_nlmsg_ok(h, rem); h = mnl_nlmsg_next(h, &rem))
+		if (h->nlmsg_type == NLMSG_ERROR &&
+		    h->nlmsg_len >= mnl_nlmsg_size(sizeof(struct nlmsgerr)) &&
+		    ((const struct nlmsgerr *)mnl_nlmsg_get_payload(h))->error == err)
+			return true;
+	return false;
+}
+
 static void dcb(const uint8_t *data, size_t size)
 {
 	uint8_t *b = malloc(size ? size : 1);
@@ -51,9 +68,11 @@ static void dcb(const uint8_t *data, size_t size)
 	memcpy(b, data, size);
 	memset(&d, 0, sizeof(d));
 	ret = rd_dcb_parse_datagram(b, size, &d, &why);
-	free(b);
 	CHECK(ret <= 0 && ret >= -4095);
-	CHECK(ret != -EBADMSG || why != NULL);
+	/* a reason for a malformed reply and only then; none for the kernel's own EBADMSG */
+	CHECK(why == NULL || ret == -EBADMSG);
+	CHECK(ret != -EBADMSG || why != NULL || kernel_error_in(b, size, -EBADMSG));
+	free(b);
 	CHECK(d.app.n <= RDIAG_DCB_APP_MAX && d.peer_app.n <= RDIAG_DCB_APP_MAX);
 	memset(&q, 0, sizeof(q));
 	q.trust = RDIAG_TRUST_NA;

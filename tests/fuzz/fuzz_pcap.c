@@ -1,8 +1,8 @@
 /* libFuzzer target: a whole capture file through the library's read path.
  *
- * The input is written to a memfd and opened by path (/proc/self/fd/N) with
- * rdiag_capture_open() of a file, exactly as rdmadump -r opens a file (libpcap: pcap and pcapng,
- * any link type it accepts).  Every frame is decoded and fed to the per-QP flow analysis;
+ * The input is written to a memfd (one for the process, its contents replaced per input)
+ * and opened by path (/proc/self/fd/N) with rdiag_capture_open() of a file, exactly as
+ * rdmadump -r opens a file (libpcap: pcap and pcapng, any link type it accepts).  Every frame is decoded and fed to the per-QP flow analysis;
  * then every flow, the total and every CM connection are read back.  The file is read a
  * second time through libpcap alone: a classic pcap's records are first read from a mapping
  * (lib/capture/pcap_map.c), and both readers must give the same frames, the same last return
@@ -20,6 +20,8 @@
 #include "pcap_readers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int memfd = -1;
 
 struct fuzz_pcap_flows {
 	struct rdiag_flow_table *ft;
@@ -48,18 +50,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > (1 << 20))
 		return 0;
-	fd = memfd_create("fuzz-pcap", 0);
-	if (fd < 0)
+	/* each open of the path is a file description of its own, at offset 0 */
+	if (memfd < 0 && (memfd = memfd_create("fuzz-pcap", MFD_CLOEXEC)) < 0)
 		return 0;
-	if (write(fd, data, size) != (ssize_t)size || lseek(fd, 0, SEEK_SET) != 0) {
-		close(fd);
+	fd = memfd;
+	if (pwrite(fd, data, size, 0) != (ssize_t)size || ftruncate(fd, (off_t)size) != 0)
 		return 0;
-	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	if (rdiag_flow_open(&fl.ft, &fo) < 0) {
-		close(fd);
+	if (rdiag_flow_open(&fl.ft, &fo) < 0)
 		return 0;
-	}
 	pcap_read_all(path, false, &mapped, fuzz_pcap_frame, &fl);
 	pcap_read_all(path, true, &plain, NULL, NULL);
 	if (!pcap_digest_same(&mapped, &plain))
@@ -80,6 +79,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rdiag_flow_cm_get(fl.ft, i, &ci);
 	}
 	rdiag_flow_close(fl.ft);
-	close(fd);
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "counters_exercise.h"
@@ -51,15 +52,19 @@ static bool path_ok(const char *p, size_t len)
 	return true;
 }
 
-/* What one input made, in order (paths relative to the scratch directory), so that the next
- * input removes exactly that, newest first, instead of walking the tree (nftw: a stat and a
- * directory read per entry); whatever that leaves (nothing, unless an entry could not be
- * removed) is swept by scratch_empty(). */
+/* What one input made, in order (paths relative to the scratch directory, each after a
+ * letter saying what it is: 'd' a directory, 'f' a file or a symbolic link), so that the
+ * next input removes exactly that, newest first, with rmdir or unlink as the letter says (no
+ * lstat to ask), instead of walking the tree (nftw: a stat and a directory read per entry);
+ * whatever that leaves (nothing, unless an entry could not be removed) is swept by
+ * scratch_empty(). */
 static char **made;
 static size_t n_made, cap_made;
 
-static void remember(const char *path)
+static void remember(char kind, const char *path)
 {
+	size_t len = strlen(path);
+
 	if (n_made == cap_made) {
 		size_t ncap = cap_made ? cap_made * 2 : 256;
 		char **nm = realloc(made, ncap * sizeof(*nm));
@@ -69,9 +74,11 @@ static void remember(const char *path)
 		made = nm;
 		cap_made = ncap;
 	}
-	made[n_made] = strdup(path);
+	made[n_made] = malloc(len + 2);
 	if (!made[n_made])
 		abort();
+	made[n_made][0] = kind;
+	memcpy(made[n_made] + 1, path, len + 1);
 	n_made++;
 }
 
@@ -82,11 +89,10 @@ static void unmake(void)
 
 	while (n_made) {
 		char *rel = made[--n_made];
-		struct stat st;
 
-		snprintf(path, sizeof(path), "%s/%s", scratch_dir(), rel);
-		if (lstat(path, &st) == 0 &&
-		    (S_ISDIR(st.st_mode) ? rmdir(path) : unlink(path)) < 0)
+		/* ENOENT: a file made twice by one input, removed already */
+		snprintf(path, sizeof(path), "%s/%s", scratch_dir(), rel + 1);
+		if ((rel[0] == 'd' ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT)
 			left = true;
 		free(rel);
 	}
@@ -115,7 +121,7 @@ static void make_parents(char *path, size_t base)
 	for (s = rel + k; (s = strchr(s + 1, '/')); ) {
 		*s = '\0';
 		if (mkdir(path, 0755) == 0)
-			remember(rel);
+			remember('d', rel);
 		*s = '/';
 	}
 	last = strrchr(rel, '/');
@@ -139,14 +145,16 @@ static void put(const char *rel, size_t rlen, char kind, const char *text, size_
 		memcpy(target, text, tlen);
 		target[tlen] = '\0';
 		if (symlink(target, path) == 0)
-			remember(path + strlen(scratch_dir()) + 1);
+			remember('f', path + strlen(scratch_dir()) + 1);
 		return;
 	}
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
-	remember(path + strlen(scratch_dir()) + 1);
-	if (write(fd, text, tlen) != (ssize_t)tlen || (kind == '=' && write(fd, "\n", 1) != 1))
+	remember('f', path + strlen(scratch_dir()) + 1);
+	/* TEXT and its newline in one write */
+	if (writev(fd, (struct iovec[]){ { (void *)text, tlen }, { (char[]){ "\n" }, 1 } },
+		   kind == '=' ? 2 : 1) < 0)
 		(void)0;
 	close(fd);
 }

@@ -1,7 +1,8 @@
 /* lib/fabric's dcbnl parser on the replies of tests/fixtures/fabric/dcb-*.rec (built by
  * mk_dcb.py from linux/dcbnl.h's layout), replayed through RDMADIAG_NL_REPLAY as the tools
  * read them: every field where the fixture put it, the kernel's EOPNOTSUPP for a device
- * without DCB, and each malformed reply -EBADMSG with its reason, never a partial answer.
+ * without DCB, the kernel's own EBADMSG told from a malformed reply, and each malformed
+ * reply -EBADMSG with its reason, never a partial answer.
  * Every prefix of a good reply is malformed too (a cut datagram). */
 #include <errno.h>
 #include <stdlib.h>
@@ -111,6 +112,17 @@ static void malformed(const char *rec, const char *why)
 	EXPECT_STREQ(err, want);
 }
 
+/* the kernel's own EBADMSG (an NLMSG_ERROR) is a refusal with its errno, not a malformed
+ * reply with no reason ("malformed dcbnl reply for eth0: ?" before; fuzz_fabric's find) */
+static void kernel_ebadmsg(void)
+{
+	struct rdiag_dcb d;
+	char err[256];
+
+	EXPECT_EQ(load(FX "dcb-err-ebadmsg.rec", &d, err, sizeof(err)), -EBADMSG);
+	EXPECT_STREQ(err, "dcbnl query for eth0 refused: Bad message");
+}
+
 /* every cut of the good reply is -EBADMSG (ASan: never a read past the cut) */
 static void prefixes(void)
 {
@@ -195,6 +207,7 @@ int main(void)
 	pfc3();
 	pfc4_noapp();
 	none();
+	kernel_ebadmsg();
 	malformed(FX "dcb-bad-short-pfc.rec", "PFC attribute shorter than struct ieee_pfc");
 	malformed(FX "dcb-bad-msglen.rec", "a message length that does not fit the datagram");
 	malformed(FX "dcb-bad-attrlen.rec", "an attribute past its message");
