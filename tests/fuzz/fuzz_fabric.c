@@ -146,7 +146,7 @@ static void eth(const uint8_t *data, size_t size)
 	free(values);
 }
 
-static void pause(const uint8_t *data, size_t size)
+static void pause_reply(const uint8_t *data, size_t size)
 {
 	uint8_t *b = malloc(size ? size : 1);
 	struct rdiag_eth_pause p;
@@ -182,7 +182,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (data[0] & 1)
 		eth(data + 1, size - 1);
 	else if (data[0] & 2)
-		pause(data + 1, size - 1);
+		pause_reply(data + 1, size - 1);
 	else
 		dcb(data + 1, size - 1);
 	return 0;
