@@ -240,31 +240,16 @@ int rd_dcb_parse_datagram(const void *buf, size_t len, struct rdiag_dcb *out,
 	return 0;
 }
 
-static int socket_ready(struct rdiag_fabric *f)
-{
-	if (f->nl)
-		return 0;
-	f->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
-	if (!f->nl || mnl_socket_bind(f->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		int err = errno ? errno : EPROTONOSUPPORT;
-
-		if (f->nl)
-			mnl_socket_close(f->nl);
-		f->nl = NULL;
-		rd_fabric_seterr(f, "cannot open the rtnetlink socket: %s", strerror(err));
-		return -err;
-	}
-	return 0;
-}
-
 /* one RTM_GETDCB request for IFNAME and its answer parsed into *d */
 static int dcb_request(struct rdiag_fabric *f, const char *ifname, uint8_t cmd,
 		       struct rdiag_dcb *d)
 {
-	char req[256];
+	char req[256], buf[16384];
 	struct nlmsghdr *nlh;
 	struct dcbmsg *dm;
+	const void *rep;
 	const char *why = NULL;
+	size_t replen;
 	int ret;
 
 	if (strlen(ifname) >= 16) {
@@ -282,49 +267,20 @@ static int dcb_request(struct rdiag_fabric *f, const char *ifname, uint8_t cmd,
 	dm->cmd = cmd;
 	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, ifname);
 
-	if (f->replay) {
-		const uint8_t *const *bufs;
-		const size_t *lens;
-		size_t n;
-
-		ret = rd_replay_lookup(f->replay, req, nlh->nlmsg_len, &bufs, &lens, &n);
-		if (ret < 0 || !n) {
-			rd_fabric_seterr(f, "netlink replay: no recorded dcbnl reply for %s", ifname);
-			return -ENOENT;
-		}
-		ret = rd_dcb_parse_datagram(bufs[0], lens[0], d, &why);
-	} else if (f->root[0]) {
+	ret = rd_fabric_exchange(f, false, req, buf, sizeof(buf), &rep, &replen);
+	if (ret == -ENOENT) {
+		rd_fabric_seterr(f, "netlink replay: no recorded dcbnl reply for %s", ifname);
+		return ret;
+	}
+	if (ret == -ENXIO) {
 		/* a fake sysfs tree describes another machine: this host's dcbnl is not asked */
 		rd_fabric_seterr(f, "%s: a sysfs root without RDMADIAG_NL_REPLAY: this host's dcbnl is not asked",
 				 ifname);
-		return -ENXIO;
-	} else {
-		char buf[16384];
-		ssize_t r;
-
-		ret = socket_ready(f);
-		if (ret < 0)
-			return ret;
-		nlh->nlmsg_seq = ++f->seq + (uint32_t)time(NULL);
-		if (f->record)
-			rd_record_write(f->record, "req", req, nlh->nlmsg_len);
-		if (mnl_socket_sendto(f->nl, nlh, nlh->nlmsg_len) < 0) {
-			ret = -errno;
-			rd_fabric_seterr(f, "rtnetlink send: %s", strerror(errno));
-			return ret;
-		}
-		r = mnl_socket_recvfrom(f->nl, buf, sizeof(buf));
-		if (r < 0) {
-			ret = -errno;
-			rd_fabric_seterr(f, "rtnetlink receive: %s", strerror(errno));
-			return ret;
-		}
-		if (f->record) {
-			rd_record_write(f->record, "rep", buf, (size_t)r);
-			fflush(f->record);
-		}
-		ret = rd_dcb_parse_datagram(buf, (size_t)r, d, &why);
+		return ret;
 	}
+	if (ret < 0)
+		return ret;
+	ret = rd_dcb_parse_datagram(rep, replen, d, &why);
 	/* an NLMSG_ERROR of -EBADMSG is the kernel refusing, not a malformed reply: no why */
 	if (ret == -EBADMSG && why)
 		rd_fabric_seterr(f, "malformed dcbnl reply for %s: %s", ifname, why);

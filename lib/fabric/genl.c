@@ -109,72 +109,16 @@ int rd_genl_family_parse(const void *buf, size_t len, uint16_t *id, const char *
 	return 0;
 }
 
-static int socket_ready(struct rdiag_fabric *f)
-{
-	if (f->genl)
-		return 0;
-	f->genl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
-	if (!f->genl || mnl_socket_bind(f->genl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		int err = errno ? errno : EPROTONOSUPPORT;
-
-		if (f->genl)
-			mnl_socket_close(f->genl);
-		f->genl = NULL;
-		rd_fabric_seterr(f, "cannot open the generic netlink socket: %s", strerror(err));
-		return -err;
-	}
-	return 0;
-}
-
 int rd_genl_exchange(struct rdiag_fabric *f, void *req, void *buf, size_t size,
 		     const void **rep, size_t *replen)
 {
-	struct nlmsghdr *nlh = req;
-	ssize_t r;
-	int ret;
+	int ret = rd_fabric_exchange(f, true, req, buf, size, rep, replen);
 
-	if (f->replay) {
-		const uint8_t *const *bufs;
-		const size_t *lens;
-		size_t n;
-
-		ret = rd_replay_lookup(f->replay, req, nlh->nlmsg_len, &bufs, &lens, &n);
-		if (ret < 0 || !n) {
-			rd_fabric_seterr(f, "netlink replay: no recorded generic netlink reply");
-			return -ENOENT;
-		}
-		*rep = bufs[0];
-		*replen = lens[0];
-		return 0;
-	}
-	if (f->root[0]) {
+	if (ret == -ENOENT)
+		rd_fabric_seterr(f, "netlink replay: no recorded generic netlink reply");
+	else if (ret == -ENXIO)
 		rd_fabric_seterr(f, "a sysfs root without RDMADIAG_NL_REPLAY: this host's ethtool netlink is not asked");
-		return -ENXIO;
-	}
-	ret = socket_ready(f);
-	if (ret < 0)
-		return ret;
-	nlh->nlmsg_seq = ++f->seq + (uint32_t)time(NULL);
-	if (f->record)
-		rd_record_write(f->record, "req", req, nlh->nlmsg_len);
-	if (mnl_socket_sendto(f->genl, nlh, nlh->nlmsg_len) < 0) {
-		ret = -errno;
-		rd_fabric_seterr(f, "generic netlink send: %s", strerror(errno));
-		return ret;
-	}
-	r = mnl_socket_recvfrom(f->genl, buf, size);
-	if (r < 0) {
-		ret = -errno;
-		rd_fabric_seterr(f, "generic netlink receive: %s", strerror(errno));
-		return ret;
-	}
-	if (f->record) {
-		rd_record_write(f->record, "rep", buf, (size_t)r);
-		fflush(f->record);
-	}
-	*rep = buf;
-	*replen = (size_t)r;
-	return 0;
+	return ret;
 }
 
 int rd_genl_ethtool_family(struct rdiag_fabric *f, uint16_t *id)

@@ -30,6 +30,15 @@ struct rdiag_fabric {
 void rd_fabric_seterr(struct rdiag_fabric *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* ---- nl_exchange.c ---- */
+/* send request REQ (a complete message; seq filled here) on the rtnetlink socket, or the
+ * generic netlink one when GENERIC, or look it up in the replay; *rep and *replen: the first
+ * reply datagram (in BUF of SIZE bytes when live, in the replay otherwise).  0; -ENOENT not
+ * in the replay and -ENXIO a sysfs root without a replay (the caller says which request);
+ * other -errno with f->err set */
+int rd_fabric_exchange(struct rdiag_fabric *f, bool generic, void *req, void *buf, size_t size,
+		       const void **rep, size_t *replen);
+
 /* ---- nl_walk.c ---- */
 /* the attributes of NEST (or of message NLH after OFFSET bytes when nest is NULL) through cb,
  * within the message (lib/netlink's rd_nl_attr_parse).  libmnl ends a walk quietly at an
