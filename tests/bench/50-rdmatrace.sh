@@ -89,9 +89,9 @@ else
 	if command -v strace > /dev/null; then	# attached after the start-up, like idle()
 		tools/rdmatrace record --ring 1M "$ring" > /dev/null 2>&1 & p=$!
 		sleep 2
-		strace -c -f -p $p -o "$BENCH_WORK/rdmatrace-strace" 2> /dev/null & s=$!
+		strace -c -f -p $p -o "$BENCH_WORK/rdmatrace-strace" 2> /dev/null & sp=$!
 		sleep $(( IDLE / 2 ))
-		kill -INT $s; wait $s 2> /dev/null
+		kill -INT $sp; wait $sp 2> /dev/null
 		stop $p
 		calls=$(awk '$NF == "total" { print $4 }' "$BENCH_WORK/rdmatrace-strace")
 		printf '   %-52s %s\n' "  system calls (strace -c -f -p, $(( IDLE / 2 )) idle s)" \
