@@ -114,8 +114,11 @@ if [ ! -s "$f" ]; then
 fi
 v() { awk -v k="$1" '$1 == k { print $2 }' "$f"; }
 printf '   %-52s %s\n' "  guest" "$(head -1 "$f" | sed 's/^# rdmatrace idle CPU in the QEMU guest //')"
-grow() {	# LABEL KEY: "P % of a core (T ticks in S s)"
-	printf '   %-52s %s %% of a core (%s ticks in %s s)\n' "$1" "$(v "$2"_cpu_pct)" "$(v "$2"_ticks)" "$(v "$2"_secs)"
+grow() {	# LABEL KEY: "P % of a core (T ticks in S s[; W wakeups/s])"
+	local w
+	w=$(v "$2"_wakeups_per_s)
+	printf '   %-52s %s %% of a core (%s ticks in %s s%s)\n' "$1" "$(v "$2"_cpu_pct)" "$(v "$2"_ticks)" \
+		"$(v "$2"_secs)" "${w:+; $w wakeups/s}"
 }
 grow "rdmatrace (live events)" trace
 grow "rdmatrace record --ring 1M FILE (counters every 1 s)" record
@@ -123,5 +126,6 @@ grow "rdmatrace record --ring 1M FILE (counters every 1 s)" record
 [ -n "$(v record_scan1_cpu_pct)" ] && grow "  the same at --gid-scan 1 (a full look a second)" record_scan1
 [ -n "$(v record_nocounters_cpu_pct)" ] && grow "  the same at --counters 3600 (trace + rtnetlink)" record_nocounters
 [ -n "$(v rdmastat_i1_cpu_pct)" ] && grow "  the floor: rdmastat -i 1 (the same counters)" rdmastat_i1
+[ -n "$(v rdmastat_10hz_cpu_pct)" ] && grow "  rdmastat -i 0.1 (the 10 Hz row less RES_QP, ring)" rdmastat_10hz
 bench_target "rdmatrace idle < 1 % of a core (guest, TCG)" "$(v trace_cpu_pct) < 1" "$(v trace_cpu_pct) %"
 exit 0
