@@ -48,7 +48,12 @@ int rd_trace_live_read(struct rdiag_trace *t, uint64_t *lost)
 
 int rdiag_trace_wait(struct rdiag_trace *t, int timeout_ms)
 {
-	struct pollfd pfd[64];
+	return rdiag_trace_wait_fd(t, -1, timeout_ms);
+}
+
+int rdiag_trace_wait_fd(struct rdiag_trace *t, int fd, int timeout_ms)
+{
+	struct pollfd pfd[65];
 	int i, n = 0, r;
 
 	if (!t)
@@ -65,6 +70,12 @@ int rdiag_trace_wait(struct rdiag_trace *t, int timeout_ms)
 	/* more CPUs than that: poll those, and let the timeout catch the others */
 	if (t->ncpu > 64 && (timeout_ms < 0 || timeout_ms > 200))
 		timeout_ms = 200;
+	if (fd >= 0) {
+		pfd[n].fd = fd;
+		pfd[n].events = POLLIN;
+		pfd[n].revents = 0;
+		n++;
+	}
 	r = poll(pfd, (nfds_t)n, timeout_ms);
 	if (r < 0)
 		return -errno;

@@ -16,6 +16,12 @@
 #   bench_target "text" "awk-expression" "measured text"   PASS/MISS line (MISS is recorded)
 # The machine is shared (other builds and VMs run beside the bench), so wall-clock rates move
 # with the load; CPU time (user+sys of the process) moves much less.  Rows show both.
+# A section run on its own (bash tests/bench/NN-name.sh) has none of them from tests/bench/run:
+# the tree is this file's, scratch is tests/bench/work, and missed targets are only printed.
+: "${BENCH_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+: "${BENCH_WORK:=$BENCH_ROOT/tests/bench/work}"
+: "${BENCH_FAILS:=/dev/null}"
+mkdir -p "$BENCH_WORK" || exit 2
 declare -A SEC CPU PPS CPPS RSS_KIB
 
 bench_section() {

@@ -29,10 +29,6 @@ enum { OPT_RING = 300, OPT_COUNTERS, OPT_INPUT, OPT_TRACEFS, OPT_DURATION, OPT_T
        OPT_GID_SCAN };
 
 #define SNAP_MIN_GAP_NS 1000000000ull	/* at most one snapshot copy a second */
-/* while waiting on rtnetlink, the trace is read at least this often (its records carry the
- * kernel's own times, so only a trigger waits that long) */
-#define TRACE_POLL_MS 250
-
 static struct {
 	const char *file, *input, *tracefs, *thresholds;
 	uint64_t size;
@@ -377,14 +373,12 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 			if (end && end - now < wait)
 				wait = end > now ? end - now : 0;
 			ms = (int)(wait / 1000000u) + 1;
-			if (m) {
+			if (t && !input_done) {	/* one poll: the trace and rtnetlink */
+				rdiag_trace_wait_fd(t, m ? rdiag_rtmon_fd(m) : -1, ms);
+			} else if (m) {
 				struct pollfd pfd = { .fd = rdiag_rtmon_fd(m), .events = POLLIN };
 
-				if (t && !input_done && ms > TRACE_POLL_MS)
-					ms = TRACE_POLL_MS;
 				poll(&pfd, 1, ms);
-			} else if (t && !input_done) {
-				rdiag_trace_wait(t, ms);
 			} else {
 				struct timespec ts = { (time_t)(wait / 1000000000u),
 						       (long)(wait % 1000000000u) };

@@ -129,6 +129,9 @@ int rdiag_trace_read(struct rdiag_trace *t, rdiag_trace_cb cb, void *arg, uint64
  * may be) something to read, 0 the time ran out, -errno (-EINTR: a signal arrived).  Offline
  * it returns 1 at once. */
 int rdiag_trace_wait(struct rdiag_trace *t, int timeout_ms);
+/* the same, in one poll() with fd (>= 0; e.g. a netlink socket) as well: 1 also when fd is
+ * readable */
+int rdiag_trace_wait_fd(struct rdiag_trace *t, int fd, int timeout_ms);
 
 /* decode one raw ring-buffer sub-buffer (header + events, as trace_pipe_raw gives them) of
  * len bytes: bounds-checked against len, whatever its content */
