@@ -159,8 +159,9 @@ int rd_genl_ethtool_family(struct rdiag_fabric *f, uint16_t *id)
 		rd_fabric_seterr(f, "this kernel has no ethtool netlink: not available here");
 		return -EOPNOTSUPP;
 	}
-	if (ret == -EBADMSG) {
-		rd_fabric_seterr(f, "malformed generic netlink family reply: %s", why ? why : "?");
+	/* an NLMSG_ERROR of -EBADMSG is the kernel refusing, not a malformed reply: no why */
+	if (ret == -EBADMSG && why) {
+		rd_fabric_seterr(f, "malformed generic netlink family reply: %s", why);
 		return ret;
 	}
 	if (ret < 0) {

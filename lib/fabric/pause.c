@@ -151,9 +151,9 @@ int rdiag_fabric_pause(struct rdiag_fabric *f, const char *ifname, struct rdiag_
 		return ret;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	ret = rd_pause_parse_datagram(rep, replen, fam, &p, &why);
-	if (ret == -EBADMSG)
-		rd_fabric_seterr(f, "malformed ethtool pause reply for %s: %s", ifname,
-				 why ? why : "?");
+	/* an NLMSG_ERROR of -EBADMSG is the kernel refusing, not a malformed reply: no why */
+	if (ret == -EBADMSG && why)
+		rd_fabric_seterr(f, "malformed ethtool pause reply for %s: %s", ifname, why);
 	else if (ret == -EOPNOTSUPP)
 		rd_fabric_seterr(f, "%s: link-level pause not available here (the driver has no get_pauseparam)",
 				 ifname);

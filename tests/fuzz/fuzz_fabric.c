@@ -157,14 +157,16 @@ static void pause_reply(const uint8_t *data, size_t size)
 	memcpy(b, data, size);
 	ret = rd_genl_family_parse(b, size, &id, &why);
 	CHECK(ret <= 0 && ret >= -4095);
-	CHECK(ret != -EBADMSG || why != NULL);
+	CHECK(why == NULL || ret == -EBADMSG);
+	CHECK(ret != -EBADMSG || why != NULL || kernel_error_in(b, size, -EBADMSG));
 	CHECK(ret != 0 || id != 0);
 	memset(&p, 0xa5, sizeof(p));
 	why = NULL;
 	ret = rd_pause_parse_datagram(b, size, 21, &p, &why);
-	free(b);
 	CHECK(ret <= 0 && ret >= -4095);
-	CHECK(ret != -EBADMSG || why != NULL);
+	CHECK(why == NULL || ret == -EBADMSG);
+	CHECK(ret != -EBADMSG || why != NULL || kernel_error_in(b, size, -EBADMSG));
+	free(b);
 	if (ret == 0) {
 		CHECK(p.autoneg >= -1 && p.autoneg <= 1);
 		CHECK(p.rx >= -1 && p.rx <= 1 && p.tx >= -1 && p.tx <= 1);
