@@ -5,38 +5,9 @@
 # rdmatrace -c on the same capture; the ring's size, kill -9, and the one-line errors.
 load helper
 load wait
+load record
 
-SYSFIX="$FIX/sysfs"
 CAP="$FIX/trace/rxe-6.1"
-
-setup() {
-	TMP=$(mktemp -d)
-	cp -a "$SYSFIX/rxe" "$TMP/rxe"
-	export RDMADIAG_SYSFS_ROOT=$TMP/rxe
-	HW=$TMP/rxe/sys/class/infiniband
-	REC=
-}
-teardown() {
-	[ -z "$REC" ] || kill -9 "$REC" 2> /dev/null || :
-	[ -z "${MOVER:-}" ] || kill "$MOVER" 2> /dev/null || :
-	rm -rf "$TMP"
-}
-
-# start the recorder in the background: ARGS...
-rec_bg() {
-	rdmatrace record "$@" > "$TMP/out" 2> "$TMP/err" &
-	REC=$!
-}
-# the dump (JSON) has at least N records of TYPE
-dump_has() { [ "$(rdmatrace dump -j "$1" 2> /dev/null | jq -r .type | grep -cx "$2")" -ge "$3" ]; }
-count_of() { rdmatrace dump -j "$1" 2> /dev/null | jq -r .type | grep -cx "$2" || :; }
-stop_rec() {
-	kill -"${1:-TERM}" "$REC"
-	local rc=0
-	wait "$REC" || rc=$?
-	REC=
-	return "$rc"
-}
 
 @test "record: the counters that moved between snapshots, with the change written to sysfs" {
 	rec_bg --ring 64k --counters 0.05 "$TMP/ring"

@@ -5,36 +5,10 @@
 # recording (RDMADIAG_NL_REPLAY) with the pingpong QP put in ERR.
 load helper
 load wait
+load record
 
-SYSFIX="$FIX/sysfs"
 NL="$FIX/netlink"
 
-setup() {
-	TMP=$(mktemp -d)
-	cp -a "$SYSFIX/rxe" "$TMP/rxe"
-	export RDMADIAG_SYSFS_ROOT=$TMP/rxe
-	HW=$TMP/rxe/sys/class/infiniband
-	REC=
-}
-teardown() {
-	[ -z "$REC" ] || kill -9 "$REC" 2> /dev/null || :
-	rm -rf "$TMP"
-}
-
-rec_bg() {
-	rdmatrace record "$@" > "$TMP/out" 2> "$TMP/err" &
-	REC=$!
-}
-stop_rec() {
-	kill -INT "$REC"
-	local rc=0
-	wait "$REC" || rc=$?
-	REC=
-	return "$rc"
-}
-# the dump (JSON) has exactly / at least N records of TYPE
-count_of() { rdmatrace dump -j "$1" 2> /dev/null | jq -r .type | grep -cx "$2" || :; }
-dump_has() { [ "$(count_of "$1" "$2")" -ge "$3" ]; }
 # a sysfs file replaced in one rename, so that no snapshot reads it half-written
 put() { echo "$2" > "$1.new" && mv "$1.new" "$1"; }
 # a counter's value moved by N: FILE N
@@ -58,7 +32,7 @@ add() { put "$1" $(($(cat "$1") + $2)); }
 	add "$f" 700
 	wait_until 10 "the second burst's marker" dump_has "$TMP/ring" marker 2
 	sleep 0.3	# snapshots after the burst, the counter standing still: nothing more
-	stop_rec
+	stop_rec INT
 	run rdmatrace dump -j "$TMP/ring"
 	assert_success
 	run jq -r 'select(.type == "marker") | .text' <<< "$output"
@@ -83,7 +57,7 @@ threshold line 2 (rcvd_pkts@rxe0 > +100): rxe0/1 rcvd_pkts delta 700"
 	add "$HW/rxe0/ports/1/hw_counters/sent_pkts" 100000
 	wait_until 10 "two markers" dump_has "$TMP/ring" marker 2
 	sleep 0.3
-	stop_rec
+	stop_rec INT
 	run rdmatrace dump -j "$TMP/ring"
 	run jq -r 'select(.type == "marker") | .text' <<< "$output"
 	assert_line "threshold line 2 (duplicate_request > 41): rxe1/1 duplicate_request absolute 42"
@@ -127,7 +101,7 @@ threshold line 2 (rcvd_pkts@rxe0 > +100): rxe0/1 rcvd_pkts delta 700"
 	wait_until 10 "the changed GID" dump_has "$TMP/ring" gid 2
 	put "$p/gids/2" 0000:0000:0000:0000:0000:0000:0000:0000
 	wait_until 10 "the removed GID" dump_has "$TMP/ring" gid 3
-	stop_rec
+	stop_rec INT
 	run rdmatrace dump -j "$TMP/ring"
 	assert_success
 	run jq -r 'select(.type == "gid") | "\(.dev)/\(.port) \(.index) \(.action) \(.gid) \(.old_gid // "-") \(.gid_type) \(.ndev)"' <<< "$output"
@@ -153,7 +127,7 @@ rxe0/1 2 removed 0000:0000:0000:0000:0000:ffff:c612:0506 - RoCE v2 veth0"
 	wait_until 10 "the port change" dump_has "$TMP/ring" port 3
 	# the change asked for a full look, which read the GID tables too
 	wait_until 10 "the added GID" dump_has "$TMP/ring" gid 1
-	stop_rec
+	stop_rec INT
 	run rdmatrace dump "$TMP/ring"
 	assert_line --regexp "Z port rxe1/1 DOWN \\(LINK_UP\\)$"
 	assert_line --regexp "Z gid rxe0/1 index 2 added 0000:0000:0000:0000:0000:ffff:c612:0505"
@@ -173,7 +147,7 @@ rxe0/1 2 removed 0000:0000:0000:0000:0000:ffff:c612:0506 - RoCE v2 veth0"
 	RDMADIAG_NL_REPLAY=$TMP/qp.rec rec_bg --ring 64k --counters 0.05 "$TMP/ring"
 	wait_until 10 "the marker" dump_has "$TMP/ring" marker 1
 	sleep 0.3	# more looks at the QP still in ERR: nothing more
-	stop_rec
+	stop_rec INT
 	run rdmatrace dump -j "$TMP/ring"
 	assert_success
 	# the QP as rdma res show qp listed it in the guest, now in ERR
