@@ -164,14 +164,11 @@ for d in $X0 $X1; do dcb -s -j pfc show dev $d > "$J-pause.$d.pfc.json" 2>&1; do
 # and rdmastat fabric -j read both ends.  Then rdmastat fabric -i over the knob's "link 5":
 # its first samples are taken once it has read both ends' ethtool -S (it reads the pause of
 # a netdev before its ethtool -S), the knob is written while it is stopped.
-reads_past() { local n; read -r n < /sys/class/net/$1/dcbdev/stats_reads; [ "$n" -gt "$2" ]; }
 linkpause_interval() {
-	local r0 r1 s
-	read -r r0 < /sys/class/net/$X0/dcbdev/stats_reads
-	read -r r1 < /sys/class/net/$X1/dcbdev/stats_reads
-	rdmastat fabric -j -i 0.3 > "$J-linkpause.fabric-i.json" 2> "$J-linkpause.fabric-i.err" &
-	s=$!
-	wait_for 10 reads_past $X0 "$r0" && wait_for 10 reads_past $X1 "$r1" && kill -STOP $s
+	local s
+	first_sample "$J-linkpause.fabric-i.json" "$J-linkpause.fabric-i.err" "$X0 $X1" \
+		rdmastat fabric -j -i 0.3
+	s=$spid
 	echo 'link 5' > /sys/class/net/$X0/dcbdev/pause
 	kill -CONT $s
 	wait $s

@@ -36,33 +36,26 @@ dcb_both() {
 	shift 2
 	for d in $X0 $X1; do dcb "$w" "$v" dev "$d" "$@" || return 1; done
 }
-reads_past() { local n; read -r n < /sys/class/net/$1/dcbdev/stats_reads; [ "$n" -gt "$2" ]; }
 # measure PHASE traffic [top]: rdmastat fabric -j -i over the traffic, ethtool -S around
 # it (with top also rdmatop -b --screen fabric -n 2 over it), then rdmadoctor local -j.  The traffic is ucmatose ToS 106 rxed0 -> rxed1; its server listens before the tools
 # start, the client runs once each tool has read both ends' counters (the module's
 # dcbdev/stats_reads) and while they are stopped (SIGSTOP): their second sample comes after
 # the traffic however long that takes under TCG.
 measure() {
-	local d s srv r0 r1 t0 top=
+	local d s srv t0 top=
 	for d in $X0 $X1; do ethtool -S "$d" > "$J-$1.before.$d.ethtool"; done
-	read -r r0 < /sys/class/net/$X0/dcbdev/stats_reads
-	read -r r1 < /sys/class/net/$X1/dcbdev/stats_reads
 	timeout 30 ucmatose -b "$XB" -p "$PORT" -t "$TOS" -C "$MSGS" -S 1024 >&2 2>&1 &
 	srv=$!
 	wait_cm_listen "$PORT" || log "$1: ucmatose server did not listen"
 	log "$1: server listens"
 	if [ "${3:-}" = top ]; then
-		rdmatop -b --screen fabric -n 2 -d $IVAL > "$J-$1.rdmatop.txt" 2>&1 &
-		top=$!
-		wait_for 10 reads_past $X0 "$r0" && wait_for 10 reads_past $X1 "$r1" &&
-			kill -STOP $top
-		read -r r0 < /sys/class/net/$X0/dcbdev/stats_reads
-		read -r r1 < /sys/class/net/$X1/dcbdev/stats_reads
+		first_sample "$J-$1.rdmatop.txt" "$J-$1.rdmatop.txt" "$X0 $X1" \
+			rdmatop -b --screen fabric -n 2 -d $IVAL
+		top=$spid
 	fi
 	log "$1: rdmastat fabric -i"
-	rdmastat fabric -j -i $IVAL > "$J-$1.fabric.json" 2> "$J-$1.fabric.err" &
-	s=$!
-	wait_for 10 reads_past $X0 "$r0" && wait_for 10 reads_past $X1 "$r1" && kill -STOP $s
+	first_sample "$J-$1.fabric.json" "$J-$1.fabric.err" "$X0 $X1" rdmastat fabric -j -i $IVAL
+	s=$spid
 	t0=$(now_cs)
 	timeout 30 ucmatose -s "$XB" -b "$XA" -p "$PORT" -t "$TOS" -C "$MSGS" -S 1024 >&2 2>&1
 	tap_ok "$1: ucmatose ToS $TOS ($MSGS x 1 KiB) $R0 -> $R1 between rdmastat -i's samples" \

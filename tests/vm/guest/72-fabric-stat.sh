@@ -19,7 +19,6 @@ TOS=106 PRIO=3 PORT=7182 MSGS=10 IVAL=0.5
 J=$OUT/72
 have rdmastat || { tap_fail "rdmastat is in the image"; exit 0; }
 
-reads_past() { local n; read -r n < /sys/class/net/$1/dcbdev/stats_reads; [ "$n" -gt "$2" ]; }
 app_both() { dcb app add dev $X0 dscp-prio 26:$PRIO && dcb app add dev $X1 dscp-prio 26:$PRIO; }
 undo() {
 	rdma link delete $R0 2>/dev/null; rdma link delete $R1 2>/dev/null
@@ -39,15 +38,13 @@ cat > "$J.rules" <<-EOR
 EOR
 
 ethtool -S $X0 > "$J.before.ethtool"
-read -r r0 < /sys/class/net/$X0/dcbdev/stats_reads
 timeout 30 ucmatose -b "$XB" -p "$PORT" -t "$TOS" -C "$MSGS" -S 1024 >&2 2>&1 &
 srv=$!
 wait_cm_listen "$PORT" || log "ucmatose server did not listen"
-rdmastat $R0 -c tx_prio${PRIO}_packets -c rx_prio${PRIO}_packets -c tx_prio0_packets \
-	-c rx_prio0_packets -c prio${PRIO}_pause -c rx_prio0_pause -i $IVAL -n 1 -j \
-	-t "$J.rules" > "$J.stat.json" 2> "$J.stat.err" &
-s=$!
-wait_for 10 reads_past $X0 "$r0" && kill -STOP $s
+first_sample "$J.stat.json" "$J.stat.err" $X0 \
+	rdmastat $R0 -c tx_prio${PRIO}_packets -c rx_prio${PRIO}_packets -c tx_prio0_packets \
+	-c rx_prio0_packets -c prio${PRIO}_pause -c rx_prio0_pause -i $IVAL -n 1 -j -t "$J.rules"
+s=$spid
 timeout 30 ucmatose -s "$XB" -b "$XA" -p "$PORT" -t "$TOS" -C "$MSGS" -S 1024 >&2 2>&1
 tap_ok "ucmatose ToS $TOS ($MSGS x 1 KiB) $R0 -> $R1 between rdmastat -i's samples" \
 	pair_end $? "$srv"

@@ -429,3 +429,35 @@ dcbdev_pair_up() {
 	wait_port_active $R0 && wait_port_active $R1 &&
 	wait_for 5 gid_index $R0 $XA && wait_for 5 gid_index $R1 $XB
 }
+# reads DEV: how many times the rdmadiag_dcbdev netdev DEV's ethtool -S was read
+# (dcbdev/stats_reads); reads_past DEV N: more than N times
+reads() { local n; read -r n < /sys/class/net/$1/dcbdev/stats_reads; echo "$n"; }
+reads_past() { [ "$(reads "$1")" -gt "$2" ]; }
+# first_sample OUT ERR "DEV..." CMD...: start the sampler CMD in the background (stdout to
+# OUT, stderr to ERR, the same file when they are equal) and stop it (SIGSTOP) as soon as it
+# has read every dcbdev DEV's counters once, so that its next sample waits for what the
+# caller does next (SIGCONT); its pid in $spid.  A sampler reads each DEV once per sample;
+# on a loaded host the stop can come after its second read: that sampler is killed and
+# started again, up to 3 times (1 when it never stopped).
+first_sample() {
+	local out=$1 err=$2 devs=$3 try d n ok
+	local -A a
+	shift 3
+	for try in 1 2 3; do
+		for d in $devs; do a[$d]=$(reads $d); done
+		if [ "$err" = "$out" ]; then "$@" > "$out" 2>&1 & else "$@" > "$out" 2> "$err" & fi
+		spid=$!
+		ok=1
+		for d in $devs; do wait_for 10 reads_past $d "${a[$d]}" || ok=0; done
+		[ $ok = 1 ] && kill -STOP $spid
+		for d in $devs; do
+			n=$(reads $d)
+			log "$1 read $d $((n - a[$d])) times before it stopped (try $try)"
+			[ $((n - a[$d])) -le 1 ] || ok=0
+		done
+		[ $ok = 1 ] && return 0
+		kill -KILL $spid 2>/dev/null
+		wait $spid 2>/dev/null
+	done
+	return 1
+}
