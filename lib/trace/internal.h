@@ -50,10 +50,11 @@ struct rdiag_trace {
 int rd_trace_load_formats(struct rdiag_trace *t, const char *dir, int with_ib_mad);
 /* read a whole (small) file; *len without the NUL added; -errno */
 int rd_trace_slurp(const char *path, char **buf, size_t *len);
-/* one event's format file (buf NUL-terminated, len without the NUL) into tep as an event of
- * system sys: 0, or -EINVAL when libtraceevent refuses it or it is refused before (a byte
- * that is not printable ASCII, a tab or a newline; not the kernel's layout of name, ID,
- * field lines and print fmt; a print format naming a field it does not declare) */
+/* format_check.c: one event's format file (buf NUL-terminated, len without the NUL) into
+ * tep as an event of system sys: 0, or -EINVAL when libtraceevent refuses it or it is refused
+ * before (a byte that is not printable ASCII, a tab or a newline; not the kernel's layout of
+ * name, ID, field lines and one print fmt line that ends the file; a print format whose
+ * string or arguments are not well formed, or that names a field it does not declare) */
 int rd_trace_parse_format(struct tep_handle *tep, const char *buf, size_t len, const char *sys);
 
 /* comm.c: comm of pid (cache, /proc when live, saved_cmdlines); a saved_cmdlines file

@@ -1,7 +1,8 @@
 /* Replays the fuzz seed corpus of the trace format files (tests/fuzz/corpus-traceformat/:
  * every event format of the QEMU tier's kernel with a raw page that has its records,
  * tests/fuzz/mk_seeds_trace.py, and the fuzzer's finds crash-format-*, which made
- * libtraceevent follow a NULL pointer or leak before rd_trace_parse_format refused them)
+ * libtraceevent follow a NULL pointer or leak before rd_trace_parse_format refused them:
+ * lib/trace/format_check.c)
  * through the fuzz target itself (tests/fuzz/fuzz_traceformat.c), so that each input stays
  * safe in make check and under SANITIZE=address,undefined. */
 #include <stdio.h>
