@@ -165,8 +165,9 @@ static int wait_event(struct rdma_event_channel *ch, int timeout_ms, struct rdma
  * counters cannot show retries live: ib_cm adds a MAD's sends and retries to cm_tx_* only
  * when the send completes, i.e. after the last retry or when the id is destroyed.) */
 static bool step_wait(struct rdiag_doc_step *s, struct rdma_event_channel *ch, int timeout_ms,
-		      double t0, int want, uint8_t *pdata, size_t *plen, int resolve_timeout)
+		      double t0, int want, uint8_t *pdata, size_t *plen, int resolve_timeout, int ps)
 {
+	const struct rd_doc_cm_counters *cc = rd_doc_cm_counters(ps);
 	struct rdma_cm_event ev;
 	char st[96];
 	int ret;
@@ -181,8 +182,8 @@ static bool step_wait(struct rdiag_doc_step *s, struct rdma_event_channel *ch, i
 		s->err = -ETIMEDOUT;
 		if (want == RDMA_CM_EVENT_ESTABLISHED)
 			snprintf(s->detail, sizeof(s->detail),
-				 "no REP or REJ within %d ms: the doctor gave up (no rdma_cm event; rdma_cm would resend the REQ up to 15 times before UNREACHABLE)",
-				 timeout_ms);
+				 "no %s within %d ms: the doctor gave up (no rdma_cm event; rdma_cm would resend the %s up to 15 times before UNREACHABLE)",
+				 cc->answer, timeout_ms, cc->req_msg);
 		else if (want == RDMA_CM_EVENT_DISCONNECTED)
 			snprintf(s->detail, sizeof(s->detail),
 				 "no DISCONNECTED within %d ms: the doctor gave up (no rdma_cm event; the peer did not answer the DREQ)",
@@ -224,12 +225,6 @@ static bool step_call_failed(struct rdiag_doc_step *s, const char *call, double 
 
 /* ---- counters around the attempt ---- */
 
-static bool wanted_cm(const char *name)
-{
-	return !strcmp(name, "cm_tx_msgs/req") || !strcmp(name, "cm_tx_retries/req") ||
-	       !strcmp(name, "cm_rx_msgs/rep") || !strcmp(name, "cm_rx_msgs/rej");
-}
-
 static void take_deltas(struct rdiag_doctor *d, const struct rdiag_samples *a,
 			const struct rdiag_samples *b)
 {
@@ -247,8 +242,8 @@ static void take_deltas(struct rdiag_doctor *d, const struct rdiag_samples *a,
 		if (!sa || sa->err)
 			continue;
 		cm = sb->origin == RDIAG_ORIG_CM;
-		/* the four CM counters of the egress port are always reported, moved or not */
-		key = cm && wanted_cm(sb->name) && !strcmp(sb->dev, d->egress_dev) &&
+		/* the CM counters of the egress port for this port space are always reported, moved or not */
+		key = cm && rd_doc_cm_counter(d->ps, sb->name) && !strcmp(sb->dev, d->egress_dev) &&
 		      sb->port == d->egress_port;
 		if (sa->value == sb->value && !key)
 			continue;
@@ -340,7 +335,7 @@ static void cm_snap_deltas(struct rdiag_doctor *d, const struct cm_snap *a, cons
 	size_t i, j;
 
 	for (i = 0; i < b->n && d->ndeltas < RD_DOC_MAX_DELTAS; i++) {
-		bool key = wanted_cm(b->e[i].name) && !strcmp(b->e[i].dev, d->egress_dev) &&
+		bool key = rd_doc_cm_counter(d->ps, b->e[i].name) && !strcmp(b->e[i].dev, d->egress_dev) &&
 			   b->e[i].port == d->egress_port;
 		struct rdiag_doc_delta *x;
 
@@ -487,7 +482,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	}
 	/* rdma_cm ends the step itself after rtimeout: wait a little longer for its event */
 	if (!step_wait(s, ch, rtimeout + 1000 + rtimeout / 2, t0, RDMA_CM_EVENT_ADDR_RESOLVED, NULL,
-		       NULL, rtimeout))
+		       NULL, rtimeout, ps))
 		goto out;
 	if (id->verbs)
 		snprintf(s->detail + strlen(s->detail), sizeof(s->detail) - strlen(s->detail),
@@ -506,7 +501,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 		goto out;
 	}
 	if (!step_wait(s, ch, rtimeout + 1000 + rtimeout / 2, t0, RDMA_CM_EVENT_ROUTE_RESOLVED, NULL,
-		       NULL, rtimeout))
+		       NULL, rtimeout, ps))
 		goto out;
 	if (id->route.num_paths > 0 && id->route.path_rec)
 		snprintf(s->detail + strlen(s->detail), sizeof(s->detail) - strlen(s->detail),
@@ -555,7 +550,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 		goto out;
 	}
 	rplen = sizeof(rpdata);
-	ok = step_wait(s, ch, timeout, t0, RDMA_CM_EVENT_ESTABLISHED, rpdata, &rplen, timeout);
+	ok = step_wait(s, ch, timeout, t0, RDMA_CM_EVENT_ESTABLISHED, rpdata, &rplen, timeout, ps);
 	if (!ok)
 		goto out;
 	rd_doc_pdata_unpack(rpdata, rplen, &d->peer);
@@ -582,7 +577,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 		step_call_failed(s, "rdma_disconnect", t0);
 		goto out;
 	}
-	step_wait(s, ch, timeout, t0, RDMA_CM_EVENT_DISCONNECTED, NULL, NULL, timeout);
+	step_wait(s, ch, timeout, t0, RDMA_CM_EVENT_DISCONNECTED, NULL, NULL, timeout, ps);
 out:
 	if (qp)
 		rdma_destroy_qp(id);

@@ -139,24 +139,12 @@ static void cm_delta_evidence(const struct rdiag_doctor *d, struct rdiag_doc_ver
 		const struct rdiag_doc_delta *x = &d->deltas[i];
 
 		if (!x->cm || strcmp(x->dev, d->egress_dev) || x->port != d->egress_port ||
-		    !(strcmp(x->name, "cm_tx_msgs/req") == 0 || strcmp(x->name, "cm_tx_retries/req") == 0 ||
-		      strcmp(x->name, "cm_rx_msgs/rep") == 0 || strcmp(x->name, "cm_rx_msgs/rej") == 0))
+		    !rd_doc_cm_counter(d->ps, x->name))
 			continue;
 		snprintf(line, sizeof(line), "%s/%u %s +%llu", x->dev, x->port, x->name,
 			 (unsigned long long)(x->after - x->before));
 		append(v->evidence, sizeof(v->evidence), line);
 	}
-}
-
-static uint64_t delta_of(const struct rdiag_doctor *d, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < d->ndeltas; i++)
-		if (d->deltas[i].cm && !strcmp(d->deltas[i].name, name) &&
-		    !strcmp(d->deltas[i].dev, d->egress_dev) && d->deltas[i].port == d->egress_port)
-			return d->deltas[i].after - d->deltas[i].before;
-	return 0;
 }
 
 static const char *ps_name(int ps)
@@ -302,33 +290,30 @@ static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step 
 			snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(RDMA_CM_EVENT_REJECTED, s->status));
 		}
 	} else if (s->id == RDIAG_DOC_STEP_CONNECT && (s->timed_out || s->event == RDMA_CM_EVENT_UNREACHABLE)) {
-		char what[128];
-		const char *tail = "";
-		uint64_t req = delta_of(d, "cm_tx_msgs/req"), rtr = delta_of(d, "cm_tx_retries/req");
-		uint64_t rep = delta_of(d, "cm_rx_msgs/rep"), rej = delta_of(d, "cm_rx_msgs/rej");
+		const struct rd_doc_cm_counters *cc = rd_doc_cm_counters(d->ps);
+		char what[128], counts[128], tail[160] = "";
 
 		/* a timeout is the doctor giving up, not an rdma_cm event: say so */
 		if (s->timed_out) {
-			snprintf(what, sizeof(what), "no REP or REJ within %d ms of the CM REQ",
-				 d->timeout_ms);
-			tail = "; the doctor gave up waiting (no rdma_cm event: rdma_cm would resend the REQ up to 15 times before UNREACHABLE)";
+			snprintf(what, sizeof(what), "no %s within %d ms of the %s%s", cc->answer,
+				 d->timeout_ms, cc->rej ? "CM " : "", cc->req_msg);
+			snprintf(tail, sizeof(tail), "; the doctor gave up waiting (no rdma_cm event: rdma_cm would resend the %s up to 15 times before UNREACHABLE)",
+				 cc->req_msg);
 		} else {
 			snprintf(what, sizeof(what), "UNREACHABLE (%s)", stx);
 		}
 		if (fw && fw->cause && !strcmp(fw->cause, "firewall_drops_roce")) {
 			set(v, "firewall", "firewall_drops_roce");
+			rd_doc_cm_counts(d, true, counts, sizeof(counts));
 			snprintf(v->sentence, sizeof(v->sentence),
-				 "%s (REQ sent %llu, retries %llu, REP %llu, REJ %llu): a firewall rule drops RoCE v2 (UDP 4791)%s",
-				 what, (unsigned long long)req, (unsigned long long)rtr,
-				 (unsigned long long)rep, (unsigned long long)rej, tail);
+				 "%s (%s): a firewall rule drops RoCE v2 (UDP 4791)%s", what, counts, tail);
 			append(v->evidence, sizeof(v->evidence), fw->evidence);
 			snprintf(v->next, sizeof(v->next), "%s", fw->hint);
 		} else {
 			set(v, "cm", "cm_no_response");
+			rd_doc_cm_counts(d, false, counts, sizeof(counts));
 			snprintf(v->sentence, sizeof(v->sentence),
-				 "%s (REQ sent %llu, retries %llu, REP %llu): the peer does not answer at the CM level%s",
-				 what, (unsigned long long)req, (unsigned long long)rtr,
-				 (unsigned long long)rep, tail);
+				 "%s (%s): the peer does not answer at the CM level%s", what, counts, tail);
 			snprintf(v->next, sizeof(v->next), "check the firewall on the peer for UDP 4791, that the peer host and its RDMA port are up, and the GID/route on both ends");
 			if (rd_doc_static_neigh(d)) {
 				char ev[896];

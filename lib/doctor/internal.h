@@ -207,6 +207,21 @@ struct rd_json *rd_json_parse(const char *text, size_t len);
 void rd_json_free(struct rd_json *j);
 const struct rd_json *rd_json_get(const struct rd_json *obj, const char *key);
 
+/* ---- the CM counters of a connect (doctor_cm_counters.c) ---- */
+/* what ib_cm counts of a connect in port space ps, below the port's cm_tx_msgs/,
+ * cm_tx_retries/ and cm_rx_msgs/: REQ, REP and REJ for RC (TCP, IB), SIDR REQ and SIDR REP
+ * for UD (UDP: rdma_cm resolves the remote QP with SIDR; there is no REJ) */
+struct rd_doc_cm_counters {
+	const char *req, *retries, *rep, *rej;	/* counter names; rej NULL for SIDR */
+	const char *req_msg, *answer;		/* "REQ" / "SIDR REQ", "REP or REJ" / "SIDR REP" */
+};
+const struct rd_doc_cm_counters *rd_doc_cm_counters(int ps);
+/* name is one of the counters of ps */
+bool rd_doc_cm_counter(int ps, const char *name);
+/* "REQ sent 3, retries 2, REP 0, REJ 0" (with_rej) or "SIDR REQ sent 3, retries 2, SIDR REP 0"
+ * from d's deltas on its egress port */
+void rd_doc_cm_counts(const struct rdiag_doctor *d, bool with_rej, char *buf, size_t len);
+
 /* ---- private data exchanged by doctor client and listener (doctor_attempt.c) ---- */
 #define RD_DOC_PDATA_LEN 48	/* fits a TCP-space REQ (56 bytes of private data) */
 /* 32 bytes of MTU record (what older doctors send and read), then the listener's buffer

@@ -167,6 +167,19 @@ static struct rdiag_doc_step *step(struct rdiag_doctor *d, enum rdiag_doc_step_i
 	return s;
 }
 
+static void add_delta(struct rdiag_doctor *d, const char *dev, uint32_t port, const char *name,
+		      uint64_t before, uint64_t after)
+{
+	struct rdiag_doc_delta *x = &d->deltas[d->ndeltas++];
+
+	snprintf(x->dev, sizeof(x->dev), "%s", dev);
+	x->port = port;
+	snprintf(x->name, sizeof(x->name), "%s", name);
+	x->before = before;
+	x->after = after;
+	x->cm = true;
+}
+
 static struct rdiag_doctor *attempted(void)
 {
 	struct rdiag_doctor *d;
@@ -357,6 +370,42 @@ static void test_verdict(void)
 	EXPECT_STREQ(v.cause, "cm_no_response");
 	EXPECT_TRUE(strstr(v.sentence, "UNREACHABLE (-110 ETIMEDOUT") != NULL);
 	EXPECT_TRUE(strstr(v.sentence, "gave up") == NULL);
+	rdiag_doctor_close(d);
+
+	/* the counters quoted are the port space's: REQ/REP/REJ for RC, SIDR REQ/REP for UD
+	 * (a --ps udp attempt once said "REQ sent 0" beside the SIDR REQs it sent) */
+	d = attempted();
+	add_delta(d, "rxe0", 1, "cm_tx_msgs/req", 0, 1);
+	add_delta(d, "rxe0", 1, "cm_tx_retries/req", 0, 1);
+	add_delta(d, "rxe0", 1, "cm_tx_msgs/sidr_req", 0, 2);
+	add_delta(d, "rxe0", 1, "cm_tx_retries/sidr_req", 0, 1);
+	add_delta(d, "rxe1", 1, "cm_tx_msgs/sidr_req", 0, 7);	/* not the egress port */
+	s = step(d, RDIAG_DOC_STEP_CONNECT, false, -1, 0);
+	s->timed_out = true;
+	s->err = -ETIMEDOUT;
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "cm_no_response");
+	EXPECT_TRUE(strstr(v.sentence, "no REP or REJ within 2000 ms of the CM REQ (REQ sent 1, "
+			   "retries 1, REP 0): ") != NULL);
+	EXPECT_TRUE(strstr(v.evidence, "cm_tx_msgs/sidr_req") == NULL);
+	d->ps = RDMA_PS_UDP;
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "cm_no_response");
+	EXPECT_TRUE(strstr(v.sentence, "no SIDR REP within 2000 ms of the SIDR REQ (SIDR REQ sent 2, "
+			   "retries 1, SIDR REP 0): the peer does not answer at the CM level; the "
+			   "doctor gave up waiting (no rdma_cm event: rdma_cm would resend the SIDR "
+			   "REQ up to 15 times") != NULL);
+	EXPECT_TRUE(strstr(v.evidence, "rxe0/1 cm_tx_msgs/sidr_req +2") != NULL);
+	EXPECT_TRUE(strstr(v.evidence, "cm_tx_msgs/req +") == NULL);
+	rd_doc_add(d, "firewall", "firewall", RDIAG_DOC_WARN, "firewall_drops_roce", "UDP 4791",
+		   "1 rule");
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "firewall_drops_roce");
+	EXPECT_TRUE(strstr(v.sentence, "(SIDR REQ sent 2, retries 1, SIDR REP 0): a firewall "
+			   "rule drops RoCE v2") != NULL);
+	d->ps = RDMA_PS_TCP;
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_TRUE(strstr(v.sentence, "(REQ sent 1, retries 1, REP 0, REJ 0): a firewall rule") != NULL);
 	rdiag_doctor_close(d);
 }
 

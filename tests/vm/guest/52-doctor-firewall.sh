@@ -2,7 +2,8 @@
 # rdmadoctor, UDP 4791 dropped by nft on the receiving side (input hook): the REQ never
 # arrives and the attempt times out with the default --timeout (8000 ms).
 # host/52-doctor-firewall.sh judges: cause firewall_drops_roce, the rule as evidence,
-# ETIMEDOUT as the doctor's own give-up, cm_tx_retries/req rose, no REP.
+# ETIMEDOUT as the doctor's own give-up, cm_tx_retries/req rose, no REP; with --ps udp the
+# SIDR REQs the kernel counted, quoted as such.
 # rdma_cm's REQ retry timing is measured here from rxe0's sent_pkts while the doctor waits
 # (ib_cm adds sends and retries to its cm_tx_* counters only when a MAD send completes, after
 # the last retry or the cancel, so those cannot tell when each retry went out).
@@ -32,6 +33,13 @@ kill $wp 2>/dev/null; wait $wp 2>/dev/null
 diag "rxe0 sends while the doctor waited, s after the REQ: $(awk '{ if (NR == 1) t = $1; printf "%s+%.2f", (NR == 1 ? "" : ", "), $1 - t }' "$J-sends.txt")"
 cat "$J-sends.txt" >&2
 tap_eq "connect through the firewall exits 1" 1 "$(cat "$J-fw.json.rc")"
+# the same in the UDP port space (a UD QP: rdma_cm resolves the remote QP with a SIDR REQ),
+# 3 s; ib_cm's own SIDR REQ count around it (counted once the send is cancelled)
+CMC=/sys/class/infiniband/$DEV0/ports/1/cm_tx_msgs/sidr_req
+read -r q0 < $CMC
+save fw-udp.json rdmadoctor -j connect "$B:$P" --src "$A" --ps udp --timeout 3000
+read -r q1 < $CMC
+echo "$((q1 - q0))" > "$J-fw-udp.sidr_req"
 nft -j list table inet rdiag_test > "$J-nft.json" 2>&1
 fw_clear
 save after.json rdmadoctor -j connect "$B:$P" --src "$A"

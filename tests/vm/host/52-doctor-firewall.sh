@@ -26,4 +26,25 @@ tap_check "the verdict's evidence is the rule (table rdiag_test, udp dport 4791 
 tap_eq "the firewall finding is a warning with that cause" "warning firewall_drops_roce" "$fw"
 dropped=$(jq '[.nftables[].rule? | select(.) | .expr[] | .counter? | select(.) | .packets] | add' 52-doctor-nft.json)
 tap_check "the rule's own counter dropped the REQ and its retries ($dropped packets)" [ "${dropped:-0}" -ge 2 ]
+# --ps udp through the same rule: the verdict quotes the SIDR counters, as ib_cm counted them
+U=52-doctor-fw-udp.json
+if [ -s "$U" ]; then
+	eval "$(jq -r '
+		def cm($n): [.counters[] | select(.dev == "rxe0" and .port == 1 and .name == $n) | .delta] | add // 0;
+		@sh "ucause=\(.verdict.cause) usentence=\(.verdict.sentence)
+		udetail=\(.steps[] | select(.name == "connect") | .detail)
+		usreq=\(cm("cm_tx_msgs/sidr_req")) usrep=\(cm("cm_rx_msgs/sidr_rep"))"' "$U")"
+	ksreq=$(cat 52-doctor-fw-udp.sidr_req)
+	diag "--ps udp: SIDR REQ +$usreq (the kernel: +$ksreq), SIDR REP +$usrep; $usentence"
+	tap_eq "--ps udp through the firewall: exit 1, cause firewall_drops_roce" \
+		"1 firewall_drops_roce" "$(cat 52-doctor-fw-udp.json.rc) $ucause"
+	tap_check "the kernel counted SIDR REQs (cm_tx_msgs/sidr_req +$ksreq) and the doctor's delta is the same (+$usreq)" \
+		eval '[ "$ksreq" -ge 1 ] && [ "$usreq" = "$ksreq" ]'
+	tap_check "the verdict quotes them as SIDR REQs, with no SIDR REP: $usentence" \
+		eval '[[ $usentence == "no SIDR REP within 3000 ms of the SIDR REQ (SIDR REQ sent $ksreq, retries "*", SIDR REP 0): a firewall rule drops RoCE v2 (UDP 4791); the doctor gave up waiting"* ]]'
+	tap_check "the connect step says so: $udetail" \
+		eval '[[ $udetail == "no SIDR REP within 3000 ms: the doctor gave up (no rdma_cm event; rdma_cm would resend the SIDR REQ up to 15 times before UNREACHABLE)" ]]'
+else
+	tap_fail "the guest saved $U"
+fi
 tap_eq "with the rule removed the same connect works (cause ok)" ok "$(jq -r .verdict.cause 52-doctor-after.json)"
