@@ -94,6 +94,7 @@ static void usage(void)
 	       "      --counters SECONDS   record: counter snapshot interval (default 1)\n"
 	       "      --thresholds FILE    record: trigger on rdmastat threshold rules\n"
 	       "      --gid-scan SECONDS   record: full GID table look interval (default 60)\n"
+	       "      --snapshots N        record: FILE.snap.N copies kept (default 8, 0 all)\n"
 	       "      --since TIME         dump: from TIME (RFC 3339 in UTC, or epoch seconds)\n"
 	       "      --until TIME         dump: up to TIME\n"
 	       "      --around TIME        dump: within 30 seconds of TIME\n"

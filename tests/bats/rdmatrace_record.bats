@@ -121,6 +121,47 @@ rxe1/1 DOWN"
 	assert_output 1
 }
 
+@test "record --snapshots 2: the newest two copies stay, the older ones are removed" {
+	rec_bg --ring 64k --counters 0.5 --snapshots 2 "$TMP/ring"
+	wait_until 10 "the first port records" dump_has "$TMP/ring" port 2
+	for n in 1 2 3; do
+		kill -USR1 "$REC"
+		wait_until 10 "copy $n" test -f "$TMP/ring.snap.$n"	# one a second
+	done
+	stop_rec TERM
+	[ ! -e "$TMP/ring.snap.1" ]
+	[ "$(count_of "$TMP/ring.snap.2" marker)" -eq 2 ]
+	[ "$(count_of "$TMP/ring.snap.3" marker)" -eq 3 ]
+	[ ! -e "$TMP/ring.snap.4" ]
+}
+
+@test "record: a continued ring's copies stay, numbering goes on after the highest" {
+	rec_bg --ring 64k --counters 0.5 "$TMP/ring"
+	wait_until 10 "the first port records" dump_has "$TMP/ring" port 2
+	kill -USR1 "$REC"
+	wait_until 10 "the first copy" test -f "$TMP/ring.snap.1"
+	stop_rec TERM
+	cp "$TMP/ring.snap.1" "$TMP/ring.snap.7"
+	rec_bg --ring 64k --counters 0.5 --snapshots 0 "$TMP/ring"
+	wait_until 10 "the second start" dump_has "$TMP/ring" start 2
+	kill -USR1 "$REC"
+	wait_until 10 "the next copy" test -f "$TMP/ring.snap.8"
+	stop_rec TERM
+	[ "$(count_of "$TMP/ring.snap.1" marker)" -eq 1 ]
+	[ "$(count_of "$TMP/ring.snap.7" marker)" -eq 1 ]
+	[ "$(count_of "$TMP/ring.snap.8" marker)" -eq 2 ]
+	[ ! -e "$TMP/ring.snap.2" ]
+}
+
+@test "record --snapshots: not a count is a usage error, the ring untouched" {
+	for bad in x -1 1.5 1000001; do
+		run --separate-stderr rdmatrace record --ring 8k --snapshots "$bad" "$TMP/ring"
+		assert_failure 2
+		[[ "$stderr" == "rdmatrace: invalid --snapshots '$bad': a count from 0 (keep all) to 1000000"* ]]
+	done
+	[ ! -e "$TMP/ring" ]
+}
+
 @test "record: a trigger just before the end is copied at the end" {
 	rec_bg --ring 256k --counters 0.5 "$TMP/ring"
 	wait_until 10 "the first port records" dump_has "$TMP/ring" port 2

@@ -4,6 +4,7 @@
  * changes (record_ports.c, record_gids.c).  A trigger (SIGUSR1, a failed connection, a threshold rule of
  * record_thresholds.c, a QP entering ERR) writes a marker record and copies the ring to
  * FILE.snap.N. */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/interval.h"
 #include "common/tool.h"
@@ -26,13 +28,15 @@
 #include "record.h"
 
 enum { OPT_RING = 300, OPT_COUNTERS, OPT_INPUT, OPT_TRACEFS, OPT_DURATION, OPT_THRESHOLDS,
-       OPT_GID_SCAN };
+       OPT_GID_SCAN, OPT_SNAPSHOTS };
 
 #define SNAP_MIN_GAP_NS 1000000000ull	/* at most one snapshot copy a second */
+#define SNAP_KEEP_DEFAULT 8
 static struct {
 	const char *file, *input, *tracefs, *thresholds;
 	uint64_t size;
 	double interval, duration, gid_scan;
+	unsigned int snapshots;		/* copies kept, 0: all */
 } ro;
 
 static volatile sig_atomic_t rec_stop, rec_usr1;
@@ -44,7 +48,7 @@ static uint64_t port_watch_until;	/* and at every snapshot until then (mono ns):
 static struct rdiag_ring *ring;
 static struct rdiag_trace_conns *rconns;
 static int64_t mono_to_real;
-static unsigned int snap_n;
+static unsigned int snap_n, snap_low;	/* the last copy's N; the lowest that may exist */
 static uint64_t last_snap_ns, write_errors;
 static bool snap_pending;		/* a trigger's copy waits for the gap to pass */
 static int first_write_err;
@@ -64,6 +68,8 @@ static void record_usage(void)
 	       "      --thresholds FILE    trigger on NAME[@DEV[/PORT]] > VALUE[/s] rules (rdmastat's)\n"
 	       "      --gid-scan SECONDS   read every GID table this often without an rtnetlink\n"
 	       "                           change too (default 60)\n"
+	       "      --snapshots N        keep the newest N FILE.snap.N copies, remove older ones\n"
+	       "                           (default 8; 0 keeps all)\n"
 	       "      --duration SECONDS   stop after SECONDS (default: until interrupted)\n"
 	       "      --input DIR          events from a saved copy of tracefs instead of the kernel\n"
 	       "      --tracefs DIR        tracefs mount point (default: from /proc/mounts)\n"
@@ -136,7 +142,44 @@ void rec_put_text(unsigned int type, uint64_t t, const char *fmt, ...)
 	put(type, t, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
-/* the ring as it is now copied to FILE.snap.N */
+/* N of FILE.snap.N copies already there (a continued ring's earlier triggers): the highest in
+ * *hi, the lowest in *lo (0, 0: none) */
+static void snap_existing(unsigned int *lo, unsigned int *hi)
+{
+	char dir[4200], base[4200];
+	const char *slash = strrchr(ro.file, '/');
+	struct dirent *e;
+	size_t blen;
+	DIR *d;
+
+	*lo = *hi = 0;
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - ro.file) + 1 : 1,
+		 slash ? ro.file : ".");
+	snprintf(base, sizeof(base), "%s.snap.", slash ? slash + 1 : ro.file);
+	blen = strlen(base);
+	if (!(d = opendir(dir)))
+		return;
+	while ((e = readdir(d))) {
+		const char *n = e->d_name + blen;
+		char *end;
+		unsigned long v;
+
+		if (strncmp(e->d_name, base, blen) || *n < '1' || *n > '9')
+			continue;
+		v = strtoul(n, &end, 10);
+		if (*end || v > 0xfffffffful)
+			continue;
+		if (v > *hi)
+			*hi = (unsigned int)v;
+		if (!*lo || v < *lo)
+			*lo = (unsigned int)v;
+	}
+	closedir(d);
+}
+
+/* the ring as it is now copied to FILE.snap.N; then, with --snapshots KEEP, the copies older
+ * than the newest KEEP are removed (not when this copy failed: the older ones are what there
+ * is) */
 static void snap_copy(uint64_t now)
 {
 	char path[4200];
@@ -146,8 +189,17 @@ static void snap_copy(uint64_t now)
 	snap_pending = false;
 	snprintf(path, sizeof(path), "%s.snap.%u", ro.file, ++snap_n);
 	rc = rdiag_ring_copy(ring, path);
-	if (rc < 0)
+	if (rc < 0) {
 		tool_warn("cannot write '%s': %s", path, strerror(-rc));
+		return;
+	}
+	if (!ro.snapshots || !snap_low)
+		return;
+	for (; snap_low + ro.snapshots <= snap_n; snap_low++) {
+		snprintf(path, sizeof(path), "%s.snap.%u", ro.file, snap_low);
+		if (unlink(path) < 0 && errno != ENOENT)
+			tool_warn("cannot remove the old copy '%s': %s", path, strerror(errno));
+	}
 }
 
 /* a marker, and the ring copied: at once, or, within a second of the last copy, as soon as
@@ -405,6 +457,7 @@ int trace_record_main(int argc, char **argv)
 		{ "counters", required_argument, NULL, OPT_COUNTERS },
 		{ "thresholds", required_argument, NULL, OPT_THRESHOLDS },
 		{ "gid-scan", required_argument, NULL, OPT_GID_SCAN },
+		{ "snapshots", required_argument, NULL, OPT_SNAPSHOTS },
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "input", required_argument, NULL, OPT_INPUT },
 		{ "tracefs", required_argument, NULL, OPT_TRACEFS },
@@ -420,6 +473,7 @@ int trace_record_main(int argc, char **argv)
 	memset(&ro, 0, sizeof(ro));
 	ro.interval = 1.0;
 	ro.gid_scan = 60;
+	ro.snapshots = SNAP_KEEP_DEFAULT;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		switch (opt) {
@@ -439,6 +493,14 @@ int trace_record_main(int argc, char **argv)
 			if (tool_parse_double(optarg, 0.001, 86400, &ro.gid_scan))
 				tool_usage_error("invalid --gid-scan '%s': seconds from 0.001 to 86400", optarg);
 			break;
+		case OPT_SNAPSHOTS: {
+			uint64_t v;
+
+			if (tool_parse_u64(optarg, 1000000, &v))
+				tool_usage_error("invalid --snapshots '%s': a count from 0 (keep all) to 1000000", optarg);
+			ro.snapshots = (unsigned int)v;
+			break;
+		}
 		case OPT_TRACEFS: ro.tracefs = optarg; break;
 		case 'h': record_usage(); return EXIT_OK;
 		default:
@@ -467,6 +529,10 @@ int trace_record_main(int argc, char **argv)
 			 "build's (%d); dump it, then move it away", ro.file, RDIAG_RING_FORMAT);
 	if (err < 0)
 		tool_die("cannot record into '%s': %s", ro.file, strerror(-err));
+	/* a continued ring's copies stay: numbering goes on after the highest */
+	snap_existing(&snap_low, &snap_n);
+	if (!snap_low)
+		snap_low = 1;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
