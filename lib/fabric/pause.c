@@ -1,5 +1,6 @@
 /* Link-level pause through ethtool netlink, as `ethtool -I -a IFNAME` reads it:
- * ETHTOOL_MSG_PAUSE_GET with ETHTOOL_A_HEADER_FLAGS = ETHTOOL_FLAG_STATS.  The reply
+ * ETHTOOL_MSG_PAUSE_GET with ETHTOOL_A_HEADER_FLAGS = ETHTOOL_FLAG_STATS (a kernel before
+ * 5.10 does not know that flag and refuses it: then asked again without).  The reply
  * (net/ethtool/pause.c) carries AUTONEG/RX/TX (u8) and a STATS nest holding only the
  * statistics the driver's get_pause_stats set (each u64, after a PAD attribute for
  * alignment): a driver without it gives an empty nest, and those stay "not available
@@ -108,18 +109,45 @@ int rd_pause_parse_datagram(const void *buf, size_t len, uint16_t family,
 	return 0;
 }
 
-int rdiag_fabric_pause(struct rdiag_fabric *f, const char *ifname, struct rdiag_eth_pause *out)
+/* one PAUSE_GET for ifname with header flags (0: none) and its reply parsed into *p; *asked
+ * false when the exchange itself failed (its -errno returned, its message set) */
+static int pause_ask(struct rdiag_fabric *f, uint16_t fam, const char *ifname, uint32_t flags,
+		     struct rdiag_eth_pause *p, const char **why, bool *asked)
 {
 	char req[128], buf[8192];
 	struct nlmsghdr *nlh;
 	struct genlmsghdr *g;
 	struct nlattr *hdr;
+	const void *rep;
+	size_t replen;
+	int ret;
+
+	memset(req, 0, sizeof(req));
+	nlh = mnl_nlmsg_put_header(req);
+	nlh->nlmsg_type = fam;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = ETHTOOL_MSG_PAUSE_GET;
+	g->version = ETHTOOL_GENL_VERSION;
+	hdr = mnl_attr_nest_start(nlh, ETHTOOL_A_PAUSE_HEADER);
+	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, ifname);
+	if (flags)
+		mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS, flags);
+	mnl_attr_nest_end(nlh, hdr);
+	ret = rd_genl_exchange(f, req, buf, sizeof(buf), &rep, &replen);
+	*asked = ret == 0;
+	if (ret < 0)
+		return ret;
+	return rd_pause_parse_datagram(rep, replen, fam, p, why);
+}
+
+int rdiag_fabric_pause(struct rdiag_fabric *f, const char *ifname, struct rdiag_eth_pause *out)
+{
 	struct rdiag_eth_pause p;
 	struct timespec ts;
-	const void *rep;
 	const char *why = NULL;
-	size_t replen;
 	uint16_t fam;
+	bool asked;
 	int ret;
 
 	f->err[0] = '\0';
@@ -133,24 +161,29 @@ int rdiag_fabric_pause(struct rdiag_fabric *f, const char *ifname, struct rdiag_
 				 ifname);
 	if (ret < 0)
 		return ret;
-	memset(req, 0, sizeof(req));
-	nlh = mnl_nlmsg_put_header(req);
-	nlh->nlmsg_type = fam;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = ETHTOOL_MSG_PAUSE_GET;
-	g->version = ETHTOOL_GENL_VERSION;
-	hdr = mnl_attr_nest_start(nlh, ETHTOOL_A_PAUSE_HEADER);
-	mnl_attr_put_strz(nlh, ETHTOOL_A_HEADER_DEV_NAME, ifname);
-	mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS, ETHTOOL_FLAG_STATS);
-	mnl_attr_nest_end(nlh, hdr);
-	ret = rd_genl_exchange(f, req, buf, sizeof(buf), &rep, &replen);
-	if (ret == -ENOENT)
-		rd_fabric_seterr(f, "netlink replay: no recorded pause reply for %s", ifname);
-	if (ret < 0)
+	ret = pause_ask(f, fam, ifname, ETHTOOL_FLAG_STATS, &p, &why, &asked);
+	if (!asked) {
+		if (ret == -ENOENT)
+			rd_fabric_seterr(f, "netlink replay: no recorded pause reply for %s", ifname);
 		return ret;
+	}
+	if (ret == -EOPNOTSUPP) {
+		/* a kernel before 5.10 refuses the STATS flag it does not know with the same
+		 * EOPNOTSUPP as a driver without get_pauseparam: asked again without it, the
+		 * settings come back on such a kernel (and in a replay that did not record the
+		 * second question, the first answer stands) */
+		struct rdiag_eth_pause q;
+		const char *why2 = NULL;
+		bool asked2;
+
+		if (pause_ask(f, fam, ifname, 0, &q, &why2, &asked2) == 0) {
+			p = q;
+			p.stats_refused = true;
+			ret = 0;
+		}
+		f->err[0] = '\0';
+	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ret = rd_pause_parse_datagram(rep, replen, fam, &p, &why);
 	/* an NLMSG_ERROR of -EBADMSG is the kernel refusing, not a malformed reply: no why */
 	if (ret == -EBADMSG && why)
 		rd_fabric_seterr(f, "malformed ethtool pause reply for %s: %s", ifname, why);

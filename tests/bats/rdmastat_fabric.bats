@@ -179,6 +179,17 @@ withpause() {
 	assert_output false
 }
 
+@test "pause: a kernel before 5.10 refuses the statistics flag: the settings, and why no frames" {
+	run withpause pause-kernel-5.9.rec rdmastat fabric --tos 106 -j
+	assert_success
+	run jq -c '.[0].pause' <<< "$output"
+	assert_output '{"autonegotiate":true,"rx":true,"tx":false}'
+	run --separate-stderr withpause pause-kernel-5.9.rec rdmastat fabric --tos 106
+	assert_success
+	[ -z "$stderr" ]
+	assert_output --partial "  pause autoneg on rx on tx off frames: not available here (this kernel's ethtool netlink has no pause statistics: Linux 5.10 added them)"
+}
+
 @test "pause: a malformed reply is one warning and no pause object; a dcbnl-only recording has none, quietly" {
 	run --separate-stderr withpause pause-bad-nest.rec rdmastat fabric --tos 106 -j
 	assert_success

@@ -3,6 +3,7 @@
  * RDMADIAG_NL_REPLAY as the tools read them: the settings and the two statistics where the
  * fixture put them, statistics the driver does not have absent (not 0), the kernel's
  * EOPNOTSUPP (no get_pauseparam) and ENOENT (no ethtool family) as "not available here",
+ * a kernel before 5.10 that refuses the STATS flag asked again without it (settings only),
  * each malformed reply -EBADMSG with its reason, and every cut of a good reply malformed. */
 #include <errno.h>
 #include <stdlib.h>
@@ -66,6 +67,28 @@ static void nostats(void)
 	EXPECT_EQ(p.tx, 0);
 	/* an empty STATS nest: not available here, never 0 */
 	EXPECT_TRUE(!p.has_tx_frames && !p.has_rx_frames);
+}
+
+/* a kernel before 5.10 refuses the STATS flag with EOPNOTSUPP: the settings come from the
+ * second question, without statistics and saying why; on 6.1 (stats.rec) the flag is taken
+ * and nothing says refused */
+static void old_kernel(void)
+{
+	struct rdiag_eth_pause p[2];
+	char err[256];
+
+	EXPECT_EQ(load(FX "pause-kernel-5.9.rec", p, 1, err, sizeof(err)), 0);
+	EXPECT_STREQ(err, "");
+	EXPECT_EQ(p[0].autoneg, 1);
+	EXPECT_EQ(p[0].rx, 1);
+	EXPECT_EQ(p[0].tx, 0);
+	EXPECT_TRUE(!p[0].has_tx_frames && !p[0].has_rx_frames);
+	EXPECT_TRUE(p[0].stats_refused);
+	EXPECT_TRUE(p[0].time_ns > 0);
+	EXPECT_EQ(load(FX "pause-stats.rec", p, 1, err, sizeof(err)), 0);
+	EXPECT_TRUE(!p[0].stats_refused);
+	EXPECT_EQ(load(FX "pause-nostats.rec", p, 1, err, sizeof(err)), 0);
+	EXPECT_TRUE(!p[0].stats_refused);
 }
 
 static void unavailable(const char *rec, const char *want)
@@ -182,7 +205,10 @@ int main(void)
 {
 	stats();
 	nostats();
+	old_kernel();
+	/* refused with and without the flag: the driver; a replay with only the first answer */
 	unavailable(FX "pause-none.rec", "eth0: link-level pause not available here (the driver has no get_pauseparam)");
+	unavailable(FX "pause-none-once.rec", "eth0: link-level pause not available here (the driver has no get_pauseparam)");
 	unavailable(FX "pause-nofamily.rec", "this kernel has no ethtool netlink: not available here");
 	malformed(FX "pause-bad-short-stat.rec", "pause statistic shorter than 8 bytes");
 	malformed(FX "pause-bad-cut.rec", "a message length that does not fit the datagram");

@@ -70,7 +70,9 @@ void fabric_pause_print(struct out *o, const struct fabric_pause *p)
 	if (b->has_rx_frames)
 		out_u64(o, "rx_pause_frames", " rx-frames %" PRIu64, b->rx_frames);
 	if (!b->has_tx_frames && !b->has_rx_frames)
-		out_text(o, " frames: not available here (no pause statistics in this driver)");
+		out_text(o, b->stats_refused ?
+			 " frames: not available here (this kernel's ethtool netlink has no pause statistics: Linux 5.10 added them)" :
+			 " frames: not available here (no pause statistics in this driver)");
 	if (p->have_a && (b->has_tx_frames || b->has_rx_frames)) {
 		double secs = (double)(b->time_ns - p->a.time_ns) / 1e9;
 

@@ -130,6 +130,8 @@ struct rdiag_eth_pause {
 	bool has_tx_frames, has_rx_frames;	/* false: "not available here", never 0 */
 	uint64_t tx_frames, rx_frames;	/* pause frames sent / received */
 	uint64_t time_ns;		/* CLOCK_MONOTONIC when it was read */
+	bool stats_refused;		/* the kernel refused ETHTOOL_FLAG_STATS (before 5.10):
+					 * settings only, asked again without it */
 };
 /* IFNAME's pause settings and statistics.  0; -EOPNOTSUPP the kernel has no ethtool netlink
  * or the driver no get_pauseparam (veth, rxe's netdev); -ENODEV no such device; -EBADMSG a
