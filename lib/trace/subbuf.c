@@ -34,6 +34,7 @@ int rd_trace_subbuf_collect(struct rdiag_trace *t, const void *buf, size_t len, 
 {
 	unsigned long long ts, commit = 0;
 	unsigned char *page = t->page;
+	size_t last = 0;		/* the last record's offset in the page */
 	struct rdiag_trace_event ev;
 	void *rec;
 	int err;
@@ -58,9 +59,12 @@ int rd_trace_subbuf_collect(struct rdiag_trace *t, const void *buf, size_t len, 
 		int size = kbuffer_event_size(t->kbuf);
 		size_t off = (size_t)((unsigned char *)rec - page);
 
-		if (size <= 0 || off > t->data_offset + commit ||
-		    (size_t)size > t->data_offset + commit - off)
+		/* each record lies past the last one: a record header that does not move kbuffer
+		 * on (a hostile page) would otherwise hand the same record out for ever */
+		if (size <= 0 || off < t->data_offset || off > t->data_offset + commit ||
+		    (size_t)size > t->data_offset + commit - off || (last && off <= last))
 			break;
+		last = off;
 		if (rd_trace_decode(t, rec, (size_t)size, ts, cpu, &ev))
 			continue;
 		err = batch_push(t, &ev);

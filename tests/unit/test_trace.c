@@ -266,6 +266,18 @@ static void test_bounds(struct rdiag_trace *t)
 	m = 0;
 	rdiag_trace_parse_subbuf(t, bad, sizeof(bad), 0, count_cb, &m);
 	EXPECT_TRUE(m <= n + 200);
+	/* fuzz_trace's find: a record header that does not move kbuffer on handed the same
+	 * record out until a million were batched (seconds, a gigabyte); each record lies past
+	 * the last one, so a page has at most one per 8 bytes of it */
+	f = fopen("tests/fuzz/corpus-trace/crash-subbuf-record-loop", "rb");
+	EXPECT_TRUE(f != NULL);
+	if (f) {
+		len = fread(bad, 1, sizeof(bad), f);
+		fclose(f);
+		m = 0;
+		EXPECT_EQ(rdiag_trace_parse_subbuf(t, bad, len, 0, count_cb, &m), 0);
+		EXPECT_TRUE(m >= 1 && (size_t)m <= len / 8);
+	}
 }
 
 static int file_has(const char *file, const char *needle)
