@@ -30,6 +30,8 @@ enum { EV_ADDR_RESOLVED = 0, EV_ADDR_ERROR = 1, EV_ROUTE_ERROR = 3, EV_CONNECT_R
 	EV_ESTABLISHED = 9, EV_DEVICE_REMOVAL = 11 };
 
 #define MAX_ATTACH 32
+#define MAX_REMOVALS 8
+#define REMOVAL_JOIN_NS (10ull * 1000000000ull)
 #define ATTACH_MAX_AGE_NS (60ull * 1000000000ull)
 #define REQ_JOIN_NS (1000000000ull)
 
@@ -51,11 +53,20 @@ struct attach {
 	uint64_t ts;
 };
 
+/* an RDMA device's removal (rdma_cma:cm_remove_one, in the removing process's thread) */
+struct removal {
+	int used, pid;
+	char comm[16], device[32];
+	uint64_t ts;
+};
+
 struct rdiag_trace_conns {
 	struct slot *slots;
 	size_t nslots;
 	struct attach attaches[MAX_ATTACH];
 	size_t next_attach;
+	struct removal removals[MAX_REMOVALS];
+	size_t next_removal;
 	/* the last cm_send_req: its thread and connection, for icm_send_req */
 	int req_pid;
 	size_t req_slot;
@@ -279,7 +290,37 @@ static const char *addr_error_cause(int status)
 	}
 }
 
-static void verdict(struct rdiag_trace_conn *c, const struct slot *s, uint64_t end)
+/* the removal of c's device that its application's disconnect followed (within
+ * REMOVAL_JOIN_NS): an application that saw DEVICE_REMOVAL on another of its ids (its
+ * listener, say) and disconnected this one before the kernel came to it; NULL none */
+static const struct removal *removal_before_disconnect(const struct rdiag_trace_conns *cs,
+						       const struct rdiag_trace_conn *c,
+						       uint64_t *disc)
+{
+	const struct removal *best = NULL;
+	size_t i;
+
+	*disc = 0;
+	for (i = 0; i < c->nsteps; i++)
+		if (!strcmp(c->steps[i].what, "disconnect")) {
+			*disc = c->steps[i].ts_ns;
+			break;
+		}
+	if (!*disc || !c->device[0])
+		return NULL;
+	for (i = 0; i < MAX_REMOVALS; i++) {
+		const struct removal *r = &cs->removals[i];
+
+		if (r->used && !strcmp(r->device, c->device) && r->ts <= *disc &&
+		    *disc - r->ts <= REMOVAL_JOIN_NS && r->ts >= c->start_ns &&
+		    (!best || r->ts > best->ts))
+			best = r;
+	}
+	return best;
+}
+
+static void verdict(const struct rdiag_trace_conns *cs, struct rdiag_trace_conn *c,
+		    const struct slot *s, uint64_t end)
 {
 	int answered = s->answered;
 	char dst[80], stx[96];
@@ -289,8 +330,17 @@ static void verdict(struct rdiag_trace_conn *c, const struct slot *s, uint64_t e
 	fmt_addr(&c->dst, dst, sizeof(dst));
 	c->end_ns = end;
 	if (c->outcome == RDIAG_TRACE_ESTABLISHED) {
+		const struct removal *r;
+		uint64_t disc;
+
 		c->cause = "ok";
-		snprintf(c->verdict, sizeof(c->verdict), "established with %s", dst);
+		r = removal_before_disconnect(cs, c, &disc);
+		if (r)
+			snprintf(c->verdict, sizeof(c->verdict),
+				 "established with %s, then disconnected by its application %.1f ms after its RDMA device %s began to be removed (by %.15s, pid %d)",
+				 dst, (double)(disc - r->ts) / 1e6, c->device, r->comm, r->pid);
+		else
+			snprintf(c->verdict, sizeof(c->verdict), "established with %s", dst);
 		return;
 	}
 	if (c->fail_event >= 0) {
@@ -360,7 +410,7 @@ static void finish(struct rdiag_trace_conns *cs, struct slot *s, uint64_t ts,
 		   rdiag_trace_conn_cb cb, void *arg)
 {
 	join_attach(cs, s, 0);
-	verdict(&s->c, s, ts);
+	verdict(cs, &s->c, s, ts);
 	if (cb)
 		cb(&s->c, arg);
 	if (cs->req_valid && &cs->slots[cs->req_slot] == s)
@@ -426,6 +476,16 @@ int rdiag_trace_conns_add(struct rdiag_trace_conns *cs, const struct rdiag_trace
 		return -EINVAL;
 	if (strcmp(ev->system, "rdma_cma")) {
 		on_ib(cs, ev);
+		return 0;
+	}
+	if (!strcmp(ev->name, "cm_remove_one") && ev->device[0]) {
+		struct removal *r = &cs->removals[cs->next_removal++ % MAX_REMOVALS];
+
+		r->used = 1;
+		r->pid = ev->pid;
+		snprintf(r->comm, sizeof(r->comm), "%s", ev->comm);
+		snprintf(r->device, sizeof(r->device), "%s", ev->device);
+		r->ts = ev->ts_ns;
 		return 0;
 	}
 	if (!strcmp(ev->name, "cm_id_attach")) {
@@ -558,7 +618,7 @@ void rdiag_trace_conns_flush(struct rdiag_trace_conns *cs, uint64_t now_ns,
 			if (cb)
 				cb(&s->c, arg);
 		} else {
-			verdict(&s->c, s, now_ns > s->c.start_ns ? now_ns : s->c.start_ns);
+			verdict(cs, &s->c, s, now_ns > s->c.start_ns ? now_ns : s->c.start_ns);
 			if (cb)
 				cb(&s->c, arg);
 		}

@@ -407,6 +407,85 @@ static void test_removal_not_attributed(void)
 	rdiag_trace_conns_free(cs);
 }
 
+/* 60-trace's race, as the QEMU tier saw it: rping's server got DEVICE_REMOVAL on its listener
+ * and disconnected its established connection before the kernel came to that id, which then
+ * ended cleanly (disconnect, DREQ, destroyed).  Its verdict says what its device was doing
+ * then (rdma_cma:cm_remove_one); a removal of another device, or none, says nothing. */
+static void removal_race(const char *removed, const char *want)
+{
+	struct rdiag_trace_conns *cs;
+	struct rdiag_trace_event ev;
+	struct sockaddr_in *s4 = (struct sockaddr_in *)&ev.src, *d4 = (struct sockaddr_in *)&ev.dst;
+	static const char *const tail[] = { "cm_disconnect", "cm_sent_dreq", "cm_id_destroy" };
+	size_t i;
+
+	EXPECT_EQ(rdiag_trace_conns_new(&cs), 0);
+	memset(&ev, 0, sizeof(ev));
+	snprintf(ev.system, sizeof(ev.system), "rdma_cma");
+	snprintf(ev.name, sizeof(ev.name), "cm_id_attach");
+	snprintf(ev.comm, sizeof(ev.comm), "rping");
+	snprintf(ev.device, sizeof(ev.device), "rxe1");
+	ev.pid = 1922;
+	ev.has_cm_id = ev.has_addrs = true;
+	ev.cm_id = 26;
+	ev.cm_event = -1;
+	ev.tos = -1;
+	s4->sin_family = d4->sin_family = AF_INET;
+	inet_pton(AF_INET, "198.18.0.2", &s4->sin_addr);
+	inet_pton(AF_INET, "198.18.0.1", &d4->sin_addr);
+	s4->sin_port = htons(7183);
+	d4->sin_port = htons(51343);
+	ev.ts_ns = 500;
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	snprintf(ev.name, sizeof(ev.name), "cm_event_handler");
+	snprintf(ev.comm, sizeof(ev.comm), "kworker/0:0");
+	ev.pid = 7;
+	ev.has_status = true;
+	ev.cm_event = 4;	/* CONNECT_REQUEST */
+	ev.ts_ns = 1000;
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	ev.cm_event = 9;	/* ESTABLISHED */
+	ev.ts_ns = 2000;
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	if (removed) {
+		struct rdiag_trace_event rm;
+
+		memset(&rm, 0, sizeof(rm));
+		snprintf(rm.system, sizeof(rm.system), "rdma_cma");
+		snprintf(rm.name, sizeof(rm.name), "cm_remove_one");
+		snprintf(rm.comm, sizeof(rm.comm), "rdma");
+		snprintf(rm.device, sizeof(rm.device), "%s", removed);
+		rm.pid = 1945;
+		rm.cm_event = -1;
+		rm.tos = -1;
+		rm.ts_ns = 3000000;
+		EXPECT_EQ(rdiag_trace_conns_add(cs, &rm, conn_cb, NULL), 0);
+	}
+	snprintf(ev.comm, sizeof(ev.comm), "rping");
+	ev.pid = 1922;
+	ev.has_status = false;
+	ev.cm_event = -1;
+	ngot = 0;
+	for (i = 0; i < 3; i++) {
+		snprintf(ev.name, sizeof(ev.name), "%s", tail[i]);
+		ev.ts_ns = 3500000 + i * 100000;
+		EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	}
+	EXPECT_EQ(ngot, 1);
+	EXPECT_TRUE(got[0].outcome == RDIAG_TRACE_ESTABLISHED && !strcmp(got[0].cause, "ok"));
+	EXPECT_STREQ(got[0].device, "rxe1");
+	EXPECT_STREQ(got[0].verdict, want);
+	rdiag_trace_conns_free(cs);
+}
+
+static void test_removal_race(void)
+{
+	removal_race("rxe1", "established with 198.18.0.1 port 51343, then disconnected by its "
+		     "application 0.5 ms after its RDMA device rxe1 began to be removed (by rdma, pid 1945)");
+	removal_race("rxe0", "established with 198.18.0.1 port 51343");
+	removal_race(NULL, "established with 198.18.0.1 port 51343");
+}
+
 /* a connection whose events all ran in a kworker gets its process from RES_CM_ID */
 static void test_attribute(void)
 {
@@ -580,6 +659,7 @@ int main(void)
 	test_attribute();
 	test_devdel();
 	test_removal_not_attributed();
+	test_removal_race();
 	test_hostile_format();
 
 	/* names */
