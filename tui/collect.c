@@ -29,6 +29,7 @@ static const char *name_or_unknown(const char *name)
 struct rt_collector {
 	struct rdiag_counters *h;
 	struct rdiag_fabric *fab;	/* the netdevs' ethtool -S (eth.c), opened on first use */
+	struct rdiag_fabric *fab_ctr;	/* the counters handle's Ethernet reader (set_eth) */
 	struct rt_collect_opts o;
 	struct rdiag_devices *devs;
 	uint64_t discovered_ns;
@@ -95,9 +96,25 @@ void rt_collector_free(struct rt_collector *c)
 	rdiag_counters_devices_free(c->devs);
 	rdiag_counters_close(c->h);
 	rdiag_fabric_close(c->fab);
+	rdiag_fabric_close(c->fab_ctr);
 	pthread_mutex_destroy(&c->lock);
 	pthread_cond_destroy(&c->cond);
 	free(c);
+}
+
+int rt_collector_set_eth(struct rt_collector *c, const char *const *keys, size_t n)
+{
+	struct rdiag_eth_reader r;
+	int ret;
+
+	/* a handle of its own: a replay's samples come in order to each reader */
+	if (!c->fab_ctr) {
+		ret = rdiag_fabric_open(&c->fab_ctr, NULL);
+		if (ret < 0)
+			return ret;
+	}
+	rdiag_fabric_eth_reader(c->fab_ctr, &r);
+	return rdiag_counters_set_eth(c->h, &r, keys, n);
 }
 
 const char *rt_collector_errmsg(const struct rt_collector *c)
@@ -282,9 +299,7 @@ static long fill_device(struct rt_snap *s, size_t *cap, const struct rdiag_devic
 			sc = &p->ctr[p->nctr++];
 			sc->name = x->name;
 			sc->value = x->value;
-			sc->meta.cat = x->cat;
-			sc->meta.origin = x->origin;
-			sc->meta.cache_ms = x->cache_ms;
+			rt_meta_from_sample(&sc->meta, x);
 			if (x->ts_ns)
 				p->t_ns = x->ts_ns;
 		}
@@ -518,9 +533,7 @@ static int fill_all(struct rt_collector *c, struct rt_snap *s, size_t *cap,
 		sc = &p->ctr[p->nctr++];
 		sc->name = xs[j]->name;
 		sc->value = xs[j]->value;
-		sc->meta.cat = xs[j]->cat;
-		sc->meta.origin = xs[j]->origin;
-		sc->meta.cache_ms = xs[j]->cache_ms;
+		rt_meta_from_sample(&sc->meta, xs[j]);
 		if (xs[j]->ts_ns)
 			p->t_ns = xs[j]->ts_ns;
 	}

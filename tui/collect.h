@@ -25,6 +25,10 @@ struct rt_collect_opts {
 
 int rt_collector_new(struct rt_collector **out, const struct rt_collect_opts *o);
 void rt_collector_free(struct rt_collector *c);
+/* read the Ethernet statistics (ethtool -S of each port's netdev) that keys name, as port
+ * counters next to the RDMA ones (rdiag_counters_set_eth), before the collector starts.
+ * 0, or -errno of lib/fabric (rdiag_fabric_errmsg(NULL) says why) */
+int rt_collector_set_eth(struct rt_collector *c, const char *const *keys, size_t n);
 const char *rt_collector_errmsg(const struct rt_collector *c);
 
 /* one snapshot, now, on the calling thread */

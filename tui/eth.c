@@ -86,7 +86,7 @@ int rt_eth_sample(struct rdiag_fabric **f, const char *ifname, struct rt_eth_sna
 
 static void step(struct rt_eth_val *v, uint64_t raw, uint64_t t_ns)
 {
-	static const struct rt_meta meta = { NULL, RDIAG_ORIG_NETLINK, 0 };
+	static const struct rt_meta meta = { .origin = RDIAG_ORIG_NETLINK };
 	struct rdiag_rate r;
 
 	rt_rate_step(&v->prev, &meta, raw, t_ns, &r);

@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <rdmadiag/fabric.h>
+
 #include "common/out.h"
 
 #include "collect.h"
@@ -447,6 +449,18 @@ int main(int argc, char **argv)
 		rt_collector_free(col);
 		rt_thresh_free(th);
 		return EXIT_USAGE;
+	}
+	/* rules on Ethernet statistics: those are read too, as counters of their port */
+	if (th) {
+		const char *keys[64];
+		size_t n = rt_thresh_eth_keys(th, keys, sizeof(keys) / sizeof(keys[0]));
+
+		r = n ? rt_collector_set_eth(col, keys, n) : 0;
+		if (r == -ENOMEM)
+			tool_die("out of memory");
+		if (r < 0)
+			tool_die("cannot read Ethernet statistics: %s", *rdiag_fabric_errmsg(NULL) ?
+				 rdiag_fabric_errmsg(NULL) : strerror(-r));
 	}
 	rt_model_init(&m);
 	m.th = th;

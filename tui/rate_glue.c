@@ -15,6 +15,19 @@ void rt_meta_sample(struct rdiag_sample *s, const struct rt_meta *meta, const ch
 	s->ts_ns = ts_ns;
 	s->cache_ms = meta->cache_ms;
 	s->cat = meta->cat;
+	s->eth_concept = meta->eth_concept;
+	s->eth_prio = meta->eth_concept ? meta->eth_prio : -1;
+	s->eth_cat = meta->eth_cat;
+}
+
+void rt_meta_from_sample(struct rt_meta *meta, const struct rdiag_sample *s)
+{
+	meta->cat = s->cat;
+	meta->origin = s->origin;
+	meta->cache_ms = s->cache_ms;
+	meta->eth_concept = s->eth_concept;
+	meta->eth_prio = s->eth_prio;
+	meta->eth_cat = s->eth_cat;
 }
 
 void rt_rate_step(struct rt_rate_prev *prev, const struct rt_meta *meta, uint64_t raw,

@@ -26,6 +26,11 @@ struct rt_meta {
 	const struct rdiag_catalog_entry *cat;
 	enum rdiag_origin origin;
 	uint32_t cache_ms;	/* sysfs hw_counters lifespan the value may be cached for */
+	/* an Ethernet statistic's catalogue facts (RDIAG_ORIG_ETH; static data), for threshold
+	 * rules naming a concept ("prio3_pause"); eth_concept NULL otherwise */
+	const char *eth_concept;
+	int eth_prio;
+	const struct rdiag_eth_catalog_entry *eth_cat;
 };
 
 /* the previous sample kept per counter */
@@ -40,6 +45,8 @@ void rt_rate_step(struct rt_rate_prev *prev, const struct rt_meta *meta, uint64_
 		  uint64_t ts_ns, struct rdiag_rate *out);
 /* raw value in display units (x4 for PMA data words) */
 uint64_t rt_meta_scale(const struct rt_meta *meta, uint64_t raw);
+/* our fields from a library sample */
+void rt_meta_from_sample(struct rt_meta *meta, const struct rdiag_sample *s);
 /* fill a library sample from our fields (for spec and threshold calls) */
 void rt_meta_sample(struct rdiag_sample *s, const struct rt_meta *meta, const char *dev,
 		    unsigned port, const char *name, uint64_t raw, uint64_t ts_ns);

@@ -6,6 +6,7 @@
 
 #include <rdmadiag/threshold.h>
 
+#include "common/eth_words.h"
 #include "model.h"
 #include "thresh.h"
 
@@ -91,6 +92,16 @@ bool rt_thresh_match(const struct rt_thresholds *t, const char *dev, unsigned po
 	}
 	free(list);
 	return r > 0;
+}
+
+size_t rt_thresh_eth_keys(const struct rt_thresholds *t, const char **keys, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; t && t->t && i < t->t->n && n < max; i++)
+		if (eth_word_known(t->t->rule[i].key))
+			keys[n++] = t->t->rule[i].key;
+	return n;
 }
 
 const char *rt_thresh_rule_text(const struct rt_thresholds *t, unsigned line, char *buf,

@@ -16,6 +16,9 @@ size_t rt_thresh_count(const struct rt_thresholds *t);
 /* does any rule fire on this counter of dev/port?  Sets c->breach_line and c->observed. */
 bool rt_thresh_match(const struct rt_thresholds *t, const char *dev, unsigned port,
 		     struct rt_ctr *c);
+/* the rules' keys that name Ethernet statistics (eth_words.h: a driver's ethtool -S name or a
+ * catalogue concept), at most max of them, into keys; how many */
+size_t rt_thresh_eth_keys(const struct rt_thresholds *t, const char **keys, size_t max);
 /* "rnr_nak_received > 10/s" of the rule on that line, for messages; "" if none */
 const char *rt_thresh_rule_text(const struct rt_thresholds *t, unsigned line, char *buf,
 				size_t len);

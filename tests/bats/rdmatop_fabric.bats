@@ -134,3 +134,25 @@ near() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d
 	tmux -L "$sock" send-keys -t t q
 	tmux -L "$sock" kill-server 2> /dev/null || :
 }
+
+@test "--thresholds on Ethernet statistics: a rate rule on priority 3's pause and a delta on its packets breach; priority 0's does not" {
+	printf 'rx_prio3_pause > 0/s\nrx_prio0_pause > 0/s\nprio3_packets@mlx5_0/1 > +4999\n' > "$BATS_TEST_TMPDIR/t"
+	run --separate-stderr top -b -n 2 -d 0.1 --thresholds "$BATS_TEST_TMPDIR/t"
+	[ "$status" -eq 1 ] || fail "status $status: $output $stderr"
+	[ -z "$stderr" ] || fail "$stderr"
+	assert_line --regexp '^breach mlx5_0/1 rx_prio3_pause: [0-9.]+ \(rule line 1: rx_prio3_pause > 0/s\)$'
+	assert_line 'breach mlx5_0/1 rx_prio3_packets: 5000 (rule line 3: prio3_packets@mlx5_0/1 > +4999)'
+	assert_line 'breach mlx5_0/1 tx_prio3_packets: 5000 (rule line 3: prio3_packets@mlx5_0/1 > +4999)'
+	refute_line --partial rx_prio0_pause
+	[ "$(grep -c '^breach ' <<< "$output")" -eq 3 ] || fail "$output"
+	# the same rate rule agrees with the Ports screen's PAUSE/s (one replay each, in order)
+	run --separate-stderr top -b -n 2 -d 0.1 -j --thresholds "$BATS_TEST_TMPDIR/t"
+	run jq -sc '.[1] | [(.breaches | length), ([.breaches[] | select(.counter == "rx_prio3_pause") | .observed > 0] | .[0])]' <<< "$output"
+	assert_output '[3,true]'
+	# priority-0 traffic: nothing over the priority-3 rules, exit 0
+	printf 'rx_prio3_pause > 0/s\nprio3_packets > +0\n' > "$BATS_TEST_TMPDIR/t"
+	ETH=eth-prio0.txt run --separate-stderr top -b -n 2 -d 0.1 --thresholds "$BATS_TEST_TMPDIR/t"
+	assert_success
+	refute_line --regexp '^breach '
+	assert_line --regexp 'breaches 0$'
+}

@@ -14,6 +14,7 @@
 #                             after its second (nothing else moves the pair's counters)
 #   72.stat.txt               rdmastat rxed0 -c sent_pkts -c prio3_packets -c prio3_pause
 #                             (text) after that
+#   72.top.txt (.rc)          rdmatop -b -n 2 --thresholds 72.rules over the same window
 X0=dcb0 X1=dcb1 XA=198.18.7.1 XB=198.18.7.2 R0=rxed0 R1=rxed1
 TOS=106 PRIO=3 PORT=7182 MSGS=10 IVAL=0.5
 J=$OUT/72
@@ -41,6 +42,14 @@ ethtool -S $X0 > "$J.before.ethtool"
 timeout 30 ucmatose -b "$XB" -p "$PORT" -t "$TOS" -C "$MSGS" -S 1024 >&2 2>&1 &
 srv=$!
 wait_cm_listen "$PORT" || log "ucmatose server did not listen"
+# rdmatop with the same rules over the same window (its Ports screen and the rules read
+# dcb0 each frame)
+top=
+if have rdmatop; then
+	FS_READS=2 first_sample "$J.top.txt" "$J.top.txt" $X0 \
+		rdmatop -b -n 2 -d $IVAL --thresholds "$J.rules"
+	top=$spid
+fi
 first_sample "$J.stat.json" "$J.stat.err" $X0 \
 	rdmastat $R0 -c tx_prio${PRIO}_packets -c rx_prio${PRIO}_packets -c tx_prio0_packets \
 	-c rx_prio0_packets -c prio${PRIO}_pause -c rx_prio0_pause -i $IVAL -n 1 -j -t "$J.rules"
@@ -50,8 +59,9 @@ tap_ok "ucmatose ToS $TOS ($MSGS x 1 KiB) $R0 -> $R1 between rdmastat -i's sampl
 	pair_end $? "$srv"
 tap_ok "the pause knob: $X0 receives 4 PFC frames for priority $PRIO" \
 	sh -c "echo '$PRIO 4' > /sys/class/net/$X0/dcbdev/pause"
-kill -CONT $s
+kill -CONT $s $top
 wait $s; echo $? > "$J.stat.json.rc"
+[ -z "$top" ] || { wait $top; echo $? > "$J.top.txt.rc"; }
 ethtool -S $X0 > "$J.after.ethtool"
 cat "$J.stat.err" >&2
 # the text view of the same statistics next to rxe's own counters, once the pair is still

@@ -436,11 +436,12 @@ reads_past() { [ "$(reads "$1")" -gt "$2" ]; }
 # first_sample OUT ERR "DEV..." CMD...: start the sampler CMD in the background (stdout to
 # OUT, stderr to ERR, the same file when they are equal) and stop it (SIGSTOP) as soon as it
 # has read every dcbdev DEV's counters once, so that its next sample waits for what the
-# caller does next (SIGCONT); its pid in $spid.  A sampler reads each DEV once per sample;
-# on a loaded host the stop can come after its second read: that sampler is killed and
+# caller does next (SIGCONT); its pid in $spid.  A sampler reads each DEV FS_READS times per
+# sample (default 1; rdmatop with Ethernet thresholds: 2, its Ports screen's and the rules');
+# on a loaded host the stop can come after its second sample: that sampler is killed and
 # started again, up to 3 times (1 when it never stopped).
 first_sample() {
-	local out=$1 err=$2 devs=$3 try d n ok
+	local out=$1 err=$2 devs=$3 per=${FS_READS:-1} try d n ok
 	local -A a
 	shift 3
 	for try in 1 2 3; do
@@ -448,12 +449,12 @@ first_sample() {
 		if [ "$err" = "$out" ]; then "$@" > "$out" 2>&1 & else "$@" > "$out" 2> "$err" & fi
 		spid=$!
 		ok=1
-		for d in $devs; do wait_for 10 reads_past $d "${a[$d]}" || ok=0; done
+		for d in $devs; do wait_for 10 reads_past $d "$((a[$d] + per - 1))" || ok=0; done
 		[ $ok = 1 ] && kill -STOP $spid
 		for d in $devs; do
 			n=$(reads $d)
 			log "$1 read $d $((n - a[$d])) times before it stopped (try $try)"
-			[ $((n - a[$d])) -le 1 ] || ok=0
+			[ $((n - a[$d])) -le "$per" ] || ok=0
 		done
 		[ $ok = 1 ] && return 0
 		kill -KILL $spid 2>/dev/null

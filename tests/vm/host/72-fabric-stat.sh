@@ -34,6 +34,15 @@ tap_eq "the rules on priority 3 breach (lines 2 and 4), the ones on priority 0 d
 	"tx_prio3_packets:2:rate:ethtool:dcb0 rx_prio3_pause:4:rate:ethtool:dcb0" \
 	"$(jq -r 'select(.breaches) | [.breaches[] | "\(.counter):\(.line):\(.kind):\(.source):\(.netdev)"] | join(" ")' 72.stat.json)"
 tap_check "rdmastat said nothing on stderr" [ ! -s 72.stat.err ] || diag "$(cat 72.stat.err)"
+# rdmatop --thresholds over the same window: the same rules breach on the same statistics
+if [ -s 72.top.txt ]; then
+	top_breaches=$(awk '/^rdmatop - / { f++ } f == 2 && /^breach / { sub(/:$/, "", $3); sub(/:$/, "", $7); print $2 ":" $3 ":" $7 }' 72.top.txt | sort | tr '\n' ' ' | sed 's/ $//')
+	diag "rdmatop frame 2: $(grep '^breach ' 72.top.txt | tr '\n' ';')"
+	tap_eq "rdmatop --thresholds exits 1 and breaches in frame 2 on the rules rdmastat breached (lines 2 and 4), on rxed0's dcb0" \
+		"1 rxed0/1:rx_prio3_pause:4 rxed0/1:tx_prio3_packets:2" "$(cat 72.top.txt.rc) $top_breaches"
+else
+	tap_fail "the guest saved rdmatop -b --thresholds's frames (72.top.txt)"
+fi
 # the text view after the traffic: dcb0's values under the netdev line = ethtool -S after it
 txt() { awk -v k="$1" '$1 == k { print $2 }' 72.stat.txt; }
 after() { awk -v k="$1:" '$1 == k { print $2 }' 72.after.ethtool; }
