@@ -368,30 +368,42 @@ static void test_devdel(void)
 	fixdir = DIR;
 }
 
+/* an rdma_cma event of cm.id id between 198.18.0.2:sport and 198.18.0.1:dport (the passive
+ * side's view), in thread comm/pid, with no status and ToS unknown: the tests below build
+ * their sequences from it */
+static void cma_event(struct rdiag_trace_event *ev, const char *name, const char *comm, int pid,
+		      uint32_t id, int cm_event, int sport, int dport, uint64_t ts)
+{
+	struct sockaddr_in *s4 = (struct sockaddr_in *)&ev->src, *d4 = (struct sockaddr_in *)&ev->dst;
+
+	memset(ev, 0, sizeof(*ev));
+	snprintf(ev->system, sizeof(ev->system), "rdma_cma");
+	snprintf(ev->name, sizeof(ev->name), "%s", name);
+	snprintf(ev->comm, sizeof(ev->comm), "%s", comm);
+	ev->pid = pid;
+	ev->has_cm_id = ev->has_addrs = true;
+	ev->has_status = cm_event >= 0;
+	ev->cm_id = id;
+	ev->cm_event = cm_event;
+	ev->tos = -1;
+	s4->sin_family = d4->sin_family = AF_INET;
+	inet_pton(AF_INET, "198.18.0.2", &s4->sin_addr);
+	inet_pton(AF_INET, "198.18.0.1", &d4->sin_addr);
+	s4->sin_port = htons((uint16_t)sport);
+	d4->sin_port = htons((uint16_t)dport);
+	ev->ts_ns = ts;
+}
+
 /* an established connection whose device goes away before the trace saw who made it: not
  * attributed to the process removing the device */
 static void test_removal_not_attributed(void)
 {
 	struct rdiag_trace_conns *cs;
 	struct rdiag_trace_event ev;
-	struct sockaddr_in *s4 = (struct sockaddr_in *)&ev.src, *d4 = (struct sockaddr_in *)&ev.dst;
 
 	EXPECT_EQ(rdiag_trace_conns_new(&cs), 0);
-	memset(&ev, 0, sizeof(ev));
-	snprintf(ev.system, sizeof(ev.system), "rdma_cma");
-	snprintf(ev.name, sizeof(ev.name), "cm_event_handler");
-	snprintf(ev.comm, sizeof(ev.comm), "kworker/0:2");
-	ev.pid = 47;
-	ev.has_cm_id = ev.has_addrs = ev.has_status = true;
-	ev.cm_id = 3;
-	ev.cm_event = 9;	/* ESTABLISHED */
-	ev.tos = -1;
-	s4->sin_family = d4->sin_family = AF_INET;
-	inet_pton(AF_INET, "198.18.0.2", &s4->sin_addr);
-	inet_pton(AF_INET, "198.18.0.1", &d4->sin_addr);
-	s4->sin_port = htons(7174);
-	d4->sin_port = htons(40000);
-	ev.ts_ns = 1000;
+	cma_event(&ev, "cm_event_handler", "kworker/0:2", 47, 3, 9 /* ESTABLISHED */, 7174, 40000,
+		  1000);
 	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
 	ev.cm_event = 11;	/* DEVICE_REMOVAL, in the thread of `rdma link delete` */
 	snprintf(ev.comm, sizeof(ev.comm), "rdma");
@@ -415,34 +427,15 @@ static void removal_race(const char *removed, const char *want)
 {
 	struct rdiag_trace_conns *cs;
 	struct rdiag_trace_event ev;
-	struct sockaddr_in *s4 = (struct sockaddr_in *)&ev.src, *d4 = (struct sockaddr_in *)&ev.dst;
 	static const char *const tail[] = { "cm_disconnect", "cm_sent_dreq", "cm_id_destroy" };
 	size_t i;
 
 	EXPECT_EQ(rdiag_trace_conns_new(&cs), 0);
-	memset(&ev, 0, sizeof(ev));
-	snprintf(ev.system, sizeof(ev.system), "rdma_cma");
-	snprintf(ev.name, sizeof(ev.name), "cm_id_attach");
-	snprintf(ev.comm, sizeof(ev.comm), "rping");
+	cma_event(&ev, "cm_id_attach", "rping", 1922, 26, -1, 7183, 51343, 500);
 	snprintf(ev.device, sizeof(ev.device), "rxe1");
-	ev.pid = 1922;
-	ev.has_cm_id = ev.has_addrs = true;
-	ev.cm_id = 26;
-	ev.cm_event = -1;
-	ev.tos = -1;
-	s4->sin_family = d4->sin_family = AF_INET;
-	inet_pton(AF_INET, "198.18.0.2", &s4->sin_addr);
-	inet_pton(AF_INET, "198.18.0.1", &d4->sin_addr);
-	s4->sin_port = htons(7183);
-	d4->sin_port = htons(51343);
-	ev.ts_ns = 500;
 	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
-	snprintf(ev.name, sizeof(ev.name), "cm_event_handler");
-	snprintf(ev.comm, sizeof(ev.comm), "kworker/0:0");
-	ev.pid = 7;
-	ev.has_status = true;
-	ev.cm_event = 4;	/* CONNECT_REQUEST */
-	ev.ts_ns = 1000;
+	cma_event(&ev, "cm_event_handler", "kworker/0:0", 7, 26, 4 /* CONNECT_REQUEST */, 7183,
+		  51343, 1000);
 	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
 	ev.cm_event = 9;	/* ESTABLISHED */
 	ev.ts_ns = 2000;
@@ -461,14 +454,9 @@ static void removal_race(const char *removed, const char *want)
 		rm.ts_ns = 3000000;
 		EXPECT_EQ(rdiag_trace_conns_add(cs, &rm, conn_cb, NULL), 0);
 	}
-	snprintf(ev.comm, sizeof(ev.comm), "rping");
-	ev.pid = 1922;
-	ev.has_status = false;
-	ev.cm_event = -1;
 	ngot = 0;
 	for (i = 0; i < 3; i++) {
-		snprintf(ev.name, sizeof(ev.name), "%s", tail[i]);
-		ev.ts_ns = 3500000 + i * 100000;
+		cma_event(&ev, tail[i], "rping", 1922, 26, -1, 7183, 51343, 3500000 + i * 100000);
 		EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
 	}
 	EXPECT_EQ(ngot, 1);
@@ -495,21 +483,8 @@ static void test_attribute(void)
 	struct sockaddr_in other;
 
 	EXPECT_EQ(rdiag_trace_conns_new(&cs), 0);
-	memset(&ev, 0, sizeof(ev));
-	snprintf(ev.system, sizeof(ev.system), "rdma_cma");
-	snprintf(ev.name, sizeof(ev.name), "cm_event_handler");
-	snprintf(ev.comm, sizeof(ev.comm), "kworker/0:2");
-	ev.pid = 47;
-	ev.has_cm_id = ev.has_addrs = ev.has_status = true;
-	ev.cm_id = 7;
-	ev.cm_event = 9;	/* ESTABLISHED, passive side */
-	ev.tos = -1;
-	s4->sin_family = d4->sin_family = AF_INET;
-	inet_pton(AF_INET, "198.18.0.2", &s4->sin_addr);
-	inet_pton(AF_INET, "198.18.0.1", &d4->sin_addr);
-	s4->sin_port = htons(7174);
-	d4->sin_port = htons(40000);
-	ev.ts_ns = 1000;
+	cma_event(&ev, "cm_event_handler", "kworker/0:2", 47, 7, 9 /* ESTABLISHED, passive side */,
+		  7174, 40000, 1000);
 	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
 	EXPECT_EQ(rdiag_trace_conns_unattributed(cs), 1);
 	other = *d4;
