@@ -985,6 +985,16 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* The seconds between s and its previous sample, when both were read: the ports' netdevs'
+ * Ethernet statistics are read at their own time, after the RDMA counters, so their rates are
+ * over their own interval, which is what JSON and CSV give next to them. Otherwise secs. */
+static double own_secs(const struct rdiag_sample *p, const struct rdiag_sample *s, double secs)
+{
+	if (!p || p->err || s->err || !p->ts_ns || s->ts_ns <= p->ts_ns)
+		return secs;
+	return (double)(s->ts_ns - p->ts_ns) / 1e9;
+}
+
 /* what opens a port's part of an interval: in JSON its object up to "counters", in text the
  * port and the column heads */
 static void interval_header(const struct rdiag_sample *s, const char *when_json, double secs,
@@ -1084,7 +1094,7 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 			    r.state != RDIAG_RATE_RESET)
 				continue;
 			if (opts.fmt == FMT_CSV) {
-				printf("%s,%.3f,", when, secs);
+				printf("%s,%.3f,", when, is_eth(s) ? own_secs(p, s, secs) : secs);
 				csv_field(s->dev);
 				printf(",%u,", s->port);
 				csv_field(s->name);
@@ -1109,6 +1119,7 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 				out_obj_end(output);
 				out_obj_begin(output, "ethtool");
 				out_str(output, "netdev", NULL, s->netdev);
+				out_dbl(output, "interval", NULL, own_secs(p, s, secs));
 				out_obj_begin(output, "counters");
 			}
 			if (opts.fmt == FMT_TEXT)

@@ -96,6 +96,10 @@ bnxt_replay() {
 	[ "${#lines[@]}" -eq 3 ] || fail "$output"
 	assert_line --index 1 --regexp '^[0-9TZ:-]+,[0-9.]+,mlx5_0,1,rx_pfc_ena_frames_pri3,45,40,[0-9.]+,valid,prio_pause,,ethtool$'
 	assert_line --index 2 --regexp ',tx_pfc_ena_frames_pri3,1,0,0.000,valid,prio_pause,,ethtool$'
+	# an ethtool row's interval_s is its own, the one its rate is over (to its 3 decimals)
+	IFS=, read -r _ secs _ _ _ _ delta rate _ <<< "${lines[1]}"
+	awk -v s="$secs" -v d="$delta" -v r="$rate" 'BEGIN { e = d / r - s; if (e < 0) e = -e;
+		exit !(s >= 0.05 && e <= 0.0006) }' || fail "${lines[1]}"
 }
 
 @test "-i -j: deltas and rates of every priority's packets = the replay's two samples" {
@@ -122,8 +126,10 @@ bnxt_replay() {
 	assert e["netdev"] == "eth0", e
 	got = {n: (c["value"], c["delta"]) for n, c in e["counters"].items()}
 	assert got == want, (got, want)
+	# the statistics' rates are over their own interval (read after the RDMA counters)
+	assert 0.05 <= e["interval"] < 10, e["interval"]
 	for n, c in e["counters"].items():
-	    assert c["state"] == "valid" and abs(c["rate"] - c["delta"] / o["interval"]) <= 1e-3 * max(1, c["rate"]), (n, c, o["interval"])
+	    assert c["state"] == "valid" and abs(c["rate"] - c["delta"] / e["interval"]) <= 1e-3 * max(1, c["rate"]), (n, c, e["interval"])
 	assert want["rx_prio3_packets"][1] == 5000 and want["rx_prio0_packets"][1] == 0
 	EOF2
 }
