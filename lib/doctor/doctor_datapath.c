@@ -146,8 +146,8 @@ void rd_doc_datapath(struct rdiag_doctor *d, struct rdma_cm_id *id, struct ibv_p
 		rd_doc_evidence(f, "one packet each, sizes 256..%u; largest that completed: %u", mtu, best);
 	} else {
 		f = rd_doc_add(d, "data_path", "transport", RDIAG_DOC_PROBLEM, "datapath_mtu_fails", subj,
-			       "the connection is established, but a %s of %u bytes (one packet at path MTU %u) does not complete: %s; the largest path MTU that works is %u",
-			       op, m, mtu, outcome(r, timeout_ms, why, sizeof(why)), best);
+			       "the connection is established, but %s %s of %u bytes (one packet at path MTU %u) does not complete: %s; the largest path MTU that works is %u",
+			       !strcmp(op, "RDMA WRITE") ? "an" : "a", op, m, mtu, outcome(r, timeout_ms, why, sizeof(why)), best);
 		rd_doc_evidence(f, "sizes 256..%u, one packet each; %s of %u: %s; largest that completed: %u (the counters that moved are listed with the attempt)",
 				mtu, op, m, why, best);
 		/* what the peer's end saw of it, while the listener is still there (one

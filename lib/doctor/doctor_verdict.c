@@ -368,7 +368,7 @@ void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict
 		dp = rd_doc_find(d, "data_path", RDIAG_DOC_PROBLEM);
 		if (dp) {
 			set(v, "transport", "datapath_mtu_fails");
-			snprintf(v->sentence, sizeof(v->sentence), "%.380s", dp->summary);
+			snprintf(v->sentence, sizeof(v->sentence), "%s", dp->summary);
 			append(v->evidence, sizeof(v->evidence), dp->evidence);
 			snprintf(v->next, sizeof(v->next), "%s", dp->hint);
 			return;

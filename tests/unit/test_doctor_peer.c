@@ -585,14 +585,19 @@ static void test_datapath_verdict(void)
 	host(&peer, "server", "198.18.1.1", 1, 1000);
 	d = compared(&me, &peer);
 	f = rd_doc_add(d, "data_path", "transport", RDIAG_DOC_PROBLEM, "datapath_mtu_fails", "rxe0/1",
-		       "a SEND of 1024 bytes does not complete; the largest path MTU that works is 512");
+		       "the connection is established, but an %s of %u bytes (one packet at path MTU %u) does not complete: %s; the largest path MTU that works is %u",
+		       "RDMA WRITE", 4096, 4096,
+		       "WC 12 IBV_WC_RETRY_EXC_ERR (transport retry counter exceeded)", 2048);
 	rd_doc_evidence(f, "sizes 256..1024");
 	rd_doc_hint(f, "cap the path MTU at 512");
 	rdiag_doctor_verdict(d, &v);
 	EXPECT_STREQ(v.cause, "datapath_mtu_fails");
 	EXPECT_STREQ(v.layer, "transport");
 	EXPECT_STREQ(v.next, "cap the path MTU at 512");
-	EXPECT_TRUE(strstr(v.sentence, "the largest path MTU that works is 512") != NULL);
+	/* whole: the longest one the data path writes (a finding's summary was once cut at 191) */
+	EXPECT_STREQ(v.sentence, "the connection is established, but an RDMA WRITE of 4096 bytes (one "
+		     "packet at path MTU 4096) does not complete: WC 12 IBV_WC_RETRY_EXC_ERR (transport "
+		     "retry counter exceeded); the largest path MTU that works is 2048");
 	rdiag_doctor_close(d);
 }
 

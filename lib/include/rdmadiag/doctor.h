@@ -51,7 +51,7 @@ struct rdiag_doc_finding {
 				 * the verdict causes, or "memlock_low", "gid_ipv4_missing" (only
 				 * ever warnings) */
 	char subject[64];	/* what was checked: "rxe0/1", "veth0", "198.18.0.2" ... */
-	char summary[192];
+	char summary[384];	/* as long as the verdict's sentence, which can be one (the data path's) */
 	char evidence[768];
 	char hint[256];
 };
@@ -121,7 +121,7 @@ struct rdiag_doc_verdict {
 				 * "attempt_failed"; the peer causes of struct
 				 * rdiag_doc_side; and "disconnect_failed" with ok
 				 * true: established, but the disconnect did not complete */
-	char sentence[384];
+	char sentence[640];
 	char evidence[768];
 	char next[256];
 };
