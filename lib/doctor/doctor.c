@@ -135,6 +135,15 @@ size_t rdiag_doctor_ndevices(const struct rdiag_doctor *d)
 	return d->ndevices;
 }
 
+/* vsnprintf into buf[size], and a text it had to cut ends in "..." so that the cut shows */
+static void vtext(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(buf, size, fmt, ap);
+
+	if (n >= 0 && (size_t)n >= size && size > 4)
+		memcpy(buf + size - 4, "...", 4);
+}
+
 struct rdiag_doc_finding *rd_doc_add(struct rdiag_doctor *d, const char *check,
 				     const char *layer, enum rdiag_doc_level level,
 				     const char *cause, const char *subject,
@@ -152,7 +161,7 @@ struct rdiag_doc_finding *rd_doc_add(struct rdiag_doctor *d, const char *check,
 	f->cause = level >= RDIAG_DOC_WARN ? cause : NULL;
 	snprintf(f->subject, sizeof(f->subject), "%s", subject ? subject : "");
 	va_start(ap, summary);
-	vsnprintf(f->summary, sizeof(f->summary), summary, ap);
+	vtext(f->summary, sizeof(f->summary), summary, ap);
 	va_end(ap);
 	return f;
 }
@@ -168,7 +177,7 @@ void rd_doc_evidence(struct rdiag_doc_finding *f, const char *fmt, ...)
 	if (off >= sizeof(f->evidence) - 1)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(f->evidence + off, sizeof(f->evidence) - off, fmt, ap);
+	vtext(f->evidence + off, sizeof(f->evidence) - off, fmt, ap);
 	va_end(ap);
 }
 
@@ -177,7 +186,7 @@ void rd_doc_hint(struct rdiag_doc_finding *f, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(f->hint, sizeof(f->hint), fmt, ap);
+	vtext(f->hint, sizeof(f->hint), fmt, ap);
 	va_end(ap);
 }
 

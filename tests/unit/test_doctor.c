@@ -409,6 +409,34 @@ static void test_verdict(void)
 	rdiag_doctor_close(d);
 }
 
+/* a finding's text that does not fit is cut visibly, ending in "...", never silently */
+static void test_cut_shows(void)
+{
+	struct rdiag_doctor *d = attempted();
+	struct rdiag_doc_finding *f;
+	char big[1200];
+	size_t n;
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	f = rd_doc_add(d, "mtu", "transport", RDIAG_DOC_WARN, "mtu_mismatch", "rxe0/1", "%s", big);
+	n = strlen(f->summary);
+	EXPECT_EQ(n, sizeof(f->summary) - 1);
+	EXPECT_STREQ(f->summary + n - 3, "...");
+	rd_doc_evidence(f, "first line");
+	rd_doc_evidence(f, "%s", big);
+	n = strlen(f->evidence);
+	EXPECT_TRUE(!strncmp(f->evidence, "first line\nxxx", 14));
+	EXPECT_STREQ(f->evidence + n - 3, "...");
+	rd_doc_hint(f, "%s", big);
+	EXPECT_STREQ(f->hint + strlen(f->hint) - 3, "...");
+	/* what fits is untouched */
+	f = rd_doc_add(d, "mtu", "transport", RDIAG_DOC_OK, NULL, "rxe0/1", "%.*s",
+		       (int)sizeof(f->summary) - 1, big);
+	EXPECT_EQ(strspn(f->summary, "x"), sizeof(f->summary) - 1);
+	rdiag_doctor_close(d);
+}
+
 /* every warning or problem finding of d carries a fix hint */
 /* the steps are an enum with one name table; the verdict finds them by id, not by name or
  * by position */
@@ -747,6 +775,7 @@ int main(void)
 	test_findings();
 	test_verdict();
 	test_step_ids();
+	test_cut_shows();
 	test_mtu_finding();
 	test_gid_findings();
 	test_path_hints();
