@@ -27,6 +27,11 @@ for n in tx_prio3_packets rx_prio3_packets tx_prio0_packets rx_prio0_packets rx_
 	tx_prio3_pause rx_prio0_pause; do
 	tap_eq "rdmastat -i's $n delta = ethtool -S's" "$(eth $n)" "$(rd $n)"
 done
+# each rate is its delta over the statistics' own interval (read after the RDMA counters)
+tap_check "every statistic's rate = its delta / the ethtool object's own interval ($(jq -r 'select(.ifname) | "\(.ethtool.interval) s, the RDMA counters \(.interval) s"' 72.stat.json))" \
+	jq -se '[.[] | select(.ifname) | .ethtool as $e | $e.counters[] | ($e.interval > 0) and
+		((.rate - .delta / $e.interval | if . < 0 then -. else . end) <= 1e-3 * ([1, .rate] | max))] |
+		length > 0 and all' 72.stat.json
 tap_check "the ToS 106 traffic moved priority 3 both ways (tx +$(rd tx_prio3_packets), rx +$(rd rx_prio3_packets)), not priority 0" \
 	eval '[ "$(rd tx_prio3_packets)" -gt 0 ] && [ "$(rd rx_prio3_packets)" -gt 0 ] && [ "$(rd tx_prio0_packets)" = 0 ]'
 tap_eq "the pause knob's 4 frames are rx_prio3_pause's delta" 4 "$(rd rx_prio3_pause)"
