@@ -744,7 +744,7 @@ bool rd_doc_peer_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict 
 	v->layer = f->layer;
 	v->cause = f->cause;
 	snprintf(v->sentence, sizeof(v->sentence),
-		 "the connection to %s port %u is established, but the two ends differ: %.383s",
+		 "the connection to %s port %u is established, but the two ends differ: %s",
 		 d->dst, d->port, f->summary);
 	snprintf(v->evidence + strlen(v->evidence), sizeof(v->evidence) - strlen(v->evidence),
 		 "%s%.600s", v->evidence[0] ? "\n" : "", f->evidence);

@@ -18,11 +18,19 @@ scripts=()
 for f in "$G"/[0-9][0-9]-*.sh; do [ -f "$f" ] && scripts+=("$f"); done
 only=$(sed -n 's/.*rdiag.only=\([^ ]*\).*/\1/p' /proc/cmdline)	# VM_ONLY=10-rdmadump,00-stack
 read -r cmdline < /proc/cmdline
+# one of two guests side by side (tests/vm/run): rdiag.part=first|second and rdiag.second=RE,
+# the numbers the second guest runs (an extended regex); the first runs the others
+part=$(sed -n 's/.*rdiag.part=\([^ ]*\).*/\1/p' /proc/cmdline)
+second=$(sed -n 's/.*rdiag.second=\([^ ]*\).*/\1/p' /proc/cmdline)
 # NN-*-bench.sh are measurements, not tests: they run when VM_ONLY names them or
 # RDMASTAT_BENCH_N is given (rdiag.bench_n=), never in a plain make check
 { echo setup; for f in "${scripts[@]}"; do
 	n=$(basename "$f" .sh)
 	[[ $n == *-bench && -z $only && $cmdline != *rdiag.bench_n=* ]] && continue
+	if [ -n "$part" ]; then
+		[[ ${n%%-*} =~ ^($second)$ ]] && mine=second || mine=first
+		[ "$mine" = "$part" ] || continue
+	fi
 	[ -z "$only" ] || [[ ",$only," == *",$n,"* ]] && echo "$n"
 done; } > "$OUT/tap/plan"
 
