@@ -1,16 +1,31 @@
 #!/bin/sh
-# Check that lib/ is a one-way module graph: no files that depend on each other in a cycle,
-# and no cycle between directories (modules).  Usage: mk/check-cycles.sh OUT.tap [OBJ...]
-# (default: the object of every lib/*/*.c, run from the top of the built tree; an object
-# left behind by a deleted source is not one of them).
+# Check that the code is a one-way graph: no files that depend on each other in a cycle, no
+# cycle between directories, a tool's room (tools/<tool>/, tui/) uses only tools/common and
+# the library, and lib/'s module edges are the declared ones.
+#   usage: mk/check-cycles.sh [-e EDGES] OUT.tap [OBJ...]
+# OBJ: default the object of every lib/*/*.c, tools/*/*.c and tui/*.c, run from the top of
+# the built tree (an object left behind by a deleted source is not one of them).
 #
 # File A depends on file B when A's object has an undefined symbol that B's object defines
-# (nm).  A cycle is a strongly connected component of more than one file (Tarjan); each one
-# is named with the edges inside it and one symbol per edge.  The directory graph has an edge
-# from A's directory to B's for every such pair in different directories.  Writes TAP to OUT
-# (two tests) and the cycles to stderr; exits 1 when there is a cycle.
+# (nm); a symbol that several rooms define (each tool's own helpers) resolves to the
+# definition in A's own directory first.  A cycle is a strongly connected component of more
+# than one file (Tarjan); each one is named with the edges inside it and one symbol per
+# edge.  The directory graph has an edge from A's directory to B's for every such pair in
+# different directories.  The rooms' rule: lib/<module> uses only lib/; tools/common uses
+# only lib/; tools/<tool> and tui use lib/, tools/common and themselves, never another room.
+# With -e EDGES (mk/module-edges, "module: module module ..." a line, # comments), the
+# directory edges inside lib/ must be exactly those lines: an edge the code has and the file
+# does not, or one the file has and the code not, fails (README's module graph is checked
+# against the same file, so the picture cannot go stale).
+# Writes TAP to OUT (three tests, four with -e) and the failures to stderr; exits 1 when one
+# fails.
 set -u
-out=${1:?usage: mk/check-cycles.sh OUT.tap [OBJ...]}
+edges_file=
+if [ "${1:-}" = -e ]; then
+	edges_file=${2:?usage: mk/check-cycles.sh [-e EDGES] OUT.tap [OBJ...]}
+	shift 2
+fi
+out=${1:?usage: mk/check-cycles.sh [-e EDGES] OUT.tap [OBJ...]}
 shift
 # one "not ok" and the reason on stderr
 die() {
@@ -18,9 +33,15 @@ die() {
 	echo "check-cycles: $1" >&2
 	exit 1
 }
+if [ -n "$edges_file" ] && [ ! -r "$edges_file" ]; then
+	die "cannot read the module edges file '$edges_file'"
+fi
 if [ $# -eq 0 ]; then
 	for c in lib/*/*.c; do
 		[ -f "$c" ] || die "no lib/*/*.c here (run it from the top of the tree)"
+	done
+	for c in lib/*/*.c tools/*/*.c tui/*.c; do
+		[ -f "$c" ] || continue
 		[ -f "${c%.c}.o" ] || die "${c%.c}.o is not built (make first)"
 		set -- "$@" "${c%.c}.o"
 	done
@@ -33,7 +54,7 @@ for o in "$@"; do
 	$NM -P "$o" 2>/dev/null | awk -v obj="$o" '
 		NF >= 2 && $2 == "U"           { print obj, "U", $1 }
 		NF >= 2 && $2 ~ /^[A-TV-Z]$/   { print obj, "D", $1 }'
-done | awk -v out="$out" '
+done | awk -v out="$out" -v edges_file="$edges_file" '
 function file(o) { sub(/\.o$/, ".c", o); return o }
 function dir(f,   d) { d = f; sub(/\/[^\/]*$/, "", d); return d }
 
@@ -100,26 +121,93 @@ function report(g, n, what,   c, i, j, a, b, names, bad) {
 	return bad
 }
 
+# the room a directory belongs to: "lib", "common" (tools/common) or "room" (one tool only)
+function kind(d) {
+	if (d ~ /^lib(\/|$)/) return "lib"
+	if (d == "tools/common") return "common"
+	return "room"
+}
+function may_use(a, b) {
+	if (kind(b) == "lib") return 1
+	if (kind(a) == "room" && kind(b) == "common") return 1
+	return 0
+}
+# the module name of a lib/ directory
+function module(d) { sub(/^lib\//, "", d); return d }
+
 { f = file($1); node("file", f); node("directory", dir(f)) }
-$2 == "D" { if (!($3 in def)) def[$3] = f }
+$2 == "D" { if (!($3 in def)) def[$3] = f; defdir[$3, dir(f)] = f }
 $2 == "U" { undef[f, $3] = 1 }
 END {
 	for (k in undef) {
 		split(k, p, SUBSEP)
-		if (!(p[2] in def) || def[p[2]] == p[1]) continue
-		a = nid["file", p[1]]; b = nid["file", def[p[2]]]
+		if (!(p[2] in def)) continue
+		to = ((p[2] SUBSEP dir(p[1])) in defdir) ? defdir[p[2], dir(p[1])] : def[p[2]]
+		if (to == p[1]) continue
+		a = nid["file", p[1]]; b = nid["file", to]
 		if (!(("file" SUBSEP a SUBSEP b) in edge) || p[2] < edge["file", a, b])
 			edge["file", a, b] = p[2]
-		da = nid["directory", dir(p[1])]; db = nid["directory", dir(def[p[2]])]
+		da = nid["directory", dir(p[1])]; db = nid["directory", dir(to)]
 		if (da == db) continue
 		ex = gname["file", a] " -> " p[2]
 		if (!(("directory" SUBSEP da SUBSEP db) in edge) || ex < edge["directory", da, db])
 			edge["directory", da, db] = ex
 	}
-	printf "1..2\n" > out
-	bad = report("file", 1, "no two files of lib/ depend on each other in a cycle")
-	bad += report("directory", 2, "the directories (modules) of lib/ depend one way")
+	printf "1..%d\n", edges_file != "" ? 4 : 3 > out
+	bad = report("file", 1, "no two files depend on each other in a cycle")
+	bad += report("directory", 2, "the directories (modules and rooms) depend one way")
+
+	# 3: the rule of the rooms
+	nbad = 0
+	for (k in edge) {
+		split(k, p, SUBSEP)
+		if (p[1] != "directory") continue
+		a = gname["directory", p[2]]; b = gname["directory", p[3]]
+		if (may_use(a, b)) continue
+		if (!nbad++) printf "not ok 3 - a room uses only the library, and a tool room tools/common too\n" > out
+		printf "#   %s -> %s (%s)\n", a, b, edge[k] > out
+		printf "check-cycles: %s may not use %s (%s)\n", a, b, edge[k] > "/dev/stderr"
+	}
+	if (!nbad) printf "ok 3 - a room uses only the library, and a tool room tools/common too\n" > out
+	bad += nbad > 0
+
+	# 4: the module edges of lib/ against the declared ones
+	if (edges_file != "") {
+		while ((getline line < edges_file) > 0) {
+			sub(/#.*/, "", line)
+			if (line !~ /:/) continue
+			m = line; sub(/:.*/, "", m); gsub(/[ \t]/, "", m)
+			rest = line; sub(/^[^:]*:/, "", rest)
+			n = split(rest, us, /[ \t]+/)
+			for (i = 1; i <= n; i++) if (us[i] != "") declared[m, us[i]] = 1
+		}
+		close(edges_file)
+		nbad = 0
+		for (k in edge) {
+			split(k, p, SUBSEP)
+			if (p[1] != "directory") continue
+			a = gname["directory", p[2]]; b = gname["directory", p[3]]
+			if (kind(a) != "lib" || kind(b) != "lib") continue
+			seen[module(a), module(b)] = 1
+			if ((module(a) SUBSEP module(b)) in declared) continue
+			msg[nbad++] = sprintf("%s -> %s is in the code (%s), not in %s", module(a), module(b), edge[k], edges_file)
+		}
+		for (k in declared) {
+			split(k, p, SUBSEP)
+			if (!(k in seen))
+				msg[nbad++] = sprintf("%s -> %s is in %s, not in the code", p[1], p[2], edges_file)
+		}
+		if (nbad) {
+			printf "not ok 4 - the modules of lib/ use each other as %s says\n", edges_file > out
+			for (i = 0; i < nbad; i++) {
+				printf "#   %s\n", msg[i] > out
+				printf "check-cycles: %s\n", msg[i] > "/dev/stderr"
+			}
+			bad++
+		} else
+			printf "ok 4 - the modules of lib/ use each other as %s says\n", edges_file > out
+	}
 	printf "cycles: %d files in %d directories, %s\n", gnn["file"], gnn["directory"], \
-		bad ? "cycles found" : "no cycle"
+		bad ? "problems found" : "no cycle"
 	exit bad ? 1 : 0
 }'

@@ -6,13 +6,13 @@ set -e
 cd "$(dirname "$0")/.."
 cap=tests/fixtures/rxe/rxe_sample.pcap
 echo "== rdmadump -r $cap -c 12   (the first packets)"
-tools/rdmadump -r "$cap" -c 12
+tools/rdmadump/rdmadump -r "$cap" -c 12
 echo
 echo "== rdmadump -r $cap --errors   (only the problems)"
-tools/rdmadump -r "$cap" --errors
+tools/rdmadump/rdmadump -r "$cap" --errors
 echo
 echo "== rdmadump --errors -r tests/fixtures/rxe/rxe_lossy.pcap -c 6   (4% loss: gap, NAK, resend)"
-tools/rdmadump --errors -r tests/fixtures/rxe/rxe_lossy.pcap -c 6
+tools/rdmadump/rdmadump --errors -r tests/fixtures/rxe/rxe_lossy.pcap -c 6
 echo
 echo "== rdmadump -q -r $cap   (the per-QP summary)"
-tools/rdmadump -q -r "$cap"
+tools/rdmadump/rdmadump -q -r "$cap"

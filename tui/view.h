@@ -33,7 +33,7 @@ struct rt_frame_info {
 void rt_view_curses_draw(struct rt_model *m, struct rt_ui *ui, const struct rt_frame_info *fi,
 			 bool color);
 
-/* the header line, shared by both views */
+/* the header line, shared by both views (view_header.c) */
 const char *rt_view_header(const struct rt_model *m, const struct rt_frame_info *fi, char *buf,
 			   size_t len);
 

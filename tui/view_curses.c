@@ -46,31 +46,6 @@ static void put(int y, int x, const char *s, attr_t a, bool fill)
 	attrset(A_NORMAL);
 }
 
-const char *rt_view_header(const struct rt_model *m, const struct rt_frame_info *fi, char *buf,
-			   size_t len)
-{
-	char tbuf[16], ibuf[16];
-	struct tm tm;
-	size_t off;
-
-	localtime_r(&fi->wall, &tm);
-	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", &tm);
-	off = (size_t)snprintf(buf, len,
-			       "rdmatop - %s %s  every %s  devices %u  QPs in ERR %u  error deltas %llu",
-			       tbuf, fi->host, rt_fmt_interval(ibuf, sizeof(ibuf), fi->interval),
-			       m->ndevs, m->qps_in_err, (unsigned long long)m->err_deltas);
-	if (fi->th && off < len)
-		off += (size_t)snprintf(buf + off, len - off, "  breaches %u%s", m->breaches,
-					m->th_enabled ? "" : " (off)");
-	if (fi->paused && off < len)
-		off += (size_t)snprintf(buf + off, len - off, "  [paused]");
-	if (fi->collecting && off < len)
-		snprintf(buf + off, len - off, "  [collecting %s %.1fs]",
-			 fi->collecting_dev && *fi->collecting_dev ? fi->collecting_dev : "",
-			 fi->collecting_s);
-	return buf;
-}
-
 static void draw_titles(const struct rt_layout *l)
 {
 	char line[1024];

@@ -6,13 +6,13 @@ load helper
 
 tools() {
 	local t
-	for t in "$ROOT"/tools/rdma* "$ROOT"/tui/rdmatop; do
+	for t in "$ROOT"/tools/rdma*/rdma* "$ROOT"/tui/rdmatop; do
 		[ -x "$t" ] && [ -f "$t" ] && basename "$t"
 	done
 }
 
 bin() {
-	if [ -x "$ROOT/tools/$1" ]; then echo "$ROOT/tools/$1"; else echo "$ROOT/tui/$1"; fi
+	if [ -x "$ROOT/tools/$1/$1" ]; then echo "$ROOT/tools/$1/$1"; else echo "$ROOT/tui/$1"; fi
 }
 
 @test "at least one tool is built" {

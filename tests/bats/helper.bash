@@ -6,7 +6,10 @@ bats_load_library bats-assert
 
 ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 FIX="$ROOT/tests/fixtures"
-export PATH="$ROOT/tools:$ROOT/tui:$PATH"
+# every tool's room (tools/<tool>/<tool>) and rdmatop's (tui/rdmatop)
+for _room in "$ROOT"/tools/rdma*/; do PATH="${_room%/}:$PATH"; done
+export PATH="$ROOT/tui:$PATH"
+unset _room
 # never let the developer's environment leak into a test
 unset RDMADIAG_SYSFS_ROOT RDMADIAG_NL_REPLAY NO_COLOR
 # under SANITIZE=address: ignore leaks that live inside third-party libraries (mk/lsan.supp)

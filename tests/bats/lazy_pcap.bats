@@ -15,15 +15,15 @@ teardown() {
 }
 
 @test "no tool and not the library link libpcap" {
-	for b in "$ROOT"/lib/librdmadiag.so.0 "$ROOT"/tools/rdmastat "$ROOT"/tools/rdmadump \
-		 "$ROOT"/tools/rdmacheck "$ROOT"/tools/rdmadoctor "$ROOT"/tui/rdmatop; do
+	for b in "$ROOT"/lib/librdmadiag.so.0 "$ROOT"/tools/rdmastat/rdmastat "$ROOT"/tools/rdmadump/rdmadump \
+		 "$ROOT"/tools/rdmacheck/rdmacheck "$ROOT"/tools/rdmadoctor/rdmadoctor "$ROOT"/tui/rdmatop; do
 		[ -x "$b" ] || [ "${b##*/}" = librdmadiag.so.0 ] || continue
 		run readelf -d "$b"
 		assert_success
 		refute_output --partial libpcap
 	done
 	# and ldd (the whole tree of dependencies) agrees
-	run ldd "$ROOT/tools/rdmastat"
+	run ldd "$ROOT/tools/rdmastat/rdmastat"
 	assert_success
 	assert_output --partial libc.so.6
 	refute_output --partial libpcap
@@ -36,16 +36,16 @@ teardown() {
 	RDMADIAG_SYSFS_ROOT="$tree" run rdmastat --source sysfs -a
 	assert_success
 	assert_line --index 0 --partial "rxe0/1: state ACTIVE"
-	run loaded_libs env RDMADIAG_SYSFS_ROOT="$tree" "$ROOT/tools/rdmastat" --source sysfs -a
+	run loaded_libs env RDMADIAG_SYSFS_ROOT="$tree" "$ROOT/tools/rdmastat/rdmastat" --source sysfs -a
 	assert_output --partial libc.so.6
 	refute_output --partial libpcap
-	run loaded_libs "$ROOT/tools/rdmastat" --version
+	run loaded_libs "$ROOT/tools/rdmastat/rdmastat" --version
 	assert_output --partial libc.so.6
 	refute_output --partial libpcap
 }
 
 @test "rdmadump loads libpcap when it reads a capture, and decodes it" {
-	run loaded_libs "$ROOT/tools/rdmadump" -r "$CAP" -c 1
+	run loaded_libs "$ROOT/tools/rdmadump/rdmadump" -r "$CAP" -c 1
 	assert_output --partial libpcap.so
 	run rdmadump -r "$CAP" -c 3
 	assert_success

@@ -15,8 +15,8 @@ teardown() {
 }
 
 @test "neither the library nor a tool links libibverbs or librdmacm" {
-	for b in "$ROOT"/lib/librdmadiag.so.0 "$ROOT"/tools/rdmastat "$ROOT"/tools/rdmadump \
-		 "$ROOT"/tools/rdmacheck "$ROOT"/tools/rdmadoctor "$ROOT"/tui/rdmatop; do
+	for b in "$ROOT"/lib/librdmadiag.so.0 "$ROOT"/tools/rdmastat/rdmastat "$ROOT"/tools/rdmadump/rdmadump \
+		 "$ROOT"/tools/rdmacheck/rdmacheck "$ROOT"/tools/rdmadoctor/rdmadoctor "$ROOT"/tui/rdmatop; do
 		[ -e "$b" ] || continue
 		run readelf -d "$b"
 		assert_success
@@ -29,7 +29,7 @@ teardown() {
 	assert_output --partial mnl_socket_open
 	refute_output --regexp '(^| )_?(ibv|rdma)_'
 	# and ldd (the whole tree of dependencies) agrees
-	run ldd "$ROOT/tools/rdmastat"
+	run ldd "$ROOT/tools/rdmastat/rdmastat"
 	assert_success
 	assert_output --partial libc.so.6
 	refute_output --partial libibverbs
@@ -39,11 +39,11 @@ teardown() {
 
 @test "rdmastat and rdmatop run without loading libibverbs or librdmacm" {
 	local tree="$FIX/sysfs/rxe"
-	run loaded_libs env RDMADIAG_SYSFS_ROOT="$tree" "$ROOT/tools/rdmastat" --source sysfs -a
+	run loaded_libs env RDMADIAG_SYSFS_ROOT="$tree" "$ROOT/tools/rdmastat/rdmastat" --source sysfs -a
 	assert_output --partial libc.so.6
 	refute_output --partial libibverbs
 	refute_output --partial librdmacm
-	run loaded_libs "$ROOT/tools/rdmastat" --version
+	run loaded_libs "$ROOT/tools/rdmastat/rdmastat" --version
 	assert_output --partial libc.so.6
 	refute_output --partial libibverbs
 	run loaded_libs env RDMADIAG_SYSFS_ROOT="$tree" "$ROOT/tui/rdmatop" -b -n 1
@@ -53,10 +53,10 @@ teardown() {
 }
 
 @test "rdmacheck loads libibverbs (not librdmacm) for its environment check" {
-	run loaded_libs "$ROOT/tools/rdmacheck"
+	run loaded_libs "$ROOT/tools/rdmacheck/rdmacheck"
 	assert_output --partial libibverbs.so.1
 	refute_output --partial librdmacm
-	run loaded_libs "$ROOT/tools/rdmacheck" --list
+	run loaded_libs "$ROOT/tools/rdmacheck/rdmacheck" --list
 	refute_output --partial libibverbs
 }
 

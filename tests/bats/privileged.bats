@@ -20,7 +20,7 @@ as_nobody() {
 	run --separate-stderr setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
 }
 
-tools() { echo "$ROOT/tools/rdmadump $ROOT/tools/rdmastat $ROOT/tui/rdmatop $ROOT/tools/rdmacheck $ROOT/tools/rdmadoctor"; }
+tools() { echo "$ROOT/tools/rdmadump/rdmadump $ROOT/tools/rdmastat/rdmastat $ROOT/tui/rdmatop $ROOT/tools/rdmacheck/rdmacheck $ROOT/tools/rdmadoctor/rdmadoctor"; }
 
 @test "a setuid-root or setgid copy of every tool refuses to run: one line, exit 2" {
 	for t in $(tools); do
@@ -38,7 +38,7 @@ tools() { echo "$ROOT/tools/rdmadump $ROOT/tools/rdmastat $ROOT/tui/rdmatop $ROO
 }
 
 @test "no file is written through a setuid copy: rdmadump -w onto a root-only path" {
-	install -m 4755 "$ROOT/tools/rdmadump" "$D/rdmadump"
+	install -m 4755 "$ROOT/tools/rdmadump/rdmadump" "$D/rdmadump"
 	install -m 600 /dev/null "$D/root-only"
 	echo keep > "$D/root-only"
 	as_nobody "$D/rdmadump" -r "$FIX/pcap/aeth_naks.pcap" -w "$D/root-only"
@@ -47,7 +47,7 @@ tools() { echo "$ROOT/tools/rdmadump $ROOT/tools/rdmastat $ROOT/tui/rdmatop $ROO
 }
 
 @test "capabilities: CAP_DAC_OVERRIDE is refused, CAP_NET_RAW alone runs" {
-	install -m 755 "$ROOT/tools/rdmastat" "$D/rdmastat"
+	install -m 755 "$ROOT/tools/rdmastat/rdmastat" "$D/rdmastat"
 	setcap cap_dac_override+ep "$D/rdmastat"
 	as_nobody "$D/rdmastat" --version
 	[ "$status" -eq 2 ]

@@ -394,8 +394,8 @@ as_nobody() {
 @test "device_nodes: nodes this user cannot open (as nobody): which node, its mode and owner" {
 	if [ "$(id -u)" -eq 0 ]; then
 		command -v setpriv > /dev/null || skip "no setpriv to drop to user nobody"
-		as_nobody "$ROOT/tools/rdmadoctor" --version > /dev/null 2>&1 ||
-			skip "user nobody cannot run $ROOT/tools/rdmadoctor"
+		as_nobody "$ROOT/tools/rdmadoctor/rdmadoctor" --version > /dev/null 2>&1 ||
+			skip "user nobody cannot run $ROOT/tools/rdmadoctor/rdmadoctor"
 	fi
 	# a root that nobody can walk through (bats' own temporary directories are private)
 	PUBLIC=$(mktemp -d /tmp/rdmadoctor-bats.XXXXXX)
@@ -406,7 +406,7 @@ as_nobody() {
 	deny=600
 	[ "$(id -u)" -eq 0 ] || deny=000
 	chmod $deny "$T/r/dev/infiniband/rdma_cm"
-	RDMADIAG_SYSFS_ROOT=$T/r run as_nobody "$ROOT/tools/rdmadoctor" -j local
+	RDMADIAG_SYSFS_ROOT=$T/r run as_nobody "$ROOT/tools/rdmadoctor/rdmadoctor" -j local
 	f=$(finding device_nodes)
 	[ "$(jq -r '"\(.level) \(.cause) \(.subject)"' <<< "$f")" = "problem device_node_access /dev/infiniband/rdma_cm" ]
 	[[ "$(jq -r '.evidence[0]' <<< "$f")" == "/dev/infiniband/rdma_cm: present, no access, mode 0$deny owner "* ]]
@@ -416,14 +416,14 @@ as_nobody() {
 	hinted
 	chmod 666 "$T/r/dev/infiniband/rdma_cm"
 	chmod $deny "$T/r/dev/infiniband/uverbs1"
-	RDMADIAG_SYSFS_ROOT=$T/r run as_nobody "$ROOT/tools/rdmadoctor" -j local
+	RDMADIAG_SYSFS_ROOT=$T/r run as_nobody "$ROOT/tools/rdmadoctor/rdmadoctor" -j local
 	f=$(finding device_nodes)
 	[ "$(jq -r '"\(.level) \(.cause) \(.subject)"' <<< "$f")" = "problem device_node_access /dev/infiniband/uverbs*" ]
 	[ "$(jq -r .summary <<< "$f")" = "1 of 2 uverbs nodes are not readable and writable by this user" ]
 	[[ "$(jq -r '.evidence[1]' <<< "$f")" == "/dev/infiniband/uverbs1: mode 0$deny owner "*"; this process: uid"* ]]
 	hinted
 	chmod 666 "$T/r/dev/infiniband/uverbs1"
-	RDMADIAG_SYSFS_ROOT=$T/r run as_nobody "$ROOT/tools/rdmadoctor" -j local
+	RDMADIAG_SYSFS_ROOT=$T/r run as_nobody "$ROOT/tools/rdmadoctor/rdmadoctor" -j local
 	[ "$(jq -r '"\(.level) \(.summary)"' <<< "$(finding device_nodes)")" = "ok rdma_cm and 2 uverbs node(s) present and accessible" ]
 }
 

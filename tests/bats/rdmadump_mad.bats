@@ -5,7 +5,7 @@
 load helper
 
 @test "MAD transactions per class and attribute agree with what the generator wrote" {
-	run python3 "$BATS_TEST_DIRNAME/rdmadump_mad.py" "$ROOT" "$ROOT/tools/rdmadump"
+	run python3 "$BATS_TEST_DIRNAME/rdmadump_mad.py" "$ROOT" "$ROOT/tools/rdmadump/rdmadump"
 	assert_success
 	assert_output --regexp '^3 captures, [0-9]+ values compared, 0 captures with differences$'
 }

@@ -6,7 +6,7 @@
 #   usage: rdmadump_mad.py ROOT [RDMADUMP]
 import collections, json, subprocess, sys
 root = sys.argv[1]
-dump = sys.argv[2] if len(sys.argv) > 2 else root + '/tools/rdmadump'
+dump = sys.argv[2] if len(sys.argv) > 2 else root + '/tools/rdmadump/rdmadump'
 m = json.load(open(root + '/tests/fixtures/pcap/MANIFEST.json'))
 bad = checked = caps = 0
 for c in m['captures']:

@@ -5,7 +5,7 @@
 load helper
 
 @test "RMPP: reassembled records, missing and resent segments agree with the generator" {
-	run python3 "$BATS_TEST_DIRNAME/rdmadump_mad_rmpp.py" "$ROOT" "$ROOT/tools/rdmadump"
+	run python3 "$BATS_TEST_DIRNAME/rdmadump_mad_rmpp.py" "$ROOT" "$ROOT/tools/rdmadump/rdmadump"
 	assert_success
 	assert_output '13 packets compared, 0 differences'
 }

@@ -7,7 +7,7 @@
 #   usage: rdmadump_mad_rmpp.py ROOT [RDMADUMP]
 import json, subprocess, sys
 root = sys.argv[1]
-dump = sys.argv[2] if len(sys.argv) > 2 else root + '/tools/rdmadump'
+dump = sys.argv[2] if len(sys.argv) > 2 else root + '/tools/rdmadump/rdmadump'
 m = json.load(open(root + '/tests/fixtures/pcap/MANIFEST.json'))
 bad = checked = 0
 for c in m['captures']:

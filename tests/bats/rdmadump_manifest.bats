@@ -7,7 +7,7 @@ load helper
 
 @test "rdmadump -S agrees with the fixture manifest on every generated capture" {
 	[ -f "$FIX/pcap/MANIFEST.json" ] || skip "no generated fixtures"
-	run python3 "$BATS_TEST_DIRNAME/rdmadump_manifest.py" "$ROOT" "$ROOT/tools/rdmadump"
+	run python3 "$BATS_TEST_DIRNAME/rdmadump_manifest.py" "$ROOT" "$ROOT/tools/rdmadump/rdmadump"
 	assert_success
 	assert_output --regexp '^[0-9]+ values compared, 0 captures with differences$'
 }

@@ -6,7 +6,7 @@
 #   usage: rdmadump_manifest.py ROOT [RDMADUMP]
 import json, re, subprocess, sys, collections
 root = sys.argv[1]
-dump = sys.argv[2] if len(sys.argv) > 2 else root + '/tools/rdmadump'
+dump = sys.argv[2] if len(sys.argv) > 2 else root + '/tools/rdmadump/rdmadump'
 m = json.load(open(root + '/tests/fixtures/pcap/MANIFEST.json'))
 bad = 0
 checked = 0

@@ -651,10 +651,10 @@ EOF
 
 @test "colour only on a terminal, and never with NO_COLOR" {
 	on rxe
-	run script -qec "$ROOT/tools/rdmastat rxe0" /dev/null
+	run script -qec "$ROOT/tools/rdmastat/rdmastat rxe0" /dev/null
 	assert_success
 	[[ "$output" == *$'\033['* ]] || fail "no colour on a tty"
-	run env NO_COLOR=1 script -qec "$ROOT/tools/rdmastat rxe0" /dev/null
+	run env NO_COLOR=1 script -qec "$ROOT/tools/rdmastat/rdmastat rxe0" /dev/null
 	[[ "$output" != *$'\033['* ]] || fail "colour despite NO_COLOR"
 	run rdmastat rxe0
 	[[ "$output" != *$'\033['* ]] || fail "colour into a pipe"
@@ -714,9 +714,9 @@ EOF
 	cp -a "$SYS/mlx5" "$d/mlx5"
 	chmod -R a+rX "$d/mlx5"
 	# 'nobody' may read but does not own them: the kernel refuses O_NOATIME with EPERM
-	as_root=$(RDMADIAG_SYSFS_ROOT=$d/mlx5 "$ROOT/tools/rdmastat" -j -a)
+	as_root=$(RDMADIAG_SYSFS_ROOT=$d/mlx5 "$ROOT/tools/rdmastat/rdmastat" -j -a)
 	as_nobody=$(setpriv --reuid=nobody --regid=nogroup --clear-groups \
-		env RDMADIAG_SYSFS_ROOT="$d/mlx5" "$ROOT/tools/rdmastat" -j -a)
+		env RDMADIAG_SYSFS_ROOT="$d/mlx5" "$ROOT/tools/rdmastat/rdmastat" -j -a)
 	rm -rf "$d"
 	[ -n "$as_root" ] && [ "$as_root" = "$as_nobody" ] || fail "root: $as_root / nobody: $as_nobody"
 	[ "$(jq '.[0].port_xmit_data' <<< "$as_nobody")" != null ]

@@ -6,7 +6,7 @@
 # over 10 000 QPs.  tshark is measured on the first BENCH_SUB_N packets only (it runs
 # at a few thousand packets per second); rates are packets per second, so they compare.
 . "$BENCH_ROOT/tests/bench/lib.bash"
-RD=$BENCH_ROOT/tools/rdmadump
+RD=$BENCH_ROOT/tools/rdmadump/rdmadump
 N=$BENCH_N
 SUBN=$BENCH_SUB_N
 
@@ -15,7 +15,7 @@ bench_time loop "bare libpcap read loop" "$N" "$BENCH_LOOP" "$BENCH_PCAP"
 # the same loop plus libdeflate's CRC-32 over every packet: what ICRC verification alone costs
 bench_time loopcrc "  + libdeflate crc32 of every packet (ICRC floor)" "$N" "$BENCH_LOOP" --crc "$BENCH_PCAP"
 if [ ! -x "$RD" ]; then
-	echo "   rdmadump is not built (tools/rdmadump)"
+	echo "   rdmadump is not built (tools/rdmadump/rdmadump)"
 	echo "rdmadump: not built" >> "$BENCH_FAILS"
 else
 	# -S -q: decode + ICRC + per-QP analysis + the summary, no per-packet lines (what the

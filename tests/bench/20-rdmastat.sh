@@ -29,7 +29,7 @@ printf '   %-52s %s us CPU (load %s)\n' "floor: 1024 bare pread() calls" "$floor
 bench_target "16x64 snapshot CPU time <= 1000 us" "$cpu <= 1000 && $n == 1024" "$cpu us"
 
 t0=$(date +%s%N)
-for _ in $(seq 100); do RDMADIAG_SYSFS_ROOT=$W/tree tools/rdmastat -j > /dev/null || exit 1; done
+for _ in $(seq 100); do RDMADIAG_SYSFS_ROOT=$W/tree tools/rdmastat/rdmastat -j > /dev/null || exit 1; done
 t1=$(date +%s%N)
 printf '   %-52s %s us per process (exec + snapshot + JSON)\n' "rdmastat -j on the same tree" \
 	"$(( (t1 - t0) / 100000 ))"

@@ -9,7 +9,7 @@ rm -rf "$W" && mkdir -p "$W"
 "$BENCH_ROOT/tests/fixtures/doctor-compare/mkhosts.sh" "$W/hosts" 2000 ||
 	{ echo "compare: mkhosts.sh failed" >> "$BENCH_FAILS"; exit 1; }
 cat "$W"/hosts/*.json > "$W/all.jsonl"
-DOC=$BENCH_ROOT/tools/rdmadoctor
+DOC=$BENCH_ROOT/tools/rdmadoctor/rdmadoctor
 
 # best of three: "wall cpu" in seconds; the exit status 1 (outliers found) is the expected one
 best_of3() {

@@ -56,7 +56,7 @@ pct() { awk -v t="$1" -v w="$2" -v hz="$HZ" 'BEGIN { printf "%.2f", 100 * t / hz
 stop() { kill -INT "$1" 2> /dev/null; wait "$1" 2> /dev/null; }
 
 printf '   %s\n' "native, this host ($(uname -r), load $(cut -d' ' -f1 /proc/loadavg), $HZ ticks/s):"
-if [ ! -x tools/rdmatrace ] || [ ! -x tools/rdmastat ]; then
+if [ ! -x tools/rdmatrace/rdmatrace ] || [ ! -x tools/rdmastat/rdmastat ]; then
 	printf '   %-52s %s\n' "rdmatrace record, idle" "not measured: tools not built (make all)"
 	echo "rdmatrace record native idle: not measured (tools not built)" >> "$BENCH_FAILS"
 else
@@ -71,7 +71,7 @@ else
 	export RDMADIAG_SYSFS_ROOT=$tree
 	printf '   %-52s %s\n' "  tree" "$(ls "$tree/sys/class/infiniband" | wc -l) rxe devices of tests/fixtures/sysfs/rxe, $(ls "$tree/sys/class/infiniband/rxe0/ports/1/gids" | wc -l) GID entries per port"
 
-	tools/rdmatrace record --ring 1M "$ring" > /dev/null 2> "$BENCH_WORK/rdmatrace-record.err" & p=$!
+	tools/rdmatrace/rdmatrace record --ring 1M "$ring" > /dev/null 2> "$BENCH_WORK/rdmatrace-record.err" & p=$!
 	rec=$(idle $p "$IDLE")
 	stop $p
 	while read -r l; do
@@ -79,15 +79,15 @@ else
 	done < "$BENCH_WORK/rdmatrace-record.err"
 	row "rdmatrace record --ring 1M FILE (defaults)" "$rec"
 	rm -f "$ring"*
-	tools/rdmatrace record --ring 1M --gid-scan 1 "$ring" > /dev/null 2>&1 & p=$!
+	tools/rdmatrace/rdmatrace record --ring 1M --gid-scan 1 "$ring" > /dev/null 2>&1 & p=$!
 	row "  the same at --gid-scan 1 (a full look a second)" "$(idle $p $(( IDLE / 2 )))"
 	stop $p
 	rm -f "$ring"*
-	tools/rdmastat -i 1 > /dev/null 2>&1 & p=$!
+	tools/rdmastat/rdmastat -i 1 > /dev/null 2>&1 & p=$!
 	row "  for scale: rdmastat -i 1 on the same tree" "$(idle $p "$IDLE")"
 	stop $p
 	if command -v strace > /dev/null; then	# attached after the start-up, like idle()
-		tools/rdmatrace record --ring 1M "$ring" > /dev/null 2>&1 & p=$!
+		tools/rdmatrace/rdmatrace record --ring 1M "$ring" > /dev/null 2>&1 & p=$!
 		sleep 2
 		strace -c -f -p $p -o "$BENCH_WORK/rdmatrace-strace" 2> /dev/null & sp=$!
 		sleep $(( IDLE / 2 ))

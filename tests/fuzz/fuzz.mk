@@ -27,7 +27,8 @@ FUZZ_LIBS    := $(shell pkg-config --libs libmnl libdeflate libtracefs libtracee
 # the library and the tools' common code, instrumented (fuzzer-no-link: coverage, no main)
 FUZZ_LIB_SRC := $(sort $(wildcard lib/*/*.c) lib/counters/catalog_index.c)
 FUZZ_LIB_OBJ := $(patsubst %.c,$(FB)/obj/%.o,$(FUZZ_LIB_SRC))
-FUZZ_COMMON_SRC := $(sort $(wildcard tools/common/*.c))
+# (every tool room's files but its main.c: a target may call a tool's printer)
+FUZZ_COMMON_SRC := $(sort $(wildcard tools/common/*.c) $(filter-out %/main.c,$(wildcard tools/*/*.c)))
 FUZZ_COMMON_OBJ := $(patsubst %.c,$(FB)/obj/%.o,$(FUZZ_COMMON_SRC))
 
 .PHONY: fuzz-run fuzz-build clean
@@ -36,7 +37,7 @@ fuzz-run: fuzz-build
 
 fuzz-build: $(addprefix $(FB)/fuzz_,$(FUZZ_TARGETS))
 
-$(FB)/obj/%.o: %.c $(wildcard lib/include/rdmadiag/*.h lib/*/internal.h tools/common/*.h)
+$(FB)/obj/%.o: %.c $(wildcard lib/include/rdmadiag/*.h lib/*/internal.h tools/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CLANG  $@"
 	@$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
@@ -46,7 +47,7 @@ $(FB)/libfuzz.a: $(FUZZ_LIB_OBJ) $(FUZZ_COMMON_OBJ)
 
 # a target may include a tool's or a module's source (to reach its static parsers): rebuild
 # it when any source changes
-$(FB)/fuzz_%: tests/fuzz/fuzz_%.c $(FB)/libfuzz.a $(wildcard tests/fuzz/*.h tools/*.c tui/*.c tui/*.h)
+$(FB)/fuzz_%: tests/fuzz/fuzz_%.c $(FB)/libfuzz.a $(wildcard tests/fuzz/*.h tools/*/*.c tools/*/*.h tui/*.c tui/*.h)
 	@echo "  CLANG  $@"
 	@$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(FUZZ_CFLAGS_$*) -o $@ $< $(FB)/libfuzz.a \
 		$(FUZZ_LIBS) $(FUZZ_LIBS_$*)
@@ -56,12 +57,12 @@ clean:
 
 # fuzz_cmdline: each tool's main() renamed <tool>_main, exit/getopt_long/atexit wrapped
 # (tests/fuzz/fuzz_cmdline.c says why)
-FUZZ_TOOL_SRC := $(sort $(wildcard tools/*.c))
-FUZZ_TOOL_OBJ := $(patsubst %.c,$(FB)/obj/%.main.o,$(FUZZ_TOOL_SRC)) $(FB)/obj/tui/rdmatop.main.o \
+FUZZ_TOOL_NAMES := $(sort $(patsubst tools/%/main.c,%,$(wildcard tools/*/main.c)))
+FUZZ_TOOL_OBJ := $(patsubst %,$(FB)/obj/tools/%.main.o,$(FUZZ_TOOL_NAMES)) $(FB)/obj/tui/rdmatop.main.o \
 	$(patsubst %.c,$(FB)/obj/%.o,$(filter-out tui/main.c,$(sort $(wildcard tui/*.c))))
 FUZZ_CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
 FUZZ_CURSES_LIBS := $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw -ltinfo)
-$(FB)/obj/tools/%.main.o: tools/%.c $(wildcard lib/include/rdmadiag/*.h tools/common/*.h)
+$(FB)/obj/tools/%.main.o: tools/%/main.c $(wildcard lib/include/rdmadiag/*.h tools/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CLANG  $@"
 	@$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -Dmain=$*_main -c -o $@ $<

@@ -18,7 +18,7 @@
 
 #include "rdmadiag/packet.h"
 #include "rdmadiag/flow.h"
-#include "common/dump.h"
+#include "rdmadump/dump.h"
 #include "doctor/internal.h"
 
 static const int lt[] = { 1, 12, 14, 101, 113, 228, 229, 247, 276 };
@@ -57,7 +57,7 @@ static void check(const struct rdiag_pkt *p, int r, uint32_t caplen, uint32_t le
 }
 
 /* rdmadump reading a file holds its writer, and the common packet's line and JSON line are
- * then written in one pass by tools/common/dump_fast.c; live capture takes the field-by-field
+ * then written in one pass by tools/rdmadump/fast.c; live capture takes the field-by-field
  * path.  Both must give the same bytes: each packet (with its flow verdict) written both ways
  * into held writers, text and JSON. */
 static void fast_vs_plain(const struct rdiag_pkt *p, const struct rdiag_frame *f,

@@ -7,7 +7,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 file=$1
-rdmadump=${2:-$here/../../tools/rdmadump}
+rdmadump=${2:-$here/../../tools/rdmadump/rdmadump}
 spec=$here/fields.tsv
 PY=/usr/bin/python3
 tmp=$(mktemp -d) || exit 2

@@ -1,11 +1,11 @@
-/* Unit test of dump_dur_ns() (tools/common/dump_dur.c): the bytes of dump_dur(), the printf
+/* Unit test of dump_dur_ns() (tools/rdmadump/dur.c): the bytes of dump_dur(), the printf
  * form, for every ns below 3 000 000 (every decimal tie of the microseconds, the carry from
  * 9.995 to 10 and from 999.5us to 1e+03us), for 1 200 values around each step of a geometric
  * series up to 2^54 (milliseconds, seconds, 1e+03s and past 2^53), and for random values; and
  * a few of the forms by name. */
 #include <stdlib.h>
 #include "tap.h"
-#include "common/dump_dur.h"
+#include "rdmadump/dur.h"
 
 static unsigned long compared, differ;
 

@@ -1,4 +1,4 @@
-/* Unit test of rdmadump's one-go packet line (tools/common/dump_fast.c): for every packet of
+/* Unit test of rdmadump's one-go packet line (tools/rdmadump/fast.c): for every packet of
  * every fixture capture, the short text line and the JSON line it writes must be the bytes of
  * the field-by-field path (dump_packet_fields), with the flow analysis's verdict of that
  * packet.  Each packet it takes is also rendered with its fields pushed to their edges (every
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include "tap.h"
-#include "common/dump.h"
+#include "rdmadump/dump.h"
 
 struct sink {
 	char *buf;

@@ -190,10 +190,12 @@ fi
 P=$OUT/proj.root
 rm -rf "$P"; mkdir -p "$P/opt/rdmadiag"/{tools,tui,lib}
 pfiles=()
-for f in "$SRC"/tools/* "$SRC"/tui/*; do
+# each tool's binary is in its room, tools/<tool>/<tool>; the guest has them in tools/
+for f in "$SRC"/tools/*/* "$SRC"/tui/*; do
 	[ -f "$f" ] && [ -x "$f" ] || continue
 	head -c4 "$f" | grep -q ELF || continue
 	d=$(basename "$(dirname "$f")")
+	[ "$d" = tui ] || d=tools
 	install -m755 "$f" "$P/opt/rdmadiag/$d/"; pfiles+=("$f")
 done
 if [ -e "$SRC/lib/librdmadiag.so.0" ]; then

@@ -72,6 +72,6 @@ if have rdmadump; then
 	cp /tmp/live.json "$OUT/10-live.json"
 	cat /tmp/live.err >&2
 else
-	tap_skip "rdmadump on real captures and live" "tools/rdmadump is not built"
+	tap_skip "rdmadump on real captures and live" "tools/rdmadump/rdmadump is not built"
 fi
 log "done"

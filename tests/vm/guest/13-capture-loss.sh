@@ -94,6 +94,6 @@ if have rdmacheck; then
 	hwc_snap "$DEV0" /tmp/x.a0; hwc_snap "$DEV1" /tmp/x.a1
 	counters 13-rnr
 else
-	tap_skip "13-rnr: RNR retries against the counters" "tools/rdmacheck is not built"
+	tap_skip "13-rnr: RNR retries against the counters" "tools/rdmacheck/rdmacheck is not built"
 fi
 log "done"

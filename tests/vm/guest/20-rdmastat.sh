@@ -9,7 +9,7 @@
 # The guest makes the traffic and takes every reading; host/20-rdmastat.sh judges them with
 # jq (0.6 s a start under TCG).
 # vm-timeout: 120
-have rdmastat || { tap_skip "rdmastat runs on the real kernel" "tools/rdmastat not built"; exit 0; }
+have rdmastat || { tap_skip "rdmastat runs on the real kernel" "tools/rdmastat/rdmastat not built"; exit 0; }
 T=/tmp/20; mkdir -p $T
 
 # the sysfs hw_counters files as "dev/port name value" lines (read builtin: a fork costs

@@ -7,7 +7,7 @@
 # vm-timeout: 90
 # A measurement, not a test: main.sh runs it only when asked for (RDMASTAT_BENCH_N, or
 # VM_ONLY naming it), never in a plain make check.
-have rdmastat || { tap_skip "rdmastat bench" "tools/rdmastat not built"; exit 0; }
+have rdmastat || { tap_skip "rdmastat bench" "tools/rdmastat/rdmastat not built"; exit 0; }
 # runs per figure: RDMASTAT_BENCH_N on the host (tests/vm/run passes it as rdiag.bench_n=)
 N=$(sed -n 's/.*rdiag\.bench_n=\([0-9]*\).*/\1/p' /proc/cmdline)
 N=${N:-11}

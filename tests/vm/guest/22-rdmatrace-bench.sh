@@ -15,7 +15,7 @@
 # vm-timeout: 180
 # A measurement, not a test: main.sh runs it only when asked for (RDMASTAT_BENCH_N, or
 # VM_ONLY naming it), never in a plain make check.
-have rdmatrace || { tap_skip "rdmatrace bench" "tools/rdmatrace not built"; exit 0; }
+have rdmatrace || { tap_skip "rdmatrace bench" "tools/rdmatrace/rdmatrace not built"; exit 0; }
 T=/sys/kernel/tracing
 mounted=
 if ! grep -q " $T tracefs" /proc/mounts; then

@@ -6,7 +6,7 @@
 # $VM_OUT: what the guest wrote.  TAP on stdout (helpers from guest/lib.sh).
 cd "$VM_OUT" || exit 2
 ORACLE=$ROOT/tests/oracle/oracle.sh
-RD=$ROOT/tools/rdmadump
+RD=$ROOT/tools/rdmadump/rdmadump
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -91,7 +91,7 @@ if [ -s 10-rping.pcap ]; then
 fi
 
 if [ ! -x "$ORACLE" ] || [ ! -x "$RD" ]; then
-	tap_skip "rdmadump -j equals tshark on the guest captures" "tools/rdmadump or tests/oracle/oracle.sh missing"
+	tap_skip "rdmadump -j equals tshark on the guest captures" "tools/rdmadump/rdmadump or tests/oracle/oracle.sh missing"
 	exit 0
 fi
 # oracle FILE LABEL [RDMADUMP]: every field tshark decodes equals rdmadump -j's, frame by frame

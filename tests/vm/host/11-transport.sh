@@ -108,7 +108,7 @@ fi
 
 # and field by field against tshark (the bats tier's oracle), host and guest rdmadump
 ORACLE=$ROOT/tests/oracle/oracle.sh
-if [ -x "$ORACLE" ] && [ -x "$ROOT/tools/rdmadump" ] && [ -s 11-lossy.pcap ]; then
+if [ -x "$ORACLE" ] && [ -x "$ROOT/tools/rdmadump/rdmadump" ] && [ -s 11-lossy.pcap ]; then
 	out=$("$ORACLE" "$VM_OUT/11-lossy.pcap" 2>&1) &&
 		tap_pass "host rdmadump -r 11-lossy.pcap: every -j field equals tshark's ($(echo "$out" | tail -1))" ||
 		tap_fail "host rdmadump -r 11-lossy.pcap: every -j field equals tshark's" "$(echo "$out" | head -12)"

@@ -4,7 +4,7 @@
 # header with its variant fields masked); rdmadump -j on the host equals tshark field by
 # field (tests/oracle/oracle.sh, as for the IPv4 captures).
 cd "$VM_OUT" || exit 2
-RD=$ROOT/tools/rdmadump
+RD=$ROOT/tools/rdmadump/rdmadump
 ORACLE=$ROOT/tests/oracle/oracle.sh
 j=12-ipv6.guest.json
 if [ ! -s 12-ipv6.gids ]; then
@@ -35,5 +35,5 @@ if [ -x "$ORACLE" ] && [ -x "$RD" ] && command -v tshark > /dev/null; then
 		tap_fail "every -j field equals tshark's" "$(echo "$out" | head -12)"
 	fi
 else
-	tap_skip "tshark comparison" "tshark, tools/rdmadump or the oracle missing"
+	tap_skip "tshark comparison" "tshark, tools/rdmadump/rdmadump or the oracle missing"
 fi

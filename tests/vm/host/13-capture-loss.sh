@@ -44,10 +44,10 @@
 #   N4  an RNR retry is no longer a duplicate: psn_dup (every request PSN seen again) =
 #       retries.rnr, and --errors marks those packets "[retry after RNR NAK]", never "[dup]".
 cd "$VM_OUT" || exit 2
-RD=$ROOT/tools/rdmadump
+RD=$ROOT/tools/rdmadump/rdmadump
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-[ -x "$RD" ] || { tap_skip "13: rdmadump's loss classification" "tools/rdmadump is not built"; exit 0; }
+[ -x "$RD" ] || { tap_skip "13: rdmadump's loss classification" "tools/rdmadump/rdmadump is not built"; exit 0; }
 
 # --- 13-drops ----------------------------------------------------------------------------
 C=13-drops.counters

@@ -4,7 +4,7 @@
 # its UD QPs send with it; tshark decodes the same frames (the oracle of the bats tier).
 cd "$VM_OUT" || exit 2
 ORACLE=$ROOT/tests/oracle/oracle.sh
-RD=$ROOT/tools/rdmadump
+RD=$ROOT/tools/rdmadump/rdmadump
 j=14-sidr.guest.json
 if [ ! -s "$j" ]; then
 	tap_skip "14-sidr: rdmadump on a real SIDR capture" "the guest wrote no $j"

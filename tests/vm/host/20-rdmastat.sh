@@ -87,10 +87,10 @@ tap_check "lifespan 1000 ms, -i 0.05: the refreshed reads carry the traffic ($mo
 for r in stat:"-j --source netlink":20-stat-netlink.json qp:"qp -j":20-qp.json; do
 	IFS=: read -r name args out <<< "$r"
 	rec=20-nl-$name.rec
-	if [ -s "$rec" ] && [ -s "$out" ] && [ -x "$ROOT/tools/rdmastat" ]; then
+	if [ -s "$rec" ] && [ -s "$out" ] && [ -x "$ROOT/tools/rdmastat/rdmastat" ]; then
 		# shellcheck disable=SC2086
 		got=$(RDMADIAG_NL_REPLAY=$VM_OUT/$rec RDMADIAG_SYSFS_ROOT=$tmp/nosysfs \
-			"$ROOT/tools/rdmastat" $args 2>&1)
+			"$ROOT/tools/rdmastat/rdmastat" $args 2>&1)
 		# pid/comm of a QP come from /proc in the guest: compare what netlink carries
 		keep='del(.. | .comm?, .cmdline?) | walk(if type == "object" then del(.ts, .ts_ns, .time) else . end)'
 		tap_eq "the netlink recording $rec replays on the host to the guest's output" \

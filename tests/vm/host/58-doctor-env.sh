@@ -19,7 +19,7 @@ C=$(mktemp -d)
 for n in g1 g2 g3; do jq -c --arg n "$n" '.host.hostname = $n' 58-doctor-local.json > "$C/$n.json"; done
 jq -c '.host.hostname = "g4" | (.host.ports[] | select(.ifname == "rxe0") | .gid_index) = 0' \
 	58-doctor-local.json > "$C/g4.json"
-"$ROOT/tools/rdmadoctor" -j compare "$C"/g*.json > "$C/out.json"
+"$ROOT/tools/rdmadoctor/rdmadoctor" -j compare "$C"/g*.json > "$C/out.json"
 tap_eq "compare exits 1: one host's GID index differs" 1 "$?"
 tap_eq "compare names it first: rxe0/1.gid_index, majority $ga, g4 with 0" \
 	"rxe0/1.gid_index $ga g4=0" \

@@ -33,7 +33,7 @@ ogid=$((gidx + 1)) omtu=4096 otos=106
 jq -c ".host.hostname = \"out-gid\" | ($rx | .gid_index) = $ogid" "$T/client.json" > "$T/out-gid.json"
 jq -c ".host.hostname = \"out-mtu\" | ($rx | .mtu) = $omtu" "$T/client.json" > "$T/out-mtu.json"
 jq -c ".host.hostname = \"out-tos\" | ($rx | .tos) = $otos" "$T/client.json" > "$T/out-tos.json"
-"$ROOT/tools/rdmadoctor" -j compare "$T"/*.json > "$T/out.json"
+"$ROOT/tools/rdmadoctor/rdmadoctor" -j compare "$T"/*.json > "$T/out.json"
 tap_eq "compare of 2 guests + 3 outliers exits 1" 1 "$?"
 tap_eq "compare names exactly the planted outliers, with the guests' value as the majority" \
 	"rxe0/1.gid_index breaks $gidx 4 out-gid=$ogid;rxe0/1.mtu large_messages $mtu 4 out-mtu=$omtu;rxe0/1.tos large_messages $tos 4 out-tos=$otos" \
@@ -47,7 +47,7 @@ cp "$T/server.json" "$T/client.json" "$T/k/"
 for n in 1 2 3; do jq -c ".host.hostname = \"k$n\" | .host.kernel = \"9.9.9-other\"" "$T/client.json" > "$T/k/k$n.json"; done
 tap_check "compare's text names the two guests by their host names" \
 	grep -qxF "info     host.kernel: 9.9.9-other on 3 host(s); 2 differ: pair-client=$K pair-server=$K" \
-	<("$ROOT/tools/rdmadoctor" compare "$T"/k/*.json)
+	<("$ROOT/tools/rdmadoctor/rdmadoctor" compare "$T"/k/*.json)
 tap_eq "the two real guests agree on every property (compare of the two alone exits 0)" 0 \
-	"$("$ROOT/tools/rdmadoctor" compare "$T/server.json" "$T/client.json" > /dev/null; echo $?)"
+	"$("$ROOT/tools/rdmadoctor/rdmadoctor" compare "$T/server.json" "$T/client.json" > /dev/null; echo $?)"
 rm -rf "$T"

@@ -1,6 +1,6 @@
 /* rdmadump: decode and analyse RoCEv2 / RoCEv1 / InfiniBand captures, tcpdump-like.
  * Options and the read loop only; decoding, analysis and capture are librdmadiag's, printing is
- * tools/common/dump_*.c. */
+ * the other files of this room (print.c, fast.c, mad.c, summary.c). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "common/tool.h"
-#include "common/dump.h"
-#include "common/dump_mad.h"
+#include "dump.h"
+#include "mad.h"
 
 static struct rdiag_capture *g_cap;
 static volatile sig_atomic_t g_stop;

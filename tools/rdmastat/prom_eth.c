@@ -12,9 +12,9 @@
 #include <rdmadiag/counters.h>
 #include <rdmadiag/fabric.h>
 
-#include "out.h"
+#include "common/out.h"
 #include "prom_eth.h"
-#include "tool.h"
+#include "common/tool.h"
 
 /* catalogue concept -> family; per-priority concepts get a priority label.  us_to_s: the
  * statistic counts microseconds, exported in seconds (Prometheus's base unit), as an exact decimal */

@@ -26,7 +26,7 @@
 #include "rdmadiag/packet.h"
 #include "rdmadiag/selftest.h"
 #include "rdmadiag/trace.h"
-#include "trace/cmds.h"
+#include "cmds.h"
 
 enum { OPT_VERSION = 256, OPT_FAILED, OPT_PID, OPT_COMM, OPT_DST, OPT_DURATION, OPT_INPUT,
 	OPT_TRACEFS };

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "dump.h"
-#include "dump_mad.h"
-#include "dump_dur.h"
-#include "put_u64.h"
+#include "mad.h"
+#include "dur.h"
+#include "common/put_u64.h"
 
 /* s padded with spaces to width w, on the left (right-aligned, as %ws) or on the right */
 static char *put_pad(char *p, const char *s, unsigned int w, bool right_align)

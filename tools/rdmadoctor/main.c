@@ -20,10 +20,10 @@
 #include <arpa/inet.h>
 #include <rdma/rdma_cma.h>
 
-#include "common/doctor_compare.h"
-#include "common/doctor_env.h"
-#include "common/doctor_explain.h"
-#include "common/doctor_host.h"
+#include "compare.h"
+#include "env.h"
+#include "explain.h"
+#include "host.h"
 #include "common/esc.h"
 #include "common/tool.h"
 #include "rdmadiag/cmstr.h"

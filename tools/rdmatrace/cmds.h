@@ -1,5 +1,5 @@
-/* tools/trace: rdmatrace's flight recorder, "rdmatrace record" and "rdmatrace dump"
- * (dispatched from tools/rdmatrace.c; records in the ring of rdmadiag/ring.h). */
+/* rdmatrace: rdmatrace's flight recorder, "rdmatrace record" and "rdmatrace dump"
+ * (dispatched from main.c; records in the ring of rdmadiag/ring.h). */
 #ifndef RDIAG_TRACE_CMDS_H
 #define RDIAG_TRACE_CMDS_H
 #include <stddef.h>

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doctor_host.h"
-#include "out.h"
-#include "tool.h"
+#include "host.h"
+#include "common/out.h"
+#include "common/tool.h"
 #include "rdmadiag/doctor.h"
 
 void doctor_host_out(struct out *o, struct rdiag_doctor *d)

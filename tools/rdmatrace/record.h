@@ -1,20 +1,38 @@
-/* tools/trace: what rdmatrace record's triggers and change watchers (record_*.c) use of the
- * recorder in record.c: writing a text record, and a trigger (a marker record and a copy of
- * the ring as FILE.snap.N). */
+/* rdmatrace: the parts of rdmatrace record.  record.c runs the recorder; record_ring.c is
+ * where records go (the ring, a trigger's marker and copy as FILE.snap.N); the triggers and
+ * change watchers of record_*.c write through record_ring.c and are called by record.c. */
 #ifndef RDIAG_TRACE_RECORD_H
 #define RDIAG_TRACE_RECORD_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rdmadiag/counters.h"
 
-/* a record of type (RDIAG_REC_*) at t (ns since the epoch) with printf text */
+struct rdiag_ring;
+
+/* record_ring.c: where the records go.  rec_out_start: the ring record.c opened, its path
+ * (FILE of FILE.snap.N) and how many copies to keep (0: all); a continued ring's copies
+ * stay and numbering goes on after the highest */
+void rec_out_start(struct rdiag_ring *r, const char *file, unsigned int keep);
+/* a record of type (RDIAG_REC_*) at t (ns since the epoch) */
+void rec_put(unsigned int type, uint64_t t, const void *data, size_t len);
+/* the same with printf text */
 void rec_put_text(unsigned int type, uint64_t t, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* now, in ns since the epoch */
+/* now, in ns since the epoch; and on the monotonic clock */
 uint64_t rec_now_ns(void);
-/* a marker saying why, at when, and the ring copied (at most once a second) */
+uint64_t rec_mono_ns(void);
+/* a marker saying why, at when, and the ring copied (at most once a second: within a second
+ * of the last copy, the copy waits until rec_out_copy_if_due finds the second over) */
 void rec_trigger(const char *why, uint64_t when);
+void rec_out_copy_if_due(void);
+/* true, with the monotonic time it is due at, when a trigger's copy waits */
+bool rec_out_copy_pending(uint64_t *due);
+/* the waiting copy made now (at the end of the recording) */
+void rec_out_flush(void);
+/* how many records could not be written, and the first one's errno */
+uint64_t rec_out_errors(int *first_err);
 
 /* record_thresholds.c: --thresholds FILE, evaluated on every counter snapshot as rdmastat
  * evaluates it (deltas and rates from the previous snapshot), edge-triggered per rule,

@@ -5,10 +5,10 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "esc.h"
-#include "out.h"
-#include "stat_fabric_pause.h"
-#include "tool.h"
+#include "common/esc.h"
+#include "common/out.h"
+#include "fabric_pause.h"
+#include "common/tool.h"
 
 void fabric_pause_sample(struct rdiag_fabric *f, const char *ifname, struct fabric_pause *p)
 {

@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dump_dur.h"
-#include "put_u64.h"
+#include "dur.h"
+#include "common/put_u64.h"
 
 /* "812ns", "12.3us", "1.23ms", "2.05s" */
 const char *dump_dur(char *buf, size_t len, double ns)

@@ -12,7 +12,7 @@
 #include <arpa/inet.h>
 
 #include "dump.h"
-#include "dump_mad.h"
+#include "mad.h"
 #include "rdmadiag/flow.h"
 
 enum {

@@ -3,7 +3,7 @@
 #define RDIAG_DUMP_MAD_H
 #include <stdbool.h>
 #include <stdint.h>
-#include "out.h"
+#include "common/out.h"
 #include "rdmadiag/packet.h"
 
 struct rdiag_flow_verdict;

@@ -13,12 +13,12 @@
 #include <rdmadiag/counters.h>
 #include <rdmadiag/fabric.h>
 
-#include "esc.h"
-#include "out.h"
-#include "stat_fabric.h"
-#include "stat_fabric_pause.h"
-#include "stat_fabric_rdma.h"
-#include "tool.h"
+#include "common/esc.h"
+#include "common/out.h"
+#include "fabric.h"
+#include "fabric_pause.h"
+#include "fabric_rdma.h"
+#include "common/tool.h"
 
 #ifndef DCB_APP_SEL_PCP
 #define DCB_APP_SEL_PCP 255

@@ -7,9 +7,9 @@
 #include <rdmadiag/counters.h>
 #include <rdmadiag/rate.h>
 
-#include "esc.h"
-#include "out.h"
-#include "stat_fabric_rdma.h"
+#include "common/esc.h"
+#include "common/out.h"
+#include "fabric_rdma.h"
 
 /* catalogue concepts, in the order shown: retransmissions are retransmitted_packets where
  * the driver counts packets, else the retry events (rxe's completer_retry_err, mlx5's

@@ -1,4 +1,4 @@
-/* tools/trace: helpers shared by rdmatrace record and dump (see cmds.h). */
+/* rdmatrace: helpers shared by rdmatrace record and dump (see cmds.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -31,8 +31,8 @@
 #include "common/eth_words.h"
 #include "common/tool.h"
 #include "common/interval.h"
-#include "common/prom_eth.h"
-#include "common/stat_fabric.h"
+#include "prom_eth.h"
+#include "fabric.h"
 #include "common/timefmt.h"
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_PROM };

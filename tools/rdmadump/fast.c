@@ -13,8 +13,8 @@
 #include <sys/socket.h>
 
 #include "dump.h"
-#include "put_u64.h"
-#include "timefmt.h"
+#include "common/put_u64.h"
+#include "common/timefmt.h"
 
 #define HAS(p, h) ((p)->present & RDIAG_HAS(RDIAG_HDR_##h))
 

@@ -1,11 +1,11 @@
 /* rdmadump's printers (packet lines, verbose headers, JSON lines, per-QP summary).  They live
- * in tools/common so that rdmadump.c stays a thin option parser; every value goes through
+ * in this room so that main.c stays a thin option parser; every value goes through
  * out_* so the text and the JSON forms come from the same calls. */
 #ifndef RDIAG_DUMP_H
 #define RDIAG_DUMP_H
 #include <stdbool.h>
 #include <stdint.h>
-#include "out.h"
+#include "common/out.h"
 #include "rdmadiag/packet.h"
 #include "rdmadiag/capture.h"
 #include "rdmadiag/flow.h"
@@ -34,6 +34,9 @@ struct dump_summary_opts {
 void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 		  const struct dump_summary_opts *so);
 
+/* digits.c: the nine digits of ns < 10^9, written backwards so that they end at q; their
+ * start */
+char *dump_ns9_before(char *q, uint32_t ns);
 /* "08:13:01.123456789" (UTC time of day) */
 void dump_time(char *buf, size_t len, uint64_t sec, uint32_t nsec);
 /* an IPv4 address's dotted quad at q (at most 15 bytes, and one more may be overwritten);

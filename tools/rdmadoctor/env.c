@@ -10,11 +10,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "doctor_compare.h"
-#include "doctor_env.h"
-#include "esc.h"
-#include "out.h"
-#include "tool.h"
+#include "compare.h"
+#include "env.h"
+#include "common/esc.h"
+#include "common/out.h"
+#include "common/tool.h"
 #include "rdmadiag/doctor.h"
 
 unsigned int doctor_env_for(const char *name)

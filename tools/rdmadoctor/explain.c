@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doctor_explain.h"
-#include "esc.h"
-#include "out.h"
-#include "tool.h"
+#include "explain.h"
+#include "common/esc.h"
+#include "common/out.h"
+#include "common/tool.h"
 #include "rdmadiag/explain.h"
 #include "rdmadiag/selftest.h"
 

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doctor_compare.h"
-#include "esc.h"
-#include "out.h"
-#include "tool.h"
+#include "compare.h"
+#include "common/esc.h"
+#include "common/out.h"
+#include "common/tool.h"
 #include "rdmadiag/doctor.h"
 
 #define TEXT_HOSTS 8	/* hosts listed per property in text (JSON lists them all) */

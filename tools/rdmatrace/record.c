@@ -4,13 +4,11 @@
  * changes (record_ports.c, record_gids.c).  A trigger (SIGUSR1, a failed connection, a threshold rule of
  * record_thresholds.c, a QP entering ERR) writes a marker record and copies the ring to
  * FILE.snap.N. */
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <poll.h>
 #include <inttypes.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +28,6 @@
 enum { OPT_RING = 300, OPT_COUNTERS, OPT_INPUT, OPT_TRACEFS, OPT_DURATION, OPT_THRESHOLDS,
        OPT_GID_SCAN, OPT_SNAPSHOTS };
 
-#define SNAP_MIN_GAP_NS 1000000000ull	/* at most one snapshot copy a second */
 #define SNAP_KEEP_DEFAULT 8
 static struct {
 	const char *file, *input, *tracefs, *thresholds;
@@ -48,10 +45,6 @@ static uint64_t port_watch_until;	/* and at every snapshot until then (mono ns):
 static struct rdiag_ring *ring;
 static struct rdiag_trace_conns *rconns;
 static int64_t mono_to_real;
-static unsigned int snap_n, snap_low;	/* the last copy's N; the lowest that may exist */
-static uint64_t last_snap_ns, write_errors;
-static bool snap_pending;		/* a trigger's copy waits for the gap to pass */
-static int first_write_err;
 
 static void record_usage(void)
 {
@@ -92,128 +85,11 @@ static void on_usr1(int sig)
 	rec_usr1 = 1;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec m;
-
-	clock_gettime(CLOCK_MONOTONIC, &m);
-	return (uint64_t)m.tv_sec * 1000000000ull + (uint64_t)m.tv_nsec;
-}
-
-static uint64_t real_ns(void)
-{
-	struct timespec r;
-
-	clock_gettime(CLOCK_REALTIME, &r);
-	return (uint64_t)r.tv_sec * 1000000000ull + (uint64_t)r.tv_nsec;
-}
-
-uint64_t rec_now_ns(void)
-{
-	return real_ns();
-}
-
 static uint64_t mono_to_wall(uint64_t mono)
 {
 	int64_t r = (int64_t)mono + mono_to_real;
 
 	return r < 0 ? 0 : (uint64_t)r;
-}
-
-static void put(unsigned int type, uint64_t t, const void *data, size_t len)
-{
-	int rc = rdiag_ring_append(ring, type, t, data, len);
-
-	if (rc < 0 && !write_errors++)
-		first_write_err = -rc;
-}
-
-void rec_put_text(unsigned int type, uint64_t t, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	put(type, t, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
-}
-
-/* N of FILE.snap.N copies already there (a continued ring's earlier triggers): the highest in
- * *hi, the lowest in *lo (0, 0: none) */
-static void snap_existing(unsigned int *lo, unsigned int *hi)
-{
-	char dir[4200], base[4200];
-	const char *slash = strrchr(ro.file, '/');
-	struct dirent *e;
-	size_t blen;
-	DIR *d;
-
-	*lo = *hi = 0;
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - ro.file) + 1 : 1,
-		 slash ? ro.file : ".");
-	snprintf(base, sizeof(base), "%s.snap.", slash ? slash + 1 : ro.file);
-	blen = strlen(base);
-	if (!(d = opendir(dir)))
-		return;
-	while ((e = readdir(d))) {
-		const char *n = e->d_name + blen;
-		char *end;
-		unsigned long v;
-
-		if (strncmp(e->d_name, base, blen) || *n < '1' || *n > '9')
-			continue;
-		v = strtoul(n, &end, 10);
-		if (*end || v > 0xfffffffful)
-			continue;
-		if (v > *hi)
-			*hi = (unsigned int)v;
-		if (!*lo || v < *lo)
-			*lo = (unsigned int)v;
-	}
-	closedir(d);
-}
-
-/* the ring as it is now copied to FILE.snap.N; then, with --snapshots KEEP, the copies older
- * than the newest KEEP are removed (not when this copy failed: the older ones are what there
- * is) */
-static void snap_copy(uint64_t now)
-{
-	char path[4200];
-	int rc;
-
-	last_snap_ns = now;
-	snap_pending = false;
-	snprintf(path, sizeof(path), "%s.snap.%u", ro.file, ++snap_n);
-	rc = rdiag_ring_copy(ring, path);
-	if (rc < 0) {
-		tool_warn("cannot write '%s': %s", path, strerror(-rc));
-		return;
-	}
-	if (!ro.snapshots || !snap_low)
-		return;
-	for (; snap_low + ro.snapshots <= snap_n; snap_low++) {
-		snprintf(path, sizeof(path), "%s.snap.%u", ro.file, snap_low);
-		if (unlink(path) < 0 && errno != ENOENT)
-			tool_warn("cannot remove the old copy '%s': %s", path, strerror(errno));
-	}
-}
-
-/* a marker, and the ring copied: at once, or, within a second of the last copy, as soon as
- * that second is over (record_loop), so that the last copy holds the last trigger */
-void rec_trigger(const char *why, uint64_t when)
-{
-	uint64_t now = mono_ns();
-
-	rec_put_text(RDIAG_REC_MARKER, when, "%s", why);
-	if (last_snap_ns && now - last_snap_ns < SNAP_MIN_GAP_NS) {
-		snap_pending = true;
-		return;
-	}
-	snap_copy(now);
 }
 
 /* connection: cm_id pid comm src dst outcome cause fail_event fail_status req_sent
@@ -236,12 +112,12 @@ static void on_conn(const struct rdiag_trace_conn *c, void *arg)
 	for (char *p = buf; *p; p++)
 		if (*p == '\n')
 			*p = ' ';
-	put(RDIAG_REC_CONN, mono_to_wall(c->end_ns ? c->end_ns : c->start_ns), buf,
+	rec_put(RDIAG_REC_CONN, mono_to_wall(c->end_ns ? c->end_ns : c->start_ns), buf,
 	    (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 	if (c->outcome == RDIAG_TRACE_FAILED) {
 		snprintf(why, sizeof(why), "failed connection cm.id %u to %s: %s", c->cm_id,
 			 dst[0] ? dst : "?", c->cause ? c->cause : "?");
-		rec_trigger(why, real_ns());
+		rec_trigger(why, rec_now_ns());
 	}
 }
 
@@ -252,9 +128,9 @@ static void on_rtnl(const struct rdiag_rtmon_change *c, void *arg)
 	/* a link change moves the port, an address change the GID table: look at both */
 	if (!strcmp(c->kind, "link") || !strcmp(c->kind, "addr")) {
 		port_check_due = true;
-		port_watch_until = mono_ns() + PORT_WATCH_NS;
+		port_watch_until = rec_mono_ns() + PORT_WATCH_NS;
 	}
-	rec_put_text(RDIAG_REC_NETLINK, real_ns(), "%s\t%s\t%s\t%s", c->kind,
+	rec_put_text(RDIAG_REC_NETLINK, rec_now_ns(), "%s\t%s\t%s\t%s", c->kind,
 		 c->deleted ? "del" : "new", c->ifname, c->text);
 }
 
@@ -265,7 +141,7 @@ static int on_event(const struct rdiag_trace_event *ev, void *arg)
 
 	(void)arg;
 	if (n > 0)
-		put(RDIAG_REC_EVENT, mono_to_wall(ev->ts_ns), buf, (size_t)n);
+		rec_put(RDIAG_REC_EVENT, mono_to_wall(ev->ts_ns), buf, (size_t)n);
 	rdiag_trace_conns_add(rconns, ev, on_conn, NULL);
 	return 0;
 }
@@ -291,14 +167,14 @@ static void put_counters(const struct rdiag_samples *s, uint64_t t)
 			continue;
 		if (cur_dev && (strcmp(cur_dev, x->dev) || cur_port != x->port)) {
 			if (len > head)
-				put(RDIAG_REC_COUNTERS, t, buf, len);
+				rec_put(RDIAG_REC_COUNTERS, t, buf, len);
 			cur_dev = NULL;
 		}
 		l = snprintf(line, sizeof(line), "%s\t%" PRIu64 "\n", x->name, x->value);
 		if (l < 0 || (size_t)l >= sizeof(line))
 			continue;
 		if (cur_dev && len + (size_t)l > max) {
-			put(RDIAG_REC_COUNTERS, t, buf, len);
+			rec_put(RDIAG_REC_COUNTERS, t, buf, len);
 			cur_dev = NULL;
 		}
 		if (!cur_dev) {
@@ -314,7 +190,7 @@ static void put_counters(const struct rdiag_samples *s, uint64_t t)
 		len += (size_t)l;
 	}
 	if (cur_dev && len > head)
-		put(RDIAG_REC_COUNTERS, t, buf, len);
+		rec_put(RDIAG_REC_COUNTERS, t, buf, len);
 	free(buf);
 }
 
@@ -330,7 +206,7 @@ static void snapshot(struct rdiag_counters *c)
 	static uint64_t next_quick, next_full;
 	static struct rdiag_samples *prev;
 	struct rdiag_samples *s = NULL;
-	uint64_t t = real_ns(), now = mono_ns();
+	uint64_t t = rec_now_ns(), now = rec_mono_ns();
 
 	if (!c) {	/* the end: let go of the previous snapshot */
 		rdiag_samples_free(prev);
@@ -374,12 +250,12 @@ static struct rdiag_trace *open_trace(void)
 
 static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct rdiag_rtmon *m)
 {
-	uint64_t step = (uint64_t)(ro.interval * 1e9), next = mono_ns(), lost = 0;
-	uint64_t end = ro.duration > 0 ? mono_ns() + (uint64_t)(ro.duration * 1e9) : 0;
+	uint64_t step = (uint64_t)(ro.interval * 1e9), next = rec_mono_ns(), lost = 0;
+	uint64_t end = ro.duration > 0 ? rec_mono_ns() + (uint64_t)(ro.duration * 1e9) : 0;
 	bool input_done = false;
 
 	while (!rec_stop) {
-		uint64_t now = mono_ns();
+		uint64_t now = rec_mono_ns();
 
 		if (rec_usr1) {
 			uint64_t at = (uint64_t)usr1_at.tv_sec * 1000000000ull + (uint64_t)usr1_at.tv_nsec;
@@ -388,7 +264,7 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 			rec_trigger("SIGUSR1", at);
 		}
 		if (m && rdiag_rtmon_read(m, on_rtnl, NULL) == -ENOBUFS) {
-			rec_put_text(RDIAG_REC_MARKER, real_ns(), "rtnetlink changes were lost "
+			rec_put_text(RDIAG_REC_MARKER, rec_now_ns(), "rtnetlink changes were lost "
 				 "(the socket's buffer overflowed)");
 			port_check_due = true;	/* a link or address change may be among them */
 		}
@@ -406,18 +282,15 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 			if (next < now)
 				next = now + step;
 		}
-		if (snap_pending && mono_ns() - last_snap_ns >= SNAP_MIN_GAP_NS)
-			snap_copy(mono_ns());
+		rec_out_copy_if_due();
 		if (end && now >= end)
 			break;
-		now = mono_ns();
+		now = rec_mono_ns();
 		{
-			uint64_t wait = next > now ? next - now : 0;
+			uint64_t wait = next > now ? next - now : 0, due;
 			int ms;
 
-			if (snap_pending) {	/* wake up for the copy */
-				uint64_t due = last_snap_ns + SNAP_MIN_GAP_NS;
-
+			if (rec_out_copy_pending(&due)) {	/* wake up for the copy */
 				if ((due > now ? due - now : 0) < wait)
 					wait = due > now ? due - now : 0;
 			}
@@ -441,12 +314,11 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 	}
 	if (t && !ro.input)
 		rdiag_trace_read(t, on_event, NULL, &lost);
-	rdiag_trace_conns_flush(rconns, mono_ns(), on_conn, NULL);
+	rdiag_trace_conns_flush(rconns, rec_mono_ns(), on_conn, NULL);
 	if (lost)
-		rec_put_text(RDIAG_REC_MARKER, real_ns(), "the kernel overwrote %" PRIu64
+		rec_put_text(RDIAG_REC_MARKER, rec_now_ns(), "the kernel overwrote %" PRIu64
 			 " trace sub-buffer(s) before they were read", lost);
-	if (snap_pending)	/* the last trigger's copy, without waiting out the gap */
-		snap_copy(mono_ns());
+	rec_out_flush();	/* the last trigger's copy, without waiting out the gap */
 	return 0;
 }
 
@@ -468,7 +340,8 @@ int trace_record_main(int argc, char **argv)
 	struct rdiag_rtmon *mon = NULL;
 	struct rdiag_trace *t;
 	struct sigaction sa;
-	int opt, err;
+	int opt, err, first_err;
+	uint64_t lost;
 
 	memset(&ro, 0, sizeof(ro));
 	ro.interval = 1.0;
@@ -529,10 +402,7 @@ int trace_record_main(int argc, char **argv)
 			 "build's (%d); dump it, then move it away", ro.file, RDIAG_RING_FORMAT);
 	if (err < 0)
 		tool_die("cannot record into '%s': %s", ro.file, strerror(-err));
-	/* a continued ring's copies stay: numbering goes on after the highest */
-	snap_existing(&snap_low, &snap_n);
-	if (!snap_low)
-		snap_low = 1;
+	rec_out_start(ring, ro.file, ro.snapshots);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_stop;
@@ -561,10 +431,10 @@ int trace_record_main(int argc, char **argv)
 	err = rdiag_rtmon_open(&mon);
 	if (err < 0)
 		tool_warn("recording without rtnetlink changes: %s", strerror(-err));
-	rec_put_text(RDIAG_REC_START, real_ns(), "interval %.3f s, ring %" PRIu64 " bytes",
+	rec_put_text(RDIAG_REC_START, rec_now_ns(), "interval %.3f s, ring %" PRIu64 " bytes",
 		 ro.interval, ro.size & ~(uint64_t)7);
 	record_loop(t, c, mon);
-	rec_put_text(RDIAG_REC_STOP, real_ns(), "%" PRIu64 " records, %" PRIu64 " laps",
+	rec_put_text(RDIAG_REC_STOP, rec_now_ns(), "%" PRIu64 " records, %" PRIu64 " laps",
 		 rdiag_ring_written(ring) + 1, rdiag_ring_wraps(ring));
 	rdiag_trace_close(t);
 	rdiag_rtmon_close(mon);
@@ -576,9 +446,10 @@ int trace_record_main(int argc, char **argv)
 	rdiag_counters_close(c);
 	rdiag_ring_close(ring);
 	rec_ports_free();
-	if (write_errors) {
+	lost = rec_out_errors(&first_err);
+	if (lost) {
 		tool_err("cannot write '%s': %s (%" PRIu64 " records lost)", ro.file,
-			 strerror(first_write_err), write_errors);
+			 strerror(first_err), lost);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
