@@ -57,6 +57,24 @@ hinted() {
 		fail "a failed verdict without a next step"
 }
 
+@test "the commands: a missing or unknown one is a usage error naming every command" {
+	run rdmadoctor
+	assert_failure 2
+	assert_output "rdmadoctor: missing command (connect, listen, local, explain, env or compare)
+Try 'rdmadoctor --help' for more information."
+	run rdmadoctor -j frobnicate
+	assert_failure 2
+	assert_output "rdmadoctor: unknown command 'frobnicate' (connect, listen, local, explain, env or compare)
+Try 'rdmadoctor --help' for more information."
+	# a command's own arguments are checked by the command
+	run rdmadoctor local extra
+	assert_failure 2
+	assert_line --index 0 "rdmadoctor: local takes no argument"
+	run rdmadoctor connect
+	assert_failure 2
+	assert_line --index 0 "rdmadoctor: usage: connect DST[:PORT]"
+}
+
 @test "no RDMA device: local exits 2 and explains why (fake empty sysfs)" {
 	RDMADIAG_SYSFS_ROOT=$EMPTY run --separate-stderr rdmadoctor local
 	[ "$status" -eq 2 ]

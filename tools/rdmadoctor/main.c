@@ -24,6 +24,7 @@
 #include "env.h"
 #include "explain.h"
 #include "host.h"
+#include "common/cmd.h"
 #include "common/esc.h"
 #include "common/tool.h"
 #include "rdmadiag/cmstr.h"
@@ -596,6 +597,65 @@ static int cmd_listen(const struct cfg *cfg, const char *arg)
 	return EXIT_OK;
 }
 
+/* ---- the subcommands: each checks what it takes, then runs --------------------------- */
+
+static int run_connect(int argc, char **argv, void *ctx)
+{
+	if (argc != 2)
+		tool_usage_error("usage: connect DST[:PORT]");
+	return cmd_connect(ctx, argv[1]);
+}
+
+static int run_listen(int argc, char **argv, void *ctx)
+{
+	if (argc > 2)
+		tool_usage_error("usage: listen [ADDR][:PORT]");
+	return cmd_listen(ctx, argc > 1 ? argv[1] : NULL);
+}
+
+static int run_local(int argc, char **argv, void *ctx)
+{
+	if (argc != 1)
+		tool_usage_error("local takes no argument");
+	return cmd_local(ctx);
+}
+
+static int run_explain(int argc, char **argv, void *ctx)
+{
+	const struct cfg *cfg = ctx;
+
+	if (argc != 2)
+		tool_usage_error("usage: explain 'LINE' (one argument; - reads standard input)");
+	return doctor_explain(argv[1], cfg->json);
+}
+
+static int run_env(int argc, char **argv, void *ctx)
+{
+	const struct cfg *cfg = ctx;
+
+	if (argc > 2)
+		tool_usage_error("usage: env [--for nccl|ucx|libfabric|all] [--hosts FILE] [ADDR|NETDEV]");
+	return doctor_env(argc > 1 ? argv[1] : NULL, cfg->env_for, cfg->json, cfg->hosts);
+}
+
+static int run_compare(int argc, char **argv, void *ctx)
+{
+	const struct cfg *cfg = ctx;
+
+	if (argc < 2)
+		tool_usage_error("usage: compare FILE... (or - for JSON lines on standard input)");
+	return doctor_compare(argv + 1, argc - 1, cfg->json, cfg->verbose);
+}
+
+static const struct tool_cmd commands[] = {
+	{ "connect", run_connect, NULL },
+	{ "listen", run_listen, NULL },
+	{ "local", run_local, NULL },
+	{ "explain", run_explain, NULL },
+	{ "env", run_env, NULL },
+	{ "compare", run_compare, NULL },
+};
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -671,39 +731,7 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (optind >= argc)
-		tool_usage_error("missing command (connect, listen, local, explain, env or compare)");
-	if (!strcmp(argv[optind], "connect")) {
-		if (optind + 2 != argc)
-			tool_usage_error("usage: connect DST[:PORT]");
-		return cmd_connect(&cfg, argv[optind + 1]);
-	}
-	if (!strcmp(argv[optind], "listen")) {
-		if (optind + 2 < argc)
-			tool_usage_error("usage: listen [ADDR][:PORT]");
-		return cmd_listen(&cfg, optind + 1 < argc ? argv[optind + 1] : NULL);
-	}
-	if (!strcmp(argv[optind], "local")) {
-		if (optind + 1 != argc)
-			tool_usage_error("local takes no argument");
-		return cmd_local(&cfg);
-	}
-	if (!strcmp(argv[optind], "explain")) {
-		if (optind + 2 != argc)
-			tool_usage_error("usage: explain 'LINE' (one argument; - reads standard input)");
-		return doctor_explain(argv[optind + 1], cfg.json);
-	}
-	if (!strcmp(argv[optind], "env")) {
-		if (optind + 2 < argc)
-			tool_usage_error("usage: env [--for nccl|ucx|libfabric|all] [--hosts FILE] [ADDR|NETDEV]");
-		return doctor_env(optind + 1 < argc ? argv[optind + 1] : NULL, cfg.env_for, cfg.json,
-				  cfg.hosts);
-	}
-	if (!strcmp(argv[optind], "compare")) {
-		if (optind + 1 >= argc)
-			tool_usage_error("usage: compare FILE... (or - for JSON lines on standard input)");
-		return doctor_compare(argv + optind + 1, argc - optind - 1, cfg.json, cfg.verbose);
-	}
-	tool_usage_error("unknown command '%s' (connect, listen, local, explain, env or compare)",
-			 argv[optind]);
+	/* argv[optind - 1] is the program or the last option: the command is argv[optind] */
+	return tool_dispatch(commands, sizeof(commands) / sizeof(commands[0]), argc - optind + 1,
+			     argv + optind - 1, &cfg);
 }

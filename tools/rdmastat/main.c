@@ -27,6 +27,7 @@
 #include <rdmadiag/resources.h>
 #include <rdmadiag/threshold.h>
 
+#include "common/cmd.h"
 #include "common/esc.h"
 #include "common/eth_words.h"
 #include "common/tool.h"
@@ -1278,7 +1279,7 @@ static void port_status(const char *dev, uint32_t port)
 	rdiag_counters_status_free(&st);
 }
 
-static int cmd_devices(void)
+static int cmd_devices(int argc, char **argv, void *ctx)
 {
 	struct rdiag_devices *ds;
 	size_t i, j, g;
@@ -1416,7 +1417,7 @@ static void out_owner(uint32_t pid, const char *comm)
 	out_str(output, "comm", " %s", comm[0] ? comm : "-");
 }
 
-static int cmd_qp(void)
+static int cmd_qp(int argc, char **argv, void *ctx)
 {
 	struct rdiag_qp_counter *qc = NULL;
 	const struct rdiag_qp_counter *b;
@@ -1469,7 +1470,7 @@ static int cmd_qp(void)
 	return EXIT_OK;
 }
 
-static int cmd_cm(void)
+static int cmd_cm(int argc, char **argv, void *ctx)
 {
 	struct rdiag_cm_id *id;
 	char a[80], b[80];
@@ -1603,7 +1604,7 @@ static size_t explain_counter(const char *what)
 
 /* explain CONCEPT (a JSON object) or explain COUNTER (a JSON array of entries); a word that
  * is both (duplicate_request) is explained as the concept, which lists the counter too */
-static int cmd_fabric(void)
+static int cmd_fabric(int argc, char **argv, void *ctx)
 {
 	const struct stat_fabric_opts fo = {
 		.dev = opts.dev, .port = opts.port, .tos = opts.tos, .interval = opts.interval,
@@ -1613,7 +1614,7 @@ static int cmd_fabric(void)
 	return stat_fabric_run(output, counters, &fo);
 }
 
-static int cmd_explain(void)
+static int cmd_explain(int argc, char **argv, void *ctx)
 {
 	const char *what = opts.subject;
 	size_t found = rdiag_catalog_is_concept(what) ? explain_concept(what) :
@@ -1631,38 +1632,34 @@ static int cmd_explain(void)
 
 /* ---- command table ---------------------------------------------------------------- */
 
-static int cmd_counters(void)
+static int cmd_counters(int argc, char **argv, void *ctx)
 {
 	return opts.interval > 0 ? cmd_interval() : cmd_snapshot();
 }
 
-/* every subcommand, as iproute2's rdma tool has its rd_cmd tables: the name, what it runs,
- * and what it takes.  The first row, without a name, is the counter view (no command). */
-struct command {
-	const char *name;
-	int (*run)(void);
+/* every subcommand, as iproute2's rdma tool has its rd_cmd tables (common/cmd.h): the name,
+ * what it runs, and what it takes.  The first row, without a name, is the counter view (no
+ * command). */
+struct takes {
 	bool reads_counters;	/* opens the counters handle and takes [DEV[/PORT]] */
 	bool series;		/* -i, --csv and --prom apply */
 };
+static const struct takes counters_series = { true, true }, counters_once = { true, false },
+	one_name = { false, false };
 
-static const struct command commands[] = {
-	{ NULL, cmd_counters, true, true },
-	{ "devices", cmd_devices, true, false },
-	{ "qp", cmd_qp, true, false },
-	{ "cm", cmd_cm, true, false },
-	{ "fabric", cmd_fabric, true, false },
-	{ "explain", cmd_explain, false, false },
+static const struct tool_cmd commands[] = {
+	{ NULL, cmd_counters, &counters_series },
+	{ "devices", cmd_devices, &counters_once },
+	{ "qp", cmd_qp, &counters_once },
+	{ "cm", cmd_cm, &counters_once },
+	{ "fabric", cmd_fabric, &counters_once },
+	{ "explain", cmd_explain, &one_name },
 };
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-/* the command named by arg, or NULL when arg is not a command (a device or a counter) */
-static const struct command *find_command(const char *arg)
+static const struct takes *takes(const struct tool_cmd *cmd)
 {
-	size_t i;
-
-	for (i = 1; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(commands[i].name, arg))
-			return &commands[i];
-	return NULL;
+	return cmd->data;
 }
 
 /* ---- command line ----------------------------------------------------------------- */
@@ -1787,7 +1784,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct rdiag_counters_opts co;
-	const struct command *cmd;
+	const struct tool_cmd *cmd;
 	const char *nocolor;
 	bool count_set = false;
 	int c, ret, i;
@@ -1849,12 +1846,12 @@ int main(int argc, char **argv)
 	opts.color = opts.fmt == FMT_TEXT && isatty(STDOUT_FILENO) && !(nocolor && *nocolor) &&
 		  !(getenv("TERM") && !strcmp(getenv("TERM"), "dumb"));
 
-	cmd = optind < argc ? find_command(argv[optind]) : NULL;
+	cmd = optind < argc ? tool_cmd_find(commands, NCOMMANDS, argv[optind]) : NULL;
 	if (cmd)
 		optind++;
 	else
 		cmd = &commands[0];
-	if (!cmd->reads_counters) {
+	if (!takes(cmd)->reads_counters) {
 		if (optind + 1 != argc)
 			tool_usage_error("%s takes one counter or concept name", cmd->name);
 		opts.subject = argv[optind];
@@ -1862,7 +1859,7 @@ int main(int argc, char **argv)
 							OUT_JSON) : OUT_TEXT);
 		if (!output)
 			tool_die("out of memory");
-		ret = cmd->run();
+		ret = cmd->run(argc - optind, argv + optind, NULL);
 		out_free(output);
 		return ret;
 	}
@@ -1904,9 +1901,9 @@ int main(int argc, char **argv)
 		tool_usage_error("--tos applies to 'fabric' only");
 	if (cmd->run == cmd_fabric && count_set)
 		tool_usage_error("fabric measures one interval: --count does not apply");
-	if (!cmd->series && opts.interval > 0 && cmd->run != cmd_fabric)
+	if (!takes(cmd)->series && opts.interval > 0 && cmd->run != cmd_fabric)
 		tool_usage_error("--interval applies to counters, not to '%s'", cmd->name);
-	if (!cmd->series && (opts.fmt == FMT_CSV || opts.fmt == FMT_PROM))
+	if (!takes(cmd)->series && (opts.fmt == FMT_CSV || opts.fmt == FMT_PROM))
 		tool_usage_error("'%s' supports text and JSON only", cmd->name);
 	if (opts.eth && cmd->name)
 		tool_usage_error("--eth applies to counters, not to '%s'", cmd->name);
@@ -1917,7 +1914,7 @@ int main(int argc, char **argv)
 							 OUT_JSON) : OUT_TEXT);
 	if (!output)
 		tool_die("out of memory");
-	ret = cmd->run();
+	ret = cmd->run(argc - optind, argv + optind, NULL);
 	out_free(output);
 	rdiag_threshold_close(thresholds);
 	prom_eth_done();

@@ -6,8 +6,9 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-int trace_record_main(int argc, char **argv);
-int trace_dump_main(int argc, char **argv);
+/* the subcommands, as common/cmd.h runs them (argv[0] is "record" or "dump"; ctx unused) */
+int trace_record_main(int argc, char **argv, void *ctx);
+int trace_dump_main(int argc, char **argv, void *ctx);
 
 /* shared by both: "1.2.3.4:5" / "[::1]:5", "" for AF_UNSPEC */
 const char *trace_addr_str(const struct sockaddr_storage *s, char *buf, size_t len);

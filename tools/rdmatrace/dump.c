@@ -404,7 +404,7 @@ static void free_all(void)
 	free(lasts);
 }
 
-int trace_dump_main(int argc, char **argv)
+int trace_dump_main(int argc, char **argv, void *ctx)
 {
 	static const struct option lo[] = {
 		{ "json", no_argument, NULL, 'j' },

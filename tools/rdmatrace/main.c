@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
+#include "common/cmd.h"
 #include "common/esc.h"
 #include "common/interval.h"
 #include "common/out.h"
@@ -684,7 +685,8 @@ static int run(void)
 	return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+/* rdmatrace without a subcommand: trace the connections live */
+static int trace_live_main(int argc, char **argv, void *ctx)
 {
 	static const struct option lo[] = {
 		{ "connections", no_argument, NULL, 'c' },
@@ -709,11 +711,6 @@ int main(int argc, char **argv)
 	uint64_t v;
 	int c, err, ret;
 
-	tool_init("rdmatrace");
-	if (argc > 1 && !strcmp(argv[1], "record"))
-		return trace_record_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "dump"))
-		return trace_dump_main(argc - 1, argv + 1);
 	memset(&opts, 0, sizeof(opts));
 	while ((c = getopt_long(argc, argv, "cn:aljh", lo, NULL)) != -1) {
 		switch (c) {
@@ -795,4 +792,16 @@ int main(int argc, char **argv)
 	rdiag_counters_close(nl);
 	free(sums);
 	return ret;
+}
+
+static const struct tool_cmd commands[] = {
+	{ NULL, trace_live_main, NULL },
+	{ "record", trace_record_main, NULL },
+	{ "dump", trace_dump_main, NULL },
+};
+
+int main(int argc, char **argv)
+{
+	tool_init("rdmatrace");
+	return tool_dispatch(commands, sizeof(commands) / sizeof(commands[0]), argc, argv, NULL);
 }

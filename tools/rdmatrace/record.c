@@ -322,7 +322,7 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 	return 0;
 }
 
-int trace_record_main(int argc, char **argv)
+int trace_record_main(int argc, char **argv, void *ctx)
 {
 	static const struct option lo[] = {
 		{ "ring", required_argument, NULL, OPT_RING },
