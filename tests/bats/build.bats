@@ -5,19 +5,30 @@
 # in a scratch copy of the built tree (timestamps kept), never in the tree itself.
 load helper
 
+# The make run here is a make of its own, whatever make runs bats (make -j2 check-bats) or none
+# (bats tests/bats/build.bats): nothing of the outer make's MAKEFLAGS, MFLAGS, GNUMAKEFLAGS or
+# MAKELEVEL reaches it but its variable overrides (make check-bats DEVELOPER=1 SANITIZE=...:
+# the tree was built with them).  Inherited, -j2 brought the outer jobserver (whose
+# descriptors bats does not pass on: "jobserver unavailable" or "-jN forced in submake"
+# warnings in the output compared here), -B made every target out of date, -k, -i, -e, -w
+# changed what make does and says.
+inner_make() {
+	local m=" ${MAKEFLAGS:-}" vars=
+	# GNU make writes the overrides after the options, behind " -- ", escaped as it reads them
+	[[ $m != *" -- "* ]] || vars=${m#*" -- "}
+	env -u MAKEFLAGS -u MFLAGS -u GNUMAKEFLAGS -u MAKELEVEL -u MAKEOVERRIDES \
+		${vars:+"MAKEFLAGS=-- $vars"} make "$@"
+}
+
 setup() {
-	# under `make -j2 check-bats` MAKEFLAGS names the parent's jobserver, whose descriptors bats
-	# does not pass on: make would warn "jobserver unavailable" into the output compared here
-	MAKEFLAGS=$(sed -E 's/(^| )--jobserver-(auth|fds)=[^ ]*//g' <<< "${MAKEFLAGS:-}")
-	export MAKEFLAGS
 	S="$BATS_TEST_TMPDIR/tree"
 	mkdir -p "$S"
 	cp -a "$ROOT/GNUmakefile" "$ROOT/.build-flags" "$ROOT/lib" "$ROOT/mk" "$ROOT/tools" \
 		"$ROOT/tui" "$S/"
 	# up to date as the tree was built (a no-op unless the copy's flags differ: make check
 	# passes SANITIZE=/DEVELOPER= down through MAKEFLAGS)
-	make -C "$S" --no-print-directory -s all > /dev/null
-	run make -C "$S" --no-print-directory -q all
+	inner_make -C "$S" --no-print-directory -s all > /dev/null
+	run inner_make -C "$S" --no-print-directory -q all
 	assert_success
 	HDR=lib/packet/cursor.h
 	# the objects of the shared and of the static library that include it, as the compiler
@@ -35,7 +46,7 @@ setup() {
 # what make -n would build in lib/ after $HDR changed: objects and shared library (-o FILE)
 rebuilt() {
 	touch "$S/$HDR"
-	make -C "$S" --no-print-directory -n V=1 all | grep -oE -- '-o lib/[^ ]+' |
+	inner_make -C "$S" --no-print-directory -n V=1 all | grep -oE -- '-o lib/[^ ]+' |
 		awk '{ print $2 }' | sort -u
 }
 

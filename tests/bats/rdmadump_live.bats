@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # rdmadump -i on the loopback interface: RoCEv2 packets (BTH + payload + ICRC from the rxe
-# capture) sent as UDP datagrams to 127.0.0.1:4791.  Needs CAP_NET_RAW (root in CI).
+# capture) sent as UDP datagrams to 127.0.0.1:4791.  Needs CAP_NET_RAW (root in CI).  The PFC
+# test captures on a veth pair in a network namespace of its own, where no other traffic is.
 load helper
 load wait
 
@@ -25,7 +26,36 @@ PY
 teardown() {
 	[ -z "${SENDER:-}" ] || kill "$SENDER" 2>/dev/null || :
 	[ -z "${DUMP:-}" ] || kill "$DUMP" 2>/dev/null || :
+	if [ -n "${NS:-}" ]; then
+		# what still runs in the test's namespace was started by the test
+		ip netns pids "$NS" 2>/dev/null | xargs -r kill 2>/dev/null || :
+		ip netns del "$NS" 2>/dev/null || :
+	fi
 	rm -rf "$TMP"
+}
+
+# NS: a network namespace of the test's own (its name from $TMP, so unique) with the veth
+# pair va <-> vb, both up and IPv6 off, so that nothing but what the test sends is on the
+# wire; NSX runs a command in it.  teardown deletes it, on failure too.
+veth_ns() {
+	NS=rdmadump-live-${TMP##*/}
+	ip netns add "$NS" 2> "$TMP/ns.err" ||
+		skip "no network namespace of its own: $(cat "$TMP/ns.err")"
+	NSX="ip netns exec $NS"
+	$NSX sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 \
+		2>/dev/null || :
+	ip -n "$NS" link add va type veth peer name vb
+	ip -n "$NS" link set va up
+	ip -n "$NS" link set vb up
+	wait_until 10 "the veth pair in $NS to be up" link_up va vb
+}
+
+# every link named is up (operstate: the carrier is on and the device is activated)
+link_up() {
+	local l
+	for l; do
+		ip -n "$NS" -o link show "$l" | grep -q ' state UP ' || return 1
+	done
 }
 
 # send the payloads every 50 ms until killed (teardown; at most 60 s), one line per round
@@ -46,9 +76,10 @@ PY
 }
 
 # rdmadump ARGS... in the background (stdout $TMP/out, stderr $TMP/err), returned once it
-# says it is listening, as tcpdump does
+# says it is listening, as tcpdump does; in the namespace $NSX names when it is set (ip netns
+# exec execs the command: $DUMP is rdmadump's pid)
 listening() {
-	rdmadump "$@" > "$TMP/out" 2> "$TMP/err" &
+	${NSX:-} rdmadump "$@" > "$TMP/out" 2> "$TMP/err" &
 	DUMP=$!
 	wait_until 10 "rdmadump's 'listening on' line (stderr: $TMP/err)" \
 		grep -q '^rdmadump: listening on ' "$TMP/err"
@@ -116,17 +147,17 @@ has_packets() { [ "$(stat -c %s "$1" 2>/dev/null || echo 0)" -gt 24 ]; }
 	[ "$n" -gt 0 ]
 }
 
-# send a PFC frame (priority 3 XOFF 0x1234) on lo through a packet socket every 50 ms until
-# killed, one line per frame to $TMP/sent
+# send a PFC frame (priority 3 XOFF 0x1234) on interface $1 through a packet socket every
+# 50 ms until killed, one line per frame to $TMP/sent; in the namespace $NSX names when set
 send_pfc() {
-	python3 - "$TMP/sent" <<'PY' &
+	${NSX:-} python3 - "$TMP/sent" "$1" <<'PY' &
 import socket, struct, sys, time
 f = bytes.fromhex('0180c2000001' '0200000000fe') + struct.pack('!HHBB8H', 0x8808, 0x0101,
                                                                0, 0x08, 0, 0, 0, 0x1234,
                                                                0, 0, 0, 0)
 f += b'\0' * (60 - len(f))
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-s.bind(('lo', 0))
+s.bind((sys.argv[2], 0))
 with open(sys.argv[1], 'w', buffering=1) as sent:
     for i in range(1200):
         s.send(f)
@@ -137,8 +168,11 @@ PY
 }
 
 @test "-i: the default filter lets PFC frames (ether proto 0x8808) in" {
-	listening -i lo -c 1
-	send_pfc
+	# not on lo: the RoCE datagrams of the other tests (or of another run on the machine)
+	# could be the one packet captured
+	veth_ns
+	listening -i vb -c 1
+	send_pfc va
 	wait_until 20 "rdmadump to exit after one packet" sh -c "! kill -0 $DUMP 2>/dev/null"
 	st=0; wait "$DUMP" || st=$?
 	DUMP=

@@ -4,6 +4,7 @@
 # Detail / QP / cm / Help screens, sort keys, resizing, colour and NO_COLOR, devices that
 # vanish and appear, and the terminal being restored on q, SIGTERM, SIGINT and SIGTSTP.
 load helper
+load wait
 
 MK="$ROOT/tests/fixtures/tui/mkfixture.sh"
 
@@ -21,12 +22,20 @@ setup() {
 
 teardown() {
 	local i
+	[ -z "${FEED:-}" ] || kill "$FEED" 2> /dev/null || :
 	for i in $(seq 0 "$NSOCK"); do
 		tmux -L "$SOCKBASE-$i" kill-server 2> /dev/null || :
 	done
 }
 
 tm() { tmux -L "$SOCK" "$@"; }
+
+# feed DEV PORT NAME: the counter moves all along (by 500 every 0.1 s) until teardown, so that
+# every refresh shows a rate for it, not only the one after a single bump
+feed() {
+	( while :; do "$MK" "$FXD" bump "$@" 500; sleep 0.1; done ) > /dev/null 2>&1 3>&- &
+	FEED=$!
+}
 
 # start rdmatop ARGS... in a W x H pane (env: W H TERMTYPE EXTRA_ENV); when it exits the
 # pane records its status and the tty modes it left behind
@@ -42,20 +51,44 @@ start_top() {
 }
 
 screen() { tm capture-pane -p -t t; }
-# wait_screen REGEX [TIMEOUT_S]: until the pane shows it
-wait_screen() {
-	local n=$(( ${2:-8} * 20 ))
+# wait_screen REGEX [TIMEOUT_S]: until the pane shows it.  The capture that showed it is left
+# in $SCR: what changes from one refresh to the next (rates, the order they sort in) is
+# checked on that frame, never on a later capture, which may be the next refresh's.
+wait_screen() { wait_frame "${2:-8}" "$1"; }
+# wait_frame TIMEOUT_S REGEX...: until one capture shows every REGEX; that capture in $SCR
+wait_frame() {
+	local n=$(( $1 * 20 ))
+	shift
 	while [ $n -gt 0 ]; do
-		screen | grep -qE -- "$1" && return 0
+		SCR=$(screen)
+		shows "$@" && return 0
 		sleep 0.05
 		n=$((n - 1))
 	done
-	echo "screen never showed /$1/:" >&2
+	echo "screen never showed /$*/ at once:" >&2
 	screen >&2
 	return 1
 }
-keys() { tm send-keys -t t "$@"; sleep 0.2; }
-row() { screen | grep -E "^$1 +$2 " | head -1; }	# DEV PORT
+# shows REGEX...: the frame $SCR matches every REGEX
+shows() {
+	local re
+	for re; do
+		grep -qE -- "$re" <<< "$SCR" || return 1
+	done
+}
+# wait_gone REGEX: until the pane no longer shows it (a popup that a key closes)
+wait_gone() { wait_until 8 "the screen to lose /$1/" lacks "$1"; }
+lacks() { ! screen | grep -qE -- "$1"; }
+# send keys; no pause after them: what each key does is then waited for on the screen
+keys() { tm send-keys -t t "$@"; }
+row() { grep -E "^$1 +$2 " <<< "$SCR" | head -1; }	# DEV PORT, on the frame $SCR
+# bottom_line N REGEX: the pane (captured into $SCR) has N lines, the last matching REGEX
+bottom_line() {
+	SCR=$(screen)
+	[ "$(wc -l <<< "$SCR")" -eq "$1" ] && tail -1 <<< "$SCR" | grep -qE -- "$2"
+}
+# the first word of line N of the frame $SCR
+word_at() { sed -n "$1p" <<< "$SCR" | awk '{ print $1 }'; }
 # field N of a row (whitespace-split)
 field() { awk -v n="$2" '{ print $n }' <<< "$1"; }
 # "1.23k" -> 1230, "100KB" -> 100000
@@ -84,6 +117,7 @@ top_pid() { pgrep -f -n "$ROOT/tui/rdmatop"; }
 	"$MK" "$FXD" bump mlx5_0 1 port_xmit_packets 1000
 	"$MK" "$FXD" bump rxe1 1 rcvd_rnr_err 4
 	wait_screen '^rxe0 +1 ACTIVE veth0 +10G +[1-9]'
+	# the rows of that one frame (a later capture may be the next refresh's, at 0 again)
 	r=$(row rxe0 1); m=$(row mlx5_0 1); x=$(row rxe1 1)
 	echo "$r"; echo "$m"; echo "$x"
 	within "$(num "$(field "$r" 6)")" 240 360		# RX PKT/s: 300 in ~1 s
@@ -93,7 +127,7 @@ top_pid() { pgrep -f -n "$ROOT/tui/rdmatop"; }
 	[[ "$m" == *"[#"* ]]					# some utilisation shows
 	[ "$(field "$x" 11)" = 1 ]				# one error counter moved
 	[ "$(field "$x" 12)" = rcvd_rnr_err ]			# and it is named
-	screen | grep -q 'error deltas 4'
+	grep -q 'error deltas 4' <<< "$SCR"
 	# next interval: nothing moved, rates fall back to zero
 	wait_screen '^rxe0 +1 ACTIVE veth0 +10G +0 +0 '
 }
@@ -113,14 +147,17 @@ top_pid() { pgrep -f -n "$ROOT/tui/rdmatop"; }
 	# / filters by name, z hides the zeros, ? shows the catalogue entry
 	keys / r n r Enter
 	wait_screen 'counters 3/15'
-	[ "$(screen | grep -cE '^(rcvd_rnr_err|send_rnr_err|retry_rnr_exceeded_err) ')" -eq 3 ]
+	[ "$(grep -cE '^(rcvd_rnr_err|send_rnr_err|retry_rnr_exceeded_err) ' <<< "$SCR")" -eq 3 ]
 	keys z
 	wait_screen 'counters 1/15'
-	screen | grep -qE '^rcvd_rnr_err '
+	grep -qE '^rcvd_rnr_err ' <<< "$SCR"
 	keys '?'
 	wait_screen 'meaning +'
-	screen | grep -q 'concept    rnr_nak_received'
+	grep -q 'concept    rnr_nak_received' <<< "$SCR"
+	# the first Esc closes the entry, the second leaves the Detail screen
 	keys Escape
+	wait_gone 'meaning +'
+	screen | grep -q 'counters 1/15'
 	keys Escape
 	wait_screen '^DEVICE +PORT'
 }
@@ -129,30 +166,33 @@ top_pid() { pgrep -f -n "$ROOT/tui/rdmatop"; }
 	start_top -d 0.5
 	keys j Enter
 	wait_screen 'sort: name'
-	[ "$(screen | sed -n 4p | awk '{ print $1 }')" = ack_deferred ]
+	[ "$(word_at 4)" = ack_deferred ] || fail "$SCR"
 	keys S
 	wait_screen 'sort: name \(rev\)'
-	[ "$(screen | sed -n 4p | awk '{ print $1 }')" = sent_pkts ]
+	[ "$(word_at 4)" = sent_pkts ] || fail "$SCR"
 	keys S s
 	wait_screen 'sort: value'
 	"$MK" "$FXD" set rxe0 1 out_of_seq_request 777
 	wait_screen '^out_of_seq_request +777'
-	[ "$(screen | sed -n 4p | awk '{ print $1 }')" = out_of_seq_request ]
+	[ "$(word_at 4)" = out_of_seq_request ] || fail "$SCR"
 }
 
 @test "Ports: s cycles the sort column, S reverses it" {
 	start_top -d 1
 	wait_screen '^rxe1 '
-	[ "$(screen | sed -n 4p | awk '{ print $1 }')" = mlx5_0 ]
+	[ "$(word_at 4)" = mlx5_0 ] || fail "$SCR"
 	keys s					# rx pkt/s, largest first
 	wait_screen 'sort: rx pkt/s'
 	wait_screen '^rxe0 +1 ACTIVE veth0 +10G +0 +0 '
-	"$MK" "$FXD" bump rxe1 1 rcvd_pkts 5000
+	# rxe1 receives all along: a single bump shows for one refresh only, which a loaded
+	# machine can let pass (or replace at once) before the checks read it
+	feed rxe1 1 rcvd_pkts
 	wait_screen '^rxe1 +1 ACTIVE veth1 +10G +[1-9]'
-	[ "$(screen | sed -n 4p | awk '{ print $1 }')" = rxe1 ]
+	[ "$(word_at 4)" = rxe1 ] || fail "$SCR"
 	keys S
-	wait_screen 'sort: rx pkt/s \(rev\)'
-	[ "$(screen | sed -n 6p | awk '{ print $1 }')" = rxe1 ]
+	# a frame reversed and with rxe1's rate: largest last
+	wait_frame 8 'sort: rx pkt/s \(rev\)' '^rxe1 +1 ACTIVE veth1 +10G +[1-9]'
+	[ "$(word_at 6)" = rxe1 ] || fail "$SCR"
 }
 
 @test "QP and rdma_cm screens (sysfs tree: they explain why they are empty); Help lists the keys" {
@@ -184,12 +224,12 @@ top_pid() { pgrep -f -n "$ROOT/tui/rdmatop"; }
 	wait_screen '^QPs [1-9]'
 	screen | grep -qE '^DEVICE +PORT +LQPN +RQPN TYPE STATE'
 	# the two pingpong ends point at each other, and each device has its GSI QP (lqpn 1)
-	r0=$(screen | grep -E '^rxe0 +1 +[0-9]+ +[0-9]+ RC +RTS' | head -1)
-	r1=$(screen | grep -E '^rxe1 +1 +[0-9]+ +[0-9]+ RC +RTS' | head -1)
+	r0=$(grep -E '^rxe0 +1 +[0-9]+ +[0-9]+ RC +RTS' <<< "$SCR" | head -1)
+	r1=$(grep -E '^rxe1 +1 +[0-9]+ +[0-9]+ RC +RTS' <<< "$SCR" | head -1)
 	[ -n "$r0" ] && [ -n "$r1" ]
 	[ "$(field "$r0" 3)" = "$(field "$r1" 4)" ]
 	[ "$(field "$r1" 3)" = "$(field "$r0" 4)" ]
-	[ "$(screen | grep -cE '^rxe[01] +1 +1 +- GSI +RTS')" -eq 2 ]
+	[ "$(grep -cE '^rxe[01] +1 +1 +- GSI +RTS' <<< "$SCR")" -eq 2 ]
 	keys s s			# sort by state: trouble first, the RTS ones after
 	wait_screen 'sort: state'
 }
@@ -198,10 +238,11 @@ top_pid() { pgrep -f -n "$ROOT/tui/rdmatop"; }
 	start_top -d 0.5
 	wait_screen '^rxe1 '
 	tm resize-window -t t -x 200 -y 50
-	wait_screen '^DEVICE +PORT STATE +NETDEV +LINK +RX PKT/s +TX PKT/s +RX B/s +TX B/s +UTIL +ERR TOP ERROR'
+	# the 120-column frame has every column too: wait for the redraw at the new size, its
+	# status line at the new bottom
+	wait_until 8 "a frame of 50 lines with the status line last" bottom_line 50 'h help'
+	grep -qE '^DEVICE +PORT STATE +NETDEV +LINK +RX PKT/s +TX PKT/s +RX B/s +TX B/s +UTIL +ERR TOP ERROR' <<< "$SCR"
 	[ "$(tm display -p -t t '#{window_width}x#{window_height}')" = 200x50 ]
-	screen | tail -1 | grep -q 'h help'			# status line at the new bottom
-	[ "$(screen | wc -l)" -eq 50 ]
 	tm resize-window -t t -x 40 -y 10
 	wait_screen '^DEVICE +PORT +RX PKT/s +TX PKT/s'
 	screen | grep -qE '^rxe0 +1 '
@@ -210,8 +251,8 @@ top_pid() { pgrep -f -n "$ROOT/tui/rdmatop"; }
 	tm resize-window -t t -x 20 -y 5
 	wait_screen 'enlarge the'
 	# the whole message, wrapped over the lines the terminal has: its size and the size needed
-	[ "$(screen | tr -s ' \n' ' ' | sed 's/ *$//')" = "rdmatop: enlarge the terminal (20x5, need 32x6)" ] ||
-		fail "cut: $(screen)"
+	[ "$(tr -s ' \n' ' ' <<< "$SCR" | sed 's/ *$//')" = "rdmatop: enlarge the terminal (20x5, need 32x6)" ] ||
+		fail "cut: $SCR"
 	tm resize-window -t t -x 120 -y 30
 	wait_screen '^DEVICE +PORT STATE'
 	keys q
@@ -322,7 +363,10 @@ restored() {
 	keys p
 	wait_screen '\[paused\]'
 	keys j Enter
+	wait_screen '^rxe0/1 ACTIVE veth0'
 	"$MK" "$FXD" set rxe0 1 sent_pkts 4242
+	# more than two intervals: no sample shows the new value while paused (an observation
+	# window, not a wait: nothing is awaited)
 	sleep 1.2
 	! screen | grep -qE '^sent_pkts +4242'
 	keys p
