@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 	}
 	printf("read %llu records, seq %llu to %llu, file %llu bytes\n", s.n, s.first, s.last,
 	       (unsigned long long)info.size);
-	if (argc > 4 && rdiag_rtmon_open(&mon) == 0) {
+	if (argc > 4 && rdiag_rtmon_open(&mon, NULL) == 0) {
 		struct pollfd p = { .fd = rdiag_rtmon_fd(mon), .events = POLLIN };
 
 		if (poll(&p, 1, atoi(argv[4]) * 1000) > 0)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "netlink/internal.h"
 #include "open_error.h"
 
 /* why the last failed rdiag_counters_open() of the process failed (errmsg(NULL)) */
@@ -13,7 +14,7 @@ static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
 int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters_opts *opts)
 {
 	struct rdiag_counters *c;
-	const char *root, *replay;
+	const char *root;
 	int ret;
 
 	*out = NULL;
@@ -22,6 +23,13 @@ int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters
 		rd_open_error_set(&open_err, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
+	c->nl = malloc(sizeof(*c->nl));
+	if (!c->nl) {
+		free(c);
+		rd_open_error_set(&open_err, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	rd_nl_init(c->nl, NETLINK_RDMA, "netlink");
 	c->source = opts ? opts->source : RDIAG_SRC_AUTO;
 	/* secure_getenv: a setuid/setgid wrapper must not be pointed at a fake tree */
 	root = secure_getenv("RDMADIAG_SYSFS_ROOT");
@@ -30,6 +38,7 @@ int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters
 
 		if (l >= sizeof(c->root)) {
 			rd_open_error_set(&open_err, "RDMADIAG_SYSFS_ROOT: %s", strerror(ENAMETOOLONG));
+			free(c->nl);
 			free(c);
 			return -ENAMETOOLONG;
 		}
@@ -37,15 +46,14 @@ int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters
 		while (l > 1 && c->root[l - 1] == '/')
 			c->root[--l] = '\0';
 	}
-	replay = secure_getenv("RDMADIAG_NL_REPLAY");
-	if (replay && *replay) {
-		ret = rd_replay_load(replay, &c->replay, c->err, sizeof(c->err));
-		if (ret < 0) {
-			rd_open_error_set(&open_err, "%s", c->err);
-			free(c);
-			return ret;
-		}
+	ret = rd_nl_replay_env(&c->replay, c->err, sizeof(c->err));
+	if (ret < 0) {
+		rd_open_error_set(&open_err, "%s", c->err);
+		free(c->nl);
+		free(c);
+		return ret;
 	}
+	c->nl->replay = c->replay;
 	/* A fake sysfs tree describes another machine: mixing it with this machine's netlink
 	 * would merge two systems.  Netlink is used with it only when replayed too. */
 	c->use_netlink = c->source != RDIAG_SRC_SYSFS && (!c->root[0] || c->replay ||
@@ -61,6 +69,7 @@ int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters
 		}
 		fputs("# rdmadiag netlink recording v1: 'req HEX' then its 'rep HEX' datagrams\n",
 		      c->record);
+		c->nl->record = c->record;
 	}
 	*out = c;
 	return 0;
@@ -73,12 +82,11 @@ void rdiag_counters_close(struct rdiag_counters *c)
 	rd_fdcache_free(c);
 	rd_dircache_free(c);
 	rd_eth_free(c);
-	if (c->nl)
-		mnl_socket_close(c->nl);
+	rd_nl_close(c->nl);
+	free(c->nl);
 	if (c->record)
 		fclose(c->record);
 	rd_replay_free(c->replay);
-	free(c->buf);
 	free(c->names);
 	free(c);
 }

@@ -11,6 +11,7 @@
 #include <rdmadiag/counters.h>
 
 struct rd_replay;
+struct rd_nl;
 struct rd_fdcache;
 struct rd_dirent_cache;
 
@@ -18,17 +19,15 @@ struct rdiag_counters {
 	enum rdiag_source source;
 	char root[4096];		/* sysfs root prefix ("" = real /) */
 	bool use_netlink;		/* netlink is a source at all */
-	struct mnl_socket *nl;		/* opened lazily */
+	struct rd_nl *nl;		/* the RDMA netlink exchange (lib/netlink); its
+					 * socket is opened on first use */
 	bool nl_failed;			/* socket could not be opened: do not retry */
 	bool nl_ok;
-	uint32_t seq;
 	FILE *record;			/* --nl-record */
 	struct rd_replay *replay;	/* RDMADIAG_NL_REPLAY */
 	char err[256];
 	struct rd_fdcache *fdcache;	/* counter files kept open (fdcache.c) */
 	struct rd_dirent_cache *dircache; /* directory listings (sysfs.c) */
-	char *buf;			/* receive buffer */
-	size_t buflen;
 	const char **names;		/* rd_sysfs_list's result array */
 	size_t names_cap;
 	bool eth_on;			/* rdiag_counters_set_eth: a reader is set */
@@ -177,14 +176,6 @@ int rd_nl_dev_index(struct rdiag_counters *c, const char *name, uint32_t *index)
 int rd_nl_discover(struct rdiag_counters *c, struct rdiag_devices *d);
 int rd_nl_sample_port(struct rdiag_counters *c, struct rdiag_samples *set, uint32_t dev_index,
 		      const char *dev, uint32_t port, const char *driver);
-
-/* ---- record / replay (nl_record.c) ---- */
-int rd_replay_load(const char *path, struct rd_replay **out, char *err, size_t errlen);
-void rd_replay_free(struct rd_replay *r);
-/* find the reply datagrams for this request (bufs and lens point into r) */
-int rd_replay_lookup(struct rd_replay *r, const void *req, size_t reqlen,
-		     const uint8_t *const **bufs, const size_t **lens, size_t *n);
-void rd_record_write(FILE *f, const char *tag, const void *buf, size_t len);
 
 /* ---- misc ---- */
 /* copy with truncation (NUL-terminated when len > 0); returns strlen(src) */

@@ -1,4 +1,5 @@
-/* Netlink RDMA_NLDEV through libmnl: requests, one attribute policy table, record/replay.
+/* Netlink RDMA_NLDEV through libmnl: requests, one attribute policy table; the exchange
+ * (socket, receive loop, record/replay) is lib/netlink's.
  *
  * Every reply attribute is validated against nl_policy[] below; attributes the table does not
  * know (newer kernels) are skipped, never an error.  A known attribute with a wrong size, a
@@ -11,8 +12,6 @@
 
 #include "internal.h"
 #include "netlink/internal.h"
-
-#define RD_NL_BUFSZ (64 * 1024)
 
 /* the one policy table: attribute -> libmnl type (MNL_TYPE_UNSPEC = not known, skipped) */
 static const enum mnl_attr_data_type nl_policy[RD_NL_MAXATTR] = {
@@ -128,39 +127,37 @@ int rd_nl_hwcounters(const struct nlattr *nest, rd_nl_hwc_cb cb, void *data)
 
 int rd_nl_ready(struct rdiag_counters *c)
 {
+	int ret;
+
 	if (c->replay)
-		return 0;
-	if (c->nl)
 		return 0;
 	if (c->nl_failed)
 		return -EPROTONOSUPPORT;
-	c->nl = mnl_socket_open2(NETLINK_RDMA, SOCK_CLOEXEC);
-	if (!c->nl || mnl_socket_bind(c->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		int err = errno ? errno : EPROTONOSUPPORT;
-
-		if (c->nl)
-			mnl_socket_close(c->nl);
-		c->nl = NULL;
+	ret = rd_nl_open(c->nl);
+	if (ret < 0) {
 		c->nl_failed = true;
 		rd_seterr(c, "cannot open the RDMA netlink socket: %s (is ib_core loaded?)",
-			  strerror(err));
-		return -err;
+			  strerror(-ret));
 	}
-	return 0;
+	return ret;
 }
 
-/* Walk one datagram.  Returns 1 when the reply is complete, 0 when more datagrams follow,
- * -errno on an error reply or a malformed datagram. */
-static int walk(struct rdiag_counters *c, const void *buf, size_t len, uint16_t type,
-		rd_nl_cb cb, void *data)
+struct walk_ctx {
+	struct rdiag_counters *c;
+	uint16_t type;
+	rd_nl_cb cb;
+	void *data;
+};
+
+/* Walk one datagram (checked by lib/netlink's exchange).  Returns 1 when the reply is
+ * complete, 0 when more datagrams follow, -errno on an error reply or a malformed message. */
+static int walk(const void *buf, size_t len, void *arg)
 {
+	const struct walk_ctx *w = arg;
+	struct rdiag_counters *c = w->c;
 	const struct nlmsghdr *nlh = buf;
 	int rem = (int)len, ret;
 
-	if (len > INT32_MAX || rd_nl_datagram_check(buf, len) < 0) {
-		rd_seterr(c, "truncated netlink reply (a message length that does not fit the datagram)");
-		return -EBADMSG;
-	}
 	while (mnl_nlmsg_ok(nlh, rem)) {
 		if (nlh->nlmsg_type == NLMSG_ERROR) {
 			const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
@@ -183,8 +180,8 @@ static int walk(struct rdiag_counters *c, const void *buf, size_t len, uint16_t 
 		}
 		if (nlh->nlmsg_type == NLMSG_DONE)
 			return 1;
-		if (nlh->nlmsg_type == type) {
-			ret = cb(nlh, data);
+		if (nlh->nlmsg_type == w->type) {
+			ret = w->cb(nlh, w->data);
 			if (ret < 0) {
 				if (!c->err[0] || ret == -EBADMSG)
 					rd_seterr(c, "malformed netlink reply (%s)", strerror(-ret));
@@ -208,7 +205,7 @@ int rd_nl_query(struct rdiag_counters *c, int cmd, bool dump, uint32_t dev_index
 	char req[4096];
 	struct nlmsghdr *nlh;
 	uint16_t type = (uint16_t)RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, cmd);
-	uint32_t seq;
+	struct walk_ctx w = { c, type, cb, data };
 	int ret;
 
 	ret = rd_nl_ready(c);
@@ -229,67 +226,22 @@ int rd_nl_query(struct rdiag_counters *c, int cmd, bool dump, uint32_t dev_index
 	if (stat_res && !dump && cmd == RDMA_NLDEV_CMD_STAT_GET)
 		mnl_attr_put_u32(nlh, RDMA_NLDEV_ATTR_STAT_MODE, 0);
 
-	if (c->replay) {
-		const uint8_t *const *bufs;
-		const size_t *lens;
-		size_t n, i;
-
-		ret = rd_replay_lookup(c->replay, req, nlh->nlmsg_len, &bufs, &lens, &n);
-		if (ret < 0) {
+	ret = rd_nl_talk(c->nl, nlh, walk, &w);
+	if (!c->nl->sent) {
+		if (c->replay)
 			rd_seterr(c, "netlink replay: no recorded reply for command %d", cmd);
-			return ret;
-		}
-		for (i = 0; i < n; i++) {
-			ret = walk(c, bufs[i], lens[i], type, cb, data);
-			if (ret)
-				break;
-		}
-		if (ret == 0) {
-			rd_seterr(c, "netlink replay: recorded reply ends early (truncated)");
-			ret = -EBADMSG;
-		}
-		c->nl_ok = ret > 0;
-		return ret < 0 ? ret : 0;
-	}
-
-	seq = ++c->seq;
-	nlh->nlmsg_seq = seq;
-	if (c->record)
-		rd_record_write(c->record, "req", req, nlh->nlmsg_len);
-	if (mnl_socket_sendto(c->nl, nlh, nlh->nlmsg_len) < 0) {
-		ret = -errno;
-		rd_seterr(c, "netlink send: %s", strerror(errno));
+		else
+			rd_seterr(c, "%s", c->nl->err);
 		return ret;
 	}
-	if (!c->buf) {
-		c->buf = malloc(RD_NL_BUFSZ);
-		if (!c->buf)
-			return -ENOMEM;
-		c->buflen = RD_NL_BUFSZ;
+	if (ret < 0 && c->nl->err[0])
+		rd_seterr(c, "%s", c->nl->err);	/* the socket's, or a datagram that does not fit */
+	if (ret == 0) {
+		rd_seterr(c, "netlink replay: recorded reply ends early (truncated)");
+		ret = -EBADMSG;
 	}
-	do {
-		ssize_t r = mnl_socket_recvfrom(c->nl, c->buf, c->buflen);
-
-		if (r < 0) {
-			ret = -errno;
-			rd_seterr(c, "netlink receive: %s", strerror(errno));
-			break;
-		}
-		if (c->record)
-			rd_record_write(c->record, "rep", c->buf, (size_t)r);
-		ret = walk(c, c->buf, (size_t)r, type, cb, data);
-	} while (ret == 0);
-	if (c->record)
-		fflush(c->record);
 	c->nl_ok = ret > 0;
-	if (ret < 0) {
-		/* drain the rest of a dump so that the next request starts clean */
-		if (dump && ret != -EBADMSG) {
-			/* nothing: the kernel stops a dump after an error reply */
-		}
-		return ret;
-	}
-	return 0;
+	return ret < 0 ? ret : 0;
 }
 
 /* ---- device list ---- */

@@ -56,6 +56,7 @@ int rdiag_doctor_open(struct rdiag_doctor **out, const struct rdiag_doctor_opts 
 		rd_open_error_set(&open_err, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
+	rd_rtnl_init(d);
 	/* the same test seam as the counters handle (secure_getenv: not when setuid) */
 	root = secure_getenv("RDMADIAG_SYSFS_ROOT");
 	if (root && *root) {
@@ -89,6 +90,7 @@ void rdiag_doctor_close(struct rdiag_doctor *d)
 		return;
 	rdiag_counters_devices_free(d->devs);
 	rdiag_counters_close(d->cnt);
+	rd_rtnl_close(d);
 	free(d->peer_before);
 	free(d);
 }

@@ -69,7 +69,7 @@ void rd_doc_check_neigh(struct rdiag_doctor *d, const union rd_addr *hop, int if
 	int ret;
 
 	rd_addr_str(hop, a, sizeof(a));
-	ret = rd_rtnl_neigh_get(hop, ifindex, &n);
+	ret = rd_rtnl_neigh_get(d, hop, ifindex, &n);
 	if (ret == -ENOENT) {
 		f = rd_doc_add(d, "neighbour", "network", after ? RDIAG_DOC_WARN : RDIAG_DOC_INFO,
 			       "neighbour_unresolved", a,
@@ -173,9 +173,9 @@ int rdiag_doctor_check_path(struct rdiag_doctor *d, const struct rdiag_doc_opts 
 
 	/* rdma_cm binds to the source's netdev and routes with that oif (addr4_resolve), so
 	 * the lookup here does the same; without a source it is a plain lookup */
-	ret = rd_rtnl_route_get(&dst, src_local ? &src : NULL, oif, &r);
+	ret = rd_rtnl_route_get(d, &dst, src_local ? &src : NULL, oif, &r);
 	if (!ret && oif)
-		unbound = rd_rtnl_route_get(&dst, &src, 0, &r2);
+		unbound = rd_rtnl_route_get(d, &dst, &src, 0, &r2);
 	if (ret) {
 		f = rd_doc_add(d, "route", "network", RDIAG_DOC_PROBLEM, "no_route", ds,
 			       "no route to %s: the kernel answers %s", ds, strerror(-ret));

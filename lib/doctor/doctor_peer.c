@@ -324,20 +324,19 @@ out:
 }
 
 /* this end's source address towards dst: --src, else the route's preferred source */
-static int local_addr(const struct rdiag_doctor *d, const struct rdiag_doc_opts *o,
+static int local_addr(struct rdiag_doctor *d, const struct rdiag_doc_opts *o,
 		      const union rd_addr *dst, char *ip, size_t len)
 {
 	union rd_addr src;
 	struct rd_route r;
 
-	(void)d;
 	if (o->src) {
 		if (rd_addr_parse(o->src, &src))
 			return -EINVAL;
 		rd_addr_str(&src, ip, len);
 		return 0;
 	}
-	if (rd_rtnl_route_get(dst, NULL, 0, &r) || !r.has_prefsrc)
+	if (rd_rtnl_route_get(d, dst, NULL, 0, &r) || !r.has_prefsrc)
 		return -EADDRNOTAVAIL;
 	rd_addr_str(&r.prefsrc, ip, len);
 	return 0;

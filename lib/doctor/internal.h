@@ -8,6 +8,7 @@
 
 #include "rdmadiag/cmstr.h"
 #include "rdmadiag/doctor.h"
+#include "netlink/internal.h"
 
 /* a name from the library's tables (NULL for a value without one) as the doctor prints it */
 static inline const char *rd_doc_name(const char *name)
@@ -49,6 +50,12 @@ struct rd_pc;
 
 struct rdiag_doctor {
 	char errmsg[256];
+	/* the route and neighbour lookups' rtnetlink (rtnl.c): its socket opened on first use,
+	 * or the replay RDMADIAG_NL_REPLAY names, loaded on first use */
+	struct rd_nl rtnl;
+	struct rd_replay *rtnl_replay;
+	bool rtnl_loaded;
+	int rtnl_load_ret;
 	/* RDMADIAG_SYSFS_ROOT ("" = /): the checks read /sys, /dev/infiniband and
 	 * /lib/modules under it, like the counters handle reads its sysfs tree */
 	char root[256];
@@ -153,10 +160,16 @@ struct rd_route {
 	uint32_t table;
 };
 
+/* The doctor's rtnetlink exchange d->rtnl: set up by rdiag_doctor_open, closed (socket and
+ * replay) by rdiag_doctor_close. */
+void rd_rtnl_init(struct rdiag_doctor *d);
+void rd_rtnl_close(struct rdiag_doctor *d);
+
 /* RTM_GETROUTE for dst (optionally from src, out of oif); 0, or -errno as the kernel
- * answered it (-ENETUNREACH, -EHOSTUNREACH, -EINVAL for blackhole ...) */
-int rd_rtnl_route_get(const union rd_addr *dst, const union rd_addr *src, int oif,
-		      struct rd_route *r);
+ * answered it (-ENETUNREACH, -EHOSTUNREACH, -EINVAL for blackhole ...), or as the replay did
+ * (-ENOENT: a request it did not record) */
+int rd_rtnl_route_get(struct rdiag_doctor *d, const union rd_addr *dst,
+		      const union rd_addr *src, int oif, struct rd_route *r);
 
 struct rd_neigh {
 	uint16_t state;		/* NUD_* */
@@ -165,7 +178,8 @@ struct rd_neigh {
 	unsigned int lladdr_len;
 };
 /* RTM_GETNEIGH for addr on ifindex; -ENOENT when there is no entry */
-int rd_rtnl_neigh_get(const union rd_addr *addr, int ifindex, struct rd_neigh *n);
+int rd_rtnl_neigh_get(struct rdiag_doctor *d, const union rd_addr *addr, int ifindex,
+		      struct rd_neigh *n);
 const char *rd_nud_state_name(uint16_t state, char *buf, size_t len);
 
 int rd_addr_parse(const char *s, union rd_addr *a);	/* numeric or resolved name */

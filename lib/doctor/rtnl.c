@@ -1,6 +1,7 @@
 /* rtnetlink lookups for the doctor: RTM_GETROUTE (what 'ip route get' asks) and
- * RTM_GETNEIGH for one address (what 'ip neigh get' asks), through libmnl.  One request,
- * one answer; the kernel's error (ENETUNREACH, ENOENT ...) is the result. */
+ * RTM_GETNEIGH for one address (what 'ip neigh get' asks), through lib/netlink's exchange
+ * (so RDMADIAG_NL_REPLAY replays them).  One request, one answer; the kernel's error
+ * (ENETUNREACH, ENOENT ...) is the result. */
 #include <errno.h>
 #include <ifaddrs.h>
 #include <net/if.h>
@@ -17,44 +18,64 @@
 #include "internal.h"
 #include "netlink/internal.h"
 
-static int rtnl_request(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+void rd_rtnl_init(struct rdiag_doctor *d)
 {
-	char buf[16384];	/* one answer: a route or a neighbour */
-	struct mnl_socket *nl;
-	unsigned int seq, portid;
+	rd_nl_init(&d->rtnl, NETLINK_ROUTE, "rtnetlink");
+	d->rtnl.seq = (uint32_t)time(NULL);
+}
+
+void rd_rtnl_close(struct rdiag_doctor *d)
+{
+	rd_nl_close(&d->rtnl);
+	rd_replay_free(d->rtnl_replay);
+	d->rtnl_replay = NULL;
+	d->rtnl.replay = NULL;
+}
+
+struct rtnl_walk {
+	struct rd_nl *nl;
+	mnl_cb_t cb;
+	void *data;
+};
+
+/* one reply datagram through libmnl's walk: the callback's MNL_CB_STOP, NLMSG_DONE or an
+ * ACK complete the answer; mnl_cb_run returns -1 with errno set from an NLMSG_ERROR.  On the
+ * socket the replies must carry the request's sequence number and port; a replay's carry
+ * the recorded ones */
+static int rtnl_dgram(const void *buf, size_t len, void *arg)
+{
+	const struct rtnl_walk *w = arg;
+	bool live = !w->nl->replay;
 	int ret;
 
-	nl = mnl_socket_open(NETLINK_ROUTE);
-	if (!nl)
-		return -errno;
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		ret = -errno;
-		goto out;
+	if (!len)
+		return 1;
+	errno = 0;
+	ret = mnl_cb_run(buf, len, live ? w->nl->seq : 0,
+			 live ? mnl_socket_get_portid(w->nl->sock) : 0, w->cb, w->data);
+	if (ret < 0)
+		return errno ? -errno : -EBADMSG;
+	return ret == MNL_CB_STOP;
+}
+
+/* one request, its answer through cb: 0 or -errno */
+static int rtnl_request(struct rdiag_doctor *d, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+{
+	struct rtnl_walk w = { &d->rtnl, cb, data };
+	char err[256];
+	int ret;
+
+	if (!d->rtnl_loaded) {
+		d->rtnl_loaded = true;
+		d->rtnl_load_ret = rd_nl_replay_env(&d->rtnl_replay, err, sizeof(err));
+		d->rtnl.replay = d->rtnl_replay;
 	}
-	portid = mnl_socket_get_portid(nl);
-	seq = (unsigned int)time(NULL);
-	nlh->nlmsg_seq = seq;
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
-		ret = -errno;
-		goto out;
-	}
-	ret = (int)mnl_socket_recvfrom(nl, buf, sizeof(buf));
-	while (ret > 0) {
-		if (rd_nl_datagram_check(buf, (size_t)ret) < 0) {
-			errno = EBADMSG;
-			ret = -1;
-			break;
-		}
-		ret = mnl_cb_run(buf, (size_t)ret, seq, portid, cb, data);
-		if (ret <= MNL_CB_STOP)
-			break;
-		ret = (int)mnl_socket_recvfrom(nl, buf, sizeof(buf));
-	}
-	/* mnl_cb_run returns -1 with errno set from an NLMSG_ERROR */
-	ret = ret < 0 ? -errno : 0;
-out:
-	mnl_socket_close(nl);
-	return ret;
+	if (d->rtnl_load_ret < 0)
+		return d->rtnl_load_ret;
+	ret = rd_nl_talk(&d->rtnl, nlh, rtnl_dgram, &w);
+	if (ret == 0 && d->rtnl.replay)
+		return 0;	/* the recorded datagrams ended: what they said stands */
+	return ret < 0 ? ret : 0;
 }
 
 static size_t addr_len(const union rd_addr *a)
@@ -131,8 +152,8 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_STOP;
 }
 
-int rd_rtnl_route_get(const union rd_addr *dst, const union rd_addr *src, int oif,
-		      struct rd_route *r)
+int rd_rtnl_route_get(struct rdiag_doctor *d, const union rd_addr *dst,
+		      const union rd_addr *src, int oif, struct rd_route *r)
 {
 	char buf[512];
 	struct nlmsghdr *nlh;
@@ -155,7 +176,7 @@ int rd_rtnl_route_get(const union rd_addr *dst, const union rd_addr *src, int oi
 	}
 	if (oif > 0)
 		mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)oif);
-	ret = rtnl_request(nlh, route_cb, &ctx);
+	ret = rtnl_request(d, nlh, route_cb, &ctx);
 	if (ret)
 		return ret;
 	if (r->oif && !if_indextoname((unsigned int)r->oif, r->oifname))
@@ -201,7 +222,8 @@ static int neigh_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_STOP;
 }
 
-int rd_rtnl_neigh_get(const union rd_addr *addr, int ifindex, struct rd_neigh *n)
+int rd_rtnl_neigh_get(struct rdiag_doctor *d, const union rd_addr *addr, int ifindex,
+		      struct rd_neigh *n)
 {
 	char buf[256];
 	struct nlmsghdr *nlh;
@@ -218,7 +240,7 @@ int rd_rtnl_neigh_get(const union rd_addr *addr, int ifindex, struct rd_neigh *n
 	ndm->ndm_family = (uint8_t)addr->sa.sa_family;
 	ndm->ndm_ifindex = ifindex;
 	mnl_attr_put(nlh, NDA_DST, addr_len(addr), addr_bytes(addr));
-	ret = rtnl_request(nlh, neigh_cb, &ctx);
+	ret = rtnl_request(d, nlh, neigh_cb, &ctx);
 	if (ret)
 		return ret;
 	return ctx.found ? 0 : -ENOENT;

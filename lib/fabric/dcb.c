@@ -17,7 +17,6 @@
 #include <libmnl/libmnl.h>
 
 #include "internal.h"
-#include "counters/internal.h"
 #include "netlink/internal.h"
 
 #ifndef DCB_APP_SEL_PCP
@@ -244,7 +243,7 @@ int rd_dcb_parse_datagram(const void *buf, size_t len, struct rdiag_dcb *out,
 static int dcb_request(struct rdiag_fabric *f, const char *ifname, uint8_t cmd,
 		       struct rdiag_dcb *d)
 {
-	char req[256], buf[16384];
+	char req[256];
 	struct nlmsghdr *nlh;
 	struct dcbmsg *dm;
 	const void *rep;
@@ -267,7 +266,7 @@ static int dcb_request(struct rdiag_fabric *f, const char *ifname, uint8_t cmd,
 	dm->cmd = cmd;
 	mnl_attr_put_strz(nlh, DCB_ATTR_IFNAME, ifname);
 
-	ret = rd_fabric_exchange(f, false, req, buf, sizeof(buf), &rep, &replen);
+	ret = rd_fabric_exchange(f, false, req, &rep, &replen);
 	if (ret == -ENOENT) {
 		rd_fabric_seterr(f, "netlink replay: no recorded dcbnl reply for %s", ifname);
 		return ret;

@@ -13,7 +13,6 @@
 #include <libmnl/libmnl.h>
 
 #include "internal.h"
-#include "counters/internal.h"
 #include "netlink/internal.h"
 
 struct family_ctx {
@@ -109,10 +108,9 @@ int rd_genl_family_parse(const void *buf, size_t len, uint16_t *id, const char *
 	return 0;
 }
 
-int rd_genl_exchange(struct rdiag_fabric *f, void *req, void *buf, size_t size,
-		     const void **rep, size_t *replen)
+int rd_genl_exchange(struct rdiag_fabric *f, void *req, const void **rep, size_t *replen)
 {
-	int ret = rd_fabric_exchange(f, true, req, buf, size, rep, replen);
+	int ret = rd_fabric_exchange(f, true, req, rep, replen);
 
 	if (ret == -ENOENT)
 		rd_fabric_seterr(f, "netlink replay: no recorded generic netlink reply");
@@ -123,7 +121,7 @@ int rd_genl_exchange(struct rdiag_fabric *f, void *req, void *buf, size_t size,
 
 int rd_genl_ethtool_family(struct rdiag_fabric *f, uint16_t *id)
 {
-	char req[64], buf[8192];
+	char req[64];
 	struct nlmsghdr *nlh;
 	struct genlmsghdr *g;
 	const void *rep;
@@ -149,7 +147,7 @@ int rd_genl_ethtool_family(struct rdiag_fabric *f, uint16_t *id)
 	g->cmd = CTRL_CMD_GETFAMILY;
 	g->version = 1;
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ETHTOOL_GENL_NAME);
-	ret = rd_genl_exchange(f, req, buf, sizeof(buf), &rep, &replen);
+	ret = rd_genl_exchange(f, req, &rep, &replen);
 	if (ret < 0)
 		return ret;	/* not cached: a replay without it or a socket error */
 	ret = rd_genl_family_parse(rep, replen, &fid, &why);

@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <libmnl/libmnl.h>
+#include <time.h>
+#include <linux/netlink.h>
 
 #include "internal.h"
-#include "counters/internal.h"
 #include "open_error.h"
 
 /* why the last rdiag_fabric_open() of the process failed (errmsg(NULL)) */
@@ -17,7 +17,7 @@ static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
 int rdiag_fabric_open(struct rdiag_fabric **out, const struct rdiag_fabric_opts *opts)
 {
 	struct rdiag_fabric *f;
-	const char *root, *replay, *eth;
+	const char *root, *eth;
 	char err[512];
 	int ret;
 
@@ -28,6 +28,10 @@ int rdiag_fabric_open(struct rdiag_fabric **out, const struct rdiag_fabric_opts 
 		rd_open_error_set(&open_err, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
+	rd_nl_init(&f->rt, NETLINK_ROUTE, "rtnetlink");
+	rd_nl_init(&f->genl, NETLINK_GENERIC, "generic netlink");
+	/* sequence numbers that a previous run's late replies do not match */
+	f->rt.seq = f->genl.seq = (uint32_t)time(NULL);
 	root = secure_getenv("RDMADIAG_SYSFS_ROOT");
 	if (root && *root) {
 		size_t l = strlen(root);
@@ -41,12 +45,10 @@ int rdiag_fabric_open(struct rdiag_fabric **out, const struct rdiag_fabric_opts 
 		while (l > 1 && f->root[l - 1] == '/')
 			f->root[--l] = '\0';
 	}
-	replay = secure_getenv("RDMADIAG_NL_REPLAY");
-	if (replay && *replay) {
-		ret = rd_replay_load(replay, &f->replay, err, sizeof(err));
-		if (ret < 0)
-			goto fail;
-	}
+	ret = rd_nl_replay_env(&f->replay, err, sizeof(err));
+	if (ret < 0)
+		goto fail;
+	f->rt.replay = f->genl.replay = f->replay;
 	eth = secure_getenv("RDMADIAG_ETHTOOL_REPLAY");
 	if (eth && *eth) {
 		ret = rd_eth_replay_load(eth, &f->eth_replay, err, sizeof(err));
@@ -61,6 +63,7 @@ int rdiag_fabric_open(struct rdiag_fabric **out, const struct rdiag_fabric_opts 
 				 strerror(errno));
 			goto fail;
 		}
+		f->rt.record = f->genl.record = f->record;
 	}
 	*out = f;
 	return 0;
@@ -74,10 +77,8 @@ void rdiag_fabric_close(struct rdiag_fabric *f)
 {
 	if (!f)
 		return;
-	if (f->nl)
-		mnl_socket_close(f->nl);
-	if (f->genl)
-		mnl_socket_close(f->genl);
+	rd_nl_close(&f->rt);
+	rd_nl_close(&f->genl);
 	if (f->record)
 		fclose(f->record);
 	rd_replay_free(f->replay);

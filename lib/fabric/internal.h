@@ -8,21 +8,20 @@
 #include <stdio.h>
 
 #include <rdmadiag/fabric.h>
+#include "netlink/internal.h"
 
 struct rd_replay;
 struct rd_eth_replay;
-struct mnl_socket;
 struct nlmsghdr;
 struct nlattr;
 
 struct rdiag_fabric {
 	char root[4096];		/* RDMADIAG_SYSFS_ROOT ("" = the real /) */
-	struct rd_replay *replay;	/* RDMADIAG_NL_REPLAY: dcbnl replies */
+	struct rd_replay *replay;	/* RDMADIAG_NL_REPLAY: dcbnl and ethtool replies */
 	struct rd_eth_replay *eth_replay; /* RDMADIAG_ETHTOOL_REPLAY */
-	struct mnl_socket *nl;		/* NETLINK_ROUTE, opened on first use */
-	struct mnl_socket *genl;	/* NETLINK_GENERIC (ethtool netlink), on first use */
+	struct rd_nl rt;		/* NETLINK_ROUTE (dcbnl), opened on first use */
+	struct rd_nl genl;		/* NETLINK_GENERIC (ethtool netlink), on first use */
 	int ethtool_family;		/* its id once resolved; 0 not yet, -errno refused */
-	uint32_t seq;
 	FILE *record;
 	char err[256];
 };
@@ -31,13 +30,13 @@ void rd_fabric_seterr(struct rdiag_fabric *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* ---- nl_exchange.c ---- */
-/* send request REQ (a complete message; seq filled here) on the rtnetlink socket, or the
- * generic netlink one when GENERIC, or look it up in the replay; *rep and *replen: the first
- * reply datagram (in BUF of SIZE bytes when live, in the replay otherwise).  0; -ENOENT not
- * in the replay and -ENXIO a sysfs root without a replay (the caller says which request);
- * other -errno with f->err set */
-int rd_fabric_exchange(struct rdiag_fabric *f, bool generic, void *req, void *buf, size_t size,
-		       const void **rep, size_t *replen);
+/* send request REQ (a complete message; seq filled here) on the rtnetlink exchange, or the
+ * generic netlink one when GENERIC (lib/netlink: the socket, or the replay, and the record
+ * file); *rep and *replen: the first reply datagram (valid until the next request of the
+ * same exchange).  0; -ENOENT not in the replay and -ENXIO a sysfs root without a replay
+ * (the caller says which request); other -errno with f->err set */
+int rd_fabric_exchange(struct rdiag_fabric *f, bool generic, void *req, const void **rep,
+		       size_t *replen);
 
 /* ---- nl_walk.c ---- */
 /* the attributes of NEST (or of message NLH after OFFSET bytes when nest is NULL) through cb,
@@ -56,11 +55,8 @@ int rd_genl_reply(const void *buf, size_t len, uint16_t type, const struct nlmsg
 /* the family id of CTRL_CMD_GETFAMILY's reply datagram buf[0..len).  0; -errno of an
  * NLMSG_ERROR (-ENOENT: no such family in this kernel); -EBADMSG malformed (why says) */
 int rd_genl_family_parse(const void *buf, size_t len, uint16_t *id, const char **why);
-/* send request REQ (a complete message; seq filled here) on the generic netlink socket, or
- * look it up in the replay; *rep and *replen: the first reply datagram (in BUF of SIZE bytes
- * when live, in the replay otherwise).  0 or -errno (f->err set) */
-int rd_genl_exchange(struct rdiag_fabric *f, void *req, void *buf, size_t size,
-		     const void **rep, size_t *replen);
+/* rd_fabric_exchange on the generic netlink exchange.  0 or -errno (f->err set) */
+int rd_genl_exchange(struct rdiag_fabric *f, void *req, const void **rep, size_t *replen);
 /* the id of the "ethtool" family (cached).  0; -EOPNOTSUPP this kernel has none; -errno */
 int rd_genl_ethtool_family(struct rdiag_fabric *f, uint16_t *id);
 

@@ -114,7 +114,7 @@ int rd_pause_parse_datagram(const void *buf, size_t len, uint16_t family,
 static int pause_ask(struct rdiag_fabric *f, uint16_t fam, const char *ifname, uint32_t flags,
 		     struct rdiag_eth_pause *p, const char **why, bool *asked)
 {
-	char req[128], buf[8192];
+	char req[128];
 	struct nlmsghdr *nlh;
 	struct genlmsghdr *g;
 	struct nlattr *hdr;
@@ -134,7 +134,7 @@ static int pause_ask(struct rdiag_fabric *f, uint16_t fam, const char *ifname, u
 	if (flags)
 		mnl_attr_put_u32(nlh, ETHTOOL_A_HEADER_FLAGS, flags);
 	mnl_attr_nest_end(nlh, hdr);
-	ret = rd_genl_exchange(f, req, buf, sizeof(buf), &rep, &replen);
+	ret = rd_genl_exchange(f, req, &rep, &replen);
 	*asked = ret == 0;
 	if (ret < 0)
 		return ret;

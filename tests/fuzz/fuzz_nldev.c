@@ -3,8 +3,9 @@
  * resource dumps (QPs, cm_ids, bound counters), through every request the tools make
  * (counters_exercise.h).
  *
- * The replies come in through the module's replay seam: this file defines the four
- * functions of lib/counters/nl_record.c (so the linker takes these and not the library's),
+ * The replies come in through the replay seam of lib/netlink's exchange: this file defines
+ * the four functions of lib/netlink/record.c (so the linker takes these and not the
+ * library's),
  * and rd_replay_lookup() answers a request from the input instead of a recorded file.
  * Input: a sequence of exchanges, each
  *     u8 command (RDMA_NLDEV_CMD_*), u8 number of datagrams, then per datagram
@@ -20,6 +21,7 @@
 #include <linux/netlink.h>
 
 #include "counters/internal.h"
+#include "netlink/internal.h"
 #include "counters_exercise.h"
 #include "scratch.h"
 

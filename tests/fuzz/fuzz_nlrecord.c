@@ -1,4 +1,4 @@
-/* libFuzzer target: the netlink record/replay file (lib/counters/nl_record.c, what
+/* libFuzzer target: the netlink record/replay file (lib/netlink/record.c, what
  * RDMADIAG_NL_REPLAY names and --nl-record writes), and the recorded replies it carries
  * through every request of the counters module.
  *

@@ -2,9 +2,10 @@
  * answer to RTM_GETROUTE ('ip route get') and to RTM_GETNEIGH ('ip neigh get').
  *
  * rtnl.c is included, so that its reply callbacks (static) are called as rtnl_request()
- * calls them, on datagrams from the input instead of the socket: each is checked with
- * rd_nl_datagram_check() and then run through mnl_cb_run() until the callback stops, an
- * error or the last datagram (rtnl_request's loop).  No socket is opened.
+ * calls them through lib/netlink's exchange, on datagrams from the input instead of the
+ * socket or a replay: each is checked with rd_nl_datagram_check() and then run through
+ * mnl_cb_run() until the callback stops, an error or the last datagram (rtnl_dgram's rule
+ * in rd_nl_talk's loop).  No socket is opened.
  * Input: byte 0 picks the request (bit 0: route or neighbour) and the address family
  * (bit 1: IPv4 or IPv6); then datagrams, each a u16 length (little endian) and that many
  * bytes (cut at the end of the input), each an exactly sized heap copy so that ASan flags

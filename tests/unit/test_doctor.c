@@ -685,6 +685,7 @@ static void test_findings(void)
 
 static void test_rtnl(void)
 {
+	struct rdiag_doctor *d = NULL;
 	union rd_addr a;
 	struct rd_route r;
 	char buf[64];
@@ -701,7 +702,9 @@ static void test_rtnl(void)
 	EXPECT_STREQ(rd_nud_state_name(0, buf, sizeof(buf)), "NONE");
 	/* a real RTM_GETROUTE: loopback is local on every Linux host */
 	rd_addr_parse("127.0.0.1", &a);
-	ret = rd_rtnl_route_get(&a, NULL, 0, &r);
+	EXPECT_EQ(rdiag_doctor_open(&d, NULL), 0);
+	ret = rd_rtnl_route_get(d, &a, NULL, 0, &r);
+	rdiag_doctor_close(d);
 	EXPECT_EQ(ret, 0);
 	EXPECT_EQ(r.type, RTN_LOCAL);
 	EXPECT_STREQ(r.oifname, "lo");

@@ -428,7 +428,7 @@ int trace_record_main(int argc, char **argv, void *ctx)
 	if (rdiag_trace_conns_new(&rconns) < 0)
 		tool_die("out of memory");
 	t = open_trace();
-	err = rdiag_rtmon_open(&mon);
+	err = rdiag_rtmon_open(&mon, NULL);
 	if (err < 0)
 		tool_warn("recording without rtnetlink changes: %s", strerror(-err));
 	rec_put_text(RDIAG_REC_START, rec_now_ns(), "interval %.3f s, ring %" PRIu64 " bytes",

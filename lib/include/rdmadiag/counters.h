@@ -14,7 +14,7 @@
  * Test seams: RDMADIAG_SYSFS_ROOT (read with secure_getenv, so ignored when setuid/setgid)
  * replaces "/" as the sysfs root; RDMADIAG_NL_REPLAY=FILE answers netlink requests from a
  * recording; opts.nl_record writes every request and its replies to a file (format in
- * lib/counters/nl_record.c; text, one hex line per message).
+ * lib/netlink/record.c; text, one hex line per message).
  *
  * Counter names are opaque strings exactly as the kernel spells them: they may contain spaces
  * (irdma), commas (hfi1), mixed case.  CM counters are named "<group>/<msg>", for example

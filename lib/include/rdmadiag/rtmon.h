@@ -7,7 +7,7 @@
  * attributes within its own length) and calls back with one line per change, in the words
  * of iproute2's "ip monitor".  rdiag_rtmon_parse() does the same for one datagram in memory.
  *
- * Functions return 0 or -errno and never print.
+ * Functions return 0 or -errno and never print; rdiag_rtmon_errmsg() says why.
  */
 #ifndef RDMADIAG_RTMON_H
 #define RDMADIAG_RTMON_H
@@ -29,7 +29,13 @@ struct rdiag_rtmon_change {
 };
 typedef void (*rdiag_rtmon_cb)(const struct rdiag_rtmon_change *c, void *arg);
 
-int rdiag_rtmon_open(struct rdiag_rtmon **m);
+struct rdiag_rtmon_opts {
+	int rcvbuf_kib;		/* the socket's receive buffer in KiB; 0 = the kernel's default
+				 * (a bigger one loses fewer changes in a burst: -ENOBUFS) */
+};
+
+/* 0 or -errno (rdiag_rtmon_errmsg(NULL) says why); opts may be NULL */
+int rdiag_rtmon_open(struct rdiag_rtmon **m, const struct rdiag_rtmon_opts *opts);
 /* the socket, to poll() for POLLIN */
 int rdiag_rtmon_fd(const struct rdiag_rtmon *m);
 /* everything queued now (non-blocking); -ENOBUFS when the kernel dropped changes because the
@@ -38,6 +44,9 @@ int rdiag_rtmon_read(struct rdiag_rtmon *m, rdiag_rtmon_cb cb, void *arg);
 /* one datagram of rtnetlink messages: -EBADMSG when a message's length does not fit */
 int rdiag_rtmon_parse(const void *buf, size_t len, rdiag_rtmon_cb cb, void *arg);
 void rdiag_rtmon_close(struct rdiag_rtmon *m);
+/* one line about the handle's last failed read ("" when none); with m == NULL, why the last
+ * failed rdiag_rtmon_open() of the process failed.  Never NULL. */
+const char *rdiag_rtmon_errmsg(const struct rdiag_rtmon *m);
 
 #ifdef __cplusplus
 }

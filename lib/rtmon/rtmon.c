@@ -1,6 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rtnetlink changes for the flight recorder (rdmadiag/rtmon.h): link, address, neighbour and
- * route messages of the multicast groups, each rendered as one line.  Every datagram passes
- * rd_nl_datagram_check() and every message's attributes rd_nl_attr_parse() (lib/netlink). */
+ * route messages of the multicast groups, each rendered as one line.  The socket is a
+ * subscriber of lib/netlink's exchange (rd_nl_subscribe, rd_nl_receive); every datagram
+ * passes rd_nl_datagram_check() and every message's attributes rd_nl_attr_parse(). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,16 +16,19 @@
 
 #include "rdmadiag/rtmon.h"
 #include "netlink/internal.h"
+#include "open_error.h"
 
 struct rdiag_rtmon {
-	struct mnl_socket *nl;
-	char *buf;
+	struct rd_nl nl;
+	char err[256];
 };
+
+/* why the last rdiag_rtmon_open() of the process failed (errmsg(NULL)) */
+static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
 
 #ifndef IFF_LOWER_UP
 #define IFF_LOWER_UP 0x10000	/* linux/if.h, which clashes with net/if.h */
 #endif
-#define RTMON_BUF 65536
 #define MAX_ATTR 64
 
 struct walk {
@@ -249,80 +254,74 @@ int rdiag_rtmon_parse(const void *buf, size_t len, rdiag_rtmon_cb cb, void *arg)
 	return 0;
 }
 
-int rdiag_rtmon_open(struct rdiag_rtmon **mp)
+int rdiag_rtmon_open(struct rdiag_rtmon **mp, const struct rdiag_rtmon_opts *opts)
 {
 	static const unsigned int groups[] = { RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR,
 		RTNLGRP_IPV6_IFADDR, RTNLGRP_NEIGH, RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE };
 	struct rdiag_rtmon *m;
-	size_t i;
-	int rc = 0;
+	int rc;
 
 	*mp = NULL;
+	if (opts && (opts->rcvbuf_kib < 0 || opts->rcvbuf_kib > INT32_MAX / 1024)) {
+		rd_open_error_set(&open_err, "rtnetlink receive buffer of %d KiB: %s",
+				  opts->rcvbuf_kib, strerror(EINVAL));
+		return -EINVAL;
+	}
 	m = calloc(1, sizeof(*m));
-	if (!m)
+	if (!m) {
+		rd_open_error_set(&open_err, "%s", strerror(ENOMEM));
 		return -ENOMEM;
-	m->buf = malloc(RTMON_BUF);
-	m->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC | SOCK_NONBLOCK);
-	if (!m->buf || !m->nl) {
-		rc = m->buf ? -errno : -ENOMEM;
-		goto fail;
 	}
-	if (mnl_socket_bind(m->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		rc = -errno;
-		goto fail;
-	}
-	for (i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
-		int g = (int)groups[i];
-
-		if (mnl_socket_setsockopt(m->nl, NETLINK_ADD_MEMBERSHIP, &g, sizeof(g)) < 0) {
-			rc = -errno;
-			goto fail;
-		}
+	rd_nl_init(&m->nl, NETLINK_ROUTE, "rtnetlink");
+	rc = rd_nl_subscribe(&m->nl, groups, sizeof(groups) / sizeof(groups[0]),
+			     opts ? opts->rcvbuf_kib * 1024 : 0);
+	if (rc < 0) {
+		rd_open_error_set(&open_err, "%s", m->nl.err);
+		rdiag_rtmon_close(m);
+		return rc;
 	}
 	*mp = m;
 	return 0;
-fail:
-	rdiag_rtmon_close(m);
-	return rc;
 }
 
 int rdiag_rtmon_fd(const struct rdiag_rtmon *m)
 {
-	return mnl_socket_get_fd(m->nl);
+	return rd_nl_fd(&m->nl);
+}
+
+static int read_dgram(const void *buf, size_t len, void *data)
+{
+	const struct walk *w = data;
+
+	return rdiag_rtmon_parse(buf, len, w->cb, w->arg);
 }
 
 int rdiag_rtmon_read(struct rdiag_rtmon *m, rdiag_rtmon_cb cb, void *arg)
 {
-	int rc = 0;
+	struct walk w = { cb, arg };
+	int rc;
 
-	for (;;) {
-		ssize_t n = mnl_socket_recvfrom(m->nl, m->buf, RTMON_BUF);
+	m->err[0] = '\0';
+	rc = rd_nl_receive(&m->nl, read_dgram, &w);
+	if (rc == -ENOBUFS)
+		snprintf(m->err, sizeof(m->err),
+			 "rtnetlink changes lost: the socket's receive buffer was full");
+	else if (rc == -EBADMSG)
+		snprintf(m->err, sizeof(m->err), "a malformed rtnetlink datagram was skipped");
+	else if (rc < 0)
+		snprintf(m->err, sizeof(m->err), "%s", m->nl.err[0] ? m->nl.err : strerror(-rc));
+	return rc;
+}
 
-		if (n < 0) {
-			if (errno == EAGAIN)
-				return rc;
-			if (errno == EINTR)
-				continue;
-			if (errno == ENOBUFS) {
-				rc = -ENOBUFS;
-				continue;
-			}
-			return -errno;
-		}
-		if (n == 0)
-			return rc;
-		/* a malformed datagram is skipped, the next one is read */
-		if (rdiag_rtmon_parse(m->buf, (size_t)n, cb, arg) == -EBADMSG && !rc)
-			rc = -EBADMSG;
-	}
+const char *rdiag_rtmon_errmsg(const struct rdiag_rtmon *m)
+{
+	return m ? m->err : rd_open_error_get(&open_err);
 }
 
 void rdiag_rtmon_close(struct rdiag_rtmon *m)
 {
 	if (!m)
 		return;
-	if (m->nl)
-		mnl_socket_close(m->nl);
-	free(m->buf);
+	rd_nl_close(&m->nl);
 	free(m);
 }

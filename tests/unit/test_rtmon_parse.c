@@ -1,4 +1,4 @@
-/* The recorder's rtnetlink walk (rdmadiag/rtmon.h): link, address, neighbour and route
+/* The rtnetlink monitor's walk (rdmadiag/rtmon.h, lib/rtmon): link, address, neighbour and route
  * messages built as the kernel sends them (libmnl), each rendered as "ip monitor" says it;
  * a datagram whose lengths do not fit, and a message shorter than its header, refused. */
 #include <errno.h>
@@ -122,5 +122,29 @@ int main(void)
 	mnl_nlmsg_put_extra_header(nlh, 4);
 	EXPECT_EQ(rdiag_rtmon_parse(buf, nlh->nlmsg_len, on_change, NULL), -EBADMSG);
 	EXPECT_EQ(ngot, 0);
+
+	/* the handle rule: _open(&h, opts), _errmsg(h) and _errmsg(NULL) for a failed open;
+	 * on this host's rtnetlink, nothing queued: the read returns at once */
+	{
+		const struct rdiag_rtmon_opts big = { .rcvbuf_kib = 1024 }, bad = { .rcvbuf_kib = -1 };
+		struct rdiag_rtmon *m = (struct rdiag_rtmon *)buf;
+
+		EXPECT_EQ(rdiag_rtmon_open(&m, &bad), -EINVAL);
+		EXPECT_TRUE(m == NULL);
+		EXPECT_STREQ(rdiag_rtmon_errmsg(NULL), "rtnetlink receive buffer of -1 KiB: Invalid argument");
+		EXPECT_EQ(rdiag_rtmon_open(&m, &big), 0);
+		if (m) {
+			EXPECT_TRUE(rdiag_rtmon_fd(m) >= 0);
+			EXPECT_STREQ(rdiag_rtmon_errmsg(m), "");
+			rdiag_rtmon_close(m);
+		}
+		EXPECT_EQ(rdiag_rtmon_open(&m, NULL), 0);
+		if (m) {
+			ngot = 0;
+			EXPECT_EQ(rdiag_rtmon_read(m, on_change, NULL), 0);
+			EXPECT_STREQ(rdiag_rtmon_errmsg(m), "");
+			rdiag_rtmon_close(m);
+		}
+	}
 	return tap_done();
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Netlink record/replay files.
  *
  * Text, so recordings can be reviewed in a diff and malformed replies built by hand:
@@ -6,12 +7,16 @@
  *     rep 3c00...        each reply datagram that followed it, hex
  * Replay matches a request by its bytes with nlmsg_seq and nlmsg_pid zeroed.  Requests repeat
  * (rdmastat -i): identical exchanges are consumed in order, and the last one is reused when
- * the recording runs out. */
+ * the recording runs out.
+ *
+ * Only the four functions of internal.h's record.c section are here: fuzz_nldev defines the
+ * same four to answer requests from its input, and the linker takes its copies. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/netlink.h>
 
 #include "internal.h"
 
