@@ -274,17 +274,6 @@ void rd_doc_mtu_finding(struct rdiag_doctor *d, const char *subj, const char *nd
 			unsigned int mtu, int qret, unsigned int act, unsigned int max,
 			const char *why);
 
-/* rdmadoctor explain's mlx5 data (doctor_explain_mlx5.c); internal */
-struct rd_explain_vendor {
-	const char *meaning, *source, *confidence;
-};
-/* what is known of an mlx5 vendor error seen with work-completion status wc_status (-1: no
- * status), or NULL */
-const struct rd_explain_vendor *rd_explain_mlx5_vendor(uint32_t value, int wc_status);
-/* the verbs call behind an mlx5 firmware command name ("RTR2RTS_QP" -> "ibv_modify_qp"), or
- * NULL */
-const char *rd_explain_mlx5_cmd_verb(const char *cmd);
-
 /* the evidence of the next hop's static (PERMANENT) neighbour entry, or NULL: an unanswered
  * CM REQ may have gone to the wrong MAC (doctor_path.c) */
 const char *rd_doc_static_neigh(const struct rdiag_doctor *d);
