@@ -34,6 +34,7 @@ static void on_change(const struct rdiag_rtmon_change *c, void *arg)
 
 int main(int argc, char **argv)
 {
+	struct rdiag_ring_opts ro = { 0 };
 	struct rdiag_ring *ring;
 	struct rdiag_ring_info info;
 	struct rdiag_rtmon *mon;
@@ -47,9 +48,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	count = strtoull(argv[3], NULL, 10);
-	rc = rdiag_ring_open(&ring, argv[1], strtoull(argv[2], NULL, 10));
+	ro.path = argv[1];
+	ro.size = strtoull(argv[2], NULL, 10);
+	rc = rdiag_ring_open(&ring, &ro);
 	if (rc < 0) {
-		fprintf(stderr, "ring: cannot open '%s': %s\n", argv[1], strerror(-rc));
+		fprintf(stderr, "ring: cannot open: %s\n", rdiag_ring_errmsg(NULL));
 		return 2;
 	}
 	for (i = 0; i < count && rc == 0; i++) {

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "trace: %s\n", rdiag_trace_errmsg(NULL));
 		return 2;
 	}
-	if (rdiag_trace_conns_new(&conns) < 0) {
+	if (rdiag_trace_conns_open(&conns, NULL) < 0) {
 		rdiag_trace_close(t);
 		return 2;
 	}
@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "trace: %s\n", rdiag_trace_errmsg(t));
 	rdiag_trace_conns_flush(conns, 0, on_conn, NULL);
 	printf("%u events\n", events);
-	rdiag_trace_conns_free(conns);
+	rdiag_trace_conns_close(conns);
 	rdiag_trace_close(t);
 	return err < 0 ? 1 : 0;
 }

@@ -20,29 +20,6 @@ static bool is_roce(const struct rdiag_port *p)
 	return strcmp(p->link_layer, "Ethernet") == 0;
 }
 
-const struct rdiag_gid *rd_doc_v2_gid(const struct rdiag_port *p, const char *addr)
-{
-	const struct rdiag_gid *other = NULL;
-	size_t i;
-
-	for (i = 0; i < p->n_gids; i++) {
-		const struct rdiag_gid *g = &p->gids[i];
-
-		if (g->type != RDIAG_GID_ROCE_V2 || !g->routable)
-			continue;
-		if (addr) {
-			if (!strcmp(g->ip, addr))
-				return g;
-			continue;
-		}
-		if (g->ipv4)
-			return g;
-		if (!other)
-			other = g;
-	}
-	return other;
-}
-
 /* does any GID of the port carry addr (of any type)? */
 static bool carries(const struct rdiag_port *p, const char *addr)
 {
@@ -143,7 +120,7 @@ int rdiag_doctor_env(struct rdiag_doctor *d, const char *target, struct rdiag_do
 				fill(d, e, dev, p, NULL);
 				return 0;		/* InfiniBand: the port GID, index 0 */
 			}
-			g = rd_doc_v2_gid(p, addr ? target : NULL);
+			g = rd_desc_v2_gid(p, addr ? target : NULL);
 			if (!g) {
 				if (target) {
 					fill(d, e, dev, p, NULL);

@@ -1,5 +1,5 @@
-/* Both ends of one connection.  A listener serves its host's description (doctor_desc.c,
- * doctor_desc_json.c: local -j's host object, and the port space it listens in) on a TCP side
+/* Both ends of one connection.  A listener serves its host's description (lib/describe:
+ * local -j's host object, and the port space it listens in) on a TCP side
  * channel, same address and port number as its rdma_cm id: one line of JSON,
  * made and sent whole by a worker thread, one client at a time, so that the CM listener
  * never waits on the description or on a slow client.  The
@@ -25,6 +25,23 @@
 
 static int listening(const struct rdiag_doctor *d, struct rd_desc *h);
 
+static int query_port(void *arg, const char *dev, uint32_t port, unsigned int *active_mtu,
+		      unsigned int *max_mtu)
+{
+	return rd_doc_query_port(arg, dev, port, active_mtu, max_mtu);
+}
+
+int rd_doc_desc_local(struct rdiag_doctor *d, struct rd_desc *h)
+{
+	struct rd_desc_src src = { .root = d->root, .query_port = query_port, .arg = d };
+	struct rdiag_counters *c = NULL;
+
+	/* a host whose devices cannot be listed is described without ports */
+	if (!rd_doc_devices(d, &c, NULL))
+		src.cnt = c;
+	return rd_desc_local(&src, h);
+}
+
 int rdiag_doctor_describe(struct rdiag_doctor *d, char **json)
 {
 	struct rd_desc *h = malloc(sizeof(*h));
@@ -33,7 +50,7 @@ int rdiag_doctor_describe(struct rdiag_doctor *d, char **json)
 
 	if (!h)
 		return -ENOMEM;
-	ret = rd_desc_local(d, h);
+	ret = rd_doc_desc_local(d, h);
 	if (!ret)
 		ret = listening(d, h) ?: rd_desc_line(h, json, &len);
 	if (ret)
@@ -50,7 +67,7 @@ int rdiag_doctor_host_json(struct rdiag_doctor *d, char **json)
 
 	if (!h)
 		return -ENOMEM;
-	ret = rd_desc_local(d, h);
+	ret = rd_doc_desc_local(d, h);
 	if (!ret)
 		ret = rd_desc_json(h, json, &len);
 	if (ret)
@@ -160,7 +177,7 @@ static void *side_worker(void *arg)
 	if (!strcmp(req, "counters")) {
 		if (!rd_pc_local_json(&json, &len))
 			(void)!send(j->c, json, len, MSG_NOSIGNAL | MSG_DONTWAIT);
-	} else if (h && !rd_desc_local(j->d, h) && !listening(j->d, h) &&
+	} else if (h && !rd_doc_desc_local(j->d, h) && !listening(j->d, h) &&
 		   !rd_desc_line(h, &json, &len)) {
 		(void)!send(j->c, json, len, MSG_NOSIGNAL | MSG_DONTWAIT);
 	}
@@ -647,7 +664,7 @@ int rdiag_doctor_compare_peer(struct rdiag_doctor *d, const struct rdiag_doc_opt
 			   o->port ? o->port : RD_DOC_DEFAULT_PORT, why);
 		goto out;
 	}
-	ret = rd_desc_local(d, me);
+	ret = rd_doc_desc_local(d, me);
 	if (ret) {
 		rd_doc_err(d, "cannot describe this host: %s", strerror(-ret));
 		goto out;

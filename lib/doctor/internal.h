@@ -1,4 +1,5 @@
-/* Internal parts of the doctor (lib/doctor: doctor*.c, rtnl.c); not exported. */
+/* Internal parts of the doctor (lib/doctor: doctor*.c, rtnl.c); not exported.  The host
+ * description and the JSON reader it shares are lib/describe's (describe/internal.h). */
 #ifndef RD_DOCTOR_INTERNAL_H
 #define RD_DOCTOR_INTERNAL_H
 #include <stdbool.h>
@@ -6,6 +7,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include "describe/internal.h"
 #include "rdmadiag/cmstr.h"
 #include "rdmadiag/doctor.h"
 #include "netlink/internal.h"
@@ -208,19 +210,6 @@ int rd_fw_scan_nft_json(const char *json, struct rd_fw_result *res);
 int rd_fw_scan_iptables(const char *text, struct rd_fw_result *res);
 void rd_doc_check_firewall(struct rdiag_doctor *d);
 
-/* ---- tiny JSON reader for nft -j (doctor_json.c) ---- */
-enum rd_json_type { RD_JNULL, RD_JBOOL, RD_JNUM, RD_JSTR, RD_JARR, RD_JOBJ };
-struct rd_json {
-	enum rd_json_type type;
-	char *key;		/* member name inside an object */
-	char *str;		/* RD_JSTR */
-	double num;		/* RD_JNUM, RD_JBOOL */
-	struct rd_json *child, *next;
-};
-struct rd_json *rd_json_parse(const char *text, size_t len);
-void rd_json_free(struct rd_json *j);
-const struct rd_json *rd_json_get(const struct rd_json *obj, const char *key);
-
 /* ---- the CM counters of a connect (doctor_cm_counters.c) ---- */
 /* what ib_cm counts of a connect in port space ps, below the port's cm_tx_msgs/,
  * cm_tx_retries/ and cm_rx_msgs/: REQ, REP and REJ for RC (TCP, IB), SIDR REQ and SIDR REP
@@ -288,79 +277,12 @@ void rd_doc_mtu_finding(struct rdiag_doctor *d, const char *subj, const char *nd
 			unsigned int mtu, int qret, unsigned int act, unsigned int max,
 			const char *why);
 
-/* rdmadoctor explain's mlx5 data (doctor_explain_mlx5.c); internal */
-struct rd_explain_vendor {
-	const char *meaning, *source, *confidence;
-};
-/* what is known of an mlx5 vendor error seen with work-completion status wc_status (-1: no
- * status), or NULL */
-const struct rd_explain_vendor *rd_explain_mlx5_vendor(uint32_t value, int wc_status);
-/* the verbs call behind an mlx5 firmware command name ("RTR2RTS_QP" -> "ibv_modify_qp"), or
- * NULL */
-const char *rd_explain_mlx5_cmd_verb(const char *cmd);
-
 /* the evidence of the next hop's static (PERMANENT) neighbour entry, or NULL: an unanswered
  * CM REQ may have gone to the wrong MAC (doctor_path.c) */
 const char *rd_doc_static_neigh(const struct rdiag_doctor *d);
-/* ---- the host description (doctor_desc.c reads the host, doctor_desc_json.c writes and
- * reads it back): the "host" object of rdmadoctor local -j, which a listener also serves on
- * its side channel, connect compares with its own end, and compare reads from many hosts ---- */
-#define RD_DESC_MAX 65536	/* the side channel's bound: a description is one line below it */
-#define RD_DESC_PORTS 64	/* compare reads hosts through it: room for large ones */
-#define RD_DESC_ADDRS 8
-#define RD_DESC_FORMAT 2	/* "rdmadoctor_description" of the served line (1: before the
-				 * one shape, its ports' keys were dev, netdev_mtu, roce_tos) */
-struct rd_desc_addr {
-	char ip[46];
-	int gid_v2, gid_v1;	/* GID table index of its RoCE v2 / v1 GID, -1 none */
-};
-struct rd_desc_port {
-	char dev[64], driver[32], fw[64], state[16], phys_state[24], link_layer[16], rate[48];
-	char netdev[64];
-	uint32_t port;
-	unsigned int mtu, active_mtu, max_mtu;	/* 0 unknown */
-	/* the RoCE v2 GID a job would use (rdmadoctor env's: the address's, IPv4 first, never
-	 * link-local): -1 / "" none */
-	int gid_index;
-	char gid_addr[46];
-	char roce_mode[24];	/* configfs default_roce_mode ("" no configfs group: kernel default) */
-	int tos;		/* the default ToS rdma_cm uses: configfs default_roce_tos, else the
-				 * kernel's 0; -1 unknown (not a RoCE port) */
-	bool tos_configfs;	/* tos was read from configfs */
-	/* the lossless chain (lib/fabric): -1 / "" where it cannot be checked (no DCB nor OFED
-	 * settings) */
-	int dscp, prio;
-	char pfc[4], ecn[4];	/* "on", "off" */
-	size_t naddrs;
-	struct rd_desc_addr addr[RD_DESC_ADDRS];
-};
-struct rd_desc {
-	char version[32], host[72], kernel[72], memlock[32];
-	size_t nports;
-	struct rd_desc_port port[RD_DESC_PORTS];
-	/* the served line only (not the host object): the rdma_cm port and port space the
-	 * listener listens in ({"listen":{"port":7471,"port_space":"TCP"}}); 0 / "" none */
-	uint16_t listen_port;
-	char listen_ps[8];
-};
-/* this host, now (a fresh discovery; active MTUs through verbs, read once per doctor) */
-int rd_desc_local(struct rdiag_doctor *d, struct rd_desc *h);
-/* the host object, one line of JSON without a newline, in a malloc'd buffer; -ENOMEM,
- * -E2BIG over RD_DESC_MAX */
-int rd_desc_json(const struct rd_desc *h, char **out, size_t *len);
-/* the line a listener serves: {"rdmadoctor_description":2,"host":{...}} and '\n' */
-int rd_desc_line(const struct rd_desc *h, char **out, size_t *len);
-/* the reverse of both: a document with a "host" object (the served line, local -j's output);
- * -EBADMSG (why says what is wrong) */
-int rd_desc_parse(const char *text, size_t len, struct rd_desc *h, char *why, size_t wlen);
-/* the same from the document's parsed tree */
-int rd_desc_parse_tree(const struct rd_json *root, struct rd_desc *h, char *why, size_t wlen);
-/* the port whose netdev carries ip, NULL none */
-const struct rd_desc_port *rd_desc_port_of(const struct rd_desc *h, const char *ip,
-					   const struct rd_desc_addr **a);
-/* the routable RoCE v2 GID of a port a job would use: of addr when given, else the first
- * IPv4 one, else the first other routable one; NULL none (doctor_env.c) */
-const struct rdiag_gid *rd_doc_v2_gid(const struct rdiag_port *p, const char *addr);
+/* this host's description (lib/describe) as the doctor reads it: its sysfs root, counters
+ * handle and the active MTUs its verbs queries cached (doctor_peer.c) */
+int rd_doc_desc_local(struct rdiag_doctor *d, struct rd_desc *h);
 /* the side channel of a listener: a TCP socket on addr (port included) or -errno; serve one
  * connection on it in a worker thread (the description is sent whole or not at all) */
 int rd_doc_side_open(struct rdiag_doctor *d, const union rd_addr *a);

@@ -21,6 +21,7 @@
 #include <netinet/in.h>
 
 #include "internal.h"
+#include "open_error.h"
 #include "rdmadiag/cause.h"
 #include "rdmadiag/cmstr.h"
 #include "rdmadiag/packet.h"
@@ -72,15 +73,33 @@ struct rdiag_trace_conns {
 	size_t req_slot;
 	uint64_t req_ts;
 	int req_valid;
+	char err[128];		/* rdiag_trace_conns_errmsg(cs) */
 };
 
-int rdiag_trace_conns_new(struct rdiag_trace_conns **cs)
+/* why the last failed rdiag_trace_conns_open() of the process failed */
+static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
+
+int rdiag_trace_conns_open(struct rdiag_trace_conns **cs,
+			   const struct rdiag_trace_conns_opts *opts)
 {
+	if (!cs) {
+		rd_open_error_set(&open_err, "rdiag_trace_conns_open: no place for the handle");
+		return -EINVAL;
+	}
 	*cs = calloc(1, sizeof(**cs));
-	return *cs ? 0 : -ENOMEM;
+	if (!*cs) {
+		rd_open_error_set(&open_err, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	return 0;
 }
 
-void rdiag_trace_conns_free(struct rdiag_trace_conns *cs)
+const char *rdiag_trace_conns_errmsg(const struct rdiag_trace_conns *cs)
+{
+	return cs ? cs->err : rd_open_error_get(&open_err);
+}
+
+void rdiag_trace_conns_close(struct rdiag_trace_conns *cs)
 {
 	if (!cs)
 		return;
@@ -511,8 +530,11 @@ int rdiag_trace_conns_add(struct rdiag_trace_conns *cs, const struct rdiag_trace
 		if (!strcmp(ev->name, "cm_id_destroy") || !strcmp(ev->name, "cm_event_done"))
 			return 0;	/* begun before the trace */
 		s = slot_new(cs);
-		if (!s)
+		if (!s) {
+			snprintf(cs->err, sizeof(cs->err), "no room for another connection: %s",
+				 strerror(ENOMEM));
 			return -ENOMEM;
+		}
 		s->c.cm_id = ev->cm_id;
 		s->c.src = ev->src;
 		s->c.dst = ev->dst;

@@ -1,5 +1,5 @@
-/* libFuzzer target: rdmadoctor compare's reader (rdiag_doc_compare_add/run: documents from
- * many hosts, collected by whatever the site uses, so anything goes).
+/* libFuzzer target: rdmadoctor compare's reader (rdiag_describe_compare_add/run: documents
+ * from many hosts, collected by whatever the site uses, so anything goes).
  *
  * Input: lines, each one document, from exactly sized heap copies: read by the one parser of
  * the host description (local -j's "host" object, the line a listener serves).  Every add is
@@ -7,11 +7,12 @@
  * every property has a name and a field inside it, majority plus differing hosts never exceed the hosts, each differing host has a
  * name and a value other than the majority, and the properties that differ come first. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rdmadiag/doctor.h"
+#include "rdmadiag/describe.h"
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 
@@ -19,11 +20,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct rdiag_doc_compare *c;
+	struct rdiag_describe_compare *c;
 	size_t off = 0, i, j, n;
 	bool same_seen = false;
 
-	if (size > 65536 || rdiag_doc_compare_open(&c))
+	if (size > 65536 || rdiag_describe_compare_open(&c, NULL))
 		return 0;
 	while (off < size) {
 		const uint8_t *nl = memchr(data + off, '\n', size - off);
@@ -32,20 +33,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int ret;
 
 		memcpy(line, data + off, len);
-		ret = rdiag_doc_compare_add(c, line, len, "f");
+		ret = rdiag_describe_compare_add(c, line, len, "f");
 		CHECK(ret == 0 || ret == -EINVAL || ret == -ENOMEM);
 		free(line);
 		off += len + 1;
 	}
-	CHECK(rdiag_doc_compare_run(c) == 0);
-	n = rdiag_doc_compare_nprops(c);
+	CHECK(rdiag_describe_compare_run(c) == 0);
+	n = rdiag_describe_compare_nprops(c);
 	for (i = 0; i < n; i++) {
-		const struct rdiag_doc_cmp_prop *p = rdiag_doc_compare_prop(c, i);
+		const struct rdiag_desc_cmp_prop *p = rdiag_describe_compare_prop(c, i);
 
 		CHECK(p && p->name && p->field && p->field >= p->name &&
 		      p->field < p->name + strlen(p->name) + 1);
 		CHECK(rdiag_cmp_impact_name(p->impact) && p->why);
-		CHECK(p->nmajority + p->ndiffer <= rdiag_doc_compare_nhosts(c));
+		CHECK(p->nmajority + p->ndiffer <= rdiag_describe_compare_nhosts(c));
 		CHECK(!p->ndiffer || !same_seen);	/* differing ones first */
 		if (!p->ndiffer)
 			same_seen = true;
@@ -56,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			CHECK(p->majority || p->differ[j].value);
 		}
 	}
-	CHECK(rdiag_doc_compare_prop(c, n) == NULL);
-	rdiag_doc_compare_close(c);
+	CHECK(rdiag_describe_compare_prop(c, n) == NULL);
+	rdiag_describe_compare_close(c);
 	return 0;
 }

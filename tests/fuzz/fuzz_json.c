@@ -1,5 +1,5 @@
-/* libFuzzer target: the doctor's JSON reader (lib/doctor/doctor_json.c, which reads
- * 'nft -j list ruleset').
+/* libFuzzer target: the JSON reader of lib/describe (lib/describe/json.c, which reads host
+ * descriptions, and for the doctor 'nft -j list ruleset' and a peer's counters).
  *
  * Input: the JSON text, from an exactly sized heap copy with no terminating NUL (the reader
  * takes a length, so ASan flags any read past it).  The tree is walked to the bottom,
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "doctor/internal.h"
+#include "describe/internal.h"
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 

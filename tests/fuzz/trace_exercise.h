@@ -116,10 +116,10 @@ static inline void fuzz_trace_input(void (*fn)(const uint8_t *, size_t), const u
 			     size_t size)
 {
 	fuzz_trace_init();
-	CHECK(rdiag_trace_conns_new(&fuzz_conns) == 0);
+	CHECK(rdiag_trace_conns_open(&fuzz_conns, NULL) == 0);
 	fn(data, size);
 	rdiag_trace_conns_flush(fuzz_conns, 0, fuzz_conn_cb, NULL);
-	rdiag_trace_conns_free(fuzz_conns);
+	rdiag_trace_conns_close(fuzz_conns);
 	fuzz_conns = NULL;
 }
 

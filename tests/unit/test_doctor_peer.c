@@ -1,12 +1,12 @@
-/* Both ends of one connection (lib/doctor/doctor_peer*.c): the host description's JSON
- * written and read back, malformed descriptions refused with their reason, the comparison of
- * two ends (a clean pair, MTU 1500 vs 1000, no GID for the address on the peer, a RoCE v1
- * only GID, another default ToS, another GID index) with its rows, findings and verdict, and
- * the side channel over loopback TCP: a real description served and fetched, and a peer
- * that refuses, stays silent, answers something else or too much; the peer's counters on the
- * same side channel (request line "counters"): the set parsed and refused, served from a
- * copy of the rxe fixture tree, and the one counter bumped between two fetches found as the
- * only one that moved. */
+/* Both ends of one connection (lib/doctor/doctor_peer*.c, lib/describe/format.c): the host
+ * description's JSON written and read back, malformed descriptions refused with their
+ * reason, the comparison of two ends (a clean pair, MTU 1500 vs 1000, no GID for the address
+ * on the peer, a RoCE v1 only GID, another default ToS, another GID index) with its rows,
+ * findings and verdict, and the side channel over loopback TCP: a real description served
+ * and fetched, and a peer that refuses, stays silent, answers something else or too much;
+ * the peer's counters on the same side channel (request line "counters"): the set parsed
+ * and refused, served from a copy of the rxe fixture tree, and the one counter bumped
+ * between two fetches found as the only one that moved. */
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>

@@ -12,6 +12,9 @@
 #include "tap.h"
 #include "rdmadiag/ring.h"
 
+/* the options of a ring of size bytes at path */
+#define RING_OPTS(p, sz) (&(struct rdiag_ring_opts){ .path = (p), .size = (sz) })
+
 static char dir[] = "/tmp/test_ring.XXXXXX";
 static char path[256];
 
@@ -90,7 +93,7 @@ static void test_wrap_many(void)
 	struct seen s = { 0 };
 	const uint64_t size = 300 * 1024, n = 20000;
 
-	EXPECT_EQ(rdiag_ring_open(&r, path, size), 0);
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(path, size)), 0);
 	EXPECT_EQ(write_n(r, 0, n), 0);
 	EXPECT_TRUE(rdiag_ring_wraps(r) >= 10);	/* ~3.4 MB through 300 kB */
 	EXPECT_U64(rdiag_ring_written(r), n);
@@ -107,7 +110,7 @@ static void test_wrap_many(void)
 	rdiag_ring_close(r);
 
 	/* reopening continues after the newest record, and the file still does not grow */
-	EXPECT_EQ(rdiag_ring_open(&r, path, size), 0);
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(path, size)), 0);
 	EXPECT_EQ(write_n(r, n, 1000), 0);
 	rdiag_ring_close(r);
 	memset(&s, 0, sizeof(s));
@@ -119,7 +122,7 @@ static void test_wrap_many(void)
 	EXPECT_U64(file_size(path), size);
 
 	/* another size: the existing ring is not touched */
-	EXPECT_EQ(rdiag_ring_open(&r, path, size * 2), -EEXIST);
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(path, size * 2)), -EEXIST);
 	EXPECT_U64(file_size(path), size);
 }
 
@@ -133,7 +136,7 @@ static void test_torn(void)
 	int fd;
 
 	unlink(path);
-	EXPECT_EQ(rdiag_ring_open(&r, path, size), 0);
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(path, size)), 0);
 	EXPECT_EQ(write_n(r, 0, 50), 0);
 	rdiag_ring_close(r);
 	memset(&s, 0, sizeof(s));
@@ -166,7 +169,7 @@ static void test_torn(void)
 		EXPECT_TRUE(info.skipped_bytes > size - 50 * 400);
 	}
 	/* resuming after a torn tail writes after the newest valid record */
-	EXPECT_EQ(rdiag_ring_open(&r, path, size), 0);
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(path, size)), 0);
 	EXPECT_EQ(write_n(r, 100, 3), 0);
 	rdiag_ring_close(r);
 	memset(&s, 0, sizeof(s));
@@ -197,7 +200,7 @@ static void test_bad_files(void)
 	write_file(p2, junk, 8192);
 	EXPECT_EQ(rdiag_ring_read(p2, on_rec, &s, NULL), -EBADMSG);
 	/* record refuses to overwrite what is not a ring */
-	EXPECT_EQ(rdiag_ring_open(&r, p2, 8192), -EEXIST);
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(p2, 8192)), -EEXIST);
 	snprintf(p2, sizeof(p2), "%s/missing", dir);
 	EXPECT_EQ(rdiag_ring_read(p2, on_rec, &s, NULL), -ENOENT);
 	EXPECT_EQ(rdiag_ring_read(dir, on_rec, &s, NULL), -EISDIR);
@@ -205,7 +208,7 @@ static void test_bad_files(void)
 	write_file(p2, "", 0);
 	EXPECT_EQ(rdiag_ring_read(p2, on_rec, &s, NULL), -EBADMSG);
 	/* an empty file becomes a ring */
-	EXPECT_EQ(rdiag_ring_open(&r, p2, 8192), 0);
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(p2, 8192)), 0);
 	EXPECT_EQ(write_n(r, 0, 5), 0);
 	rdiag_ring_close(r);
 	/* truncated: the header is there, the data area is not all there */
@@ -214,7 +217,7 @@ static void test_bad_files(void)
 	EXPECT_EQ(truncate(p2, 20), 0);
 	EXPECT_EQ(rdiag_ring_read(p2, on_rec, &s, NULL), -ENODATA);
 	/* header CRC */
-	EXPECT_EQ(rdiag_ring_open(&r, path, 8192), -EEXIST);	/* path is a 64 kB ring */
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(path, 8192)), -EEXIST);	/* path is a 64 kB ring */
 	{
 		int fd = open(path, O_WRONLY);
 
@@ -224,8 +227,8 @@ static void test_bad_files(void)
 	EXPECT_EQ(rdiag_ring_read(path, on_rec, &s, NULL), -EBADMSG);
 	/* sizes and payloads out of range */
 	snprintf(p2, sizeof(p2), "%s/small", dir);
-	EXPECT_EQ(rdiag_ring_open(&r, p2, 1024), -EINVAL);
-	EXPECT_EQ(rdiag_ring_open(&r, p2, 8192), 0);
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(p2, 1024)), -EINVAL);
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(p2, 8192)), 0);
 	EXPECT_EQ(rdiag_ring_append(r, 1, 0, junk, rdiag_ring_max_payload(r) + 1), -EMSGSIZE);
 	EXPECT_EQ(rdiag_ring_append(r, 1, 0, junk, rdiag_ring_max_payload(r)), 0);
 	rdiag_ring_close(r);
@@ -240,7 +243,7 @@ static void test_copy(void)
 
 	snprintf(p2, sizeof(p2), "%s/copy", dir);
 	unlink(path);
-	EXPECT_EQ(rdiag_ring_open(&r, path, 32768), 0);
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(path, 32768)), 0);
 	EXPECT_EQ(write_n(r, 0, 500), 0);
 	EXPECT_EQ(rdiag_ring_copy(r, p2), 0);
 	EXPECT_EQ(write_n(r, 500, 10), 0);

@@ -16,6 +16,9 @@
 #include "tap.h"
 #include "rdmadiag/ring.h"
 
+/* the options of a ring of size bytes at path */
+#define RING_OPTS(p, sz) (&(struct rdiag_ring_opts){ .path = (p), .size = (sz) })
+
 static unsigned char want[1024];
 static size_t wn;
 
@@ -178,7 +181,7 @@ static void test_ring_format(void)
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/ring", dir);
-	EXPECT_EQ(rdiag_ring_open(&r, path, 8192), 0);
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(path, 8192)), 0);
 	EXPECT_EQ(rdiag_ring_append(r, RDIAG_REC_MARKER, 1, "x", 1), 0);
 	rdiag_ring_close(r);
 	EXPECT_EQ(rdiag_ring_read(path, count_rec, &n, &info), 0);
@@ -200,7 +203,7 @@ static void test_ring_format(void)
 	EXPECT_EQ(rdiag_ring_read(path, count_rec, &n, &info), 0);
 	EXPECT_EQ(info.format, 0);
 	EXPECT_EQ(n, 1);
-	EXPECT_EQ(rdiag_ring_open(&r, path, 8192), -EPROTO);
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(path, 8192)), -EPROTO);
 	fd = open(path, O_RDONLY);
 	EXPECT_EQ(pread(fd, after, sizeof(after), 0), (ssize_t)sizeof(after));
 	close(fd);

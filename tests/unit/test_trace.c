@@ -323,7 +323,7 @@ static void test_devdel(void)
 	EXPECT_EQ(rdiag_trace_open_dir(&t, DIR_DEVDEL, &why), 0);
 	if (!t)
 		return;
-	EXPECT_EQ(rdiag_trace_conns_new(&cs), 0);
+	EXPECT_EQ(rdiag_trace_conns_open(&cs, NULL), 0);
 	conns = cs;
 	ngot = 0;
 	ndecoded = nk;	/* no comparison with rxe-6.1's kernel text */
@@ -362,7 +362,7 @@ static void test_devdel(void)
 	EXPECT_TRUE(c && c->req_sent == 1 && c->req_resent == 0 && !strcmp(c->device, "rxe0"));
 	EXPECT_EQ(c ? c->pid : -1, scen_pid("gone"));
 
-	rdiag_trace_conns_free(cs);
+	rdiag_trace_conns_close(cs);
 	conns = saved;
 	rdiag_trace_close(t);
 	fixdir = DIR;
@@ -401,7 +401,7 @@ static void test_removal_not_attributed(void)
 	struct rdiag_trace_conns *cs;
 	struct rdiag_trace_event ev;
 
-	EXPECT_EQ(rdiag_trace_conns_new(&cs), 0);
+	EXPECT_EQ(rdiag_trace_conns_open(&cs, NULL), 0);
 	cma_event(&ev, "cm_event_handler", "kworker/0:2", 47, 3, 9 /* ESTABLISHED */, 7174, 40000,
 		  1000);
 	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
@@ -416,7 +416,7 @@ static void test_removal_not_attributed(void)
 	EXPECT_EQ(got[0].pid, 0);
 	EXPECT_TRUE(got[0].outcome == RDIAG_TRACE_FAILED && !strcmp(got[0].cause, "device_removed"));
 	EXPECT_TRUE(strstr(got[0].verdict, "then DEVICE_REMOVAL after 2.0 ms: its RDMA device (unknown) was removed (by rdma, pid 353)") != NULL);
-	rdiag_trace_conns_free(cs);
+	rdiag_trace_conns_close(cs);
 }
 
 /* 60-trace's race, as the QEMU tier saw it: rping's server got DEVICE_REMOVAL on its listener
@@ -430,7 +430,7 @@ static void removal_race(const char *removed, const char *want)
 	static const char *const tail[] = { "cm_disconnect", "cm_sent_dreq", "cm_id_destroy" };
 	size_t i;
 
-	EXPECT_EQ(rdiag_trace_conns_new(&cs), 0);
+	EXPECT_EQ(rdiag_trace_conns_open(&cs, NULL), 0);
 	cma_event(&ev, "cm_id_attach", "rping", 1922, 26, -1, 7183, 51343, 500);
 	snprintf(ev.device, sizeof(ev.device), "rxe1");
 	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
@@ -463,7 +463,7 @@ static void removal_race(const char *removed, const char *want)
 	EXPECT_TRUE(got[0].outcome == RDIAG_TRACE_ESTABLISHED && !strcmp(got[0].cause, "ok"));
 	EXPECT_STREQ(got[0].device, "rxe1");
 	EXPECT_STREQ(got[0].verdict, want);
-	rdiag_trace_conns_free(cs);
+	rdiag_trace_conns_close(cs);
 }
 
 static void test_removal_race(void)
@@ -482,7 +482,7 @@ static void test_attribute(void)
 	struct sockaddr_in *s4 = (struct sockaddr_in *)&ev.src, *d4 = (struct sockaddr_in *)&ev.dst;
 	struct sockaddr_in other;
 
-	EXPECT_EQ(rdiag_trace_conns_new(&cs), 0);
+	EXPECT_EQ(rdiag_trace_conns_open(&cs, NULL), 0);
 	cma_event(&ev, "cm_event_handler", "kworker/0:2", 47, 7, 9 /* ESTABLISHED, passive side */,
 		  7174, 40000, 1000);
 	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
@@ -499,7 +499,7 @@ static void test_attribute(void)
 	EXPECT_EQ(got[0].pid, 1234);
 	EXPECT_STREQ(got[0].comm, "server");
 	EXPECT_TRUE(got[0].outcome == RDIAG_TRACE_ESTABLISHED && !strcmp(got[0].cause, "ok"));
-	rdiag_trace_conns_free(cs);
+	rdiag_trace_conns_close(cs);
 }
 
 static char *slurp(const char *path)
@@ -620,7 +620,7 @@ int main(void)
 	EXPECT_TRUE(has_handler);
 	EXPECT_TRUE(rdiag_trace_event_at(t, 1000) == NULL);
 
-	EXPECT_EQ(rdiag_trace_conns_new(&conns), 0);
+	EXPECT_EQ(rdiag_trace_conns_open(&conns, NULL), 0);
 	EXPECT_EQ(rdiag_trace_read(t, event_cb, NULL, &lost), 0);
 	rdiag_trace_conns_flush(conns, 0, conn_cb, NULL);
 	printf("# %zu records decoded, %zu kernel lines, %zu fields checked\n", ndecoded, nk, nfield);
@@ -648,7 +648,7 @@ int main(void)
 	EXPECT_EQ(rdiag_trace_open_dir(&t, "tests/fixtures", &why) < 0, 1);
 	EXPECT_TRUE(t == NULL);
 	EXPECT_TRUE(!strncmp(rdiag_trace_errmsg(NULL), "cannot parse the event formats in 'tests/fixtures': ", 52));
-	rdiag_trace_conns_free(conns);
+	rdiag_trace_conns_close(conns);
 	free(klines);
 	return tap_done();
 }

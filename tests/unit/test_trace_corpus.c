@@ -17,7 +17,7 @@ int main(void)
 	/* the two whole pages decode: every record of the capture went through the assembly */
 	EXPECT_TRUE(fuzz_events >= 100);
 	EXPECT_TRUE(fuzz_conns_seen >= 5);
-	rdiag_trace_conns_free(fuzz_conns);
+	rdiag_trace_conns_close(fuzz_conns);
 	rdiag_trace_close(fuzz_trace);
 	return tap_done();
 }

@@ -12,11 +12,11 @@
 #include "common/esc.h"
 #include "common/out.h"
 #include "common/tool.h"
-#include "rdmadiag/doctor.h"
+#include "rdmadiag/describe.h"
 
 #define TEXT_HOSTS 8	/* hosts listed per property in text (JSON lists them all) */
 
-void doctor_compare_read(struct rdiag_doc_compare *c, FILE *f, const char *name)
+void doctor_compare_read(struct rdiag_describe_compare *c, FILE *f, const char *name)
 {
 	char *line = NULL, hname[320];
 	size_t cap = 0;
@@ -33,8 +33,8 @@ void doctor_compare_read(struct rdiag_doc_compare *c, FILE *f, const char *name)
 			snprintf(hname, sizeof(hname), "%s:%lu", name, lineno);
 		else
 			snprintf(hname, sizeof(hname), "%s", name);
-		if (rdiag_doc_compare_add(c, line, (size_t)n, hname))
-			tool_die("%s line %lu: %s", name, lineno, rdiag_doc_compare_errmsg(c));
+		if (rdiag_describe_compare_add(c, line, (size_t)n, hname))
+			tool_die("%s line %lu: %s", name, lineno, rdiag_describe_compare_errmsg(c));
 	}
 	free(line);
 	if (ferror(f))
@@ -51,7 +51,7 @@ static const char *tag_of(enum rdiag_cmp_impact i)
 	return i <= RDIAG_CMP_LARGE ? "PROBLEM" : i == RDIAG_CMP_DEGRADES ? "WARNING" : "info";
 }
 
-static void prop_out(struct out *o, const struct rdiag_doc_cmp_prop *p, bool verbose)
+static void prop_out(struct out *o, const struct rdiag_desc_cmp_prop *p, bool verbose)
 {
 	size_t i;
 
@@ -97,13 +97,13 @@ static void prop_out(struct out *o, const struct rdiag_doc_cmp_prop *p, bool ver
 
 int doctor_compare(char **args, int nargs, bool json, bool verbose)
 {
-	struct rdiag_doc_compare *c;
+	struct rdiag_describe_compare *c;
 	size_t i, n, ndiff = 0, nsame = 0;
 	bool bad = false;
 	struct out *o;
 	int k;
 
-	if (rdiag_doc_compare_open(&c))
+	if (rdiag_describe_compare_open(&c, NULL))
 		tool_die("out of memory");
 	for (k = 0; k < nargs; k++) {
 		FILE *f;
@@ -118,14 +118,14 @@ int doctor_compare(char **args, int nargs, bool json, bool verbose)
 		doctor_compare_read(c, f, args[k]);
 		fclose(f);
 	}
-	if (rdiag_doc_compare_nhosts(c) < 2)
+	if (rdiag_describe_compare_nhosts(c) < 2)
 		tool_die("compare needs the documents of at least 2 hosts (got %zu)",
-			 rdiag_doc_compare_nhosts(c));
-	if (rdiag_doc_compare_run(c))
+			 rdiag_describe_compare_nhosts(c));
+	if (rdiag_describe_compare_run(c))
 		tool_die("out of memory");
-	n = rdiag_doc_compare_nprops(c);
+	n = rdiag_describe_compare_nprops(c);
 	for (i = 0; i < n; i++) {
-		const struct rdiag_doc_cmp_prop *p = rdiag_doc_compare_prop(c, i);
+		const struct rdiag_desc_cmp_prop *p = rdiag_describe_compare_prop(c, i);
 
 		if (p->ndiffer) {
 			ndiff++;
@@ -140,16 +140,16 @@ int doctor_compare(char **args, int nargs, bool json, bool verbose)
 	out_hold(o, true);
 	out_obj_begin(o, NULL);
 	out_str(o, "command", NULL, "compare");
-	out_u64(o, "hosts", "compare: %" PRIu64 " hosts", rdiag_doc_compare_nhosts(c));
+	out_u64(o, "hosts", "compare: %" PRIu64 " hosts", rdiag_describe_compare_nhosts(c));
 	out_text(o, ", %zu properties, %zu differ\n", n, ndiff);
 	out_arr_begin(o, "properties");
 	for (i = 0; i < n; i++)
-		prop_out(o, rdiag_doc_compare_prop(c, i), verbose);
+		prop_out(o, rdiag_describe_compare_prop(c, i), verbose);
 	out_arr_end(o);
 	if (nsame && !verbose)
 		out_text(o, "%zu properties are the same on every host (-v lists them)\n", nsame);
 	out_obj_end(o);
 	out_free(o);
-	rdiag_doc_compare_close(c);
+	rdiag_describe_compare_close(c);
 	return bad ? EXIT_FOUND : EXIT_OK;
 }

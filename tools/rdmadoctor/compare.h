@@ -8,9 +8,9 @@
  * property that breaks or degrades RDMA differs, 0 when none does, 2 unreadable input) */
 int doctor_compare(char **args, int nargs, bool json, bool verbose);
 
-struct rdiag_doc_compare;
+struct rdiag_describe_compare;
 /* add every document of f (one per non-empty line) to c, hosts named after name; a bad
  * document is fatal (exit 2 with the file and line) */
-void doctor_compare_read(struct rdiag_doc_compare *c, FILE *f, const char *name);
+void doctor_compare_read(struct rdiag_describe_compare *c, FILE *f, const char *name);
 
 #endif

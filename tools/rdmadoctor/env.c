@@ -15,6 +15,7 @@
 #include "common/esc.h"
 #include "common/out.h"
 #include "common/tool.h"
+#include "rdmadiag/describe.h"
 #include "rdmadiag/doctor.h"
 
 unsigned int doctor_env_for(const char *name)
@@ -71,14 +72,14 @@ static void var(struct out *o, const char *name, const char *fmt, ...)
  * (written as a comment line and a "gid_index_hosts" object) */
 static bool hosts_check(struct out *o, const struct rdiag_doc_env *e, const char *hosts)
 {
-	struct rdiag_doc_compare *c;
-	const struct rdiag_doc_cmp_prop *p = NULL;
+	struct rdiag_describe_compare *c;
+	const struct rdiag_desc_cmp_prop *p = NULL;
 	char name[96], ours[16];
 	size_t i, nother = 0;
 	bool differ;
 	FILE *f;
 
-	if (rdiag_doc_compare_open(&c))
+	if (rdiag_describe_compare_open(&c, NULL))
 		tool_die("out of memory");
 	f = strcmp(hosts, "-") ? fopen(hosts, "re") : stdin;
 	if (!f)
@@ -86,15 +87,15 @@ static bool hosts_check(struct out *o, const struct rdiag_doc_env *e, const char
 	doctor_compare_read(c, f, strcmp(hosts, "-") ? hosts : "stdin");
 	if (f != stdin)
 		fclose(f);
-	if (rdiag_doc_compare_run(c))
+	if (rdiag_describe_compare_run(c))
 		tool_die("out of memory");
 	snprintf(name, sizeof(name), "%s/%u.gid_index", e->dev, e->port);
 	snprintf(ours, sizeof(ours), "%d", e->gid_index);
-	for (i = 0; i < rdiag_doc_compare_nprops(c); i++)
-		if (!strcmp(rdiag_doc_compare_prop(c, i)->name, name))
-			p = rdiag_doc_compare_prop(c, i);
+	for (i = 0; i < rdiag_describe_compare_nprops(c); i++)
+		if (!strcmp(rdiag_describe_compare_prop(c, i)->name, name))
+			p = rdiag_describe_compare_prop(c, i);
 	out_obj_begin(o, "gid_index_hosts");
-	out_u64(o, "hosts", NULL, rdiag_doc_compare_nhosts(c));
+	out_u64(o, "hosts", NULL, rdiag_describe_compare_nhosts(c));
 	if (p && p->majority)
 		out_str(o, "majority", NULL, p->majority);
 	out_u64(o, "majority_hosts", NULL, p ? p->nmajority : 0);
@@ -113,7 +114,7 @@ static bool hosts_check(struct out *o, const struct rdiag_doc_env *e, const char
 	if (differ) {
 		out_text(o, "# WARNING: the GID index of %s/%u is not the same on every host (here %d; "
 			 "on the %zu hosts of %s: %s on %zu", tool_esc_tmp(e->dev), e->port,
-			 e->gid_index, rdiag_doc_compare_nhosts(c), tool_esc_tmp(hosts),
+			 e->gid_index, rdiag_describe_compare_nhosts(c), tool_esc_tmp(hosts),
 			 p && p->majority ? tool_esc_tmp(p->majority) : "none", p ? p->nmajority : 0);
 		for (i = 0; p && i < p->ndiffer && i < 8; i++)
 			out_text(o, ", %s=%s", tool_esc_tmp(p->differ[i].host),
@@ -124,7 +125,7 @@ static bool hosts_check(struct out *o, const struct rdiag_doc_env *e, const char
 			 "eval \"$(rdmadoctor env)\" in the job's prologue\n");
 	}
 	out_obj_end(o);
-	rdiag_doc_compare_close(c);
+	rdiag_describe_compare_close(c);
 	return differ;
 }
 

@@ -774,7 +774,7 @@ static int trace_live_main(int argc, char **argv, void *ctx)
 	}
 	set_clock_offset();
 	output = out_new(stdout, opts.json ? OUT_JSON : OUT_TEXT);
-	if (!output || rdiag_trace_conns_new(&conns) < 0) {
+	if (!output || rdiag_trace_conns_open(&conns, NULL) < 0) {
 		rdiag_trace_close(trace);
 		tool_die("out of memory");
 	}
@@ -787,7 +787,7 @@ static int trace_live_main(int argc, char **argv, void *ctx)
 			ret = EXIT_FOUND;
 	}
 	out_free(output);
-	rdiag_trace_conns_free(conns);
+	rdiag_trace_conns_close(conns);
 	rdiag_trace_close(trace);
 	rdiag_counters_close(nl);
 	free(sums);

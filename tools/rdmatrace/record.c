@@ -393,7 +393,8 @@ int trace_record_main(int argc, char **argv, void *ctx)
 	if (ro.thresholds)
 		rec_thresholds_load(ro.thresholds);	/* before the ring: a bad file changes nothing */
 
-	err = rdiag_ring_open(&ring, ro.file, ro.size);
+	err = rdiag_ring_open(&ring, &(struct rdiag_ring_opts){ .path = ro.file,
+							      .size = ro.size });
 	if (err == -EEXIST)
 		tool_die("cannot record into '%s': it exists and is not a ring of %" PRIu64 " bytes",
 			 ro.file, ro.size & ~(uint64_t)7);
@@ -425,7 +426,7 @@ int trace_record_main(int argc, char **argv, void *ctx)
 		tool_warn("recording without counters: %s", rdiag_counters_errmsg(NULL));
 		c = NULL;
 	}
-	if (rdiag_trace_conns_new(&rconns) < 0)
+	if (rdiag_trace_conns_open(&rconns, NULL) < 0)
 		tool_die("out of memory");
 	t = open_trace();
 	err = rdiag_rtmon_open(&mon, NULL);
@@ -438,7 +439,7 @@ int trace_record_main(int argc, char **argv, void *ctx)
 		 rdiag_ring_written(ring) + 1, rdiag_ring_wraps(ring));
 	rdiag_trace_close(t);
 	rdiag_rtmon_close(mon);
-	rdiag_trace_conns_free(rconns);
+	rdiag_trace_conns_close(rconns);
 	snapshot(NULL);
 	rec_thresholds_free();
 	rec_qps_free();

@@ -1,6 +1,6 @@
 /* rdmadiag/doctor.h: explain why rdma_connect fails (rdmadoctor).
  *
- * Three parts, all on one handle (struct rdiag_doctor) that owns every result:
+ * One handle (struct rdiag_doctor) owns every result of these parts:
  *   1. host checks: each appends structured findings (level, stable cause id, summary,
  *      evidence, fix hint).  rdiag_doctor_check_local() covers what needs no destination
  *      (devices, modules, device nodes, ports, GIDs, RoCE mode, MTU, netns, firewall, memlock);
@@ -12,9 +12,15 @@
  *      timed with its event and status, and the IB CM / hw counter deltas around it.
  *   3. a verdict: the first failing layer, a stable cause id, one sentence, evidence and
  *      the next step.
- * A listener (rdiag_doctor_listen) accepts attempts and reports each one; the two sides
- * exchange a small record (MTU, GID type) in the CM private data so that each can compare
- * the other end.
+ *   4. a listener (rdiag_doctor_listen) accepts attempts and reports each one; the two sides
+ *      exchange a small record (MTU, GID type) in the CM private data so that each can
+ *      compare the other end.
+ *   5. both ends: the listener serves this host's description (rdmadiag/describe.h) on a TCP
+ *      side channel, and its counters; the client compares the two ends
+ *      (rdiag_doctor_compare_peer) and takes the peer's counter deltas.
+ *   6. env: the device, port, GID index and ToS a job should use on this host.
+ * The completion-error explainer (rdmadiag/explain.h) and the fleet compare
+ * (rdmadiag/describe.h) need no doctor handle and are modules of their own.
  *
  * Functions return 0 or -errno and never print; rdiag_doctor_errmsg() explains the last
  * failure of the handle itself (a failed check is a finding, not an error).
@@ -220,49 +226,6 @@ struct rdiag_doc_env {
  * rdiag_doctor_errmsg(d) says which. */
 int rdiag_doctor_env(struct rdiag_doctor *d, const char *target, struct rdiag_doc_env *e);
 
-/* ---- compare: many hosts' 'rdmadoctor local -j' (rdmadoctor compare) ---- */
-struct rdiag_doc_compare;
-
-/* how likely a difference of a property is to break RDMA, most first */
-enum rdiag_cmp_impact {
-	RDIAG_CMP_BREAKS = 0,	/* port state, link layer, RoCE mode, GID index */
-	RDIAG_CMP_LARGE,	/* MTU, traffic class, PFC/ECN: large messages, lossless traffic */
-	RDIAG_CMP_DEGRADES,	/* link rate, memlock, netdev name */
-	RDIAG_CMP_INFO,		/* driver, firmware, kernel versions, anything else */
-};
-const char *rdiag_cmp_impact_name(enum rdiag_cmp_impact i);	/* "breaks" ... "info" */
-
-struct rdiag_doc_cmp_host {
-	const char *host;
-	const char *value;	/* NULL: the host does not have the property */
-};
-
-struct rdiag_doc_cmp_prop {
-	const char *name;	/* "host.kernel", "mlx5_0/1.gid_index" */
-	const char *field;	/* "kernel", "gid_index" */
-	enum rdiag_cmp_impact impact;
-	const char *why;	/* what a difference does */
-	const char *majority;	/* the most common value (NULL: most hosts do not have it) */
-	size_t nmajority;	/* hosts with it */
-	size_t ndiffer;		/* hosts with another value (or none), in the order added */
-	const struct rdiag_doc_cmp_host *differ;
-};
-
-/* 0 or -ENOMEM */
-int rdiag_doc_compare_open(struct rdiag_doc_compare **out);
-void rdiag_doc_compare_close(struct rdiag_doc_compare *c);
-const char *rdiag_doc_compare_errmsg(const struct rdiag_doc_compare *c);
-/* one host's document (len bytes): its "host" object; name when it has no host.hostname.
- * -EINVAL when it is no 'rdmadoctor local -j' document with a host object */
-int rdiag_doc_compare_add(struct rdiag_doc_compare *c, const char *json, size_t len,
-			  const char *name);
-size_t rdiag_doc_compare_nhosts(const struct rdiag_doc_compare *c);
-/* the properties of all hosts, those that differ first (by impact, then name), then those
- * that agree (by name); valid until the next add or close */
-int rdiag_doc_compare_run(struct rdiag_doc_compare *c);
-size_t rdiag_doc_compare_nprops(const struct rdiag_doc_compare *c);
-const struct rdiag_doc_cmp_prop *rdiag_doc_compare_prop(const struct rdiag_doc_compare *c,
-							size_t i);
 /* ---- both ends of one connection ----
  * A listener also serves a description of its host (the "host" object of rdmadoctor local
  * -j: devices, ports, netdevs and their MTUs, the GIDs that carry each address, the configfs

@@ -7,8 +7,8 @@
  * from and how sure it is), the mlx5 CQE syndrome, the device and the peer when the line names
  * them, and the likely causes ranked with the next check for each.  An mlx5 firmware command
  * failure (dmesg's "mlx5_cmd_check ... failed, status ...(0x3), syndrome (0x...)") is read
- * too.  Part of the doctor module (lib/doctor); needs no device.  No allocation: the record
- * holds everything, its strings are static or inside it. */
+ * too.  The explain module (lib/explain); needs no device and no handle.  No allocation: the
+ * record holds everything, its strings are static or inside it. */
 #ifndef RDMADIAG_EXPLAIN_H
 #define RDMADIAG_EXPLAIN_H
 #include <stdbool.h>

@@ -28,11 +28,13 @@
  * A reader skips (and counts) a record of a format or type it does not know, and one whose
  * payload does not decode, rather than guess.
  *
- * Functions return 0 or -errno and never print.  Errors of rdiag_ring_read /
- * rdiag_ring_open: -ENOENT no such file, -EBADMSG not a ring (bad magic, version or header
- * CRC), -ENODATA the file is shorter than its header says (truncated), -EISDIR a directory;
- * of rdiag_ring_open only: -EEXIST the file is not a ring of that size, -EPROTO it is one of
- * another payload format (neither is touched).
+ * Functions return 0 or -errno and never print; rdiag_ring_errmsg() says why in one line (of
+ * the handle's last failed call, or with NULL of the last failed rdiag_ring_open()).  Errors
+ * of rdiag_ring_read / rdiag_ring_open: -ENOENT no such file, -EBADMSG not a ring (bad magic,
+ * version or header CRC), -ENODATA the file is shorter than its header says (truncated),
+ * -EISDIR a directory; of rdiag_ring_open only: -EINVAL no path, or a size out of range,
+ * -EEXIST the file is not a ring of that size, -EPROTO it is one of another payload format
+ * (neither is touched).
  */
 #ifndef RDMADIAG_RING_H
 #define RDMADIAG_RING_H
@@ -66,20 +68,29 @@ enum rdiag_ring_type {
 
 struct rdiag_ring;
 
-/* create path as a ring of size bytes (RDIAG_RING_MIN_SIZE .. RDIAG_RING_MAX_SIZE), or, when
- * path is already a ring of that size, continue after its newest record.  An existing file
- * that is not a ring, or a ring of another size, is not touched: -EEXIST. */
-int rdiag_ring_open(struct rdiag_ring **r, const char *path, uint64_t size);
+struct rdiag_ring_opts {
+	const char *path;	/* the ring file (required) */
+	uint64_t size;		/* bytes, RDIAG_RING_MIN_SIZE .. RDIAG_RING_MAX_SIZE (rounded
+				 * down to a multiple of 8) */
+};
+
+/* create opts->path as a ring of opts->size bytes, or, when it is already a ring of that size,
+ * continue after its newest record.  An existing file that is not a ring, or a ring of
+ * another size, is not touched: -EEXIST.  On failure rdiag_ring_errmsg(NULL) says why. */
+int rdiag_ring_open(struct rdiag_ring **r, const struct rdiag_ring_opts *opts);
 /* the largest payload rdiag_ring_append takes for this ring */
 size_t rdiag_ring_max_payload(const struct rdiag_ring *r);
 /* write one record; -EMSGSIZE when len is over rdiag_ring_max_payload */
 int rdiag_ring_append(struct rdiag_ring *r, unsigned int type, uint64_t time_ns,
 		      const void *data, size_t len);
 /* copy the ring as it is now to path (a new file, mode 0644; an existing one is replaced) */
-int rdiag_ring_copy(const struct rdiag_ring *r, const char *path);
+int rdiag_ring_copy(struct rdiag_ring *r, const char *path);
 /* records written through this handle, laps of the data area (wraps) */
 uint64_t rdiag_ring_written(const struct rdiag_ring *r);
 uint64_t rdiag_ring_wraps(const struct rdiag_ring *r);
+/* one line about the handle's last failed call ("" when none); with r == NULL why the last
+ * failed rdiag_ring_open() of the process failed (librdmadiag(3), Conventions) */
+const char *rdiag_ring_errmsg(const struct rdiag_ring *r);
 void rdiag_ring_close(struct rdiag_ring *r);
 
 struct rdiag_ring_record {

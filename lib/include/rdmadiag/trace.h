@@ -183,8 +183,16 @@ struct rdiag_trace_conn {
 };
 
 struct rdiag_trace_conns;
-int rdiag_trace_conns_new(struct rdiag_trace_conns **cs);
-void rdiag_trace_conns_free(struct rdiag_trace_conns *cs);
+/* no option is defined yet: pass NULL (the struct is declared so that options can come
+ * without a new open function) */
+struct rdiag_trace_conns_opts;
+/* an assembler with no connection yet: 0, or -ENOMEM (rdiag_trace_conns_errmsg(NULL)) */
+int rdiag_trace_conns_open(struct rdiag_trace_conns **cs,
+			   const struct rdiag_trace_conns_opts *opts);
+/* one line about the handle's last failed call ("" when none); with cs == NULL why the last
+ * failed rdiag_trace_conns_open() of the process failed */
+const char *rdiag_trace_conns_errmsg(const struct rdiag_trace_conns *cs);
+void rdiag_trace_conns_close(struct rdiag_trace_conns *cs);
 typedef void (*rdiag_trace_conn_cb)(const struct rdiag_trace_conn *c, void *arg);
 /* feed one event (in time order); cb gets each connection when it ends (its cm.id is
  * destroyed, or it failed and is destroyed) */

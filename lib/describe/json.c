@@ -1,5 +1,5 @@
-/* A small JSON reader, enough for 'nft -j list ruleset' (which the firewall check reads):
- * a tree of nodes, depth-limited, strings unescaped (\uXXXX outside ASCII becomes '?').
+/* A small JSON reader, enough for the host description (format.c, and so the fleet compare),
+ * 'nft -j list ruleset' (the doctor's firewall check) and a peer's counters: a tree of nodes, depth-limited, strings unescaped (\uXXXX outside ASCII becomes '?').
  * Not a general-purpose parser: no streaming, whole input in memory. */
 #include <stdlib.h>
 #include <string.h>

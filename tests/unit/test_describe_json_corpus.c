@@ -1,5 +1,5 @@
-/* Replays the fuzz seed corpus of the doctor's JSON reader (tests/fuzz/corpus-json/, where every
- * crash the fuzzer finds is kept as a fixture) through the fuzz target itself
+/* Replays the fuzz seed corpus of lib/describe's JSON reader (tests/fuzz/corpus-json/,
+ * where every crash the fuzzer finds is kept as a fixture) through the fuzz target itself
  * (tests/fuzz/fuzz_json.c), so each one stays fixed in make check (and under
  * SANITIZE=address,undefined).  The target's invariant checks trap on a violation, which
  * fails this test. */

@@ -27,7 +27,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "doctor/internal.h"
+#include "internal.h"
 #include "rdmadiag/explain.h"
 #include "rdmadiag/selftest.h"
 

@@ -4,11 +4,14 @@
  * and firmware, the RoCE v2 GID a job would use (rdmadoctor env's choice), the configfs
  * default RoCE mode and ToS, the lossless chain (lib/fabric), and every address of the netdev
  * with the GID table index of its RoCE v2 and v1 GID; per host its name, kernel, rdmadiag
- * version and memlock limit.  doctor_desc_json.c writes it and reads it back.
+ * version and memlock limit.  format.c writes it and reads it back.  What it reads through
+ * is the caller's (struct rd_desc_src: the doctor's sysfs root, counters handle and verbs
+ * queries), so the description needs no doctor.
  *
  * Under RDMADIAG_SYSFS_ROOT the netdevs are not this host's: the addresses then come from the
  * GID table alone, and no device is queried through verbs (no active MTU). */
 #include <errno.h>
+#include <stdarg.h>
 #include <ifaddrs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +23,46 @@
 
 #include "internal.h"
 #include "rdmadiag/fabric.h"
+
+const struct rdiag_gid *rd_desc_v2_gid(const struct rdiag_port *p, const char *addr)
+{
+	const struct rdiag_gid *other = NULL;
+	size_t i;
+
+	for (i = 0; i < p->n_gids; i++) {
+		const struct rdiag_gid *g = &p->gids[i];
+
+		if (g->type != RDIAG_GID_ROCE_V2 || !g->routable)
+			continue;
+		if (addr) {
+			if (!strcmp(g->ip, addr))
+				return g;
+			continue;
+		}
+		if (g->ipv4)
+			return g;
+		if (!other)
+			other = g;
+	}
+	return other;
+}
+
+/* src->root followed by the formatted absolute path */
+static const char *root_path(const struct rd_desc_src *src, char *buf, size_t len,
+			     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static const char *root_path(const struct rd_desc_src *src, char *buf, size_t len,
+			     const char *fmt, ...)
+{
+	size_t off = (size_t)snprintf(buf, len, "%s", src->root);
+	va_list ap;
+
+	if (off >= len)
+		return buf;
+	va_start(ap, fmt);
+	vsnprintf(buf + off, len - off, fmt, ap);
+	va_end(ap);
+	return buf;
+}
 
 static void read_line(const char *path, char *buf, size_t len)
 {
@@ -111,14 +154,14 @@ static void add_addr(const struct rdiag_port *p, struct rd_desc_port *dp, const 
 }
 
 /* the netdev's addresses (getifaddrs), or under a fixture tree the GID table's */
-static void port_addrs(const struct rdiag_doctor *d, const struct rdiag_port *p,
+static void port_addrs(const struct rd_desc_src *src, const struct rdiag_port *p,
 		       struct ifaddrs *ifa, struct rd_desc_port *dp)
 {
 	struct ifaddrs *i;
 	char ip[46];
 	size_t g;
 
-	if (d->root[0]) {
+	if (src->root[0]) {
 		for (g = 0; g < p->n_gids; g++)
 			if (p->gids[g].ip[0])
 				add_addr(p, dp, p->gids[g].ip);
@@ -141,24 +184,25 @@ static void port_addrs(const struct rdiag_doctor *d, const struct rdiag_port *p,
 }
 
 /* rdma_cm's configfs defaults of a RoCE port: mode, ToS (the kernel's 0 without a group) */
-static void port_configfs(const struct rdiag_doctor *d, const char *dev, struct rd_desc_port *dp)
+static void port_configfs(const struct rd_desc_src *src, const char *dev,
+			  struct rd_desc_port *dp)
 {
 	char path[512], tos[16];
 	char *end;
 	long v;
 
-	rd_doc_path(d, path, sizeof(path),
-		    "/sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_mode", dev, dp->port);
+	root_path(src, path, sizeof(path),
+		  "/sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_mode", dev, dp->port);
 	read_line(path, dp->roce_mode, sizeof(dp->roce_mode));
-	rd_doc_path(d, path, sizeof(path),
-		    "/sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos", dev, dp->port);
+	root_path(src, path, sizeof(path),
+		  "/sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos", dev, dp->port);
 	read_line(path, tos, sizeof(tos));
 	v = strtol(tos, &end, 0);
 	dp->tos_configfs = tos[0] && end != tos && v >= 0 && v <= 255;
 	dp->tos = dp->tos_configfs ? (int)v : 0;
 }
 
-static void describe_port(struct rdiag_doctor *d, const struct rdiag_device *dev,
+static void describe_port(const struct rd_desc_src *src, const struct rdiag_device *dev,
 			  const struct rdiag_port *p, struct ifaddrs *ifa, struct rd_desc_port *dp)
 {
 	const struct rdiag_gid *g;
@@ -178,22 +222,23 @@ static void describe_port(struct rdiag_doctor *d, const struct rdiag_device *dev
 	snprintf(dp->netdev, sizeof(dp->netdev), "%s", p->netdev);
 	dp->port = p->port;
 	dp->mtu = p->mtu;
-	if (d->root[0] || rd_doc_query_port(d, dev->name, p->port, &dp->active_mtu, &dp->max_mtu))
+	if (src->root[0] || !src->query_port ||
+	    src->query_port(src->arg, dev->name, p->port, &dp->active_mtu, &dp->max_mtu))
 		dp->active_mtu = dp->max_mtu = 0;
 	if (!p->netdev[0] || strcmp(p->link_layer, "Ethernet"))
 		return;		/* what follows is RoCE's */
-	if ((g = rd_doc_v2_gid(p, NULL))) {
+	if ((g = rd_desc_v2_gid(p, NULL))) {
 		dp->gid_index = (int)g->index;
 		snprintf(dp->gid_addr, sizeof(dp->gid_addr), "%s", g->ip);
 	}
-	port_configfs(d, dev->name, dp);
+	port_configfs(src, dev->name, dp);
 	port_lossless(dev->name, p, dp);
-	port_addrs(d, p, ifa, dp);
+	port_addrs(src, p, ifa, dp);
 }
 
-int rd_desc_local(struct rdiag_doctor *d, struct rd_desc *h)
+int rd_desc_local(const struct rd_desc_src *src, struct rd_desc *h)
 {
-	struct rdiag_counters *c;
+	struct rdiag_counters *c = src->cnt;
 	struct rdiag_devices *devs = NULL;
 	struct ifaddrs *ifa = NULL;
 	struct utsname u;
@@ -208,13 +253,13 @@ int rd_desc_local(struct rdiag_doctor *d, struct rd_desc *h)
 	memlock(h->memlock, sizeof(h->memlock));
 	/* a fresh discovery: a listener's description must show the host as it is now; a host
 	 * whose devices cannot be listed is described without ports */
-	if (rd_doc_devices(d, &c, NULL) || !c || rdiag_counters_discover(c, &devs))
+	if (!c || rdiag_counters_discover(c, &devs))
 		return 0;
-	if (!d->root[0] && getifaddrs(&ifa))
+	if (!src->root[0] && getifaddrs(&ifa))
 		ifa = NULL;
 	for (i = 0; i < devs->n; i++)
 		for (j = 0; j < devs->dev[i].n_ports && h->nports < RD_DESC_PORTS; j++)
-			describe_port(d, &devs->dev[i], &devs->dev[i].ports[j], ifa,
+			describe_port(src, &devs->dev[i], &devs->dev[i].ports[j], ifa,
 				      &h->port[h->nports++]);
 	if (ifa)
 		freeifaddrs(ifa);

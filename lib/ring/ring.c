@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <libdeflate.h>
 
+#include "open_error.h"
 #include "rdmadiag/ring.h"
 
 #define RING_MAGIC "RDIAGRNG"
@@ -27,7 +28,12 @@ struct rdiag_ring {
 	uint64_t written, wraps;
 	unsigned char *buf;	/* one record, header + payload */
 	size_t max_payload;
+	char path[4096];	/* for the messages */
+	char err[4352];		/* rdiag_ring_errmsg(r) */
 };
+
+/* why the last failed rdiag_ring_open() of the process failed */
+static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
 
 static uint64_t align_up(uint64_t v)
 {
@@ -255,24 +261,61 @@ static int ring_resume(struct rdiag_ring *r, int fd, uint64_t size)
 	return rc;
 }
 
-int rdiag_ring_open(struct rdiag_ring **rp, const char *path, uint64_t size)
+/* the reason of a failed open, in the words of ring.h's error list */
+static void open_failed(const char *path, uint64_t size, int rc)
+{
+	switch (rc) {
+	case -EINVAL:
+		rd_open_error_set(&open_err, "ring size %llu is outside %llu..%llu bytes",
+				  (unsigned long long)size, (unsigned long long)RDIAG_RING_MIN_SIZE,
+				  (unsigned long long)RDIAG_RING_MAX_SIZE);
+		break;
+	case -EEXIST:
+		rd_open_error_set(&open_err, "'%s' exists and is not a ring of %llu bytes", path,
+				  (unsigned long long)size);
+		break;
+	case -EPROTO:
+		rd_open_error_set(&open_err, "'%s' is a ring of another payload format than %d",
+				  path, RDIAG_RING_FORMAT);
+		break;
+	default:
+		rd_open_error_set(&open_err, "'%s': %s", path, strerror(-rc));
+	}
+}
+
+int rdiag_ring_open(struct rdiag_ring **rp, const struct rdiag_ring_opts *opts)
 {
 	struct rdiag_ring *r;
 	unsigned char hdr[RDIAG_RING_HDR_LEN];
+	uint64_t size;
 	int rc;
 
-	*rp = NULL;
-	if (size < RDIAG_RING_MIN_SIZE || size > RDIAG_RING_MAX_SIZE)
+	if (!rp) {
+		rd_open_error_set(&open_err, "rdiag_ring_open: no place for the handle");
 		return -EINVAL;
+	}
+	*rp = NULL;
+	if (!opts || !opts->path) {
+		rd_open_error_set(&open_err, "rdiag_ring_open: no file named");
+		return -EINVAL;
+	}
+	size = opts->size;
+	if (size < RDIAG_RING_MIN_SIZE || size > RDIAG_RING_MAX_SIZE) {
+		open_failed(opts->path, size, -EINVAL);
+		return -EINVAL;
+	}
 	size &= ~(uint64_t)(REC_ALIGN - 1);
 	r = calloc(1, sizeof(*r));
-	if (!r)
+	if (!r) {
+		open_failed(opts->path, size, -ENOMEM);
 		return -ENOMEM;
+	}
+	snprintf(r->path, sizeof(r->path), "%s", opts->path);
 	r->size = size;
 	r->off = RDIAG_RING_HDR_LEN;
 	r->max_payload = max_payload_for(size);
 	r->buf = malloc(RDIAG_RING_REC_HDR_LEN + r->max_payload);
-	r->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	r->fd = open(opts->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (!r->buf || r->fd < 0) {
 		rc = r->buf ? -errno : -ENOMEM;
 		goto fail;
@@ -292,6 +335,7 @@ int rdiag_ring_open(struct rdiag_ring **rp, const char *path, uint64_t size)
 	*rp = r;
 	return 0;
 fail:
+	open_failed(opts->path, size, rc);
 	if (r->fd >= 0)
 		close(r->fd);
 	free(r->buf);
@@ -311,8 +355,11 @@ int rdiag_ring_append(struct rdiag_ring *r, unsigned int type, uint64_t time_ns,
 	unsigned char *p = r->buf;
 	ssize_t w;
 
-	if (len > r->max_payload)
+	if (len > r->max_payload) {
+		snprintf(r->err, sizeof(r->err), "a record of %zu bytes is over the ring's largest "
+			 "payload, %zu", len, r->max_payload);
 		return -EMSGSIZE;
+	}
 	if (r->off + total > r->size) {
 		r->off = RDIAG_RING_HDR_LEN;
 		r->wraps++;
@@ -327,17 +374,19 @@ int rdiag_ring_append(struct rdiag_ring *r, unsigned int type, uint64_t time_ns,
 		memcpy(p + RDIAG_RING_REC_HDR_LEN, data, len);
 	put32(p + 12, rec_crc(p, len));
 	w = pwrite(r->fd, p, total, (off_t)r->off);
-	if (w < 0)
-		return -errno;
-	if ((size_t)w != total)
-		return -EIO;
+	if (w < 0 || (size_t)w != total) {
+		int rc = w < 0 ? -errno : -EIO;
+
+		snprintf(r->err, sizeof(r->err), "'%s': %s", r->path, strerror(-rc));
+		return rc;
+	}
 	r->off += align_up(total);
 	r->seq++;
 	r->written++;
 	return 0;
 }
 
-int rdiag_ring_copy(const struct rdiag_ring *r, const char *path)
+static int ring_copy(const struct rdiag_ring *r, const char *path)
 {
 	char tmp[4096];
 	unsigned char *buf;
@@ -375,6 +424,16 @@ int rdiag_ring_copy(const struct rdiag_ring *r, const char *path)
 	return rc;
 }
 
+int rdiag_ring_copy(struct rdiag_ring *r, const char *path)
+{
+	int rc = ring_copy(r, path);
+
+	if (rc)
+		snprintf(r->err, sizeof(r->err), "cannot copy the ring to '%s': %s", path,
+			 strerror(-rc));
+	return rc;
+}
+
 uint64_t rdiag_ring_written(const struct rdiag_ring *r)
 {
 	return r->written;
@@ -383,6 +442,11 @@ uint64_t rdiag_ring_written(const struct rdiag_ring *r)
 uint64_t rdiag_ring_wraps(const struct rdiag_ring *r)
 {
 	return r->wraps;
+}
+
+const char *rdiag_ring_errmsg(const struct rdiag_ring *r)
+{
+	return r ? r->err : rd_open_error_get(&open_err);
 }
 
 void rdiag_ring_close(struct rdiag_ring *r)

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "doctor/internal.h"
+#include "internal.h"
 #include "rdmadiag/explain.h"
 
 struct mlx5_synd {

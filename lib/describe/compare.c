@@ -2,8 +2,8 @@
  * property: the majority value and the hosts that differ, ranked by how likely the difference
  * is to break RDMA.
  *
- * Each document is read by the one parser of the host description (doctor_desc_json.c, the
- * object a listener also serves).  A property is a scalar member of "host" ("host.kernel")
+ * Each document is read by the one parser of the host description (format.c, the object a
+ * listener also serves).  A property is a scalar member of "host" ("host.kernel")
  * or of one of its ports ("mlx5_0/1.gid_index"); members that name the host itself
  * (hostname, gid_addr, addrs) are not compared.  Each port also gives "mlx5_0/1.present": a
  * host without the port differs there, once, and is left out of the port's other fields.
@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "open_error.h"
+#include "rdmadiag/describe.h"
 
 struct impact_row {
 	const char *field;
@@ -82,11 +84,11 @@ struct val {
 };
 
 struct prop {
-	struct rdiag_doc_cmp_prop pub;
+	struct rdiag_desc_cmp_prop pub;
 	char *name;
 	struct val *vals;
 	size_t nvals, cap;
-	struct rdiag_doc_cmp_host *differ;
+	struct rdiag_desc_cmp_host *differ;
 	struct prop *port;	/* the port's "present" property: hosts without the port are
 				 * left out of its fields (they differ once, there) */
 	struct prop *hnext;
@@ -94,7 +96,7 @@ struct prop {
 
 #define NBUCKETS 1024
 
-struct rdiag_doc_compare {
+struct rdiag_describe_compare {
 	char **hosts;
 	size_t nhosts, hcap;
 	struct prop **props;
@@ -112,13 +114,25 @@ static unsigned int hash(const char *s)
 	return h % NBUCKETS;
 }
 
-int rdiag_doc_compare_open(struct rdiag_doc_compare **out)
+/* why the last failed rdiag_describe_compare_open() of the process failed */
+static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
+
+int rdiag_describe_compare_open(struct rdiag_describe_compare **out,
+				const struct rdiag_describe_compare_opts *opts)
 {
+	if (!out) {
+		rd_open_error_set(&open_err, "rdiag_describe_compare_open: no place for the handle");
+		return -EINVAL;
+	}
 	*out = calloc(1, sizeof(**out));
-	return *out ? 0 : -ENOMEM;
+	if (!*out) {
+		rd_open_error_set(&open_err, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	return 0;
 }
 
-static void free_results(struct rdiag_doc_compare *c)
+static void free_results(struct rdiag_describe_compare *c)
 {
 	size_t i;
 
@@ -128,7 +142,7 @@ static void free_results(struct rdiag_doc_compare *c)
 	}
 }
 
-void rdiag_doc_compare_close(struct rdiag_doc_compare *c)
+void rdiag_describe_compare_close(struct rdiag_describe_compare *c)
 {
 	size_t i, j;
 
@@ -149,17 +163,17 @@ void rdiag_doc_compare_close(struct rdiag_doc_compare *c)
 	free(c);
 }
 
-const char *rdiag_doc_compare_errmsg(const struct rdiag_doc_compare *c)
+const char *rdiag_describe_compare_errmsg(const struct rdiag_describe_compare *c)
 {
-	return c->errmsg;
+	return c ? c->errmsg : rd_open_error_get(&open_err);
 }
 
-size_t rdiag_doc_compare_nhosts(const struct rdiag_doc_compare *c)
+size_t rdiag_describe_compare_nhosts(const struct rdiag_describe_compare *c)
 {
 	return c->nhosts;
 }
 
-static struct prop *prop_get(struct rdiag_doc_compare *c, const char *name, const char *field)
+static struct prop *prop_get(struct rdiag_describe_compare *c, const char *name, const char *field)
 {
 	unsigned int h = hash(name);
 	struct prop *p;
@@ -197,7 +211,7 @@ static struct prop *prop_get(struct rdiag_doc_compare *c, const char *name, cons
 	return p;
 }
 
-static int add_pair(struct rdiag_doc_compare *c, const char *prefix, const char *key,
+static int add_pair(struct rdiag_describe_compare *c, const char *prefix, const char *key,
 		    const char *value, struct prop *port, struct prop **out)
 {
 	char name[256];
@@ -234,13 +248,13 @@ static int add_pair(struct rdiag_doc_compare *c, const char *prefix, const char 
 }
 
 /* a member that is known ("" and -1 are not) */
-static int add_str(struct rdiag_doc_compare *c, const char *prefix, const char *key,
+static int add_str(struct rdiag_describe_compare *c, const char *prefix, const char *key,
 		   const char *value, struct prop *port)
 {
 	return value[0] ? add_pair(c, prefix, key, value, port, NULL) : 0;
 }
 
-static int add_int(struct rdiag_doc_compare *c, const char *prefix, const char *key, long v,
+static int add_int(struct rdiag_describe_compare *c, const char *prefix, const char *key, long v,
 		   struct prop *port)
 {
 	char buf[24];
@@ -252,7 +266,7 @@ static int add_int(struct rdiag_doc_compare *c, const char *prefix, const char *
 }
 
 /* every compared member of one port, in the order of the host object */
-static int add_port(struct rdiag_doc_compare *c, const struct rd_desc_port *p)
+static int add_port(struct rdiag_describe_compare *c, const struct rd_desc_port *p)
 {
 	struct prop *present = NULL;
 	char pre[96];
@@ -283,8 +297,8 @@ static int add_port(struct rdiag_doc_compare *c, const struct rd_desc_port *p)
 	return ret;
 }
 
-/* one host's description (doctor_desc_json.c's parser); its name from hostname, else name */
-static int add_host(struct rdiag_doc_compare *c, const struct rd_desc *h, const char *name)
+/* one host's description (format.c's parser); its name from hostname, else name */
+static int add_host(struct rdiag_describe_compare *c, const struct rd_desc *h, const char *name)
 {
 	char *hname = strdup(h->host[0] ? h->host : name ? name : "?");
 	size_t i;
@@ -312,7 +326,7 @@ static int add_host(struct rdiag_doc_compare *c, const struct rd_desc *h, const 
 	return ret;
 }
 
-int rdiag_doc_compare_add(struct rdiag_doc_compare *c, const char *json, size_t len,
+int rdiag_describe_compare_add(struct rdiag_describe_compare *c, const char *json, size_t len,
 			  const char *name)
 {
 	struct rd_desc *h;
@@ -357,7 +371,7 @@ static int cmp_prop(const void *a, const void *b)
 }
 
 /* byhost: scratch of nhosts pointers; has: scratch of nhosts flags */
-static int judge(struct rdiag_doc_compare *c, struct prop *p, const char **byhost, bool *has)
+static int judge(struct rdiag_describe_compare *c, struct prop *p, const char **byhost, bool *has)
 {
 	size_t i, run, best = 0, nhosts = c->nhosts, absent;
 	const char *maj = NULL;
@@ -409,7 +423,7 @@ static int judge(struct rdiag_doc_compare *c, struct prop *p, const char **byhos
 	return 0;
 }
 
-int rdiag_doc_compare_run(struct rdiag_doc_compare *c)
+int rdiag_describe_compare_run(struct rdiag_describe_compare *c)
 {
 	const char **byhost;
 	bool *has;
@@ -435,12 +449,12 @@ int rdiag_doc_compare_run(struct rdiag_doc_compare *c)
 	return 0;
 }
 
-size_t rdiag_doc_compare_nprops(const struct rdiag_doc_compare *c)
+size_t rdiag_describe_compare_nprops(const struct rdiag_describe_compare *c)
 {
 	return c->nprops;
 }
 
-const struct rdiag_doc_cmp_prop *rdiag_doc_compare_prop(const struct rdiag_doc_compare *c,
+const struct rdiag_desc_cmp_prop *rdiag_describe_compare_prop(const struct rdiag_describe_compare *c,
 							size_t i)
 {
 	return i < c->nprops ? &c->props[i]->pub : NULL;
