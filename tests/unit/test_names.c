@@ -115,11 +115,29 @@ static void rej_reasons(void)
 						 RDIAG_REJ_INVALID_SERVICE_ID), "listens") != NULL);
 }
 
+static void port_states(void)
+{
+	/* enum rdiag_port_state has the values of libibverbs' enum ibv_port_state */
+	EXPECT_EQ(RDIAG_PORT_NOP, IBV_PORT_NOP);
+	EXPECT_EQ(RDIAG_PORT_DOWN, IBV_PORT_DOWN);
+	EXPECT_EQ(RDIAG_PORT_INIT, IBV_PORT_INIT);
+	EXPECT_EQ(RDIAG_PORT_ARMED, IBV_PORT_ARMED);
+	EXPECT_EQ(RDIAG_PORT_ACTIVE, IBV_PORT_ACTIVE);
+	EXPECT_EQ(RDIAG_PORT_ACTIVE_DEFER, IBV_PORT_ACTIVE_DEFER);
+	EXPECT_STREQ(rdiag_port_state_name(RDIAG_PORT_NOP), "NOP");
+	EXPECT_STREQ(rdiag_port_state_name(RDIAG_PORT_DOWN), "DOWN");
+	EXPECT_STREQ(rdiag_port_state_name(RDIAG_PORT_INIT), "INIT");
+	EXPECT_STREQ(rdiag_port_state_name(RDIAG_PORT_ARMED), "ARMED");
+	EXPECT_STREQ(rdiag_port_state_name(RDIAG_PORT_ACTIVE_DEFER), "ACTIVE_DEFER");
+	EXPECT_TRUE(rdiag_port_state_name(255) == NULL);
+}
+
 int main(void)
 {
 	rej_reasons();
 	qp_types();
 	qp_states();
+	port_states();
 	port_spaces();
 	mtus();
 	unknown_is_null();

@@ -563,11 +563,10 @@ static void path_records(struct out *o, struct rdiag_flow_table *ft)
 	out_arr_end(o);
 }
 
+/* a PortInfo PortState code of 0..4; "?" for the others (ACTIVE_DEFER included) */
 static const char *port_state_str(unsigned int s)
 {
-	static const char *const n[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE" };
-
-	return s < sizeof(n) / sizeof(n[0]) ? n[s] : "?";
+	return s < RDIAG_PORT_ACTIVE_DEFER ? rdiag_port_state_name((uint8_t)s) : "?";
 }
 
 static void events(struct out *o, struct rdiag_flow_table *ft)

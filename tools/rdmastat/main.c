@@ -1344,7 +1344,7 @@ static int cmd_devices(int argc, char **argv, void *ctx)
 					out_u64(output, "mtu", ", mtu %" PRIu64 ")", p->mtu);
 				else if (p->ifindex)
 					out_text(output, ")");
-				out_text(output, " (%s)\n", p->state == 4 ? "Up" : "Down");
+				out_text(output, " (%s)\n", p->state == RDIAG_PORT_ACTIVE ? "Up" : "Down");
 			}
 			out_u64(output, "hw_counters_lifespan_ms", NULL, p->hw_lifespan_ms);
 			port_status(d->name, p->port);

@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <rdmadiag/packet.h>	/* enum rdiag_port_state, rdiag_port_state_name() */
 
 #ifdef __cplusplus
 extern "C" {
@@ -90,7 +91,7 @@ struct rdiag_gid {
 
 struct rdiag_port {
 	uint32_t port;			/* 1-based */
-	uint8_t state;			/* IB port state: 1 DOWN .. 4 ACTIVE (0 unknown) */
+	uint8_t state;			/* enum rdiag_port_state: 1 DOWN .. 4 ACTIVE (0 unknown) */
 	uint8_t phys_state;		/* 5 LINK_UP, 3 DISABLED ... (0 unknown) */
 	char rate[48];			/* "100 Gb/sec (4X EDR)" ("" unknown) */
 	char link_layer[16];		/* "InfiniBand" / "Ethernet" */
@@ -146,7 +147,7 @@ void rdiag_counters_devices_free(struct rdiag_devices *d);
 const struct rdiag_device *rdiag_counters_device_find(const struct rdiag_devices *d,
 						      const char *name);
 
-const char *rdiag_port_state_name(uint8_t state);	/* "ACTIVE"; NULL when unnamed */
+/* port state names: rdiag_port_state_name() and enum rdiag_port_state in rdmadiag/packet.h */
 const char *rdiag_port_phys_state_name(uint8_t phys);	/* "LINK_UP"; NULL when unnamed */
 const char *rdiag_gid_type_name(enum rdiag_gid_type t);	/* "RoCE v2" */
 const char *rdiag_origin_name(enum rdiag_origin o);	/* "netlink", "sysfs", "pma", "cm" */

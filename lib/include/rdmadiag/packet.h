@@ -627,6 +627,21 @@ const char *rdiag_mad_comp_name(const struct rdiag_mad_attr *a, unsigned int bit
  * (off + bits + 7) / 8 bytes are there (a decoded layout guarantees it for its fields) */
 uint64_t rdiag_mad_bits(const uint8_t *rec, unsigned int off, unsigned int bits);
 
+/* Port states: IBA 14.2.5.6 PortInfo PortState, the same values as the kernel's enum
+ * ib_port_state, enum ibv_port_state and the number in sysfs ports/N/state.  The one name
+ * table of port states (MAD decoding, discovery, rdmatrace, rdmatop) */
+enum rdiag_port_state {
+	RDIAG_PORT_NOP = 0,
+	RDIAG_PORT_DOWN = 1,
+	RDIAG_PORT_INIT = 2,
+	RDIAG_PORT_ARMED = 3,
+	RDIAG_PORT_ACTIVE = 4,
+	RDIAG_PORT_ACTIVE_DEFER = 5,
+};
+/* 0..5 -> "NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER" (iproute2 rdma's
+ * strings); NULL for other values */
+const char *rdiag_port_state_name(uint8_t state);
+
 /* MTU code 1..5 (IBA PathMTU, the same values as enum ibv_mtu) -> 256..4096 bytes;
  * 0 when invalid */
 unsigned int rdiag_mtu_bytes(unsigned int code);
