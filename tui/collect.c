@@ -339,6 +339,7 @@ static void copy_qps(struct rt_collector *c, struct rt_snap *s)
 		snprintf(o->type, sizeof(o->type), "%s", name_or_unknown(rdiag_qp_type_name(q[i].type)));
 		snprintf(o->state, sizeof(o->state), "%s",
 			 name_or_unknown(rdiag_qp_state_name(q[i].state)));
+		o->qp_state = q[i].state;
 		o->sq_psn = q[i].sq_psn;
 		o->rq_psn = q[i].rq_psn;
 		o->has_psn = q[i].has_rq_psn;

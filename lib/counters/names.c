@@ -53,8 +53,12 @@ const char *rdiag_qp_type_name(unsigned int type)
 
 const char *rdiag_qp_state_name(unsigned int s)
 {
-	/* enum ib_qp_state, the same values as enum ibv_qp_state */
-	static const char *const t[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR" };
+	/* enum rdiag_qp_state: enum ib_qp_state, the same values as enum ibv_qp_state */
+	static const char *const t[] = {
+		[RDIAG_QPS_RESET] = "RESET", [RDIAG_QPS_INIT] = "INIT", [RDIAG_QPS_RTR] = "RTR",
+		[RDIAG_QPS_RTS] = "RTS", [RDIAG_QPS_SQD] = "SQD", [RDIAG_QPS_SQE] = "SQE",
+		[RDIAG_QPS_ERR] = "ERR",
+	};
 
 	return NAME_OR_NULL(t, s);
 }

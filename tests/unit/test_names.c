@@ -38,6 +38,15 @@ static void qp_states(void)
 	EXPECT_STREQ(rdiag_qp_state_name(IBV_QPS_SQE), "SQE");
 	EXPECT_STREQ(rdiag_qp_state_name(IBV_QPS_ERR), "ERR");
 	EXPECT_TRUE(rdiag_qp_state_name(IBV_QPS_ERR + 1) == NULL);
+	/* and so has enum rdiag_qp_state */
+	EXPECT_EQ(RDIAG_QPS_RESET, IBV_QPS_RESET);
+	EXPECT_EQ(RDIAG_QPS_INIT, IBV_QPS_INIT);
+	EXPECT_EQ(RDIAG_QPS_RTR, IBV_QPS_RTR);
+	EXPECT_EQ(RDIAG_QPS_RTS, IBV_QPS_RTS);
+	EXPECT_EQ(RDIAG_QPS_SQD, IBV_QPS_SQD);
+	EXPECT_EQ(RDIAG_QPS_SQE, IBV_QPS_SQE);
+	EXPECT_EQ(RDIAG_QPS_ERR, IBV_QPS_ERR);
+	EXPECT_STREQ(rdiag_qp_state_name(RDIAG_QPS_ERR), "ERR");
 	/* the port and rdma_cm states follow the same rule */
 	EXPECT_STREQ(rdiag_port_state_name(4), "ACTIVE");
 	EXPECT_TRUE(rdiag_port_state_name(6) == NULL);
