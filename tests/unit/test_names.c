@@ -141,12 +141,46 @@ static void port_states(void)
 	EXPECT_TRUE(rdiag_port_state_name(255) == NULL);
 }
 
+static void mad_classes(void)
+{
+	/* enum rdiag_mad_class: the IBTA numbers, and the one name table agrees with them */
+	EXPECT_EQ(RDIAG_MAD_CLASS_SUBN_LID_ROUTED, 0x01);
+	EXPECT_EQ(RDIAG_MAD_CLASS_SUBN_ADM, 0x03);
+	EXPECT_EQ(RDIAG_MAD_CLASS_PERF, 0x04);
+	EXPECT_EQ(RDIAG_MAD_CLASS_CM, 0x07);
+	EXPECT_EQ(RDIAG_MAD_CLASS_SUBN_DIRECTED, 0x81);
+	EXPECT_STREQ(rdiag_mad_class_name(RDIAG_MAD_CLASS_SUBN_LID_ROUTED), "SUBN_LID_ROUTED");
+	EXPECT_STREQ(rdiag_mad_class_name(RDIAG_MAD_CLASS_SUBN_DIRECTED), "SUBN_DIRECTED_ROUTE");
+	EXPECT_STREQ(rdiag_mad_class_name(RDIAG_MAD_CLASS_SUBN_ADM), "SUBN_ADM");
+	EXPECT_STREQ(rdiag_mad_class_name(RDIAG_MAD_CLASS_BM), "BM");
+	EXPECT_STREQ(rdiag_mad_class_name(RDIAG_MAD_CLASS_DEVICE_MGMT), "DEVICE_MGMT");
+	EXPECT_STREQ(rdiag_mad_class_name(RDIAG_MAD_CLASS_SNMP), "SNMP");
+	EXPECT_STREQ(rdiag_mad_class_name(RDIAG_MAD_CLASS_CONG_MGMT), "CONG_MGMT");
+	EXPECT_TRUE(rdiag_mad_class_name(RDIAG_MAD_CLASS_VENDOR_RANGE2_START) == NULL);
+	/* attributes */
+	EXPECT_STREQ(rdiag_mad_attr_name(RDIAG_MAD_CLASS_SUBN_ADM, RDIAG_MAD_ATTR_PATH_RECORD),
+		     "PathRecord");
+	EXPECT_STREQ(rdiag_mad_attr_name(RDIAG_MAD_CLASS_SUBN_LID_ROUTED, RDIAG_MAD_ATTR_PORT_INFO),
+		     "PortInfo");
+	EXPECT_STREQ(rdiag_mad_attr_name(RDIAG_MAD_CLASS_SUBN_DIRECTED, RDIAG_MAD_ATTR_NODE_INFO),
+		     "NodeInfo");
+	EXPECT_STREQ(rdiag_mad_attr_name(RDIAG_MAD_CLASS_SUBN_DIRECTED, RDIAG_MAD_ATTR_NODE_DESC),
+		     "NodeDescription");
+	EXPECT_STREQ(rdiag_mad_attr_name(RDIAG_MAD_CLASS_SUBN_LID_ROUTED, RDIAG_MAD_ATTR_NOTICE),
+		     "Notice");
+	EXPECT_STREQ(rdiag_mad_attr_name(RDIAG_MAD_CLASS_SUBN_ADM, RDIAG_MAD_ATTR_CLASS_PORT_INFO),
+		     "ClassPortInfo");
+	EXPECT_STREQ(rdiag_mad_attr_name(RDIAG_MAD_CLASS_CM, RDIAG_CM_REQ), "REQ");
+	EXPECT_STREQ(rdiag_mad_attr_name(RDIAG_MAD_CLASS_CM, RDIAG_CM_APR), "APR");
+}
+
 int main(void)
 {
 	rej_reasons();
 	qp_types();
 	qp_states();
 	port_states();
+	mad_classes();
 	port_spaces();
 	mtus();
 	unknown_is_null();

@@ -284,7 +284,36 @@ struct rdiag_mad {
 	uint32_t first_record;
 };
 
-/* IB CM (management class 0x07) attribute IDs */
+/* MAD management classes (IBTA vol 1 13.4.4 "Management Class values", the kernel's
+ * IB_MGMT_CLASS_*); rdiag_mad_class_name() names them */
+enum rdiag_mad_class {
+	RDIAG_MAD_CLASS_SUBN_LID_ROUTED = 0x01,	/* SMP, LID-routed */
+	RDIAG_MAD_CLASS_SUBN_ADM = 0x03,	/* SA (subnet administration) */
+	RDIAG_MAD_CLASS_PERF = 0x04,		/* PerfMgt */
+	RDIAG_MAD_CLASS_BM = 0x05,		/* baseboard management */
+	RDIAG_MAD_CLASS_DEVICE_MGMT = 0x06,
+	RDIAG_MAD_CLASS_CM = 0x07,		/* communication management */
+	RDIAG_MAD_CLASS_SNMP = 0x08,
+	RDIAG_MAD_CLASS_VENDOR_RANGE1_START = 0x09,	/* vendor classes without RMPP */
+	RDIAG_MAD_CLASS_VENDOR_RANGE1_END = 0x0F,
+	RDIAG_MAD_CLASS_CONG_MGMT = 0x21,	/* congestion control */
+	RDIAG_MAD_CLASS_VENDOR_RANGE2_START = 0x30,	/* vendor classes with an RMPP header */
+	RDIAG_MAD_CLASS_VENDOR_RANGE2_END = 0x4F,
+	RDIAG_MAD_CLASS_SUBN_DIRECTED = 0x81,	/* SMP, directed-route */
+};
+
+/* attribute IDs of the SMP and SA classes the library looks for (IBTA vol 1 14.2.5, 15.2.5;
+ * the CM's are enum rdiag_cm_msg) */
+enum rdiag_mad_attr_id {
+	RDIAG_MAD_ATTR_CLASS_PORT_INFO = 0x0001,	/* every class */
+	RDIAG_MAD_ATTR_NOTICE = 0x0002,			/* SMP and SA: traps and reports */
+	RDIAG_MAD_ATTR_NODE_DESC = 0x0010,		/* SMP */
+	RDIAG_MAD_ATTR_NODE_INFO = 0x0011,		/* SMP */
+	RDIAG_MAD_ATTR_PORT_INFO = 0x0015,		/* SMP */
+	RDIAG_MAD_ATTR_PATH_RECORD = 0x0035,		/* SA */
+};
+
+/* IB CM (management class 0x07, RDIAG_MAD_CLASS_CM) attribute IDs */
 enum rdiag_cm_msg {
 	RDIAG_CM_CLASSPORTINFO = 0x0001,
 	RDIAG_CM_REQ = 0x0010,
