@@ -376,7 +376,7 @@ void rt_model_reset_baseline(struct rt_model *m)
 
 bool rt_qp_is_bad(const struct rt_qp *q)
 {
-	return !strcmp(q->state, "ERR") || !strcmp(q->state, "SQE");
+	return q->qp_state == RDIAG_QPS_ERR || q->qp_state == RDIAG_QPS_SQE;
 }
 
 bool rt_cm_is_pending(const struct rt_cmid *c)
@@ -521,14 +521,16 @@ size_t rt_sort_ctrs(const struct rt_port *p, const char *filter, bool hide_quiet
 	return n;
 }
 
-static int state_rank(const char *s)
+static int state_rank(unsigned int s)
 {
-	/* trouble first: ERR, SQE, then the transient states, RTS last */
-	static const char *const order[] = { "ERR", "SQE", "SQD", "RESET", "INIT", "RTR", "RTS" };
+	/* trouble first: ERR, SQE, then the transient states, RTS last, an unnamed one after */
+	static const uint8_t order[] = { RDIAG_QPS_ERR, RDIAG_QPS_SQE, RDIAG_QPS_SQD,
+					 RDIAG_QPS_RESET, RDIAG_QPS_INIT, RDIAG_QPS_RTR,
+					 RDIAG_QPS_RTS };
 	size_t i;
 
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if (!strcmp(s, order[i]))
+		if (s == order[i])
 			return (int)i;
 	return (int)i;
 }
@@ -543,7 +545,7 @@ static int cmp_qp(const void *a, const void *b, void *arg)
 	switch ((enum rt_qp_key)x->key) {
 	case RT_QK_DEV: r = strcmp(p->dev, q->dev); break;
 	case RT_QK_LQPN: break;
-	case RT_QK_STATE: r = state_rank(p->state) - state_rank(q->state); break;
+	case RT_QK_STATE: r = state_rank(p->qp_state) - state_rank(q->qp_state); break;
 	case RT_QK_TYPE: r = strcmp(p->type, q->type); break;
 	case RT_QK_PID: r = p->pid < q->pid ? -1 : p->pid > q->pid; break;
 	case RT_QK__N: break;

@@ -13,6 +13,7 @@
 
 #include "eth.h"
 #include "rate_glue.h"
+#include "rdmadiag/resources.h"	/* enum rdiag_qp_state */
 
 /* ---- collector output ---------------------------------------------------------------- */
 struct rt_snap_ctr {
@@ -45,6 +46,7 @@ struct rt_qp {
 	uint32_t lqpn, rqpn;
 	char type[8];			/* RC UC UD XRC ... */
 	char state[8];			/* RESET INIT RTR RTS SQD SQE ERR */
+	uint8_t qp_state;		/* the same as a number: enum rdiag_qp_state */
 	uint32_t sq_psn, rq_psn;
 	bool has_rqpn, has_psn;
 	int64_t pid;			/* -1 = kernel */

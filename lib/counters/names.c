@@ -14,14 +14,6 @@
 /* the kernel's values: NULL for one without a name (rdmadiag/packet.h, "names and tables") */
 #define NAME_OR_NULL(tab, i) ((size_t)(i) < sizeof(tab) / sizeof(tab[0]) ? tab[i] : NULL)
 
-const char *rdiag_port_state_name(uint8_t s)
-{
-	/* IBA 14.2.5.6 PortInfo PortState; same strings as iproute2 rdma */
-	static const char *const t[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER" };
-
-	return NAME_OR_NULL(t, s);
-}
-
 const char *rdiag_port_phys_state_name(uint8_t s)
 {
 	static const char *const t[] = { "NOP", "SLEEP", "POLLING", "DISABLED", "ARMED", "LINK_UP",
@@ -61,8 +53,12 @@ const char *rdiag_qp_type_name(unsigned int type)
 
 const char *rdiag_qp_state_name(unsigned int s)
 {
-	/* enum ib_qp_state, the same values as enum ibv_qp_state */
-	static const char *const t[] = { "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR" };
+	/* enum rdiag_qp_state: enum ib_qp_state, the same values as enum ibv_qp_state */
+	static const char *const t[] = {
+		[RDIAG_QPS_RESET] = "RESET", [RDIAG_QPS_INIT] = "INIT", [RDIAG_QPS_RTR] = "RTR",
+		[RDIAG_QPS_RTS] = "RTS", [RDIAG_QPS_SQD] = "SQD", [RDIAG_QPS_SQE] = "SQE",
+		[RDIAG_QPS_ERR] = "ERR",
+	};
 
 	return NAME_OR_NULL(t, s);
 }

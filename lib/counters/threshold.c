@@ -305,6 +305,17 @@ bool rdiag_threshold_matches(const struct rdiag_threshold_rule *r, const struct 
 	return rdiag_sample_match(r->key, s, 0);
 }
 
+bool rdiag_threshold_matches_none(const struct rdiag_threshold_rule *r,
+				  const struct rdiag_samples *set)
+{
+	size_t i, n = set ? rdiag_samples_count(set) : 0;
+
+	for (i = 0; i < n; i++)
+		if (rdiag_threshold_matches(r, rdiag_samples_get(set, i)))
+			return false;
+	return true;
+}
+
 /* The breach list grows by doubling, as the rule array does (one realloc per breach was
  * quadratic).  The list carries no capacity field, so the room is implied by the count: a
  * list this function grew to n entries has room for the next power of two >= n (at least

@@ -113,12 +113,12 @@ static void check_state(struct rdiag_doctor *d, const char *subj, const struct r
 {
 	long flags, carrier;
 	struct rdiag_doc_finding *f;
-	bool active = p->state == 4;
+	bool active = p->state == RDIAG_PORT_ACTIVE;
 	bool linkup = p->phys_state == 5 || p->phys_state == 0;
 
 	if (active && linkup) {
 		f = rd_doc_add(d, "port", "link", RDIAG_DOC_OK, NULL, subj, "port %s is ACTIVE", subj);
-	} else if (is_ib(p) && p->state == 2 && linkup) {
+	} else if (is_ib(p) && p->state == RDIAG_PORT_INIT && linkup) {
 		f = rd_doc_add(d, "port", "link", RDIAG_DOC_PROBLEM, "ib_no_sm", subj,
 			       "port %s is stuck in INIT with the link up: no subnet manager configured it",
 			       subj);
@@ -225,7 +225,7 @@ static void check_ipv4_gids(struct rdiag_doctor *d, const char *subj, const stru
 
 	/* a port that is not ACTIVE is a problem of its own, and the kernel drops the GIDs of
 	 * a netdev that goes down while its IPv4 addresses stay */
-	if (!p->netdev[0] || (p->state && p->state != 4) || getifaddrs(&ifa))
+	if (!p->netdev[0] || (p->state && p->state != RDIAG_PORT_ACTIVE) || getifaddrs(&ifa))
 		return;
 	for (i = ifa; i && n < 8; i = i->ifa_next) {
 		char ip[INET_ADDRSTRLEN];

@@ -1306,7 +1306,7 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 		if (r & RDIAG_FV_CM_RETRY)
 			ft->t.cm_req_retries++;
 		v->flags |= (uint32_t)r;
-	} else if ((p->present & RDIAG_HAS_MAD) && p->mad.mgmt_class == 0x07 &&
+	} else if ((p->present & RDIAG_HAS_MAD) && p->mad.mgmt_class == RDIAG_MAD_CLASS_CM &&
 		   (p->mad.attr_id == RDIAG_CM_LAP || p->mad.attr_id == RDIAG_CM_APR)) {
 		int r = rd_cm_add_lap_apr(&ft->cm, p, kind, src, dst, ts);
 

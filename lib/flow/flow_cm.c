@@ -234,7 +234,7 @@ int rd_cm_add_lap_apr(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned
 	uint32_t local, remote;
 	int64_t i;
 
-	if (h->mgmt_class != 0x07 || (h->attr_id != RDIAG_CM_LAP && h->attr_id != RDIAG_CM_APR))
+	if (h->mgmt_class != RDIAG_MAD_CLASS_CM || (h->attr_id != RDIAG_CM_LAP && h->attr_id != RDIAG_CM_APR))
 		return 0;
 	if (!(p->present & RDIAG_HAS_MAD_DATA) || !h->n_records || !p->data)
 		return 0;

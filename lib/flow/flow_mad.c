@@ -15,10 +15,8 @@
 #include "rdmadiag/packet.h"
 
 enum {
-	CLASS_SMP_LID = 0x01, CLASS_SA = 0x03, CLASS_CM = 0x07, CLASS_SMP_DR = 0x81,
 	METHOD_SEND = 0x03, METHOD_TRAP = 0x05, METHOD_TRAP_REPRESS = 0x07,
 	METHOD_RESP = 0x80,
-	ATTR_NOTICE = 0x0002, ATTR_PORT_INFO = 0x0015, ATTR_PATH_RECORD = 0x0035,
 	PR_COMP_DGID = 2,
 	RMPP_TYPE_DATA = 1,
 	SIDR_SUCCESS = 0,
@@ -261,7 +259,7 @@ static int request(struct rd_mad *m, const struct rdiag_pkt *p, const uint8_t *d
 		return -ENOMEM;
 	t->t.first_ns = t->t.last_send_ns = ts;
 	t->t.sends = 1;
-	if (k->cls == CLASS_SA && p->mad.attr_id == ATTR_PATH_RECORD &&
+	if (k->cls == RDIAG_MAD_CLASS_SUBN_ADM && p->mad.attr_id == RDIAG_MAD_ATTR_PATH_RECORD &&
 	    (p->mad.comp_mask & (UINT64_C(1) << PR_COMP_DGID)) &&
 	    field(p, record0(p, data), "dgid", NULL, &b)) {
 		t->t.pr_asked = true;
@@ -301,8 +299,8 @@ static void response(struct rd_mad *m, const struct rdiag_pkt *p, const uint8_t 
 		m->st[t->stat].s.error_status++;
 	if (rd_hist_add(&m->st[t->stat].lat, t->t.latency_ns) < 0)
 		return;
-	if (k->cls == CLASS_SA && t->t.attr_id == ATTR_PATH_RECORD && !st &&
-	    p->mad.attr_id == ATTR_PATH_RECORD && field(p, rec, "dgid", NULL, &b)) {
+	if (k->cls == RDIAG_MAD_CLASS_SUBN_ADM && t->t.attr_id == RDIAG_MAD_ATTR_PATH_RECORD && !st &&
+	    p->mad.attr_id == RDIAG_MAD_ATTR_PATH_RECORD && field(p, rec, "dgid", NULL, &b)) {
 		t->t.pr_answer = true;
 		memcpy(t->t.pr_ans_dgid, b, 16);
 		field(p, rec, "dlid", &x, NULL);
@@ -442,8 +440,9 @@ static void cm_req(struct rd_mad *m, const struct rdiag_pkt *p, unsigned int kin
 	for (i = m->ntx; i-- > 0;) {
 		struct rdiag_mad_txn *t = &m->tx[i].t;
 
-		if (t->mgmt_class != CLASS_SA || t->attr_id != ATTR_PATH_RECORD || t->req_seen ||
-		    t->kind != kind || memcmp(t->requester, src, 16))
+		if (t->mgmt_class != RDIAG_MAD_CLASS_SUBN_ADM ||
+		    t->attr_id != RDIAG_MAD_ATTR_PATH_RECORD || t->req_seen || t->kind != kind ||
+		    memcmp(t->requester, src, 16))
 			continue;
 		if ((t->pr_answer && (!memcmp(t->pr_ans_dgid, c->primary_dgid, 16) ||
 				      t->pr_dlid == c->primary_dlid)) ||
@@ -614,7 +613,7 @@ int rd_mad_add(struct rd_mad **mp, const struct rdiag_pkt *p, unsigned int kind,
 			sidr_rep(m, p, kind, src);
 		return 0;
 	}
-	if (h->mgmt_class == CLASS_CM || h->method == METHOD_SEND || h->base_version != 1)
+	if (h->mgmt_class == RDIAG_MAD_CLASS_CM || h->method == METHOD_SEND || h->base_version != 1)
 		return 0;
 	/* RMPP: only a transfer's first DATA segment is a send; ACK/STOP/ABORT and later
 	 * segments belong to the transaction */
@@ -633,14 +632,16 @@ int rd_mad_add(struct rd_mad **mp, const struct rdiag_pkt *p, unsigned int kind,
 		r = request(m, p, p->data, &k, ts, v);
 		if (r < 0)
 			return r;
-		if (h->method == METHOD_TRAP && h->attr_id == ATTR_NOTICE &&
-		    (h->mgmt_class == CLASS_SMP_LID || h->mgmt_class == CLASS_SMP_DR))
+		if (h->method == METHOD_TRAP && h->attr_id == RDIAG_MAD_ATTR_NOTICE &&
+		    (h->mgmt_class == RDIAG_MAD_CLASS_SUBN_LID_ROUTED ||
+		     h->mgmt_class == RDIAG_MAD_CLASS_SUBN_DIRECTED))
 			trap(m, p, p->data, ts);
 		return 0;
 	}
 	response(m, p, p->data, &k, ts, v);
-	if (h->attr_id == ATTR_PORT_INFO && !status_of(p) &&
-	    (h->mgmt_class == CLASS_SMP_LID || h->mgmt_class == CLASS_SMP_DR))
+	if (h->attr_id == RDIAG_MAD_ATTR_PORT_INFO && !status_of(p) &&
+	    (h->mgmt_class == RDIAG_MAD_CLASS_SUBN_LID_ROUTED ||
+	     h->mgmt_class == RDIAG_MAD_CLASS_SUBN_DIRECTED))
 		port_state(m, p, p->data, kind, src, ts);
 	return 0;
 }

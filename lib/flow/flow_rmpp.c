@@ -53,9 +53,9 @@ struct rd_rmpp {
 
 static uint32_t data_offset(unsigned int cls)
 {
-	if (cls == 0x03)
+	if (cls == RDIAG_MAD_CLASS_SUBN_ADM)
 		return SA_HDR_END;
-	if (cls >= 0x30 && cls <= 0x4F)
+	if (cls >= RDIAG_MAD_CLASS_VENDOR_RANGE2_START && cls <= RDIAG_MAD_CLASS_VENDOR_RANGE2_END)
 		return VENDOR_HDR_END;
 	return RMPP_HDR_END;
 }

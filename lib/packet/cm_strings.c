@@ -104,23 +104,23 @@ const char *rdiag_port_space_name(unsigned int ps)
 const char *rdiag_mad_class_name(unsigned int mgmt_class)
 {
 	switch (mgmt_class) {
-	case 0x01:
+	case RDIAG_MAD_CLASS_SUBN_LID_ROUTED:
 		return "SUBN_LID_ROUTED";
-	case 0x81:
+	case RDIAG_MAD_CLASS_SUBN_DIRECTED:
 		return "SUBN_DIRECTED_ROUTE";
-	case 0x03:
+	case RDIAG_MAD_CLASS_SUBN_ADM:
 		return "SUBN_ADM";
-	case 0x04:
+	case RDIAG_MAD_CLASS_PERF:
 		return "PERF";
-	case 0x05:
+	case RDIAG_MAD_CLASS_BM:
 		return "BM";
-	case 0x06:
+	case RDIAG_MAD_CLASS_DEVICE_MGMT:
 		return "DEVICE_MGMT";
-	case 0x07:
+	case RDIAG_MAD_CLASS_CM:
 		return "CM";
-	case 0x08:
+	case RDIAG_MAD_CLASS_SNMP:
 		return "SNMP";
-	case 0x21:
+	case RDIAG_MAD_CLASS_CONG_MGMT:
 		return "CONG_MGMT";
 	default:
 		return NULL;

@@ -12,7 +12,6 @@
 #include "internal.h"
 
 enum {
-	MAD_CLASS_CM = 0x07,
 	CM_REQ_LEN = 140, CM_REQ_PRIV = 92,
 	CM_MRA_LEN = 10,
 	CM_REJ_LEN = 84,
@@ -230,7 +229,7 @@ void rd_decode_mad(struct rd_cur *c, struct rdiag_pkt *p)
 	m->attr_id = rd_be16(b + 16);
 	m->attr_mod = rd_be32(b + 20);
 	p->present |= RDIAG_HAS_MAD;
-	if (m->mgmt_class == MAD_CLASS_CM && m->base_version == 1)
+	if (m->mgmt_class == RDIAG_MAD_CLASS_CM && m->base_version == 1)
 		decode_cm(c, p);
 	rd_decode_mad_class(c, p, mad_off);
 }

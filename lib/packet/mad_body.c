@@ -18,13 +18,6 @@
 #include "mad_fields.h"
 
 enum {
-	MAD_CLASS_SMP_LID = 0x01,
-	MAD_CLASS_SA = 0x03,
-	MAD_CLASS_PERF = 0x04,
-	MAD_CLASS_CM = 0x07,
-	MAD_CLASS_VENDOR_RMPP_LO = 0x30,
-	MAD_CLASS_VENDOR_RMPP_HI = 0x4F,
-	MAD_CLASS_SMP_DR = 0x81,
 	SMP_HDR_LEN = 40,		/* MAD bytes 24..63 */
 	SMP_DATA_LEN = 64,
 	SMP_PATH_LEN = 64,
@@ -62,7 +55,7 @@ static void smp(struct rd_cur *c, struct rdiag_pkt *p)
 	const uint8_t *b;
 	uint32_t data, len;
 
-	if (m->mgmt_class == MAD_CLASS_SMP_DR) {
+	if (m->mgmt_class == RDIAG_MAD_CLASS_SUBN_DIRECTED) {
 		m->dr = true;
 		m->d_bit = m->status >> 15;
 		m->hop_ptr = (uint8_t)(m->class_specific >> 8);
@@ -84,7 +77,7 @@ static void smp(struct rd_cur *c, struct rdiag_pkt *p)
 	if (a) {
 		len = a->len;
 		/* a Notice is as long as the details of its trap */
-		if (a->attr_id == 0x0002) {
+		if (a->attr_id == RDIAG_MAD_ATTR_NOTICE) {
 			b = rd_at(c, c->off, a->len);
 			t = b && (b[0] & 0x80) ? rdiag_mad_notice_layout(
 				(unsigned int)rdiag_mad_bits(b, NOTICE_TRAP_NUMBER_OFF, 16)) : NULL;
@@ -216,17 +209,17 @@ void rd_decode_mad_class(struct rd_cur *c, struct rdiag_pkt *p, uint32_t mad_off
 	if (p->mad.base_version != 1)
 		return;
 	switch (p->mad.mgmt_class) {
-	case MAD_CLASS_SMP_LID:
-	case MAD_CLASS_SMP_DR:
+	case RDIAG_MAD_CLASS_SUBN_LID_ROUTED:
+	case RDIAG_MAD_CLASS_SUBN_DIRECTED:
 		smp(c, p);
 		break;
-	case MAD_CLASS_SA:
+	case RDIAG_MAD_CLASS_SUBN_ADM:
 		sa(c, p);
 		break;
-	case MAD_CLASS_PERF:
+	case RDIAG_MAD_CLASS_PERF:
 		perf(c, p);
 		break;
-	case MAD_CLASS_CM:
+	case RDIAG_MAD_CLASS_CM:
 		/* mad.c read the key fields; LAP, APR and SIDR are laid out in full */
 		a = rd_mad_cm_layout(p->mad.attr_id);
 		if (!a || c->err)
@@ -236,8 +229,8 @@ void rd_decode_mad_class(struct rd_cur *c, struct rdiag_pkt *p, uint32_t mad_off
 		one_record(&d, p, a, a->len);
 		break;
 	default:
-		if (p->mad.mgmt_class >= MAD_CLASS_VENDOR_RMPP_LO &&
-		    p->mad.mgmt_class <= MAD_CLASS_VENDOR_RMPP_HI)
+		if (p->mad.mgmt_class >= RDIAG_MAD_CLASS_VENDOR_RANGE2_START &&
+		    p->mad.mgmt_class <= RDIAG_MAD_CLASS_VENDOR_RANGE2_END)
 			rmpp(c, p);
 		break;
 	}

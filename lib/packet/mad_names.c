@@ -4,11 +4,6 @@
 
 #include "mad_fields.h"
 
-enum {
-	CLASS_SMP_LID = 0x01, CLASS_SA = 0x03, CLASS_PERF = 0x04, CLASS_CM = 0x07,
-	CLASS_SMP_DR = 0x81,
-};
-
 struct id_name {
 	uint16_t id;
 	const char *name;
@@ -61,14 +56,14 @@ static const char *find_name(const struct id_name *t, size_t n, unsigned int id)
 const struct rdiag_mad_attr *rdiag_mad_layout(unsigned int mgmt_class, unsigned int attr_id)
 {
 	switch (mgmt_class) {
-	case CLASS_SMP_LID:
-	case CLASS_SMP_DR:
+	case RDIAG_MAD_CLASS_SUBN_LID_ROUTED:
+	case RDIAG_MAD_CLASS_SUBN_DIRECTED:
 		return rd_mad_smp_layout(attr_id);
-	case CLASS_SA:
+	case RDIAG_MAD_CLASS_SUBN_ADM:
 		return rd_mad_sa_layout(attr_id);
-	case CLASS_PERF:
+	case RDIAG_MAD_CLASS_PERF:
 		return rd_mad_perf_layout(attr_id);
-	case CLASS_CM:
+	case RDIAG_MAD_CLASS_CM:
 		return rd_mad_cm_layout(attr_id);
 	default:
 		return NULL;
@@ -82,22 +77,22 @@ const char *rdiag_mad_attr_name(unsigned int mgmt_class, unsigned int attr_id)
 	if (a)
 		return a->name;
 	switch (mgmt_class) {
-	case CLASS_SMP_LID:
-	case CLASS_SMP_DR:
+	case RDIAG_MAD_CLASS_SUBN_LID_ROUTED:
+	case RDIAG_MAD_CLASS_SUBN_DIRECTED:
 		return find_name(smp_names, MF_N(smp_names), attr_id);
-	case CLASS_SA:
-		if (attr_id == 0x0001)
+	case RDIAG_MAD_CLASS_SUBN_ADM:
+		if (attr_id == RDIAG_MAD_ATTR_CLASS_PORT_INFO)
 			return "ClassPortInfo";
 		return find_name(sa_names, MF_N(sa_names), attr_id);
-	case CLASS_PERF:
+	case RDIAG_MAD_CLASS_PERF:
 		return find_name(perf_names, MF_N(perf_names), attr_id);
-	case CLASS_CM:
+	case RDIAG_MAD_CLASS_CM:
 		return rdiag_cm_msg_name(attr_id);
 	default:
 		/* the attributes every GSI class has (IBTA 13.4.8) */
-		if (attr_id == 0x0001)
+		if (attr_id == RDIAG_MAD_ATTR_CLASS_PORT_INFO)
 			return "ClassPortInfo";
-		if (attr_id == 0x0002)
+		if (attr_id == RDIAG_MAD_ATTR_NOTICE)
 			return "Notice";
 		if (attr_id == 0x0003)
 			return "InformInfo";

@@ -12,11 +12,10 @@ static const char *node_type_name(unsigned int v)
 	return v < MF_N(n) ? n[v] : NULL;
 }
 
+/* PortInfo PortState: the names of 0..4 (ACTIVE_DEFER, 5, is shown as its number) */
 static const char *port_state_name(unsigned int v)
 {
-	static const char *const n[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE" };
-
-	return v < MF_N(n) ? n[v] : NULL;
+	return v < RDIAG_PORT_ACTIVE_DEFER ? rdiag_port_state_name((uint8_t)v) : NULL;
 }
 
 static const char *phys_state_name(unsigned int v)

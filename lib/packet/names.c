@@ -138,3 +138,18 @@ unsigned int rdiag_mtu_from_bytes(unsigned int bytes)
 			return code;
 	return 0;
 }
+
+/* the one port state table (rdmadiag/packet.h); the same strings as iproute2 rdma */
+const char *rdiag_port_state_name(uint8_t s)
+{
+	static const char *const t[] = {
+		[RDIAG_PORT_NOP] = "NOP",
+		[RDIAG_PORT_DOWN] = "DOWN",
+		[RDIAG_PORT_INIT] = "INIT",
+		[RDIAG_PORT_ARMED] = "ARMED",
+		[RDIAG_PORT_ACTIVE] = "ACTIVE",
+		[RDIAG_PORT_ACTIVE_DEFER] = "ACTIVE_DEFER",
+	};
+
+	return s < ARRAY_SIZE(t) ? t[s] : NULL;
+}

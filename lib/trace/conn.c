@@ -465,8 +465,8 @@ static void on_ib(struct rdiag_trace_conns *cs, const struct rdiag_trace_event *
 		return;
 	}
 	/* a resend of a REQ: the same transaction, fewer retries left than it started with */
-	if (!strcmp(ev->name, "ib_mad_ib_send_mad") && ev->has_mad && ev->mgmt_class == 7 &&
-	    ev->attr_id == 0x0010 && ev->retries_left >= 0 && ev->retries_left < ev->max_retries) {
+	if (!strcmp(ev->name, "ib_mad_ib_send_mad") && ev->has_mad && ev->mgmt_class == RDIAG_MAD_CLASS_CM &&
+	    ev->attr_id == RDIAG_CM_REQ && ev->retries_left >= 0 && ev->retries_left < ev->max_retries) {
 		s = slot_by_ib_id(cs, (uint32_t)(ev->tid >> 32));
 		if (!s)
 			s = slot_by_ib_id(cs, (uint32_t)ev->tid);

@@ -10,6 +10,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "internal.h"
+#include "rdmadiag/packet.h"	/* enum rdiag_mad_class */
 
 static struct tep_format_field *field_in(struct tep_event *e, const char *name, size_t len)
 {
@@ -231,7 +232,7 @@ int rd_trace_decode(struct rdiag_trace *t, const void *data, size_t len, uint64_
 	detail(t, e, data, len, ts, cpu, ev->detail, sizeof(ev->detail));
 	/* ib_mad's print formats call kernel helpers libtraceevent does not have */
 	if (ev->has_mad && !strncmp(ev->detail, "[FAILED TO PARSE]", 17)) {
-		const char *an = ev->mgmt_class == 7 ? rdiag_trace_cm_attr_name(ev->attr_id) : NULL;
+		const char *an = ev->mgmt_class == RDIAG_MAD_CLASS_CM ? rdiag_trace_cm_attr_name(ev->attr_id) : NULL;
 		int o = snprintf(ev->detail, sizeof(ev->detail),
 				 "class 0x%02x method 0x%02x attr %s%s0x%04x", ev->mgmt_class,
 				 ev->method, an ? an : "", an ? " " : "", ev->attr_id);

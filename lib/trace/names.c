@@ -1,21 +1,22 @@
 /* Names of the IB CM's MAD attributes and states, as ib_cm's tracepoints print them. */
 #include "internal.h"
+#include "rdmadiag/packet.h"	/* enum rdiag_cm_msg */
 
 const char *rdiag_trace_cm_attr_name(unsigned int attr_id)
 {
 	/* IBA 12.11: the CM attribute ids */
 	switch (attr_id) {
-	case 0x0010: return "REQ";
-	case 0x0011: return "MRA";
-	case 0x0012: return "REJ";
-	case 0x0013: return "REP";
-	case 0x0014: return "RTU";
-	case 0x0015: return "DREQ";
-	case 0x0016: return "DREP";
-	case 0x0017: return "SIDR_REQ";
-	case 0x0018: return "SIDR_REP";
-	case 0x0019: return "LAP";
-	case 0x001a: return "APR";
+	case RDIAG_CM_REQ: return "REQ";
+	case RDIAG_CM_MRA: return "MRA";
+	case RDIAG_CM_REJ: return "REJ";
+	case RDIAG_CM_REP: return "REP";
+	case RDIAG_CM_RTU: return "RTU";
+	case RDIAG_CM_DREQ: return "DREQ";
+	case RDIAG_CM_DREP: return "DREP";
+	case RDIAG_CM_SIDR_REQ: return "SIDR_REQ";
+	case RDIAG_CM_SIDR_REP: return "SIDR_REP";
+	case RDIAG_CM_LAP: return "LAP";
+	case RDIAG_CM_APR: return "APR";
 	case 0x0020: return "ClassPortInfo";
 	default: return NULL;
 	}

@@ -38,6 +38,15 @@ static void qp_states(void)
 	EXPECT_STREQ(rdiag_qp_state_name(IBV_QPS_SQE), "SQE");
 	EXPECT_STREQ(rdiag_qp_state_name(IBV_QPS_ERR), "ERR");
 	EXPECT_TRUE(rdiag_qp_state_name(IBV_QPS_ERR + 1) == NULL);
+	/* and so has enum rdiag_qp_state */
+	EXPECT_EQ(RDIAG_QPS_RESET, IBV_QPS_RESET);
+	EXPECT_EQ(RDIAG_QPS_INIT, IBV_QPS_INIT);
+	EXPECT_EQ(RDIAG_QPS_RTR, IBV_QPS_RTR);
+	EXPECT_EQ(RDIAG_QPS_RTS, IBV_QPS_RTS);
+	EXPECT_EQ(RDIAG_QPS_SQD, IBV_QPS_SQD);
+	EXPECT_EQ(RDIAG_QPS_SQE, IBV_QPS_SQE);
+	EXPECT_EQ(RDIAG_QPS_ERR, IBV_QPS_ERR);
+	EXPECT_STREQ(rdiag_qp_state_name(RDIAG_QPS_ERR), "ERR");
 	/* the port and rdma_cm states follow the same rule */
 	EXPECT_STREQ(rdiag_port_state_name(4), "ACTIVE");
 	EXPECT_TRUE(rdiag_port_state_name(6) == NULL);
@@ -115,11 +124,63 @@ static void rej_reasons(void)
 						 RDIAG_REJ_INVALID_SERVICE_ID), "listens") != NULL);
 }
 
+static void port_states(void)
+{
+	/* enum rdiag_port_state has the values of libibverbs' enum ibv_port_state */
+	EXPECT_EQ(RDIAG_PORT_NOP, IBV_PORT_NOP);
+	EXPECT_EQ(RDIAG_PORT_DOWN, IBV_PORT_DOWN);
+	EXPECT_EQ(RDIAG_PORT_INIT, IBV_PORT_INIT);
+	EXPECT_EQ(RDIAG_PORT_ARMED, IBV_PORT_ARMED);
+	EXPECT_EQ(RDIAG_PORT_ACTIVE, IBV_PORT_ACTIVE);
+	EXPECT_EQ(RDIAG_PORT_ACTIVE_DEFER, IBV_PORT_ACTIVE_DEFER);
+	EXPECT_STREQ(rdiag_port_state_name(RDIAG_PORT_NOP), "NOP");
+	EXPECT_STREQ(rdiag_port_state_name(RDIAG_PORT_DOWN), "DOWN");
+	EXPECT_STREQ(rdiag_port_state_name(RDIAG_PORT_INIT), "INIT");
+	EXPECT_STREQ(rdiag_port_state_name(RDIAG_PORT_ARMED), "ARMED");
+	EXPECT_STREQ(rdiag_port_state_name(RDIAG_PORT_ACTIVE_DEFER), "ACTIVE_DEFER");
+	EXPECT_TRUE(rdiag_port_state_name(255) == NULL);
+}
+
+static void mad_classes(void)
+{
+	/* enum rdiag_mad_class: the IBTA numbers, and the one name table agrees with them */
+	EXPECT_EQ(RDIAG_MAD_CLASS_SUBN_LID_ROUTED, 0x01);
+	EXPECT_EQ(RDIAG_MAD_CLASS_SUBN_ADM, 0x03);
+	EXPECT_EQ(RDIAG_MAD_CLASS_PERF, 0x04);
+	EXPECT_EQ(RDIAG_MAD_CLASS_CM, 0x07);
+	EXPECT_EQ(RDIAG_MAD_CLASS_SUBN_DIRECTED, 0x81);
+	EXPECT_STREQ(rdiag_mad_class_name(RDIAG_MAD_CLASS_SUBN_LID_ROUTED), "SUBN_LID_ROUTED");
+	EXPECT_STREQ(rdiag_mad_class_name(RDIAG_MAD_CLASS_SUBN_DIRECTED), "SUBN_DIRECTED_ROUTE");
+	EXPECT_STREQ(rdiag_mad_class_name(RDIAG_MAD_CLASS_SUBN_ADM), "SUBN_ADM");
+	EXPECT_STREQ(rdiag_mad_class_name(RDIAG_MAD_CLASS_BM), "BM");
+	EXPECT_STREQ(rdiag_mad_class_name(RDIAG_MAD_CLASS_DEVICE_MGMT), "DEVICE_MGMT");
+	EXPECT_STREQ(rdiag_mad_class_name(RDIAG_MAD_CLASS_SNMP), "SNMP");
+	EXPECT_STREQ(rdiag_mad_class_name(RDIAG_MAD_CLASS_CONG_MGMT), "CONG_MGMT");
+	EXPECT_TRUE(rdiag_mad_class_name(RDIAG_MAD_CLASS_VENDOR_RANGE2_START) == NULL);
+	/* attributes */
+	EXPECT_STREQ(rdiag_mad_attr_name(RDIAG_MAD_CLASS_SUBN_ADM, RDIAG_MAD_ATTR_PATH_RECORD),
+		     "PathRecord");
+	EXPECT_STREQ(rdiag_mad_attr_name(RDIAG_MAD_CLASS_SUBN_LID_ROUTED, RDIAG_MAD_ATTR_PORT_INFO),
+		     "PortInfo");
+	EXPECT_STREQ(rdiag_mad_attr_name(RDIAG_MAD_CLASS_SUBN_DIRECTED, RDIAG_MAD_ATTR_NODE_INFO),
+		     "NodeInfo");
+	EXPECT_STREQ(rdiag_mad_attr_name(RDIAG_MAD_CLASS_SUBN_DIRECTED, RDIAG_MAD_ATTR_NODE_DESC),
+		     "NodeDescription");
+	EXPECT_STREQ(rdiag_mad_attr_name(RDIAG_MAD_CLASS_SUBN_LID_ROUTED, RDIAG_MAD_ATTR_NOTICE),
+		     "Notice");
+	EXPECT_STREQ(rdiag_mad_attr_name(RDIAG_MAD_CLASS_SUBN_ADM, RDIAG_MAD_ATTR_CLASS_PORT_INFO),
+		     "ClassPortInfo");
+	EXPECT_STREQ(rdiag_mad_attr_name(RDIAG_MAD_CLASS_CM, RDIAG_CM_REQ), "REQ");
+	EXPECT_STREQ(rdiag_mad_attr_name(RDIAG_MAD_CLASS_CM, RDIAG_CM_APR), "APR");
+}
+
 int main(void)
 {
 	rej_reasons();
 	qp_types();
 	qp_states();
+	port_states();
+	mad_classes();
 	port_spaces();
 	mtus();
 	unknown_is_null();

@@ -272,9 +272,12 @@ static void test_qps(void)
 	struct rt_model m;
 	struct rt_snap s = { 0 };
 	struct rt_qp q[3] = {
-		{ .dev = "rxe0", .lqpn = 17, .state = "RTS", .type = "RC", .pid = 10 },
-		{ .dev = "rxe0", .lqpn = 18, .state = "ERR", .type = "RC", .pid = 11 },
-		{ .dev = "rxe1", .lqpn = 19, .state = "SQE", .type = "UD", .pid = -1 },
+		{ .dev = "rxe0", .lqpn = 17, .state = "RTS", .qp_state = RDIAG_QPS_RTS, .type = "RC",
+		  .pid = 10 },
+		{ .dev = "rxe0", .lqpn = 18, .state = "ERR", .qp_state = RDIAG_QPS_ERR, .type = "RC",
+		  .pid = 11 },
+		{ .dev = "rxe1", .lqpn = 19, .state = "SQE", .qp_state = RDIAG_QPS_SQE, .type = "UD",
+		  .pid = -1 },
 	};
 	size_t idx[3];
 

@@ -16,9 +16,6 @@
 #include "rdmadiag/flow.h"
 
 enum {
-	CLASS_SMP_LID = 0x01, CLASS_SA = 0x03, CLASS_PERF = 0x04, CLASS_CM = 0x07,
-	CLASS_SMP_DR = 0x81,
-	NOTICE_ATTR = 0x0002,
 	STATUS_BUSY = 1 << 0, STATUS_REDIRECT = 1 << 1,
 };
 
@@ -27,14 +24,14 @@ enum {
 static const char *class_prefix(unsigned int mgmt_class)
 {
 	switch (mgmt_class) {
-	case CLASS_SMP_LID:
-	case CLASS_SMP_DR:
+	case RDIAG_MAD_CLASS_SUBN_LID_ROUTED:
+	case RDIAG_MAD_CLASS_SUBN_DIRECTED:
 		return "smp";
-	case CLASS_SA:
+	case RDIAG_MAD_CLASS_SUBN_ADM:
 		return "sa";
-	case CLASS_PERF:
+	case RDIAG_MAD_CLASS_PERF:
 		return "perf";
-	case CLASS_CM:
+	case RDIAG_MAD_CLASS_CM:
 		return "cm";
 	default:
 		return "mad";
@@ -131,7 +128,7 @@ static void record(struct out *o, const struct rdiag_mad_attr *a, const uint8_t 
 
 	fields(o, a, rec, base, text);
 	/* a generic Notice: the details of its trap */
-	if (a->attr_id == NOTICE_ATTR && strcmp(a->key, "notice") == 0 &&
+	if (a->attr_id == RDIAG_MAD_ATTR_NOTICE && strcmp(a->key, "notice") == 0 &&
 	    rdiag_mad_bits(rec, base, 1) &&
 	    (t = rdiag_mad_notice_layout((unsigned int)rdiag_mad_bits(rec, base + 32, 16)))) {
 		if (text)
@@ -165,7 +162,7 @@ static void status(struct out *o, const struct rdiag_mad *m, bool text)
 		out_text(o, " code %u", code);
 	out_u64(o, "class_code", NULL, cls);
 	if (cls) {
-		n = m->mgmt_class == CLASS_SA ? rdiag_sa_status_name(cls) : NULL;
+		n = m->mgmt_class == RDIAG_MAD_CLASS_SUBN_ADM ? rdiag_sa_status_name(cls) : NULL;
 		if (n)
 			out_str(o, "class_code_name", text ? " %s" : NULL, n);
 		else if (text)
@@ -271,18 +268,18 @@ static void records(struct out *o, const struct rdiag_pkt *p, const uint8_t *dat
 	char key[64];
 
 	snprintf(key, sizeof(key), "%s_%s", pre, m->layout->key);
-	if (m->mgmt_class == CLASS_SA)
+	if (m->mgmt_class == RDIAG_MAD_CLASS_SUBN_ADM)
 		out_arr_begin(o, key);
 	for (unsigned int i = 0; i < m->n_records; i++) {
 		if (v)
 			out_text(o, "\n    %s", key);
-		out_obj_begin(o, m->mgmt_class == CLASS_SA ? NULL : key);
+		out_obj_begin(o, m->mgmt_class == RDIAG_MAD_CLASS_SUBN_ADM ? NULL : key);
 		record(o, m->layout, data + m->data_off + (size_t)i * m->rec_stride, 0, v);
 		out_obj_end(o);
 	}
-	if (m->mgmt_class == CLASS_SA)
+	if (m->mgmt_class == RDIAG_MAD_CLASS_SUBN_ADM)
 		out_arr_end(o);
-	if (!v && m->mgmt_class == CLASS_SA && (m->method & 0x80))
+	if (!v && m->mgmt_class == RDIAG_MAD_CLASS_SUBN_ADM && (m->method & 0x80))
 		out_text(o, " records %u", m->n_records);
 }
 
@@ -292,7 +289,7 @@ static void reassembled(struct out *o, const struct rdiag_pkt *p,
 			const struct rdiag_flow_verdict *v, bool verbose)
 {
 	const struct rdiag_mad *m = &p->mad;
-	const struct rdiag_mad_attr *a = m->mgmt_class == CLASS_SA ?
+	const struct rdiag_mad_attr *a = m->mgmt_class == RDIAG_MAD_CLASS_SUBN_ADM ?
 		rdiag_mad_layout(m->mgmt_class, m->attr_id) : NULL;
 	uint32_t stride = (uint32_t)m->attr_offset * 8, n = 0;
 	char key[64];
@@ -331,12 +328,12 @@ void dump_mad_body(struct out *o, const struct rdiag_pkt *p, const uint8_t *data
 	if (!verbose && !cm && (m->dr ? m->status & 0x7FFF : m->status))
 		out_text(o, " status 0x%04x", m->status);
 	status(o, m, verbose || !cm);
-	if (HAS(p, MAD_CLASS) && (m->mgmt_class == CLASS_SMP_LID ||
-				  m->mgmt_class == CLASS_SMP_DR))
+	if (HAS(p, MAD_CLASS) && (m->mgmt_class == RDIAG_MAD_CLASS_SUBN_LID_ROUTED ||
+				  m->mgmt_class == RDIAG_MAD_CLASS_SUBN_DIRECTED))
 		smp_hdr(o, p, data, verbose);
 	if (HAS(p, RMPP))
 		rmpp_hdr(o, &m->rmpp, verbose);
-	if (HAS(p, MAD_CLASS) && m->mgmt_class == CLASS_SA)
+	if (HAS(p, MAD_CLASS) && m->mgmt_class == RDIAG_MAD_CLASS_SUBN_ADM)
 		sa_hdr(o, p, verbose);
 	if (HAS(p, MAD_DATA) && m->layout)
 		records(o, p, data, verbose);
@@ -494,15 +491,15 @@ static void path_records(struct out *o, struct rdiag_flow_table *ft)
 	char g[INET6_ADDRSTRLEN], a[64], d[24];
 
 	for (size_t i = 0; i < n; i++)
-		k += rdiag_flow_mad_txn_get(ft, i, &t) == 0 && t.mgmt_class == CLASS_SA &&
-			t.attr_id == 0x0035;
+		k += rdiag_flow_mad_txn_get(ft, i, &t) == 0 && t.mgmt_class == RDIAG_MAD_CLASS_SUBN_ADM &&
+			t.attr_id == RDIAG_MAD_ATTR_PATH_RECORD;
 	if (k)
 		out_text(o, "\nSA PathRecord queries (who asked for which destination, the answer, "
 			 "the CM REQ that followed):\n");
 	out_arr_begin(o, "path_records");
 	for (size_t i = 0; i < n; i++) {
-		if (rdiag_flow_mad_txn_get(ft, i, &t) < 0 || t.mgmt_class != CLASS_SA ||
-		    t.attr_id != 0x0035)
+		if (rdiag_flow_mad_txn_get(ft, i, &t) < 0 || t.mgmt_class != RDIAG_MAD_CLASS_SUBN_ADM ||
+		    t.attr_id != RDIAG_MAD_ATTR_PATH_RECORD)
 			continue;
 		out_obj_begin(o, NULL);
 		out_str(o, "requester", "  %s", rdiag_flow_addr_str(t.kind, t.requester, a,
@@ -563,11 +560,10 @@ static void path_records(struct out *o, struct rdiag_flow_table *ft)
 	out_arr_end(o);
 }
 
+/* a PortInfo PortState code of 0..4; "?" for the others (ACTIVE_DEFER included) */
 static const char *port_state_str(unsigned int s)
 {
-	static const char *const n[] = { "NOP", "DOWN", "INIT", "ARMED", "ACTIVE" };
-
-	return s < sizeof(n) / sizeof(n[0]) ? n[s] : "?";
+	return s < RDIAG_PORT_ACTIVE_DEFER ? rdiag_port_state_name((uint8_t)s) : "?";
 }
 
 static void events(struct out *o, struct rdiag_flow_table *ft)

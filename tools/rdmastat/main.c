@@ -262,15 +262,12 @@ static void warn_unmatched(const char *pattern, const struct rdiag_samples *set)
  * rule would read as "no errors".  One warning line per such rule, at the first sample. */
 static void check_rules(const struct rdiag_samples *set)
 {
-	size_t i, j, n = rdiag_samples_count(set);
+	size_t i;
 
 	for (i = 0; thresholds && i < thresholds->n; i++) {
 		const struct rdiag_threshold_rule *r = &thresholds->rule[i];
 
-		for (j = 0; j < n; j++)
-			if (rdiag_threshold_matches(r, rdiag_samples_get(set, j)))
-				break;
-		if (j == n)
+		if (rdiag_threshold_matches_none(r, set))
 			tool_warn("%s: line %u: '%s' matches no counter%s%s; the rule cannot breach",
 				  opts.threshold_file, r->line, tool_esc_tmp(r->key),
 				  r->dev ? " on " : "", r->dev ? tool_esc_tmp(r->dev) : "");
@@ -1344,7 +1341,7 @@ static int cmd_devices(int argc, char **argv, void *ctx)
 					out_u64(output, "mtu", ", mtu %" PRIu64 ")", p->mtu);
 				else if (p->ifindex)
 					out_text(output, ")");
-				out_text(output, " (%s)\n", p->state == 4 ? "Up" : "Down");
+				out_text(output, " (%s)\n", p->state == RDIAG_PORT_ACTIVE ? "Up" : "Down");
 			}
 			out_u64(output, "hw_counters_lifespan_ms", NULL, p->hw_lifespan_ms);
 			port_status(d->name, p->port);

@@ -295,7 +295,7 @@ static void print_event(const struct rdiag_trace_event *ev)
 				out_str(output, "wc_status_name", " %s", wn);
 		}
 		if (ev->has_mad) {
-			const char *an = ev->mgmt_class == 7 ? rdiag_trace_cm_attr_name(ev->attr_id) : NULL;
+			const char *an = ev->mgmt_class == RDIAG_MAD_CLASS_CM ? rdiag_trace_cm_attr_name(ev->attr_id) : NULL;
 
 			out_u64(output, "mgmt_class", NULL, ev->mgmt_class);
 			out_u64(output, "method", NULL, ev->method);

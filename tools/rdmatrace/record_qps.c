@@ -16,8 +16,6 @@
 #include "rdmadiag/ring.h"
 #include "record.h"
 
-#define QPS_ERR 6	/* IB_QPS_ERR */
-
 static struct rdiag_qp *seen;
 static size_t nseen;
 static bool baseline, given_up, warned;
@@ -59,7 +57,7 @@ static void changed(const struct rdiag_qp *was, const struct rdiag_qp *now, uint
 	rec_put_text(RDIAG_REC_QP, t, "%s\t%u\t%u\t%s\t%s\t%s\t%u\t%s", q->dev, q->port, q->lqpn,
 		     type, state_str(was, b1, sizeof(b1)), state_str(now, b2, sizeof(b2)), q->pid,
 		     q->comm);
-	if (now && now->state == QPS_ERR) {
+	if (now && now->state == RDIAG_QPS_ERR) {
 		char why[256];
 
 		snprintf(why, sizeof(why), "QP in ERR: %s/%u qpn %u %s pid %u/%s", q->dev, q->port,

@@ -92,13 +92,10 @@ static void fire(const struct rdiag_breach *b, uint64_t t)
 /* a rule that selects no counter can never breach: one warning each, at the first snapshot */
 static void check_rules(const struct rdiag_samples *set)
 {
-	size_t i, j, n = rdiag_samples_count(set);
+	size_t i;
 
 	for (i = 0; i < rules->n; i++) {
-		for (j = 0; j < n; j++)
-			if (rdiag_threshold_matches(&rules->rule[i], rdiag_samples_get(set, j)))
-				break;
-		if (j == n)
+		if (rdiag_threshold_matches_none(&rules->rule[i], set))
 			tool_warn("%s: line %u: '%s' matches no counter; the rule cannot breach",
 				  rules_path, rules->rule[i].line, tool_esc_tmp(rules->rule[i].key));
 	}

@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <rdmadiag/packet.h>	/* enum rdiag_port_state, rdiag_port_state_name() */
 
 #ifdef __cplusplus
 extern "C" {
@@ -90,7 +91,7 @@ struct rdiag_gid {
 
 struct rdiag_port {
 	uint32_t port;			/* 1-based */
-	uint8_t state;			/* IB port state: 1 DOWN .. 4 ACTIVE (0 unknown) */
+	uint8_t state;			/* enum rdiag_port_state: 1 DOWN .. 4 ACTIVE (0 unknown) */
 	uint8_t phys_state;		/* 5 LINK_UP, 3 DISABLED ... (0 unknown) */
 	char rate[48];			/* "100 Gb/sec (4X EDR)" ("" unknown) */
 	char link_layer[16];		/* "InfiniBand" / "Ethernet" */
@@ -146,7 +147,33 @@ void rdiag_counters_devices_free(struct rdiag_devices *d);
 const struct rdiag_device *rdiag_counters_device_find(const struct rdiag_devices *d,
 						      const char *name);
 
-const char *rdiag_port_state_name(uint8_t state);	/* "ACTIVE"; NULL when unnamed */
+/* port state names: rdiag_port_state_name() and enum rdiag_port_state in rdmadiag/packet.h */
+
+/* ---- device/port change detector ------------------------------------------------------ */
+
+/* What a discovery told against what can be read cheaply now: the device names under
+ * <root>/sys/class/infiniband (one directory read) and, with opts.ports, each port's state and
+ * phys_state through files kept open since the last rdiag_watch_reset().  A change asks the
+ * caller for a new discovery (and a reset with it); nothing is rediscovered here. */
+struct rdiag_watch;
+struct rdiag_watch_opts {
+	struct rdiag_counters *counters;	/* its sysfs root (RDMADIAG_SYSFS_ROOT) */
+	bool ports;				/* keep the port state files open */
+};
+enum {
+	RDIAG_WATCH_DEVICES = 1 << 0,	/* a device appeared or went away */
+	RDIAG_WATCH_PORTS = 1 << 1,	/* a port's state or phys_state changed or is unreadable */
+};
+/* -EINVAL without a counters handle, -ENOMEM */
+int rdiag_watch_open(struct rdiag_watch **w, const struct rdiag_watch_opts *opts);
+/* take d (a discovery) as what is known; 0 or -ENOMEM (the devices of the last reset stay
+ * known, or d's are known but its ports are not watched) */
+int rdiag_watch_reset(struct rdiag_watch *w, const struct rdiag_devices *d);
+/* what of `what' (RDIAG_WATCH_* bits) differs now from the last reset: the first change
+ * found, 0 for none.  A port file the reset could not open is not looked at */
+unsigned int rdiag_watch_check(struct rdiag_watch *w, unsigned int what);
+const char *rdiag_watch_errmsg(const struct rdiag_watch *w);	/* "" */
+void rdiag_watch_close(struct rdiag_watch *w);
 const char *rdiag_port_phys_state_name(uint8_t phys);	/* "LINK_UP"; NULL when unnamed */
 const char *rdiag_gid_type_name(enum rdiag_gid_type t);	/* "RoCE v2" */
 const char *rdiag_origin_name(enum rdiag_origin o);	/* "netlink", "sysfs", "pma", "cm" */

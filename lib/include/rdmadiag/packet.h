@@ -284,7 +284,36 @@ struct rdiag_mad {
 	uint32_t first_record;
 };
 
-/* IB CM (management class 0x07) attribute IDs */
+/* MAD management classes (IBTA vol 1 13.4.4 "Management Class values", the kernel's
+ * IB_MGMT_CLASS_*); rdiag_mad_class_name() names them */
+enum rdiag_mad_class {
+	RDIAG_MAD_CLASS_SUBN_LID_ROUTED = 0x01,	/* SMP, LID-routed */
+	RDIAG_MAD_CLASS_SUBN_ADM = 0x03,	/* SA (subnet administration) */
+	RDIAG_MAD_CLASS_PERF = 0x04,		/* PerfMgt */
+	RDIAG_MAD_CLASS_BM = 0x05,		/* baseboard management */
+	RDIAG_MAD_CLASS_DEVICE_MGMT = 0x06,
+	RDIAG_MAD_CLASS_CM = 0x07,		/* communication management */
+	RDIAG_MAD_CLASS_SNMP = 0x08,
+	RDIAG_MAD_CLASS_VENDOR_RANGE1_START = 0x09,	/* vendor classes without RMPP */
+	RDIAG_MAD_CLASS_VENDOR_RANGE1_END = 0x0F,
+	RDIAG_MAD_CLASS_CONG_MGMT = 0x21,	/* congestion control */
+	RDIAG_MAD_CLASS_VENDOR_RANGE2_START = 0x30,	/* vendor classes with an RMPP header */
+	RDIAG_MAD_CLASS_VENDOR_RANGE2_END = 0x4F,
+	RDIAG_MAD_CLASS_SUBN_DIRECTED = 0x81,	/* SMP, directed-route */
+};
+
+/* attribute IDs of the SMP and SA classes the library looks for (IBTA vol 1 14.2.5, 15.2.5;
+ * the CM's are enum rdiag_cm_msg) */
+enum rdiag_mad_attr_id {
+	RDIAG_MAD_ATTR_CLASS_PORT_INFO = 0x0001,	/* every class */
+	RDIAG_MAD_ATTR_NOTICE = 0x0002,			/* SMP and SA: traps and reports */
+	RDIAG_MAD_ATTR_NODE_DESC = 0x0010,		/* SMP */
+	RDIAG_MAD_ATTR_NODE_INFO = 0x0011,		/* SMP */
+	RDIAG_MAD_ATTR_PORT_INFO = 0x0015,		/* SMP */
+	RDIAG_MAD_ATTR_PATH_RECORD = 0x0035,		/* SA */
+};
+
+/* IB CM (management class 0x07, RDIAG_MAD_CLASS_CM) attribute IDs */
 enum rdiag_cm_msg {
 	RDIAG_CM_CLASSPORTINFO = 0x0001,
 	RDIAG_CM_REQ = 0x0010,
@@ -626,6 +655,21 @@ const char *rdiag_mad_comp_name(const struct rdiag_mad_attr *a, unsigned int bit
 /* bits bits (1..64) at bit offset off of a record, big-endian; the caller has checked that
  * (off + bits + 7) / 8 bytes are there (a decoded layout guarantees it for its fields) */
 uint64_t rdiag_mad_bits(const uint8_t *rec, unsigned int off, unsigned int bits);
+
+/* Port states: IBA 14.2.5.6 PortInfo PortState, the same values as the kernel's enum
+ * ib_port_state, enum ibv_port_state and the number in sysfs ports/N/state.  The one name
+ * table of port states (MAD decoding, discovery, rdmatrace, rdmatop) */
+enum rdiag_port_state {
+	RDIAG_PORT_NOP = 0,
+	RDIAG_PORT_DOWN = 1,
+	RDIAG_PORT_INIT = 2,
+	RDIAG_PORT_ARMED = 3,
+	RDIAG_PORT_ACTIVE = 4,
+	RDIAG_PORT_ACTIVE_DEFER = 5,
+};
+/* 0..5 -> "NOP", "DOWN", "INIT", "ARMED", "ACTIVE", "ACTIVE_DEFER" (iproute2 rdma's
+ * strings); NULL for other values */
+const char *rdiag_port_state_name(uint8_t state);
 
 /* MTU code 1..5 (IBA PathMTU, the same values as enum ibv_mtu) -> 256..4096 bytes;
  * 0 when invalid */

@@ -21,7 +21,7 @@ struct rdiag_qp {
 	uint32_t rqpn;		/* valid when has_rqpn */
 	bool has_rqpn;
 	uint8_t type;		/* IB_QPT_*: 2 RC, 3 UC, 4 UD, 1 GSI, 0 SMI ... */
-	uint8_t state;		/* IB_QPS_*: 0 RESET .. 6 ERR */
+	uint8_t state;		/* enum rdiag_qp_state: 0 RESET .. 6 ERR */
 	uint32_t sq_psn, rq_psn;
 	bool has_rq_psn;
 	uint32_t pid;		/* 0 = kernel QP */
@@ -67,8 +67,19 @@ void rdiag_counters_qp_counters_free(struct rdiag_qp_counter *q, size_t n);
  * "GSI", "RC", "UC", "UD", "RAW_IPV6", "RAW_ETHERTYPE", "RAW_PACKET", "XRC_INI", "XRC_TGT",
  * "DRIVER" (0xFF), as rdma res prints them; NULL for other values */
 const char *rdiag_qp_type_name(unsigned int type);
-/* enum ib_qp_state (== enum ibv_qp_state) -> "RESET", "INIT", "RTR", "RTS", "SQD", "SQE",
- * "ERR"; NULL for other values */
+/* QP states: the kernel's enum ib_qp_state, the same values as libibverbs' enum
+ * ibv_qp_state (struct rdiag_qp's state) */
+enum rdiag_qp_state {
+	RDIAG_QPS_RESET = 0,
+	RDIAG_QPS_INIT = 1,
+	RDIAG_QPS_RTR = 2,
+	RDIAG_QPS_RTS = 3,
+	RDIAG_QPS_SQD = 4,
+	RDIAG_QPS_SQE = 5,
+	RDIAG_QPS_ERR = 6,
+};
+/* enum rdiag_qp_state -> "RESET", "INIT", "RTR", "RTS", "SQD", "SQE", "ERR"; NULL for other
+ * values */
 const char *rdiag_qp_state_name(unsigned int state);
 /* enum rdma_cm_state -> "IDLE", "ADDR_QUERY" ... "DESTROYING"; NULL */
 const char *rdiag_res_cm_state_name(uint8_t state);

@@ -71,6 +71,11 @@ const char *rdiag_threshold_errmsg(const struct rdiag_thresholds *t);
  * rdiag_sample_match: name, alias, concept or glob; an Ethernet statistic by its name,
  * concept or priority concept)? */
 bool rdiag_threshold_matches(const struct rdiag_threshold_rule *r, const struct rdiag_sample *s);
+/* does the rule apply to no sample of the set (rdiag_threshold_matches() with each)?  Such
+ * a rule can never breach: a typo in a monitoring rule would read as "no errors", so the
+ * tools warn about it at their first sample.  true for an empty or NULL set */
+bool rdiag_threshold_matches_none(const struct rdiag_threshold_rule *r,
+				  const struct rdiag_samples *set);
 
 /* Evaluate every rule against one sample (rate may be NULL in snapshot mode).  Breaches are
  * appended to *list / *n (grown by doubling; start from NULL / 0, pass only a list this
