@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "util/internal.h"
 #include "netlink/internal.h"
 
 #define RD_NL_BUFSZ (64 * 1024)
@@ -488,7 +489,7 @@ static int stat_cb(const struct nlmsghdr *nlh, void *data)
 int rd_nl_sample_port(struct rdiag_counters *c, struct rdiag_samples *set, uint32_t dev_index,
 		      const char *dev, uint32_t port, const char *driver)
 {
-	struct stat_ctx x = { set, dev, port, driver, rd_now_ns(), false };
+	struct stat_ctx x = { set, dev, port, driver, rd_mono_ns(), false };
 	size_t before = set->n;
 	int ret;
 
