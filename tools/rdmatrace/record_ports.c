@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/tool.h"
 #include "rdmadiag/ring.h"
 #include "record.h"
@@ -111,7 +112,7 @@ void rec_ports_full(struct rdiag_counters *c)
 
 	if (rdiag_counters_discover(c, &d) < 0)
 		return;
-	t = rec_now_ns();	/* the states were read by now */
+	t = tool_real_ns();	/* the states were read by now */
 	for (i = 0; i < nports; i++) {
 		port_close(&ports[i]);
 		ports[i].present = false;
