@@ -189,14 +189,14 @@ static struct eth_rec *rec_get(struct rd_eth_replay *r, const char *ifname, bool
 /* one line "IFNAME WHAT VALUE": 0, or -EINVAL / -ENOMEM */
 static int replay_line(struct rd_eth_replay *r, char *line)
 {
-	char *ifname = strtok(line, " \t"), *what = strtok(NULL, " \t");
-	char *val = strtok(NULL, " \t");
+	char *save = NULL, *ifname = strtok_r(line, " \t", &save);
+	char *what = strtok_r(NULL, " \t", &save), *val = strtok_r(NULL, " \t", &save);
 	struct eth_rec *e;
 	uint8_t *b;
 	size_t bl;
 	int ret;
 
-	if (!ifname || !what || !val || strtok(NULL, " \t") || strlen(ifname) >= IF_NAMESIZE)
+	if (!ifname || !what || !val || strtok_r(NULL, " \t", &save) || strlen(ifname) >= IF_NAMESIZE)
 		return -EINVAL;
 	if (strcmp(what, "driver") && strcmp(what, "strings") && strcmp(what, "stats"))
 		return -EINVAL;

@@ -162,17 +162,21 @@ static int parse_link_speed(const char *s, uint64_t *bps)
 static char *join_args(int argc, char **argv)
 {
 	size_t len = 1;
-	char *s;
+	char *s, *p;
 
 	for (int i = 0; i < argc; i++)
 		len += strlen(argv[i]) + 1;
 	s = calloc(1, len);
 	if (!s)
 		tool_die("out of memory");
+	p = s;
 	for (int i = 0; i < argc; i++) {
+		size_t l = strlen(argv[i]);
+
 		if (i)
-			strcat(s, " ");
-		strcat(s, argv[i]);
+			*p++ = ' ';
+		memcpy(p, argv[i], l);
+		p += l;
 	}
 	return s;
 }
