@@ -13,6 +13,7 @@
 #include <rdmadiag/packet.h>
 #include <rdmadiag/resources.h>
 
+#include "common/clock.h"
 #include "collect.h"
 
 /* the library's names are NULL for a value without a name; rdmatop shows "UNKNOWN" */
@@ -48,14 +49,6 @@ struct rt_collector {
 	uint64_t busy_since;
 	char busy_dev[64];
 };
-
-uint64_t rt_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 int rt_collector_new(struct rt_collector **out, const struct rt_collect_opts *o)
 {
@@ -535,11 +528,11 @@ static int collect_each(struct rt_collector *c, struct rt_snap *s, struct owner 
 		const struct rdiag_device *d = &c->devs->dev[i];
 		struct rdiag_filter f = { .dev = d->name };
 		struct rdiag_samples *smp = NULL;
-		uint64_t t0 = rt_now_ns(), took;
+		uint64_t t0 = tool_mono_ns(), took;
 
 		set_busy_dev(c, d->name);
 		r = rdiag_counters_sample(c->h, &f, &smp);
-		took = rt_now_ns() - t0;
+		took = tool_mono_ns() - t0;
 		if (r == -ENODEV || r == -ENOENT) {
 			/* gone since discovery: leave it out, the model greys it */
 			c->must_discover = true;
@@ -561,7 +554,7 @@ static int collect_each(struct rt_collector *c, struct rt_snap *s, struct owner 
 
 int rt_collect_once(struct rt_collector *c, struct rt_snap *s)
 {
-	uint64_t start = rt_now_ns(), iv_ns = (uint64_t)(get_interval(c) * 1e9);
+	uint64_t start = tool_mono_ns(), iv_ns = (uint64_t)(get_interval(c) * 1e9);
 	struct rdiag_filter all = { 0 };
 	struct rdiag_samples *smp = NULL;
 	struct owner *own;
@@ -612,7 +605,7 @@ int rt_collect_once(struct rt_collector *c, struct rt_snap *s)
 		copy_qps(c, s);
 		copy_cms(c, s);
 	}
-	s->took_ns = rt_now_ns() - start;
+	s->took_ns = tool_mono_ns() - start;
 	return 0;
 }
 
@@ -621,11 +614,11 @@ int rt_collect_once(struct rt_collector *c, struct rt_snap *s)
 static void *run(void *arg)
 {
 	struct rt_collector *c = arg;
-	uint64_t due = rt_now_ns();
+	uint64_t due = tool_mono_ns();
 
 	pthread_mutex_lock(&c->lock);
 	while (!c->stop) {
-		uint64_t now = rt_now_ns();
+		uint64_t now = tool_mono_ns();
 		struct rt_snap s;
 		int r;
 
@@ -654,7 +647,7 @@ static void *run(void *arg)
 			c->have_ready = true;
 		}
 		due += (uint64_t)(c->interval * 1e9);
-		now = rt_now_ns();
+		now = tool_mono_ns();
 		if (due < now)
 			due = now + (uint64_t)(c->interval * 1e9);	/* overran: no burst */
 		pthread_mutex_unlock(&c->lock);

@@ -44,6 +44,4 @@ bool rt_collector_take(struct rt_collector *c, struct rt_snap *out);
 /* true while a collection runs; *since_ns its start, dev the device being read */
 bool rt_collector_busy(struct rt_collector *c, uint64_t *since_ns, char *dev, size_t len);
 
-uint64_t rt_now_ns(void);
-
 #endif

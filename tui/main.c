@@ -15,6 +15,7 @@
 
 #include <rdmadiag/fabric.h>
 
+#include "common/clock.h"
 #include "common/out.h"
 
 #include "collect.h"
@@ -206,7 +207,7 @@ static void require_devices(struct rt_collector *col)
 static bool wait_until(uint64_t due)
 {
 	for (;;) {
-		uint64_t now = rt_now_ns();
+		uint64_t now = tool_mono_ns();
 		struct pollfd pfd = { .fd = term_wakeup_fd(), .events = POLLIN };
 		int ms;
 
@@ -224,7 +225,7 @@ static int run_batch(const struct opts *o, struct rt_collector *col, struct rt_m
 		     const char *host, const struct rt_thresholds *th)
 {
 	struct out *out = out_new(stdout, o->json ? OUT_JSON : OUT_TEXT);
-	uint64_t due = rt_now_ns(), iv_ns = (uint64_t)(o->interval * 1e9), now, k;
+	uint64_t due = tool_mono_ns(), iv_ns = (uint64_t)(o->interval * 1e9), now, k;
 	bool breached = false, warned = false;
 	char note[256];
 	int r = 0;
@@ -277,7 +278,7 @@ static int run_batch(const struct opts *o, struct rt_collector *col, struct rt_m
 		 * that (a hung device, a loaded machine), one interval from now, as the collector
 		 * of the interactive UI does: no burst of back-to-back frames catching up on
 		 * missed ticks, whose rates would span milliseconds */
-		now = rt_now_ns();
+		now = tool_mono_ns();
 		due += iv_ns;
 		if (due < now)
 			due = now + iv_ns;
@@ -298,7 +299,7 @@ static void draw(struct rt_model *m, struct rt_ui *ui, struct rt_collector *col,
 	frame_info(&fi, host, ui->interval, th);
 	fi.paused = ui->paused;
 	if (rt_collector_busy(col, &since, dev, sizeof(dev))) {
-		double s = (double)(rt_now_ns() - since) / 1e9;
+		double s = (double)(tool_mono_ns() - since) / 1e9;
 
 		/* only worth saying once it is longer than an interval */
 		if (s > ui->interval) {

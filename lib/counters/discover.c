@@ -53,11 +53,11 @@ int rdiag_counters_discover(struct rdiag_counters *c, struct rdiag_devices **out
 			continue;
 		/* sysfs has no protocol file: derive it like nldev does */
 		if (!strcmp(d->ports[0].link_layer, "InfiniBand"))
-			strcpy(d->protocol, "ib");
+			rd_strlcpy(d->protocol, "ib", sizeof(d->protocol));
 		else if (!strcmp(d->node_type, "rnic"))
-			strcpy(d->protocol, "iw");
+			rd_strlcpy(d->protocol, "iw", sizeof(d->protocol));
 		else if (!strcmp(d->ports[0].link_layer, "Ethernet"))
-			strcpy(d->protocol, "roce");
+			rd_strlcpy(d->protocol, "roce", sizeof(d->protocol));
 	}
 	if (ds->n)
 		qsort(ds->dev, ds->n, sizeof(*ds->dev), dev_cmp);

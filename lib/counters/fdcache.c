@@ -248,7 +248,7 @@ ssize_t rd_fdcache_read(struct rdiag_counters *c, int *dfdp, const char *dir, ui
 		e->dirhash = dirhash;
 		memcpy(e->path, dir, e->dlen);
 		e->path[e->dlen] = '/';
-		strcpy(e->path + e->dlen + 1, name);
+		memcpy(e->path + e->dlen + 1, name, strlen(name) + 1);
 		e->fd = fd;
 		e->ino = ino;
 		e->gen = fc->gen;

@@ -7,6 +7,7 @@
 #include "internal.h"
 #include "netlink/internal.h"
 #include "open_error.h"
+#include "util/internal.h"
 
 /* why the last failed rdiag_counters_open() of the process failed (errmsg(NULL)) */
 static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
@@ -14,7 +15,6 @@ static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
 int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters_opts *opts)
 {
 	struct rdiag_counters *c;
-	const char *root;
 	int ret;
 
 	*out = NULL;
@@ -31,20 +31,11 @@ int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters
 	}
 	rd_nl_init(c->nl, NETLINK_RDMA, "netlink");
 	c->source = opts ? opts->source : RDIAG_SRC_AUTO;
-	/* secure_getenv: a setuid/setgid wrapper must not be pointed at a fake tree */
-	root = secure_getenv("RDMADIAG_SYSFS_ROOT");
-	if (root && *root) {
-		size_t l = strlen(root);
-
-		if (l >= sizeof(c->root)) {
-			rd_open_error_set(&open_err, "RDMADIAG_SYSFS_ROOT: %s", strerror(ENAMETOOLONG));
-			free(c->nl);
-			free(c);
-			return -ENAMETOOLONG;
-		}
-		memcpy(c->root, root, l + 1);
-		while (l > 1 && c->root[l - 1] == '/')
-			c->root[--l] = '\0';
+	if (rd_sysfs_root(c->root, sizeof(c->root)) < 0) {
+		rd_open_error_set(&open_err, "RDMADIAG_SYSFS_ROOT: %s", strerror(ENAMETOOLONG));
+		free(c->nl);
+		free(c);
+		return -ENAMETOOLONG;
 	}
 	ret = rd_nl_replay_env(&c->replay, c->err, sizeof(c->err));
 	if (ret < 0) {

@@ -36,10 +36,9 @@ struct rdiag_counters {
 	size_t n_eth_select;
 };
 
-/* the handle's error text; the monotonic clock of sample timestamps (util.c) */
+/* the handle's error text (util.c) */
 void rd_seterr(struct rdiag_counters *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-uint64_t rd_now_ns(void);
 
 /* ---- sysfs ---- */
 /* path = root + rel; returns bytes written or -ENAMETOOLONG */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "util/internal.h"
 #include "netlink/internal.h"
 
 /* the one policy table: attribute -> libmnl type (MNL_TYPE_UNSPEC = not known, skipped) */
@@ -440,7 +441,7 @@ static int stat_cb(const struct nlmsghdr *nlh, void *data)
 int rd_nl_sample_port(struct rdiag_counters *c, struct rdiag_samples *set, uint32_t dev_index,
 		      const char *dev, uint32_t port, const char *driver)
 {
-	struct stat_ctx x = { set, dev, port, driver, rd_now_ns(), false };
+	struct stat_ctx x = { set, dev, port, driver, rd_mono_ns(), false };
 	size_t before = set->n;
 	int ret;
 

@@ -14,6 +14,7 @@
 
 #include <rdmadiag/catalog.h>
 #include "internal.h"
+#include "util/internal.h"
 
 static int no_dots(const struct dirent *e)
 {
@@ -550,7 +551,7 @@ int rd_sysfs_sample_dir(struct rdiag_counters *c, struct rd_sampvec *v, const ch
 		return ret;
 	/* one timestamp for the directory: its files are read within microseconds of it, and
 	 * a clock read per counter was a measurable part of a snapshot */
-	now = rd_now_ns();
+	now = rd_mono_ns();
 	dev = rd_samples_dev(v->set, dev);
 	if (!dev)
 		return -ENOMEM;

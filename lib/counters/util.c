@@ -1,5 +1,5 @@
-/* Small helpers: paths under the (possibly fake) sysfs root, strict number parsing, the
- * handle's error text and the clock that stamps samples. */
+/* Small helpers: paths under the (possibly fake) sysfs root, strict number parsing and the
+ * handle's error text. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -209,12 +208,4 @@ void rd_seterr(struct rdiag_counters *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(c->err, sizeof(c->err), fmt, ap);
 	va_end(ap);
-}
-
-uint64_t rd_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }

@@ -4,11 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "internal.h"
 #include "open_error.h"
 #include "rdmadiag/counters.h"
+#include "util/internal.h"
 
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 
@@ -43,8 +43,6 @@ static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
 int rdiag_doctor_open(struct rdiag_doctor **out, const struct rdiag_doctor_opts *opts)
 {
 	struct rdiag_doctor *d;
-	const char *root;
-	size_t l;
 
 	if (!out) {
 		rd_open_error_set(&open_err, "rdiag_doctor_open: no place for the handle");
@@ -57,16 +55,10 @@ int rdiag_doctor_open(struct rdiag_doctor **out, const struct rdiag_doctor_opts 
 		return -ENOMEM;
 	}
 	rd_rtnl_init(d);
-	/* the same test seam as the counters handle (secure_getenv: not when setuid) */
-	root = secure_getenv("RDMADIAG_SYSFS_ROOT");
-	if (root && *root) {
-		snprintf(d->root, sizeof(d->root), "%s", root);
-		l = strlen(d->root);
-		while (l > 1 && d->root[l - 1] == '/')
-			d->root[--l] = 0;
-		if (!strcmp(d->root, "/"))
-			d->root[0] = 0;
-	}
+	/* the same test seam as the counters handle; a root longer than d->root holds is cut */
+	(void)rd_sysfs_root(d->root, sizeof(d->root));
+	if (!strcmp(d->root, "/"))
+		d->root[0] = 0;
 	*out = d;
 	return 0;
 }
@@ -261,12 +253,4 @@ unsigned int rdiag_roce_path_mtu(unsigned int netdev_mtu)
 		if (netdev_mtu - 96 >= ib[i])
 			return ib[i];
 	return 0;
-}
-
-double rd_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }

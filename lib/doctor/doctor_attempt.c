@@ -20,6 +20,7 @@
 #include "rdmadiag/packet.h"
 #include "verbs/internal.h"
 #include "internal.h"
+#include "util/internal.h"
 
 /* ---- private data: "RDOC", version 1, GID type, netdev/path/active MTU (16 bits each,
  * network order), the RDMA device name (up to 19 bytes, NUL padded) ---- */
@@ -174,7 +175,7 @@ static bool step_wait(struct rdiag_doc_step *s, struct rdma_event_channel *ch, i
 
 	memset(&ev, 0, sizeof(ev));
 	ret = wait_event(ch, timeout_ms, &ev, pdata, plen);
-	s->ms = rd_now_ms() - t0;
+	s->ms = rd_mono_ms() - t0;
 	if (ret == -ETIMEDOUT) {
 		/* the doctor gave up: reported as ETIMEDOUT, like rdma_cm's own timeouts, but no
 		 * event came, and the detail says so */
@@ -217,7 +218,7 @@ static bool step_wait(struct rdiag_doc_step *s, struct rdma_event_channel *ch, i
 static bool step_call_failed(struct rdiag_doc_step *s, const char *call, double t0)
 {
 	s->err = -errno;
-	s->ms = rd_now_ms() - t0;
+	s->ms = rd_mono_ms() - t0;
 	snprintf(s->detail, sizeof(s->detail), "%s: %d %s (%s)", call, s->err,
 		 rdiag_errno_name(s->err), strerror(-s->err));
 	return false;
@@ -460,7 +461,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 
 	ch = rdma_create_event_channel();
 	s = step_begin(d, RDIAG_DOC_STEP_CREATE_ID);
-	t0 = rd_now_ms();
+	t0 = rd_mono_ms();
 	if (!ch) {
 		step_call_failed(s, "rdma_create_event_channel", t0);
 		goto out;
@@ -470,12 +471,12 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 		goto out;
 	}
 	s->ok = true;
-	s->ms = rd_now_ms() - t0;
+	s->ms = rd_mono_ms() - t0;
 	snprintf(s->detail, sizeof(s->detail), "port space %s",
 		 rdiag_port_space_name((unsigned int)ps) ? rdiag_port_space_name((unsigned int)ps) : "?");
 
 	s = step_begin(d, RDIAG_DOC_STEP_RESOLVE_ADDR);
-	t0 = rd_now_ms();
+	t0 = rd_mono_ms();
 	if (rdma_resolve_addr(id, o->src ? &src.sa : NULL, &dst.sa, rtimeout)) {
 		step_call_failed(s, "rdma_resolve_addr", t0);
 		goto out;
@@ -495,7 +496,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	}
 
 	s = step_begin(d, RDIAG_DOC_STEP_RESOLVE_ROUTE);
-	t0 = rd_now_ms();
+	t0 = rd_mono_ms();
 	if (rdma_resolve_route(id, rtimeout)) {
 		step_call_failed(s, "rdma_resolve_route", t0);
 		goto out;
@@ -509,7 +510,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 			 rdiag_mtu_bytes(id->route.path_rec->mtu), id->route.path_rec->packet_life_time);
 
 	s = step_begin(d, RDIAG_DOC_STEP_CREATE_QP);
-	t0 = rd_now_ms();
+	t0 = rd_mono_ms();
 	pd = ibv_alloc_pd(id->verbs);
 	if (!pd) {
 		step_call_failed(s, "ibv_alloc_pd", t0);
@@ -528,7 +529,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	}
 	qp = true;
 	s->ok = true;
-	s->ms = rd_now_ms() - t0;
+	s->ms = rd_mono_ms() - t0;
 	snprintf(s->detail, sizeof(s->detail), "%s QP 0x%x", ps == RDMA_PS_UDP ? "UD" : "RC",
 		 id->qp->qp_num);
 
@@ -544,7 +545,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 				      sizeof(ack));
 	}
 	rd_doc_conn_param(&cp, pdata, &mine, 2);
-	t0 = rd_now_ms();
+	t0 = rd_mono_ms();
 	if (rdma_connect(id, &cp)) {
 		step_call_failed(s, "rdma_connect", t0);
 		goto out;
@@ -572,7 +573,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	rd_doc_datapath(d, id, pd, cq, rpdata, rplen, 3000);
 
 	s = step_begin(d, RDIAG_DOC_STEP_DISCONNECT);
-	t0 = rd_now_ms();
+	t0 = rd_mono_ms();
 	if (rdma_disconnect(id)) {
 		step_call_failed(s, "rdma_disconnect", t0);
 		goto out;
@@ -589,7 +590,7 @@ out:
 		rdma_destroy_id(id);
 	if (ch)
 		rdma_destroy_event_channel(ch);
-	t_end = rd_now_ms();
+	t_end = rd_mono_ms();
 	if (before) {
 		/* a cached value may predate the end of the attempt: read again only once the
 		 * longest cache (the hw_counters lifespan) has passed since then, plus a jiffy at
@@ -597,7 +598,7 @@ out:
 		uint32_t cache = max_cache_ms(before);
 
 		if (cache)
-			sleep_ms(t_end + cache + 10 - rd_now_ms());
+			sleep_ms(t_end + cache + 10 - rd_mono_ms());
 		after = sample_all(c);
 		if (after)
 			take_deltas(d, before, after);

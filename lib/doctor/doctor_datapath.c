@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "util/internal.h"
 #include "rdmadiag/packet.h"
 #include "rdmadiag/selftest.h"
 #include "verbs/internal.h"
@@ -58,7 +59,7 @@ static int one(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_send_wr *wr, int
 {
 	struct ibv_send_wr *bad;
 	struct ibv_wc wc;
-	double end = rd_now_ms() + timeout_ms;
+	double end = rd_mono_ms() + timeout_ms;
 	int n;
 
 	if (ibv_post_send(qp, wr, &bad))
@@ -69,7 +70,7 @@ static int one(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_send_wr *wr, int
 			return -EIO;
 		if (n == 1)
 			return wc.status == IBV_WC_SUCCESS ? 0 : (int)wc.status;
-		if (rd_now_ms() > end)
+		if (rd_mono_ms() > end)
 			return -ETIMEDOUT;
 		poll(NULL, 0, 1);
 	}

@@ -13,6 +13,7 @@
 #include <arpa/inet.h>
 
 #include "internal.h"
+#include "util/internal.h"
 #include "rdmadiag/cmstr.h"
 #include "verbs/internal.h"
 
@@ -206,14 +207,14 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 			c = calloc(1, sizeof(*c));
 			id->context = c;
 			if (c) {
-				c->t0 = rd_now_ms();
+				c->t0 = rd_mono_ms();
 				rd_doc_pdata_unpack(ev->param.conn.private_data,
 						    ev->param.conn.private_data_len, &c->peer);
 			}
 		}
 		c = id->context;
 		if (c) {
-			rc.ms = rd_now_ms() - c->t0;
+			rc.ms = rd_mono_ms() - c->t0;
 			rc.peer_info = c->peer;
 		}
 		rdma_ack_cm_event(ev);

@@ -21,6 +21,7 @@
 #include <netinet/tcp.h>
 
 #include "internal.h"
+#include "util/internal.h"
 #include "rdmadiag/packet.h"
 
 static int listening(const struct rdiag_doctor *d, struct rd_desc *h);
@@ -130,13 +131,13 @@ struct side_job {
 #define RD_SIDE_REQ_MS 300
 static void read_request(int c, char *req, size_t len)
 {
-	double end = rd_now_ms() + RD_SIDE_REQ_MS;
+	double end = rd_mono_ms() + RD_SIDE_REQ_MS;
 	size_t n = 0;
 
 	req[0] = 0;
 	while (n < len - 1 && !memchr(req, '\n', n)) {
 		struct pollfd p = { .fd = c, .events = POLLIN };
-		int left = (int)(end - rd_now_ms());
+		int left = (int)(end - rd_mono_ms());
 		ssize_t r;
 
 		if (left <= 0 || poll(&p, 1, left) <= 0)
@@ -242,7 +243,7 @@ static int fetch(struct rdiag_doctor *d, const union rd_addr *dst, uint16_t port
 {
 	union rd_addr a = *dst;
 	socklen_t alen = a.sa.sa_family == AF_INET ? sizeof(a.in) : sizeof(a.in6);
-	double end = rd_now_ms() + timeout_ms;
+	double end = rd_mono_ms() + timeout_ms;
 	char ip[64], *buf = NULL;
 	size_t n = 0;
 	int fd, ret = 0, err = 0;
@@ -271,7 +272,7 @@ static int fetch(struct rdiag_doctor *d, const union rd_addr *dst, uint16_t port
 	for (bool connected = false;;) {
 		/* POLLOUT until connected, then only POLLIN (POLLOUT stays set: a spin) */
 		struct pollfd p = { .fd = fd, .events = connected ? POLLIN : POLLOUT };
-		int left = (int)(end - rd_now_ms()), k;
+		int left = (int)(end - rd_mono_ms()), k;
 		ssize_t r;
 
 		if (left <= 0) {

@@ -256,7 +256,6 @@ void rd_doc_conn_param(struct rdma_conn_param *cp, uint8_t *pdata,
 /* fill p for the RDMA device/port behind an rdma_cm id (verbs + netdev) */
 struct rdma_cm_id;
 void rd_doc_local_info(struct rdma_cm_id *id, struct rdiag_doc_peer_info *p);
-double rd_now_ms(void);
 
 /* Per-port checks of the doctor (doctor_port.c); internal. */
 #include "rdmadiag/counters.h"

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -17,6 +16,7 @@
 #include <linux/sockios.h>
 
 #include "internal.h"
+#include "util/internal.h"
 
 struct rdiag_ethstats {
 	char driver[32];
@@ -25,14 +25,6 @@ struct rdiag_ethstats {
 	uint64_t *value;
 	uint64_t ts_ns;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 int rd_ethstats_build(const char *driver, const void *strings, size_t slen,
 		      const void *values, size_t vlen, struct rdiag_ethstats **out)
@@ -66,7 +58,7 @@ int rd_ethstats_build(const char *driver, const void *strings, size_t slen,
 	}
 	if (n)
 		memcpy(s->value, values, n * sizeof(uint64_t));
-	s->ts_ns = now_ns();
+	s->ts_ns = rd_mono_ns();
 	*out = s;
 	return 0;
 }
@@ -197,14 +189,14 @@ static struct eth_rec *rec_get(struct rd_eth_replay *r, const char *ifname, bool
 /* one line "IFNAME WHAT VALUE": 0, or -EINVAL / -ENOMEM */
 static int replay_line(struct rd_eth_replay *r, char *line)
 {
-	char *ifname = strtok(line, " \t"), *what = strtok(NULL, " \t");
-	char *val = strtok(NULL, " \t");
+	char *save = NULL, *ifname = strtok_r(line, " \t", &save);
+	char *what = strtok_r(NULL, " \t", &save), *val = strtok_r(NULL, " \t", &save);
 	struct eth_rec *e;
 	uint8_t *b;
 	size_t bl;
 	int ret;
 
-	if (!ifname || !what || !val || strtok(NULL, " \t") || strlen(ifname) >= IF_NAMESIZE)
+	if (!ifname || !what || !val || strtok_r(NULL, " \t", &save) || strlen(ifname) >= IF_NAMESIZE)
 		return -EINVAL;
 	if (strcmp(what, "driver") && strcmp(what, "strings") && strcmp(what, "stats"))
 		return -EINVAL;

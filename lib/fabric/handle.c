@@ -10,6 +10,7 @@
 
 #include "internal.h"
 #include "open_error.h"
+#include "util/internal.h"
 
 /* why the last rdiag_fabric_open() of the process failed (errmsg(NULL)) */
 static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
@@ -17,7 +18,7 @@ static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
 int rdiag_fabric_open(struct rdiag_fabric **out, const struct rdiag_fabric_opts *opts)
 {
 	struct rdiag_fabric *f;
-	const char *root, *eth;
+	const char *eth;
 	char err[512];
 	int ret;
 
@@ -32,18 +33,10 @@ int rdiag_fabric_open(struct rdiag_fabric **out, const struct rdiag_fabric_opts 
 	rd_nl_init(&f->genl, NETLINK_GENERIC, "generic netlink");
 	/* sequence numbers that a previous run's late replies do not match */
 	f->rt.seq = f->genl.seq = (uint32_t)time(NULL);
-	root = secure_getenv("RDMADIAG_SYSFS_ROOT");
-	if (root && *root) {
-		size_t l = strlen(root);
-
-		if (l >= sizeof(f->root)) {
-			rd_open_error_set(&open_err, "RDMADIAG_SYSFS_ROOT: %s", strerror(ENAMETOOLONG));
-			free(f);
-			return -ENAMETOOLONG;
-		}
-		memcpy(f->root, root, l + 1);
-		while (l > 1 && f->root[l - 1] == '/')
-			f->root[--l] = '\0';
+	if (rd_sysfs_root(f->root, sizeof(f->root)) < 0) {
+		rd_open_error_set(&open_err, "RDMADIAG_SYSFS_ROOT: %s", strerror(ENAMETOOLONG));
+		free(f);
+		return -ENAMETOOLONG;
 	}
 	ret = rd_nl_replay_env(&f->replay, err, sizeof(err));
 	if (ret < 0)

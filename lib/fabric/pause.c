@@ -8,12 +8,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <linux/ethtool_netlink.h>
 #include <linux/genetlink.h>
 #include <libmnl/libmnl.h>
 
 #include "internal.h"
+#include "util/internal.h"
 
 struct pause_ctx {
 	struct rdiag_eth_pause *p;
@@ -144,7 +144,7 @@ static int pause_ask(struct rdiag_fabric *f, uint16_t fam, const char *ifname, u
 int rdiag_fabric_pause(struct rdiag_fabric *f, const char *ifname, struct rdiag_eth_pause *out)
 {
 	struct rdiag_eth_pause p;
-	struct timespec ts;
+	uint64_t now;
 	const char *why = NULL;
 	uint16_t fam;
 	bool asked;
@@ -183,7 +183,7 @@ int rdiag_fabric_pause(struct rdiag_fabric *f, const char *ifname, struct rdiag_
 		}
 		f->err[0] = '\0';
 	}
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = rd_mono_ns();
 	/* an NLMSG_ERROR of -EBADMSG is the kernel refusing, not a malformed reply: no why */
 	if (ret == -EBADMSG && why)
 		rd_fabric_seterr(f, "malformed ethtool pause reply for %s: %s", ifname, why);
@@ -197,7 +197,7 @@ int rdiag_fabric_pause(struct rdiag_fabric *f, const char *ifname, struct rdiag_
 				 strerror(-ret));
 	if (ret < 0)
 		return ret;
-	p.time_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	p.time_ns = now;
 	*out = p;
 	return 0;
 }

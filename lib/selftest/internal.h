@@ -164,7 +164,6 @@ int rd_st_post_send(struct rdiag_selftest *st, struct rd_ep *ep, struct ibv_send
 int rd_st_poll(struct rdiag_selftest *st, struct ibv_cq *cq, struct ibv_wc *wc,
 	       unsigned int timeout_ms);
 int rd_st_wc_fail(struct rdiag_selftest *st, const struct ibv_wc *wc, const char *what);
-double rd_st_now_ms(void);
 void rd_st_sleep_ms(struct rdiag_selftest *st, double ms);
 int rd_st_fill_av(struct rdiag_selftest *st, struct ibv_ah_attr *ah, const struct rd_port *from,
 		  const struct rd_port *to);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "util/internal.h"
 #include "open_error.h"
 
 static const struct {
@@ -505,11 +506,11 @@ int rdiag_selftest_run(struct rdiag_selftest *st, size_t i, struct rdiag_st_resu
 	st->test = tests[i].name;
 	st->res = res;
 	mark = rd_st_mark(st);
-	t0 = rd_st_now_ms();
+	t0 = rd_mono_ms();
 	evidence_before(st, before);
 	tests[i].fn(st, res);
 	rd_st_release_to(st, mark);
-	res->elapsed_ms = rd_st_now_ms() - t0;
+	res->elapsed_ms = rd_mono_ms() - t0;
 	evidence_after(st, res, before);
 	st->res = NULL;
 	st->test = NULL;

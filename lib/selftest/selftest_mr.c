@@ -11,6 +11,7 @@
 
 #include "verbs/internal.h"
 #include "internal.h"
+#include "util/internal.h"
 
 #define HUGE_2M (2UL << 20)
 
@@ -75,7 +76,7 @@ static int measure(struct rdiag_selftest *st, struct rdiag_st_result *r, struct 
 	if (b == ODP)
 		access |= IBV_ACCESS_ON_DEMAND;
 	for (i = 0; i < reps && !st->interrupted; i++) {
-		t = rd_st_now_ms();
+		t = rd_mono_ms();
 		mr = ibv_reg_mr(pd, p, (size_t)size, (int)access);
 		if (!mr) {
 			e = errno;
@@ -93,10 +94,10 @@ static int measure(struct rdiag_selftest *st, struct rdiag_st_result *r, struct 
 					   "/proc/sys/vm/max_map_count");
 			return rd_st_fail(st, e, "ibv_reg_mr %s", what);
 		}
-		reg += rd_st_now_ms() - t;
-		t = rd_st_now_ms();
+		reg += rd_mono_ms() - t;
+		t = rd_mono_ms();
 		e = ibv_dereg_mr(mr);	/* untracked (timed): a failure is counted as held */
-		dereg += rd_st_now_ms() - t;
+		dereg += rd_mono_ms() - t;
 		if (e) {
 			rd_st_held(st, RD_OBJ_MR, e, "ibv_dereg_mr");
 			unmap_last(st, p);

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "util/internal.h"
 
 /* ---- objects ---------------------------------------------------------------------- */
 
@@ -728,20 +729,12 @@ int rd_st_post_send(struct rdiag_selftest *st, struct rd_ep *ep, struct ibv_send
 	return 0;
 }
 
-double rd_st_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 void rd_st_sleep_ms(struct rdiag_selftest *st, double ms)
 {
-	double end = rd_st_now_ms() + ms;
+	double end = rd_mono_ms() + ms;
 	struct timespec ts = { 0, 1000000 };
 
-	while (!st->interrupted && rd_st_now_ms() < end)
+	while (!st->interrupted && rd_mono_ms() < end)
 		nanosleep(&ts, NULL);
 }
 
@@ -749,7 +742,7 @@ void rd_st_sleep_ms(struct rdiag_selftest *st, double ms)
 int rd_st_poll(struct rdiag_selftest *st, struct ibv_cq *cq, struct ibv_wc *wc,
 	       unsigned int timeout_ms)
 {
-	double end = rd_st_now_ms() + (timeout_ms ? timeout_ms : st->opts.timeout_ms);
+	double end = rd_mono_ms() + (timeout_ms ? timeout_ms : st->opts.timeout_ms);
 	struct timespec ts = { 0, 50000 };
 	int n;
 
@@ -761,7 +754,7 @@ int rd_st_poll(struct rdiag_selftest *st, struct ibv_cq *cq, struct ibv_wc *wc,
 			return 0;
 		if (st->interrupted)
 			return -EINTR;
-		if (rd_st_now_ms() > end)
+		if (rd_mono_ms() > end)
 			return -ETIMEDOUT;
 		nanosleep(&ts, NULL);
 	}

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "util/internal.h"
 
 #define RNR_RETRY_LOW	1
 #define RNR_DELAY_MS	150.0
@@ -217,7 +218,7 @@ static int rnr_delayed(struct rdiag_selftest *st, struct rdiag_st_result *r, cha
 	wr.wr_id = 8;
 	rd_st_step(st, "SEND with rnr_retry 7, min_rnr_timer %d (%.2f ms); receive posted after "
 		   "%.0f ms", RNR_TIMER_CODE, timer_ms, RNR_DELAY_MS);
-	t0 = rd_st_now_ms();
+	t0 = rd_mono_ms();
 	rc = rd_st_post_send(st, &a, &wr);
 	if (rc)
 		goto out;
@@ -227,7 +228,7 @@ static int rnr_delayed(struct rdiag_selftest *st, struct rdiag_st_result *r, cha
 		r->wc_status = (int)wc.status;
 		snprintf(r->expected, sizeof(r->expected), "no completion before the receive");
 		snprintf(r->observed, sizeof(r->observed), "WC %d %s after %.1f ms", wc.status,
-			 rd_st_wc_name((int)wc.status), rd_st_now_ms() - t0);
+			 rd_st_wc_name((int)wc.status), rd_mono_ms() - t0);
 		rc = rd_st_fail(st, 0, "rnr_retry 7: send completed before the receive was posted");
 		rd_st_hint(st, "rnr_retry 7 must retry forever; %s", wc.status ?
 			   rdiag_wc_status_hint((int)wc.status) : "the responder accepted a SEND "
@@ -238,12 +239,12 @@ static int rnr_delayed(struct rdiag_selftest *st, struct rdiag_st_result *r, cha
 		rd_st_fail(st, rc, "rnr_retry 7: polling");
 		goto out;
 	}
-	t_recv = rd_st_now_ms();
+	t_recv = rd_mono_ms();
 	rc = rd_st_post_recv(st, &b, b.buf, 4096, b.mr->lkey, 9);
 	if (rc)
 		goto out;
 	rc = rd_st_poll(st, a.cq, &wc, 0);
-	t_done = rd_st_now_ms();
+	t_done = rd_mono_ms();
 	if (rc) {
 		rd_st_fail(st, rc, "rnr_retry 7: waiting for the send after the receive was posted");
 		goto out;

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "common/clock.h"
 #include "common/out.h"
 #include "rdmadiag/packet.h"
 #include "rdmadiag/selftest.h"
@@ -93,18 +93,15 @@ struct ui {
 	struct out *o;
 	bool verbose;
 	bool json;
-	struct timespec t0;	/* the steps of -v are stamped with the seconds since */
+	uint64_t t0_ns;		/* the steps of -v are stamped with the seconds since */
 };
 
 static void on_step(void *arg, const char *test, const char *step)
 {
 	struct ui *ui = arg;
 	FILE *f = ui->json ? stderr : stdout;
-	struct timespec now;
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	fprintf(f, "  .. %7.3f %-10s %s\n", (double)(now.tv_sec - ui->t0.tv_sec) +
-		(double)(now.tv_nsec - ui->t0.tv_nsec) / 1e9, test, step);
+	fprintf(f, "  .. %7.3f %-10s %s\n", (double)(tool_mono_ns() - ui->t0_ns) / 1e9, test, step);
 	fflush(f);
 }
 
@@ -335,7 +332,7 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (ui.verbose) {
-		clock_gettime(CLOCK_MONOTONIC, &ui.t0);
+		ui.t0_ns = tool_mono_ns();
 		opts.on_step = on_step;
 		opts.on_step_arg = &ui;
 	}

@@ -68,6 +68,6 @@ const char *dump_dur_ns(char *buf, size_t len, uint64_t ns)
 		memcpy(p, dig + intd, (size_t)(last + 1) - intd);
 		p += (size_t)(last + 1) - intd;
 	}
-	strcpy(p, unit[u]);
+	memcpy(p, unit[u], strlen(unit[u]) + 1);
 	return buf;
 }

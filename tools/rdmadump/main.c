@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/tool.h"
 #include "dump.h"
 #include "mad.h"
@@ -162,17 +162,21 @@ static int parse_link_speed(const char *s, uint64_t *bps)
 static char *join_args(int argc, char **argv)
 {
 	size_t len = 1;
-	char *s;
+	char *s, *p;
 
 	for (int i = 0; i < argc; i++)
 		len += strlen(argv[i]) + 1;
 	s = calloc(1, len);
 	if (!s)
 		tool_die("out of memory");
+	p = s;
 	for (int i = 0; i < argc; i++) {
+		size_t l = strlen(argv[i]);
+
 		if (i)
-			strcat(s, " ");
-		strcat(s, argv[i]);
+			*p++ = ' ';
+		memcpy(p, argv[i], l);
+		p += l;
 	}
 	return s;
 }
@@ -289,18 +293,10 @@ static bool selected(const struct opts *o, const struct rdiag_pkt *p,
 	return true;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* a long file read shows how far it got, on a terminal only */
 static void progress(struct rdiag_capture *c, uint64_t frames, bool *shown, uint64_t *last)
 {
-	uint64_t pos, size, t = now_ms();
+	uint64_t pos, size, t = tool_mono_ns() / 1000000;
 
 	if (t - *last < 500)
 		return;
@@ -400,7 +396,7 @@ int main(int argc, char **argv)
 		out_hold(out, true);
 	}
 	tty_progress = !rdiag_capture_is_live(g_cap) && isatty(STDERR_FILENO);
-	last_progress = now_ms();
+	last_progress = tool_mono_ns() / 1000000;
 	print = !o.quiet && !o.wfile;
 
 	if (!rdiag_capture_is_live(g_cap)) {

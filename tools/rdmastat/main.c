@@ -27,6 +27,7 @@
 #include <rdmadiag/resources.h>
 #include <rdmadiag/threshold.h>
 
+#include "common/clock.h"
 #include "common/cmd.h"
 #include "common/esc.h"
 #include "common/eth_words.h"
@@ -975,14 +976,6 @@ static const struct rdiag_rate *rate_of(const struct rdiag_samples *prev, size_t
 	return r;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* The seconds between s and its previous sample, when both were read: the ports' netdevs'
  * Ethernet statistics are read at their own time, after the RDMA counters, so their rates are
  * over their own interval, which is what JSON and CSV give next to them. Otherwise secs. */
@@ -1033,7 +1026,7 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 				check(rdiag_samples_get(cur, i), &r0);
 		if (intervals_done++)
 			printf("\n");
-		prom_snapshot(cur, now_ms());
+		prom_snapshot(cur, (int64_t)(tool_real_ns() / 1000000));
 		print_breaches();
 		fflush(stdout);
 		return;

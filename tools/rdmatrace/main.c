@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
+#include "common/clock.h"
 #include "common/cmd.h"
 #include "common/esc.h"
 #include "common/interval.h"
@@ -591,12 +592,7 @@ static void list_events(void)
 
 static void set_clock_offset(void)
 {
-	struct timespec r, m;
-
-	clock_gettime(CLOCK_REALTIME, &r);
-	clock_gettime(CLOCK_MONOTONIC, &m);
-	mono_to_real_ns = ((int64_t)r.tv_sec - (int64_t)m.tv_sec) * 1000000000ll +
-			  ((int64_t)r.tv_nsec - (int64_t)m.tv_nsec);
+	mono_to_real_ns = tool_mono_to_real_ns();
 }
 
 /* connections whose events all ran in kernel threads (begun before the trace): the process
@@ -628,18 +624,10 @@ static void attribute_from_netlink(uint64_t now_ns)
 	free(ids);
 }
 
-static uint64_t mono_now_ns(void)
-{
-	struct timespec m;
-
-	clock_gettime(CLOCK_MONOTONIC, &m);
-	return (uint64_t)m.tv_sec * 1000000000ull + (uint64_t)m.tv_nsec;
-}
-
 static int run(void)
 {
 	struct timespec batch = { 0, 20 * 1000 * 1000 };
-	uint64_t lost = 0, end = opts.duration > 0 ? mono_now_ns() + (uint64_t)(opts.duration * 1e9) : 0;
+	uint64_t lost = 0, end = opts.duration > 0 ? tool_mono_ns() + (uint64_t)(opts.duration * 1e9) : 0;
 	int err;
 
 	if (opts.input) {
@@ -656,12 +644,12 @@ static int run(void)
 			tool_err("cannot read the trace: %s", strerror(-err));
 			break;
 		}
-		attribute_from_netlink(mono_now_ns());
+		attribute_from_netlink(tool_mono_ns());
 		out_flush(output);
 		fflush(stdout);
 		if (ferror(stdout))
 			break;		/* a closed pipe: stop, and remove the instance */
-		if (end && mono_now_ns() >= end)
+		if (end && tool_mono_ns() >= end)
 			break;
 		if (!stop_requested) {
 			/* asleep until the kernel records an event, the end of --duration, a
@@ -669,7 +657,7 @@ static int run(void)
 			int ms = rdiag_trace_conns_unattributed(conns) ? 500 : -1;
 
 			if (end) {
-				uint64_t left = (end - mono_now_ns()) / 1000000u + 1;
+				uint64_t left = (end - tool_mono_ns()) / 1000000u + 1;
 
 				if (ms < 0 || left < (uint64_t)ms)
 					ms = (int)left;
@@ -680,7 +668,7 @@ static int run(void)
 	}
 	/* what the kernel recorded up to the stop */
 	rdiag_trace_read(trace, on_event, NULL, &lost);
-	rdiag_trace_conns_flush(conns, mono_now_ns(), on_conn, NULL);
+	rdiag_trace_conns_flush(conns, tool_mono_ns(), on_conn, NULL);
 	print_summary(lost);
 	return EXIT_OK;
 }

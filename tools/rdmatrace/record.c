@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/interval.h"
 #include "common/tool.h"
 #include "rdmadiag/cmstr.h"
@@ -117,7 +118,7 @@ static void on_conn(const struct rdiag_trace_conn *c, void *arg)
 	if (c->outcome == RDIAG_TRACE_FAILED) {
 		snprintf(why, sizeof(why), "failed connection cm.id %u to %s: %s", c->cm_id,
 			 dst[0] ? dst : "?", c->cause ? c->cause : "?");
-		rec_trigger(why, rec_now_ns());
+		rec_trigger(why, tool_real_ns());
 	}
 }
 
@@ -128,9 +129,9 @@ static void on_rtnl(const struct rdiag_rtmon_change *c, void *arg)
 	/* a link change moves the port, an address change the GID table: look at both */
 	if (!strcmp(c->kind, "link") || !strcmp(c->kind, "addr")) {
 		port_check_due = true;
-		port_watch_until = rec_mono_ns() + PORT_WATCH_NS;
+		port_watch_until = tool_mono_ns() + PORT_WATCH_NS;
 	}
-	rec_put_text(RDIAG_REC_NETLINK, rec_now_ns(), "%s\t%s\t%s\t%s", c->kind,
+	rec_put_text(RDIAG_REC_NETLINK, tool_real_ns(), "%s\t%s\t%s\t%s", c->kind,
 		 c->deleted ? "del" : "new", c->ifname, c->text);
 }
 
@@ -206,7 +207,7 @@ static void snapshot(struct rdiag_counters *c)
 	static uint64_t next_quick, next_full;
 	static struct rdiag_samples *prev;
 	struct rdiag_samples *s = NULL;
-	uint64_t t = rec_now_ns(), now = rec_mono_ns();
+	uint64_t t = tool_real_ns(), now = tool_mono_ns();
 
 	if (!c) {	/* the end: let go of the previous snapshot */
 		rdiag_samples_free(prev);
@@ -250,12 +251,12 @@ static struct rdiag_trace *open_trace(void)
 
 static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct rdiag_rtmon *m)
 {
-	uint64_t step = (uint64_t)(ro.interval * 1e9), next = rec_mono_ns(), lost = 0;
-	uint64_t end = ro.duration > 0 ? rec_mono_ns() + (uint64_t)(ro.duration * 1e9) : 0;
+	uint64_t step = (uint64_t)(ro.interval * 1e9), next = tool_mono_ns(), lost = 0;
+	uint64_t end = ro.duration > 0 ? tool_mono_ns() + (uint64_t)(ro.duration * 1e9) : 0;
 	bool input_done = false;
 
 	while (!rec_stop) {
-		uint64_t now = rec_mono_ns();
+		uint64_t now = tool_mono_ns();
 
 		if (rec_usr1) {
 			uint64_t at = (uint64_t)usr1_at.tv_sec * 1000000000ull + (uint64_t)usr1_at.tv_nsec;
@@ -264,7 +265,7 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 			rec_trigger("SIGUSR1", at);
 		}
 		if (m && rdiag_rtmon_read(m, on_rtnl, NULL) == -ENOBUFS) {
-			rec_put_text(RDIAG_REC_MARKER, rec_now_ns(), "rtnetlink changes were lost "
+			rec_put_text(RDIAG_REC_MARKER, tool_real_ns(), "rtnetlink changes were lost "
 				 "(the socket's buffer overflowed)");
 			port_check_due = true;	/* a link or address change may be among them */
 		}
@@ -285,7 +286,7 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 		rec_out_copy_if_due();
 		if (end && now >= end)
 			break;
-		now = rec_mono_ns();
+		now = tool_mono_ns();
 		{
 			uint64_t wait = next > now ? next - now : 0, due;
 			int ms;
@@ -314,9 +315,9 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 	}
 	if (t && !ro.input)
 		rdiag_trace_read(t, on_event, NULL, &lost);
-	rdiag_trace_conns_flush(rconns, rec_mono_ns(), on_conn, NULL);
+	rdiag_trace_conns_flush(rconns, tool_mono_ns(), on_conn, NULL);
 	if (lost)
-		rec_put_text(RDIAG_REC_MARKER, rec_now_ns(), "the kernel overwrote %" PRIu64
+		rec_put_text(RDIAG_REC_MARKER, tool_real_ns(), "the kernel overwrote %" PRIu64
 			 " trace sub-buffer(s) before they were read", lost);
 	rec_out_flush();	/* the last trigger's copy, without waiting out the gap */
 	return 0;
@@ -414,14 +415,7 @@ int trace_record_main(int argc, char **argv, void *ctx)
 	sigaction(SIGUSR1, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	{
-		struct timespec r, m;
-
-		clock_gettime(CLOCK_REALTIME, &r);
-		clock_gettime(CLOCK_MONOTONIC, &m);
-		mono_to_real = ((int64_t)r.tv_sec - (int64_t)m.tv_sec) * 1000000000ll +
-			       ((int64_t)r.tv_nsec - (int64_t)m.tv_nsec);
-	}
+	mono_to_real = tool_mono_to_real_ns();
 	if (rdiag_counters_open(&c, NULL) < 0) {
 		tool_warn("recording without counters: %s", rdiag_counters_errmsg(NULL));
 		c = NULL;
@@ -432,10 +426,10 @@ int trace_record_main(int argc, char **argv, void *ctx)
 	err = rdiag_rtmon_open(&mon, NULL);
 	if (err < 0)
 		tool_warn("recording without rtnetlink changes: %s", strerror(-err));
-	rec_put_text(RDIAG_REC_START, rec_now_ns(), "interval %.3f s, ring %" PRIu64 " bytes",
+	rec_put_text(RDIAG_REC_START, tool_real_ns(), "interval %.3f s, ring %" PRIu64 " bytes",
 		 ro.interval, ro.size & ~(uint64_t)7);
 	record_loop(t, c, mon);
-	rec_put_text(RDIAG_REC_STOP, rec_now_ns(), "%" PRIu64 " records, %" PRIu64 " laps",
+	rec_put_text(RDIAG_REC_STOP, tool_real_ns(), "%" PRIu64 " records, %" PRIu64 " laps",
 		 rdiag_ring_written(ring) + 1, rdiag_ring_wraps(ring));
 	rdiag_trace_close(t);
 	rdiag_rtmon_close(mon);

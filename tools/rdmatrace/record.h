@@ -20,9 +20,6 @@ void rec_put(unsigned int type, uint64_t t, const void *data, size_t len);
 /* the same with printf text */
 void rec_put_text(unsigned int type, uint64_t t, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-/* now, in ns since the epoch; and on the monotonic clock */
-uint64_t rec_now_ns(void);
-uint64_t rec_mono_ns(void);
 /* a marker saying why, at when, and the ring copied (at most once a second: within a second
  * of the last copy, the copy waits until rec_out_copy_if_due finds the second over) */
 void rec_trigger(const char *why, uint64_t when);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/clock.h"
 #include "common/tool.h"
 #include "rdmadiag/ring.h"
 #include "record.h"
@@ -58,7 +59,7 @@ void rec_ports_full(struct rdiag_counters *c)
 		watch = NULL;	/* out of memory: every quick look asks for a full one */
 	if (rdiag_counters_discover(c, &d) < 0)
 		return;
-	t = rec_now_ns();	/* the states were read by now */
+	t = tool_real_ns();	/* the states were read by now */
 	for (i = 0; i < d->n; i++)
 		for (j = 0; j < d->dev[i].n_ports; j++) {
 			const struct rdiag_port *p = &d->dev[i].ports[j];

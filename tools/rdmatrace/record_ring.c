@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "common/clock.h"
 #include "common/tool.h"
 #include "rdmadiag/ring.h"
 #include "record.h"
@@ -24,22 +24,6 @@ static unsigned int snap_n, snap_low;	/* the last copy's N; the lowest that may 
 static uint64_t last_snap_ns, write_errors;
 static bool snap_pending;		/* a trigger's copy waits for the gap to pass */
 static int first_write_err;
-
-uint64_t rec_mono_ns(void)
-{
-	struct timespec m;
-
-	clock_gettime(CLOCK_MONOTONIC, &m);
-	return (uint64_t)m.tv_sec * 1000000000ull + (uint64_t)m.tv_nsec;
-}
-
-uint64_t rec_now_ns(void)
-{
-	struct timespec r;
-
-	clock_gettime(CLOCK_REALTIME, &r);
-	return (uint64_t)r.tv_sec * 1000000000ull + (uint64_t)r.tv_nsec;
-}
 
 void rec_put(unsigned int type, uint64_t t, const void *data, size_t len)
 {
@@ -127,7 +111,7 @@ static void snap_copy(uint64_t now)
  * that second is over (record_loop), so that the last copy holds the last trigger */
 void rec_trigger(const char *why, uint64_t when)
 {
-	uint64_t now = rec_mono_ns();
+	uint64_t now = tool_mono_ns();
 
 	rec_put_text(RDIAG_REC_MARKER, when, "%s", why);
 	if (last_snap_ns && now - last_snap_ns < SNAP_MIN_GAP_NS) {
@@ -150,8 +134,8 @@ void rec_out_start(struct rdiag_ring *r, const char *file, unsigned int keep)
 
 void rec_out_copy_if_due(void)
 {
-	if (snap_pending && rec_mono_ns() - last_snap_ns >= SNAP_MIN_GAP_NS)
-		snap_copy(rec_mono_ns());
+	if (snap_pending && tool_mono_ns() - last_snap_ns >= SNAP_MIN_GAP_NS)
+		snap_copy(tool_mono_ns());
 }
 
 bool rec_out_copy_pending(uint64_t *due)
@@ -165,7 +149,7 @@ bool rec_out_copy_pending(uint64_t *due)
 void rec_out_flush(void)
 {
 	if (snap_pending)	/* the last trigger's copy, without waiting out the gap */
-		snap_copy(rec_mono_ns());
+		snap_copy(tool_mono_ns());
 }
 
 uint64_t rec_out_errors(int *first_err)
