@@ -113,3 +113,25 @@ zsh_opts() { grep -oE -- '--[a-z][a-z0-9-]+' "$ROOT/completions/zsh/_$1" | sort 
 		assert_success
 	done
 }
+
+@test "the README's module graph is mk/module-edges, line for line (the cycle check holds the code to it)" {
+	local readme edges
+	# the fenced block after the module-edges marker: "mod -> a, b" lines
+	readme=$(awk '/<!-- module-edges:/ { on = 1; next } on && /^```$/ { if (++fence == 2) exit; next }
+		on && fence == 1' "$ROOT/README.md" | sed -E 's/ *-> */: /; s/, / /g')
+	edges=$(grep -v '^#' "$ROOT/mk/module-edges" | grep .)
+	[ -n "$edges" ]
+	[ "$readme" = "$edges" ] || fail "README's module graph differs from mk/module-edges:
+$(diff <(echo "$edges") <(echo "$readme"))"
+	# every module of lib/ is in the README's layout block
+	local m
+	for m in "$ROOT"/lib/*/; do
+		m=$(basename "$m")
+		[ "$m" = include ] && continue
+		grep -qE "^  $m/ " "$ROOT/README.md" || fail "lib/$m/ is not in the README's layout"
+	done
+	for m in "$ROOT"/tools/*/; do
+		m=$(basename "$m")
+		grep -qE "^  $m/ " "$ROOT/README.md" || fail "tools/$m/ is not in the README's layout"
+	done
+}

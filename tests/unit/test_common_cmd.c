@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* tool_cmd_find() and tool_dispatch() (tools/common/cmd.c): the command named by argv[1] runs
- * with its own name as argv[0] and the tool's context; without a named command the default
+ * with the program as argv[0] and the tool's context; without a named command the default
  * row runs with the whole command line.  The usage errors exit, and are checked on the tools
  * by tests/bats/rdmadoctor.bats. */
 #include <string.h>
@@ -49,6 +49,8 @@ int main(void)
 	EXPECT_STREQ(ran, "b");
 	EXPECT_EQ(ran_argc, 2);
 	EXPECT_TRUE(ran_argv == argv1 + 1);
+	EXPECT_STREQ(ran_argv[0], "prog");	/* getopt's messages name the tool */
+	EXPECT_STREQ(ran_argv[1], "arg");
 	EXPECT_TRUE(ran_ctx == &ctx);
 
 	/* no command named: the default row, with the whole command line */
@@ -60,6 +62,7 @@ int main(void)
 	EXPECT_STREQ(ran, "default");
 	EXPECT_EQ(ran_argc, 1);
 	argv1[1] = (char *)"alpha";
+	argv1[2] = (char *)"arg";
 	EXPECT_EQ(tool_dispatch(with_default, 2, 3, argv1, NULL), 7);
 	EXPECT_STREQ(ran, "a");
 	EXPECT_EQ(ran_argc, 2);

@@ -42,8 +42,10 @@ int tool_dispatch(const struct tool_cmd *cmds, size_t n, int argc, char **argv, 
 	char list[256];
 	size_t i;
 
-	if (c)
+	if (c) {
+		argv[1] = argv[0];
 		return c->run(argc - 1, argv + 1, ctx);
+	}
 	for (i = 0; i < n; i++)
 		if (!cmds[i].name)
 			return cmds[i].run(argc, argv, ctx);

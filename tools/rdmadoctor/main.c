@@ -731,7 +731,9 @@ int main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	/* argv[optind - 1] is the program or the last option: the command is argv[optind] */
+	/* the options are parsed: the program's name goes where the last of them was, just before
+	 * the command (argv[optind]), as tool_dispatch takes its command line */
+	argv[optind - 1] = argv[0];
 	return tool_dispatch(commands, sizeof(commands) / sizeof(commands[0]), argc - optind + 1,
 			     argv + optind - 1, &cfg);
 }
