@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "internal.h"
-#include "netlink/internal.h"
+#include "netlink/netlink.h"
 #include "open_error.h"
-#include "util/internal.h"
+#include "util/util.h"
 
 /* why the last failed rdiag_counters_open() of the process failed (errmsg(NULL)) */
 static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "util/internal.h"
-#include "netlink/internal.h"
+#include "util/util.h"
+#include "netlink/netlink.h"
 
 /* the one policy table: attribute -> libmnl type (MNL_TYPE_UNSPEC = not known, skipped) */
 static const enum mnl_attr_data_type nl_policy[RD_NL_MAXATTR] = {

@@ -14,7 +14,7 @@
 
 #include <rdmadiag/catalog.h>
 #include "internal.h"
-#include "util/internal.h"
+#include "util/util.h"
 
 static int no_dots(const struct dirent *e)
 {

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "describe.h"
 #include "open_error.h"
 #include "rdmadiag/describe.h"
 

@@ -21,7 +21,7 @@
 #include <sys/resource.h>
 #include <sys/utsname.h>
 
-#include "internal.h"
+#include "describe.h"
 #include "rdmadiag/fabric.h"
 
 const struct rdiag_gid *rd_desc_v2_gid(const struct rdiag_port *p, const char *addr)

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 
-#include "internal.h"
+#include "describe.h"
 
 /* ---- writing ---- */
 

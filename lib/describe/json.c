@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "describe.h"
 
 #define JSON_MAX_DEPTH 64
 

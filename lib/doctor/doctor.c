@@ -8,7 +8,7 @@
 #include "internal.h"
 #include "open_error.h"
 #include "rdmadiag/counters.h"
-#include "util/internal.h"
+#include "util/util.h"
 
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 

@@ -18,9 +18,9 @@
 
 #include "rdmadiag/cmstr.h"
 #include "rdmadiag/packet.h"
-#include "verbs/internal.h"
+#include "verbs/verbs.h"
 #include "internal.h"
-#include "util/internal.h"
+#include "util/util.h"
 
 /* ---- private data: "RDOC", version 1, GID type, netdev/path/active MTU (16 bits each,
  * network order), the RDMA device name (up to 19 bytes, NUL padded) ---- */

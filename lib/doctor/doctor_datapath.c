@@ -14,10 +14,10 @@
 #include <string.h>
 
 #include "internal.h"
-#include "util/internal.h"
+#include "util/util.h"
 #include "rdmadiag/packet.h"
 #include "rdmadiag/selftest.h"
-#include "verbs/internal.h"
+#include "verbs/verbs.h"
 
 #define DP_BUF 4096
 

@@ -13,7 +13,7 @@
 #include <sys/utsname.h>
 
 #include "internal.h"
-#include "verbs/internal.h"
+#include "verbs/verbs.h"
 #include "rdmadiag/counters.h"
 
 /* ---- modules ----

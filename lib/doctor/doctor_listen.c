@@ -13,9 +13,9 @@
 #include <arpa/inet.h>
 
 #include "internal.h"
-#include "util/internal.h"
+#include "util/util.h"
 #include "rdmadiag/cmstr.h"
-#include "verbs/internal.h"
+#include "verbs/verbs.h"
 
 struct conn {
 	struct ibv_pd *pd;

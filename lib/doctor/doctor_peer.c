@@ -21,7 +21,7 @@
 #include <netinet/tcp.h>
 
 #include "internal.h"
-#include "util/internal.h"
+#include "util/util.h"
 #include "rdmadiag/packet.h"
 
 static int listening(const struct rdiag_doctor *d, struct rd_desc *h);

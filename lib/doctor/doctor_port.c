@@ -10,7 +10,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 
-#include "verbs/internal.h"
+#include "verbs/verbs.h"
 #include "internal.h"
 #include "rdmadiag/packet.h"
 

@@ -13,7 +13,7 @@
 #include "rdmadiag/cmstr.h"
 #include "rdmadiag/packet.h"
 #include "rdmadiag/selftest.h"
-#include "verbs/internal.h"
+#include "verbs/verbs.h"
 
 #define RD_SIDR_UNSUPPORTED 1	/* SIDR REP status: no listener for the service ID (IBA 12.11.2) */
 

@@ -1,5 +1,5 @@
 /* Internal parts of the doctor (lib/doctor: doctor*.c, rtnl.c); not exported.  The host
- * description and the JSON reader it shares are lib/describe's (describe/internal.h). */
+ * description and the JSON reader it shares are lib/describe's (describe/describe.h). */
 #ifndef RD_DOCTOR_INTERNAL_H
 #define RD_DOCTOR_INTERNAL_H
 #include <stdbool.h>
@@ -7,10 +7,10 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
-#include "describe/internal.h"
+#include "describe/describe.h"
 #include "rdmadiag/cmstr.h"
 #include "rdmadiag/doctor.h"
-#include "netlink/internal.h"
+#include "netlink/netlink.h"
 
 /* a name from the library's tables (NULL for a value without one) as the doctor prints it */
 static inline const char *rd_doc_name(const char *name)

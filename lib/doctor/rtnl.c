@@ -16,7 +16,7 @@
 #include <libmnl/libmnl.h>
 
 #include "internal.h"
-#include "netlink/internal.h"
+#include "netlink/netlink.h"
 
 void rd_rtnl_init(struct rdiag_doctor *d)
 {

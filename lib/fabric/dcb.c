@@ -17,7 +17,7 @@
 #include <libmnl/libmnl.h>
 
 #include "internal.h"
-#include "netlink/internal.h"
+#include "netlink/netlink.h"
 
 #ifndef DCB_APP_SEL_PCP
 #define DCB_APP_SEL_PCP 255

@@ -16,7 +16,7 @@
 #include <linux/sockios.h>
 
 #include "internal.h"
-#include "util/internal.h"
+#include "util/util.h"
 
 struct rdiag_ethstats {
 	char driver[32];

@@ -13,7 +13,7 @@
 #include <libmnl/libmnl.h>
 
 #include "internal.h"
-#include "netlink/internal.h"
+#include "netlink/netlink.h"
 
 struct family_ctx {
 	uint16_t id;

@@ -10,7 +10,7 @@
 
 #include "internal.h"
 #include "open_error.h"
-#include "util/internal.h"
+#include "util/util.h"
 
 /* why the last rdiag_fabric_open() of the process failed (errmsg(NULL)) */
 static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include <rdmadiag/fabric.h>
-#include "netlink/internal.h"
+#include "netlink/netlink.h"
 
 struct rd_replay;
 struct rd_eth_replay;

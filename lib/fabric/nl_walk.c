@@ -2,7 +2,7 @@
 #include <libmnl/libmnl.h>
 
 #include "internal.h"
-#include "netlink/internal.h"
+#include "netlink/netlink.h"
 
 /* a walk that counts the bytes its attributes cover */
 struct strict {

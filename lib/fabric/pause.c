@@ -13,7 +13,7 @@
 #include <libmnl/libmnl.h>
 
 #include "internal.h"
-#include "util/internal.h"
+#include "util/util.h"
 
 struct pause_ctx {
 	struct rdiag_eth_pause *p;

@@ -2,7 +2,7 @@
  * internal.h for why. */
 #include <libmnl/libmnl.h>
 
-#include "internal.h"
+#include "netlink.h"
 
 int rd_nl_attr_parse(const struct nlmsghdr *nlh, unsigned int offset,
 		     int (*cb)(const struct nlattr *attr, void *data), void *data)

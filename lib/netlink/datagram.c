@@ -1,9 +1,9 @@
-/* Netlink datagrams checked before they are walked; see internal.h for why. */
+/* Netlink datagrams checked before they are walked; see netlink.h for why. */
 #include <errno.h>
 #include <stdint.h>
 #include <linux/netlink.h>
 
-#include "internal.h"
+#include "netlink.h"
 
 int rd_nl_datagram_check(const void *buf, size_t len)
 {

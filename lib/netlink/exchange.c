@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* The one netlink exchange of the library (internal.h says what it does): the only place in
+/* The one netlink exchange of the library (netlink.h says what it does): the only place in
  * lib/ that opens a netlink socket, sends a request on it and receives from it.  The callers
  * bring their family's request and their walk of a reply datagram; the socket, the sequence
  * numbers, the datagram check, the extended ACK, the recording and the replay are here. */
@@ -11,7 +11,7 @@
 #include <linux/netlink.h>
 #include <libmnl/libmnl.h>
 
-#include "internal.h"
+#include "netlink.h"
 
 void rd_nl_init(struct rd_nl *nl, int proto, const char *what)
 {

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <linux/netlink.h>
 
-#include "internal.h"
+#include "netlink.h"
 
 struct rd_exchange {
 	uint8_t *req;

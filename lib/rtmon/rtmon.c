@@ -15,7 +15,7 @@
 #include <libmnl/libmnl.h>
 
 #include "rdmadiag/rtmon.h"
-#include "netlink/internal.h"
+#include "netlink/netlink.h"
 #include "open_error.h"
 
 struct rdiag_rtmon {

@@ -9,7 +9,7 @@
  * tool can say what is still held. */
 #ifndef RD_SELFTEST_INT_H
 #define RD_SELFTEST_INT_H
-#include "verbs/internal.h"
+#include "verbs/verbs.h"
 #include <net/if.h>
 #include <signal.h>
 

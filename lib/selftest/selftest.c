@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "util/internal.h"
+#include "util/util.h"
 #include "open_error.h"
 
 static const struct {

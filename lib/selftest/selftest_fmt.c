@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "rdmadiag/selftest.h"
-#include "verbs/internal.h"
+#include "verbs/verbs.h"
 #include "internal.h"
 
 static const struct {

@@ -9,9 +9,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "verbs/internal.h"
+#include "verbs/verbs.h"
 #include "internal.h"
-#include "util/internal.h"
+#include "util/util.h"
 
 #define HUGE_2M (2UL << 20)
 

@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "internal.h"
-#include "util/internal.h"
+#include "util/util.h"
 
 /* ---- objects ---------------------------------------------------------------------- */
 

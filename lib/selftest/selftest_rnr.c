@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "internal.h"
-#include "util/internal.h"
+#include "util/util.h"
 
 #define RNR_RETRY_LOW	1
 #define RNR_DELAY_MS	150.0

@@ -2,7 +2,7 @@
 /* The library's one monotonic clock. */
 #include <time.h>
 
-#include "internal.h"
+#include "util.h"
 
 uint64_t rd_mono_ns(void)
 {

@@ -2,7 +2,7 @@
 #include <linux/capability.h>
 #include <stdio.h>
 
-#include "internal.h"
+#include "verbs.h"
 
 bool rd_cap_ipc_lock_in(const char *status_path)
 {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "verbs.h"
 
 struct rd_ibv_fns rd_ibv;
 struct rd_rdmacm_fns rd_rdmacm;

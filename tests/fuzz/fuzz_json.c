@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "describe/internal.h"
+#include "describe/describe.h"
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 

@@ -21,7 +21,7 @@
 #include <linux/netlink.h>
 
 #include "counters/internal.h"
-#include "netlink/internal.h"
+#include "netlink/netlink.h"
 #include "counters_exercise.h"
 #include "scratch.h"
 

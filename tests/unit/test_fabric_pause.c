@@ -11,7 +11,7 @@
 
 #include <rdmadiag/fabric.h>
 #include "fabric/internal.h"
-#include "netlink/internal.h"
+#include "netlink/netlink.h"
 #include "tap.h"
 
 #define FX "tests/fixtures/fabric/"

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <linux/netlink.h>
 
-#include "netlink/internal.h"
+#include "netlink/netlink.h"
 #include "tap.h"
 
 /* n messages of payload sizes pl[] laid out as the kernel does (each padded to 4 bytes) */

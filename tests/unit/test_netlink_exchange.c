@@ -15,7 +15,7 @@
 #include <linux/rtnetlink.h>
 #include <libmnl/libmnl.h>
 
-#include "netlink/internal.h"
+#include "netlink/netlink.h"
 #include "tap.h"
 
 struct seen {

@@ -15,7 +15,7 @@
 #include <rdmadiag/packet.h>
 #include <rdmadiag/resources.h>
 #include "counters/internal.h"
-#include "netlink/internal.h"
+#include "netlink/netlink.h"
 #include "tap.h"
 
 static char path[] = "/tmp/rdiag-nl-XXXXXX";

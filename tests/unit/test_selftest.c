@@ -9,7 +9,7 @@
 
 #include "tap.h"
 #include "rdmadiag/selftest.h"
-#include "verbs/internal.h"
+#include "verbs/verbs.h"
 #include "selftest/internal.h"
 
 static void masks(void)

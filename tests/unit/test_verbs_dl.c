@@ -16,7 +16,7 @@
 #include "proc_maps.h"
 #include "rdmadiag/doctor.h"
 #include "rdmadiag/selftest.h"
-#include "verbs/internal.h"
+#include "verbs/verbs.h"
 
 /* mapped before anything was loaded: the unit tests link -libverbs -lrdmacm (for
  * test_cmstr and test_selftest_wc); gcc's default --as-needed drops them from this binary,

@@ -1,4 +1,4 @@
-/* lib/verbs/internal.h: libibverbs and librdmacm loaded with dlopen() on first use (internal).
+/* lib/verbs/verbs.h: libibverbs and librdmacm loaded with dlopen() on first use (internal).
  *
  * Why: only the self-tests (rdmacheck) and the doctor's attempt/listen (rdmadoctor) use verbs
  * or rdma_cm, but as link dependencies every tool mapped and relocated libibverbs, librdmacm,
