@@ -1217,7 +1217,7 @@ const size_t rd_catalog_n = sizeof(rd_catalog) / sizeof(rd_catalog[0]);
  * or another event (rxe's completer_retry_err, retries after a timeout or a NAK, beside
  * mlx5's timeout-only local_ack_timeout_err) gets a concept of its own.  Where the members
  * still differ in scope or granularity, "differences" says how (NULL: they count alike).
- * Every concept with more than one counter has a row (test_catalog checks it). */
+ * Every concept with more than one counter has a row (test_counters_catalog checks it). */
 const struct rdiag_catalog_concept rd_catalog_concepts[] = {
 	{ "ack_timeout",
 	  "The requester's ACK (retransmission) timer expired: a retransmission after a timeout, "

@@ -21,7 +21,7 @@ static const char *const layer_order[] = { "host", "link", "address", "network",
 					   "transport" };
 
 /* the cause id is the shared table's (rdmadiag/cause.h: rdmatrace's verdicts use the same
- * ids and meanings); an id missing from it is kept as given, and test_cause fails */
+ * ids and meanings); an id missing from it is kept as given, and test_verbs_cause fails */
 static void set(struct rdiag_doc_verdict *v, const char *layer, const char *cause)
 {
 	const struct rdiag_cause *c = rdiag_cause_find(cause);

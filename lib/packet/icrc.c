@@ -15,7 +15,7 @@
  *
  * VCRC: CRC-16 with polynomial x^16+x^12+x^3+x+1 (0x100B), reflected (0xD008), initial
  * value and final XOR 0xFFFF, over LRH..ICRC (IBTA vol 1 7.8.2).  The table below is the
- * byte-wise form of that polynomial (generated; see tests/unit/test_icrc.c which checks it
+ * byte-wise form of that polynomial (generated; see tests/unit/test_packet_icrc.c which checks it
  * against a bit-by-bit computation). */
 #include <errno.h>
 #include <string.h>

@@ -37,7 +37,7 @@ fuzz-run: fuzz-build
 
 fuzz-build: $(addprefix $(FB)/fuzz_,$(FUZZ_TARGETS))
 
-$(FB)/obj/%.o: %.c $(wildcard lib/include/rdmadiag/*.h lib/*/internal.h tools/*/*.h)
+$(FB)/obj/%.o: %.c $(wildcard lib/include/rdmadiag/*.h lib/*/*.h tools/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CLANG  $@"
 	@$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<

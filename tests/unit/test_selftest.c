@@ -45,7 +45,7 @@ static void names(void)
 	EXPECT_STREQ(rd_st_qp_state_name(IBV_QPS_RTS), "RTS");
 	EXPECT_STREQ(rd_st_qp_state_name(42), "UNKNOWN");
 	EXPECT_STREQ(rd_st_qp_state_name(-1), "UNKNOWN");
-	/* the names the results print keep their fallbacks (the tables are in test_names) */
+	/* the names the results print keep their fallbacks (the tables are in test_packet_names) */
 	EXPECT_STREQ(rd_st_qp_type_name(IBV_QPT_UD), "UD");
 	EXPECT_STREQ(rd_st_qp_type_name(999), "UNKNOWN");
 	EXPECT_STREQ(rd_st_wc_name(13), "IBV_WC_RNR_RETRY_EXC_ERR");

@@ -19,7 +19,7 @@
 #include "verbs/verbs.h"
 
 /* mapped before anything was loaded: the unit tests link -libverbs -lrdmacm (for
- * test_cmstr and test_selftest_wc); gcc's default --as-needed drops them from this binary,
+ * test_verbs_cmstr and test_selftest_wc); gcc's default --as-needed drops them from this binary,
  * a sanitizer link (--no-as-needed after libasan) keeps them */
 static int pre_ibv, pre_cm;
 

@@ -5,7 +5,7 @@
  * fixed-size copies and numbers through put_u64.h, where the field-by-field path
  * (dump_print.c) makes a call, a format and a buffer check per value.
  *
- * The bytes are those of dump_packet_fields() exactly (tests/unit/test_dump_fast compares
+ * The bytes are those of dump_packet_fields() exactly (tests/unit/test_rdmadump_fast compares
  * the two on every fixture); any packet of another shape, a value that would need escapes or
  * a writer that is not held (live capture: the field-by-field path flushes per packet)
  * returns false and goes the long way. */
