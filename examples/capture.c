@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* capture: read a pcap or pcapng file, count its RDMA packets by opcode, and optionally write
  * the RDMA frames to a new pcap file (the rest of the frames are left out).
  *

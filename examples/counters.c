@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* counters: the RDMA devices and ports of this machine (or of a sysfs tree named by
  * RDMADIAG_SYSFS_ROOT), every counter with its catalogue concept, a rate over one second and
  * the threshold rules it breaches.

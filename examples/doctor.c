@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* doctor: the host checks rdmadoctor runs before an rdma_connect (devices, modules, device
  * nodes, ports, GIDs, MTU, firewall, memlock), and with a destination the path checks and a
  * real connection attempt, then the verdict.

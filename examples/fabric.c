@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* fabric: does RoCE on this netdev ride the lossless, ECN-enabled priority?  The DCB
  * configuration (dcbnl), the ECN/CNP/rdma_cm defaults where they exist, and the chain
  * ToS -> DSCP -> priority -> PFC -> ECN -> CNP, each link with its evidence and fix.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* flow: per-QP analysis of a capture file - one line per flow (who talks to which QP, packets,
  * PSN gaps and duplicates, NAKs) and the totals.
  *

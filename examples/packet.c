@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* packet: build one RoCEv2 frame, let the library fill in its ICRC, decode it.
  *
  * Uses rdmadiag/packet.h only: rdiag_pkt_decode() on bytes the program owns (no capture, no

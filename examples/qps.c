@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* qps: the queue pairs of every RDMA device (as `rdma res show qp`), read over netlink.
  *
  * Uses rdmadiag/resources.h on the counters handle of rdmadiag/counters.h: the resource

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* ring: the flight recorder's ring (rdmadiag/ring.h) and the rtnetlink changes it records
  * (rdmadiag/rtmon.h).  Writes COUNT records into a ring of SIZE bytes at FILE, reads back
  * what survived, oldest first, then prints the rtnetlink changes of the next SECONDS.

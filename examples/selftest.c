@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* selftest: list the verbs self-tests, or run them on a device.
  *
  * Uses rdmadiag/selftest.h: the test table needs no device; rdiag_selftest_open() opens one

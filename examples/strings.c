@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* strings: explain an rdma_cm event and its status, or a work-completion status, the way a
  * support thread would.  No device, no librdmacm or libibverbs needed.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* trace: the rdma_cm connections in a saved copy of tracefs (as rdmatrace --input reads
  * it), each with its outcome, its cause id and what the cause means.
  *

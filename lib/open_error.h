@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Why the last rdiag_<module>_open() failed: the text rdiag_<module>_errmsg(NULL) returns.
  *
  * One process-wide record per module (not per thread, not in a caller's buffer): each failed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Build-time generator of the catalogue's hash index (lib/counters/catalog_index.c):
  *   catalog-index > catalog_index.c
  * Linked with lib/counters/catalog_data.c; the hash is rd_catalog_hash() of lib/counters/internal.h, the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Check that the code is a one-way graph: no files that depend on each other in a cycle, no
 # cycle between directories, a tool's room (tools/<tool>/, tui/) uses only tools/common and
 # the library, and lib/'s module edges are the declared ones.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # make demo: decode the shipped real rxe capture and print its per-QP summary.
 # The capture (tests/fixtures/rxe/rxe_sample.pcap, see its README) holds an rdma_cm connection
 # with SEND/READ/WRITE, a CM reject, an RNR NAK and an rdma_connect timeout (CM REQ retries).

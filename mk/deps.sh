@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Install what rdmadiag needs to build and test, on Debian 12.  Idempotent: installs only
 # what is missing.  As non-root, or without apt, print the exact command and exit 2.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Run the bats tier (tests/bats/*.bats) with TAP output into one file.
 out=$1
 files=$(ls tests/bats/*.bats 2>/dev/null)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Run each C unit-test binary (each prints TAP) and gather the TAP into one file.
 # A binary that exits non-zero without a 'not ok' line of its own (a crash, a sanitizer
 # report) still counts as one failure.

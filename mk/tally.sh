@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Sum the TAP results of every tier into the one closing line CI reads.
 pass=0 fail=0 skip=0
 for f in "$@"; do

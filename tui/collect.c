@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop collector; see collect.h.  Library calls only, no curses. */
 #include <errno.h>
 #include <pthread.h>

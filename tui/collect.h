@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop collector: the only part that calls into the library's counters layer.
  *
  * rt_collect_once() takes one snapshot synchronously (batch mode, bench, tests).  The threaded

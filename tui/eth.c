@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop: per-priority Ethernet statistics of a port's netdev; see eth.h. */
 #include <errno.h>
 #include <stdio.h>

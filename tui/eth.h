@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop: the Ethernet side of a RoCE port, from its netdev's ethtool -S named through
  * lib/fabric's catalogue (mlx5, bnxt_en, ice, i40e, the tier's test device): per-priority
  * rx/tx packets, bytes and PFC pause for the Fabric screen, and the port's pause and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop number formatting; see fmt.h. */
 #include <stdbool.h>
 #include <stdio.h>

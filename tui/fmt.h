@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop number formatting shared by the curses and batch views. */
 #ifndef RDMATOP_FMT_H
 #define RDMATOP_FMT_H

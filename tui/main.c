@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop: a top-style live monitor of RDMA ports, counters, QPs and rdma_cm IDs.
  *
  * main() parses options and runs one of two loops over the same collector and model:

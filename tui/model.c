@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop model: snapshots in, per-port derived figures out; see model.h. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop model: what the views draw, built from collector snapshots.
  *
  * collector (collect.c, library calls, may be slow) -> struct rt_snap -> rt_model_ingest()

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop glue to the library's catalogue and rate function; see rate_glue.h. */
 #include <string.h>
 

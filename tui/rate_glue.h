@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop's narrow view of the library's catalogue and rate function.
  *
  * The model never subtracts counters itself: rt_rate_step() hands the previous and the new

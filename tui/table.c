@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop tables; see table.h. */
 #include <stdio.h>
 #include <string.h>

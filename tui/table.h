@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop tables: the columns of every screen and the text of each cell.
  *
  * Both the curses view and the batch text frames render rows through here, so what a person

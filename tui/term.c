@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop terminal ownership; see term.h. */
 #include <curses.h>
 #include <errno.h>

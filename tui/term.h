@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop terminal ownership: curses start/stop, signals, held stderr.
  *
  * While curses owns the screen, fd 2 points at a memfd (htop's redirectStderr idea) so that

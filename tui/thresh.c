@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop thresholds; see thresh.h. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop thresholds: the library's rule file (rdiag_threshold_*), evaluated per counter of
  * the model.  Same file format as rdmastat --thresholds. */
 #ifndef RDMATOP_THRESH_H

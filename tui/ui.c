@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop key handling; see ui.h.  No drawing here. */
 #include <curses.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop UI state and key handling: which screen, selection, sort, filter, pause.
  *
  * Kept apart from drawing so that key handling is unit-testable without a terminal: the

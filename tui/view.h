@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop views: the curses screens and the batch frames, both drawing the same model. */
 #ifndef RDMATOP_VIEW_H
 #define RDMATOP_VIEW_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop batch view (-b): one frame per interval on stdout, like top -b.  Text frames are the
  * Ports screen (same cells as the curses view); -j writes one JSON object per frame with every
  * port, counter, QP and rdma_cm ID, keys following iproute2 (ifname, port). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop curses view: Ports, Detail, QPs, rdma_cm IDs and Help screens.  Draws only: every
  * figure comes from the model, every cell's text from table.c. */
 #include <curses.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop Fabric screen ('F', and `rdmatop -b --screen fabric`): the per-priority Ethernet
  * rates of a RoCE port's netdev (eth.h) - which priority carries the traffic, and where
  * PFC pause flows.  The cells and rows are shared by the curses and the batch view. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop Fabric screen: per-priority Ethernet rates of a port's netdev (view_fabric.c). */
 #ifndef RDMATOP_VIEW_FABRIC_H
 #define RDMATOP_VIEW_FABRIC_H

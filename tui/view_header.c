@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop: the header line of every screen, curses and batch, Ports and Fabric alike
  * (view.h): time, host, interval, devices, QPs in ERR, error deltas, breaches, state. */
 #include <stdio.h>

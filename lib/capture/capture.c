@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Capture files and live interfaces through libpcap; see rdmadiag/capture.h.
  *
  * libpcap's own messages are kept (they are precise: "truncated dump file; tried to read 1066

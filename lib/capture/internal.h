@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* lib/capture/internal.h: libpcap loaded with dlopen() the first time a capture is opened (internal).
  *
  * Why: Debian's libpcap.so.0.8 pulls in libdbus-1, libsystemd, libcap, libgcrypt, liblzma,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Load libpcap on first use; see internal.h for why.
  *
  * The sonames are tried in order: Debian's and Ubuntu's libpcap.so.0.8, then upstream's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* lib/capture/pcap_map.c: classic pcap records read in place from a mapping (pcap_map.h) */
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* lib/capture/pcap_map.h: the records of a classic pcap file read in place from a read-only
  * mapping, without libpcap's per-record fread() copies (internal).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Catalogue lookup through the hash index of names and aliases that the build computes
  * (mk/catalog-index.c writes catalog_index.c): a lookup hashes one name and compares the few
  * keys of its bucket; no process builds, sorts or allocates anything first (under emulation,

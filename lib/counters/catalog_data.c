@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The counter catalogue: data, one row per (driver, kernel name).
  *
  * Sources: rdma-reference.md 3.2-3.11 (drivers/infiniband/core/sysfs.c PMA widths, core/cm.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Device/port discovery: sysfs (GIDs, rate, link layer) merged with netlink (index, protocol,
  * netdev). */
 #include <errno.h>

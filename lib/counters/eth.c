@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The Ethernet statistics origin (RDIAG_ORIG_ETH): each port's netdev's ethtool -S set,
  * read through the reader the caller set (rdiag_counters_set_eth; lib/fabric has one) and
  * added after the port's RDMA counters. */

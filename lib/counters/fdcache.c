@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Open counter files kept across snapshots.
  *
  * A snapshot of 1000 counters costs 3000 syscalls with open/read/close per file; a sysfs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The counters handle: source selection, test seams, error text. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Internal to lib/counters: the handle, the netlink layer and sysfs helpers (rd_ prefix). */
 #ifndef RD_COUNTERS_INTERNAL_H
 #define RD_COUNTERS_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Counter selection: the one rule by which rdmastat's positional names and -c, threshold
  * files and rdmatop's filter pick counters (rdmadiag/catalog.h).  A pattern selects a
  * counter when it is

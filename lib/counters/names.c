@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Printable names of states, types and sources. */
 #include <arpa/inet.h>
 #include <netinet/in.h>

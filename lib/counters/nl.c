@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Netlink RDMA_NLDEV through libmnl: requests, one attribute policy table; the exchange
  * (socket, receive loop, record/replay) is lib/netlink's.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Rates between two samples of one counter: a pure function with explicit states. */
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* QPs, rdma_cm IDs and bound per-QP counters over netlink (RES_QP_GET, RES_CM_ID_GET,
  * STAT_GET dump with STAT_RES = RES_QP). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* One snapshot of every counter: netlink and sysfs sources merged per port. */
 #include <dirent.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The result containers of the counters module: the device list (devices, their ports)
  * and the sample set (samples and the strings they point to).  The backends (sysfs.c,
  * nl.c) fill them; the orchestrators (discover.c, sample.c) create and hand them out. */

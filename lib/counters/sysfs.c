@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* sysfs: device/port/GID discovery and the counter directories
  *   /sys/class/infiniband/<dev>/ports/<n>/{counters,hw_counters}/, <dev>/hw_counters/,
  *   /sys/class/infiniband_cm/<dev>/<port>/<group>/<msg>. */

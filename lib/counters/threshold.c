@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Thresholds: "NAME_OR_CONCEPT[@DEV[/PORT]] > VALUE[/s]" rules, parsed with line numbers and
  * evaluated per sample.  Format in rdmadiag/threshold.h. */
 #include <errno.h>

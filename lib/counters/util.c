@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Small helpers: paths under the (possibly fake) sysfs root, strict number parsing and the
  * handle's error text. */
 #include <errno.h>

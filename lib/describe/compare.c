@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadoctor compare: the "host" objects of many hosts' 'rdmadoctor local -j', property by
  * property: the majority value and the hosts that differ, ranked by how likely the difference
  * is to break RDMA.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The description of this host (struct rd_desc), read once for all its uses: the "host"
  * object of rdmadoctor local -j, the line a listener serves on its side channel, and this
  * end of connect's side-by-side table.  Per RDMA port: state, netdev and MTUs, rate, driver

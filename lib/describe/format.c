@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The host description as JSON, written and read back: one object, the "host" member of
  * rdmadoctor local -j, and the line a listener serves on its side channel wraps the same
  * object ({"rdmadoctor_description":2,"host":{...}}).  Keys follow iproute2's rdma -j where

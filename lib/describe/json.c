@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* A small JSON reader, enough for the host description (format.c, and so the fleet compare),
  * 'nft -j list ruleset' (the doctor's firewall check) and a peer's counters: a tree of nodes, depth-limited, strings unescaped (\uXXXX outside ASCII becomes '?').
  * Not a general-purpose parser: no streaming, whole input in memory. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The doctor handle: findings, steps and deltas storage, accessors; see rdmadiag/doctor.h. */
 #include <errno.h>
 #include <stdarg.h>

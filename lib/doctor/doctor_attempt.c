@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The real attempt: rdma_create_id -> rdma_resolve_addr -> rdma_resolve_route -> QP ->
  * rdma_connect -> ESTABLISHED (-> rdma_disconnect) or the failure event.  Each step is timed
  * from the call to its event.  The resolve steps get min(timeout_ms, 2000) as rdma_cm's own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The CM counters a connect moves, by port space: an RC connect (TCP, IB) sends a REQ and is
  * answered by a REP or a REJ; a UD one (UDP) resolves the remote QP with a SIDR REQ answered
  * by a SIDR REP, whatever its status.  The attempt samples them around the connect and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The data-path step of rdmadoctor connect: once the connection is ESTABLISHED, SENDs and
  * RDMA WRITEs of one packet each at every path MTU from 256 bytes up to the QP's negotiated
  * one, so that an MTU problem is shown rather than predicted: the largest size that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadoctor env: the port, GID index and traffic class a job should use on this host.
  *
  * The GID is the RoCE v2 entry of the address (gid_attrs/types says "RoCE v2", not a link-local

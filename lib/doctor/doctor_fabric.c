@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The lossless chain (lib/fabric) of one RoCE port as doctor findings: what `rdmastat fabric`
  * checks, without the traffic link (no samples here).  A broken link is a warning (the
  * connection works, lossy and slow: the verdict is not about it) with the chain's finding

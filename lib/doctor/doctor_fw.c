@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Firewall rules that can drop RoCE v2 (UDP destination port 4791), as evidence.
  *
  * nftables is read as JSON ('nft -j list ruleset') when nft exists, else 'iptables-save'.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Host checks that need no destination: RDMA devices, the modules, the device nodes, every
  * port (state, SM, netdev namespace, GIDs, MTU, RoCE mode) and the memlock limit.  Each
  * check appends findings; nothing here fails the handle. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The listening side of rdmadoctor: accept every connection attempt, answer with this
  * side's MTU record in the private data, and report each event (request, established,
  * disconnected, errors) through the callback.  Next to the rdma_cm id, a TCP socket on the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Checks that depend on the destination: the route (RTM_GETROUTE, bound to the source's
  * netdev like rdma_cm's own lookup), the RDMA port behind the egress netdev, the GID for the
  * source address, the next hop's neighbour entry (RTM_GETNEIGH). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Both ends of one connection.  A listener serves its host's description (lib/describe:
  * local -j's host object, and the port space it listens in) on a TCP side
  * channel, same address and port number as its rdma_cm id: one line of JSON,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The peer's counters over the side channel: the client asks with the request line
  * "counters" (doctor_peer.c sends "describe" for the description), the listener answers one
  * line of JSON, {"rdmadoctor_counters":1,"counters":[{"dev":..,"port":..,"name":..,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Per-port checks: port state and physical state (IB: SM LID, stuck in INIT), the netdev's
  * namespace, the GID table (a RoCE v2 GID for the source address; v1-only, link-local-only
  * and missing IPv4-mapped GIDs flagged), netdev MTU -> RoCE path MTU vs the active MTU,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The verdict: the first failing layer, a stable cause id, one sentence, the evidence and the
  * next step.  Host checks that found a problem come first in layer order (host, link,
  * address, network, firewall, transport), because the attempt's failure is then their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Internal parts of the doctor (lib/doctor: doctor*.c, rtnl.c); not exported.  The host
  * description and the JSON reader it shares are lib/describe's (describe/describe.h). */
 #ifndef RD_DOCTOR_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rtnetlink lookups for the doctor: RTM_GETROUTE (what 'ip route get' asks) and
  * RTM_GETNEIGH for one address (what 'ip neigh get' asks), through lib/netlink's exchange
  * (so RDMADIAG_NL_REPLAY replays them).  One request, one answer; the kernel's error

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadoctor explain: read one completion-error line from a log (rdmadiag/explain.h).
  *
  * What is read, from the printers' own formats (tests/fixtures/explain/lines.tsv holds real

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* mlx5 data for rdmadoctor explain: CQE error syndromes, vendor error values, and the verbs
  * call behind a firmware command.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The lossless chain for one RDMA port's netdev, from what was read (no I/O here):
  *   tos      --tos, else rdma_cm's configfs default_roce_tos, else the kernel's default 0
  *   dscp     tos >> 2

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* DCB through rtnetlink's dcbnl (what iproute2's dcb asks): RTM_GETDCB with DCB_CMD_IEEE_GET
  * answers PFC, ETS, the APP table, the peer's PFC/ETS/APP, maxrate and (when the driver has
  * getdcbx) the DCBX mode in one message; DCB_CMD_GDCBX asks the mode alone when that message

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The fabric handle's error text (one file: every other file of the module sets it). */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Looking a driver's statistic up in the catalogue (eth_catalog_data.c): "%p" in a catalogue
  * name matches one priority digit 0-7. */
 #include <string.h>

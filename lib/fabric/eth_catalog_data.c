@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The Ethernet statistics that matter for RoCE, per driver: data only (eth_catalog.c looks
  * names up).  "%p" in a name is the priority digit 0-7.  Concepts (rdmastat(1), fabric):
  *   prio_packets prio_bytes        traffic counted per 802.1Q priority

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The fabric handle as the counters module's Ethernet reader (rdiag_fabric_eth_reader): each
  * statistic of a netdev's ethtool -S set with its catalogue concept and priority, so a
  * counters sample set can hold them (RDIAG_ORIG_ETH) without lib/counters calling back

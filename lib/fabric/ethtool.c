@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The driver's Ethernet statistics, as `ethtool -S` reads them: ETHTOOL_GDRVINFO (driver),
  * ETHTOOL_GSSET_INFO (how many), ETHTOOL_GSTRINGS (names, 32 bytes each) and ETHTOOL_GSTATS
  * (u64 values), on an AF_INET datagram socket.  The kernel answers GSTRINGS and GSTATS with

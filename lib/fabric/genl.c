@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Generic netlink for lib/fabric: the family lookup (CTRL_CMD_GETFAMILY, as iproute2's and
  * ethtool's genl helpers do) and one request/reply exchange on a NETLINK_GENERIC socket,
  * replayed from RDMADIAG_NL_REPLAY and appended to the record file like the dcbnl ones.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The fabric handle: test seams (RDMADIAG_SYSFS_ROOT, RDMADIAG_NL_REPLAY,
  * RDMADIAG_ETHTOOL_REPLAY, all read with secure_getenv so a setuid wrapper ignores them),
  * the netlink socket, the error text. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Internal to lib/fabric: the handle and the parsers the fuzz targets and unit tests reach
  * (rd_ prefix, never exported). */
 #ifndef RD_FABRIC_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* lib/fabric's one netlink request/answer, for dcbnl (NETLINK_ROUTE) and ethtool netlink
  * (NETLINK_GENERIC), through lib/netlink's exchange: the replay when RDMADIAG_NL_REPLAY is
  * set, nothing when a sysfs root describes another machine, else the socket (opened on first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The attribute walk every lib/fabric parser uses (see internal.h). */
 #include <libmnl/libmnl.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Link-level pause through ethtool netlink, as `ethtool -I -a IFNAME` reads it:
  * ETHTOOL_MSG_PAUSE_GET with ETHTOOL_A_HEADER_FLAGS = ETHTOOL_FLAG_STATS (a kernel before
  * 5.10 does not know that flag and refuses it: then asked again without).  The reply

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* ECN/DCQCN and RoCE defaults where kernels and drivers keep them (rdiag_fabric_qos in
  * fabric.h lists the paths).  Each path is read under RDMADIAG_SYSFS_ROOT; one that does not
  * exist leaves its field "not available" (-1 or ""): upstream kernels have no qos/ or ecn/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Per-QP flow table and the per-packet analysis; see rdmadiag/flow.h.
  *
  * A flow carries two PSN spaces: the requests its source sends to the destination QP, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Which flow a CNP answers.  A CNP goes back to the QP whose packets were CE-marked; when the
  * reverse flow of the CNP's flow is not known yet (no ACK or READ response paired them), the
  * flow is the one CE-marked flow with the CNP's addresses swapped.  This table holds, per

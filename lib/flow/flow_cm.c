@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* CM handshake timeline per connection.  A connection is named by its client (the REQ sender)
  * address and the client's comm ID, which every later message carries as either its local or
  * its remote comm ID; a REQ that repeats a known (address, comm ID) is a CM retry, the on-wire

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Latency (and size) distribution: exact quantiles for small n, a log-bucket histogram past it.
  *
  * The first RD_HIST_EXACT values are kept as they are, so the median and p99 of up to that many

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Management datagrams: transactions of every class paired by (TID, class, the two ends) with
  * their latency, retries and status; SA PathRecord queries and the CM REQ that followed them;
  * SMP traps and port state changes; and the keys the control plane handed out checked

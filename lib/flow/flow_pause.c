@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Per-priority counts of PAUSE (802.3x) and PFC (802.1Qbb) frames: frames, XOFF (quanta > 0)
  * and XON (quanta 0), the sum of the XOFF quanta, the longest run of XOFF frames with no XON
  * between them (a sender that keeps renewing its pause: a receiver that does not drain) and,

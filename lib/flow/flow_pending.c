@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Requests waiting for their response (READ -> READ response, A-bit request -> ACK, atomic ->
  * atomic ACK).  A ring of fixed size holds them in arrival order with a hash index on
  * (addresses, PSN); when the ring is full the oldest entry is dropped, so memory stays bounded

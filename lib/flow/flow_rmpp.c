@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* RMPP reassembly: the DATA segments of one transfer, keyed by (TID, class, sender, receiver),
  * put back together in segment order so that a table split across segments (SA GetTable
  * responses) can be read whole.  A segment seen again (the sender's go-back after a lost ACK

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* What a flow carries besides its transport events: the IP codepoints of its packets (DSCP and
  * ECN) and its messages (SEND, RDMA WRITE and READ-response messages, FIRST..LAST or ONLY, by
  * payload size).  CNPs are left out of the codepoints: a CNP carries its own DSCP (48 on mlx5

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Internals of the per-QP analysis shared by the files of lib/flow (never exported). */
 #ifndef RD_FLOW_INT_H
 #define RD_FLOW_INT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Attributes of one netlink message, walked within the message's own length; see
  * internal.h for why. */
 #include <libmnl/libmnl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Netlink datagrams checked before they are walked; see netlink.h for why. */
 #include <errno.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Internal to the library: the one netlink exchange of every family (RDMA NLDEV in
  * lib/counters, rtnetlink in lib/doctor and lib/rtmon, dcbnl and ethtool generic netlink in
  * lib/fabric), its record/replay seam (RDMADIAG_NL_REPLAY, --nl-record), and what every walk

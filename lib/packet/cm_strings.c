@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* IB CM strings: reject reasons, message names, RDMA IP port spaces, MAD classes.
  * Kept apart from the decoder because rdmadoctor explains REJECTED events with the same
  * reject-reason names (the status of RDMA_CM_EVENT_REJECTED is this reason code).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Bounds-checked read cursor over one captured frame (internal to lib/packet).
  *
  * Every packet byte the decoder looks at comes from rd_take() (a span of n bytes that is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdiag_pkt_decode(): link layers, VLAN tags, IPv4/IPv6, UDP, and the hand-off to the IB
  * transport decoder (ib.c).  See rdmadiag/packet.h for the contract.
  *

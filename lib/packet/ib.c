@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* IB headers: LRH, GRH, BTH, the extension headers chosen by the opcode table, payload
  * bounds, MAD hand-off and the ICRC trailer. */
 #include "internal.h"

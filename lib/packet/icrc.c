@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* ICRC (CRC-32, libdeflate's libdeflate_crc32(): PCLMUL folding where the CPU has it) and the
  * native-IB VCRC (CRC-16).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Internal interfaces shared by the files of lib/packet (rd_ prefix, never exported). */
 #ifndef RD_PACKET_INTERNAL_H
 #define RD_PACKET_INTERNAL_H

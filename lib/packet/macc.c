@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* MAC control frames (ethertype 0x8808): IEEE 802.3x PAUSE (opcode 0x0001, IEEE 802.3 annex
  * 31B) and IEEE 802.1Qbb priority-based flow control (opcode 0x0101, 802.1Q clause 36).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* MADs on QP0/QP1: the 24-byte common header, and for the CM class (0x07) the key fields of
  * REQ, MRA, REJ, REP, RTU, DREQ, DREP, SIDR_REQ and SIDR_REP plus the rdma_cm IP private
  * data header.

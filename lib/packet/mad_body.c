@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* MAD class headers and attribute data: where the records of an SMP, SA, PerfMgt or CM
  * LAP/APR/SIDR attribute are, checked through the cursor so that a body cut by the snap
  * length (truncated) and a MAD shorter on the wire than its layout (invalid) stay apart.

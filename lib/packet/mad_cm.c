@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* CM (class 0x07) bodies laid out field by field: LAP, APR, SIDR_REQ and SIDR_REP (IBTA vol
  * 1 ch. 12 tables; the kernel's ibta_vol1_c12.h lays out the same bits).  The other CM
  * messages keep their key fields in struct rdiag_cm (mad.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Field-table macros for the MAD attribute layouts (internal to lib/packet: mad_smp.c,
  * mad_sa.c, mad_perf.c, mad_cm.c).  Offsets and widths in bits, MSB first. */
 #ifndef RD_PACKET_MAD_FIELDS_H

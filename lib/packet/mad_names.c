@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* MAD names: methods, attributes of each class, status codes, RMPP types, SA component
  * bits; and the one bit extractor every layout field is read with. */
 #include <stddef.h>

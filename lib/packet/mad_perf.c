@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Performance management (class 0x04): the layouts in the 192-byte PerfMgt data (IBTA vol 1
  * 16.1.3 and 16.1.4; the kernel's ib_pma.h and libibmad lay out the same bits). */
 #include <stddef.h>

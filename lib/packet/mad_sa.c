@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Subnet administration (class 0x03): the record layouts in the SA data (IBTA vol 1
  * 15.2.5; the kernel's sa_query.c field tables and libibmad lay out the same bits), with the
  * component mask bit of each field, and ClassPortInfo, which every GSI class shares. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Subnet management (SMP, classes 0x01 LID-routed and 0x81 directed-route): the layouts of
  * the attributes in the 64-byte SMP data (IBTA vol 1 ch. 14.2.5; the kernel's ib_smi.h and
  * libibmad's field table lay out the same bits), and the trap details of Notice. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Small name tables of the packet layer: AETH syndrome parts, result codes, header names. */
 #include "internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* BTH opcodes: names and the IBTA header-sequence table (which extension headers follow the
  * BTH, in wire order) as data.  The decoder walks the eth[] list of a row; nothing else in
  * the library knows which opcode carries which header.

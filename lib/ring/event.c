@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The flight recorder's encoding of one rdma_cm event (RDIAG_REC_EVENT, ring format 1; see
  * rdmadiag/ring.h): fixed-width little-endian fields, addresses as family/port/16 bytes,
  * strings as a 16-bit length and their bytes.  Nothing of the C struct's layout reaches the

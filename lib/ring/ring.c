@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The flight recorder's ring on disk (rdmadiag/ring.h): a fixed-size file, records written
  * with pwrite() at a wrapping offset, each checked by a CRC-32 (libdeflate) when read back.
  * All integers are little-endian. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Internal to the self-tests (the files of lib/selftest); not installed.
  *
  * Ownership: struct rdiag_selftest owns every verbs object and buffer a test creates.  Each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Self-test context: environment check, device/port/GID choice, the test table, run. */
 #include <dirent.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* access: three RDMA WRITEs the responder must refuse with a remote access error (WC 10):
  * into an MR registered without REMOTE_WRITE, with a wrong rkey, and running past the end
  * of the MR.  Each uses a fresh QP pair (the error moves the QP to ERR) and checks that not

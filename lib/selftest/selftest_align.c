@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* alignment: what the device accepts for MRs at odd addresses and lengths, and whether
  * SEND, RDMA WRITE and RDMA READ between odd addresses (local and remote) with odd lengths
  * move exactly the right bytes (the bytes around the target are checked too); atomics on

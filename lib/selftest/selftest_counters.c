@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Counter deltas for the self-tests, by catalogue concept, through the counters module
  * (rdmadiag/counters.h): netlink when the kernel answers (uncached), sysfs hw_counters
  * otherwise (cached for hw_counters/lifespan ms, hence rd_ctr_settle()).  A concept is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Names and encodings used by the self-tests: QP attribute masks, the two IB timer encodings
  * and GIDs (QP types and states are named by the counters module, MTU codes by the packet
  * module).  No device needed, so all of it is unit-tested. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* gid-sweep: for every populated GID of the port, connect an RC pair with that source GID
  * and send one message.  Reports which indexes work, with type, netdev and IP, and which one
  * to use (the first working RoCE v2 IPv4 GID; else the first that works). */

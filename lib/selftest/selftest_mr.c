@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* mr-cost: how long ibv_reg_mr and ibv_dereg_mr take by size (4 KiB up to max_mem), on
  * ordinary pages, on huge pages when the system has them (hugetlbfs, else transparent huge
  * pages by madvise), and with on-demand paging when the device supports it.  Registration

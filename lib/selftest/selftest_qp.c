@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* qp-states: walk RC, UC and UD QPs RESET->INIT->RTR->RTS with the minimal masks of
  * ibv_modify_qp(3), reading the state back after every step; prove the pair carries data;
  * check that illegal transitions are refused, and that a QP of each type goes ERR -> RESET

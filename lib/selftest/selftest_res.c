@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Self-test plumbing: object tracking and release, endpoints, QP transitions with a query
  * after each, posting and polling, and how a failed step is written into the result. */
 #include <errno.h>

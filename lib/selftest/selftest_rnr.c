@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rnr: provoke Receiver-Not-Ready NAKs on purpose.
  *  1. rnr_retry 1, responder with no receive posted: the send must complete with
  *     IBV_WC_RNR_RETRY_EXC_ERR (13), the requester QP must be in ERR, and the counters must

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Process names of the pids in the records: a small cache, /proc/PID/comm while the process
  * lives, and tracefs's saved_cmdlines (the kernel's record of recent names) once it is gone. */
 #include <limits.h>

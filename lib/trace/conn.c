@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Connection assembly: the events of one rdma_cm id, from its first event with both
  * addresses to its cm_id_destroy, joined into steps, an outcome and a verdict.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* One raw record -> struct rdiag_trace_event, through the formats libtraceevent parsed: every
  * field is looked up by name and checked against the record's length before it is read. */
 #include <errno.h>

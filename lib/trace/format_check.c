@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* A saved event format file (events/SYSTEM/EVENT/format of a directory rdmatrace --input
  * reads) is anyone's text, and libtraceevent 1.7 follows NULL pointers on shapes the kernel
  * never writes.  Each format is checked against the kernel's own layout before libtraceevent

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* lib/trace/internal.h: the tracing module's private state (see rdmadiag/trace.h). */
 #ifndef RD_TRACE_INTERNAL_H
 #define RD_TRACE_INTERNAL_H

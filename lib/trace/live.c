@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Reading the instance's per-CPU trace_pipe_raw: whole sub-buffers, non-blocking, consumed
  * as they are read (the kernel hands a page over once read). */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Names of the IB CM's MAD attributes and states, as ib_cm's tracepoints print them. */
 #include "internal.h"
 #include "rdmadiag/packet.h"	/* enum rdiag_cm_msg */

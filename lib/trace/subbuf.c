@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Raw ring-buffer sub-buffers (what trace_pipe_raw returns) -> records, with libtraceevent's
  * kbuffer.  The header's commit length and each record's extent are checked against the
  * sub-buffer before kbuffer or the decoder reads them: a saved or corrupt page cannot make

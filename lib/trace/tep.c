@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The kernel's event formats, parsed by libtraceevent from the files tracefs publishes (or a
  * saved copy of them): events/header_page and events/SYSTEM/EVENT/format. */
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Opening a source of rdma_cm trace events (live through a private ftrace instance, or a
  * saved copy of tracefs), reading it, and the names of processes. */
 #include <dirent.h>

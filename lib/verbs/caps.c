@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Capabilities of this process from /proc/self/status (no libcap needed). */
 #include <linux/capability.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The cause ids shared by rdmadoctor's and rdmatrace's verdicts; see rdmadiag/cause.h. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdma_cm event names, event->status decoding and likely causes; see rdmadiag/cmstr.h.
  *
  * The causes are distilled from the kernel (drivers/infiniband/core/cma.c, addr.c, cm.c) and

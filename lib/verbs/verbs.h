@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* lib/verbs/verbs.h: libibverbs and librdmacm loaded with dlopen() on first use (internal).
  *
  * Why: only the self-tests (rdmacheck) and the doctor's attempt/listen (rdmadoctor) use verbs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Load libibverbs and librdmacm on first use; see internal.h for why.
  *
  * One soname each: both have been ABI 1 since they exist.  RDMADIAG_IBVERBS_LIB and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Work-completion statuses: what each one means and its likely causes, ranked, with the next
  * check for each (rdmadoctor explain).
  *

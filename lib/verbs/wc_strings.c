@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Work-completion status names, libibverbs' own wording, and the likely causes.
  *
  * ibv_wc_status_str() says *what* happened ("remote access error"); the hint says *why* it

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # lib/util/banned.h (as git's banned.h): strtok, sprintf, vsprintf, strcpy, strcat, strncpy,
 # strncat, gets, asctime, ctime, gmtime and localtime do not compile in lib/, tools/ or tui/.
 # A probe that calls them is compiled by the tree's own GNUmakefile, with its flags for each of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # The build follows header edits into the shared library: GNUmakefile includes the .pic.d
 # dependency files beside the .d ones, so touching a private header recompiles the .pic.o
 # files that include it (and only those) and relinks librdmadiag.so.0.  Checked with make -n

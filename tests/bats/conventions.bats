@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # The output convention of rdmadiag(7), rule by rule, each run against all six tools:
 # rdmadump, rdmastat, rdmatop, rdmacheck, rdmadoctor, rdmatrace.  Every tool runs offline
 # here: captures from tests/fixtures, sysfs fixture trees for the others

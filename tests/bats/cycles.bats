@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # mk/check-cycles.sh (make check-cycles, part of make check): lib/, tools/ and tui/ are a
 # one-way graph of files and of directories, a tool's room uses only tools/common and the
 # library, and lib/'s module edges are mk/module-edges.  It passes on the tree as built, and

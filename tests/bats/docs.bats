@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Every tool ships with its man page, its completions and --help/--version, and the long
 # options of --help, of the man page's OPTIONS sections and of both completion scripts are
 # the same set, checked in both directions (rdmadiag(7)).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Text output escapes the control bytes of data: a device named with an escape sequence and a
 # newline, and a counter whose name would retitle the terminal, print as \033[2J\n... and
 # \033]0;...\007 in rdmastat's and rdmatop's text, never as the raw bytes; JSON keeps the

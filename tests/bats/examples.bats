@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # examples/*.c, one program per public module, built as another project would: against the
 # *installed* headers and shared library (make install into a scratch DESTDIR, then cc with
 # `pkg-config --cflags --libs rdmadiag`), and run where they need no RDMA device: on the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Shared setup of the bats tier: load bats-support/bats-assert, find the tools in the tree.
 #   load helper      (at the top of every tests/bats/*.bats)
 bats_require_minimum_version 1.5.0

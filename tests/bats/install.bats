@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # make install PREFIX= DESTDIR= puts binaries, library, headers, pkg-config file, man pages
 # and completions in place; the installed tools are self-contained (they link librdmadiag.a,
 # as tcpdump links libnetdissect.a), the shared library is there for other programs.

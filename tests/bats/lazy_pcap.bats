@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # libpcap (and the eight libraries Debian's libpcap.so.0.8 needs) is loaded only by a capture:
 # the tools that never capture do not pay for it at start-up; rdmadump still reads, writes and
 # says clearly when libpcap is missing.

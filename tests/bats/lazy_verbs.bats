@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # libibverbs and librdmacm (and libnl, which they pull in) are loaded only by what opens a
 # device or an rdma_cm id (lib/verbs/verbs_dl.c): rdmastat, rdmatop and rdmadump do not pay
 # for them at start-up; rdmacheck loads libibverbs and says clearly when it is missing.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # The fixture generator (tests/gen/) checked against independent implementations: scapy's
 # RoCEv2 ICRC, the ICRCs a real rdma_rxe put on the wire, tshark's dissectors; and the
 # committed captures and MANIFEST.json against the generator and against themselves.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Oracle: rdmadump -j against tshark, packet by packet and field by field, on every fixture
 # capture.  tests/oracle/oracle.sh does the work (fields: tests/oracle/fields.tsv) and prints
 # each difference as "FILE frame N: KEY: tshark=X rdmadump=Y".  tshark 4.0 decodes UDP 4791

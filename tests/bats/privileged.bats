@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Privileged installs: a setuid or setgid copy of a tool, or one with file capabilities that
 # override file permissions, would open the paths its user names (rdmadump -w, --nl-record,
 # --thresholds ...) with rights the user does not have.  Every tool refuses to run so, in one

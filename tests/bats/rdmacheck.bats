@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmacheck without a device (the build host): exit 2 with a one-line explanation; option
 # and test-name parsing; --list.  The tests themselves run on real rxe in tests/vm/.
 load helper

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadoctor CLI on this host (which may have no RDMA device) and on sysfs fixture trees.
 # The real rdma_cm behaviour is tested in the real-kernel tier (tests/vm/guest/5x-doctor-*.sh).
 load helper

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadoctor compare: the "host" objects of many hosts' 'rdmadoctor -j local', property by
 # property.  2 000 generated host files (tests/fixtures/doctor-compare/mkhosts.sh: one GID
 # index, one MTU, one ToS, one missing port and one kernel apart) and real 'local -j' output of

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadoctor env on sysfs fixture trees: the GID index is the one gid_attrs/types calls
 # "RoCE v2" for the address (never the v1 twin, never a link-local fe80:: entry), the traffic
 # class is configfs' default_roce_tos, and the text is shell that sets the variables.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadoctor explain: completion-error lines quoted in public bug reports
 # (tests/fixtures/explain/lines.tsv: source, line, status, first cause) explained one by one
 # and as a log on standard input; the exit status says whether one was recognised.

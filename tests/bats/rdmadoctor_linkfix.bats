@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadoctor's port finding on a RoCE port that is not ACTIVE: a netdev that is down is
 # brought up, but one that is up without a carrier (the port POLLING for a link partner) can
 # only be fixed at the other end of the cable.  Fixture trees from tests/fixtures/sysfs/broken

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadump: every option, on the real rxe capture (tests/fixtures/rxe/rxe_sample.pcap, see its
 # README: rc_pingpong, rping with CM, a CM reject, an RNR NAK and CM REQ retries).
 load helper

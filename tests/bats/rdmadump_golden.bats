@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadump's outputs, byte for byte against tests/fixtures/rdmadump/: over the real rxe capture
 # and over generated captures of every encapsulation.  The cases are listed in
 # tests/fixtures/rdmadump/cases (output, capture, arguments); after a deliberate format change

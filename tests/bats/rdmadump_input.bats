@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadump on bad input: a clear one-line message, exit 2 (documented in rdmadump(1)), no crash;
 # frames cut by the snap length at every header boundary are decoded as far as captured.
 load helper

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadump -i on the loopback interface: RoCEv2 packets (BTH + payload + ICRC from the rxe
 # capture) sent as UDP datagrams to 127.0.0.1:4791.  Needs CAP_NET_RAW (root in CI).  The PFC
 # test captures on a veth pair in a network namespace of its own, where no other traffic is.

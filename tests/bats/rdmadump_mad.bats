@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadump's control-plane analysis of the generated MAD captures (tests/gen/madfixtures.py):
 # transactions against the generator's record of them, SA PathRecord queries and the CM REQ
 # that followed, fabric events, Q_Key/P_Key mismatches, --errors and --fail-on-errors.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadump -q -j's MAD transactions against what the fixture generator says it wrote
 # (tests/fixtures/pcap/MANIFEST.json, "mad": one entry per transaction, from its
 # construction): per class and attribute the requests, answered, unanswered, retries, error

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadump's RMPP reassembly of SA tables split across segments (tests/gen/madfixtures.py
 # fx_mad_rmpp): every record once and whole on the segment that completes the transfer, a
 # missing segment said, a resent segment not stored twice.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadump -j's RMPP reassembly against what the fixture generator says it wrote
 # (tests/fixtures/pcap/MANIFEST.json, per packet: "rmpp_done" on the segment that completes a
 # transfer with every record's DLID, SLID and SL; "rmpp_missing" on a last segment whose

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadump's analysis (-q -j) of every generated fixture capture equals what the generator says
 # it built (tests/fixtures/pcap/MANIFEST.json): packet and opcode counts, AETH kinds, CNPs and
 # CE marks, bad ICRCs, truncated frames, READs and their latencies, CM messages and REQ

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadump -q -j against what the fixture generator says it put in each capture
 # (tests/fixtures/pcap/MANIFEST.json): counts, opcodes, AETH kinds, CNP/ECN, ICRC, READs,
 # CM messages, PAUSE/PFC frames per priority, and per flow the PSN gap / duplicate /

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadump and IEEE 802.3x PAUSE / 802.1Qbb PFC frames, on the generated capture
 # tests/fixtures/pcap/pause_pfc.pcap (tests/gen/mkfixtures.py fx_pause: PFC with every
 # priority-enable vector, a renewed XOFF run, PAUSE XOFF and XON, a PFC frame with the reserved

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadump -w writes captures with care: never onto the capture being read (by the same name,
 # another name of the same file, or standard input redirected from it), created 0644 less the
 # umask and emptied first (as tcpdump does), and a write that fails is said once.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmastat on the sysfs fixture trees (tests/fixtures/sysfs/, made by make-trees.sh in the
 # kernel's layouts): every command and format, names with spaces and commas, devices and
 # ports that vanish, unreadable and non-numeric counters, empty GID slots, thresholds.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmastat's counter selection, deltas, formats and thresholds on the Ethernet statistics of
 # each RDMA port's netdev (issue 15: "counter selection and thresholds work on Ethernet
 # statistics too").  The expected values are decoded here, independently of the C code,

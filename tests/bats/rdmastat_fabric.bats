@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmastat fabric on fixtures: DCB replies built from linux/dcbnl.h's layout
 # (tests/fixtures/fabric/mk_dcb.py), ethtool -S samples (mk_ethtool.py) and sysfs trees, an
 # OFED one (trust dscp, dscp2prio, ECN per priority, mlx5 cc_params, rdma_cm configfs) and an

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadoctor local carries the lossless chain of rdmastat fabric (lib/doctor/doctor_fabric.c):
 # a broken link is a warning with the chain's finding as cause and its fix as hint, a chain
 # that holds is one ok finding, and a netdev without DCB adds nothing (rxe on veth).

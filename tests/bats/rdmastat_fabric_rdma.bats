@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmastat fabric -i: the port's RDMA counters (packets, CNPs, ECN marks, retransmissions, by
 # catalogue concept) over the same interval as the per-priority Ethernet deltas.  The fixture
 # is a writable copy of the OFED tree with mlx5 counter files; the test moves them between

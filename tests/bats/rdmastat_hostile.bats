@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmastat (and rdmatop -b, which reads through the same library) on sysfs trees that no
 # kernel makes but a damaged or hostile tree can: a FIFO where a counter file should be, a
 # read that blocks, a symlink that loops, port and device names that are not what the kernel

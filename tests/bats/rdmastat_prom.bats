@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmastat --prom, issue 15's points: the PMA data counters (4-octet words) exported in bytes
 # under _bytes_total names, no metric name that repeats a prefix (rdma_cm_cm_...), and the
 # port gauges (state, physical state, link rate) an alert on "port not ACTIVE" needs.  The

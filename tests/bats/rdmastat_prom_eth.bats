@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmastat --prom's Ethernet families (issue 15): each RDMA port's netdev's ethtool -S
 # statistics that lib/fabric's catalogue knows, per priority where the driver counts so.
 # The expected samples are decoded here, independently of the C code, from the replay file

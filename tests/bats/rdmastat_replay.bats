@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmastat's netlink parsing on replies recorded from the real kernel (Debian 6.1, rdma_rxe,
 # in the QEMU tier: tests/vm/guest/20-rdmastat.sh writes them with --nl-record), checked
 # against what iproute2's rdma printed at the same moment; plus malformed variants of those

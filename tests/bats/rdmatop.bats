@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmatop without a terminal: options, batch frames (text and JSON) against golden files,
 # rates that match counter bumps, thresholds and exit codes, devices vanishing, the
 # sub-lifespan warning.  Fixture trees come from tests/fixtures/tui/mkfixture.sh.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmatop's Ethernet side (tui/eth.c, tui/view_fabric.c): the Ports screen's PAUSE/s and
 # DISC/s columns and the Fabric screen (batch --screen fabric, curses F), on the fabric
 # fixture tree (mlx5_0 port 1, netdev eth0) with a replayed ethtool -S: between its two

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmatop's curses UI driven through tmux (send-keys, capture-pane) on a fixture sysfs tree
 # whose counters the test bumps between refreshes: the rows, rates that match the bumps, the
 # Detail / QP / cm / Help screens, sort keys, resizing, colour and NO_COLOR, devices that

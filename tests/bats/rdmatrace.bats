@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmatrace on the build host: the QEMU tier's capture (tests/fixtures/trace/rxe-6.1, made by
 # capture.sh there) decoded with --input and judged against what the kernel and rping
 # themselves printed (trace.txt, scen.txt, rping-*.out); the one-line errors of a host

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmatrace record / dump (the flight recorder) on the build host: counters from a writable
 # copy of a sysfs fixture tree (RDMADIAG_SYSFS_ROOT) changed while the recorder runs, events
 # from the QEMU tier's trace capture (--input), judged against the files written and against

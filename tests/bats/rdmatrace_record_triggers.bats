@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmatrace record's triggers and change records on the build host: --thresholds rules on a
 # writable copy of the rxe sysfs fixture (RDMADIAG_SYSFS_ROOT) whose counters the test moves,
 # GID table entries written into that copy, and QP states from the QEMU tier's RES_QP

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmatrace record's bats files: a writable copy of the rxe sysfs fixture per test
 # (RDMADIAG_SYSFS_ROOT, $HW its class/infiniband), the recorder in the background, its dump.
 setup() {

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Waiting on a real signal instead of sleeping a guessed time (load wait, after load helper).
 #
 # wait_until SECONDS WHAT CMD...: run CMD every 50 ms until it succeeds.  When SECONDS pass

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Output that cannot be written is an error, not a silent success: every tool writing to a
 # full device (/dev/full) says "write error" in one line and exits 2, whatever the mode; and
 # rdmadump -w - still writes a capture to standard output (the dump has its own stream).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # make bench section: rdmadump against a bare libpcap loop, tcpdump and tshark.
 # Targets: rdmadump -S -q (full decode + ICRC check + per-QP analysis, summary only) within
 # 2x of the bare loop and >= 25x tshark -r; the default one-line output at most 1/4 of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # make bench section: rdmastat / librdmadiag counters.
 #  1. CPU time per snapshot of 16 ports x 64 hw counters on a fixture tree (target <= 1 ms),
 #     measured in-process over many snapshots (tests/bench/stat_snapshot.c), plus the whole

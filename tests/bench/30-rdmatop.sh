@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # make bench section: rdmatop's cost.  A fixture tree of 16 ports x 64 counters
 # (tests/fixtures/tui/mkfixture.sh bench), then
 #   1. CPU time per refresh, all of it (discovery, sysfs reads through librdmadiag, model, rates,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # make bench section: rdmadoctor compare over 2 000 host files
 # (tests/fixtures/doctor-compare/mkhosts.sh, the files the bats test asserts on) and the same
 # as JSON lines on stdin.  Best of three, wall and CPU.  Target: well under a second, 0.25 s.

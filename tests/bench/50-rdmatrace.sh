@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # make bench section: rdmatrace's cost with no RDMA connection (issue 14: the tracer and the
 # recorder under 1 % of a core at the default counter interval).  Two measurements, each
 # labelled with where it was taken:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Helpers for the `make bench` sections (tests/bench/*.sh), sourced by each section.
 # tests/bench/run exports:
 #   BENCH_ROOT   the source tree            BENCH_WORK   scratch dir (git-ignored)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The floor for `make bench`: read every record of a capture through libpcap and touch its
  * bytes (sum caplen, xor the first byte), nothing else.  Prints "<packets> <bytes> <x>".
  *   pcaploop FILE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 #define _GNU_SOURCE	/* O_NOATIME */
 /* CPU time of one counter snapshot through librdmadiag (rdiag_counters_sample: sysfs walk,
  * reads, parsing, catalogue lookup), averaged over N snapshots of the tree at

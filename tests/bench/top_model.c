@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* make bench helper: CPU per refresh of rdmatop's model and view alone (no I/O).
  *   top_model PORTS COUNTERS ROUNDS  -> prints milliseconds per refresh
  * Each round ingests a synthetic snapshot of PORTS x COUNTERS (rxe counter names cycled so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* What the fuzz targets of the netlink replies do with a counters handle: every request the
  * tools make (rdmastat, rdmatop -b, rdmacheck), with the results read back and checked.
  * The handle reads a replayed netlink recording (RDMADIAG_NL_REPLAY) and a sysfs root

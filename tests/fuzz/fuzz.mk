@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # libFuzzer targets, one per parser; run by 'make fuzz' (the seed corpora are replayed by
 # make check: tests/unit/test_*_corpus.c include each target and feed it its seeds).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libFuzzer target: every tool's command line (rdmastat, rdmadump, rdmacheck, rdmadoctor,
  * rdmatop), in-process.
  *

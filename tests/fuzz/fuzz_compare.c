@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libFuzzer target: rdmadoctor compare's reader (rdiag_describe_compare_add/run: documents
  * from many hosts, collected by whatever the site uses, so anything goes).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libFuzzer target: a log line as rdmadoctor explain reads it (rdiag_explain_line: text from
  * another program's log, anything goes).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libFuzzer target: lib/fabric's parsers of what the kernel answers.
  *   byte 0 even: a dcbnl reply datagram (RTM_GETDCB: what rd_dcb_parse_datagram reads), then
  *                the chain run on what was parsed;

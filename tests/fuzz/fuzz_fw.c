@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libFuzzer target: the doctor's firewall scanners (lib/doctor/doctor_fw.c) on what
  * 'nft -j list ruleset' and 'iptables-save' print.
  *

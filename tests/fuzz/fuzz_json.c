@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libFuzzer target: the JSON reader of lib/describe (lib/describe/json.c, which reads host
  * descriptions, and for the doctor 'nft -j list ruleset' and a peer's counters).
  *

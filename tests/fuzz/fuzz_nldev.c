@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libFuzzer target: RDMA netlink (nldev) replies as the counters module parses them: device
  * and port GET, STAT_GET (hwcounters), STAT_GET_STATUS, the counter-mode query and the
  * resource dumps (QPs, cm_ids, bound counters), through every request the tools make

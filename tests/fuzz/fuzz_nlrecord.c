@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libFuzzer target: the netlink record/replay file (lib/netlink/record.c, what
  * RDMADIAG_NL_REPLAY names and --nl-record writes), and the recorded replies it carries
  * through every request of the counters module.

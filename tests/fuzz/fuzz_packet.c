@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libFuzzer target: the packet decoder on one frame, and what rdmadump does with it.
  *
  * Input: byte 0 picks the link type (index into lt[] below), the rest is the frame.  The

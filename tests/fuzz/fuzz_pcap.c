@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libFuzzer target: a whole capture file through the library's read path.
  *
  * The input is written to a memfd (one for the process, its contents replaced per input)

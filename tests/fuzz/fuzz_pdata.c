@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libFuzzer target: CM private data as the doctor unpacks it (rd_doc_pdata_unpack: what the
  * listener reads from a client's connect request and the client from the listener's reply,
  * both from the network).

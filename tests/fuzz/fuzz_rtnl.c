@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libFuzzer target: rtnetlink replies as the doctor parses them (lib/doctor/rtnl.c): the
  * answer to RTM_GETROUTE ('ip route get') and to RTM_GETNEIGH ('ip neigh get').
  *

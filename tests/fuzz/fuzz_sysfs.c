@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libFuzzer target: sysfs as the counters module reads it (lib/counters/sysfs.c and its
  * callers): directory names (devices, ports, counter groups), counter values, port
  * attributes (state, rate, link layer, LIDs, GIDs and their types and netdevs), symlinks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libFuzzer target: the thresholds file (rdiag_threshold_open with a buffer, as
  * rdmastat --thresholds and rdmatop read it).
  *

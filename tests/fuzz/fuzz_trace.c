@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libFuzzer target: raw ring-buffer sub-buffers as trace_pipe_raw returns them, decoded
  * with the formats of the QEMU tier's kernel (tests/fixtures/trace/rxe-6.1, read once) and
  * fed to the connection assembly (a new one per input): rdiag_trace_parse_subbuf() must

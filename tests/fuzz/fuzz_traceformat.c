@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libFuzzer target: an event's format file as a saved trace directory holds it
  * (events/SYSTEM/EVENT/format: anyone's text, read by rdmatrace --input), then a NUL, one
  * byte choosing SYSTEM (rdma_cma, ib_cma, ib_mad: the byte mod 3), then a sub-buffer.  The

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Write the seed corpora of the fuzz targets from the unit-test vectors.
 
     python3 tests/fuzz/mk_seeds.py

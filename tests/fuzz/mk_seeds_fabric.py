@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Seeds of tests/fuzz/fuzz_fabric.c (tests/fuzz/corpus-fabric/): every reply datagram of the
 dcbnl recordings in tests/fixtures/fabric/dcb-*.rec (byte 0 = 0, then the datagram), every
 reply datagram of the ethtool-netlink pause recordings pause-*.rec (byte 0 = 2) and every

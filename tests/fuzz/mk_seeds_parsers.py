@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Writes the seed corpora of the parser fuzz targets (tests/fuzz/corpus-<target>/):
 json, fw, threshold, pdata, nlrecord, nldev, rtnl, sysfs, cmdline.  Seeds are small valid inputs (from the unit
 tests' fixtures and the real-kernel recordings of tests/fixtures/netlink/) plus a few

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Seeds of fuzz_traceformat (tests/fuzz/corpus-traceformat/fmt-SYSTEM-EVENT): every event
 format of tests/fixtures/trace/rxe-6.1/events/{rdma_cma,ib_cma,ib_mad}, a NUL, the system's
 byte (0 rdma_cma, 1 ib_cma, 2 ib_mad), then the first of the QEMU tier's raw pages

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The two ways a capture file is read, compared: libpcap's reads and the mapped reader of
  * classic pcap files (lib/capture/pcap_map.c).  pcap_read_all() reads a file one way and keeps
  * a digest of everything rdiag_capture_next() gave (every frame's number, time, lengths, link

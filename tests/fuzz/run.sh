@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Runs each libFuzzer target for FUZZ_TIME seconds (one after the other) and prints one table:
 #   target, executions, executions per second, edges covered of instrumented, corpus size,
 #   crashes.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The fuzz targets' scratch directory: one per process, made on first use under $TMPDIR, or
  * else /dev/shm (tmpfs: fuzz_sysfs writes a tree per input) or /tmp; emptied and removed at
  * exit.  Targets write nowhere else. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* What the trace fuzz targets share (fuzz_trace: sub-buffers; fuzz_traceformat: event
  * format files): the fixture's handle (tests/fixtures/trace/rxe-6.1, read once, run from
  * the top of the tree), the callbacks with their invariants, a sub-buffer decoded into a

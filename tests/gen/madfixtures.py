@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """The management-datagram fixture captures (native InfiniBand, LINKTYPE 247): subnet
 management (LID-routed and directed-route SMPs, traps, port state changes), subnet
 administration (RMPP-segmented tables, PathRecord queries before a CM REQ, error statuses,

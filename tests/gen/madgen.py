@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """madgen: management datagrams beyond the CM - SMP (LID-routed and directed-route), SA with
 RMPP segmentation, PerfMgt, CM LAP/APR/SIDR - as byte strings, from the IBTA layouts (vol 1
 13.4, 14.2.5, 15.2.5, 16.1.3-4, 12.6): bit offsets counted from the most significant bit of

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Write a large, realistic RoCEv2 capture for `make bench` (tests/bench/run).
 
     tests/gen/mkbench.py --packets N [--qps Q] [--seed S] [--mtu 1024] [-o FILE|-]

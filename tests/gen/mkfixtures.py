@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Write the generated fixture captures and their manifest.
 
     tests/gen/mkfixtures.py [OUTDIR]        (default: tests/fixtures/pcap next to this tree)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """rocegen: build RoCEv2 / RoCEv1 / native InfiniBand frames with correct ICRCs and write
 them as pcap (usec or nsec) or pcapng.  Standard library only (zlib for CRC-32), so the
 fixtures can be regenerated anywhere; scapy is used only by the cross-check test.

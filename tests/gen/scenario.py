@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """scenario: a capture being built plus the expectations its construction implies.
 
 A Capture collects frames (with times) and, for every frame, a record of what was put into it

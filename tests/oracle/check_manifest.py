@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Self-check of the generated fixtures: MANIFEST.json agrees with the files, and the PSN
 events each scenario says it injected are the ones its packet list really holds.
 

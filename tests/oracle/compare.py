@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Join tshark's and rdmadump's per-frame columns and report every field that differs.
 
     compare.py fields.tsv tshark.tsv rdmadump.tsv NAME

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """The generator's ICRC rule against real kernel traffic: recompute the ICRC of every RoCEv2
 frame of tests/fixtures/rxe/rxe_sample.pcap (captured from rdma_rxe, see its README) with
 tests/gen/rocegen.py and require the bytes rxe put on the wire.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Cross-check: the generator's RoCEv2/IPv4 frames (so their ICRCs) against scapy.contrib.roce.
 
     /usr/bin/python3 tests/oracle/icrc_scapy.py

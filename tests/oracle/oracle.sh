@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Compare rdmadump -j with tshark, packet by packet and field by field, for one capture.
 #   tests/oracle/oracle.sh FILE [RDMADUMP]
 # Fields and how they compare: tests/oracle/fields.tsv.  Prints every difference as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Replays every file of a fuzz corpus directory through the fuzz target included before this
  * header (LLVMFuzzerTestOneInput), one file per call, each cut to the caller's buffer.  The
  * target's invariant checks trap on a violation, which fails the test.  Returns how many

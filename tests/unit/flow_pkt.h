@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* A decoded RoCEv2 packet as the flow analysis sees it, made by hand for the flow unit tests:
  * opcode op from 10.0.0.src to 10.0.0.dst, destination QP qp, PSN psn, 62 bytes, good ICRC.
  * Unit-test helper. */

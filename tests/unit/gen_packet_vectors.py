@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Generate tests/unit/packet_vectors.h: the byte vectors of the packet-layer unit tests.
 
     /usr/bin/python3 tests/unit/gen_packet_vectors.py        # rewrites packet_vectors.h

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 """Generate tests/unit/rxe_vectors.h: frames of real rdma_rxe traffic for the ICRC known-answer
 and decoder tests.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* For the unit tests of the libraries loaded on demand (libpcap, libibverbs, librdmacm). */
 #ifndef RDIAG_TEST_PROC_MAPS_H
 #define RDIAG_TEST_PROC_MAPS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* A file of a scratch directory tree (a sysfs fixture made by a test): root/rel holding text,
  * its missing parent directories made first.  Unit-test helper. */
 #ifndef RDIAG_SCRATCH_TREE_H

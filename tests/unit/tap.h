@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Minimal TAP helper for the C unit tests: no framework, one header.
  *
  *   int main(void) { EXPECT_EQ(1 + 1, 2); EXPECT_STREQ(s, "x"); return tap_done(); }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The mapped reader of classic pcap files (lib/capture/pcap_map.c) against libpcap's reads:
  * for crafted files (both byte orders, µs and ns, timestamps past 2^31 s and µs fields that
  * overflow when scaled (libpcap sign-extends the seconds of a file in the host's byte order

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libpcap is loaded on the first capture (lib/capture/pcap_dl.c), not at start-up: it is not
  * mapped before, it is after; two threads loading at once get the same table; a missing
  * libpcap is -ELIBACC with a message naming the library, and no crash. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* tool_esc(): the control bytes of data are escaped for a terminal (tools/common/esc.c). */
 #include <string.h>
 

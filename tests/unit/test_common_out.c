@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Unit tests of the shared text/JSON output writer and the escaping helpers. */
 #include <stdlib.h>
 #include "tap.h"

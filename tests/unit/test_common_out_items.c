@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Unit tests of out_items (a run of members in one call) and out_hold (JSON lines
  * held until the buffer is full): the bytes must be those of the single-value calls, in every
  * mode, for every value shape the fast path treats on its own (digit counts, string lengths

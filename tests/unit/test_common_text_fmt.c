@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Text-mode fields without printf (tools/common/text_fmt.c): for every format shape the fast path
  * takes, and for shapes it hands back to printf, out's text output is byte for byte what
  * snprintf makes of the same format and value - written at once, and assembled in the

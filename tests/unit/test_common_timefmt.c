@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The JSON time stamps of every tool (tools/common/timefmt.c): RFC 3339 in UTC with nine fraction
  * digits, byte for byte what gmtime_r and snprintf make of the same instant, from the epoch to
  * the last second of 9999, and the short-buffer and carried-nanosecond edges. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The sysfs counter path keeps counter files open between snapshots and remembers, in each
  * cached directory listing, where a file's descriptor is.  Through the public API on a
  * scratch tree: values rewritten in place are read again, a file replaced by rename (new

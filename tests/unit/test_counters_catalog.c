@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The counter catalogue: table invariants, lookups by driver/origin, aliases, iw prefix. */
 #include <string.h>
 

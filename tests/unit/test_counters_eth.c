@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The Ethernet statistics origin of lib/counters (RDIAG_ORIG_ETH): a sample set holds the
  * statistics of each port's netdev after the port's RDMA counters only when a reader is set;
  * the netdev is the lowest-indexed GID's (else the device's parent); a selection keeps the

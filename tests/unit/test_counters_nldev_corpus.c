@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Replays the fuzz seed corpus of the RDMA netlink (nldev) replies (tests/fuzz/corpus-nldev/, where every
  * crash the fuzzer finds is kept as a fixture) through the fuzz target itself
  * (tests/fuzz/fuzz_nldev.c), so each one stays fixed in make check (and under

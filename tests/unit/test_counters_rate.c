@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Rates on synthetic sequences: every state, wrap by width, saturation, scale, cache. */
 #include <stdint.h>
 #include <string.h>

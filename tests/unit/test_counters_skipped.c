@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Entries under /sys/class/infiniband that no kernel makes are left out and listed, by
  * discovery (struct rdiag_devices.skipped) and by a snapshot (rdiag_samples_skipped_*): a
  * symlink that loops, a device name of 64 bytes or more, port directories named "01", "x"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Replays the fuzz seed corpus of sysfs (tests/fuzz/corpus-sysfs/, where every crash the
  * fuzzer finds is kept as a fixture) through the fuzz target itself (tests/fuzz/fuzz_sysfs.c,
  * which writes each input as a tree under a scratch directory), so each one stays fixed in

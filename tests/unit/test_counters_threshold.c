@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Threshold rules: parsing with line numbers, matching by name/glob/concept/alias/dev/port,
  * evaluation of absolute, delta and rate rules. */
 #include <errno.h>

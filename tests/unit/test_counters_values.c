@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* A counter value is what the kernel writes, decimal digits and a newline; anything else is an
  * unreadable counter that carries its text, never a number made up from it: a blank or empty
  * file is not 0, "0x10" is not 16, "-1" is not 2^64 - 1, and a value past 2^64 - 1 is out of

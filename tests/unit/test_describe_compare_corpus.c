@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Replays the fuzz seed corpus of rdmadoctor compare's reader (tests/fuzz/corpus-compare/:
  * generated hosts with outliers, duplicate ports, wrong types, non-JSON lines, and every crash
  * the fuzzer finds) through the fuzz target itself (tests/fuzz/fuzz_compare.c), so each one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The doctor's pure parts: RoCE path MTU arithmetic, the private-data record, the JSON reader,
  * the firewall scans (nft JSON as nft 1.0.6 prints it in the real-kernel guest, and
  * iptables-save text), the verdict's choice of cause (a failed disconnect included), the mtu

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Replays the fuzz seed corpus of the doctor's firewall scanners (nft JSON, iptables-save) (tests/fuzz/corpus-fw/, where every
  * crash the fuzzer finds is kept as a fixture) through the fuzz target itself
  * (tests/fuzz/fuzz_fw.c), so each one stays fixed in make check (and under

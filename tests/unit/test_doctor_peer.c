@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Both ends of one connection (lib/doctor/doctor_peer*.c, lib/describe/format.c): the host
  * description's JSON written and read back, malformed descriptions refused with their
  * reason, the comparison of two ends (a clean pair, MTU 1500 vs 1000, no GID for the address

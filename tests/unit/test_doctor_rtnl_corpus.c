@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Replays the fuzz seed corpus of the rtnetlink replies (tests/fuzz/corpus-rtnl/, where
  * every crash the fuzzer finds is kept as a fixture) through the fuzz target itself
  * (tests/fuzz/fuzz_rtnl.c, which includes lib/doctor/rtnl.c), so each one stays fixed in

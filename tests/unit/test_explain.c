@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadoctor explain's line reader (rdiag_explain_line): every real line of
  * tests/fixtures/explain/lines.tsv maps to its expected status and first cause, the fields
  * each printer's format carries are read out, and the mlx5 syndrome table agrees with the

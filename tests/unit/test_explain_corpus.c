@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Replays the fuzz seed corpus of rdmadoctor explain's line reader (tests/fuzz/corpus-explain/:
  * the real lines of tests/fixtures/explain and cut-off fragments of each format, and every crash
  * the fuzzer finds) through the fuzz target itself (tests/fuzz/fuzz_explain.c), so each one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The lossless chain (lib/fabric/chain.c) on fixture trees and recorded replies:
  *   ofed/      trust dscp + dscp2prio (26 -> 3), ECN on 3 only, mlx5 cc_params (CNP prio 6),
  *              configfs default_roce_tos 106, with dcb-pfc3.rec: every link ok

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Replays the fuzz seed corpus of lib/fabric's parsers (tests/fuzz/corpus-fabric/: the dcbnl
  * replies and ethtool -S samples of tests/fixtures/fabric, and every crash the fuzzer finds)
  * through the fuzz target itself (tests/fuzz/fuzz_fabric.c), so each stays fixed in make

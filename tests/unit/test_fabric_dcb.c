@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* lib/fabric's dcbnl parser on the replies of tests/fixtures/fabric/dcb-*.rec (built by
  * mk_dcb.py from linux/dcbnl.h's layout), replayed through RDMADIAG_NL_REPLAY as the tools
  * read them: every field where the fixture put it, the kernel's EOPNOTSUPP for a device

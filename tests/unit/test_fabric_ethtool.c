@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* lib/fabric's ethtool -S path on the replays of tests/fixtures/fabric/eth-*.txt (built by
  * mk_ethtool.py in ETHTOOL_GSTRINGS/GSTATS layout) and the RoCE catalogue of driver names:
  * successive samples in order, a name of exactly 32 bytes kept whole as ethtool -S prints it

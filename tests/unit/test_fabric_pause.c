@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* lib/fabric's ethtool-netlink pause reader on the replies of tests/fixtures/fabric/pause-*.rec
  * (built by mk_pause.py from linux/ethtool_netlink.h's layout), replayed through
  * RDMADIAG_NL_REPLAY as the tools read them: the settings and the two statistics where the

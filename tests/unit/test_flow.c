@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Unit tests of the per-QP analysis (lib/flow) on synthetic packet sequences:
  * records are built by hand, so every expectation follows from the sequence alone. */
 #include <errno.h>

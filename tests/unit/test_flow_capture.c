@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Unit tests of the capture API (lib/capture/capture.c) on the real rxe capture, files made
  * here (garbage, empty, unknown link type, cut records) and the pcap writer.  Run from the
  * top of the tree (mk/run-unit.sh does). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Unit tests of lib/flow's loss classification (the fabric or the capture) and of resends by
  * cause (NAK-sequence, RNR NAK, timeout, duplicate), on hand-built packet sequences: every
  * expectation follows from the sequence alone.  RC SEND ONLY (0x04) goes A -> B to QP 0x40,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* MAD transactions, fabric events and key mismatches (lib/flow/flow_mad.c) through the public
  * flow API, on the generator's MAD captures (tests/gen/madfixtures.py says what it wrote: the
  * expectations below are those numbers), read with a minimal pcap reader so that no libpcap

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The per-priority PAUSE/PFC counts of the flow table (lib/flow/flow_pause.c): frames, XOFF
  * and XON, total quanta, the longest XOFF run; a disabled priority's time is not counted; the
  * frames are frames of the capture, not RDMA packets. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* RMPP reassembly (lib/flow/flow_rmpp.c) through the public flow API, on the segments of the
  * generator's mad_rmpp.pcap (tests/gen/madfixtures.py fx_mad_rmpp: frames 2-4 are a 7-record
  * PathRecord table of DLIDs 32..38 in 3 segments, frame 5 the requester's ACK), replayed in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rd_nl_datagram_check(): every netlink walk of the library (the RDMA family in
  * lib/counters, rtnetlink in lib/doctor) refuses a datagram whose message lengths do not fit
  * before libmnl walks it (libmnl's mnl_nlmsg_ok() compares the length as an int). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Netlink parsing on hand-built replies, fed through the replay seam exactly as the kernel's
  * would be: unknown attributes (newer kernels) are ignored; truncated messages, wrong-size
  * known attributes and missing values are errors; NLMSG_ERROR EPERM/EOPNOTSUPP come back as

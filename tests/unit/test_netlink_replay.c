@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The library's netlink path on replies recorded from the real kernel (Debian 6.1, two rdma_rxe
  * devices, made by the QEMU tier's tests/vm/guest/20-rdmastat.sh with --nl-record; see
  * tests/fixtures/netlink/README), replayed through RDMADIAG_NL_REPLAY, against what iproute2's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Header decoders over the generated vectors (packet_vectors.h, see gen_packet_vectors.py:
  * scapy-built RoCEv2 packets with scapy's ICRC, cross-checked with tshark).  Each vector's
  * fields are compared with the values the generator put in. */

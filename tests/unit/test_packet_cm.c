@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* MAD / CM decoding on QP1: every CM message of the vectors (built by
  * gen_packet_vectors.py and checked field by field against tshark's CM dissector). */
 #include <stdlib.h>

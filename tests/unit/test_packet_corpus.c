@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Replays the fuzz seed corpus of the packet decoder (tests/fuzz/corpus-packet/, where every
  * crash the fuzzer finds is kept as a fixture) through the fuzz target itself, so each one
  * stays fixed in make check (and under SANITIZE=address,undefined).  The target's invariant

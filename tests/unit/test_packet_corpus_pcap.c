@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Replays the fuzz seed corpus of whole capture files (tests/fuzz/corpus-pcap/: every link
  * type, pcap us/ns, pcapng, snap-length cuts, a file cut inside a record, real rxe frames)
  * through the fuzz target: capture reader, decoder and flow analysis. */

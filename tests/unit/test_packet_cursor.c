@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The bounds-checked cursor: truncated (capture cut) vs invalid (wire too short), sticky
  * errors, region narrowing, and that nothing past caplen is handed out.  Run under
  * SANITIZE=address: each buffer is allocated with exactly caplen bytes. */

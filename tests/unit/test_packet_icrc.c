@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* ICRC and VCRC.
  *
  * Known answers come from real rdma_rxe traffic (rxe_vectors.h: frames captured by the

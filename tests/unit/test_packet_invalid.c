@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Malformed packets: length fields that lie, bad versions, impossible pads, deep VLAN
  * stacks, IPv6 extension headers, Ethernet trailers.  Each is derived from a good vector
  * by editing one field. */

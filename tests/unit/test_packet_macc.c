@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* MAC control frames: 802.3x PAUSE and 802.1Qbb PFC (lib/packet/macc.c).
  *
  * Every priority-enable vector, every cut of the capture (truncated) and every short wire

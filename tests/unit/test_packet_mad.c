@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* MAD class headers and bodies (lib/packet/mad_*.c): SMP LID-routed and directed-route, SA
  * with RMPP segmentation, PerfMgt, CM LAP/SIDR, truncated and invalid bodies.  The frames are
  * built here byte by byte at the IBTA byte offsets (not through the field tables they test),

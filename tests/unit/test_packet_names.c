@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* One name table per concept, one rule for unknown values: every *_name() function returns
  * NULL for a value without a name, and each table agrees with the enum of the library that
  * defines the values (libibverbs, librdmacm), so the one table serves the capture decoder,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* What an opcode is (transport class, operation, position in a message) comes from the
  * packet module alone.  Checked here against the opcode names, an independent spelling of
  * the same IBTA table: every defined opcode's kind and position must match its name. */

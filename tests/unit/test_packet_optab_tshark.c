@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Oracle for the header-sequence table: for every RC, UC, RD and UD opcode a packet is built
  * with the extension headers rdiag_opcode_headers() lists, written to a pcap and decoded by
  * tshark; the set of headers tshark finds must be the table's.  Known disagreements are

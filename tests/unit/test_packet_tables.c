@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Opcode names, the header-sequence table, AETH syndrome tables, result names. */
 #include <errno.h>
 #include "tap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Every truncation point of every vector.
  *
  * A: the capture is cut (caplen = k < len): the decoder must say TRUNCATED, keep every header

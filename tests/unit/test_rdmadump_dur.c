@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Unit test of dump_dur_ns() (tools/rdmadump/dur.c): the bytes of dump_dur(), the printf
  * form, for every ns below 3 000 000 (every decimal tie of the microseconds, the carry from
  * 9.995 to 10 and from 999.5us to 1e+03us), for 1 200 values around each step of a geometric

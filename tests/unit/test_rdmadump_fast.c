@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Unit test of rdmadump's one-go packet line (tools/rdmadump/fast.c): for every packet of
  * every fixture capture, the short text line and the JSON line it writes must be the bytes of
  * the field-by-field path (dump_packet_fields), with the flow analysis's verdict of that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The flight recorder's ring (rdmadiag/ring.h): a file of fixed size that records wrap in
  * many times; read back oldest first, torn and overwritten records skipped, a garbage or
  * truncated file refused with its own error. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The flight recorder's payload format (rdmadiag/ring.h, format 1): an EVENT payload built
  * here byte by byte decodes to the fields it spells and is what the encoder writes for
  * them; a payload one byte short or long, with an unknown flag or address family, or a

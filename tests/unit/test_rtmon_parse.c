@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The rtnetlink monitor's walk (rdmadiag/rtmon.h, lib/rtmon): link, address, neighbour and route
  * messages built as the kernel sends them (libmnl), each rendered as "ip monitor" says it;
  * a datagram whose lengths do not fit, and a message shorter than its header, refused. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Self-test pieces that need no device: mask formatting, QP state names, the
  * timer encodings, the test table, the result structure, the object tracker's reverse
  * order, and the environment check on a machine without RDMA. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Work-completion strings: names and wording match libibverbs for every status it knows. */
 #include <infiniband/verbs.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Replays the fuzz seed corpus of the tools' command lines (tests/fuzz/corpus-cmdline/,
  * where every crash the fuzzer finds is kept as a fixture) through the fuzz target itself
  * (tests/fuzz/fuzz_cmdline.c: each tool's option parsing in-process, the run ending where

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* lib/trace against the QEMU tier's kernel (tests/fixtures/trace/rxe-6.1, README there):
  *  - every record of the raw pages decodes, in the order and with the time, pid, event name
  *    and fields the kernel itself printed for the same buffer (trace.txt);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Replays the fuzz seed corpus of the trace sub-buffers (tests/fuzz/corpus-trace/: the QEMU
  * tier's raw pages, a torn one, a header alone) through the fuzz target itself
  * (tests/fuzz/fuzz_trace.c), so that each input stays safe in make check and under

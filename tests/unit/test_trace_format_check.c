@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* lib/trace/format_check.c: every format file of the QEMU tier's kernel
  * (tests/fixtures/trace/rxe-6.1/events/SYSTEM/EVENT/format) passes rd_trace_parse_format,
  * and each shape the kernel never writes is refused before libtraceevent sees it: the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Replays the fuzz seed corpus of the trace format files (tests/fuzz/corpus-traceformat/:
  * every event format of the QEMU tier's kernel with a raw page that has its records,
  * tests/fuzz/mk_seeds_trace.py, and the fuzzer's finds crash-format-*, which made

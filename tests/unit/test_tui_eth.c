@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop's Ethernet side without curses: per-priority rates through the library's rate
  * function (tui/eth.c), the Fabric screen's cells (tui/view_fabric.c), the Ports screen's
  * PAUSE/s and DISC/s columns, the F key, a sample read through lib/fabric's ethtool

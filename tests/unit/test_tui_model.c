@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop model without curses: rates through the library's rate function, per-port figures,
  * device vanishing and coming back, baseline reset, sorting, filtering, thresholds, keys and
  * the formatting shared by both views.  Snapshots are synthetic; counter metadata comes from

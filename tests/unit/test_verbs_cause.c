@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The shared cause table (rdmadiag/cause.h): every cause id rdmadoctor documents in
  * rdmadiag/doctor.h and every id its sources pass as a cause is in the table; ids are unique,
  * each has a known layer and a meaning; rdmatrace's ids are there. */

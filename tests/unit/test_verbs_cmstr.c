@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdma_cm strings (rdmadiag/cmstr.h): names against librdmacm's own rdma_event_str(), the
  * status decoding per event, causes, reject-reason meanings. */
 #include <errno.h>

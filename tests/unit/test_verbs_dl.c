@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* libibverbs and librdmacm are loaded on first use (lib/verbs/verbs_dl.c), not at start-up:
  * not mapped before, mapped after; the table holds the functions a link against them binds
  * (the IBVERBS_1.1 ones, not the 1.0 compat ones); two threads loading at once get the same

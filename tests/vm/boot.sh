@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Boot the real-kernel tier's VM once: Debian's kernel (PVH ELF) + the initramfs, QEMU/TCG,
 # no network device at all, SHARE read-write on /mnt/host (9p) and nothing else.  The guest's /init runs 'bash /mnt/host/RUNNER' and powers off.
 #   usage: boot.sh BUILD SHARE RUNNER     (RUNNER empty: interactive shell)

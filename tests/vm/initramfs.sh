@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Build what the real-kernel tier boots: the uncompressed kernel (PVH entry) and an
 # uncompressed initramfs.
 #   usage: initramfs.sh KROOT CACHE OUTDIR SRCROOT

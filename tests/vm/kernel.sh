@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Fetch Debian's kernel for the real-kernel tier without installing it: the
 # linux-image-<abi>-amd64 package that the linux-image-amd64 metapackage depends on,
 # downloaded with apt-get and unpacked with dpkg-deb into CACHE/kernel-<abi>/.

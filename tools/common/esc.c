@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Control bytes of data escaped for a terminal; see esc.h. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Text output never carries another party's control bytes to a terminal: device, counter and
  * netdev names, a process's COMM (which any user sets) and a CM peer's device name are data,
  * and a byte that would move the cursor, clear the screen or retitle the window is printed as

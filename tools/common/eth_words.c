@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Which words name Ethernet statistics (eth_words.h), from lib/fabric's catalogue. */
 #include <stdio.h>
 #include <string.h>

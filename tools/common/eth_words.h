@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmastat's Ethernet selection words: which counter names, concepts and threshold keys
  * name a statistic of lib/fabric's Ethernet catalogue, so that reading the netdevs'
  * ethtool -S sets is asked for (rdmastat(1), Ethernet statistics). */

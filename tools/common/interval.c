@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The interval and count options shared by rdmastat and rdmatop; see interval.h. */
 #include "interval.h"
 #include "tool.h"

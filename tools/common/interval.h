@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The interval options of the tools that sample over time (rdmastat -i, rdmatop -d) and their
  * companion count (-n): one parser, one set of limits, one message, as rdmadiag(7) states. */
 #ifndef RDIAG_INTERVAL_H

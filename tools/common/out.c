@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* One output path for text and JSON; see out.h. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* One output path for text and JSON (the iproute2 print_*(PRINT_ANY) idea), kept in the
  * tools' common code as iproute2 keeps lib/json_print.c out of any installed library.
  *

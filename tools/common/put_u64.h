@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* A decimal number written into a buffer (at most 20 bytes, no NUL): the one digit writer of
  * tools/common, behind JSON numbers (out.c) and text fields (text_fmt.c).  Internal. */
 #ifndef RD_PUT_U64_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Text-mode output of one value through a printf format (see text_fmt.h).  rdmadump's packet
  * lines are a few dozen such fields each: through fprintf they cost about 4 000 instructions
  * per line, most of it vfprintf parsing the format and setting up; here a field is a scan of

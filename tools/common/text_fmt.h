@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Text-mode output of one value through a printf format, without printf for the formats the
  * tools use most (literal text around one %s, %u, %x or %X conversion with optional '0' / '-'
  * flags, a width and an l / ll / j / z length); internal to tools/common. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* RFC 3339 UTC time stamps for the tools' JSON; see timefmt.h. */
 #include <string.h>
 #include <time.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Points in time in the tools' JSON, one format in every tool (rdmadiag(7)): RFC 3339 in UTC
  * with nine fraction digits, "2026-12-01T21:04:59.123456789Z". */
 #ifndef RDIAG_TIMEFMT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Shared bits of every rdmadiag tool; see tool.h. */
 #include <errno.h>
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Shared bits of every rdmadiag tool: program name, messages, exit codes, number parsing.
  *
  * Messages follow one style (git CodingGuidelines): "prog: cannot open 'x': reason", lower

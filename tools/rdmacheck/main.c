@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmacheck: does this device and this host do what RDMA needs, and if not, which step
  * fails and why.  A thin shell over the librdmadiag self-tests (rdmadiag/selftest.h): parse
  * options, open the device, run the tests, print each result through the output writer. */

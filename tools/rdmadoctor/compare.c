@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadoctor compare: read the documents (each non-empty line of each file is one, so a file
  * per host and a file of JSON lines both work; the host is its host.hostname, else the file
  * name and, after the first, its line number), then print each property that differs with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadoctor compare FILE... | -: many hosts' 'rdmadoctor local -j', property by property. */
 #ifndef RD_DOCTOR_COMPARE_H
 #define RD_DOCTOR_COMPARE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadoctor env [--for nccl|ucx|libfabric|all] [ADDR|NETDEV]: the settings a job should use
  * on this host, from rdiag_doctor_env().  Text is shell: a comment saying where each value
  * comes from, then export lines (eval "$(rdmadoctor env)"); a value that is not made of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadoctor env: the environment a job should use on this host, as shell lines or JSON. */
 #ifndef RD_DOCTOR_ENV_H
 #define RD_DOCTOR_ENV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadoctor explain 'LINE' | -: print what rdiag_explain_line() found.
  *
  * With "-", every line of standard input is read; the lines that hold a completion error are

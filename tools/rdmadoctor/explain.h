@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadoctor explain: the output of one explained line, and the reading of a log (stdin). */
 #ifndef RD_DOCTOR_EXPLAIN_H
 #define RD_DOCTOR_EXPLAIN_H

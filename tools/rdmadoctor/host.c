@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The "host" object of rdmadoctor local -j (doctor_host.h): the library's description of this
  * host (rdiag_doctor_host_json), the same object a listener serves on its side channel and
  * rdmadoctor compare reads back.  Nothing is printed in text mode. */

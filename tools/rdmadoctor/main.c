@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadoctor: explain why rdma_connect fails or times out.
  *
  *   rdmadoctor connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|udp|ib]

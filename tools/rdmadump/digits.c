@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadump: the digits of a packet line, shared by every printer of this room (the one-go
  * line of fast.c, the field-by-field forms of print.c, the MAD lines of mad.c): the time of
  * day and an IPv4 address, written by table instead of through printf. */

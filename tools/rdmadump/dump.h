@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadump's printers (packet lines, verbose headers, JSON lines, per-QP summary).  They live
  * in this room so that main.c stays a thin option parser; every value goes through
  * out_* so the text and the JSON forms come from the same calls. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadump's durations in text: "812ns", "12.3us", "1.23ms", "2.05s" (see dump_dur.h). */
 #include <stdio.h>
 #include <string.h>

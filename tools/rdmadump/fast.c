@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadump: the common packet written in one go.  Most packets of a RoCEv2 capture are the
  * same shape: IPv4, UDP, a BTH and a few of DETH/RETH/AETH (ACK)/ImmDt/IETH, a payload, the
  * ICRC, nothing for the analysis to say beyond a latency.  Their short text line and their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadump: the MAD names, status fields, SMP / RMPP / SA headers and attribute records.
  *
  * The method and attribute names are printed with the common header (dump_print.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadump: what lib/packet knows of a MAD beyond its common header (dump_mad.c) */
 #ifndef RDIAG_DUMP_MAD_H
 #define RDIAG_DUMP_MAD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadump: decode and analyse RoCEv2 / RoCEv1 / InfiniBand captures, tcpdump-like.
  * Options and the read loop only; decoding, analysis and capture are librdmadiag's, printing is
  * the other files of this room (print.c, fast.c, mad.c, summary.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadump: one packet as a line, as every header field (-v), or as one JSON object (-j).
  *
  * The JSON keys and their order are a documented contract (rdmadump(1), "JSON OUTPUT"); the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadump -S: totals, one table row per QP and direction, opcodes per flow, and the CM
  * handshake timeline of every connection; text tables or one JSON object ("summary"). */
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmastat fabric (stat_fabric.h).  JSON keys follow iproute2 dcb's where a field is the same
  * thing (pfc_cap, macsec_bypass, delay, prio_pfc, requests, indications; willing, ets_cap,
  * cbs, tc_bw, tc_tsa, prio_tc; dscp_prio, ethtype_prio; tc_maxrate), so that `dcb -j` and

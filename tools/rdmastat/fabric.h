@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmastat fabric: DCB, Ethernet statistics, ECN/CC defaults and the lossless chain of every
  * RDMA port with a netdev (lib/fabric), printed through out (text and JSON from one path). */
 #ifndef RDIAG_STAT_FABRIC_H

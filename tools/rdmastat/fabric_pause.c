@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmastat fabric's link-level pause (stat_fabric_pause.h).  JSON keys are ethtool's
  * (--json -I -a: autonegotiate, rx, tx, tx_pause_frames, rx_pause_frames), so that the two
  * compare field by field; the contract is in rdmastat(1). */

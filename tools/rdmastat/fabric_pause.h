@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmastat fabric: the netdev's link-level pause through ethtool netlink (lib/fabric's
  * rdiag_fabric_pause, what `ethtool -I -a IFNAME` shows), and with -i its frame deltas. */
 #ifndef RDIAG_STAT_FABRIC_PAUSE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmastat fabric -i's RDMA counters (stat_fabric_rdma.h) */
 #include <inttypes.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmastat fabric -i: the RDMA counters of the port beside its per-priority Ethernet deltas
  * (the concepts the lossless fabric is about: packets, CNPs, ECN marks, retransmissions). */
 #ifndef RDIAG_STAT_FABRIC_RDMA_H

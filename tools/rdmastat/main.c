@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmastat: RDMA counters, devices, GIDs, QPs and rdma_cm IDs, from sysfs and netlink.
  *
  *   rdmastat [OPTIONS] [DEV[/PORT]] [NAME|GLOB...]     snapshot (or -i: deltas and rates)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmastat --prom's Ethernet families (prom_eth.h).  The statistics are the driver's own
  * (ethtool -S), picked and classified by lib/fabric's catalogue; one family per catalogue
  * concept, the driver's statistic name kept as label statistic (mlx5 counts a priority's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmastat --prom: the Ethernet statistics (ethtool -S) of every RDMA port's netdev that
  * lib/fabric's catalogue knows, per 802.1Q priority where the driver counts so, as
  * rdma_eth_* families (rdmastat(1), PROMETHEUS). */

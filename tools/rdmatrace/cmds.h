@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatrace: rdmatrace's flight recorder, "rdmatrace record" and "rdmatrace dump"
  * (dispatched from main.c; records in the ring of rdmadiag/ring.h). */
 #ifndef RDIAG_TRACE_CMDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatrace dump: a recorder ring (rdmatrace record) as one time-ordered timeline: markers,
  * port state, GID table and QP state changes, rdma_cm events and connections, and counter
  * DELTAS between consecutive snapshots of a port (only the counters that moved); text, or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatrace: what real applications' rdma_cm connections went through, read passively from
  * the kernel's rdma_cma/ib_cma/ib_mad tracepoints (librdmadiag's trace module,
  * rdmadiag/trace.h): one line per event as it happens, or with -c one line per connection

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatrace record: the flight recorder.  Into a ring of fixed size (rdmadiag/ring.h) go the
  * CM events of the trace module and the connections they assemble into, a counter snapshot of
  * every RDMA port every INTERVAL, QP state changes (record_qps.c), port state and GID table

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatrace: the parts of rdmatrace record.  record.c runs the recorder; record_ring.c is
  * where records go (the ring, a trigger's marker and copy as FILE.snap.N); the triggers and
  * change watchers of record_*.c write through record_ring.c and are called by record.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatrace record: the GID table of every port, as a discovery read it from sysfs (gids/N,
  * gid_attrs/types/N, gid_attrs/ndevs/N; RDMADIAG_SYSFS_ROOT honoured), against the previous
  * look.  An entry added, removed or changed is a record

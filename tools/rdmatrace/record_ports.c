@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatrace record: the port states and GID tables, looked at in two ways of different cost.
  * The full look is a device discovery (rdiag_counters_discover: every port's files and every
  * GID table entry, 1024 per port on rxe) followed by the GID diff of record_gids.c; it writes a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatrace record: the QPs of every RDMA device (RES_QP over netlink, the resources module)
  * at every counter snapshot, against the previous look.  A QP that appeared, changed state or
  * went away is a record "dev\tport\tqpn\ttype\tfrom\tto\tpid\tcomm" (from "" when it is new,

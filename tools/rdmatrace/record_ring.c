@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatrace record: where the records go.  The ring the recorder opened, its write errors,
  * and a trigger's copies of it (FILE.snap.N, at most one a second, the newest --snapshots
  * kept).  record.c and the watchers of record_*.c write through here; nothing here calls

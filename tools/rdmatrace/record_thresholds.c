@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatrace record --thresholds FILE: the rules of rdmastat's threshold file (rdmadiag/
  * threshold.h, parsed and evaluated by the library) on every counter snapshot, with the
  * delta and rate since the previous snapshot of the same counter as rdmastat computes them.

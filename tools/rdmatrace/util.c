@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatrace: helpers shared by rdmatrace record and dump (see cmds.h). */
 #include <errno.h>
 #include <stdio.h>

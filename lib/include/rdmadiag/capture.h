@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag/capture.h: read frames from a capture file or a live interface (libpcap), write
  * matched frames to a pcap file.
  *

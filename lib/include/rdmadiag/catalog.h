@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag/catalog.h: what a counter means.
  *
  * The catalogue is a data table (lib/counters/catalog_data.c) covering the IB PMA and CM

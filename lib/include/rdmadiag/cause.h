@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag/cause.h: the one table of connection-failure cause ids.
  *
  * rdmadoctor's verdicts (rdmadiag/doctor.h) and rdmatrace's connection verdicts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag/cmstr.h: the rdma_cm strings librdmacm does not have.
  *
  * librdmacm's rdma_event_str() names an event but says nothing about event->status, whose

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag/counters.h: RDMA devices, ports, GIDs and counter samples.
  *
  * One handle (struct rdiag_counters) hides where data comes from:

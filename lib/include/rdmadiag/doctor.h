@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag/doctor.h: explain why rdma_connect fails (rdmadoctor).
  *
  * One handle (struct rdiag_doctor) owns every result of these parts:

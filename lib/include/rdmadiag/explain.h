@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag/explain.h: explain a completion-error line from a log (rdmadoctor explain).
  *
  * rdiag_explain_line() reads one line as libibverbs users, NCCL, UCX, libfabric, Open MPI,

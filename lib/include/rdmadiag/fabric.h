@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag/fabric.h: the lossless Ethernet fabric under RoCE.
  *
  * DCB as the kernel's dcbnl answers it (RTM_GETDCB: DCB_CMD_IEEE_GET, DCB_CMD_GDCBX), the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag/flow.h: per-QP analysis of decoded RDMA packets.
  *
  * A flow is one direction towards one QP: (source address, destination address, destination

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag/packet.h: decode one captured frame into a RoCEv2 / RoCEv1 / InfiniBand record.
  *
  * The decoder is a pure function of the bytes: it fills a caller-provided struct rdiag_pkt,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag/rate.h: deltas and rates between two samples of one counter.
  *
  * A pure function: no clock, no I/O.  Explicit states instead of guessing:

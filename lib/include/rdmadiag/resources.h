@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag/resources.h: QPs and rdma_cm IDs over netlink (RDMA_NLDEV_CMD_RES_QP_GET,
  * RES_CM_ID_GET), and per-QP counters (STAT_GET with STAT_RES = RES_QP) where the kernel has
  * counters bound.  Unprivileged; the kernel hides other users' kernel QPs' pid.  Uses the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag/ring.h: the flight recorder's ring, a file of fixed size on disk.
  *
  * The file is a 64-byte header (magic "RDIAGRNG", version, size, payload format, CRC-32) and

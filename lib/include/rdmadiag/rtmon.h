@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag/rtmon.h: rtnetlink changes as they happen (the flight recorder's netdev,
  * address, neighbour and route record), from the kernel's multicast groups through libmnl.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag/selftest.h: verbs self-tests (rdmacheck) and work-completion strings.
  *
  * Part 1, work-completion strings: usable without a device.  rdiag_wc_status_name() gives

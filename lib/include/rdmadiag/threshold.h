@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag/threshold.h: counter thresholds (rdmastat --thresholds, rdmatop).
  *
  * File format, one rule per line; blank lines and lines starting with '#' are ignored:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag/trace.h: the kernel's rdma_cm tracepoints, read passively and system-wide.
  *
  * The rdma_cma and ib_cma tracepoints (and ib_mad's, where present) record every step of

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Build the rdmadiag_dcbdev test module for the kernel the real-kernel tier boots, against
 # Debian's linux-headers-<KVER> package of that very kernel.  The .ko is cached under
 # CACHE/dcbdev-<KVER>-<hash of this directory>/ and reused while neither changes.

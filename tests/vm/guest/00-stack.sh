@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # The stack itself: what every other guest script relies on, proven on the real kernel.
 
 for d in "$DEV0" "$DEV1"; do

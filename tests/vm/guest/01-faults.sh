@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # The fault-injection helpers of lib.sh, which the rdmadoctor and rdmadump scripts rely on:
 # each does what it says on the real stack, and its undo brings the setup back.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadump on real rxe traffic (IPv4; IPv6 is 12-rdmadump-ipv6), guest side: tcpdump captures of ibv_rc_pingpong and of rping
 # (rdma_cm), each proven complete against the rxe counters, read back with rdmadump -r in the
 # guest; and a live rdmadump -i -j -c N on the same veth as a tcpdump.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 90
 # rdmadump's transport analysis against the kernel's own counters, on a lossy run.  The
 # guest makes the run and saves capture, counters and rdmadump's output; host/11-transport.sh

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadump on RoCE v2 over IPv6, real rxe traffic: ibv_rc_pingpong between the link-local
 # (fe80::) RoCE v2 GIDs of rxe0 and rxe1 (the kernel fills them in from the veth pair's IPv6
 # link-local addresses), captured by tcpdump and read back with rdmadump -j in the guest.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 90
 # rdmadump's loss and retry classification (issue 13) against rxe's counters, guest side: two
 # captures on veth0 (which carries both directions), each with rxe's hw_counters deltas over

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadump on real SIDR (guest side): udaddy over rdma_cm's UDP port space between rxe0 and
 # rxe1 - SIDR_REQ/SIDR_REP on QP1, then UD sends to the QP the SIDR_REP named - captured by
 # tcpdump and read back with rdmadump -j and -q -j.  host/14-mad-sidr.sh judges: the SIDR

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmastat on the real kernel (two rxe devices, real RC traffic):
 #   - after the traffic stopped and the hw_counters lifespan passed, rdmastat -j values equal
 #     `rdma -j statistic show` and the sysfs files, for the netlink, sysfs and auto sources;

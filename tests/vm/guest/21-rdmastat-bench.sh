@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Bench figure that needs the real kernel (tests/bench/20-rdmastat.sh reports it): the wall
 # time of one full counter snapshot through netlink, `rdmastat -j --source netlink`, against
 # `rdma -j statistic show` on the same two rxe devices.  Both are whole processes (exec,

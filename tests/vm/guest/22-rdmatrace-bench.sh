@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Bench figure that needs the real kernel (tests/bench/50-rdmatrace.sh reports it): the CPU
 # that rdmatrace's live tracer and its flight recorder cost with no RDMA connection, as a
 # share of one core, from /proc/PID/stat's utime + stime over an idle stretch after their

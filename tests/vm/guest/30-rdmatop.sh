@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmatop on the real rxe stack: during real RC pingpong traffic, batch frames show non-zero
 # packet rates for both devices (text and JSON agree), the QP data lists the pingpong QPs with
 # their owner, and the netlink exchange is recorded for the bats QP-screen fixture.  The

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 240
 # rdmacheck on real rxe: every test passes or skips with a reason, the RNR, access and
 # misaligned-atomic outcomes are asserted from the JSON, the options choose what they say,

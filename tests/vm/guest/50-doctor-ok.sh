@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 60
 # rdmadoctor, the good case: a real rdmadoctor listener on rxe1 ($B), the doctor connects from
 # rxe0 ($A).  The guest runs and saves (50-doctor-*.json, .rc); host/50-doctor-ok.sh judges

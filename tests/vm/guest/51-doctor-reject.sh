@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 60
 # rdmadoctor, no listener: REJECTED with IB CM reason 8 (INVALID_SERVICE_ID); and a TCP-space
 # listener against an IB-space REQ (-p ib, text output), which is rejected the same way.

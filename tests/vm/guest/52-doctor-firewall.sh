@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 90
 # rdmadoctor, UDP 4791 dropped by nft on the receiving side (input hook): the REQ never
 # arrives and the attempt times out with the default --timeout (8000 ms).

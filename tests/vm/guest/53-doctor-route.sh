@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 60
 # rdmadoctor, routing and neighbour faults: (a) a destination with no route, 198.19.0.9 (bound
 # to veth0 the kernel assumes it on-link, ARP goes unanswered: ADDR_ERROR -110); (b) a route

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 60
 # rdmadoctor, the RDMA netdev down: rxe0's port leaves ACTIVE.  'rdmadoctor local' and
 # 'connect' (which then skips the attempt) must name the port: judged by

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 60
 # rdmadoctor, the source IP removed from veth0: its RoCE v2 GID (::ffff:198.18.0.1) goes with
 # it.  host/55-doctor-gid.sh judges: cause no_gid_for_source, EADDRNOTAVAIL from

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 60
 # rdmadoctor, MTU mismatch between the veth ends (veth1 1000, veth0 1500): the connection is
 # established, but the MTU records the two sides exchange in the CM private data differ, and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 60
 # rdmadoctor, the configfs default RoCE mode: readable once the rdma_cm group of a device
 # exists (the doctor never creates it), reported as ok for RoCE v2 and as a warning when set

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 30
 # rdmadoctor env on the real kernel: for each end, the GID index must be the one sysfs'
 # gid_attrs/types calls RoCE v2 for the address (gid_index in lib.sh reads it; index 0 is the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 90
 # rdmatrace live: two of them at once (-j events, -c -j connections) while rping connects:
 # (1) a successful rping; (2) rping -c to a port nobody listens on (REJECTED 8); (3) rping -c

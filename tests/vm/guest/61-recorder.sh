@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 90
 # rdmatrace record (the flight recorder) on the real kernel: a 2 MB ring at a 50 ms counter
 # interval through (1) a successful rping between two SIGUSR1 markers, with rxe0's own

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 60
 # The lossless-fabric chain on a DCB-capable netdev: the rdmadiag_dcbdev test module
 # (tests/vm/dcbdev) makes the pair dcb0 <-> dcb1; rxe binds to each end and rdma_cm traffic

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 90
 # The lossless chain of rdmastat fabric and rdmadoctor local on the rdmadiag_dcbdev pair
 # (tests/vm/dcbdev; the pair and its traffic as in 70-fabric-dcbdev.sh): rxed0 on dcb0,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 40
 # rdmastat's counter selection and thresholds on the Ethernet statistics of an RDMA port's
 # netdev, on the rdmadiag_dcbdev pair (tests/vm/dcbdev; set up as in 70-fabric-dcbdev.sh:

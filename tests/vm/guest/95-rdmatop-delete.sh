@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmatop while an rxe device is deleted (rdma link delete) and added again: no crash, the
 # device shows as gone and comes back; both in batch mode and in the curses UI (driven
 # through tmux).  Destructive: runs last, and re-adds the device.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Soak (issue 18): rdmatop -b -j and rdmastat -i sample every 0.2 s while, for SOAK_SECS (8
 # s here, about 20 s in all; guest/97-soak-long.sh runs the same for minutes), an rxe device
 # is added and deleted in a loop (rxes0 on a veth pair of its own) and QPs come and go

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # The long soak: guest/96-soak.sh for minutes (SOAK_SECS from the kernel command line's
 # rdiag.soak=SECS, which tests/vm/run sets under VM_SOAK; `make soak`).  Without it this
 # script only says it was not asked for: the tier's 5 minutes have no room for it.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Helpers for the guest scripts of the real-kernel tier (bash; sourced before each
 # tests/vm/guest/NN-*.sh).  The guest has two Soft-RoCE devices on one veth pair:
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # The guest side of the real-kernel tier, run by /init (bash /mnt/host/guest/main.sh):
 # setup.sh, then every NN-*.sh here in sort order, each in its own session with a
 # timeout.  Results go to $OUT (the host's $VM_OUT):

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Sourced by the guest runner before the numbered scripts (so its exports reach them):
 # two Soft-RoCE devices, rxe0 on veth0 = 198.18.0.1 and rxe1 on veth1 = 198.18.0.2, and
 # GID = the index of the IPv4 (RoCE v2) GID, found in sysfs rather than assumed.

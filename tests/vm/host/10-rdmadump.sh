@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/10-rdmadump.sh: judge what the guest's rdmadump printed for captures of
 # real rxe traffic, and compare every -j field with tshark's decode of the same files:
 #   - rdmadump -j -r on the host, on each guest capture, through the oracle of the bats tier

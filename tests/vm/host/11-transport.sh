@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/11-transport.sh: rdmadump's transport analysis of the lossy run against
 # rxe's own counter deltas over the same window.  The equalities, and why each holds given
 # the capture point (tcpdump on veth1, netem loss on veth0's egress only), are spelled out at

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/12-rdmadump-ipv6.sh: RoCE v2 over IPv6 from real rxe devices.  Every
 # frame rxe sent is one -j object with encap rocev2, IPv6 link-local source and destination
 # equal to the two GIDs, and an ICRC that verifies (computed in the kernel over the IPv6

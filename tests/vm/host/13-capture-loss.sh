@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/13-capture-loss.sh: rdmadump's loss and retry classification (issue 13)
 # against rxe's own counter deltas over the same window.  Inputs in $VM_OUT: 13-drops.pcap,
 # 13-rnr.pcap and their .counters ("name delta" lines of rxe0/rxe1, capture_frames,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/14-mad-sidr.sh: what rdmadump made of a real SIDR exchange and the UD
 # traffic that followed it.  The independent truth: the kernel's rdma_cm answers a SIDR_REQ
 # of the UDP port space with RDMA_UDP_QKEY (0x01234567, drivers/infiniband/core/cma.c) and

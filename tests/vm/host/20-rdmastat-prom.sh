@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/20-rdmastat.sh: the --prom output written in the guest parses with a
 # real Prometheus text parser (python3-prometheus-client), every counter sample carries the
 # device/port/counter labels, and each value equals the one rdmastat -j printed at the same

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/20-rdmastat.sh: the readings the guest took on two real rxe devices,
 # judged with jq at native speed:
 #   - after the traffic stopped and the hw_counters lifespan passed, rdmastat -j values

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/30-rdmatop.sh: rdmatop's batch JSON taken during real RC pingpong
 # traffic between rxe0 and rxe1, judged with jq at native speed:
 #   - 3 frames; frames 2 and 3 carry non-zero rx and tx packet rates for both devices, the

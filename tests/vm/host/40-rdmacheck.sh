@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/40-rdmacheck.sh: what rdmacheck wrote on the real rxe devices,
 # asserted here with jq at native speed (the guest checked exit statuses and rdma res):
 #   - every test passes on the default device, which is rxe0 port 1 with the IPv4 GID,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/50-doctor-ok.sh: the working connection, judged from the saved JSON.
 cd "$VM_OUT" || exit 2
 J=50-doctor-ok.json

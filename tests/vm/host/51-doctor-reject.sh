@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/51-doctor-reject.sh: REJECTED reason 8, named, and the verdict.
 cd "$VM_OUT" || exit 2
 J=51-doctor-reject.json

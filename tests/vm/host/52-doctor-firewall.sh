@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/52-doctor-firewall.sh: a timeout blamed on the nft rule it found.
 cd "$VM_OUT" || exit 2
 J=52-doctor-fw.json

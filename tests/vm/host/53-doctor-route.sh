@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/53-doctor-route.sh: ADDR_ERROR -110 for a missing route and for a dead
 # gateway, each blamed on the right thing.
 cd "$VM_OUT" || exit 2

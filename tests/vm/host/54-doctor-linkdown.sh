@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/54-doctor-linkdown.sh: the port named, by the checks alone and by
 # connect, which makes no attempt through it.
 cd "$VM_OUT" || exit 2

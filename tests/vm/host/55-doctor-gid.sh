@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/55-doctor-gid.sh: the missing source address named as the GID problem.
 cd "$VM_OUT" || exit 2
 J=55-doctor-gid.json

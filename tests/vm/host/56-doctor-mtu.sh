@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/56-doctor-mtu.sh: the MTU mismatch reported with both sides' numbers.
 cd "$VM_OUT" || exit 2
 J=56-doctor-mtu.json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/57-doctor-rocemode.sh: the configfs default RoCE mode in the findings.
 cd "$VM_OUT" || exit 2
 [ -s 57-doctor-v2.json ] || { tap_fail "the guest saved 57-doctor-v2.json"; exit 0; }

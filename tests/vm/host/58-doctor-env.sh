@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/58-doctor-env.sh: the GID index env gives for each end is the one sysfs
 # calls RoCE v2 for its address, not the link-local entry 0; the traffic class is configfs'.
 cd "$VM_OUT" || exit 2

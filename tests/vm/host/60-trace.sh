@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/60-trace.sh: what rdmatrace saw, against what rping printed and what
 # rdmadoctor concluded for the same faults.
 cd "$VM_OUT" || exit 2

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/61-recorder.sh: the recorder's dumps against rxe0's own hw_counters,
 # rping's output and the order things were done in.
 cd "$VM_OUT" || exit 2

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/70-fabric-dcbdev.sh: what iproute2's dcb read back, and where the
 # rdmadiag_dcbdev pair counted the traffic, against rxe's own counters and the capture.
 # Inputs in $VM_OUT (see the guest script): 70-dcb{0,1}.{pfc,app,ets}.json,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/71-fabric-chain.sh: rdmastat fabric's DCB against iproute2's dcb,
 # its per-priority deltas against ethtool -S and the capture (tshark), and its chain and
 # rdmadoctor's findings in each broken case against what the guest set.

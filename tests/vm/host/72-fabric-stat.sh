@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/72-fabric-stat.sh: rdmastat -c on dcb0's ethtool -S names gives the
 # deltas ethtool -S itself gives around the same ToS 106 traffic and pause, and the
 # threshold rules on priority 3's statistics breach while priority 0's do not.

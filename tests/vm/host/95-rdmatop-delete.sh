@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/95-rdmatop-delete.sh: rdmatop -b -j's frames taken while rxe1 was
 # deleted (rdma link delete) and added back: every frame written, rxe1 greyed out as gone
 # while rxe0 was still sampled, the header's device count dropping to 1, and rxe1 back and

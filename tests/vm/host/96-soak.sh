@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/96-soak.sh (and, sourced with SOAK_NAME, of guest/97-soak-long.sh):
 # rdmatop -b -j, rdmastat -i and rdmatrace record ran through the churn, kept producing output, exited 0 on
 # SIGINT, and their VmRSS and descriptor counts at the end are within explicit bounds of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/97-soak-long.sh: the checks of host/96-soak.sh on the long soak's
 # figures, when it ran (VM_SOAK / make soak); nothing to judge otherwise.
 cd "$VM_OUT" || exit 2

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 60
 # rdmadoctor across two hosts, the clean pair: the server guest runs 'rdmadoctor listen', the
 # client guest connects to it by address (JSON) and by host name (text).  Saved for

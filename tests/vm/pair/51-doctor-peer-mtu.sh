@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 60
 # MTU 1500 (client) vs 1000 (server): the two ends side by side show it, the verdict names it.
 # Saved for pair/host/51-doctor-peer-mtu.sh (each guest's ip link, the client's JSON).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 60
 # The listener host has no RoCE v2 GID for the address in use: the server carries
 # 198.18.1.11 on a dummy netdev (no RDMA device); the client routes it over eth0, so the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 60
 # A different default ToS on the listener (configfs rdma_cm default_roce_tos 106) and the
 # default 0 on the client: the two ends side by side show it, a warning names it.

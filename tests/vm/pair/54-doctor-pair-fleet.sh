@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 30
 # rdmadoctor env and the fleet comparison on the two guests: each guest saves 'rdmadoctor -j
 # env' of its address, 'rdmadoctor -j local' and its raw GID table (sysfs gids/N and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 60
 # The peer's counters after a data-path failure: the server is at MTU 1000 and, like a NIC or
 # switch port that enforces it, drops the RoCE packets longer than 1000 bytes (nft, input,

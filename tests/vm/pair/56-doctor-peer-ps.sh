@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 60
 # rdma_cm port spaces: the server listens in the IB port space on 7476 (rdmadoctor listen
 # --ps ib) and in UDP's on 7477 (--ps udp).  The client connects to 7476 in TCP's, which the

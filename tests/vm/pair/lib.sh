@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Helpers of the two-guest mode (sourced after guest/lib.sh by pair/main.sh and before each
 # pair/NN-*.sh).  Each guest has one Soft-RoCE device on its virtio-net NIC:
 #

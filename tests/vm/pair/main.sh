@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # The guest side of the two-guest mode (bash /mnt/host/pair/main.sh, run by /init in each of
 # the two guests): the role from the kernel command line (rdiag.role=server|client), the
 # link (virtio-net eth0, a static address, rxe0 on it), then every pair/NN-*.sh of the plan

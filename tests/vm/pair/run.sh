@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # The two-guest mode of the real-kernel tier, sourced by tests/vm/run after the single
 # guest (its emit/result/n/nfail, WORK, VM, ROOT and the built image in $WORK/build).
 #

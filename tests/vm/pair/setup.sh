@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Sourced by pair/main.sh before the numbered scripts: this guest's half of the link, and
 # proof that the two halves meet (rping between the guests).
 OK=

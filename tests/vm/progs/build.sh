@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Build the tier's test programs (tests/vm/progs/*.c, libibverbs only) for the QEMU image,
 # never in 'make all'.  The binaries are cached under CACHE/progs-<key>/, the key made of
 # their sources, this script and the installed libibverbs-dev, and reused while none changes.

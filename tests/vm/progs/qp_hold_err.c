@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* qp_hold_err: a QP that stays in ERR, for the real-kernel tier (rdmatrace record's
  * QP-in-ERR trigger needs one that lives longer than a snapshot interval; the pingpongs and
  * perftest ask for retry_cnt 7, which rxe takes as infinite).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of pair/50-doctor-pair.sh: the clean pair, judged from what both guests saved.
 S=$PAIR_SERVER C=$PAIR_CLIENT
 J=$C/50-pair-ok.json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of pair/51-doctor-peer-mtu.sh: the MTU difference, against each guest's ip link.
 S=$PAIR_SERVER C=$PAIR_CLIENT
 J=$C/51-mtu-json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of pair/52-doctor-peer-gid.sh: no GID for the address on the listener host,
 # against the server's GID table (sysfs, saved by the guest).
 S=$PAIR_SERVER C=$PAIR_CLIENT

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of pair/53-doctor-peer-tos.sh: the ToS row against each guest's configfs.
 S=$PAIR_SERVER C=$PAIR_CLIENT
 J=$C/53-tos-json

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of pair/54-doctor-pair-fleet.sh: on each guest, env's GID index is the entry of
 # that guest's own sysfs GID table whose type is RoCE v2 for its address (not the link-local
 # fe80:: entry the libraries fall back to); rdmadoctor compare over the two guests' 'local -j' and three generated outliers (one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of pair/55-doctor-peer-counters.sh: after the data-path failure connect shows the
 # peer's counters that moved (from its side channel) next to its own; against the server's
 # own sysfs rcvd_pkts around the connection and its nft drop count.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of pair/56-doctor-peer-ps.sh: listeners in the IB and UDP port spaces, a client in
 # TCP's, IB's and UDP's.  Independent truth: iproute2 on the server shows each LISTEN cm_id's
 # port space (iproute2 6.1 names RDMA_PS_IB, 0x013F, "IPoIB" as it does RDMA_PS_IPOIB; the IB
