@@ -24,6 +24,7 @@
 
 #include "describe.h"
 #include "rdmadiag/fabric.h"
+#include "util/util.h"
 
 const struct rdiag_gid *rd_desc_v2_gid(const struct rdiag_port *p, const char *addr)
 {
@@ -54,13 +55,10 @@ static const char *root_path(const struct rd_desc_src *src, char *buf, size_t le
 static const char *root_path(const struct rd_desc_src *src, char *buf, size_t len,
 			     const char *fmt, ...)
 {
-	size_t off = (size_t)snprintf(buf, len, "%s", src->root);
 	va_list ap;
 
-	if (off >= len)
-		return buf;
 	va_start(ap, fmt);
-	vsnprintf(buf + off, len - off, fmt, ap);
+	rd_root_vpath(src->root, buf, len, fmt, ap);
 	va_end(ap);
 	return buf;
 }

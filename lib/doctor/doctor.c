@@ -66,13 +66,10 @@ int rdiag_doctor_open(struct rdiag_doctor **out, const struct rdiag_doctor_opts 
 
 const char *rd_doc_path(const struct rdiag_doctor *d, char *buf, size_t len, const char *fmt, ...)
 {
-	size_t off = (size_t)snprintf(buf, len, "%s", d->root);
 	va_list ap;
 
-	if (off >= len)
-		return buf;
 	va_start(ap, fmt);
-	vsnprintf(buf + off, len - off, fmt, ap);
+	rd_root_vpath(d->root, buf, len, fmt, ap);
 	va_end(ap);
 	return buf;
 }

@@ -25,3 +25,12 @@ int rd_sysfs_root(char *buf, size_t len)
 		buf[--l] = '\0';
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
+
+const char *rd_root_vpath(const char *root, char *buf, size_t len, const char *fmt, va_list ap)
+{
+	size_t off = (size_t)snprintf(buf, len, "%s", root);
+
+	if (off < len)
+		vsnprintf(buf + off, len - off, fmt, ap);
+	return buf;
+}

@@ -5,6 +5,7 @@
  * force-includes it into every object of lib/, tools/ and tui/ (GNUmakefile, BANNED_CFLAGS). */
 #ifndef RD_UTIL_INTERNAL_H
 #define RD_UTIL_INTERNAL_H
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,5 +20,10 @@ double rd_mono_ms(void);
  * unset or empty (the real /).  Returns 0, or -ENAMETOOLONG when the value does not fit in
  * len - 1 bytes: buf then holds the part that fits (snprintf), without trailing slashes. */
 int rd_sysfs_root(char *buf, size_t len);
+
+/* root followed by the printf-formatted absolute path, in buf (cut to len, always ended):
+ * a file of the host a sysfs root describes (root "" = this host); buf */
+const char *rd_root_vpath(const char *root, char *buf, size_t len, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
 
 #endif
