@@ -21,7 +21,7 @@ as_nobody() {
 	run --separate-stderr setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
 }
 
-tools() { echo "$ROOT/tools/rdmadump/rdmadump $ROOT/tools/rdmastat/rdmastat $ROOT/tui/rdmatop $ROOT/tools/rdmacheck/rdmacheck $ROOT/tools/rdmadoctor/rdmadoctor"; }
+tools() { echo "$ROOT/tools/rdmadump/rdmadump $ROOT/tools/rdmastat/rdmastat $ROOT/tui/rdmatop $ROOT/tools/rdmacheck/rdmacheck $ROOT/tools/rdmadoctor/rdmadoctor $ROOT/tools/rdmatrace/rdmatrace"; }
 
 @test "a setuid-root or setgid copy of every tool refuses to run: one line, exit 2" {
 	for t in $(tools); do
