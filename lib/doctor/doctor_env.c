@@ -8,9 +8,11 @@
  * exist (the kernel's default).  Everything is read from sysfs and configfs under
  * RDMADIAG_SYSFS_ROOT; no device is opened. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <arpa/inet.h>
 
 #include "internal.h"
@@ -146,4 +148,66 @@ int rdiag_doctor_env(struct rdiag_doctor *d, const char *target, struct rdiag_do
 	else
 		rd_doc_err(d, "no RDMA port on a netdev named '%s'", target);
 	return -ENODEV;
+}
+
+unsigned int rdiag_doctor_env_for(const char *name)
+{
+	if (!strcasecmp(name, "nccl"))
+		return RDIAG_ENV_NCCL;
+	if (!strcasecmp(name, "ucx"))
+		return RDIAG_ENV_UCX;
+	if (!strcasecmp(name, "libfabric"))
+		return RDIAG_ENV_LIBFABRIC;
+	if (!strcasecmp(name, "all"))
+		return RDIAG_ENV_ALL;
+	return 0;
+}
+
+/* one variable, when there is room for it */
+static void env_var(struct rdiag_doc_env_var *v, size_t max, size_t *n, const char *name,
+		    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void env_var(struct rdiag_doc_env_var *v, size_t max, size_t *n, const char *name,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*n >= max)
+		return;
+	v[*n].name = name;
+	va_start(ap, fmt);
+	vsnprintf(v[*n].value, sizeof(v[*n].value), fmt, ap);
+	va_end(ap);
+	(*n)++;
+}
+
+size_t rdiag_doctor_env_vars(const struct rdiag_doc_env *e, unsigned int mask,
+			     struct rdiag_doc_env_var *v, size_t max)
+{
+	size_t n = 0;
+
+	if (mask & RDIAG_ENV_NCCL) {
+		env_var(v, max, &n, "NCCL_IB_HCA", "%s:%u", e->dev, e->port);
+		if (e->roce) {
+			env_var(v, max, &n, "NCCL_IB_GID_INDEX", "%d", e->gid_index);
+			env_var(v, max, &n, "NCCL_IB_TC", "%d", e->tos);
+		}
+		if (e->netdev[0])
+			env_var(v, max, &n, "NCCL_SOCKET_IFNAME", "%s", e->netdev);
+	}
+	if (mask & RDIAG_ENV_UCX) {
+		env_var(v, max, &n, "UCX_NET_DEVICES", "%s:%u", e->dev, e->port);
+		if (e->roce) {
+			env_var(v, max, &n, "UCX_IB_GID_INDEX", "%d", e->gid_index);
+			env_var(v, max, &n, "UCX_IB_TRAFFIC_CLASS", "%d", e->tos);
+		}
+	}
+	if (mask & RDIAG_ENV_LIBFABRIC) {
+		env_var(v, max, &n, "FI_PROVIDER", "verbs");
+		env_var(v, max, &n, "FI_VERBS_DEVICE_NAME", "%s", e->dev);
+		if (e->netdev[0])
+			env_var(v, max, &n, "FI_VERBS_IFACE", "%s", e->netdev);
+		if (e->roce)
+			env_var(v, max, &n, "FI_VERBS_GID_IDX", "%d", e->gid_index);
+	}
+	return n;
 }

@@ -5,11 +5,9 @@
  * shell-safe characters is single-quoted. */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "compare.h"
 #include "env.h"
@@ -18,19 +16,6 @@
 #include "common/tool.h"
 #include "rdmadiag/describe.h"
 #include "rdmadiag/doctor.h"
-
-unsigned int doctor_env_for(const char *name)
-{
-	if (!strcasecmp(name, "nccl"))
-		return ENV_FOR_NCCL;
-	if (!strcasecmp(name, "ucx"))
-		return ENV_FOR_UCX;
-	if (!strcasecmp(name, "libfabric"))
-		return ENV_FOR_LIBFABRIC;
-	if (!strcasecmp(name, "all"))
-		return ENV_FOR_ALL;
-	return 0;
-}
 
 /* value quoted for a POSIX shell when it needs it */
 static const char *shq(const char *v, char *buf, size_t len)
@@ -54,17 +39,11 @@ static const char *shq(const char *v, char *buf, size_t len)
 	return buf;
 }
 
-static void var(struct out *o, const char *name, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void var(struct out *o, const char *name, const char *fmt, ...)
+/* one variable: a shell line in text, a member of "vars" in JSON */
+static void var(struct out *o, const char *name, const char *val)
 {
-	char val[160], q[340];
-	va_list ap;
+	char q[340];
 
-	va_start(ap, fmt);
-	vsnprintf(val, sizeof(val), fmt, ap);
-	va_end(ap);
 	out_text(o, "export %s=%s\n", name, shq(val, q, sizeof(q)));
 	out_str(o, name, NULL, val);
 }
@@ -132,6 +111,8 @@ static bool hosts_check(struct out *o, const struct rdiag_doc_env *e, const char
 
 int doctor_env(const char *target, unsigned int mask, bool json, const char *hosts)
 {
+	struct rdiag_doc_env_var vars[RDIAG_DOC_ENV_VARS_MAX];
+	size_t i, nvars;
 	bool differ = false;
 	struct rdiag_doctor *d;
 	struct rdiag_doc_env e;
@@ -190,30 +171,9 @@ int doctor_env(const char *target, unsigned int mask, bool json, const char *hos
 	if (hosts && e.roce)
 		differ = hosts_check(o, &e, hosts);
 	out_obj_begin(o, "vars");
-	if (mask & ENV_FOR_NCCL) {
-		var(o, "NCCL_IB_HCA", "%s:%u", e.dev, e.port);
-		if (e.roce) {
-			var(o, "NCCL_IB_GID_INDEX", "%d", e.gid_index);
-			var(o, "NCCL_IB_TC", "%d", e.tos);
-		}
-		if (e.netdev[0])
-			var(o, "NCCL_SOCKET_IFNAME", "%s", e.netdev);
-	}
-	if (mask & ENV_FOR_UCX) {
-		var(o, "UCX_NET_DEVICES", "%s:%u", e.dev, e.port);
-		if (e.roce) {
-			var(o, "UCX_IB_GID_INDEX", "%d", e.gid_index);
-			var(o, "UCX_IB_TRAFFIC_CLASS", "%d", e.tos);
-		}
-	}
-	if (mask & ENV_FOR_LIBFABRIC) {
-		var(o, "FI_PROVIDER", "verbs");
-		var(o, "FI_VERBS_DEVICE_NAME", "%s", e.dev);
-		if (e.netdev[0])
-			var(o, "FI_VERBS_IFACE", "%s", e.netdev);
-		if (e.roce)
-			var(o, "FI_VERBS_GID_IDX", "%d", e.gid_index);
-	}
+	nvars = rdiag_doctor_env_vars(&e, mask, vars, RDIAG_DOC_ENV_VARS_MAX);
+	for (i = 0; i < nvars; i++)
+		var(o, vars[i].name, vars[i].value);
 	out_obj_end(o);
 	out_obj_end(o);
 	out_free(o);

@@ -674,7 +674,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cfg cfg = { .timeout_ms = RDIAG_DOC_DEFAULT_TIMEOUT_MS, .ps = RDMA_PS_TCP,
-			   .env_for = ENV_FOR_ALL };
+			   .env_for = RDIAG_ENV_ALL };
 	uint64_t v;
 	int c;
 
@@ -705,7 +705,7 @@ int main(int argc, char **argv)
 			cfg.count = (unsigned int)v;
 			break;
 		case 'F':
-			cfg.env_for = doctor_env_for(optarg);
+			cfg.env_for = rdiag_doctor_env_for(optarg);
 			if (!cfg.env_for)
 				tool_usage_error("bad --for '%s' (nccl, ucx, libfabric or all)", optarg);
 			break;

@@ -227,6 +227,30 @@ struct rdiag_doc_env {
  * rdiag_doctor_errmsg(d) says which. */
 int rdiag_doctor_env(struct rdiag_doctor *d, const char *target, struct rdiag_doc_env *e);
 
+/* The environment variables that tell a communication library the port of e, as its
+ * documentation names them: NCCL (NCCL_IB_HCA, NCCL_IB_GID_INDEX, NCCL_IB_TC,
+ * NCCL_SOCKET_IFNAME), UCX (UCX_NET_DEVICES, UCX_IB_GID_INDEX, UCX_IB_TRAFFIC_CLASS) and
+ * libfabric's verbs provider (FI_PROVIDER, FI_VERBS_DEVICE_NAME, FI_VERBS_IFACE,
+ * FI_VERBS_GID_IDX); the GID and traffic-class ones only on RoCE, the netdev ones only where
+ * there is a netdev. */
+enum rdiag_env_for {
+	RDIAG_ENV_NCCL = 1,
+	RDIAG_ENV_UCX = 2,
+	RDIAG_ENV_LIBFABRIC = 4,
+	RDIAG_ENV_ALL = 7,
+};
+struct rdiag_doc_env_var {
+	const char *name;	/* static */
+	char value[160];
+};
+#define RDIAG_DOC_ENV_VARS_MAX 16
+/* "nccl", "ucx", "libfabric", "all" (any case) -> its rdiag_env_for; 0 when unknown */
+unsigned int rdiag_doctor_env_for(const char *name);
+/* the variables of the libraries in mask (rdiag_env_for bits) for e, in v[0 .. max), NCCL's
+ * first, then UCX's, then libfabric's; their number (never more than max) */
+size_t rdiag_doctor_env_vars(const struct rdiag_doc_env *e, unsigned int mask,
+			     struct rdiag_doc_env_var *v, size_t max);
+
 /* ---- both ends of one connection ----
  * A listener also serves a description of its host (the "host" object of rdmadoctor local
  * -j: devices, ports, netdevs and their MTUs, the GIDs that carry each address, the configfs
