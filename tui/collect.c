@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop collector; see collect.h.  Library calls only, no curses. */
-#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -35,7 +34,7 @@ struct rt_collector {
 	struct rt_collect_opts o;
 	struct rdiag_devices *devs;
 	uint64_t discovered_ns;
-	char dirsig[1024];		/* device names under the sysfs root, to notice hot-plug */
+	struct rdiag_watch *watch;	/* the devices of the last discovery, to notice hot-plug */
 	bool must_discover;
 
 	pthread_t thr;
@@ -70,12 +69,10 @@ int rt_collector_new(struct rt_collector **out, const struct rt_collect_opts *o)
 	pthread_cond_init(&c->cond, &ca);
 	pthread_condattr_destroy(&ca);
 	r = rdiag_counters_open(&c->h, &co);
-	if (r < 0) {
-		*out = c;	/* keep it for the error message */
-		return r;
-	}
-	*out = c;
-	return 0;
+	if (r == 0)
+		r = rdiag_watch_open(&c->watch, &(struct rdiag_watch_opts){ .counters = c->h });
+	*out = c;	/* on failure, kept for the error message */
+	return r;
 }
 
 void rt_collector_free(struct rt_collector *c)
@@ -88,6 +85,7 @@ void rt_collector_free(struct rt_collector *c)
 	if (c->have_ready)
 		rt_snap_free(&c->ready);
 	rdiag_counters_devices_free(c->devs);
+	rdiag_watch_close(c->watch);
 	rdiag_counters_close(c->h);
 	rdiag_fabric_close(c->fab);
 	rdiag_fabric_close(c->fab_ctr);
@@ -116,32 +114,6 @@ const char *rt_collector_errmsg(const struct rt_collector *c)
 	return c && c->h ? rdiag_counters_errmsg(c->h) : "";
 }
 
-/* the device names under <root>/sys/class/infiniband, cheaply, to spot hot-plug */
-static void dir_signature(struct rt_collector *c, char *sig, size_t len)
-{
-	char path[4096];
-	struct dirent *d;
-	size_t off = 0;
-	DIR *dir;
-
-	sig[0] = 0;
-	snprintf(path, sizeof(path), "%s/sys/class/infiniband", rdiag_counters_sysfs_root(c->h));
-	dir = opendir(path);
-	if (!dir)
-		return;
-	while ((d = readdir(dir)) != NULL) {
-		int n;
-
-		if (d->d_name[0] == '.')
-			continue;
-		n = snprintf(sig + off, len - off, "%s/", d->d_name);
-		if (n < 0 || (size_t)n >= len - off)
-			break;
-		off += (size_t)n;
-	}
-	closedir(dir);
-}
-
 static void set_busy_dev(struct rt_collector *c, const char *dev)
 {
 	pthread_mutex_lock(&c->lock);
@@ -151,13 +123,13 @@ static void set_busy_dev(struct rt_collector *c, const char *dev)
 
 static int discover(struct rt_collector *c, uint64_t now)
 {
-	char sig[sizeof(c->dirsig)];
 	struct rdiag_devices *d = NULL;
 	int r;
 
-	dir_signature(c, sig, sizeof(sig));
+	/* a device come or gone under the sysfs root: one directory read (the library's
+	 * change detector, reset at every discovery) */
 	if (!c->must_discover && c->devs && now - c->discovered_ns < REDISCOVER_NS &&
-	    !strcmp(sig, c->dirsig))
+	    !rdiag_watch_check(c->watch, RDIAG_WATCH_DEVICES))
 		return 0;
 	r = rdiag_counters_discover(c->h, &d);
 	if (r < 0)
@@ -165,7 +137,7 @@ static int discover(struct rt_collector *c, uint64_t now)
 	rdiag_counters_devices_free(c->devs);
 	c->devs = d;
 	c->discovered_ns = now;
-	memcpy(c->dirsig, sig, sizeof(sig));
+	(void)rdiag_watch_reset(c->watch, d);	/* -ENOMEM: a change next time, discovery again */
 	c->must_discover = false;
 	return 0;
 }

@@ -149,6 +149,32 @@ const struct rdiag_device *rdiag_counters_device_find(const struct rdiag_devices
 						      const char *name);
 
 /* port state names: rdiag_port_state_name() and enum rdiag_port_state in rdmadiag/packet.h */
+
+/* ---- device/port change detector ------------------------------------------------------ */
+
+/* What a discovery told against what can be read cheaply now: the device names under
+ * <root>/sys/class/infiniband (one directory read) and, with opts.ports, each port's state and
+ * phys_state through files kept open since the last rdiag_watch_reset().  A change asks the
+ * caller for a new discovery (and a reset with it); nothing is rediscovered here. */
+struct rdiag_watch;
+struct rdiag_watch_opts {
+	struct rdiag_counters *counters;	/* its sysfs root (RDMADIAG_SYSFS_ROOT) */
+	bool ports;				/* keep the port state files open */
+};
+enum {
+	RDIAG_WATCH_DEVICES = 1 << 0,	/* a device appeared or went away */
+	RDIAG_WATCH_PORTS = 1 << 1,	/* a port's state or phys_state changed or is unreadable */
+};
+/* -EINVAL without a counters handle, -ENOMEM */
+int rdiag_watch_open(struct rdiag_watch **w, const struct rdiag_watch_opts *opts);
+/* take d (a discovery) as what is known; 0 or -ENOMEM (the devices of the last reset stay
+ * known, or d's are known but its ports are not watched) */
+int rdiag_watch_reset(struct rdiag_watch *w, const struct rdiag_devices *d);
+/* what of `what' (RDIAG_WATCH_* bits) differs now from the last reset: the first change
+ * found, 0 for none.  A port file the reset could not open is not looked at */
+unsigned int rdiag_watch_check(struct rdiag_watch *w, unsigned int what);
+const char *rdiag_watch_errmsg(const struct rdiag_watch *w);	/* "" */
+void rdiag_watch_close(struct rdiag_watch *w);
 const char *rdiag_port_phys_state_name(uint8_t phys);	/* "LINK_UP"; NULL when unnamed */
 const char *rdiag_gid_type_name(enum rdiag_gid_type t);	/* "RoCE v2" */
 const char *rdiag_origin_name(enum rdiag_origin o);	/* "netlink", "sysfs", "pma", "cm" */
