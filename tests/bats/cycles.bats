@@ -11,13 +11,15 @@ load helper
 # $S; checked there with the objects named on the command line (the copy has no sources)
 copy_objects() {
 	S="$BATS_TEST_TMPDIR/tree"
-	local c d
-	for c in "$ROOT"/lib/*/*.c "$ROOT"/tools/*/*.c "$ROOT"/tui/*.c; do
-		d=${c#"$ROOT"/}
-		d=${d%/*}
-		mkdir -p "$S/$d"
-		cp "${c%.c}.o" "$S/$d/"
-	done
+	mkdir -p "$S"
+	(
+		cd "$ROOT" || exit
+		objs=()
+		for c in lib/*/*.c tools/*/*.c tui/*.c; do
+			objs+=("${c%.c}.o")
+		done
+		cp --parents "${objs[@]}" "$S/"
+	)
 	cp "$ROOT/mk/module-edges" "$S/edges"
 }
 # every object of the copy
