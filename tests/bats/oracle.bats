@@ -7,6 +7,13 @@
 # a USER0 mapping to its "infiniband" dissector.
 load helper
 
+# tshark's list of payload heuristics, once for the file (oracle.sh reads it)
+setup_file() {
+	export ORACLE_HEURISTICS="$BATS_FILE_TMPDIR/heuristics"
+	tshark -G heuristic-decodes > "$ORACLE_HEURISTICS" 2>/dev/null
+	[ -s "$ORACLE_HEURISTICS" ]
+}
+
 oracle() {
 	run "$ROOT/tests/oracle/oracle.sh" "$1"
 	echo "$output"
