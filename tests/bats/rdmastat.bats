@@ -298,7 +298,7 @@ for f in parse(open(sys.argv[1]).read()):
         assert set(s.labels) >= {"device", "port", "counter"}, s
         # unreadable counters are their own family, compared with the JSON errors below;
         # a counter in 4-octet words is exported in bytes (x4)
-        if f.name != "rdma_counter_unreadable":
+        if f.name != "rdma_stat_unreadable":
             words = s.labels["counter"] in ("port_xmit_data", "port_rcv_data")
             v = s.value / 4 if words else s.value
             out.append([s.labels["device"], s.labels["port"], s.labels["counter"], v])
@@ -313,8 +313,8 @@ print(json.dumps(out))' "$TMP/$t.prom"
 	done
 	on irdma
 	run rdmastat --prom
-	assert_line '# TYPE rdma_port_RNR_sent_total counter'
-	assert_line 'rdma_port_RNR_sent_total{device="irdma0",port="1",counter="RNR sent",concept="rnr_nak_sent"} 5'
+	assert_line '# TYPE rdma_port_rnr_sent_total counter'
+	assert_line 'rdma_port_rnr_sent_total{device="irdma0",port="1",counter="RNR sent",concept="rnr_nak_sent"} 5'
 	on bnxt_re
 	run rdmastat --prom
 	assert_line '# TYPE rdma_device_active_qps gauge'
@@ -486,11 +486,11 @@ print(len(blocks), *counts)' "$TMP/series.prom"
 	assert_line "mlx5_1,1,out_of_buffer,,rnr_nak_sent,packets,sysfs,not a number: 'N/A'"
 	assert_line "mlx5_1,1,out_of_sequence,,out_of_sequence,packets,sysfs,Is a directory"
 	assert_line "mlx5_1,1,rnr_nak_retry_err,5,rnr_nak_received,packets,sysfs,"
-	# Prometheus: no sample of the counter's family, one of rdma_counter_unreadable
+	# Prometheus: no sample of the counter's family, one of rdma_stat_unreadable
 	run rdmastat --prom
 	refute_output --partial "rdma_port_out_of_buffer"
-	assert_line "rdma_counter_unreadable{device=\"mlx5_1\",port=\"1\",counter=\"out_of_buffer\",error=\"not a number: 'N/A'\"} 1"
-	assert_line "rdma_counter_unreadable{device=\"mlx5_1\",port=\"1\",counter=\"out_of_sequence\",error=\"Is a directory\"} 1"
+	assert_line "rdma_stat_unreadable{device=\"mlx5_1\",port=\"1\",counter=\"out_of_buffer\",error=\"not a number: 'N/A'\"} 1"
+	assert_line "rdma_stat_unreadable{device=\"mlx5_1\",port=\"1\",counter=\"out_of_sequence\",error=\"Is a directory\"} 1"
 	# every interval lists them the same way, never with a value or a rate
 	run --separate-stderr rdmastat -i 0.05 -n 2 -a -j
 	assert_success
@@ -503,7 +503,7 @@ print(len(blocks), *counts)' "$TMP/series.prom"
 		fail "$output"
 	run --separate-stderr rdmastat -i 0.05 -n 2 --prom
 	assert_success
-	[ "$(grep -c "^rdma_counter_unreadable{device=\"mlx5_1\",port=\"1\",counter=\"out_of_buffer\",error=\"not a number: 'N/A'\"} 1 [0-9]\{13\}$" <<< "$output")" = 2 ] ||
+	[ "$(grep -c "^rdma_stat_unreadable{device=\"mlx5_1\",port=\"1\",counter=\"out_of_buffer\",error=\"not a number: 'N/A'\"} 1 [0-9]\{13\}$" <<< "$output")" = 2 ] ||
 		fail "$output"
 	run --separate-stderr rdmastat -i 0.05 -n 2
 	assert_success
@@ -547,7 +547,7 @@ try:
 except ImportError:
     sys.exit(0)
 prom = {s.labels["counter"]: s.labels["error"]
-        for f in parse(open(sys.argv[3]).read()) if f.name == "rdma_counter_unreadable"
+        for f in parse(open(sys.argv[3]).read()) if f.name == "rdma_stat_unreadable"
         for s in f.samples}
 assert prom == want, ("prom", prom)
 EOF

@@ -160,3 +160,33 @@ for f in parse(open(sys.argv[1]).read()):
 	assert_success
 	[ "$(grep -c '^rdma_port_state_id{device="rxe1",port="1"} 2 [0-9]\{13\}$' <<< "$output")" = 2 ] || fail "$output"
 }
+
+@test "--prom: promtool check metrics finds nothing to lint on any fixture (snake_case names)" {
+	# promtool is Prometheus's own linter (Debian's prometheus package, from make deps):
+	# metric names in snake_case, no counter named like a gauge or the other way round
+	command -v promtool > /dev/null || fail "promtool missing (apt-get install prometheus)"
+	local t n=0
+	for t in "$SYS"/*/; do
+		t=$(basename "$t")
+		on "$t"
+		rdmastat --prom > "$TMP/$t.prom" 2> /dev/null || [ $? -eq 1 ]
+		[ -s "$TMP/$t.prom" ] || fail "$t: no exposition"
+		run promtool check metrics < "$TMP/$t.prom"
+		[ "$status" -eq 0 ] && [ -z "$output" ] || fail "$t: $output"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 7 ] || fail "only $n fixtures"
+	# irdma's and hfi1's camelCase counters (the raw name stays in the counter label)
+	on irdma
+	run rdmastat --prom
+	assert_line --regexp '^rdma_port_in_rdma_reads_total\{device="irdma0",port="1",counter="InRdmaReads"'
+	assert_line --regexp '^rdma_port_rx_ecn_mrkd_total\{.*counter="RxECNMrkd"'
+	on hfi1
+	run rdmastat --prom
+	assert_line --regexp '^rdma_port_rc_resend_total\{.*counter="RcResend"'
+	refute_output --regexp '^rdma_[a-z_]*[A-Z]'
+	# an unreadable counter: a gauge not named like a counter
+	on broken
+	run rdmastat --prom
+	assert_line '# TYPE rdma_stat_unreadable gauge'
+}

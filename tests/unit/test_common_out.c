@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Unit tests of the shared text/JSON output writer and the escaping helpers. */
+#include <errno.h>
 #include <stdlib.h>
 #include "tap.h"
 #include "common/out.h"
@@ -167,9 +168,25 @@ static void escapes(void)
 	EXPECT_STREQ(buf, "\"a,b\"|\"say \"\"hi\"\"\"|plain|RNR \\\"sent\\\"\\\\|\"\\u0001\\u00ff\xc3\xa9\"");
 	free(buf);
 	EXPECT_EQ(prom_name(name, sizeof(name), "RNR sent,x"), 0);
-	EXPECT_STREQ(name, "RNR_sent_x");
+	EXPECT_STREQ(name, "rnr_sent_x");
 	EXPECT_EQ(prom_name(name, sizeof(name), "4x"), 0);
 	EXPECT_STREQ(name, "_4x");
+	/* snake_case: camelCase words, acronyms, digits (irdma's and hfi1's counter names) */
+	EXPECT_EQ(prom_name(name, sizeof(name), "InRdmaReads"), 0);
+	EXPECT_STREQ(name, "in_rdma_reads");
+	EXPECT_EQ(prom_name(name, sizeof(name), "RxECNMrkd"), 0);
+	EXPECT_STREQ(name, "rx_ecn_mrkd");
+	EXPECT_EQ(prom_name(name, sizeof(name), "ip4InOctets"), 0);
+	EXPECT_STREQ(name, "ip4_in_octets");
+	EXPECT_EQ(prom_name(name, sizeof(name), "cnpHandled"), 0);
+	EXPECT_STREQ(name, "cnp_handled");
+	EXPECT_EQ(prom_name(name, sizeof(name), "SwLinkUp_32"), 0);
+	EXPECT_STREQ(name, "sw_link_up_32");
+	EXPECT_EQ(prom_name(name, sizeof(name), "np_cnp_sent"), 0);
+	EXPECT_STREQ(name, "np_cnp_sent");
+	EXPECT_EQ(prom_name(name, 4, "abcd"), -ENOSPC);
+	EXPECT_EQ(prom_name(name, 4, "aBc"), -ENOSPC);	/* no room for the "_" */
+	EXPECT_STREQ(name, "a_b");
 }
 
 int main(void)

@@ -235,8 +235,16 @@ int prom_label_escape(FILE *f, const char *s)
 	return ferror(f) ? -EIO : 0;
 }
 
+static bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+static bool is_lower_or_digit(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+
+/* snake_case, as Prometheus's naming rules (and promtool check metrics) want: a word starts
+ * at an upper-case letter after a lower-case one or a digit ("cnpHandled", "ip4InOctets"), and
+ * at the last capital of an acronym followed by a lower-case letter ("RxECNMrkd" is
+ * rx_ecn_mrkd); every letter is lower-cased ("RNR sent" is rnr_sent) */
 int prom_name(char *buf, size_t len, const char *s)
 {
+	const char *start = s;
 	size_t i = 0;
 
 	if (len < 2)
@@ -249,6 +257,14 @@ int prom_name(char *buf, size_t len, const char *s)
 		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 		      (c >= '0' && c <= '9') || c == '_' || c == ':'))
 			c = '_';
+		if (is_upper(c) && s > start && i > 0 && buf[i - 1] != '_' &&
+		    (is_lower_or_digit(s[-1]) || (is_upper(s[-1]) && s[1] >= 'a' && s[1] <= 'z'))) {
+			if (i + 2 >= len)
+				break;
+			buf[i++] = '_';
+		}
+		if (is_upper(c))
+			c = (char)(c - 'A' + 'a');
 		buf[i++] = c;
 	}
 	buf[i] = '\0';

@@ -134,7 +134,7 @@ void out_text_lit(struct out *o, const char *s, size_t n);
 int json_escape(FILE *f, const char *s);
 int csv_escape(FILE *f, const char *s);		/* RFC 4180 field */
 int prom_label_escape(FILE *f, const char *s);	/* \\, \", \n escaped */
-int prom_name(char *buf, size_t len, const char *s); /* [a-zA-Z_:][a-zA-Z0-9_:]* */
+int prom_name(char *buf, size_t len, const char *s); /* snake_case [a-z_:][a-z0-9_:]* */
 
 #ifdef __cplusplus
 }

@@ -673,12 +673,12 @@ static void prom_unreadable(const struct rdiag_samples *set, int64_t ts_ms)
 		if (!selected(s) || !s->err)
 			continue;
 		if (!any) {
-			printf("# HELP rdma_counter_unreadable RDMA counter whose file could not be "
+			printf("# HELP rdma_stat_unreadable RDMA counter whose file could not be "
 			       "read as a number (the reason in label error; no value is made up)\n"
-			       "# TYPE rdma_counter_unreadable gauge\n");
+			       "# TYPE rdma_stat_unreadable gauge\n");
 			any = true;
 		}
-		printf("rdma_counter_unreadable{device=\"");
+		printf("rdma_stat_unreadable{device=\"");
 		prom_label_escape(stdout, s->dev);
 		printf("\",port=\"%u\",counter=\"", s->port);
 		prom_label_escape(stdout, s->name);
