@@ -91,10 +91,17 @@ hw() { cat "$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/$1/ports/$2/hw_counters/$3
 	refute_output --partial "rxe0"
 	run --separate-stderr rdmastat rxe7
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "rdmastat: no RDMA device or counter 'rxe7'" ]
+	[ "$stderr" = "rdmastat: no RDMA device or counter 'rxe7' (have: rxe0, rxe1)" ]
 	run --separate-stderr rdmastat rxe7/1
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "rdmastat: no RDMA device 'rxe7/1'" ]
+	[ "$stderr" = "rdmastat: no RDMA device 'rxe7/1' (have: rxe0, rxe1)" ]
+	# the devices there are, as rdmacheck names them, whatever the subcommand
+	run --separate-stderr rdmastat mlx5_0
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "rdmastat: no RDMA device or counter 'mlx5_0' (have: rxe0, rxe1)" ]
+	run --separate-stderr rdmastat devices mlx5_0
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "rdmastat: no RDMA device 'mlx5_0' (have: rxe0, rxe1)" ]
 	run --separate-stderr rdmastat rxe0 sent_pktz
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "rdmastat: no counter 'sent_pktz' on rxe0" ]
@@ -165,7 +172,7 @@ hw() { cat "$RDMADIAG_SYSFS_ROOT/sys/class/infiniband/$1/ports/$2/hw_counters/$3
 	# the first positional word may have been a device, whatever -c says
 	run --separate-stderr rdmastat rxe7 -c rnr_nak_sent
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "rdmastat: no RDMA device or counter 'rxe7'" ]
+	[ "$stderr" = "rdmastat: no RDMA device or counter 'rxe7' (have: rxe0, rxe1)" ]
 }
 
 @test "a glob or concept that matches nothing on a port is one warning line, not silence" {

@@ -119,7 +119,7 @@ traffic ok null"
 	assert_output "mlx5_0/1 eth0"
 	run ofed rdmastat fabric nosuch0
 	assert_failure 2
-	assert_output "rdmastat: no RDMA device 'nosuch0'"
+	assert_output "rdmastat: no RDMA device 'nosuch0' (have: mlx5_0)"
 	RDMADIAG_SYSFS_ROOT=$FIX/sysfs/hfi1 run rdmastat fabric
 	assert_failure 2
 	assert_output "rdmastat: no RDMA port with a network device (InfiniBand ports have no DCB)"

@@ -123,12 +123,28 @@ static void no_devices(void)
 	tool_die_no_devices(rdiag_counters_sysfs_root(counters));
 }
 
+/* "no RDMA device 'X'" and the devices there are, as rdmacheck says it ("have: none" when
+ * the listing fails or is empty) */
+static void die_no_device(const char *what, const char *name)
+{
+	struct rdiag_devices *ds = NULL;
+	char have[512] = "";
+	size_t off = 0, i;
+
+	if (rdiag_counters_discover(counters, &ds) == 0)
+		for (i = 0; i < ds->n && off < sizeof(have); i++)
+			off += (size_t)snprintf(have + off, sizeof(have) - off, "%s%s", i ? ", " : "",
+						ds->dev[i].name);
+	rdiag_counters_devices_free(ds);
+	tool_die("%s '%s' (have: %s)", what, name, have[0] ? have : "none");
+}
+
 static void lib_fail(const char *what, int err)
 {
 	const char *m = rdiag_counters_errmsg(counters);
 
 	if (err == -ENODEV && opts.dev)
-		tool_die("no RDMA device '%s'", opts.dev);
+		die_no_device("no RDMA device", opts.dev);
 	if (m && *m)
 		tool_die("%s: %s", what, m);
 	tool_die("%s: %s", what, strerror(-err));
@@ -297,7 +313,7 @@ static void check_names(const struct rdiag_samples *set)
 			tool_die("no counter '%s'%s%s", name, opts.dev ? " on " : "",
 				 opts.dev ? opts.dev : "");
 		if (j == n)
-			tool_die("no RDMA device or counter '%s'", name);
+			die_no_device("no RDMA device or counter", name);
 	}
 }
 
@@ -1284,7 +1300,7 @@ static int cmd_devices(int argc, char **argv, void *ctx)
 	if (!ds->n)
 		no_devices();
 	if (opts.dev && !rdiag_counters_device_find(ds, opts.dev))
-		tool_die("no RDMA device '%s'", opts.dev);
+		die_no_device("no RDMA device", opts.dev);
 	out_arr_begin(output, NULL);
 	for (i = 0; i < ds->n; i++) {
 		const struct rdiag_device *d = &ds->dev[i];
@@ -1883,7 +1899,7 @@ int main(int argc, char **argv)
 		if (i == optind && parse_devport(argv[i]))
 			continue;
 		if (i == optind && (cmd->name || looks_like_devport(argv[i])))
-			tool_die("no RDMA device '%s'", argv[i]);
+			die_no_device("no RDMA device", argv[i]);
 		if (cmd->name)
 			tool_usage_error("unexpected argument '%s'", argv[i]);
 		push(&opts.names, &opts.n_names, argv[i]);
