@@ -421,7 +421,7 @@ int main(int argc, char **argv)
 	char host[256] = "localhost", err[256];
 	int r;
 
-	tool_init("rdmatop");
+	tool_init("rdmatop", argv);
 	parse(argc, argv, &o);
 	if (!o.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		tool_err("not a terminal: use -b for batch output (rdmatop -b -n 1)");

@@ -252,6 +252,15 @@ ok_run() {
 		[ "$status" -eq 2 ] || fail "$t: exit $status"
 		[ -z "$output" ] || fail "$t wrote to stdout: $output"
 		[[ "${stderr%%$'\n'*}" == "$t: "* ]] || fail "$t: first line does not name the tool: $stderr"
+		# run by its path, getopt's own message names the tool, not the path
+		run --separate-stderr "$(command -v "$t")" -x
+		[ "$status" -eq 2 ] || fail "$t -x: exit $status"
+		[[ "${stderr%%$'\n'*}" == "$t: "* ]] || fail "$t by path: $stderr"
+	done
+	for t in "rdmatrace record" "rdmadoctor connect" "rdmastat fabric"; do
+		run --separate-stderr "$(command -v "${t%% *}")" ${t#* } -x
+		[ "$status" -eq 2 ] || fail "$t -x: exit $status"
+		[[ "${stderr%%$'\n'*}" == "${t%% *}: "* ]] || fail "$t by path: $stderr"
 	done
 }
 

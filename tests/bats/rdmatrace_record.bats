@@ -304,3 +304,31 @@ rxe1/1 DOWN"
 	assert_output "addr
 neigh"
 }
+
+@test "record: no RDMA device says so once, and a device that appears later is recorded" {
+	# a sysfs root without /sys/class/infiniband, as before the driver is loaded
+	mkdir -p "$TMP/empty/sys/class"
+	export RDMADIAG_SYSFS_ROOT=$TMP/empty
+	rec_bg --ring 256k --counters 0.05 "$TMP/ring"
+	wait_until 10 "the start record" dump_has "$TMP/ring" start 1
+	wait_until 10 "the warning" grep -q "no RDMA device" "$TMP/err"
+	# the device comes (its class directory with it): its ports are recorded
+	cp -a "$TMP/rxe/sys/class/infiniband" "$TMP/empty/sys/class/infiniband"
+	wait_until 10 "the new device's ports" dump_has "$TMP/ring" port 2
+	stop_rec TERM
+	run grep -c "no RDMA device" "$TMP/err"
+	assert_output 1
+	run grep "no RDMA device" "$TMP/err"
+	assert_output "rdmatrace: warning: no RDMA device under $TMP/empty/sys/class/infiniband (yet): recording rdma_cm events and rtnetlink changes, and the ports of a device that appears"
+	run rdmatrace dump -j "$TMP/ring"
+	run jq -r 'select(.type == "port") | "\(.dev)/\(.port) \(.state)"' <<< "$output"
+	assert_output "rxe0/1 ACTIVE
+rxe1/1 ACTIVE"
+}
+
+@test "record --help names every signal that ends it (SIGHUP too) and SIGUSR1" {
+	run rdmatrace record --help
+	assert_success
+	assert_line --partial "Ends on SIGINT, SIGTERM or SIGHUP."
+	assert_output --partial "SIGUSR1"
+}

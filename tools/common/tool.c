@@ -67,9 +67,11 @@ static void refuse_privileged(void)
 	}
 }
 
-void tool_init(const char *name)
+void tool_init(const char *name, char **argv)
 {
 	progname = name;
+	if (argv && argv[0])
+		argv[0] = (char *)name;
 	refuse_privileged();
 	atexit(close_stdout);
 }

@@ -15,7 +15,9 @@ enum {
 	EXIT_USAGE = 2,		/* usage, input or environment error */
 };
 
-void tool_init(const char *name);
+/* the tool's name in every message, getopt's own too (argv[0] becomes NAME: an invocation by
+ * path says "rdmastat: invalid option", not "/usr/local/bin/rdmastat: ...") */
+void tool_init(const char *name, char **argv);
 const char *tool_name(void);
 
 /* "prog: msg\n" on stderr */

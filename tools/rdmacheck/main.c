@@ -277,7 +277,7 @@ int main(int argc, char **argv)
 	size_t i, live;
 	int c, rc, n;
 
-	tool_init("rdmacheck");
+	tool_init("rdmacheck", argv);
 	memset(&opts, 0, sizeof(opts));
 	opts.gid_index = -1;
 	opts.peer_gid_index = -1;

@@ -678,7 +678,7 @@ int main(int argc, char **argv)
 	uint64_t v;
 	int c;
 
-	tool_init("rdmadoctor");
+	tool_init("rdmadoctor", argv);
 	while ((c = getopt_long(argc, argv, "s:t:p:c:jvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':

@@ -189,7 +189,6 @@ static void parse(int argc, char **argv, struct opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->max_flows = DEFAULT_MAX_FLOWS;
-	argv[0] = (char *)tool_name();	/* getopt's own messages start with it */
 	/* options may follow the expression, as in tcpdump (GNU getopt permutes argv: the words
 	 * of the expression end up, in order, after optind); "--" ends the options */
 	while ((c = getopt_long(argc, argv, "r:i:c:w:vjSqh", long_opts, NULL)) != -1) {
@@ -326,7 +325,7 @@ int main(int argc, char **argv)
 	bool tty_progress, shown = false, input_error = false, write_error = false, print;
 	int r;
 
-	tool_init("rdmadump");
+	tool_init("rdmadump", argv);
 	parse(argc, argv, &o);
 
 	rdiag_decode_opts_init(&dopts);

@@ -1796,7 +1796,7 @@ int main(int argc, char **argv)
 	bool count_set = false;
 	int c, ret, i;
 
-	tool_init("rdmastat");
+	tool_init("rdmastat", argv);
 	opts.tos = -1;
 	while ((c = getopt_long(argc, argv, "ac:i:n:jpt:s:h", lo, NULL)) != -1) {
 		switch (c) {

@@ -791,6 +791,6 @@ static const struct tool_cmd commands[] = {
 
 int main(int argc, char **argv)
 {
-	tool_init("rdmatrace");
+	tool_init("rdmatrace", argv);
 	return tool_dispatch(commands, sizeof(commands) / sizeof(commands[0]), argc, argv, NULL);
 }

@@ -56,7 +56,7 @@ static void record_usage(void)
 	       "changes, GID table changes, QP state changes, rtnetlink link/address/neighbour/\n"
 	       "route changes.  SIGUSR1, a failed connection, a QP entering ERR or a threshold\n"
 	       "rule starting to breach writes a marker and copies the ring to FILE.snap.N.\n"
-	       "Ends on SIGINT or SIGTERM.  Read it with 'rdmatrace dump FILE'.\n"
+	       "Ends on SIGINT, SIGTERM or SIGHUP.  Read it with 'rdmatrace dump FILE'.\n"
 	       "\n"
 	       "      --ring SIZE          ring size in bytes, k or M suffix (4k to 4096M)\n"
 	       "      --counters SECONDS   counter snapshot interval (default 1)\n"

@@ -49,6 +49,22 @@ static struct port_seen *port_find(const char *dev, uint32_t port, bool *is_new)
 	return &ports[nports++];
 }
 
+/* a recorder started before the driver is loaded (or on a host without RDMA) says so once,
+ * and goes on with the events and rtnetlink changes; the quick look notices a device that
+ * appears later and the full look then records its ports */
+static void no_device_yet(struct rdiag_counters *c)
+{
+	static bool told;
+	const char *root = rdiag_counters_sysfs_root(c);
+
+	if (told)
+		return;
+	told = true;
+	tool_warn("no RDMA device under %s/sys/class/infiniband (yet): recording rdma_cm events "
+		  "and rtnetlink changes, and the ports of a device that appears",
+		  root ? root : "");
+}
+
 void rec_ports_full(struct rdiag_counters *c)
 {
 	const struct rdiag_watch_opts wo = { .counters = c, .ports = true };
@@ -58,8 +74,13 @@ void rec_ports_full(struct rdiag_counters *c)
 
 	if (!watch && rdiag_watch_open(&watch, &wo) < 0)
 		watch = NULL;	/* out of memory: every quick look asks for a full one */
-	if (rdiag_counters_discover(c, &d) < 0)
+	if (rdiag_counters_discover(c, &d) < 0 || !d->n) {
+		no_device_yet(c);
+		if (watch && d)
+			(void)rdiag_watch_reset(watch, d);	/* a device that appears is a change */
+		rdiag_counters_devices_free(d);
 		return;
+	}
 	t = tool_real_ns();	/* the states were read by now */
 	for (i = 0; i < d->n; i++)
 		for (j = 0; j < d->dev[i].n_ports; j++) {
