@@ -15,8 +15,10 @@
  *                 0x81" / perftest's "syndrom 0x51" when the line has no other vendor field
  *                 (UCX's verbs transports and perftest print wc.vendor_err that way)
  *   mlx5 syndrome "synd 0x15" (UCX), "syndrome 0x5, vendor syndrome ..." (kernel
- *                 mlx5_poll_one), "hw_synd 0/0", and the last row of an mlx5 CQE dump
- *                 ("00000000 00008813 1001af37 115e97d3": vendor 0x88, syndrome 0x13)
+ *                 mlx5_poll_one), "hw_synd 0/0", and the last row of an mlx5 CQE dump,
+ *                 in words ("00000000 00008813 1001af37 115e97d3": vendor 0x88, syndrome
+ *                 0x13; libmlx5's, or an old kernel's in dmesg) or in bytes (the kernel's
+ *                 print_hex_dump: "00000030: 00 00 00 00 00 00 81 15 ...")
  *   firmware      "mlx5_cmd_check ... NAME(0xOP) op_mod(0x..) failed, status TEXT(0xS),
  *                 syndrome (0xSYN)"
  * The status comes from the text when there is one (a printer's other numbers sit next to
@@ -273,12 +275,60 @@ static void read_vendor_and_syndrome(const struct scan *s, struct rdiag_explain 
 	}
 }
 
-/* the last row of an mlx5 CQE dump: four 8-digit hex words, the fourth's low byte the
- * CQE opcode REQ_ERR (0xd) or RESP_ERR (0xe) in its high nibble, the second's low byte a
- * syndrome the provider defines */
-static bool read_cqe_dump_row(const struct scan *s, struct rdiag_explain *e)
+/* which dump a line is the last row of (read_cqe_dump_row) */
+enum cqe_dump {
+	DUMP_NONE,
+	DUMP_WORDS,	/* "00000000 00008813 1001af37 115e97d3": rdma-core's libmlx5 on the
+			 * application's stderr, or an older kernel's mlx5 dump_cqe in dmesg */
+	DUMP_BYTES,	/* "00000030: 00 00 00 00 00 00 81 15 ...": the kernel's mlx5
+			 * print_hex_dump (DUMP_PREFIX_OFFSET, 16 bytes a row) */
+};
+
+/* what the last 16 bytes of an mlx5 error CQE say: byte 6 vendor_err_synd, byte 7 the
+ * syndrome, byte 15 op_own with the CQE opcode REQ_ERR (0xd) or RESP_ERR (0xe) in its high
+ * nibble; false when it is not an error CQE with a syndrome the provider defines */
+static bool cqe_tail(const uint8_t b[16], struct rdiag_explain *e)
+{
+	if ((b[15] >> 4) != 0xd && (b[15] >> 4) != 0xe)
+		return false;
+	if (rdiag_mlx5_syndrome_wc_status(b[7]) < 0)
+		return false;
+	e->has_syndrome = true;
+	e->syndrome = b[7];
+	e->has_vendor_err = true;
+	e->vendor_err = b[6];
+	return true;
+}
+
+/* the kernel's row at offset 0x30 (the CQE's last 16 bytes): "00000030: " and 16 two-digit
+ * hex bytes, one space apart */
+static bool read_cqe_bytes_row(const struct scan *s, struct rdiag_explain *e)
+{
+	const char *p = strstr(s->lc, "00000030: ");
+	uint8_t b[16];
+	int i;
+
+	if (!p || !word_start(s, p))
+		return false;
+	p += 10;
+	for (i = 0; i < 16; i++) {
+		if (!isxdigit((unsigned char)p[0]) || !isxdigit((unsigned char)p[1]))
+			return false;
+		b[i] = (uint8_t)((isdigit((unsigned char)p[0]) ? p[0] - '0' : p[0] - 'a' + 10) << 4 |
+				 (isdigit((unsigned char)p[1]) ? p[1] - '0' : p[1] - 'a' + 10));
+		p += 2;
+		if (i < 15 && *p++ != ' ')
+			return false;
+	}
+	return cqe_tail(b, e);
+}
+
+/* the last row of a dump in four 8-digit hex words (big-endian: the second word's low byte
+ * is the syndrome, the fourth's is op_own) */
+static bool read_cqe_words_row(const struct scan *s, struct rdiag_explain *e)
 {
 	uint32_t w[4];
+	uint8_t b[16];
 	const char *end = s->lc + s->len, *p;
 	int i;
 
@@ -303,21 +353,39 @@ static bool read_cqe_dump_row(const struct scan *s, struct rdiag_explain *e)
 	}
 	if (p > s->lc && !isspace((unsigned char)p[-1]) && p[-1] != ']' && p[-1] != ':')
 		return false;
-	if (((w[3] & 0xff) >> 4) != 0xd && ((w[3] & 0xff) >> 4) != 0xe)
-		return false;
-	if (rdiag_mlx5_syndrome_wc_status(w[1] & 0xff) < 0)
-		return false;
-	e->has_syndrome = true;
-	e->syndrome = w[1] & 0xff;
-	e->has_vendor_err = true;
-	e->vendor_err = (w[1] >> 8) & 0xff;
-	return true;
+	for (i = 0; i < 16; i++)
+		b[i] = (uint8_t)(w[i / 4] >> (8 * (3 - i % 4)));
+	return cqe_tail(b, e);
+}
+
+static enum cqe_dump read_cqe_dump_row(const struct scan *s, struct rdiag_explain *e)
+{
+	if (read_cqe_bytes_row(s, e))
+		return DUMP_BYTES;
+	if (read_cqe_words_row(s, e))
+		return DUMP_WORDS;
+	return DUMP_NONE;
 }
 
 /* ---- who, where, which peer ---- */
 
-static const char *printer_of(const struct scan *s, bool cqe_dump)
+/* a line as dmesg gives it: "[ 1234.567890] ..." or, with -H/--reltime, "[  +0.000001] ..." */
+static bool dmesg_prefix(const struct scan *s)
 {
+	const char *p = s->lc;
+
+	if (*p++ != '[')
+		return false;
+	p += strspn(p, " +");
+	return isdigit((unsigned char)*p) && strchr(p, ']');
+}
+
+static const char *printer_of(const struct scan *s, enum cqe_dump cqe_dump)
+{
+	/* the words row: the kernel's (dmesg, or a kernel word on the line) or libmlx5's */
+	if (cqe_dump == DUMP_WORDS && !dmesg_prefix(s) && !strstr(s->lc, "kernel:") &&
+	    !strstr(s->lc, "mlx5_core") && !strstr(s->lc, "mlx5_ib") && !strstr(s->lc, "infiniband "))
+		return "libmlx5";
 	if (strstr(s->lc, "net/ib") || strstr(s->lc, "nccl"))
 		return "nccl";
 	if (strstr(s->lc, "ib_mlx5_log") || strstr(s->lc, "ucx") || strstr(s->lc, "uct_") ||
@@ -335,7 +403,7 @@ static const char *printer_of(const struct scan *s, bool cqe_dump)
 		return "spdk";
 	if (strstr(s->lc, "completion with error at") || strstr(s->lc, "failed status "))
 		return "perftest";
-	if (cqe_dump || strstr(s->lc, "mlx5_cmd_check") || strstr(s->lc, "mlx5_poll_one") ||
+	if (cqe_dump != DUMP_NONE || strstr(s->lc, "mlx5_cmd_check") || strstr(s->lc, "mlx5_poll_one") ||
 	    strstr(s->lc, "nvmet_rdma") || strstr(s->lc, "nvme_rdma") || strstr(s->lc, "ib_wc_") ||
 	    strstr(s->lc, "infiniband ") || strstr(s->lc, "mlx5_core") ||
 	    (s->lc[0] == '[' && isdigit((unsigned char)s->lc[strspn(s->lc, "[ ")])))
@@ -547,7 +615,7 @@ int rdiag_explain_line(const char *line, size_t len, struct rdiag_explain *e)
 {
 	struct scan s;
 	int text, number, synd_status = -1;
-	bool dump;
+	enum cqe_dump dump;
 	size_t i;
 
 	if (!line || !e)
@@ -576,10 +644,10 @@ int rdiag_explain_line(const char *line, size_t len, struct rdiag_explain *e)
 	find_peer(&s, e);
 
 	dump = read_cqe_dump_row(&s, e);
-	if (!dump)
+	if (dump == DUMP_NONE)
 		read_vendor_and_syndrome(&s, e);
-	text = dump ? -1 : status_from_text(&s);
-	number = dump ? -1 : status_from_number(&s);
+	text = dump != DUMP_NONE ? -1 : status_from_text(&s);
+	number = dump != DUMP_NONE ? -1 : status_from_number(&s);
 	if (e->has_syndrome) {
 		e->syndrome_name = rdiag_mlx5_syndrome_name(e->syndrome);
 		synd_status = rdiag_mlx5_syndrome_wc_status(e->syndrome);

@@ -61,7 +61,7 @@ rows() { grep -v '^#' "$LINES"; }
 @test "text: NCCL's line names the status, the vendor error's source and the peer to check" {
 	run rdmadoctor explain "NCCL WARN NET/IB : Got completion from peer xxx.xxx.xxx.xxx<55921> with status=12 opcode=1 len=0 vendor err 129 (Send) localGid ::ffff:29.87.4.221 remoteGids::ffff:29.87.88.182"
 	assert_failure 1
-	assert_line --index 0 "IBV_WC_RETRY_EXC_ERR (12) transport retry counter exceeded  [from the status number, printed by nccl]"
+	assert_line --index 0 "IBV_WC_RETRY_EXC_ERR (12) transport retry counter exceeded  [status read from its number, printed by nccl]"
 	assert_line --partial "vendor error 0x81 (129): timeout"
 	assert_line --regexp "source: Mellanox support.*\(vendor statement\)$"
 	assert_line "  peer 29.87.88.182"
@@ -100,4 +100,29 @@ rows() { grep -v '^#' "$LINES"; }
 	run --separate-stderr rdmadoctor explain - < "$BATS_TEST_TMPDIR"
 	assert_failure 2
 	[[ "$stderr" == "rdmadoctor: cannot read standard input: Is a directory" ]]
+}
+
+@test "an mlx5 CQE dump row: libmlx5's bare row, the kernel's in dmesg, the kernel's hex dump" {
+	# rdma-core's mlx5 provider prints four words on the application's stderr (a bare row)
+	run rdmadoctor explain -j "00000000 00008813 10012abe 0dd0c1d3"
+	assert_failure 1
+	[ "$(jq -r '"\(.printer) \(.status) \(.status_from) \(.vendor_err.value) \(.mlx5_syndrome.value)"' <<< "$output")" = \
+		"libmlx5 10 mlx5_syndrome 136 19" ] || fail "$output"
+	# the same form in dmesg (an older kernel's dump_cqe): the kernel's
+	run rdmadoctor explain -j "[  +0.000001] 00000000 00008813 1001af37 115e97d3"
+	[ "$(jq -r .printer <<< "$output")" = kernel ] || fail "$output"
+	# the kernel's print_hex_dump, 16 bytes a row: offset 0x30 holds vendor 0x81, syndrome 0x15
+	run rdmadoctor explain "[ 4711.123456] 00000030: 00 00 00 00 00 00 81 15 00 00 1a 2b 00 07 00 d2"
+	assert_failure 1
+	assert_line --index 0 "IBV_WC_RETRY_EXC_ERR (12) transport retry counter exceeded  [status read from the mlx5 CQE syndrome, printed by kernel]"
+	assert_line --partial "vendor error 0x81 (129)"
+	assert_line --partial "mlx5 CQE syndrome 0x15"
+	# another offset's row, or a row that is not an error CQE (op_own 0x00), is not one
+	run rdmadoctor explain "00000020: 00 00 00 00 00 00 81 15 00 00 1a 2b 00 07 00 d2"
+	assert_success
+	run rdmadoctor explain "00000030: 00 00 00 00 00 00 81 15 00 00 1a 2b 00 07 00 02"
+	assert_success
+	# UCX's status text: the wording says where it was read, whole
+	run rdmadoctor explain "[g07r1n14:27251:0:27251] ib_mlx5_log.c:143  Transport retry count exceeded on mlx5_0:1/IB (synd 0x15 vend 0x81 hw_synd 0/0)"
+	assert_line --index 0 "IBV_WC_RETRY_EXC_ERR (12) transport retry counter exceeded  [status read from its text, printed by ucx]"
 }

@@ -27,6 +27,18 @@ struct seen {
 	unsigned long count;
 };
 
+/* where the status came from, in words: "its text", "its number", "the mlx5 CQE syndrome" */
+static const char *status_from_words(const char *from)
+{
+	if (!strcmp(from, "text"))
+		return "its text";
+	if (!strcmp(from, "number"))
+		return "its number";
+	if (!strcmp(from, "mlx5_syndrome"))
+		return "the mlx5 CQE syndrome";
+	return from;
+}
+
 static void print_one(struct out *o, const struct rdiag_explain *e, const char *line,
 		      unsigned long lineno, unsigned long count)
 {
@@ -51,8 +63,9 @@ static void print_one(struct out *o, const struct rdiag_explain *e, const char *
 							      "UNKNOWN"));
 		out_text(o, " (%d)", e->wc_status);
 		out_str(o, "status_str", " %s", rdiag_wc_status_str(e->wc_status));
-		out_str(o, "status_from", "  [from the status %s", e->status_from);
-		out_text(o, ", printed by %s]\n", e->printer);
+		out_str(o, "status_from", NULL, e->status_from);
+		out_text(o, "  [status read from %s, printed by %s]\n",
+			 status_from_words(e->status_from), e->printer);
 		out_str(o, "meaning", "  meaning: %s\n", rdiag_wc_status_meaning(e->wc_status));
 		if (e->status_conflict)
 			out_bool(o, "status_conflict", "  note: the line also carries another status "

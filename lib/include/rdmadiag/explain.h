@@ -30,7 +30,8 @@ struct rdiag_explain_cause {
 
 struct rdiag_explain {
 	const char *printer;	/* who printed the line: "nccl", "ucx", "libfabric",
-				 * "openmpi", "spdk", "perftest", "kernel", or "application"
+				 * "openmpi", "spdk", "perftest", "kernel", "libmlx5"
+				 * (rdma-core's mlx5 provider: its CQE dump), or "application"
 				 * (a program printing its own work completions) */
 	/* the work-completion status; -1 when the line gives none (a firmware command line) */
 	int wc_status;
