@@ -5,6 +5,7 @@
 # here: captures from tests/fixtures, sysfs fixture trees for the others
 # (RDMADIAG_SYSFS_ROOT), a saved tracefs copy for rdmatrace (--input).
 load helper
+load wait
 
 TOOLS="rdmadump rdmastat rdmatop rdmacheck rdmadoctor rdmatrace"
 CAP="$FIX/rxe/rxe_sample.pcap"
@@ -373,26 +374,34 @@ ok_run() {
 			fail "$t: a tool condition as a state"
 		fi
 	done
-	# rdmatop with a slow sampling (opening a file of mlx5_0's counters blocks 0.5 s, five
-	# intervals, through the shim tests/fixtures/preload/block_open.c): the text STATE column
+	# rdmatop with a slow sampling (opening a file of mlx5_0's counters blocks, through the shim
+	# tests/fixtures/preload/block_open.c, past five intervals): the text STATE column
 	# and the JSON state stay ACTIVE, the mark is apart
 	"$MKTOP" "$TMP/slow" > /dev/null
 	: > "$TMP/slow/sys/class/infiniband/mlx5_0/ports/1/hw_counters/zz_block_stuck"
 	${CC:-cc} -shared -fPIC -o "$TMP/block.so" "$FIX/preload/block_open.c" -ldl
-	(sleep 0.5; touch "$TMP/release") &
-	RDMADIAG_SYSFS_ROOT=$TMP/slow LD_PRELOAD=$TMP/block.so BLOCK_RELEASE=$TMP/release \
-		ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} \
-		run --separate-stderr rdmatop -b -n 1 -d 0.1
-	wait
-	rm -f "$TMP/release"
-	assert_success
-	assert_line --regexp '^mlx5_0 +1 ACTIVE +slow '
-	(sleep 0.5; touch "$TMP/release") &
-	RDMADIAG_SYSFS_ROOT=$TMP/slow LD_PRELOAD=$TMP/block.so BLOCK_RELEASE=$TMP/release \
-		ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} \
-		run --separate-stderr rdmatop -b -j -n 1 -d 0.1
-	wait
-	rm -f "$TMP/release"
+	# the open is released 1 s after the shim says it blocked (BLOCK_MARK): the block's
+	# length is what is tested, so it is counted from the block itself (released 0.5 s
+	# after start, a slow start under load had the file released before the open)
+	slow_top() {
+		local rc=0 pid
+		rm -f "$TMP/release" "$TMP/mark"
+		RDMADIAG_SYSFS_ROOT=$TMP/slow LD_PRELOAD=$TMP/block.so BLOCK_RELEASE=$TMP/release \
+			BLOCK_MARK=$TMP/mark \
+			ASAN_OPTIONS=verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS} \
+			rdmatop -b -n 1 -d 0.1 "$@" > "$TMP/top.out" 2> "$TMP/top.err" &
+		pid=$!
+		wait_until 20 "the blocked open" test -s "$TMP/mark" ||
+			{ touch "$TMP/release"; wait "$pid"; return 1; }
+		sleep 1
+		touch "$TMP/release"
+		wait "$pid" || rc=$?
+		output=$(cat "$TMP/top.out")
+		[ "$rc" -eq 0 ] || fail "rdmatop $*: exit $rc: $(cat "$TMP/top.err")"
+	}
+	slow_top
+	grep -qE '^mlx5_0 +1 ACTIVE +slow ' <<< "$output" || fail "rdmatop -b: $output"
+	slow_top -j
 	[ "$(jq -c '.ports[0] | [.ifname, .state, .slow]' <<< "$output")" = '["mlx5_0","ACTIVE",true]' ] ||
 		fail "rdmatop -j: $(jq -c '.ports[0] | [.ifname, .state, .slow]' <<< "$output")"
 }
