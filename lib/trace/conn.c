@@ -15,6 +15,9 @@
  *    local id, which finds the REQ's resends (ib_mad_ib_send_mad with retries_left below
  *    max_retries) and, on a host that is both ends, the peer's icm_no_listener_err; a
  *    cm_send_rej (rdma_reject) is followed in its thread by icm_send_rej, which has the reason;
+ *  - rdma_cm arms a deferred MRA (cm_send_mra: ib_send_cm_mra with IB_CM_MRA_FLAG_DELAY) that
+ *    the IB CM sends only for a duplicate REQ or REP (icm_send_dup_req/rep in an MRA state)
+ *    or when not deferred (icm_send_mra): "MRA armed", and "MRA sent" only when one went out;
  *  - a UD id (the UDP port space) has a SIDR REQ and a SIDR REP instead of REQ/REP/RTU: the
  *    active side gets ESTABLISHED or UNREACHABLE with the SIDR REP's status, the passive side
  *    no event after its cm_send_sidr_rep (no tracepoint carries that REP's status).
@@ -44,6 +47,9 @@ enum { EV_ADDR_RESOLVED = 0, EV_ADDR_ERROR = 1, EV_ROUTE_ERROR = 3, EV_CONNECT_R
 #define REMOVAL_JOIN_NS (10ull * 1000000000ull)
 #define ATTACH_MAX_AGE_NS (60ull * 1000000000ull)
 #define REQ_JOIN_NS (1000000000ull)
+/* the IB CM's states (ib_cm's enum ib_cm_state) in which a duplicate gets the armed MRA */
+#define IB_MRA_REQ_SENT 4
+#define IB_MRA_REP_SENT 8
 
 struct slot {
 	struct rdiag_trace_conn c;
@@ -554,6 +560,12 @@ static void on_ib(struct rdiag_trace_conns *cs, const struct rdiag_trace_event *
 			if (!s->c.ib_local_id)
 				s->c.ib_local_id = ev->local_id;
 			cs->rep_valid = 0;
+		} else if ((!strcmp(ev->name, "icm_send_mra") ||
+			    (!strcmp(ev->name, "icm_send_dup_req") && ev->ib_state == IB_MRA_REQ_SENT) ||
+			    (!strcmp(ev->name, "icm_send_dup_rep") && ev->ib_state == IB_MRA_REP_SENT)) &&
+			   (s = slot_by_ib_id(cs, ev->local_id))) {
+			/* the armed MRA went out: not deferred, or for a duplicate */
+			step(&s->c, ev->ts_ns, "MRA sent", -1, 0);
 		} else if (!strcmp(ev->name, "icm_no_listener_err") &&
 			   (s = slot_by_ib_id(cs, ev->remote_id))) {
 			s->c.peer_no_listener = true;
@@ -576,7 +588,7 @@ static void on_ib(struct rdiag_trace_conns *cs, const struct rdiag_trace_event *
 static const char *const sent_steps[][2] = {
 	{ "cm_send_req", "REQ sent" }, { "cm_send_rep", "REP sent" },
 	{ "cm_send_rtu", "RTU sent" }, { "cm_send_rej", "REJ sent" },
-	{ "cm_send_mra", "MRA sent" }, { "cm_disconnect", "disconnect" },
+	{ "cm_send_mra", "MRA armed" }, { "cm_disconnect", "disconnect" },
 	{ "cm_send_sidr_req", "SIDR REQ sent" }, { "cm_send_sidr_rep", "SIDR REP sent" },
 	{ "cm_sent_dreq", "DREQ sent" }, { "cm_sent_drep", "DREP sent" },
 	{ "cm_id_destroy", "destroyed" },

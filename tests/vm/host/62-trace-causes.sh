@@ -57,3 +57,9 @@ tap_eq "no route: rdmadoctor's own id, traced, has the same cause" "no_route" \
 tap_eq "the killed client: established, destroyed without a disconnect" \
 	"established ended_without_disconnect false true" \
 	"$(c "$(pid killed)" '"\(.outcome) \(.cause) \([.steps[].what] | index("disconnect") != null) \(.verdict | test("destroyed without a disconnect: the process ended"))"')"
+
+# MRA: rdma_cm arms a deferred MRA (sent only on a duplicate REQ/REP); none went out here
+tap_eq "no connection shows an MRA sent (no ib_cma:icm_send_mra)" "0" \
+	"$(jq -r 'select(.type == "connection") | .steps[].what' "$J-conns.json" | grep -c '^MRA sent$')"
+tap_check "the armed MRA is shown as armed" \
+	grep -q '"what":"MRA armed"' "$J-conns.json"
