@@ -16,7 +16,6 @@
 #include "rdmadiag/selftest.h"
 #include "verbs/verbs.h"
 
-#define RD_SIDR_UNSUPPORTED 1	/* SIDR REP status: no listener for the service ID (IBA 12.11.2) */
 
 static const char *const layer_order[] = { "host", "link", "address", "network", "firewall",
 					   "transport" };
@@ -198,104 +197,137 @@ static bool from_finding(const struct rdiag_doctor *d, struct rdiag_doc_verdict 
 	return false;
 }
 
+/* what the attempt's failed step and the checks show, for rdiag_cause_decide(): the one
+ * decision rdmatrace makes too, from the same kind of evidence (the event and status, the
+ * route, the neighbour; the firewall and the peer's port space are the doctor's own) */
+static const char *attempt_cause(const struct rdiag_doctor *d, const struct rdiag_doc_step *s)
+{
+	const struct rdiag_doc_finding *fw = rd_doc_find(d, "firewall", RDIAG_DOC_WARN);
+	const struct rdiag_doc_finding *bad = rd_doc_find(d, "route", RDIAG_DOC_PROBLEM);
+	struct rdiag_cause_evidence e;
+
+	memset(&e, 0, sizeof(e));
+	e.event = s->event;
+	e.status = s->event >= 0 ? s->status : s->err;
+	e.destroyed = true;
+	if (s->id == RDIAG_DOC_STEP_RESOLVE_ADDR && s->event != RDMA_CM_EVENT_DEVICE_REMOVAL)
+		e.event = RDMA_CM_EVENT_ADDR_ERROR;	/* the event, or rdma_resolve_addr's errno */
+	else if (s->id == RDIAG_DOC_STEP_RESOLVE_ROUTE && s->event != RDMA_CM_EVENT_DEVICE_REMOVAL)
+		e.event = RDMA_CM_EVENT_ROUTE_ERROR;
+	else if (s->id == RDIAG_DOC_STEP_CONNECT && s->timed_out && s->event < 0)
+		e.req_sent = true;	/* the doctor gave up waiting for the answer */
+	else if (s->id == RDIAG_DOC_STEP_CONNECT && s->event < 0)
+		e.event = RDMA_CM_EVENT_CONNECT_ERROR;
+	else if (s->event < 0)
+		return NULL;		/* not an rdma_cm step: the doctor's own */
+	/* the route check's own finding: no route, or a route (its ok line) */
+	if (bad && bad->cause && !strcmp(bad->cause, "no_route"))
+		e.route = RDIAG_CAUSE_ROUTE_NONE;
+	else if (!bad && rd_doc_find(d, "route", RDIAG_DOC_OK))
+		e.route = RDIAG_CAUSE_ROUTE_OK;
+	e.neighbour_failed = rd_doc_find(d, "neighbour", RDIAG_DOC_WARN) != NULL;
+	e.firewall_drops_roce = fw && fw->cause && !strcmp(fw->cause, "firewall_drops_roce");
+	e.port_space_mismatch = port_space_mismatch(d);
+	return rdiag_cause_decide(&e);
+}
+
 static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step *s,
 		      struct rdiag_doc_verdict *v)
 {
 	const struct rdiag_doc_finding *fw = rd_doc_find(d, "firewall", RDIAG_DOC_WARN);
 	const struct rdiag_doc_finding *nb = rd_doc_find(d, "neighbour", RDIAG_DOC_WARN);
+	const char *cause = attempt_cause(d, s);
 	int st = s->event >= 0 ? s->status : s->err;
-	char stx[96];
+	const char *ev = s->event >= 0 ? rd_doc_event_name(s->event) :
+			 s->id == RDIAG_DOC_STEP_RESOLVE_ADDR ? "rdma_resolve_addr" : s->name;
+	bool sidr = s->event == RDMA_CM_EVENT_UNREACHABLE && s->status > 0;
+	const char *rn = s->event == RDMA_CM_EVENT_REJECTED ?
+			 rdiag_cm_rej_reason_name((unsigned int)s->status) : NULL;
+	char stx[96], what[200];
 
 	rdiag_cm_status_str(s->event, st, stx, sizeof(stx));
-	if (s->event == RDMA_CM_EVENT_DEVICE_REMOVAL) {
+	if (s->event == RDMA_CM_EVENT_REJECTED)
+		snprintf(what, sizeof(what), "REJECTED with reason %d (%s)", s->status, rn ? rn : "?");
+	else if (sidr)
+		snprintf(what, sizeof(what), "UNREACHABLE with %s", stx);
+	else
+		snprintf(what, sizeof(what), "%s %s", ev, stx);
+	if (!cause) {
+		if (s->id == RDIAG_DOC_STEP_CREATE_QP) {
+			set(v, "host", "qp_create_failed");
+			snprintf(v->sentence, sizeof(v->sentence), "creating the QP failed: %s", s->detail);
+			snprintf(v->next, sizeof(v->next), "check the memlock limit and the device's QP/CQ limits ('rdma res')");
+		} else {
+			set(v, "host", "attempt_failed");
+			snprintf(v->sentence, sizeof(v->sentence), "%s failed: %s", s->name, s->detail);
+			snprintf(v->next, sizeof(v->next), "see the step's error");
+		}
+		return;
+	}
+	set(v, rdiag_cause_find(cause) ? rdiag_cause_find(cause)->layer : "cm", cause);
+	if (!strcmp(cause, "device_removed")) {
 		/* the device under the id went away during the attempt: rdmatrace's id too */
-		set(v, "host", "device_removed");
+		v->layer = "host";
 		snprintf(v->sentence, sizeof(v->sentence),
 			 "the RDMA device was removed during %s (%s)", s->name, s->detail);
 		snprintf(v->next, sizeof(v->next), "%s; check 'rdma link' and the kernel log",
 			 rdiag_cm_status_cause(s->event, st));
-	} else if (s->id == RDIAG_DOC_STEP_RESOLVE_ADDR) {
-		if (st == -ETIMEDOUT || st == -ENODATA || nb) {
-			set(v, "network", "neighbour_unresolved");
-			snprintf(v->sentence, sizeof(v->sentence),
-				 "address resolution of %s failed (%s %s): the next hop's neighbour entry never resolved",
-				 d->dst, s->event >= 0 ? rd_doc_event_name(s->event) : "rdma_resolve_addr", stx);
-			if (nb)
-				append(v->evidence, sizeof(v->evidence), nb->evidence);
-			snprintf(v->next, sizeof(v->next), "check that the next hop answers ARP/ND on the egress netdev ('ip neigh', 'ip route get %s')", d->dst);
-		} else if (st == -ENETUNREACH || st == -EHOSTUNREACH || st == -EINVAL) {
-			set(v, "network", "no_route");
-			snprintf(v->sentence, sizeof(v->sentence), "there is no usable route to %s (%s %s)",
-				 d->dst, s->event >= 0 ? rd_doc_event_name(s->event) : "rdma_resolve_addr", stx);
-			snprintf(v->next, sizeof(v->next), "add a route to %s through the RDMA netdev ('ip route get %s')", d->dst, d->dst);
-		} else if (st == -ENODEV) {
-			set(v, "address", "not_rdma_netdev");
-			snprintf(v->sentence, sizeof(v->sentence), "%s: %s",
-				 stx, rdiag_cm_status_cause(RDMA_CM_EVENT_ADDR_ERROR, -ENODEV));
-			snprintf(v->next, sizeof(v->next), "use a source/destination on an RDMA netdev in this namespace");
-		} else if (st == -EADDRNOTAVAIL) {
-			set(v, "address", "no_gid_for_source");
-			snprintf(v->sentence, sizeof(v->sentence), "the source %s is not a local address (%s)", d->src, stx);
-			snprintf(v->next, sizeof(v->next), "use a --src configured on the RDMA netdev");
-		} else {
-			set(v, "network", "addr_error");
-			snprintf(v->sentence, sizeof(v->sentence), "address resolution of %s failed: %s", d->dst, stx);
-			snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(RDMA_CM_EVENT_ADDR_ERROR, st));
-		}
-	} else if (s->id == RDIAG_DOC_STEP_RESOLVE_ROUTE) {
-		set(v, "network", "route_error");
+	} else if (!strcmp(cause, "neighbour_unresolved")) {
+		snprintf(v->sentence, sizeof(v->sentence),
+			 "address resolution of %s failed (%s %s): the next hop's neighbour entry never resolved",
+			 d->dst, ev, stx);
+		if (nb)
+			append(v->evidence, sizeof(v->evidence), nb->evidence);
+		snprintf(v->next, sizeof(v->next), "check that the next hop answers ARP/ND on the egress netdev ('ip neigh', 'ip route get %s')", d->dst);
+	} else if (!strcmp(cause, "no_route")) {
+		snprintf(v->sentence, sizeof(v->sentence), "there is no usable route to %s (%s %s)",
+			 d->dst, ev, stx);
+		snprintf(v->next, sizeof(v->next), "add a route to %s through the RDMA netdev ('ip route get %s')", d->dst, d->dst);
+	} else if (!strcmp(cause, "not_rdma_netdev")) {
+		snprintf(v->sentence, sizeof(v->sentence), "%s: %s",
+			 stx, rdiag_cm_status_cause(RDMA_CM_EVENT_ADDR_ERROR, -ENODEV));
+		snprintf(v->next, sizeof(v->next), "use a source/destination on an RDMA netdev in this namespace");
+	} else if (!strcmp(cause, "no_gid_for_source")) {
+		snprintf(v->sentence, sizeof(v->sentence), "the source %s is not a local address (%s)", d->src, stx);
+		snprintf(v->next, sizeof(v->next), "use a --src configured on the RDMA netdev");
+	} else if (!strcmp(cause, "addr_error")) {
+		snprintf(v->sentence, sizeof(v->sentence), "address resolution of %s failed: %s", d->dst, stx);
+		snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(RDMA_CM_EVENT_ADDR_ERROR, st));
+	} else if (!strcmp(cause, "route_error")) {
 		snprintf(v->sentence, sizeof(v->sentence), "route resolution to %s failed: %s", d->dst, stx);
 		snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(RDMA_CM_EVENT_ROUTE_ERROR, st));
-	} else if (s->id == RDIAG_DOC_STEP_CREATE_QP) {
-		set(v, "host", "qp_create_failed");
-		snprintf(v->sentence, sizeof(v->sentence), "creating the QP failed: %s", s->detail);
-		snprintf(v->next, sizeof(v->next), "check the memlock limit and the device's QP/CQ limits ('rdma res')");
-	} else if (s->id == RDIAG_DOC_STEP_CONNECT && s->event == RDMA_CM_EVENT_UNREACHABLE &&
-		   d->ps == RDIAG_PS_UDP && s->status == RD_SIDR_UNSUPPORTED) {
+	} else if (!strcmp(cause, "peer_port_space_mismatch")) {
+		port_space_verdict(d, sidr ? "UNREACHABLE with SIDR status 1 (UNSUPPORTED)" : what, v);
+	} else if (!strcmp(cause, "no_listener") && sidr) {
 		/* a SIDR REQ (UDP port space) that no listener takes gets a SIDR REP of status
 		 * UNSUPPORTED, which rdma_cm passes on as UNREACHABLE with that status */
-		if (port_space_mismatch(d)) {
-			port_space_verdict(d, "UNREACHABLE with SIDR status 1 (UNSUPPORTED)", v);
-		} else {
-			set(v, "cm", "no_listener");
-			snprintf(v->sentence, sizeof(v->sentence),
-				 "UNREACHABLE with SIDR status 1 (UNSUPPORTED: no listener for the service ID): nothing listens on %s port %u in the UDP port space",
-				 d->dst, d->port);
-			snprintf(v->next, sizeof(v->next), "start the server on %s port %u (e.g. 'rdmadoctor listen --ps udp %s:%u') or check the port and the port space (--ps)",
-				 d->dst, d->port, d->dst, d->port);
-		}
-	} else if (s->id == RDIAG_DOC_STEP_CONNECT && s->event == RDMA_CM_EVENT_REJECTED) {
-		const char *rn = rdiag_cm_rej_reason_name((unsigned int)s->status);
-		char what[64];
-
-		if (s->status == RDIAG_REJ_INVALID_SERVICE_ID && port_space_mismatch(d)) {
-			snprintf(what, sizeof(what), "REJECTED with reason %d (%s)", s->status, rn);
-			port_space_verdict(d, what, v);
-		} else if (s->status == RDIAG_REJ_INVALID_SERVICE_ID) {
-			set(v, "cm", "no_listener");
-			snprintf(v->sentence, sizeof(v->sentence),
-				 "REJECTED with reason %d (%s): nothing listens on %s port %u in the %s port space",
-				 s->status, rn, d->dst, d->port, ps_name(d->ps));
-			snprintf(v->next, sizeof(v->next), "start the server on %s port %u (e.g. 'rdmadoctor listen %s:%u') or check the port and the port space (--ps)",
-				 d->dst, d->port, d->dst, d->port);
-		} else if (s->status == RDIAG_REJ_CONSUMER_DEFINED) {
-			set(v, "cm", "rejected_by_application");
-			snprintf(v->sentence, sizeof(v->sentence),
-				 "REJECTED with reason %d (%s): the application on %s called rdma_reject()",
-				 s->status, rn, d->dst);
-			snprintf(v->next, sizeof(v->next), "look at the server application's log; its private data may say why");
-		} else {
-			set(v, "cm", "rejected");
-			snprintf(v->sentence, sizeof(v->sentence), "REJECTED with reason %d (%s): %s",
-				 s->status, rn ? rn : "?", rdiag_cm_rej_reason_meaning((unsigned int)s->status));
-			snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(RDMA_CM_EVENT_REJECTED, s->status));
-		}
-	} else if (s->id == RDIAG_DOC_STEP_CONNECT && (s->timed_out || s->event == RDMA_CM_EVENT_UNREACHABLE)) {
+		snprintf(v->sentence, sizeof(v->sentence),
+			 "UNREACHABLE with SIDR status 1 (UNSUPPORTED: no listener for the service ID): nothing listens on %s port %u in the UDP port space",
+			 d->dst, d->port);
+		snprintf(v->next, sizeof(v->next), "start the server on %s port %u (e.g. 'rdmadoctor listen --ps udp %s:%u') or check the port and the port space (--ps)",
+			 d->dst, d->port, d->dst, d->port);
+	} else if (!strcmp(cause, "no_listener")) {
+		snprintf(v->sentence, sizeof(v->sentence),
+			 "%s: nothing listens on %s port %u in the %s port space",
+			 what, d->dst, d->port, ps_name(d->ps));
+		snprintf(v->next, sizeof(v->next), "start the server on %s port %u (e.g. 'rdmadoctor listen %s:%u') or check the port and the port space (--ps)",
+			 d->dst, d->port, d->dst, d->port);
+	} else if (!strcmp(cause, "rejected_by_application")) {
+		snprintf(v->sentence, sizeof(v->sentence),
+			 "%s: the application on %s called rdma_reject()", what, d->dst);
+		snprintf(v->next, sizeof(v->next), "look at the server application's log; its private data may say why");
+	} else if (!strcmp(cause, "rejected")) {
+		snprintf(v->sentence, sizeof(v->sentence), "%s: %s", what, sidr ?
+			 rdiag_cm_status_cause(RDMA_CM_EVENT_UNREACHABLE, s->status) :
+			 rdiag_cm_rej_reason_meaning((unsigned int)s->status));
+		snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(s->event, s->status));
+	} else if (!strcmp(cause, "firewall_drops_roce") || !strcmp(cause, "cm_no_response") ||
+		   !strcmp(cause, "peer_unreachable")) {
 		const struct rd_doc_cm_counters *cc = rd_doc_cm_counters(d->ps);
-		char what[128], counts[128], tail[160] = "";
+		char counts[128], tail[160] = "";
 
 		/* a timeout is the doctor giving up, not an rdma_cm event: say so */
-		if (s->timed_out) {
+		if (s->timed_out && s->event < 0) {
 			snprintf(what, sizeof(what), "no %s within %d ms of the %s%s", cc->answer,
 				 d->timeout_ms, cc->rej ? "CM " : "", cc->req_msg);
 			snprintf(tail, sizeof(tail), "; the doctor gave up waiting (no rdma_cm event: rdma_cm would resend the %s up to 15 times before UNREACHABLE)",
@@ -303,36 +335,31 @@ static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step 
 		} else {
 			snprintf(what, sizeof(what), "UNREACHABLE (%s)", stx);
 		}
-		if (fw && fw->cause && !strcmp(fw->cause, "firewall_drops_roce")) {
-			set(v, "firewall", "firewall_drops_roce");
+		if (!strcmp(cause, "firewall_drops_roce")) {
 			rd_doc_cm_counts(d, true, counts, sizeof(counts));
 			snprintf(v->sentence, sizeof(v->sentence),
 				 "%s (%s): a firewall rule drops RoCE v2 (UDP 4791)%s", what, counts, tail);
 			append(v->evidence, sizeof(v->evidence), fw->evidence);
 			snprintf(v->next, sizeof(v->next), "%s", fw->hint);
 		} else {
-			set(v, "cm", "cm_no_response");
 			rd_doc_cm_counts(d, false, counts, sizeof(counts));
 			snprintf(v->sentence, sizeof(v->sentence),
-				 "%s (%s): the peer does not answer at the CM level%s", what, counts, tail);
+				 "%s (%s): %s%s", what, counts, !strcmp(cause, "cm_no_response") ?
+				 "the peer does not answer at the CM level" :
+				 rdiag_cm_status_cause(RDMA_CM_EVENT_UNREACHABLE, s->status), tail);
 			snprintf(v->next, sizeof(v->next), "check the firewall on the peer for UDP 4791, that the peer host and its RDMA port are up, and the GID/route on both ends");
 			if (rd_doc_static_neigh(d)) {
-				char ev[896];
+				char evd[896];
 
-				snprintf(ev, sizeof(ev), "static neighbour entry: check that it is the peer's MAC: %s",
+				snprintf(evd, sizeof(evd), "static neighbour entry: check that it is the peer's MAC: %s",
 					 rd_doc_static_neigh(d));
-				append(v->evidence, sizeof(v->evidence), ev);
+				append(v->evidence, sizeof(v->evidence), evd);
 				snprintf(v->next, sizeof(v->next), "check that the static neighbour entry of the next hop is the peer's MAC (ip neigh show), then the firewall on the peer for UDP 4791 and that its RDMA port is up");
 			}
 		}
-	} else if (s->id == RDIAG_DOC_STEP_CONNECT) {
-		set(v, "cm", "connect_error");
+	} else {
 		snprintf(v->sentence, sizeof(v->sentence), "the connection failed: %s", s->detail);
 		snprintf(v->next, sizeof(v->next), "%s", rdiag_cm_status_cause(s->event, st));
-	} else {
-		set(v, "host", "attempt_failed");
-		snprintf(v->sentence, sizeof(v->sentence), "%s failed: %s", s->name, s->detail);
-		snprintf(v->next, sizeof(v->next), "see the step's error");
 	}
 }
 

@@ -13,11 +13,22 @@
  *  - ib_cma's events carry the IB CM's ids, not cm.id: icm_send_req follows cm_send_req in
  *    the same thread, which gives the REQ's local id; the MAD's transaction id carries that
  *    local id, which finds the REQ's resends (ib_mad_ib_send_mad with retries_left below
- *    max_retries) and, on a host that is both ends, the peer's icm_no_listener_err. */
+ *    max_retries) and, on a host that is both ends, the peer's icm_no_listener_err; a
+ *    cm_send_rej (rdma_reject) is followed in its thread by icm_send_rej, which has the reason;
+ *  - rdma_cm arms a deferred MRA (cm_send_mra: ib_send_cm_mra with IB_CM_MRA_FLAG_DELAY) that
+ *    the IB CM sends only for a duplicate REQ or REP (icm_send_dup_req/rep in an MRA state)
+ *    or when not deferred (icm_send_mra): "MRA armed", and "MRA sent" only when one went out;
+ *  - a UD id (the UDP port space) has a SIDR REQ and a SIDR REP instead of REQ/REP/RTU: the
+ *    active side gets ESTABLISHED or UNREACHABLE with the SIDR REP's status, the passive side
+ *    no event after its cm_send_sidr_rep (no tracepoint carries that REP's status).
+ * The cause id is rdiag_cause_decide()'s, from what the steps show (rdmadoctor decides with
+ * the same function). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 
@@ -29,13 +40,16 @@
 
 enum { EV_ADDR_RESOLVED = 0, EV_ADDR_ERROR = 1, EV_ROUTE_ERROR = 3, EV_CONNECT_REQUEST = 4,
 	EV_CONNECT_RESPONSE = 5, EV_CONNECT_ERROR = 6, EV_UNREACHABLE = 7, EV_REJECTED = 8,
-	EV_ESTABLISHED = 9, EV_DEVICE_REMOVAL = 11 };
+	EV_ESTABLISHED = 9, EV_DISCONNECTED = 10, EV_DEVICE_REMOVAL = 11 };
 
 #define MAX_ATTACH 32
 #define MAX_REMOVALS 8
 #define REMOVAL_JOIN_NS (10ull * 1000000000ull)
 #define ATTACH_MAX_AGE_NS (60ull * 1000000000ull)
 #define REQ_JOIN_NS (1000000000ull)
+/* the IB CM's states (ib_cm's enum ib_cm_state) in which a duplicate gets the armed MRA */
+#define IB_MRA_REQ_SENT 4
+#define IB_MRA_REP_SENT 8
 
 struct slot {
 	struct rdiag_trace_conn c;
@@ -46,6 +60,13 @@ struct slot {
 	int removal_pid;	/* the process whose thread delivered DEVICE_REMOVAL (the
 				 * removal's own: rdma link delete, modprobe -r), 0 unknown */
 	char removal_comm[16];
+	int rej_sent;		/* the passive side sent a REJ (rdma_reject) */
+	int rej_reason;		/* its reason (icm_send_rej), -1 unknown */
+	int sidr_rep_sent;	/* the passive side of a UD id answered (cm_send_sidr_rep) */
+	int sidr;		/* a UD id: SIDR REQ or SIDR REP sent */
+	int disconnected;	/* cm_disconnect, or DISCONNECTED came */
+	int route;		/* enum rdiag_cause_route of the destination, at its ADDR_ERROR */
+	int proc_ended;		/* at the destroy: 1 its process had ended, 0 it ran, -1 unknown */
 };
 
 struct attach {
@@ -74,6 +95,12 @@ struct rdiag_trace_conns {
 	size_t req_slot;
 	uint64_t req_ts;
 	int req_valid;
+	/* the last cm_send_rej, cm_send_rep: the same for icm_send_rej, icm_send_rep */
+	int rej_pid, rep_pid;
+	size_t rej_slot, rep_slot;
+	uint64_t rej_ts, rep_ts;
+	int rej_valid, rep_valid;
+	bool live;		/* rdiag_trace_conns_opts.live */
 	char err[128];		/* rdiag_trace_conns_errmsg(cs) */
 };
 
@@ -92,6 +119,7 @@ int rdiag_trace_conns_open(struct rdiag_trace_conns **cs,
 		rd_open_error_set(&open_err, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
+	(*cs)->live = opts && opts->live;
 	return 0;
 }
 
@@ -299,17 +327,6 @@ static void fmt_addr(const struct sockaddr_storage *s, char *buf, size_t len)
 	snprintf(buf, len, "%s port %d", txt, port);
 }
 
-static const char *addr_error_cause(int status)
-{
-	switch (-status) {
-	case ETIMEDOUT: case ENODATA: return "neighbour_unresolved";
-	case ENETUNREACH: case EHOSTUNREACH: case EINVAL: return "no_route";
-	case ENODEV: return "not_rdma_netdev";
-	case EADDRNOTAVAIL: return "no_gid_for_source";
-	default: return "address_unresolved";
-	}
-}
-
 /* the removal of c's device that its application's disconnect followed (within
  * REMOVAL_JOIN_NS): an application that saw DEVICE_REMOVAL on another of its ids (its
  * listener, say) and disconnected this one before the kernel came to it; NULL none */
@@ -339,59 +356,92 @@ static const struct removal *removal_before_disconnect(const struct rdiag_trace_
 	return best;
 }
 
-static void verdict(const struct rdiag_trace_conns *cs, struct rdiag_trace_conn *c,
-		    const struct slot *s, uint64_t end)
+/* what the steps of c show, for rdiag_cause_decide() (rdmadoctor's evidence is the same
+ * struct, filled from its attempt and checks) */
+static void evidence(const struct rdiag_trace_conn *c, const struct slot *s, bool ended,
+		     struct rdiag_cause_evidence *e)
 {
-	int answered = s->answered;
+	memset(e, 0, sizeof(*e));
+	e->event = c->fail_event;
+	e->status = c->fail_status;
+	e->passive = c->passive;
+	e->req_sent = c->req_sent > 0;
+	e->rej_sent = s->rej_sent;
+	e->established = c->outcome == RDIAG_TRACE_ESTABLISHED;
+	e->disconnected = s->disconnected;
+	e->ud = s->sidr;
+	e->destroyed = ended;
+	e->open = !ended && c->outcome == RDIAG_TRACE_OPEN;
+	e->route = (enum rdiag_cause_route)s->route;
+}
+
+static double step_ms(const struct rdiag_trace_conn *c, int cm_event, double dflt)
+{
+	size_t i;
+
+	for (i = 0; i < c->nsteps; i++)
+		if (c->steps[i].cm_event == cm_event)
+			return (double)(c->steps[i].ts_ns - c->start_ns) / 1e6;
+	return dflt;
+}
+
+static void verdict(const struct rdiag_trace_conns *cs, struct rdiag_trace_conn *c,
+		    const struct slot *s, uint64_t end, bool ended)
+{
 	char dst[80], stx[96];
 	double ms = (double)(end - c->start_ns) / 1e6;
 	const struct rdiag_cause *k;
+	struct rdiag_cause_evidence e;
+	int ev = c->fail_event, st = c->fail_status;
 
 	fmt_addr(&c->dst, dst, sizeof(dst));
 	c->end_ns = end;
-	if (c->outcome == RDIAG_TRACE_ESTABLISHED) {
+	if (c->fail_event >= 0)
+		c->outcome = RDIAG_TRACE_FAILED;
+	evidence(c, s, ended, &e);
+	c->cause = rdiag_cause_decide(&e);
+	k = rdiag_cause_find(c->cause);
+	if (!strcmp(c->cause, "ok")) {
 		const struct removal *r;
 		uint64_t disc;
 
-		c->cause = "ok";
 		r = removal_before_disconnect(cs, c, &disc);
 		if (r)
 			snprintf(c->verdict, sizeof(c->verdict),
 				 "established with %s, then disconnected by its application %.1f ms after its RDMA device %s began to be removed (by %.15s, pid %d)",
 				 dst, (double)(disc - r->ts) / 1e6, c->device, r->comm, r->pid);
+		else if (s->sidr_rep_sent)
+			snprintf(c->verdict, sizeof(c->verdict),
+				 "UD service: answered the SIDR REQ of %s (SIDR REP sent; no tracepoint carries its status, so an rdma_reject() of a UD request looks the same here)",
+				 dst);
 		else
 			snprintf(c->verdict, sizeof(c->verdict), "established with %s", dst);
 		return;
 	}
-	if (c->fail_event >= 0) {
-		int e = c->fail_event, st = c->fail_status;
-		const char *n = rdiag_cm_event_name(e);
-		size_t i;
-
-		for (i = 0; i < c->nsteps; i++)
-			if (c->steps[i].cm_event == e) {
-				ms = (double)(c->steps[i].ts_ns - c->start_ns) / 1e6;
-				break;
-			}
-
+	if (!strcmp(c->cause, "ended_without_disconnect")) {
+		snprintf(c->verdict, sizeof(c->verdict),
+			 "established with %s, then destroyed without a disconnect: %s (after %.1f ms)",
+			 dst, s->proc_ended > 0 ? "the process ended" : s->proc_ended == 0 ?
+			 "its application destroyed the id while connected (no rdma_disconnect)" :
+			 "the process ended or destroyed the id while connected (no rdma_disconnect)",
+			 ms);
+		return;
+	}
+	if (!strcmp(c->cause, "rejected_here")) {
 		c->outcome = RDIAG_TRACE_FAILED;
-		rdiag_cm_status_str(e, st, stx, sizeof(stx));
-		if (e == EV_ADDR_ERROR)
-			c->cause = addr_error_cause(st);
-		else if (e == EV_ROUTE_ERROR)
-			c->cause = "route_unresolved";
-		else if (e == EV_REJECTED)
-			c->cause = st == RDIAG_REJ_INVALID_SERVICE_ID ? "no_listener" :
-				   st == RDIAG_REJ_CONSUMER_DEFINED ? "rejected_by_application" :
-				   "rejected_by_peer";
-		else if (e == EV_UNREACHABLE)
-			c->cause = st == -ETIMEDOUT ? "cm_no_response" : "peer_unreachable";
-		else if (e == EV_DEVICE_REMOVAL)
-			c->cause = "device_removed";
-		else
-			c->cause = "connect_error";
-		k = rdiag_cause_find(c->cause);
-		if (e == EV_DEVICE_REMOVAL && s->removed_established) {
+		if (s->rej_reason > 0)
+			rdiag_cm_status_str(EV_REJECTED, s->rej_reason, stx, sizeof(stx));
+		snprintf(c->verdict, sizeof(c->verdict),
+			 "this application rejected the connection request of %s (rdma_reject: REJ sent%s%s after %.1f ms)",
+			 dst, s->rej_reason > 0 ? " with " : "", s->rej_reason > 0 ? stx : "", ms);
+		return;
+	}
+	if (ev >= 0) {
+		const char *n = rdiag_cm_event_name(ev);
+
+		ms = step_ms(c, ev, ms);
+		rdiag_cm_status_str(ev, st, stx, sizeof(stx));
+		if (ev == EV_DEVICE_REMOVAL && s->removed_established) {
 			char by[48] = "";
 
 			if (s->removal_pid)
@@ -400,41 +450,79 @@ static void verdict(const struct rdiag_trace_conns *cs, struct rdiag_trace_conn 
 			snprintf(c->verdict, sizeof(c->verdict),
 				 "established with %s, then DEVICE_REMOVAL after %.1f ms: its RDMA device %s was removed%s",
 				 dst, ms, c->device[0] ? c->device : "(unknown)", by);
-		} else if (e == EV_REJECTED && st == RDIAG_REJ_INVALID_SERVICE_ID)
+		} else if (!strcmp(c->cause, "no_listener") && ev == EV_REJECTED)
 			snprintf(c->verdict, sizeof(c->verdict),
 				 "REJECTED, %s: nothing listens on %s%s", stx, dst,
 				 c->peer_no_listener ? " (its CM reported icm_no_listener_err here)" : "");
+		else if (!strcmp(c->cause, "no_listener"))
+			snprintf(c->verdict, sizeof(c->verdict),
+				 "UNREACHABLE, %s, %.1f ms after the SIDR REQ: nothing listens on %s in the UDP port space",
+				 stx, ms, dst);
+		else if (!strcmp(c->cause, "no_route") && st == -ETIMEDOUT)
+			snprintf(c->verdict, sizeof(c->verdict),
+				 "%s %s after %.1f ms: no route to %s in the routing table (bound to its netdev the kernel assumed it on-link and its ARP went unanswered)",
+				 n ? n : "event", stx, ms, dst);
 		else
 			snprintf(c->verdict, sizeof(c->verdict), "%s %s after %.1f ms: %s",
 				 n ? n : "event", stx, ms, k ? k->meaning : c->cause);
 		return;
 	}
-	if (c->req_sent && !answered) {
-		c->outcome = RDIAG_TRACE_FAILED;
-		c->cause = "cm_no_response";
+	c->outcome = RDIAG_TRACE_FAILED;
+	if (!strcmp(c->cause, "cm_no_response")) {
 		snprintf(c->verdict, sizeof(c->verdict),
 			 "REQ to %s sent %u time%s (%u resend%s), no REP or REJ in %.1f ms, then the application gave up: the peer does not answer at the CM level",
 			 dst, c->req_sent + c->req_resent, c->req_sent + c->req_resent == 1 ? "" : "s",
 			 c->req_resent, c->req_resent == 1 ? "" : "s", ms);
 		return;
 	}
-	c->outcome = RDIAG_TRACE_FAILED;
-	c->cause = "timeout";
 	snprintf(c->verdict, sizeof(c->verdict),
 		 "the application destroyed the id after %.1f ms, before %s", ms,
 		 c->passive ? "the connection was established" :
 		 c->req_sent ? "the connection was established" : "a REQ was sent");
 }
 
+/* 1 when process pid has ended or is ending (gone, a zombie, or PF_EXITING in its flags:
+ * /proc/PID/stat's ninth field), 0 when it runs, -1 unknown */
+static int proc_ended(int pid)
+{
+	char path[64], buf[512], state;
+	unsigned long flags;
+	const char *p;
+	ssize_t n;
+	int fd;
+
+	if (pid <= 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ESRCH ? 1 : -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return n < 0 && errno == ESRCH ? 1 : -1;
+	buf[n] = 0;
+	p = strrchr(buf, ')');	/* comm may hold spaces and parentheses */
+	if (!p || sscanf(p + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
+		return -1;
+	return state == 'Z' || state == 'X' || (flags & 0x4 /* PF_EXITING */) ? 1 : 0;
+}
+
 static void finish(struct rdiag_trace_conns *cs, struct slot *s, uint64_t ts,
 		   rdiag_trace_conn_cb cb, void *arg)
 {
 	join_attach(cs, s, 0);
-	verdict(cs, &s->c, s, ts);
+	s->proc_ended = cs->live && s->c.outcome == RDIAG_TRACE_ESTABLISHED && !s->disconnected ?
+			proc_ended(s->c.pid) : -1;
+	verdict(cs, &s->c, s, ts, true);
 	if (cb)
 		cb(&s->c, arg);
 	if (cs->req_valid && &cs->slots[cs->req_slot] == s)
 		cs->req_valid = 0;
+	if (cs->rej_valid && &cs->slots[cs->rej_slot] == s)
+		cs->rej_valid = 0;
+	if (cs->rep_valid && &cs->slots[cs->rep_slot] == s)
+		cs->rep_valid = 0;
 	s->used = 0;
 }
 
@@ -459,6 +547,25 @@ static void on_ib(struct rdiag_trace_conns *cs, const struct rdiag_trace_event *
 		    ev->ts_ns - cs->req_ts < REQ_JOIN_NS) {
 			cs->slots[cs->req_slot].c.ib_local_id = ev->local_id;
 			cs->req_valid = 0;
+		} else if (!strcmp(ev->name, "icm_send_rej") && cs->rej_valid &&
+			   cs->rej_pid == ev->pid && ev->ts_ns - cs->rej_ts < REQ_JOIN_NS) {
+			s = &cs->slots[cs->rej_slot];
+			s->rej_reason = ev->rej_reason;
+			if (!s->c.ib_local_id)
+				s->c.ib_local_id = ev->local_id;
+			cs->rej_valid = 0;
+		} else if (!strcmp(ev->name, "icm_send_rep") && cs->rep_valid &&
+			   cs->rep_pid == ev->pid && ev->ts_ns - cs->rep_ts < REQ_JOIN_NS) {
+			s = &cs->slots[cs->rep_slot];
+			if (!s->c.ib_local_id)
+				s->c.ib_local_id = ev->local_id;
+			cs->rep_valid = 0;
+		} else if ((!strcmp(ev->name, "icm_send_mra") ||
+			    (!strcmp(ev->name, "icm_send_dup_req") && ev->ib_state == IB_MRA_REQ_SENT) ||
+			    (!strcmp(ev->name, "icm_send_dup_rep") && ev->ib_state == IB_MRA_REP_SENT)) &&
+			   (s = slot_by_ib_id(cs, ev->local_id))) {
+			/* the armed MRA went out: not deferred, or for a duplicate */
+			step(&s->c, ev->ts_ns, "MRA sent", -1, 0);
 		} else if (!strcmp(ev->name, "icm_no_listener_err") &&
 			   (s = slot_by_ib_id(cs, ev->remote_id))) {
 			s->c.peer_no_listener = true;
@@ -481,7 +588,8 @@ static void on_ib(struct rdiag_trace_conns *cs, const struct rdiag_trace_event *
 static const char *const sent_steps[][2] = {
 	{ "cm_send_req", "REQ sent" }, { "cm_send_rep", "REP sent" },
 	{ "cm_send_rtu", "RTU sent" }, { "cm_send_rej", "REJ sent" },
-	{ "cm_send_mra", "MRA sent" }, { "cm_disconnect", "disconnect" },
+	{ "cm_send_mra", "MRA armed" }, { "cm_disconnect", "disconnect" },
+	{ "cm_send_sidr_req", "SIDR REQ sent" }, { "cm_send_sidr_rep", "SIDR REP sent" },
 	{ "cm_sent_dreq", "DREQ sent" }, { "cm_sent_drep", "DREP sent" },
 	{ "cm_id_destroy", "destroyed" },
 };
@@ -543,6 +651,8 @@ int rdiag_trace_conns_add(struct rdiag_trace_conns *cs, const struct rdiag_trace
 		s->c.start_ns = ev->ts_ns;
 		s->c.fail_event = -1;
 		s->c.outcome = RDIAG_TRACE_OPEN;
+		s->rej_reason = -1;
+		s->proc_ended = -1;
 		s->c.passive = ev->cm_event == EV_CONNECT_REQUEST &&
 			       !strcmp(ev->name, "cm_event_handler");
 		if (s->c.passive)
@@ -563,6 +673,17 @@ int rdiag_trace_conns_add(struct rdiag_trace_conns *cs, const struct rdiag_trace
 
 		snprintf(what, sizeof(what), "%s", n ? n : "EVENT");
 		step(&s->c, ev->ts_ns, what, ev->cm_event, ev->status);
+		if (ev->cm_event == EV_DISCONNECTED)
+			s->disconnected = 1;
+		/* the evidence rdmadoctor's route check has: is there a route at all?  (only
+		 * for this host's events, as they come) */
+		if (ev->cm_event == EV_ADDR_ERROR && cs->live && s->c.fail_event < 0) {
+			unsigned char a[16], b[16];
+			int port, len = sa_ip(&s->c.dst, b, &port);
+
+			if (len && sa_ip(&s->c.src, a, &port) == len)
+				s->route = rd_trace_route(len == 4 ? AF_INET : AF_INET6, a, b);
+		}
 		if (ev->cm_event == EV_ESTABLISHED && s->c.fail_event < 0)
 			s->c.outcome = RDIAG_TRACE_ESTABLISHED;
 		if (ev->cm_event == EV_CONNECT_RESPONSE || ev->cm_event == EV_ESTABLISHED)
@@ -604,6 +725,31 @@ int rdiag_trace_conns_add(struct rdiag_trace_conns *cs, const struct rdiag_trace
 	 * application moves itself (CONNECT_RESPONSE, then rdma_establish/accept) */
 	if (!strcmp(ev->name, "cm_send_rtu") && s->c.fail_event < 0)
 		s->c.outcome = RDIAG_TRACE_ESTABLISHED;
+	if (!strcmp(ev->name, "cm_disconnect"))
+		s->disconnected = 1;
+	if (!strcmp(ev->name, "cm_send_rej") && s->c.passive) {
+		s->rej_sent = 1;
+		cs->rej_valid = 1;
+		cs->rej_pid = ev->pid;
+		cs->rej_slot = (size_t)(s - cs->slots);
+		cs->rej_ts = ev->ts_ns;
+	}
+	if (!strcmp(ev->name, "cm_send_rep")) {
+		cs->rep_valid = 1;
+		cs->rep_pid = ev->pid;
+		cs->rep_slot = (size_t)(s - cs->slots);
+		cs->rep_ts = ev->ts_ns;
+	}
+	if (!strcmp(ev->name, "cm_send_sidr_req") || !strcmp(ev->name, "cm_send_sidr_rep"))
+		s->sidr = 1;
+	if (!strcmp(ev->name, "cm_send_sidr_req"))
+		s->c.req_sent++;
+	/* a UD service answered: no event follows on the passive side */
+	if (!strcmp(ev->name, "cm_send_sidr_rep") && s->c.passive && s->c.fail_event < 0) {
+		s->sidr_rep_sent = 1;
+		s->answered = 1;
+		s->c.outcome = RDIAG_TRACE_ESTABLISHED;
+	}
 	if (!strcmp(ev->name, "cm_send_req")) {
 		s->c.req_sent++;
 		cs->req_valid = 1;
@@ -629,7 +775,7 @@ void rdiag_trace_conns_flush(struct rdiag_trace_conns *cs, uint64_t now_ns,
 		if (!s->used)
 			continue;
 		join_attach(cs, s, 0);
-		if (s->c.outcome == RDIAG_TRACE_OPEN) {
+		if (s->c.outcome == RDIAG_TRACE_OPEN && !s->rej_sent) {
 			char dst[80];
 
 			fmt_addr(&s->c.dst, dst, sizeof(dst));
@@ -641,13 +787,14 @@ void rdiag_trace_conns_flush(struct rdiag_trace_conns *cs, uint64_t now_ns,
 			if (cb)
 				cb(&s->c, arg);
 		} else {
-			verdict(cs, &s->c, s, now_ns > s->c.start_ns ? now_ns : s->c.start_ns);
+			verdict(cs, &s->c, s, now_ns > s->c.start_ns ? now_ns : s->c.start_ns,
+				false);
 			if (cb)
 				cb(&s->c, arg);
 		}
 		s->used = 0;
 	}
-	cs->req_valid = 0;
+	cs->req_valid = cs->rej_valid = cs->rep_valid = 0;
 }
 
 size_t rdiag_trace_conns_unattributed(const struct rdiag_trace_conns *cs)

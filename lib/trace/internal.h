@@ -78,4 +78,10 @@ int rd_trace_batch_deliver(struct rdiag_trace *t, rdiag_trace_cb cb, void *arg);
 /* live.c */
 int rd_trace_live_read(struct rdiag_trace *t, uint64_t *lost);
 
+/* route.c: the destination dst (family's address bytes; src the source's, or NULL or zero
+ * for none) in this host's routing table, looked up as rdmadoctor's route check does
+ * without binding a netdev (RTM_GETROUTE, what 'ip route get DST from SRC' asks): an enum
+ * rdiag_cause_route (RDIAG_CAUSE_ROUTE_UNKNOWN when the lookup itself failed) */
+int rd_trace_route(int family, const unsigned char *src, const unsigned char *dst);
+
 #endif

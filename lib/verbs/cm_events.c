@@ -103,12 +103,19 @@ char *rdiag_cm_status_str(int event, int status, char *buf, size_t len)
 	if (event == EV_REJECTED) {
 		n = status > 0 ? rdiag_cm_rej_reason_name((unsigned int)status) : NULL;
 		snprintf(buf, len, "reject reason %d %s", status, n ? n : "(unassigned)");
+	} else if (event == EV_UNREACHABLE && status > 0 && status < 256) {
+		/* a SIDR REP's status (IBA 16.3.4.2, enum ib_cm_sidr_status): UD ids only */
+		static const char *const sidr[] = { NULL, "UNSUPPORTED (no such service)",
+			"REJECT", "NO_QP", "REDIRECT", "UNSUPPORTED_VERSION" };
+
+		n = (size_t)status < sizeof(sidr) / sizeof(sidr[0]) ? sidr[status] : NULL;
+		snprintf(buf, len, "SIDR status %d %s", status, n ? n : "(unassigned)");
 	} else if (status == 0) {
 		snprintf(buf, len, "0 (success)");
 	} else if (status < 0 && status > -4096) {
 		snprintf(buf, len, "%d %s (%s)", status, rdiag_errno_name(status), strerror(-status));
 	} else {
-		/* UNREACHABLE on a UD id carries an SIDR status; anything else is unexpected */
+		/* unexpected */
 		snprintf(buf, len, "%d", status);
 	}
 	return buf;
@@ -139,6 +146,8 @@ static const struct cause causes[] = {
 	{ EV_CONNECT_ERROR, ANY, "the connection failed while moving the QP through INIT/RTR/RTS or exchanging CM messages" },
 	{ EV_UNREACHABLE, -ETIMEDOUT, "the CM REQ got no answer after all retries: the peer is not reachable at the CM level (firewall dropping UDP 4791, wrong GID or route, lossy fabric, peer host down); compare cm_tx_retries/req with cm_rx_msgs/rep" },
 	{ EV_UNREACHABLE, -ENETUNREACH, "the neighbour of the peer changed or vanished during the connection (cma_netevent_work_handler)" },
+	{ EV_UNREACHABLE, 1, "SIDR REP status 1 (no such service): nothing listens on that port in the UDP port space of the peer; check the server, the port and the port space" },
+	{ EV_UNREACHABLE, 2, "SIDR REP status 2 (REJECT): the peer application called rdma_reject() on the UD service request; its log or private data may say why" },
 	{ EV_UNREACHABLE, ANY, "the peer is unreachable at the CM level; check the path and the firewall on both ends" },
 	{ EV_REJECTED, RDIAG_REJ_INVALID_SERVICE_ID, "nothing listens on that port in that port space on the peer: start the server, check the port and the port space (TCP vs IB)" },
 	{ EV_REJECTED, RDIAG_REJ_CONSUMER_DEFINED, "the peer application called rdma_reject(); its private data may carry the application's reason" },

@@ -179,6 +179,8 @@ static int count_lines(const char *needle1, const char *needle2)
 	return n;
 }
 
+static int step_at(const struct rdiag_trace_conn *c, const char *what);
+
 static void test_conns(void)
 {
 	const struct rdiag_trace_conn *c;
@@ -195,6 +197,13 @@ static void test_conns(void)
 		if (got[i].passive)
 			c = &got[i];
 	EXPECT_TRUE(c && c->outcome == RDIAG_TRACE_ESTABLISHED && !strcmp(c->device, "rxe1"));
+	/* both ends armed rdma_cm's deferred MRA (cm_send_mra); the capture has no
+	 * icm_send_mra and no duplicate REQ or REP: none went out */
+	EXPECT_TRUE(step_at(c, "MRA armed") >= 0 && step_at(c, "MRA sent") < 0);
+	c = conn_to_port(7174, 0);
+	EXPECT_TRUE(step_at(c, "MRA armed") >= 0 && step_at(c, "MRA sent") < 0);
+	EXPECT_EQ(count_lines("icm_send_mra", ""), 0);
+	EXPECT_TRUE(count_lines("cm_send_mra", "") >= 2);
 
 	/* 2: no listener: REJECTED reason 8, attributed to the rping process */
 	c = conn_to_port(7499, 0);
@@ -393,6 +402,43 @@ static void cma_event(struct rdiag_trace_event *ev, const char *name, const char
 	s4->sin_port = htons((uint16_t)sport);
 	d4->sin_port = htons((uint16_t)dport);
 	ev->ts_ns = ts;
+}
+
+/* an armed MRA that went out: the IB CM's icm_send_mra (not deferred) or a duplicate's
+ * icm_send_dup_req in state MRA_REQ_SENT, joined to the connection by the IB CM's local id */
+static void test_mra_sent(void)
+{
+	struct rdiag_trace_conns *cs;
+	struct rdiag_trace_event ev;
+
+	EXPECT_EQ(rdiag_trace_conns_open(&cs, NULL), 0);
+	cma_event(&ev, "cm_send_req", "rping", 381, 0, -1, 7174, 34988, 1000);
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	cma_event(&ev, "cm_send_mra", "kworker/0:2", 47, 0, -1, 7174, 34988, 2000);
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	memset(&ev, 0, sizeof(ev));
+	snprintf(ev.system, sizeof(ev.system), "ib_cma");
+	snprintf(ev.name, sizeof(ev.name), "icm_send_req");
+	ev.pid = 381;
+	ev.ts_ns = 1500;
+	ev.has_ib_ids = true;
+	ev.local_id = 1652678717;
+	ev.ib_state = 0;
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	snprintf(ev.name, sizeof(ev.name), "icm_send_dup_rep");
+	ev.ib_state = 6;	/* REP_SENT: a duplicate answered with the REP, no MRA */
+	ev.ts_ns = 2500;
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	snprintf(ev.name, sizeof(ev.name), "icm_send_mra");
+	ev.ts_ns = 3000;
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	ngot = 0;
+	rdiag_trace_conns_flush(cs, 4000, conn_cb, NULL);
+	EXPECT_EQ(ngot, 1);
+	EXPECT_EQ(step_at(&got[0], "MRA armed"), 1);
+	EXPECT_EQ(step_at(&got[0], "MRA sent"), 2);
+	EXPECT_EQ(got[0].nsteps, 3);
+	rdiag_trace_conns_close(cs);
 }
 
 /* an established connection whose device goes away before the trace saw who made it: not
@@ -635,6 +681,7 @@ int main(void)
 	test_attribute();
 	test_devdel();
 	test_removal_not_attributed();
+	test_mra_sent();
 	test_removal_race();
 	test_hostile_format();
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The shared cause table (rdmadiag/cause.h): every cause id rdmadoctor documents in
  * rdmadiag/doctor.h and every id its sources pass as a cause is in the table; ids are unique,
- * each has a known layer and a meaning; rdmatrace's ids are there. */
+ * each has a known layer, a meaning and its evidence; rdmatrace's ids are there. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +107,43 @@ static int check_sources(void)
 	return seen > 20 ? missing : -1;
 }
 
+/* roff text of s: a backslash doubled, a hyphen as \- (the man pages' escaping) */
+static void roff(const char *s, char *out, size_t len)
+{
+	size_t o = 0;
+
+	for (; *s && o + 3 < len; s++) {
+		if (*s == '-' || *s == '\\')
+			out[o++] = '\\';
+		out[o++] = *s;
+	}
+	out[o] = 0;
+}
+
+/* the page's CAUSE IDS section has every id of the table with its layer, meaning and
+ * evidence as the table says: rdmatrace(1) and rdmadoctor(1) document the same ids */
+static int check_man(const char *path, const struct rdiag_cause *t, size_t n)
+{
+	char *m = slurp(path), want[4096], a[1024], b[1024];
+	size_t i;
+	int bad = 0;
+
+	if (!m)
+		return -1;
+	for (i = 0; i < n; i++) {
+		roff(t[i].meaning, a, sizeof(a));
+		roff(t[i].evidence, b, sizeof(b));
+		snprintf(want, sizeof(want), ".TP\n.B %s\n(%s) %s.\nEvidence: %s.\n", t[i].id,
+			 t[i].layer, a, b);
+		if (!strstr(m, want)) {
+			printf("# %s: %s is not there as the table has it\n", path, t[i].id);
+			bad++;
+		}
+	}
+	free(m);
+	return bad;
+}
+
 int main(void)
 {
 	size_t n, i, j;
@@ -115,15 +152,17 @@ int main(void)
 	char *h = slurp("lib/include/rdmadiag/doctor.h");
 	const char *a, *b;
 	static const char *const trace_ids[] = { "no_listener", "cm_no_response",
-		"address_unresolved", "route_unresolved", "rejected_by_peer", "peer_unreachable",
-		"timeout", "ok" };
+		"addr_error", "route_error", "rejected", "peer_unreachable", "rejected_here",
+		"ended_without_disconnect", "timeout", "ok" };
 
 	EXPECT_TRUE(n > 30);
 	for (i = 0; i < n; i++) {
 		for (j = i + 1; j < n; j++)
 			dup += !strcmp(t[i].id, t[j].id);
+		/* every id says what evidence produces it */
 		if (!layer_known(t[i].layer) || !t[i].meaning[0] ||
-		    t[i].meaning[strlen(t[i].meaning) - 1] == '.') {
+		    t[i].meaning[strlen(t[i].meaning) - 1] == '.' || !t[i].evidence ||
+		    !t[i].evidence[0] || t[i].evidence[strlen(t[i].evidence) - 1] == '.') {
 			printf("# bad entry %s\n", t[i].id);
 			bad++;
 		}
@@ -150,5 +189,7 @@ int main(void)
 		EXPECT_EQ(check_quoted(a, b, "doctor.h finding"), 0);
 	free(h);
 	EXPECT_EQ(check_sources(), 0);
+	EXPECT_EQ(check_man("man/man1/rdmatrace.1", t, n), 0);
+	EXPECT_EQ(check_man("man/man1/rdmadoctor.1", t, n), 0);
 	return tap_done();
 }

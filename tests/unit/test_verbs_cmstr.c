@@ -54,8 +54,14 @@ int main(void)
 		     "-19 ENODEV (No such device)");
 	EXPECT_STREQ(rdiag_cm_status_str(RDMA_CM_EVENT_ESTABLISHED, 0, buf, sizeof(buf)),
 		     "0 (success)");
-	/* a positive status outside REJECTED (an SIDR status on UD) is printed as is */
-	EXPECT_STREQ(rdiag_cm_status_str(RDMA_CM_EVENT_UNREACHABLE, 2, buf, sizeof(buf)), "2");
+	/* a positive status of UNREACHABLE is a SIDR REP's (a UD id), named; elsewhere as is */
+	EXPECT_STREQ(rdiag_cm_status_str(RDMA_CM_EVENT_UNREACHABLE, 1, buf, sizeof(buf)),
+		     "SIDR status 1 UNSUPPORTED (no such service)");
+	EXPECT_STREQ(rdiag_cm_status_str(RDMA_CM_EVENT_UNREACHABLE, 2, buf, sizeof(buf)),
+		     "SIDR status 2 REJECT");
+	EXPECT_STREQ(rdiag_cm_status_str(RDMA_CM_EVENT_UNREACHABLE, 9, buf, sizeof(buf)),
+		     "SIDR status 9 (unassigned)");
+	EXPECT_STREQ(rdiag_cm_status_str(RDMA_CM_EVENT_CONNECT_ERROR, 2, buf, sizeof(buf)), "2");
 	/* truncation keeps a terminated string */
 	rdiag_cm_status_str(RDMA_CM_EVENT_ADDR_ERROR, -ETIMEDOUT, buf, 8);
 	EXPECT_EQ(strlen(buf), 7);
@@ -69,6 +75,8 @@ int main(void)
 	EXPECT_TRUE(contains(rdiag_cm_status_cause(RDMA_CM_EVENT_ADDR_ERROR, -EADDRNOTAVAIL), "source"));
 	EXPECT_TRUE(contains(rdiag_cm_status_cause(RDMA_CM_EVENT_ADDR_ERROR, -EPERM), "address resolution failed"));
 	EXPECT_TRUE(contains(rdiag_cm_status_cause(RDMA_CM_EVENT_UNREACHABLE, -ETIMEDOUT), "UDP 4791"));
+	EXPECT_TRUE(contains(rdiag_cm_status_cause(RDMA_CM_EVENT_UNREACHABLE, 1), "no such service"));
+	EXPECT_TRUE(contains(rdiag_cm_status_cause(RDMA_CM_EVENT_UNREACHABLE, 2), "rdma_reject"));
 	EXPECT_TRUE(contains(rdiag_cm_status_cause(RDMA_CM_EVENT_ROUTE_ERROR, -ETIMEDOUT), "subnet administrator"));
 	EXPECT_STREQ(rdiag_cm_status_cause(RDMA_CM_EVENT_ESTABLISHED, 0), "not an error");
 

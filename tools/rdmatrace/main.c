@@ -695,6 +695,7 @@ static int trace_live_main(int argc, char **argv, void *ctx)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct rdiag_trace_opts to = { .with_ib_mad = true };
+	struct rdiag_trace_conns_opts co = { .live = false };
 	enum rdiag_trace_fail why = RDIAG_TRACE_OK;
 	struct sigaction sa;
 	uint64_t v;
@@ -763,7 +764,8 @@ static int trace_live_main(int argc, char **argv, void *ctx)
 	}
 	set_clock_offset();
 	output = out_new(stdout, opts.json ? OUT_JSON : OUT_TEXT);
-	if (!output || rdiag_trace_conns_open(&conns, NULL) < 0) {
+	co.live = !opts.input;
+	if (!output || rdiag_trace_conns_open(&conns, &co) < 0) {
 		rdiag_trace_close(trace);
 		tool_die("out of memory");
 	}

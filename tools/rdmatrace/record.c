@@ -421,7 +421,7 @@ int trace_record_main(int argc, char **argv, void *ctx)
 		tool_warn("recording without counters: %s", rdiag_counters_errmsg(NULL));
 		c = NULL;
 	}
-	if (rdiag_trace_conns_open(&rconns, NULL) < 0)
+	if (rdiag_trace_conns_open(&rconns, &(struct rdiag_trace_conns_opts){ .live = !ro.input }) < 0)
 		tool_die("out of memory");
 	t = open_trace();
 	err = rdiag_rtmon_open(&mon, NULL);

@@ -180,13 +180,18 @@ struct rdiag_trace_conn {
 	int fail_status;
 	const char *cause;		/* a cause id of rdmadiag/cause.h ("ok" when
 					 * established) */
-	char verdict[256];		/* one sentence */
+	char verdict[384];		/* one sentence */
 };
 
 struct rdiag_trace_conns;
-/* no option is defined yet: pass NULL (the struct is declared so that options can come
- * without a new open function) */
-struct rdiag_trace_conns_opts;
+/* zeroed (or NULL) for the defaults: events read elsewhere (a saved trace) */
+struct rdiag_trace_conns_opts {
+	bool live;	/* the events are this host's, as they happen: at an ADDR_ERROR the
+			 * destination is looked up in the routing table (RTM_GETROUTE, as
+			 * rdmadoctor's route check: no route is no_route, not
+			 * neighbour_unresolved), and an established id destroyed without a
+			 * disconnect is checked for its process having ended (/proc) */
+};
 /* an assembler with no connection yet: 0, or -ENOMEM (rdiag_trace_conns_errmsg(NULL)) */
 int rdiag_trace_conns_open(struct rdiag_trace_conns **cs,
 			   const struct rdiag_trace_conns_opts *opts);

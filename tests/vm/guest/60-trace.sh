@@ -71,11 +71,8 @@ ip neigh del 198.18.0.77 dev "$NET0" 2>/dev/null
 # once it printed ESTABLISHED (an idle connection, and short logs), rxe1 deleted, the client
 # let go on; (6) then rping -c and rdmadoctor connect to rxe1's address, whose netdev is
 # still up and still gets the REQs
-rping -s -a "$B" -p 7183 -C 100000 -d > "$J-devdel-srv.out" 2>&1 & ds=$!
-wait_cm_listen 7183
-rping -c -I "$A" -a "$B" -p 7183 -C 100000 -d > "$J-devdel-cli.out" 2>&1 & dc=$!
-await 10 "the device-removal client printed ESTABLISHED" \
-	grep -q 'cma_event type RDMA_CM_EVENT_ESTABLISHED' "$J-devdel-cli.out"
+rping_connected 7183 "$J-devdel-srv.out" "$J-devdel-cli.out"
+ds=$RPING_SRV dc=$RPING_CLI
 kill -STOP $dc
 rdma link delete "$DEV1"; echo "devdel delete rc=$?" >> "$J-scen.txt"
 wait $ds; echo "devdel-srv pid=$ds rc=$?" >> "$J-scen.txt"

@@ -234,6 +234,19 @@ rping_pair() {
 	pair_end $? "$s"
 }
 
+# rping_connected PORT SRV_OUT CLI_OUT: an rping server on $B:PORT and a client from $A that
+# go on (-C 100000; -d: each end's rdma_cm events in its output file), back once the client
+# printed ESTABLISHED; RPING_SRV and RPING_CLI are their pids (the await says when it never did)
+rping_connected() {
+	rping -s -a "$B" -p "$1" -C 100000 -d > "$2" 2>&1 &
+	RPING_SRV=$!
+	wait_cm_listen "$1"
+	rping -c -I "$A" -a "$B" -p "$1" -C 100000 -d > "$3" 2>&1 &
+	RPING_CLI=$!
+	await 10 "the rping client on port $1 printed ESTABLISHED" \
+		grep -q 'cma_event type RDMA_CM_EVENT_ESTABLISHED' "$3"
+}
+
 # write_bw_pair [ib_write_bw options...]   (perftest; with -R over rdma_cm, else TCP + GID)
 # e.g. write_bw_pair -R -n 200 -s 65536
 # The exception to "packets cross the veth": with -R, perftest's client does not bind its

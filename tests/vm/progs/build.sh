@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
-# Build the tier's test programs (tests/vm/progs/*.c, libibverbs only) for the QEMU image,
+# Build the tier's test programs (tests/vm/progs/*.c, libibverbs and librdmacm) for the QEMU image,
 # never in 'make all'.  The binaries are cached under CACHE/progs-<key>/, the key made of
 # their sources, this script and the installed libibverbs-dev, and reused while none changes.
 #   usage: build.sh CACHE        prints the binaries' paths on stdout, one a line
@@ -13,7 +13,7 @@ mkdir -p "$CACHE"
 exec 9> "$CACHE/.progs.lock"	# runs sharing the cache: one build at a time
 flock 9
 
-key=$( { cd "$SRC" && cat build.sh ./*.c; dpkg-query -W libibverbs-dev 2>/dev/null || :; } |
+key=$( { cd "$SRC" && cat build.sh ./*.c; dpkg-query -W libibverbs-dev librdmacm-dev 2>/dev/null || :; } |
 	sha256sum | cut -c1-16)
 DIR=$CACHE/progs-$key
 if [ ! -f "$DIR/.done" ]; then
@@ -24,7 +24,7 @@ if [ ! -f "$DIR/.done" ]; then
 		b=$(basename "$c" .c)
 		# warning-clean, as the tree is under DEVELOPER=1
 		gcc -std=gnu11 -O2 -g -Wall -Wextra -Wshadow -Wformat=2 -Werror -o "$tmp/$b" "$c" \
-			-libverbs >&2 || { echo "progs: $b does not build" >&2; exit 2; }
+			-lrdmacm -libverbs >&2 || { echo "progs: $b does not build" >&2; exit 2; }
 	done
 	touch "$tmp/.done"
 	mv "$tmp" "$DIR"
