@@ -11,7 +11,9 @@ load record
 NL="$FIX/netlink"
 
 # a sysfs file replaced in one rename, so that no snapshot reads it half-written
-put() { echo "$2" > "$1.new" && mv "$1.new" "$1"; }
+# (the new file is made outside the directory: a FILE.new beside FILE was an entry of gids/
+# for the recorder's scan, read as GID "2.new" without attributes)
+put() { echo "$2" > "$TMP/put.new" && mv "$TMP/put.new" "$1"; }
 # a counter's value moved by N: FILE N
 add() { put "$1" $(($(cat "$1") + $2)); }
 
