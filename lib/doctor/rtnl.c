@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* rtnetlink lookups for the doctor: RTM_GETROUTE (what 'ip route get' asks) and
- * RTM_GETNEIGH for one address (what 'ip neigh get' asks), through lib/netlink's exchange
+/* rtnetlink lookups for the doctor: RTM_GETROUTE (what 'ip route get' asks: lib/netlink's
+ * rd_nl_route_get) and RTM_GETNEIGH for one address (what 'ip neigh get' asks), through
+ * lib/netlink's exchange
  * (so RDMADIAG_NL_REPLAY replays them).  One request, one answer; the kernel's error
  * (ENETUNREACH, ENOENT ...) is the result. */
 #include <errno.h>
@@ -59,20 +60,27 @@ static int rtnl_dgram(const void *buf, size_t len, void *arg)
 	return ret == MNL_CB_STOP;
 }
 
-/* one request, its answer through cb: 0 or -errno */
-static int rtnl_request(struct rdiag_doctor *d, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+/* the replay RDMADIAG_NL_REPLAY names, loaded at the first request: 0 or its -errno */
+static int rtnl_ready(struct rdiag_doctor *d)
 {
-	struct rtnl_walk w = { &d->rtnl, cb, data };
 	char err[256];
-	int ret;
 
 	if (!d->rtnl_loaded) {
 		d->rtnl_loaded = true;
 		d->rtnl_load_ret = rd_nl_replay_env(&d->rtnl_replay, err, sizeof(err));
 		d->rtnl.replay = d->rtnl_replay;
 	}
-	if (d->rtnl_load_ret < 0)
-		return d->rtnl_load_ret;
+	return d->rtnl_load_ret < 0 ? d->rtnl_load_ret : 0;
+}
+
+/* one request, its answer through cb: 0 or -errno */
+static int rtnl_request(struct rdiag_doctor *d, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+{
+	struct rtnl_walk w = { &d->rtnl, cb, data };
+	int ret = rtnl_ready(d);
+
+	if (ret < 0)
+		return ret;
 	ret = rd_nl_talk(&d->rtnl, nlh, rtnl_dgram, &w);
 	if (ret == 0 && d->rtnl.replay)
 		return 0;	/* the recorded datagrams ended: what they said stands */
@@ -101,85 +109,29 @@ static void addr_set(union rd_addr *a, int family, const void *p)
 		memcpy(&a->in6.sin6_addr, p, 16);
 }
 
-struct route_ctx {
-	struct rd_route *r;
-	int family;
-};
-
-static int route_attr_cb(const struct nlattr *attr, void *data)
-{
-	struct route_ctx *ctx = data;
-	size_t alen = ctx->family == AF_INET ? 4 : 16;
-
-	switch (mnl_attr_get_type(attr)) {
-	case RTA_OIF:
-		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
-			ctx->r->oif = (int)mnl_attr_get_u32(attr);
-		break;
-	case RTA_PREFSRC:
-		if (mnl_attr_get_payload_len(attr) == alen) {
-			addr_set(&ctx->r->prefsrc, ctx->family, mnl_attr_get_payload(attr));
-			ctx->r->has_prefsrc = true;
-		}
-		break;
-	case RTA_GATEWAY:
-		if (mnl_attr_get_payload_len(attr) == alen) {
-			addr_set(&ctx->r->gateway, ctx->family, mnl_attr_get_payload(attr));
-			ctx->r->has_gateway = true;
-		}
-		break;
-	case RTA_TABLE:
-		if (mnl_attr_validate(attr, MNL_TYPE_U32) == 0)
-			ctx->r->table = mnl_attr_get_u32(attr);
-		break;
-	}
-	return MNL_CB_OK;
-}
-
-static int route_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct route_ctx *ctx = data;
-	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
-
-	if (nlh->nlmsg_type != RTM_NEWROUTE)
-		return MNL_CB_OK;
-	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*rtm)) {
-		errno = EBADMSG;	/* shorter than its rtmsg: fuzz_rtnl read past it */
-		return MNL_CB_ERROR;
-	}
-	ctx->r->type = rtm->rtm_type;
-	ctx->r->table = rtm->rtm_table;
-	rd_nl_attr_parse(nlh, sizeof(*rtm), route_attr_cb, ctx);
-	return MNL_CB_STOP;
-}
-
 int rd_rtnl_route_get(struct rdiag_doctor *d, const union rd_addr *dst,
 		      const union rd_addr *src, int oif, struct rd_route *r)
 {
-	char buf[512];
-	struct nlmsghdr *nlh;
-	struct rtmsg *rtm;
-	struct route_ctx ctx = { r, dst->sa.sa_family };
-	int ret;
+	struct rd_nl_route nr;
+	int family = dst->sa.sa_family, ret;
 
 	memset(r, 0, sizeof(*r));
-	memset(buf, 0, sizeof(buf));
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_GETROUTE;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
-	rtm->rtm_family = (unsigned char)dst->sa.sa_family;
-	rtm->rtm_dst_len = (unsigned char)(addr_len(dst) * 8);
-	mnl_attr_put(nlh, RTA_DST, addr_len(dst), addr_bytes(dst));
-	if (src && src->sa.sa_family == dst->sa.sa_family) {
-		rtm->rtm_src_len = (unsigned char)(addr_len(src) * 8);
-		mnl_attr_put(nlh, RTA_SRC, addr_len(src), addr_bytes(src));
-	}
-	if (oif > 0)
-		mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)oif);
-	ret = rtnl_request(d, nlh, route_cb, &ctx);
-	if (ret)
+	ret = rtnl_ready(d);
+	if (ret < 0)
 		return ret;
+	ret = rd_nl_route_get(&d->rtnl, family, addr_bytes(dst),
+			      src && src->sa.sa_family == family ? addr_bytes(src) : NULL, oif, &nr);
+	if (ret < 0)
+		return ret;
+	r->type = nr.type < 0 ? 0 : nr.type;
+	r->oif = nr.oif;
+	r->table = nr.table;
+	r->has_prefsrc = nr.has_prefsrc;
+	r->has_gateway = nr.has_gateway;
+	if (nr.has_prefsrc)
+		addr_set(&r->prefsrc, family, nr.prefsrc);
+	if (nr.has_gateway)
+		addr_set(&r->gateway, family, nr.gateway);
 	if (r->oif && !if_indextoname((unsigned int)r->oif, r->oifname))
 		snprintf(r->oifname, sizeof(r->oifname), "if%d", r->oif);
 	return 0;

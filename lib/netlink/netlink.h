@@ -111,6 +111,21 @@ void rd_nl_ext_ack(const struct nlmsghdr *nlh, char *buf, size_t len);
  * record.c holds only the four functions below, which fuzz_nldev replaces.) */
 int rd_nl_replay_env(struct rd_replay **out, char *err, size_t errlen);
 
+/* ---- route.c: one route lookup ---- */
+struct rd_nl_route {
+	int type;			/* RTN_UNICAST, RTN_LOCAL, RTN_UNREACHABLE ...; -1 none */
+	int oif;
+	uint32_t table;
+	bool has_prefsrc, has_gateway;
+	unsigned char prefsrc[16], gateway[16];	/* 4 or 16 bytes, as the family */
+};
+/* RTM_GETROUTE on NL (NETLINK_ROUTE) for DST (4 or 16 bytes, as FAMILY), from SRC when not
+ * NULL, out of OIF when > 0: 0 with *r the answer (type -1 when a replay ran out before
+ * one), or -errno: the kernel's (-ENETUNREACH, -EHOSTUNREACH ... : no route), the socket's,
+ * the replay's, -EAFNOSUPPORT for another family */
+int rd_nl_route_get(struct rd_nl *nl, int family, const void *dst, const void *src, int oif,
+		    struct rd_nl_route *r);
+
 /* ---- record.c: record/replay files ---- */
 int rd_replay_load(const char *path, struct rd_replay **out, char *err, size_t errlen);
 void rd_replay_free(struct rd_replay *r);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* libFuzzer target: rtnetlink replies as the doctor parses them (lib/doctor/rtnl.c): the
- * answer to RTM_GETROUTE ('ip route get') and to RTM_GETNEIGH ('ip neigh get').
+/* libFuzzer target: rtnetlink replies as the doctor parses them: the answer to RTM_GETROUTE
+ * ('ip route get': lib/netlink/route.c) and to RTM_GETNEIGH ('ip neigh get':
+ * lib/doctor/rtnl.c).
  *
- * rtnl.c is included, so that its reply callbacks (static) are called as rtnl_request()
+ * Both files are included, so that its reply callbacks (static) are called as rtnl_request()
  * calls them through lib/netlink's exchange, on datagrams from the input instead of the
  * socket or a replay: each is checked with rd_nl_datagram_check() and then run through
  * mnl_cb_run() until the callback stops, an error or the last datagram (rtnl_dgram's rule
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 
 #include "doctor/rtnl.c"
+#include "netlink/route.c"
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
 
@@ -62,18 +64,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(rd_nud_state_name(n.state, s, sizeof(s)) == s && memchr(s, 0, sizeof(s)));
 		CHECK(rd_nud_state_name(n.state, s, 8) == s && memchr(s, 0, 8));
 	} else {
-		struct rd_route r;
-		struct route_ctx ctx = { &r, family };
+		struct rd_nl_route r;
+		struct route_ctx ctx = { NULL, &r, family == AF_INET ? 4 : 16 };
+		union rd_addr x;
 
 		memset(&r, 0, sizeof(r));
 		(void)run(data + 1, size - 1, route_cb, &ctx);
 		if (r.has_prefsrc) {
-			CHECK(r.prefsrc.sa.sa_family == family);
-			CHECK(rd_addr_str(&r.prefsrc, a, sizeof(a)) != NULL);
+			addr_set(&x, family, r.prefsrc);
+			CHECK(rd_addr_str(&x, a, sizeof(a)) != NULL);
 		}
 		if (r.has_gateway) {
-			CHECK(r.gateway.sa.sa_family == family);
-			CHECK(rd_addr_str(&r.gateway, a, sizeof(a)) != NULL);
+			addr_set(&x, family, r.gateway);
+			CHECK(rd_addr_str(&x, a, sizeof(a)) != NULL);
 		}
 	}
 	return 0;
