@@ -114,12 +114,28 @@ static void chain_tos(const struct rdiag_chain_in *in, struct rdiag_chain *c)
 	    c->tos & 3);
 }
 
+/* the ToS the application sets itself (--tos) overrides rdma_cm's configfs default: the fix
+ * for its DSCP is in its own ToS option, not in configfs */
+static bool app_tos(const struct rdiag_chain *c)
+{
+	return c->tos_source && !strcmp(c->tos_source, "--tos");
+}
+
 static void unmapped_fix(const struct rdiag_chain_in *in, struct rdiag_chain *c,
 			 struct rdiag_chain_link *l)
 {
 	int want = lossless_prio(in->dcb);
+	char app[96] = "";
 
-	if (c->dscp == 0 && in->dev && in->port)
+	/* DSCP 0 is everything unmarked: the fix moves RoCE to DSCP 26 (ToS 106), mapped to the
+	 * lossless priority unless the table does so already (an application's ToS) */
+	if (c->dscp == 0 && (!in->dcb || rdiag_dcb_app_dscp_prio(&in->dcb->app, 26, NULL) != want))
+		snprintf(app, sizeof(app), "dcb app add dev %s dscp-prio 26:%d, and ", in->ifname, want);
+	if (c->dscp == 0 && app_tos(c))
+		broken(l, "fabric.dscp_unmapped",
+		       "%sToS 106 in the application's own option (ucmatose -t 106, ib_write_bw --tos 106, NCCL_IB_TC=106, rdma_set_option RDMA_OPTION_ID_TOS): it sets its ToS itself, which overrides configfs default_roce_tos",
+		       app);
+	else if (c->dscp == 0 && in->dev && in->port)
 		broken(l, "fabric.dscp_unmapped",
 		       "dcb app add dev %s dscp-prio %d:%d, and a ToS that is not 0: echo 106 > /sys/kernel/config/rdma_cm/%s/ports/%u/default_roce_tos (mlnx_qos -i %s --trust dscp --dscp2prio set,26,%d)",
 		       in->ifname, 26, want, in->dev, in->port, in->ifname, want);
@@ -127,6 +143,51 @@ static void unmapped_fix(const struct rdiag_chain_in *in, struct rdiag_chain *c,
 		broken(l, "fabric.dscp_unmapped",
 		       "dcb app add dev %s dscp-prio %d:%d (mlnx_qos -i %s --trust dscp --dscp2prio set,%d,%d)",
 		       in->ifname, c->dscp, want, in->ifname, c->dscp, want);
+}
+
+/* several APP entries for RoCE's DSCP: which one the device uses is the driver's choice
+ * (mlx5 the last written, rdmadiag_dcbdev the highest), so the chain goes on with the one
+ * that has PFC (the lowest such; else the first listed) and the fix deletes the others */
+static void dscp_multiple(const struct rdiag_chain_in *in, struct rdiag_chain *c)
+{
+	const struct rdiag_dcb *d = in->dcb;
+	const struct rdiag_dcb_apps *a = &d->app;
+	char all[96] = "", del[96] = "";
+	size_t i, o1 = 0, o2 = 0;
+	int keep = -1, first = -1;
+	struct rdiag_chain_link *l;
+
+	for (i = 0; i < a->n; i++) {
+		const struct rdiag_dcb_app *e = &a->app[i];
+
+		if (e->selector != IEEE_8021QAZ_APP_SEL_DSCP || e->protocol != c->dscp ||
+		    e->priority >= RDIAG_DCB_PRIOS)
+			continue;
+		if (first < 0)
+			first = e->priority;
+		if (keep < 0 && d->pfc.present && (d->pfc.pfc_en & (1u << e->priority)))
+			keep = e->priority;
+	}
+	for (i = 0; i < a->n; i++)
+		if (a->app[i].selector == IEEE_8021QAZ_APP_SEL_DSCP && a->app[i].protocol == c->dscp &&
+		    a->app[i].priority < RDIAG_DCB_PRIOS && o1 < sizeof(all))
+			o1 += (size_t)snprintf(all + o1, sizeof(all) - o1, "%s%d", o1 ? ", " : "",
+					       a->app[i].priority);
+	if (keep < 0)
+		keep = first;
+	for (i = 0; i < a->n; i++)
+		if (a->app[i].selector == IEEE_8021QAZ_APP_SEL_DSCP && a->app[i].protocol == c->dscp &&
+		    a->app[i].priority < RDIAG_DCB_PRIOS && a->app[i].priority != keep &&
+		    o2 < sizeof(del))
+			o2 += (size_t)snprintf(del + o2, sizeof(del) - o2, " %d:%d", c->dscp,
+					       a->app[i].priority);
+	c->prio = keep;
+	l = set(c, L_PRIO, RDIAG_LINK_BROKEN,
+		"priority %d? the APP table maps DSCP %d to priorities %s: the device uses one of them (the driver's choice)",
+		keep, c->dscp, all);
+	broken(l, "fabric.dscp_multiple", "dcb app del dev %s dscp-prio%s (keeps dscp-prio %d:%d%s)",
+	       in->ifname, del, c->dscp, keep,
+	       d->pfc.present && (d->pfc.pfc_en & (1u << keep)) ? ", the priority with PFC" : "");
 }
 
 static void chain_prio(const struct rdiag_chain_in *in, struct rdiag_chain *c)
@@ -166,10 +227,13 @@ static void chain_prio(const struct rdiag_chain_in *in, struct rdiag_chain *c)
 		return;
 	}
 	p = rdiag_dcb_app_dscp_prio(&in->dcb->app, (unsigned int)c->dscp, &n);
+	if (p >= 0 && n > 1) {
+		dscp_multiple(in, c);
+		return;
+	}
 	if (p >= 0) {
 		c->prio = p;
-		set(c, L_PRIO, RDIAG_LINK_OK, "priority %d (APP table dscp-prio %d:%d%s)", p, c->dscp,
-		    p, n > 1 ? "; the table has more than one entry for this DSCP" : "");
+		set(c, L_PRIO, RDIAG_LINK_OK, "priority %d (APP table dscp-prio %d:%d)", p, c->dscp, p);
 		return;
 	}
 	c->prio = 0;
@@ -376,9 +440,14 @@ static void chain_traffic(const struct rdiag_chain_in *in, struct rdiag_chain *c
 	l = set(c, L_TRAFFIC, RDIAG_LINK_BROKEN,
 		"priority %d: +0 packets; priority %d: +%" PRId64 " (the traffic is not where the configuration expects it)",
 		c->prio, busiest, c->prio_packets[busiest]);
-	broken(l, "fabric.traffic_off_priority",
-	       "the applications' ToS does not reach priority %d: set it (NCCL_IB_TC=%d, rdma_cm default_roce_tos, or the DSCP->priority map)",
-	       c->prio, c->tos ? c->tos : 106);
+	if (app_tos(c))
+		broken(l, "fabric.traffic_off_priority",
+		       "the application's ToS does not reach priority %d: set it in the application's own ToS option (NCCL_IB_TC=%d, ucmatose -t %d, rdma_set_option RDMA_OPTION_ID_TOS; it overrides configfs default_roce_tos), or the DSCP->priority map",
+		       c->prio, c->tos ? c->tos : 106, c->tos ? c->tos : 106);
+	else
+		broken(l, "fabric.traffic_off_priority",
+		       "the applications' ToS does not reach priority %d: set it (NCCL_IB_TC=%d, rdma_cm default_roce_tos, or the DSCP->priority map)",
+		       c->prio, c->tos ? c->tos : 106);
 }
 
 void rdiag_fabric_chain(const struct rdiag_chain_in *in, struct rdiag_chain *c)

@@ -202,3 +202,21 @@ withpause() {
 	[ -z "$stderr" ]
 	refute_output --partial 'pause'
 }
+
+@test "two APP entries for RoCE's DSCP: the fix deletes the stray one, not PFC on it" {
+	REC=dcb-dscp2.rec run upstream rdmastat fabric --tos 106 -j
+	assert_failure 1
+	run jq -r '.[0].chain | "\(.priority) \(.links[] | select(.state == "broken") | "\(.name) \(.finding) \(.fix)")"' <<< "$output"
+	assert_output "3 priority fabric.dscp_multiple dcb app del dev eth0 dscp-prio 26:5 (keeps dscp-prio 26:3, the priority with PFC)"
+}
+
+@test "--tos 0 (the application's own ToS): the fix is its ToS option, not configfs, which it overrides" {
+	run upstream rdmastat fabric --tos 0 -j
+	assert_failure 1
+	run jq -r '.[0].chain.links[] | select(.name == "priority") | .fix' <<< "$output"
+	assert_output --partial "ToS 106 in the application's own option (ucmatose -t 106"
+	refute_output --partial 'echo 106 >'
+	# the application's option set to 106: the chain holds
+	run upstream rdmastat fabric --tos 106
+	assert_success
+}

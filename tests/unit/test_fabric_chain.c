@@ -5,7 +5,9 @@
  *   upstream/  none of those paths: ECN and CNP "not available", never "off"
  * and each way it breaks, with its finding id and fix: no APP entry (priority 0), PFC on
  * the wrong priority, ECN off, the CNP on a lossy queue, trust pcp, the traffic measured on
- * priority 0, and a device without DCB (nothing to check: verdict unknown). */
+ * priority 0, and a device without DCB (nothing to check: verdict unknown); two APP entries
+ * for one DSCP and the application's own ToS, each fix applied to what was read and the
+ * chain run again. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +65,18 @@ static void run(struct world *w, int tos, struct rdiag_chain *c)
 }
 
 #define STATE(c, i, s) EXPECT_STREQ(rdiag_link_state_name((c).link[i].state), s)
+enum { L_PRIO = 2, L_PFC = 3 };
+
+/* the chain's verdict once FIX was applied to the world (the caller changed it) */
+static void refixed(struct world *w, int tos, const char *fix, int link)
+{
+	struct rdiag_chain c;
+
+	run(w, tos, &c);
+	printf("# after '%s'\n", fix);
+	STATE(c, link, "ok");
+	EXPECT_TRUE(c.link[link].finding == NULL);
+}
 
 static void qos_trees(void)
 {
@@ -243,10 +257,42 @@ static void upstream(void)
 	unload(&w);
 }
 
+/* two APP entries for DSCP 26 (5 listed first, the newer): the fix deletes the stray one,
+ * never enables PFC on 5; the application's own ToS 0: the fix is its ToS option */
+static void fixes_fix(void)
+{
+	struct world w;
+	struct rdiag_chain c;
+
+	load(&w, FX "upstream", FX "dcb-dscp2.rec", NULL);
+	run(&w, 106, &c);
+	STATE(c, L_PRIO, "broken");
+	EXPECT_EQ(c.prio, 3);
+	EXPECT_STREQ(c.link[L_PRIO].finding, "fabric.dscp_multiple");
+	EXPECT_STREQ(c.link[L_PRIO].fix, "dcb app del dev eth0 dscp-prio 26:5 (keeps dscp-prio 26:3, the priority with PFC)");
+	STATE(c, L_PFC, "ok");
+	/* dcb app del dev eth0 dscp-prio 26:5 */
+	memmove(&w.dcb.app.app[0], &w.dcb.app.app[1], (w.dcb.app.n - 1) * sizeof(w.dcb.app.app[0]));
+	w.dcb.app.n--;
+	refixed(&w, 106, c.link[L_PRIO].fix, L_PRIO);
+	EXPECT_STREQ(c.link[L_PFC].fix, "");
+	unload(&w);
+
+	load(&w, FX "upstream", FX "dcb-pfc3.rec", NULL);
+	run(&w, 0, &c);
+	EXPECT_STREQ(c.link[L_PRIO].finding, "fabric.dscp_unmapped");
+	EXPECT_STREQ(c.link[L_PRIO].fix, "ToS 106 in the application's own option (ucmatose -t 106, ib_write_bw --tos 106, NCCL_IB_TC=106, rdma_set_option RDMA_OPTION_ID_TOS): it sets its ToS itself, which overrides configfs default_roce_tos");
+	EXPECT_TRUE(!strstr(c.link[L_PRIO].fix, "echo"));
+	/* the application now sets ToS 106 */
+	refixed(&w, 106, c.link[L_PRIO].fix, L_PRIO);
+	unload(&w);
+}
+
 int main(void)
 {
 	qos_trees();
 	ofed_ok();
 	upstream();
+	fixes_fix();
 	return tap_done();
 }
