@@ -8,6 +8,9 @@
  *   ecn      OFED ecn/roce_np|roce_rp/enable/<prio>
  *   cnp      the CNP's priority (mlx5 cc_params) lossless, or on a strict-priority TC
  *   traffic  the per-priority packet counters moved on that priority between two samples
+ *   ets      the priority's traffic class: ETS with a share above 0 %, or strict; and no
+ *            strict-priority class above it carrying more than the CNPs (one that can
+ *            starve it: priority 0, where everything unmapped lands, or any other)
  * A link that cannot be read on this host is "not available here", never "off". */
 #include <errno.h>
 #include <inttypes.h>
@@ -61,9 +64,9 @@ static void broken(struct rdiag_chain_link *l, const char *finding, const char *
 	va_end(ap);
 }
 
-enum { L_TOS, L_DSCP, L_PRIO, L_PFC, L_ECN, L_CNP, L_TRAFFIC };
+enum { L_TOS, L_DSCP, L_PRIO, L_PFC, L_ECN, L_CNP, L_TRAFFIC, L_ETS };
 static const char *const link_names[RDIAG_CHAIN_LINKS] = {
-	"tos", "dscp", "priority", "pfc", "ecn", "cnp", "traffic"
+	"tos", "dscp", "priority", "pfc", "ecn", "cnp", "traffic", "ets"
 };
 
 /* the priority RoCE's PFC should be on: the lowest PFC-enabled one, else 3 (the usual) */
@@ -450,6 +453,130 @@ static void chain_traffic(const struct rdiag_chain_in *in, struct rdiag_chain *c
 		       c->prio, c->tos ? c->tos : 106);
 }
 
+/* the CNP's priority when it is known: np_cnp_prio (mode 0), else what the APP table gives
+ * np_cnp_dscp, or DSCP 48 (the usual CNP DSCP); -1 none */
+static int cnp_prio(const struct rdiag_chain_in *in)
+{
+	const struct rdiag_fabric_qos *q = in->qos;
+	int dscp = q && q->cnp_dscp >= 0 ? q->cnp_dscp : 48;
+
+	if (q && q->cnp_prio_mode == 0 && q->cnp_prio >= 0 && q->cnp_prio < RDIAG_DCB_PRIOS)
+		return q->cnp_prio;
+	if (!in->dcb || dscp > 63)
+		return -1;
+	return rdiag_dcb_app_dscp_prio(&in->dcb->app, (unsigned int)dscp, NULL);
+}
+
+/* a strict-priority TC served before TC roce (every strict TC is served before the ETS
+ * ones; among strict TCs the higher number first) that carries a priority other than the
+ * CNP's: -1 none; its lowest such priority in *prio */
+static int starving_tc(const struct rdiag_chain_in *in, int roce, int *prio)
+{
+	const struct rdiag_dcb_ets *e = &in->dcb->ets;
+	int cnp = cnp_prio(in), t, p;
+
+	for (t = RDIAG_DCB_PRIOS - 1; t >= 0; t--) {
+		if (t == roce || e->tc_tsa[t] != IEEE_8021QAZ_TSA_STRICT ||
+		    (e->tc_tsa[roce] == IEEE_8021QAZ_TSA_STRICT && t < roce))
+			continue;
+		for (p = 0; p < RDIAG_DCB_PRIOS; p++)
+			if (e->prio_tc[p] == t && p != cnp) {
+				*prio = p;
+				return t;
+			}
+	}
+	return -1;
+}
+
+/* "dcb ets set" arguments that make TC t ETS (strict -> ets) and give TC roce half the
+ * bandwidth, the other ETS TCs that carry a priority the other half (equal shares); TCs
+ * without a priority get 0 %: the shares of the ETS TCs add up to 100 as drivers require */
+static void ets_fix_args(const struct rdiag_dcb_ets *e, int roce, int t, char *buf, size_t len)
+{
+	uint8_t tsa[RDIAG_DCB_PRIOS], bw[RDIAG_DCB_PRIOS] = { 0 };
+	bool used[RDIAG_DCB_PRIOS] = { false };
+	int i, p, n = 0, pool, first = -1;
+	size_t off = 0;
+
+	memcpy(tsa, e->tc_tsa, sizeof(tsa));
+	if (t >= 0)
+		tsa[t] = IEEE_8021QAZ_TSA_ETS;
+	for (p = 0; p < RDIAG_DCB_PRIOS; p++)
+		if (e->prio_tc[p] < RDIAG_DCB_PRIOS)
+			used[e->prio_tc[p]] = true;
+	for (i = 0; i < RDIAG_DCB_PRIOS; i++)
+		if (i != roce && used[i] && tsa[i] == IEEE_8021QAZ_TSA_ETS) {
+			n++;
+			if (first < 0)
+				first = i;
+		}
+	pool = 100;
+	if (tsa[roce] == IEEE_8021QAZ_TSA_ETS) {
+		bw[roce] = (uint8_t)(n ? 50 : 100);
+		pool -= bw[roce];
+	}
+	for (i = 0; i < RDIAG_DCB_PRIOS && n; i++)
+		if (i != roce && used[i] && tsa[i] == IEEE_8021QAZ_TSA_ETS)
+			bw[i] = (uint8_t)(pool / n);
+	if (first >= 0)	/* what equal shares leave over goes to the first of them */
+		bw[first] = (uint8_t)(bw[first] + pool % n);
+	if (t >= 0)
+		off = (size_t)snprintf(buf, len, "tc-tsa %d:ets ", t);
+	if (off < len)
+		off += (size_t)snprintf(buf + off, len - off, "tc-bw");
+	for (i = 0; i < RDIAG_DCB_PRIOS && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, " %d:%u", i, bw[i]);
+}
+
+static void chain_ets(const struct rdiag_chain_in *in, struct rdiag_chain *c)
+{
+	const struct rdiag_dcb *d = in->dcb;
+	struct rdiag_chain_link *l;
+	char args[128];
+	int tc, t, p = -1;
+
+	if (!d || !d->ets.present) {
+		set(c, L_ETS, !d && in->dcb_err != -EOPNOTSUPP ? RDIAG_LINK_UNKNOWN : RDIAG_LINK_NA,
+		    !d ? (in->dcb_err == -EOPNOTSUPP ? "no DCB: no ETS" : "the DCB configuration could not be read") :
+		    "the driver reports no ETS configuration");
+		return;
+	}
+	if (c->prio < 0) {
+		set(c, L_ETS, RDIAG_LINK_UNKNOWN, "the priority is not known");
+		return;
+	}
+	tc = d->ets.prio_tc[c->prio];
+	if (tc >= RDIAG_DCB_PRIOS) {
+		set(c, L_ETS, RDIAG_LINK_UNKNOWN, "priority %d maps to TC %d, which does not exist",
+		    c->prio, tc);
+		return;
+	}
+	if (d->ets.tc_tsa[tc] == IEEE_8021QAZ_TSA_ETS && !d->ets.tc_tx_bw[tc]) {
+		ets_fix_args(&d->ets, tc, -1, args, sizeof(args));
+		l = set(c, L_ETS, RDIAG_LINK_BROKEN,
+			"priority %d is in TC %d: ETS with 0 %% of the bandwidth (it sends only when every other TC is idle)",
+			c->prio, tc);
+		broken(l, "fabric.ets_zero_bw", "dcb ets set dev %s %s", in->ifname, args);
+		return;
+	}
+	t = starving_tc(in, tc, &p);
+	if (t >= 0) {
+		ets_fix_args(&d->ets, tc, t, args, sizeof(args));
+		l = set(c, L_ETS, RDIAG_LINK_BROKEN,
+			"priority %d is in TC %d (%s), below TC %d: strict priority, carrying priority %d, which can starve it",
+			c->prio, tc, rdiag_dcb_tsa_name(d->ets.tc_tsa[tc]) ?
+			rdiag_dcb_tsa_name(d->ets.tc_tsa[tc]) : "?", t, p);
+		broken(l, "fabric.ets_strict_starve", "dcb ets set dev %s %s", in->ifname, args);
+		return;
+	}
+	if (d->ets.tc_tsa[tc] == IEEE_8021QAZ_TSA_ETS)
+		set(c, L_ETS, RDIAG_LINK_OK, "priority %d in TC %d: ETS %u %%, no strict TC above it but the CNP's",
+		    c->prio, tc, d->ets.tc_tx_bw[tc]);
+	else
+		set(c, L_ETS, RDIAG_LINK_OK, "priority %d in TC %d: %s", c->prio, tc,
+		    rdiag_dcb_tsa_name(d->ets.tc_tsa[tc]) ? rdiag_dcb_tsa_name(d->ets.tc_tsa[tc]) : "?");
+}
+
 void rdiag_fabric_chain(const struct rdiag_chain_in *in, struct rdiag_chain *c)
 {
 	int i, nbroken = 0, nok = 0;
@@ -466,6 +593,7 @@ void rdiag_fabric_chain(const struct rdiag_chain_in *in, struct rdiag_chain *c)
 	chain_ecn(in, c);
 	chain_cnp(in, c);
 	chain_traffic(in, c);
+	chain_ets(in, c);
 	for (i = 0; i < RDIAG_CHAIN_LINKS; i++) {
 		nbroken += c->link[i].state == RDIAG_LINK_BROKEN;
 		nok += c->link[i].state == RDIAG_LINK_OK && i > L_DSCP;

@@ -36,7 +36,8 @@ priority ok null
 pfc ok null
 ecn ok null
 cnp ok null
-traffic ok null"
+traffic ok null
+ets ok null"
 }
 
 @test "the DCB objects carry iproute2 dcb's JSON keys and the reply's values" {
@@ -201,6 +202,21 @@ withpause() {
 	assert_success
 	[ -z "$stderr" ]
 	refute_output --partial 'pause'
+}
+
+@test "ets: RoCE's TC at 0 % of the bandwidth, or below a strict TC carrying priority 0: a finding with its fix, exit 1" {
+	REC=dcb-ets0.rec run --separate-stderr upstream rdmastat fabric --tos 106 -j
+	assert_failure 1
+	run jq -r '.[0].chain | "\(.verdict) \(.links[] | select(.name == "ets") | "\(.state) \(.finding) \(.fix)")"' <<< "$output"
+	assert_output "broken broken fabric.ets_zero_bw dcb ets set dev eth0 tc-bw 0:50 1:50 2:0 3:0 4:0 5:0 6:0 7:0"
+	REC=dcb-strict0.rec run upstream rdmastat fabric --tos 106
+	assert_failure 1
+	assert_output --partial '    ets       broken        priority 3 is in TC 1 (ets), below TC 0: strict priority, carrying priority 0, which can starve it [fabric.ets_strict_starve]
+              fix: dcb ets set dev eth0 tc-tsa 0:ets tc-bw 0:50 1:50 2:0 3:0 4:0 5:0 6:0 7:0'
+	# the CNPs' priority 6 alone on a strict TC (dcb-pfc3.rec's TC 2) is no finding
+	run upstream rdmastat fabric --tos 106
+	assert_success
+	assert_output --partial '    ets       ok            priority 3 in TC 1: ETS 50 %, no strict TC above it but the CNP'"'"'s'
 }
 
 @test "two APP entries for RoCE's DSCP: the fix deletes the stray one, not PFC on it" {

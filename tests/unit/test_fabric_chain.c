@@ -5,9 +5,9 @@
  *   upstream/  none of those paths: ECN and CNP "not available", never "off"
  * and each way it breaks, with its finding id and fix: no APP entry (priority 0), PFC on
  * the wrong priority, ECN off, the CNP on a lossy queue, trust pcp, the traffic measured on
- * priority 0, and a device without DCB (nothing to check: verdict unknown); two APP entries
- * for one DSCP and the application's own ToS, each fix applied to what was read and the
- * chain run again. */
+ * priority 0, and a device without DCB (nothing to check: verdict unknown); ETS (0 % and a
+ * starving strict TC), two APP entries for one DSCP and the application's own ToS, each fix
+ * applied to what was read and the chain run again. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +65,7 @@ static void run(struct world *w, int tos, struct rdiag_chain *c)
 }
 
 #define STATE(c, i, s) EXPECT_STREQ(rdiag_link_state_name((c).link[i].state), s)
-enum { L_PRIO = 2, L_PFC = 3 };
+enum { L_PRIO = 2, L_PFC = 3, L_ETS = 7 };
 
 /* the chain's verdict once FIX was applied to the world (the caller changed it) */
 static void refixed(struct world *w, int tos, const char *fix, int link)
@@ -257,6 +257,47 @@ static void upstream(void)
 	unload(&w);
 }
 
+/* ETS: RoCE's TC with 0 % bandwidth, and a strict TC above it carrying priority 0; each fix
+ * applied to the configuration read, and the chain read again */
+static void ets(void)
+{
+	struct world w;
+	struct rdiag_chain c;
+
+	load(&w, FX "upstream", FX "dcb-ets0.rec", NULL);
+	run(&w, 106, &c);
+	STATE(c, L_ETS, "broken");
+	EXPECT_STREQ(c.link[L_ETS].finding, "fabric.ets_zero_bw");
+	EXPECT_STREQ(c.link[L_ETS].fix, "dcb ets set dev eth0 tc-bw 0:50 1:50 2:0 3:0 4:0 5:0 6:0 7:0");
+	EXPECT_STREQ(c.verdict, "broken");
+	w.dcb.ets.tc_tx_bw[0] = 50;
+	w.dcb.ets.tc_tx_bw[1] = 50;
+	refixed(&w, 106, c.link[L_ETS].fix, L_ETS);
+	unload(&w);
+
+	load(&w, FX "upstream", FX "dcb-strict0.rec", NULL);
+	run(&w, 106, &c);
+	STATE(c, L_ETS, "broken");
+	EXPECT_STREQ(c.link[L_ETS].finding, "fabric.ets_strict_starve");
+	EXPECT_STREQ(c.link[L_ETS].evidence, "priority 3 is in TC 1 (ets), below TC 0: strict priority, carrying priority 0, which can starve it");
+	EXPECT_STREQ(c.link[L_ETS].fix, "dcb ets set dev eth0 tc-tsa 0:ets tc-bw 0:50 1:50 2:0 3:0 4:0 5:0 6:0 7:0");
+	w.dcb.ets.tc_tsa[0] = 2 /* IEEE_8021QAZ_TSA_ETS */;
+	w.dcb.ets.tc_tx_bw[0] = 50;
+	w.dcb.ets.tc_tx_bw[1] = 50;
+	refixed(&w, 106, c.link[L_ETS].fix, L_ETS);
+	/* RoCE strict too: TC 2 (strict, above it) carries only priority 6, the CNPs' (the
+	 * APP table's DSCP 48): not a finding; with priority 5 there as well it is */
+	w.dcb.ets.tc_tsa[1] = 0;
+	run(&w, 106, &c);
+	STATE(c, L_ETS, "ok");
+	EXPECT_STREQ(c.link[L_ETS].evidence, "priority 3 in TC 1: strict");
+	w.dcb.ets.prio_tc[5] = 2;
+	run(&w, 106, &c);
+	EXPECT_STREQ(c.link[L_ETS].finding, "fabric.ets_strict_starve");
+	EXPECT_STREQ(c.link[L_ETS].evidence, "priority 3 is in TC 1 (strict), below TC 2: strict priority, carrying priority 5, which can starve it");
+	unload(&w);
+}
+
 /* two APP entries for DSCP 26 (5 listed first, the newer): the fix deletes the stray one,
  * never enables PFC on 5; the application's own ToS 0: the fix is its ToS option */
 static void fixes_fix(void)
@@ -293,6 +334,7 @@ int main(void)
 	qos_trees();
 	ofed_ok();
 	upstream();
+	ets();
 	fixes_fix();
 	return tap_done();
 }

@@ -192,17 +192,20 @@ int rdiag_fabric_qos(struct rdiag_fabric *f, const char *ifname, const char *dev
 		     uint32_t port, struct rdiag_fabric_qos *out);
 
 /* ---- the chain: does this port's RoCE traffic ride the lossless, ECN-enabled priority? ----
- * Links in order: tos, dscp, priority, pfc, ecn, cnp, traffic.  Each has its evidence; where
- * it breaks, a finding with a stable id (rdmastat(1) lists them) and the fix. */
+ * Links in order: tos, dscp, priority, pfc, ecn, cnp, traffic, ets (the priority's traffic
+ * class: a bandwidth share, no strict-priority class above it that can starve it).  Each has
+ * its evidence; where it breaks, a finding with a stable id (rdmastat(1) lists them) and the
+ * fix. */
 enum rdiag_link_state {
 	RDIAG_LINK_OK,
 	RDIAG_LINK_BROKEN,
 	RDIAG_LINK_UNKNOWN,	/* could not be decided (no samples, no traffic) */
 	RDIAG_LINK_NA,		/* not available here (no DCB, no OFED sysfs, no debugfs) */
 };
-#define RDIAG_CHAIN_LINKS 7
+#define RDIAG_CHAIN_LINKS 8
 struct rdiag_chain_link {
-	const char *name;	/* "tos", "dscp", "priority", "pfc", "ecn", "cnp", "traffic" */
+	const char *name;	/* "tos", "dscp", "priority", "pfc", "ecn", "cnp", "traffic",
+				 * "ets" */
 	enum rdiag_link_state state;
 	char evidence[256];
 	const char *finding;	/* "fabric.pfc_off" ... when broken, else NULL */

@@ -17,7 +17,7 @@
 #   ecnoff  PFC 3 again, dcb0's ecn/roce_np/enable/3 = 0 (the module's OFED-style files);
 #           then the fix
 #   ok      after those fixes: PFC 3 (and 4, left on dcb0), APP 26:3, ECN on everywhere,
-#           ETS set on dcb0 (capture on dcb1: 71-ok.pcap)
+#           ETS 50/50 with priority 3 in TC 1 on dcb0 (capture on dcb1: 71-ok.pcap)
 # and the independent readers: 71-ok.dcb0.{pfc,app,ets}.json (dcb -j ... show, beside
 # 71-ok.fabric.json), 71-noapp.dcb0.app.json, 71-pfc4.dcb0.pfc.json, 71-ecnoff.ecn (cat
 # of dcb0's ecn/*/enable/3, before and after the fix).  host/71-fabric-chain.sh judges.
@@ -139,9 +139,11 @@ fix ecnoff
 echo "after fix: $(cat /sys/class/net/$X0/ecn/roce_np/enable/$PRIO)" >> "$J-ecnoff.ecn"
 
 log "phase ok"
-# ETS off its defaults on dcb0 (as 70 sets it), so that the comparison is not of defaults
-tap_ok "dcb ets set dev $X0 tc-tsa 0:strict tc-bw 0:0 1:100 prio-tc $PRIO:1" \
-	dcb ets set dev $X0 tc-tsa 0:strict tc-bw 0:0 1:100 prio-tc $PRIO:1
+# ETS off its defaults on dcb0, so that the comparison is not of defaults: priority 3 in TC 1,
+# TC 0 and 1 sharing the bandwidth (a strict TC 0 carrying priority 0 above it would starve
+# it: fabric.ets_strict_starve)
+tap_ok "dcb ets set dev $X0 tc-tsa 1:ets tc-bw 0:50 1:50 prio-tc $PRIO:1" \
+	dcb ets set dev $X0 tc-tsa 1:ets tc-bw 0:50 1:50 prio-tc $PRIO:1
 for w in pfc app ets; do dcb -j $w show dev $X0 > "$J-ok.$X0.$w.json"; done
 cap_start 71-ok $X1
 measure ok traffic top
