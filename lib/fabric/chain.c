@@ -11,6 +11,7 @@
  *   ets      the priority's traffic class: ETS with a share above 0 %, or strict; and no
  *            strict-priority class above it carrying more than the CNPs (one that can
  *            starve it: priority 0, where everything unmapped lands, or any other)
+ *   pause    802.3x (global) pause off where PFC is on (a port has one or the other)
  * A link that cannot be read on this host is "not available here", never "off". */
 #include <errno.h>
 #include <inttypes.h>
@@ -64,9 +65,9 @@ static void broken(struct rdiag_chain_link *l, const char *finding, const char *
 	va_end(ap);
 }
 
-enum { L_TOS, L_DSCP, L_PRIO, L_PFC, L_ECN, L_CNP, L_TRAFFIC, L_ETS };
+enum { L_TOS, L_DSCP, L_PRIO, L_PFC, L_ECN, L_CNP, L_TRAFFIC, L_ETS, L_PAUSE };
 static const char *const link_names[RDIAG_CHAIN_LINKS] = {
-	"tos", "dscp", "priority", "pfc", "ecn", "cnp", "traffic", "ets"
+	"tos", "dscp", "priority", "pfc", "ecn", "cnp", "traffic", "ets", "pause"
 };
 
 /* the priority RoCE's PFC should be on: the lowest PFC-enabled one, else 3 (the usual) */
@@ -577,6 +578,29 @@ static void chain_ets(const struct rdiag_chain_in *in, struct rdiag_chain *c)
 		    rdiag_dcb_tsa_name(d->ets.tc_tsa[tc]) ? rdiag_dcb_tsa_name(d->ets.tc_tsa[tc]) : "?");
 }
 
+static void chain_pause(const struct rdiag_chain_in *in, struct rdiag_chain *c)
+{
+	const struct rdiag_eth_pause *pb = in->pause;
+	const struct rdiag_dcb *d = in->dcb;
+	struct rdiag_chain_link *l;
+	bool pfc = d && d->pfc.present && d->pfc.pfc_en;
+
+	if (pb && pfc && (pb->rx == 1 || pb->tx == 1)) {
+		l = set(c, L_PAUSE, RDIAG_LINK_BROKEN,
+			"802.3x (global) pause rx %s tx %s together with PFC (prio-pfc 0x%02x): a port has one or the other",
+			pb->rx == 1 ? "on" : "off", pb->tx == 1 ? "on" : "off", d->pfc.pfc_en);
+		broken(l, "fabric.pause_with_pfc", "ethtool -A %s %srx off tx off", in->ifname,
+		       pb->autoneg == 1 ? "autoneg off " : "");
+		return;
+	}
+	if (pb && (pb->rx >= 0 || pb->tx >= 0))
+		set(c, L_PAUSE, RDIAG_LINK_OK, "802.3x pause rx %s tx %s%s", pb->rx == 1 ? "on" : "off",
+		    pb->tx == 1 ? "on" : "off", pfc ? ", PFC on" : ", no PFC");
+	else
+		set(c, L_PAUSE, RDIAG_LINK_NA,
+		    "link-level pause not available here");
+}
+
 void rdiag_fabric_chain(const struct rdiag_chain_in *in, struct rdiag_chain *c)
 {
 	int i, nbroken = 0, nok = 0;
@@ -594,6 +618,7 @@ void rdiag_fabric_chain(const struct rdiag_chain_in *in, struct rdiag_chain *c)
 	chain_cnp(in, c);
 	chain_traffic(in, c);
 	chain_ets(in, c);
+	chain_pause(in, c);
 	for (i = 0; i < RDIAG_CHAIN_LINKS; i++) {
 		nbroken += c->link[i].state == RDIAG_LINK_BROKEN;
 		nok += c->link[i].state == RDIAG_LINK_OK && i > L_DSCP;
@@ -607,8 +632,9 @@ int rdiag_fabric_port_chain(const char *ifname, const char *dev, uint32_t port,
 	struct rdiag_fabric *fab;
 	struct rdiag_fabric_qos qos;
 	struct rdiag_chain_in in;
+	struct rdiag_eth_pause pause;
 	struct rdiag_dcb dcb;
-	int dcb_err, r;
+	int dcb_err, pause_err, r;
 
 	if (!ifname || !dev || !out)
 		return -EINVAL;
@@ -616,6 +642,8 @@ int rdiag_fabric_port_chain(const char *ifname, const char *dev, uint32_t port,
 	if (r < 0)
 		return r;
 	dcb_err = rdiag_fabric_dcb(fab, ifname, &dcb);
+	/* 802.3x pause settings (pause with PFC); a driver without them leaves the link n/a */
+	pause_err = rdiag_fabric_pause(fab, ifname, &pause);
 	r = rdiag_fabric_qos(fab, ifname, dev, port, &qos);
 	if (r < 0) {
 		rdiag_fabric_close(fab);
@@ -629,6 +657,7 @@ int rdiag_fabric_port_chain(const char *ifname, const char *dev, uint32_t port,
 	in.dcb = dcb_err ? NULL : &dcb;
 	in.dcb_err = dcb_err;
 	in.qos = &qos;
+	in.pause = pause_err ? NULL : &pause;
 	rdiag_fabric_chain(&in, out);
 	rdiag_fabric_close(fab);
 	return 0;

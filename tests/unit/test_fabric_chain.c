@@ -6,8 +6,8 @@
  * and each way it breaks, with its finding id and fix: no APP entry (priority 0), PFC on
  * the wrong priority, ECN off, the CNP on a lossy queue, trust pcp, the traffic measured on
  * priority 0, and a device without DCB (nothing to check: verdict unknown); ETS (0 % and a
- * starving strict TC), two APP entries for one DSCP and the application's own ToS, each fix
- * applied to what was read and the chain run again. */
+ * starving strict TC), two APP entries for one DSCP, the application's own ToS, and 802.3x
+ * pause with PFC, each fix applied to what was read and the chain run again. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +65,7 @@ static void run(struct world *w, int tos, struct rdiag_chain *c)
 }
 
 #define STATE(c, i, s) EXPECT_STREQ(rdiag_link_state_name((c).link[i].state), s)
-enum { L_PRIO = 2, L_PFC = 3, L_ETS = 7 };
+enum { L_PRIO = 2, L_PFC = 3, L_ETS = 7, L_PAUSE = 8 };
 
 /* the chain's verdict once FIX was applied to the world (the caller changed it) */
 static void refixed(struct world *w, int tos, const char *fix, int link)
@@ -149,10 +149,12 @@ static void ofed_ok(void)
 	EXPECT_STREQ(c.tos_source, "configfs");
 	EXPECT_EQ(c.dscp, 26);
 	EXPECT_EQ(c.prio, 3);
-	for (i = 0; i < RDIAG_CHAIN_LINKS; i++) {
+	for (i = 0; i < RDIAG_CHAIN_LINKS - 1; i++) {
 		STATE(c, i, "ok");
 		EXPECT_TRUE(c.link[i].finding == NULL);
 	}
+	/* no pause settings, and two samples read back to back: no rate to judge */
+	STATE(c, L_PAUSE, "not available");
 	EXPECT_STREQ(c.link[2].evidence, "priority 3 (qos/trust dscp, qos/dscp2prio 26 -> 3)");
 	EXPECT_STREQ(c.link[5].evidence, "CNP priority 6 (np_cnp_prio; np_cnp_dscp 48), a strict TC");
 	EXPECT_EQ(c.prio_packets[3], 10000);	/* rx 5000 + tx 5000 */
@@ -329,6 +331,39 @@ static void fixes_fix(void)
 	unload(&w);
 }
 
+/* 802.3x pause on with PFC: a finding, whose fix (rx off tx off) makes the link ok */
+static void pause_pfc(void)
+{
+	struct world w;
+	struct rdiag_chain c;
+	struct rdiag_eth_pause p = { .autoneg = 0, .rx = 1, .tx = 1 };
+	struct rdiag_chain_in in;
+
+	load(&w, FX "upstream", FX "dcb-pfc3.rec", NULL);
+	memset(&in, 0, sizeof(in));
+	in.ifname = "eth0";
+	in.tos = 106;
+	in.dcb = &w.dcb;
+	in.qos = &w.qos;
+	in.pause = &p;
+	rdiag_fabric_chain(&in, &c);
+	STATE(c, L_PAUSE, "broken");
+	EXPECT_STREQ(c.link[L_PAUSE].finding, "fabric.pause_with_pfc");
+	EXPECT_STREQ(c.link[L_PAUSE].fix, "ethtool -A eth0 rx off tx off");
+	EXPECT_STREQ(c.verdict, "broken");
+	p.rx = p.tx = 0;
+	rdiag_fabric_chain(&in, &c);
+	STATE(c, L_PAUSE, "ok");
+	EXPECT_STREQ(c.link[L_PAUSE].evidence, "802.3x pause rx off tx off, PFC on");
+	EXPECT_STREQ(c.verdict, "ok");
+	/* global pause alone (no PFC anywhere) is no finding of this link */
+	p.rx = p.tx = 1;
+	w.dcb.pfc.pfc_en = 0;
+	rdiag_fabric_chain(&in, &c);
+	STATE(c, L_PAUSE, "ok");
+	unload(&w);
+}
+
 int main(void)
 {
 	qos_trees();
@@ -336,5 +371,6 @@ int main(void)
 	upstream();
 	ets();
 	fixes_fix();
+	pause_pfc();
 	return tap_done();
 }

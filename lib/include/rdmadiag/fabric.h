@@ -193,19 +193,19 @@ int rdiag_fabric_qos(struct rdiag_fabric *f, const char *ifname, const char *dev
 
 /* ---- the chain: does this port's RoCE traffic ride the lossless, ECN-enabled priority? ----
  * Links in order: tos, dscp, priority, pfc, ecn, cnp, traffic, ets (the priority's traffic
- * class: a bandwidth share, no strict-priority class above it that can starve it).  Each has
- * its evidence; where it breaks, a finding with a stable id (rdmastat(1) lists them) and the
- * fix. */
+ * class: a bandwidth share, no strict-priority class above it that can starve it), pause
+ * (802.3x pause not on together with PFC).  Each has its evidence; where it
+ * breaks, a finding with a stable id (rdmastat(1) lists them) and the fix. */
 enum rdiag_link_state {
 	RDIAG_LINK_OK,
 	RDIAG_LINK_BROKEN,
 	RDIAG_LINK_UNKNOWN,	/* could not be decided (no samples, no traffic) */
 	RDIAG_LINK_NA,		/* not available here (no DCB, no OFED sysfs, no debugfs) */
 };
-#define RDIAG_CHAIN_LINKS 8
+#define RDIAG_CHAIN_LINKS 9
 struct rdiag_chain_link {
 	const char *name;	/* "tos", "dscp", "priority", "pfc", "ecn", "cnp", "traffic",
-				 * "ets" */
+				 * "ets", "pause" */
 	enum rdiag_link_state state;
 	char evidence[256];
 	const char *finding;	/* "fabric.pfc_off" ... when broken, else NULL */
@@ -220,6 +220,8 @@ struct rdiag_chain_in {
 	int dcb_err;		/* rdiag_fabric_dcb's result */
 	const struct rdiag_fabric_qos *qos;
 	const struct rdiag_ethstats *before, *after;	/* two samples, or NULL */
+	/* link-level pause (rdiag_fabric_pause) now, NULL when not read */
+	const struct rdiag_eth_pause *pause;
 };
 struct rdiag_chain {
 	int tos, dscp, prio;	/* -1 unknown */

@@ -17,7 +17,8 @@
 #   ecnoff  PFC 3 again, dcb0's ecn/roce_np/enable/3 = 0 (the module's OFED-style files);
 #           then the fix
 #   ok      after those fixes: PFC 3 (and 4, left on dcb0), APP 26:3, ECN on everywhere,
-#           ETS 50/50 with priority 3 in TC 1 on dcb0 (capture on dcb1: 71-ok.pcap)
+#           ETS 50/50 with priority 3 in TC 1 on dcb0 (capture on dcb1: 71-ok.pcap); 802.3x
+#           pause off on both ends from the start
 # and the independent readers: 71-ok.dcb0.{pfc,app,ets}.json (dcb -j ... show, beside
 # 71-ok.fabric.json), 71-noapp.dcb0.app.json, 71-pfc4.dcb0.pfc.json, 71-ecnoff.ecn (cat
 # of dcb0's ecn/*/enable/3, before and after the fix).  host/71-fabric-chain.sh judges.
@@ -102,6 +103,10 @@ cfs_tos() {
 	done
 }
 tap_ok "rdma_cm configfs default_roce_tos $TOS on $R0 and $R1" cfs_tos
+# 802.3x pause off on both ends, as with PFC on a NIC (on together they are a finding of
+# their own, fabric.pause_with_pfc)
+tap_ok "ethtool -A rx off tx off on both ends (PFC follows)" \
+	sh -c "ethtool -A $X0 rx off tx off && ethtool -A $X1 rx off tx off"
 tap_eq "the module has OFED's ECN files, every priority on (dcb0 roce_np/enable/3, dcb1 roce_rp/enable/7)" \
 	"1 1" "$(cat /sys/class/net/$X0/ecn/roce_np/enable/3 /sys/class/net/$X1/ecn/roce_rp/enable/7 | tr '\n' ' ' | sed 's/ $//')"
 if echo 2 > /sys/class/net/$X0/ecn/roce_np/enable/3 2>/dev/null; then
