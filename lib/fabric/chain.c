@@ -11,7 +11,9 @@
  *   ets      the priority's traffic class: ETS with a share above 0 %, or strict; and no
  *            strict-priority class above it carrying more than the CNPs (one that can
  *            starve it: priority 0, where everything unmapped lands, or any other)
- *   pause    802.3x (global) pause off where PFC is on (a port has one or the other)
+ *   pause    802.3x (global) pause off where PFC is on (a port has one or the other); no
+ *            driver pause-storm counter moved, PFC and link-level pause rates and the time
+ *            paused under their thresholds between two samples
  * A link that cannot be read on this host is "not available here", never "off". */
 #include <errno.h>
 #include <inttypes.h>
@@ -578,11 +580,123 @@ static void chain_ets(const struct rdiag_chain_in *in, struct rdiag_chain *c)
 		    rdiag_dcb_tsa_name(d->ets.tc_tsa[tc]) ? rdiag_dcb_tsa_name(d->ets.tc_tsa[tc]) : "?");
 }
 
+/* the delta of every statistic of concept CONCEPT between the samples, per priority
+ * (prio -1 for those not per priority) and direction: the largest, its priority and
+ * direction; -1 when the driver has none */
+static int64_t max_delta(const struct rdiag_ethstats *a, const struct rdiag_ethstats *b,
+			 const char *concept, int *prio, const char **dir)
+{
+	int64_t best = -1;
+	size_t i;
+	int p;
+
+	for (i = 0; i < rdiag_ethstats_count(b); i++) {
+		const char *name = rdiag_ethstats_name(b, i);
+		const struct rdiag_eth_catalog_entry *e =
+			rdiag_eth_catalog_lookup(rdiag_ethstats_driver(b), name, &p);
+		uint64_t va, vb = rdiag_ethstats_value(b, i);
+		int64_t dlt;
+
+		if (!e || strcmp(e->concept, concept) || rdiag_ethstats_find(a, name, &va) < 0)
+			continue;
+		dlt = vb >= va ? (int64_t)(vb - va) : 0;
+		if (dlt > best) {
+			best = dlt;
+			*prio = p;
+			*dir = e->dir;
+		}
+	}
+	return best;
+}
+
+static const char *dir_word(const char *dir)
+{
+	return !strcmp(dir, "rx") ? "received" : "sent";
+}
+
+/* the pause frames and time between the samples against the thresholds: true when a
+ * finding was set */
+static bool pause_rates(const struct rdiag_chain_in *in, struct rdiag_chain *c, char *ok,
+			size_t oklen)
+{
+	const struct rdiag_ethstats *a = in->before, *b = in->after;
+	double max = in->pause_max_per_s > 0 ? in->pause_max_per_s : RDIAG_PAUSE_MAX_PER_S;
+	double tmax = in->pause_time_max > 0 ? in->pause_time_max : RDIAG_PAUSE_TIME_MAX;
+	const struct rdiag_eth_pause *pa = in->pause_before, *pb = in->pause;
+	struct rdiag_chain_link *l;
+	const char *dir = "rx";
+	double secs = 0;
+	int64_t n;
+	int p = -1;
+
+	if (a && b)
+		secs = (double)(rdiag_ethstats_time_ns(b) - rdiag_ethstats_time_ns(a)) / 1e9;
+	/* a rate over less than 10 ms (two reads back to back) says nothing about a storm */
+	if (secs < 0.01)
+		secs = 0;
+	if (secs > 0 && (n = max_delta(a, b, "pause_storm", &p, &dir)) > 0) {
+		l = set(c, L_PAUSE, RDIAG_LINK_BROKEN,
+			"the driver's pause-storm counter moved: +%" PRId64 " over %.2f s", n, secs);
+		broken(l, "fabric.pause_storm",
+		       "a receiver stopped draining (the port paused its peer until the storm watchdog fired): find the stuck host or queue behind %s",
+		       in->ifname);
+		return true;
+	}
+	if (secs > 0 && (n = max_delta(a, b, "prio_pause", &p, &dir)) >= 0) {
+		if ((double)n / secs > max) {
+			l = set(c, L_PAUSE, RDIAG_LINK_BROKEN,
+				"priority %d: %.0f PFC pause frames/s %s over %.2f s (+%" PRId64 "; the threshold is %.0f/s)",
+				p, (double)n / secs, dir_word(dir), secs, n, max);
+			if (!strcmp(dir, "rx"))
+				broken(l, "fabric.pause_rate",
+				       "the peer keeps pausing priority %d of %s: its egress toward this host is congested or a receiver behind it does not drain (a threshold: rdmastat fabric --pause-max)",
+				       p, in->ifname);
+			else
+				broken(l, "fabric.pause_rate",
+				       "%s keeps pausing its peer on priority %d: a receiver on this host does not drain (PCIe, CPU, an RNR loop; a threshold: rdmastat fabric --pause-max)",
+				       in->ifname, p);
+			return true;
+		}
+		snprintf(ok, oklen, "at most %.0f PFC pause frames/s on a priority over %.2f s (threshold %.0f/s)",
+			 (double)n / secs, secs, max);
+	}
+	if (secs > 0 && (n = max_delta(a, b, "prio_pause_duration", &p, &dir)) >= 0 &&
+	    (double)n / 1e6 / secs > tmax) {
+		l = set(c, L_PAUSE, RDIAG_LINK_BROKEN,
+			"priority %d was paused (%s) %.0f %% of %.2f s (the threshold is %.0f %%)",
+			p, dir, 100.0 * (double)n / 1e6 / secs, secs, 100.0 * tmax);
+		broken(l, "fabric.pause_time",
+		       "priority %d of %s spends its time paused: find the congested or stuck receiver (a threshold: rdmastat fabric --pause-time-max)",
+		       p, in->ifname);
+		return true;
+	}
+	if (pa && pb && pb->time_ns >= pa->time_ns + 10000000) {
+		double s2 = (double)(pb->time_ns - pa->time_ns) / 1e9;
+		uint64_t rx = pa->has_rx_frames && pb->has_rx_frames && pb->rx_frames >= pa->rx_frames ?
+			pb->rx_frames - pa->rx_frames : 0;
+		uint64_t tx = pa->has_tx_frames && pb->has_tx_frames && pb->tx_frames >= pa->tx_frames ?
+			pb->tx_frames - pa->tx_frames : 0;
+		uint64_t m = rx > tx ? rx : tx;
+
+		if ((double)m / s2 > max) {
+			l = set(c, L_PAUSE, RDIAG_LINK_BROKEN,
+				"%.0f link-level (802.3x) pause frames/s %s over %.2f s (the threshold is %.0f/s)",
+				(double)m / s2, rx >= tx ? "received" : "sent", s2, max);
+			broken(l, "fabric.pause_rate",
+			       "find the congested or stuck receiver on the %s side of %s (a threshold: rdmastat fabric --pause-max)",
+			       rx >= tx ? "peer's" : "this host's", in->ifname);
+			return true;
+		}
+	}
+	return false;
+}
+
 static void chain_pause(const struct rdiag_chain_in *in, struct rdiag_chain *c)
 {
 	const struct rdiag_eth_pause *pb = in->pause;
 	const struct rdiag_dcb *d = in->dcb;
 	struct rdiag_chain_link *l;
+	char ok[160] = "";
 	bool pfc = d && d->pfc.present && d->pfc.pfc_en;
 
 	if (pb && pfc && (pb->rx == 1 || pb->tx == 1)) {
@@ -593,12 +707,17 @@ static void chain_pause(const struct rdiag_chain_in *in, struct rdiag_chain *c)
 		       pb->autoneg == 1 ? "autoneg off " : "");
 		return;
 	}
-	if (pb && (pb->rx >= 0 || pb->tx >= 0))
+	if (pause_rates(in, c, ok, sizeof(ok)))
+		return;
+	if (ok[0])
+		set(c, L_PAUSE, RDIAG_LINK_OK, "%s%s", ok,
+		    pb && pfc ? "; 802.3x pause off" : "");
+	else if (pb && (pb->rx >= 0 || pb->tx >= 0))
 		set(c, L_PAUSE, RDIAG_LINK_OK, "802.3x pause rx %s tx %s%s", pb->rx == 1 ? "on" : "off",
 		    pb->tx == 1 ? "on" : "off", pfc ? ", PFC on" : ", no PFC");
 	else
 		set(c, L_PAUSE, RDIAG_LINK_NA,
-		    "link-level pause not available here");
+		    "link-level pause not available here, and no pause counters between two samples");
 }
 
 void rdiag_fabric_chain(const struct rdiag_chain_in *in, struct rdiag_chain *c)

@@ -38,7 +38,7 @@ ecn ok null
 cnp ok null
 traffic ok null
 ets ok null
-pause not available null"
+pause ok null"
 }
 
 @test "the DCB objects carry iproute2 dcb's JSON keys and the reply's values" {
@@ -239,4 +239,48 @@ withpause() {
 	# the application's option set to 106: the chain holds
 	run upstream rdmastat fabric --tos 106
 	assert_success
+}
+
+@test "pause storm: 10000 PFC frames/s on priority 3 is a finding (default 1000/s); --pause-max raises it" {
+	ETH=eth-storm.txt run --separate-stderr ofed rdmastat fabric -i 0.05 -j
+	assert_failure 1
+	run jq -r '.[0].chain | "\(.verdict) \(.links[] | select(.name == "pause") | "\(.state) \(.finding)")"' <<< "$output"
+	assert_output "broken broken fabric.pause_rate"
+	ETH=eth-storm.txt run ofed rdmastat fabric -i 0.05
+	assert_output --regexp '    pause     broken        priority 3: [0-9]+ PFC pause frames/s received over 0\.[0-9]+ s \(\+500; the threshold is 1000/s\) \[fabric\.pause_rate\]'
+	ETH=eth-storm.txt run ofed rdmastat fabric -i 0.05 --pause-max 1000000 -j
+	assert_success
+	run jq -r '.[0].chain.links[] | select(.name == "pause") | .state' <<< "$output"
+	assert_output ok
+	# 12 frames in the interval: under the default
+	run ofed rdmastat fabric -i 0.05
+	assert_success
+	assert_output --regexp '    pause     ok            at most [0-9]+ PFC pause frames/s on a priority over 0\.[0-9]+ s \(threshold 1000/s\)'
+}
+
+@test "pause storm: the driver's storm counter, and the time paused (--pause-time-max)" {
+	ETH=eth-storm-events.txt run ofed rdmastat fabric -i 0.05 -j
+	assert_failure 1
+	run jq -r '.[0].chain.links[] | select(.name == "pause") | "\(.finding) \(.evidence)"' <<< "$output"
+	assert_output --regexp '^fabric\.pause_storm the driver.s pause-storm counter moved: \+1 over 0\.[0-9]+ s$'
+	ETH=eth-pausetime.txt run ofed rdmastat fabric -i 0.05 -j
+	assert_failure 1
+	run jq -r '.[0].chain.links[] | select(.name == "pause") | .finding' <<< "$output"
+	assert_output fabric.pause_time
+	ETH=eth-pausetime.txt run ofed rdmastat fabric -i 0.05 --pause-time-max 100 -j
+	assert_success
+}
+
+@test "--pause-max and --pause-time-max: a number above 0 (time: to 100), fabric only" {
+	run ofed rdmastat fabric --pause-max 0
+	assert_failure 2
+	assert_output --partial "rdmastat: invalid pause rate '0' (frames per second, above 0)"
+	run ofed rdmastat fabric --pause-time-max 101
+	assert_failure 2
+	assert_output --partial "rdmastat: invalid pause time '101' (percent, above 0 to 100)"
+	run ofed rdmastat fabric --pause-max x
+	assert_failure 2
+	run ofed rdmastat --pause-max 10
+	assert_failure 2
+	assert_output --partial "rdmastat: --pause-max and --pause-time-max apply to 'fabric' only"
 }
