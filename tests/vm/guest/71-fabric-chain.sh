@@ -29,7 +29,6 @@ TOS=106 PRIO=3 PORT=7181 MSGS=10 IVAL=0.5
 # them (CI: 3 tries, each "read dcb0 2 times before it stopped"); at 3 s it always does
 TOPIVAL=3
 J=$OUT/71
-C=/sys/kernel/config
 have rdmastat && have rdmadoctor || { tap_fail "rdmastat and rdmadoctor are in the image"; exit 0; }
 
 # save FILE CMD...: CMD's stdout into $J-FILE, its exit status into $J-FILE.rc
@@ -85,24 +84,12 @@ fix() {
 	echo "$cmd" > "$J-$1.fixcmd"
 	tap_ok "$1: the fix rdmastat gives for $R0 runs: $(echo $cmd)" sh -c "$cmd"
 }
-undo() {
-	rdma link delete $R0 2>/dev/null; rdma link delete $R1 2>/dev/null
-	rmdir $C/rdma_cm/$R0 $C/rdma_cm/$R1 2>/dev/null
-	modprobe -r rdmadiag_dcbdev 2>/dev/null
-	return 0
-}
+undo() { dcbdev_undo; }
 
 dmesg_n0=$(dmesg | wc -l)
 tap_ok "the rdmadiag_dcbdev test module loads" modprobe rdmadiag_dcbdev || exit 0
 tap_ok "rxe on both ends ($R0 on $X0, $R1 on $X1), ports ACTIVE" dcbdev_pair_up || { undo; exit 0; }
-cfs_tos() {
-	local d
-	grep -q " $C configfs" /proc/mounts || mount -t configfs none $C || return 1
-	for d in $R0 $R1; do
-		mkdir -p $C/rdma_cm/$d && echo $TOS > $C/rdma_cm/$d/ports/1/default_roce_tos || return 1
-	done
-}
-tap_ok "rdma_cm configfs default_roce_tos $TOS on $R0 and $R1" cfs_tos
+tap_ok "rdma_cm configfs default_roce_tos $TOS on $R0 and $R1" dcbdev_cfs_tos
 # 802.3x pause off on both ends, as with PFC on a NIC (on together they are a finding of
 # their own, fabric.pause_with_pfc)
 tap_ok "ethtool -A rx off tx off on both ends (PFC follows)" \
@@ -167,6 +154,4 @@ done
 log "undo"
 undo
 tap_check "the module unloads (its ecn/ directories with it)" [ ! -e /sys/class/net/$X0 ]
-dmesg | tail -n +$((dmesg_n0 + 1)) | grep -E "WARNING:|BUG:|Oops|Call Trace|refcount|kobject" > /tmp/71.dmesg
-tap_check "the kernel logged no warning, bug, oops or kobject complaint" [ ! -s /tmp/71.dmesg ] ||
-	cat /tmp/71.dmesg >&2
+dmesg_clean "$dmesg_n0"
