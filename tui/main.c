@@ -39,6 +39,9 @@ struct opts {
 	const char *nl_record;
 };
 
+/* --pause-max: PFC pause frames/s on one priority that the Fabric screen calls a storm */
+static double pause_max = RDIAG_PAUSE_MAX_PER_S;
+
 static void usage(void)
 {
 	printf("Usage: rdmatop [OPTIONS]\n"
@@ -52,6 +55,8 @@ static void usage(void)
 	       "                           fabric (per-priority Ethernet rates of each port)\n"
 	       "      --source SRC         auto (default), netlink or sysfs\n"
 	       "      --thresholds FILE    threshold rules (same format as rdmastat)\n"
+	       "      --pause-max N        PFC pause frames/s on a priority that the Fabric\n"
+	       "                           screen calls a storm (default 1000)\n"
 	       "      --sysfs-root DIR     read sysfs under DIR (also RDMADIAG_SYSFS_ROOT)\n"
 	       "      --nl-record FILE     record the netlink exchanges (replay: RDMADIAG_NL_REPLAY)\n"
 	       "  -h, --help               this help\n"
@@ -66,7 +71,8 @@ static void usage(void)
 
 static void parse(int argc, char **argv, struct opts *o)
 {
-	enum { OPT_SOURCE = 256, OPT_THRESH, OPT_ROOT, OPT_RECORD, OPT_VERSION, OPT_SCREEN };
+	enum { OPT_SOURCE = 256, OPT_THRESH, OPT_ROOT, OPT_RECORD, OPT_VERSION, OPT_SCREEN,
+	       OPT_PAUSE_MAX };
 	static const struct option lo[] = {
 		{ "delay", required_argument, NULL, 'd' },
 		{ "iterations", required_argument, NULL, 'n' },
@@ -75,6 +81,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		{ "screen", required_argument, NULL, OPT_SCREEN },
 		{ "source", required_argument, NULL, OPT_SOURCE },
 		{ "thresholds", required_argument, NULL, OPT_THRESH },
+		{ "pause-max", required_argument, NULL, OPT_PAUSE_MAX },
 		{ "sysfs-root", required_argument, NULL, OPT_ROOT },
 		{ "nl-record", required_argument, NULL, OPT_RECORD },
 		{ "help", no_argument, NULL, 'h' },
@@ -123,6 +130,16 @@ static void parse(int argc, char **argv, struct opts *o)
 		case OPT_THRESH:
 			o->thresholds = optarg;
 			break;
+		case OPT_PAUSE_MAX: {
+			char *end;
+
+			errno = 0;
+			pause_max = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(pause_max > 0) || pause_max > 1e12)
+				tool_usage_error("invalid pause rate '%s' (frames per second, above 0)",
+						 optarg);
+			break;
+		}
 		case OPT_RECORD:
 			o->nl_record = optarg;
 			break;
@@ -181,6 +198,7 @@ static void frame_info(struct rt_frame_info *fi, const char *host, double interv
 	fi->wall = now.tv_sec;
 	fi->wall_nsec = (uint32_t)now.tv_nsec;
 	fi->th = th;
+	fi->pause_max = pause_max;
 }
 
 /* no RDMA device to watch is an environment error, one line and exit 2, as in the other tools
@@ -266,9 +284,9 @@ static int run_batch(const struct opts *o, struct rt_collector *col, struct rt_m
 			warned = true;
 		}
 		frame_info(&fi, host, o->interval, th);
-		if (o->fabric)
-			rt_view_batch_fabric(out, m, &fi);
-		else
+		if (o->fabric && rt_view_batch_fabric(out, m, &fi))
+			breached = true;
+		else if (!o->fabric)
 			rt_view_batch_frame(out, m, &fi);
 		/* a frame is out when it is complete, as top -b does: whoever reads a pipe or
 		 * follows a file sees each refresh then, not when a stdio buffer fills */

@@ -24,6 +24,7 @@ struct rt_frame_info {
 	double collecting_s;		/* ... for this long ... */
 	const char *collecting_dev;	/* ... reading this device */
 	const struct rt_thresholds *th;
+	double pause_max;		/* --pause-max: a priority's pause frames/s that are a storm */
 };
 
 /* the smallest terminal the screens are drawn in; below it one line asks for room */

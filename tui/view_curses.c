@@ -335,7 +335,7 @@ static void draw_cms(struct rt_model *m, struct rt_ui *ui)
 }
 
 /* the Fabric screen: the selected port's netdev, one row per priority, a moving one bold */
-static void draw_fabric(struct rt_model *m, struct rt_ui *ui)
+static void draw_fabric(struct rt_model *m, struct rt_ui *ui, const struct rt_frame_info *fi)
 {
 	struct rt_layout l;
 	char cells[FC__N][RT_CELL], line[1024];
@@ -357,6 +357,9 @@ static void draw_fabric(struct rt_model *m, struct rt_ui *ui)
 		put(HEAD_ROWS + prio, 0, rt_row(&l, cells, line, sizeof(line)),
 		    p->gone ? a_gone() : rt_fab_moving(p->eth, prio) ? A_BOLD : A_NORMAL, true);
 	}
+	if (HEAD_ROWS + prio < LINES - FOOT_ROWS &&
+	    rt_fab_storm(p->eth, fi->pause_max, line, sizeof(line)))
+		put(HEAD_ROWS + prio, 0, line, A_BOLD | A_REVERSE, false);
 }
 
 static const char *const help_lines[] = {
@@ -441,7 +444,7 @@ void rt_view_curses_draw(struct rt_model *m, struct rt_ui *ui, const struct rt_f
 	case RT_SCR_DETAIL: draw_detail(m, ui, status, sizeof(status)); break;
 	case RT_SCR_QPS: draw_qps(m, ui); break;
 	case RT_SCR_CM: draw_cms(m, ui); break;
-	case RT_SCR_FABRIC: draw_fabric(m, ui); break;
+	case RT_SCR_FABRIC: draw_fabric(m, ui, fi); break;
 	case RT_SCR_HELP: draw_help(ui); break;
 	case RT_SCR__N: break;
 	}

@@ -56,6 +56,33 @@ bool rt_fab_moving(const struct rt_eth *e, int prio)
 	return false;
 }
 
+bool rt_fab_storm(const struct rt_eth *e, double max, char *buf, size_t len)
+{
+	static const enum rt_eth_stat dirs[] = { RT_ES_RX_PAUSE, RT_ES_TX_PAUSE };
+	const struct rt_eth_val *worst = NULL;
+	enum rt_eth_stat wd = RT_ES_RX_PAUSE;
+	char b[RT_CELL];
+	int prio, wp = 0;
+	size_t k;
+
+	for (prio = 0; prio < RDIAG_DCB_PRIOS; prio++)
+		for (k = 0; k < sizeof(dirs) / sizeof(dirs[0]); k++) {
+			const struct rt_eth_val *v = &e->prio[prio][dirs[k]];
+
+			if (e->have[dirs[k]] && v->valid && (!worst || v->rate > worst->rate)) {
+				worst = v;
+				wp = prio;
+				wd = dirs[k];
+			}
+		}
+	if (!worst || !(worst->rate > max))
+		return false;
+	snprintf(buf, len, "pause storm: priority %d %s %s PFC pause frames/s (the threshold is %.0f/s, --pause-max) [fabric.pause_rate]",
+		 wp, wd == RT_ES_RX_PAUSE ? "received" : "sent",
+		 rt_fmt_si(b, sizeof(b), worst->rate), max);
+	return true;
+}
+
 const char *rt_fab_title(const struct rt_port *p, char *buf, size_t len)
 {
 	if (!p)
@@ -71,7 +98,7 @@ const char *rt_fab_title(const struct rt_port *p, char *buf, size_t len)
 }
 
 /* batch: every port that has per-priority statistics, by name; a line when none has */
-void rt_view_batch_fabric(struct out *o, const struct rt_model *m,
+bool rt_view_batch_fabric(struct out *o, const struct rt_model *m,
 			  const struct rt_frame_info *fi)
 {
 	struct rt_layout l;
@@ -79,6 +106,7 @@ void rt_view_batch_fabric(struct out *o, const struct rt_model *m,
 	size_t idx_buf[256], *idx = idx_buf, n, i;
 	int prio;
 	unsigned done = 0;
+	bool storm = false;
 
 	out_text(o, "%s\n", rt_view_header(m, fi, line, sizeof(line)));
 	if (m->nports > sizeof(idx_buf) / sizeof(idx_buf[0]))
@@ -102,6 +130,10 @@ void rt_view_batch_fabric(struct out *o, const struct rt_model *m,
 			rt_fab_cells(p->eth, prio, cells);
 			out_text(o, "%s\n", rt_row(&l, cells, line, sizeof(line)));
 		}
+		if (rt_fab_storm(p->eth, fi->pause_max, line, sizeof(line))) {
+			out_text(o, "%s\n", line);
+			storm = true;
+		}
 		done++;
 	}
 	if (!done)
@@ -109,4 +141,5 @@ void rt_view_batch_fabric(struct out *o, const struct rt_model *m,
 	out_text(o, "\n");
 	if (idx != idx_buf)
 		free(idx);
+	return storm;
 }

@@ -17,8 +17,12 @@ void rt_fab_cells(const struct rt_eth *e, int prio, char cells[FC__N][RT_CELL]);
 bool rt_fab_moving(const struct rt_eth *e, int prio);
 /* the screen's title line for port p (NULL: none selected) */
 const char *rt_fab_title(const struct rt_port *p, char *buf, size_t len);
-/* batch: one frame of the Fabric screen, every port with per-priority statistics */
-void rt_view_batch_fabric(struct out *o, const struct rt_model *m,
+/* the priority with the most PFC pause frames per second received or sent, when that is
+ * above max (a storm, lib/fabric's fabric.pause_rate): its line into buf, true */
+bool rt_fab_storm(const struct rt_eth *e, double max, char *buf, size_t len);
+/* batch: one frame of the Fabric screen, every port with per-priority statistics; true
+ * when a port's pause was a storm (a finding: exit 1) */
+bool rt_view_batch_fabric(struct out *o, const struct rt_model *m,
 			  const struct rt_frame_info *fi);
 
 #endif

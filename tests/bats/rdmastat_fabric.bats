@@ -36,7 +36,9 @@ priority ok null
 pfc ok null
 ecn ok null
 cnp ok null
-traffic ok null"
+traffic ok null
+ets ok null
+pause ok null"
 }
 
 @test "the DCB objects carry iproute2 dcb's JSON keys and the reply's values" {
@@ -150,13 +152,14 @@ withpause() {
 }
 
 @test "pause: ethtool netlink's settings and 802.3x frames, ethtool's JSON keys; -i gives the deltas" {
+	# rx and tx pause on with PFC on 3: the pause link's finding, exit 1
 	run --separate-stderr withpause pause-stats.rec rdmastat fabric --tos 106 -j
-	assert_success
+	assert_failure 1
 	[ -z "$stderr" ]
 	run jq -c '.[0].pause' <<< "$output"
 	assert_output '{"autonegotiate":false,"rx":true,"tx":true,"tx_pause_frames":5,"rx_pause_frames":12}'
 	run withpause pause-stats.rec rdmastat fabric --tos 106 -i 0.05 -j
-	assert_success
+	assert_failure 1
 	run jq -c '.[0].pause | [.tx_pause_frames, .rx_pause_frames, .interval.tx_pause_frames, .interval.rx_pause_frames, (.interval.rx_pause_frames_per_s > 0)]' <<< "$output"
 	assert_output '[9,112,4,100,true]'
 	run withpause pause-stats.rec rdmastat fabric --tos 106 -i 0.05
@@ -182,11 +185,11 @@ withpause() {
 
 @test "pause: a kernel before 5.10 refuses the statistics flag: the settings, and why no frames" {
 	run withpause pause-kernel-5.9.rec rdmastat fabric --tos 106 -j
-	assert_success
+	assert_failure 1
 	run jq -c '.[0].pause' <<< "$output"
 	assert_output '{"autonegotiate":true,"rx":true,"tx":false}'
 	run --separate-stderr withpause pause-kernel-5.9.rec rdmastat fabric --tos 106
-	assert_success
+	assert_failure 1
 	[ -z "$stderr" ]
 	assert_output --partial "  pause autoneg on rx on tx off frames: not available here (this kernel's ethtool netlink has no pause statistics: Linux 5.10 added them)"
 }
@@ -200,5 +203,84 @@ withpause() {
 	run --separate-stderr upstream rdmastat fabric --tos 106
 	assert_success
 	[ -z "$stderr" ]
-	refute_output --partial 'pause'
+	refute_output --regexp '(^|
+)  pause'
+	assert_output --partial '    pause     not available link-level pause not available here'
+}
+
+@test "ets: RoCE's TC at 0 % of the bandwidth, or below a strict TC carrying priority 0: a finding with its fix, exit 1" {
+	REC=dcb-ets0.rec run --separate-stderr upstream rdmastat fabric --tos 106 -j
+	assert_failure 1
+	run jq -r '.[0].chain | "\(.verdict) \(.links[] | select(.name == "ets") | "\(.state) \(.finding) \(.fix)")"' <<< "$output"
+	assert_output "broken broken fabric.ets_zero_bw dcb ets set dev eth0 tc-bw 0:50 1:50 2:0 3:0 4:0 5:0 6:0 7:0"
+	REC=dcb-strict0.rec run upstream rdmastat fabric --tos 106
+	assert_failure 1
+	assert_output --partial '    ets       broken        priority 3 is in TC 1 (ets), below TC 0: strict priority, carrying priority 0, which can starve it [fabric.ets_strict_starve]
+              fix: dcb ets set dev eth0 tc-tsa 0:ets tc-bw 0:50 1:50 2:0 3:0 4:0 5:0 6:0 7:0'
+	# the CNPs' priority 6 alone on a strict TC (dcb-pfc3.rec's TC 2) is no finding
+	run upstream rdmastat fabric --tos 106
+	assert_success
+	assert_output --partial '    ets       ok            priority 3 in TC 1: ETS 50 %, no strict TC above it but the CNP'"'"'s'
+}
+
+@test "two APP entries for RoCE's DSCP: the fix deletes the stray one, not PFC on it" {
+	REC=dcb-dscp2.rec run upstream rdmastat fabric --tos 106 -j
+	assert_failure 1
+	run jq -r '.[0].chain | "\(.priority) \(.links[] | select(.state == "broken") | "\(.name) \(.finding) \(.fix)")"' <<< "$output"
+	assert_output "3 priority fabric.dscp_multiple dcb app del dev eth0 dscp-prio 26:5 (keeps dscp-prio 26:3, the priority with PFC)"
+}
+
+@test "--tos 0 (the application's own ToS): the fix is its ToS option, not configfs, which it overrides" {
+	run upstream rdmastat fabric --tos 0 -j
+	assert_failure 1
+	run jq -r '.[0].chain.links[] | select(.name == "priority") | .fix' <<< "$output"
+	assert_output --partial "ToS 106 in the application's own option (ucmatose -t 106"
+	refute_output --partial 'echo 106 >'
+	# the application's option set to 106: the chain holds
+	run upstream rdmastat fabric --tos 106
+	assert_success
+}
+
+@test "pause storm: 10000 PFC frames/s on priority 3 is a finding (default 1000/s); --pause-max raises it" {
+	ETH=eth-storm.txt run --separate-stderr ofed rdmastat fabric -i 0.05 -j
+	assert_failure 1
+	run jq -r '.[0].chain | "\(.verdict) \(.links[] | select(.name == "pause") | "\(.state) \(.finding)")"' <<< "$output"
+	assert_output "broken broken fabric.pause_rate"
+	ETH=eth-storm.txt run ofed rdmastat fabric -i 0.05
+	assert_output --regexp '    pause     broken        priority 3: [0-9]+ PFC pause frames/s received over 0\.[0-9]+ s \(\+500; the threshold is 1000/s\) \[fabric\.pause_rate\]'
+	ETH=eth-storm.txt run ofed rdmastat fabric -i 0.05 --pause-max 1000000 -j
+	assert_success
+	run jq -r '.[0].chain.links[] | select(.name == "pause") | .state' <<< "$output"
+	assert_output ok
+	# 12 frames in the interval: under the default
+	run ofed rdmastat fabric -i 0.05
+	assert_success
+	assert_output --regexp '    pause     ok            at most [0-9]+ PFC pause frames/s on a priority over 0\.[0-9]+ s \(threshold 1000/s\)'
+}
+
+@test "pause storm: the driver's storm counter, and the time paused (--pause-time-max)" {
+	ETH=eth-storm-events.txt run ofed rdmastat fabric -i 0.05 -j
+	assert_failure 1
+	run jq -r '.[0].chain.links[] | select(.name == "pause") | "\(.finding) \(.evidence)"' <<< "$output"
+	assert_output --regexp '^fabric\.pause_storm the driver.s pause-storm counter moved: \+1 over 0\.[0-9]+ s$'
+	ETH=eth-pausetime.txt run ofed rdmastat fabric -i 0.05 -j
+	assert_failure 1
+	run jq -r '.[0].chain.links[] | select(.name == "pause") | .finding' <<< "$output"
+	assert_output fabric.pause_time
+	ETH=eth-pausetime.txt run ofed rdmastat fabric -i 0.05 --pause-time-max 100 -j
+	assert_success
+}
+
+@test "--pause-max and --pause-time-max: a number above 0 (time: to 100), fabric only" {
+	run ofed rdmastat fabric --pause-max 0
+	assert_failure 2
+	assert_output --partial "rdmastat: invalid pause rate '0' (frames per second, above 0)"
+	run ofed rdmastat fabric --pause-time-max 101
+	assert_failure 2
+	assert_output --partial "rdmastat: invalid pause time '101' (percent, above 0 to 100)"
+	run ofed rdmastat fabric --pause-max x
+	assert_failure 2
+	run ofed rdmastat --pause-max 10
+	assert_failure 2
+	assert_output --partial "rdmastat: --pause-max and --pause-time-max apply to 'fabric' only"
 }

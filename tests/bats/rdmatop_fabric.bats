@@ -157,3 +157,22 @@ near() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d
 	refute_line --regexp '^breach '
 	assert_line --regexp 'breaches 0$'
 }
+
+@test "--screen fabric: a PFC pause storm on priority 3 is a line and exit 1; --pause-max raises the threshold" {
+	# eth-storm.txt: 500 frames received on priority 3 per interval of 0.1 s: 5000/s
+	ETH=eth-storm.txt run --separate-stderr top -b -n 2 -d 0.1 --screen fabric
+	assert_failure 1
+	assert_line --regexp '^pause storm: priority 3 received [0-9.]+[kMG]? PFC pause frames/s \(the threshold is 1000/s, --pause-max\) \[fabric\.pause_rate\]$'
+	[ "$(grep -c '^pause storm' <<< "$output")" = 1 ]	# frame 2 only: frame 1 has no rates
+	ETH=eth-storm.txt run top -b -n 2 -d 0.1 --screen fabric --pause-max 1000000
+	assert_success
+	refute_output --partial 'pause storm'
+	# 12 frames per 0.1 s (eth-prio3.txt): congestion control, no storm
+	run top -b -n 2 -d 0.1 --screen fabric
+	assert_success
+	refute_output --partial 'pause storm'
+	run top -b --screen fabric --pause-max 0
+	assert_failure 2
+	assert_output "rdmatop: invalid pause rate '0' (frames per second, above 0)
+Try 'rdmatop --help' for more information."
+}

@@ -5,7 +5,9 @@
  *   upstream/  none of those paths: ECN and CNP "not available", never "off"
  * and each way it breaks, with its finding id and fix: no APP entry (priority 0), PFC on
  * the wrong priority, ECN off, the CNP on a lossy queue, trust pcp, the traffic measured on
- * priority 0, and a device without DCB (nothing to check: verdict unknown). */
+ * priority 0, and a device without DCB (nothing to check: verdict unknown); ETS (0 % and a
+ * starving strict TC), two APP entries for one DSCP, the application's own ToS, and 802.3x
+ * pause with PFC, each fix applied to what was read and the chain run again. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +65,18 @@ static void run(struct world *w, int tos, struct rdiag_chain *c)
 }
 
 #define STATE(c, i, s) EXPECT_STREQ(rdiag_link_state_name((c).link[i].state), s)
+enum { L_PRIO = 2, L_PFC = 3, L_ETS = 7, L_PAUSE = 8 };
+
+/* the chain's verdict once FIX was applied to the world (the caller changed it) */
+static void refixed(struct world *w, int tos, const char *fix, int link)
+{
+	struct rdiag_chain c;
+
+	run(w, tos, &c);
+	printf("# after '%s'\n", fix);
+	STATE(c, link, "ok");
+	EXPECT_TRUE(c.link[link].finding == NULL);
+}
 
 static void qos_trees(void)
 {
@@ -135,10 +149,12 @@ static void ofed_ok(void)
 	EXPECT_STREQ(c.tos_source, "configfs");
 	EXPECT_EQ(c.dscp, 26);
 	EXPECT_EQ(c.prio, 3);
-	for (i = 0; i < RDIAG_CHAIN_LINKS; i++) {
+	for (i = 0; i < RDIAG_CHAIN_LINKS - 1; i++) {
 		STATE(c, i, "ok");
 		EXPECT_TRUE(c.link[i].finding == NULL);
 	}
+	/* no pause settings, and two samples read back to back: no rate to judge */
+	STATE(c, L_PAUSE, "not available");
 	EXPECT_STREQ(c.link[2].evidence, "priority 3 (qos/trust dscp, qos/dscp2prio 26 -> 3)");
 	EXPECT_STREQ(c.link[5].evidence, "CNP priority 6 (np_cnp_prio; np_cnp_dscp 48), a strict TC");
 	EXPECT_EQ(c.prio_packets[3], 10000);	/* rx 5000 + tx 5000 */
@@ -243,10 +259,118 @@ static void upstream(void)
 	unload(&w);
 }
 
+/* ETS: RoCE's TC with 0 % bandwidth, and a strict TC above it carrying priority 0; each fix
+ * applied to the configuration read, and the chain read again */
+static void ets(void)
+{
+	struct world w;
+	struct rdiag_chain c;
+
+	load(&w, FX "upstream", FX "dcb-ets0.rec", NULL);
+	run(&w, 106, &c);
+	STATE(c, L_ETS, "broken");
+	EXPECT_STREQ(c.link[L_ETS].finding, "fabric.ets_zero_bw");
+	EXPECT_STREQ(c.link[L_ETS].fix, "dcb ets set dev eth0 tc-bw 0:50 1:50 2:0 3:0 4:0 5:0 6:0 7:0");
+	EXPECT_STREQ(c.verdict, "broken");
+	w.dcb.ets.tc_tx_bw[0] = 50;
+	w.dcb.ets.tc_tx_bw[1] = 50;
+	refixed(&w, 106, c.link[L_ETS].fix, L_ETS);
+	unload(&w);
+
+	load(&w, FX "upstream", FX "dcb-strict0.rec", NULL);
+	run(&w, 106, &c);
+	STATE(c, L_ETS, "broken");
+	EXPECT_STREQ(c.link[L_ETS].finding, "fabric.ets_strict_starve");
+	EXPECT_STREQ(c.link[L_ETS].evidence, "priority 3 is in TC 1 (ets), below TC 0: strict priority, carrying priority 0, which can starve it");
+	EXPECT_STREQ(c.link[L_ETS].fix, "dcb ets set dev eth0 tc-tsa 0:ets tc-bw 0:50 1:50 2:0 3:0 4:0 5:0 6:0 7:0");
+	w.dcb.ets.tc_tsa[0] = 2 /* IEEE_8021QAZ_TSA_ETS */;
+	w.dcb.ets.tc_tx_bw[0] = 50;
+	w.dcb.ets.tc_tx_bw[1] = 50;
+	refixed(&w, 106, c.link[L_ETS].fix, L_ETS);
+	/* RoCE strict too: TC 2 (strict, above it) carries only priority 6, the CNPs' (the
+	 * APP table's DSCP 48): not a finding; with priority 5 there as well it is */
+	w.dcb.ets.tc_tsa[1] = 0;
+	run(&w, 106, &c);
+	STATE(c, L_ETS, "ok");
+	EXPECT_STREQ(c.link[L_ETS].evidence, "priority 3 in TC 1: strict");
+	w.dcb.ets.prio_tc[5] = 2;
+	run(&w, 106, &c);
+	EXPECT_STREQ(c.link[L_ETS].finding, "fabric.ets_strict_starve");
+	EXPECT_STREQ(c.link[L_ETS].evidence, "priority 3 is in TC 1 (strict), below TC 2: strict priority, carrying priority 5, which can starve it");
+	unload(&w);
+}
+
+/* two APP entries for DSCP 26 (5 listed first, the newer): the fix deletes the stray one,
+ * never enables PFC on 5; the application's own ToS 0: the fix is its ToS option */
+static void fixes_fix(void)
+{
+	struct world w;
+	struct rdiag_chain c;
+
+	load(&w, FX "upstream", FX "dcb-dscp2.rec", NULL);
+	run(&w, 106, &c);
+	STATE(c, L_PRIO, "broken");
+	EXPECT_EQ(c.prio, 3);
+	EXPECT_STREQ(c.link[L_PRIO].finding, "fabric.dscp_multiple");
+	EXPECT_STREQ(c.link[L_PRIO].fix, "dcb app del dev eth0 dscp-prio 26:5 (keeps dscp-prio 26:3, the priority with PFC)");
+	STATE(c, L_PFC, "ok");
+	/* dcb app del dev eth0 dscp-prio 26:5 */
+	memmove(&w.dcb.app.app[0], &w.dcb.app.app[1], (w.dcb.app.n - 1) * sizeof(w.dcb.app.app[0]));
+	w.dcb.app.n--;
+	refixed(&w, 106, c.link[L_PRIO].fix, L_PRIO);
+	EXPECT_STREQ(c.link[L_PFC].fix, "");
+	unload(&w);
+
+	load(&w, FX "upstream", FX "dcb-pfc3.rec", NULL);
+	run(&w, 0, &c);
+	EXPECT_STREQ(c.link[L_PRIO].finding, "fabric.dscp_unmapped");
+	EXPECT_STREQ(c.link[L_PRIO].fix, "ToS 106 in the application's own option (ucmatose -t 106, ib_write_bw --tos 106, NCCL_IB_TC=106, rdma_set_option RDMA_OPTION_ID_TOS): it sets its ToS itself, which overrides configfs default_roce_tos");
+	EXPECT_TRUE(!strstr(c.link[L_PRIO].fix, "echo"));
+	/* the application now sets ToS 106 */
+	refixed(&w, 106, c.link[L_PRIO].fix, L_PRIO);
+	unload(&w);
+}
+
+/* 802.3x pause on with PFC: a finding, whose fix (rx off tx off) makes the link ok */
+static void pause_pfc(void)
+{
+	struct world w;
+	struct rdiag_chain c;
+	struct rdiag_eth_pause p = { .autoneg = 0, .rx = 1, .tx = 1 };
+	struct rdiag_chain_in in;
+
+	load(&w, FX "upstream", FX "dcb-pfc3.rec", NULL);
+	memset(&in, 0, sizeof(in));
+	in.ifname = "eth0";
+	in.tos = 106;
+	in.dcb = &w.dcb;
+	in.qos = &w.qos;
+	in.pause = &p;
+	rdiag_fabric_chain(&in, &c);
+	STATE(c, L_PAUSE, "broken");
+	EXPECT_STREQ(c.link[L_PAUSE].finding, "fabric.pause_with_pfc");
+	EXPECT_STREQ(c.link[L_PAUSE].fix, "ethtool -A eth0 rx off tx off");
+	EXPECT_STREQ(c.verdict, "broken");
+	p.rx = p.tx = 0;
+	rdiag_fabric_chain(&in, &c);
+	STATE(c, L_PAUSE, "ok");
+	EXPECT_STREQ(c.link[L_PAUSE].evidence, "802.3x pause rx off tx off, PFC on");
+	EXPECT_STREQ(c.verdict, "ok");
+	/* global pause alone (no PFC anywhere) is no finding of this link */
+	p.rx = p.tx = 1;
+	w.dcb.pfc.pfc_en = 0;
+	rdiag_fabric_chain(&in, &c);
+	STATE(c, L_PAUSE, "ok");
+	unload(&w);
+}
+
 int main(void)
 {
 	qos_trees();
 	ofed_ok();
 	upstream();
+	ets();
+	fixes_fix();
+	pause_pfc();
 	return tap_done();
 }

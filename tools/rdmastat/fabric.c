@@ -505,6 +505,12 @@ int stat_fabric_run(struct out *o, struct rdiag_counters *c, const struct stat_f
 		in.qos = &qos;
 		in.before = t[i].a;
 		in.after = t[i].b;
+		in.pause_max_per_s = opts->pause_max;
+		in.pause_time_max = opts->pause_time_max;
+		if (opts->interval <= 0)
+			fabric_pause_sample(f, t[i].netdev, &t[i].pause);
+		in.pause = t[i].pause.have_b ? &t[i].pause.b : NULL;
+		in.pause_before = t[i].pause.have_a ? &t[i].pause.a : NULL;
 		rdiag_fabric_chain(&in, &chain);
 
 		out_obj_begin(o, NULL);
@@ -517,8 +523,6 @@ int stat_fabric_run(struct out *o, struct rdiag_counters *c, const struct stat_f
 		else
 			out_text(o, "  dcb: %s\n", dcb_err == -EOPNOTSUPP ?
 				 "none (the driver does not implement dcbnl)" : "could not be read");
-		if (opts->interval <= 0)
-			fabric_pause_sample(f, t[i].netdev, &t[i].pause);
 		fabric_pause_print(o, &t[i].pause);
 		print_qos(o, &qos);
 		if (t[i].a && t[i].b)

@@ -15,6 +15,8 @@ struct stat_fabric_opts {
 	int tos;		/* --tos, -1 none */
 	double interval;	/* -i: seconds between the two samples, 0 none */
 	const char *nl_record;	/* --nl-record: the dcbnl exchanges too (appended) */
+	double pause_max;	/* --pause-max: frames/s, 0 the library's default */
+	double pause_time_max;	/* --pause-time-max: a fraction, 0 the library's default */
 };
 
 /* EXIT_OK, EXIT_FOUND (a chain is broken) or EXIT_USAGE (no port to look at) */

@@ -56,6 +56,8 @@ struct opts {
 	size_t n_from_c;	/* names[0..n_from_c) came from -c, the positional ones follow */
 	const char *subject;	/* explain's COUNTER|CONCEPT */
 	int tos;		/* fabric --tos, -1 none */
+	double pause_max;	/* fabric --pause-max (frames/s), 0 the default */
+	double pause_time_max;	/* fabric --pause-time-max (a fraction), 0 the default */
 	bool color;
 	bool eth;		/* --eth: every Ethernet statistic of the ports' netdevs */
 	bool eth_read;		/* Ethernet statistics are in the sets (--eth, or named) */
@@ -100,6 +102,10 @@ static void usage(void)
 	       "      --csv              CSV with a header line\n"
 	       "      --prom             Prometheus text exposition (node_exporter textfile)\n"
 	       "      --tos N            fabric: the ToS the applications use (NCCL_IB_TC)\n"
+	       "      --pause-max N      fabric: pause frames/s on a priority that are a finding\n"
+	       "                         (default 1000)\n"
+	       "      --pause-time-max P fabric: percent of the interval paused that is a finding\n"
+	       "                         (default 10)\n"
 	       "  -t, --thresholds FILE  check NAME[@DEV[/PORT]] > VALUE[/s] rules; exit 1 on breach\n"
 	       "  -s, --source SRC       auto (default), netlink or sysfs\n"
 	       "      --nl-record FILE   record netlink replies to FILE (replay: RDMADIAG_NL_REPLAY)\n"
@@ -1615,6 +1621,7 @@ static int cmd_fabric(int argc, char **argv, void *ctx)
 {
 	const struct stat_fabric_opts fo = {
 		.dev = opts.dev, .port = opts.port, .tos = opts.tos, .interval = opts.interval,
+		.pause_max = opts.pause_max, .pause_time_max = opts.pause_time_max,
 		.nl_record = opts.nl_record,
 	};
 
@@ -1771,7 +1778,8 @@ static bool looks_like_devport(const char *arg)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_CSV = 256, OPT_PROM, OPT_VERSION, OPT_NL_RECORD, OPT_TOS, OPT_ETH };
+	enum { OPT_CSV = 256, OPT_PROM, OPT_VERSION, OPT_NL_RECORD, OPT_TOS, OPT_ETH,
+	       OPT_PAUSE_MAX, OPT_PAUSE_TIME_MAX };
 	static const struct option lo[] = {
 		{ "all", no_argument, NULL, 'a' },
 		{ "concept", required_argument, NULL, 'c' },
@@ -1785,6 +1793,8 @@ int main(int argc, char **argv)
 		{ "source", required_argument, NULL, 's' },
 		{ "nl-record", required_argument, NULL, OPT_NL_RECORD },
 		{ "tos", required_argument, NULL, OPT_TOS },
+		{ "pause-max", required_argument, NULL, OPT_PAUSE_MAX },
+		{ "pause-time-max", required_argument, NULL, OPT_PAUSE_TIME_MAX },
 		{ "eth", no_argument, NULL, OPT_ETH },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -1836,6 +1846,24 @@ int main(int argc, char **argv)
 			if (tool_parse_u64(optarg, 255, &v) < 0)
 				tool_usage_error("invalid ToS '%s' (0 to 255)", optarg);
 			opts.tos = (int)v;
+			break;
+		}
+		case OPT_PAUSE_MAX:
+		case OPT_PAUSE_TIME_MAX: {
+			char *end;
+			double v;
+
+			errno = 0;
+			v = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(v > 0) ||
+			    (c == OPT_PAUSE_TIME_MAX && v > 100) || v > 1e12)
+				tool_usage_error(c == OPT_PAUSE_MAX ?
+						 "invalid pause rate '%s' (frames per second, above 0)" :
+						 "invalid pause time '%s' (percent, above 0 to 100)", optarg);
+			if (c == OPT_PAUSE_MAX)
+				opts.pause_max = v;
+			else
+				opts.pause_time_max = v / 100;
 			break;
 		}
 		case 'h': usage(); return EXIT_OK;
@@ -1906,6 +1934,8 @@ int main(int argc, char **argv)
 	}
 	if (opts.tos >= 0 && cmd->run != cmd_fabric)
 		tool_usage_error("--tos applies to 'fabric' only");
+	if ((opts.pause_max > 0 || opts.pause_time_max > 0) && cmd->run != cmd_fabric)
+		tool_usage_error("--pause-max and --pause-time-max apply to 'fabric' only");
 	if (cmd->run == cmd_fabric && count_set)
 		tool_usage_error("fabric measures one interval: --count does not apply");
 	if (!takes(cmd)->series && opts.interval > 0 && cmd->run != cmd_fabric)

@@ -192,17 +192,21 @@ int rdiag_fabric_qos(struct rdiag_fabric *f, const char *ifname, const char *dev
 		     uint32_t port, struct rdiag_fabric_qos *out);
 
 /* ---- the chain: does this port's RoCE traffic ride the lossless, ECN-enabled priority? ----
- * Links in order: tos, dscp, priority, pfc, ecn, cnp, traffic.  Each has its evidence; where
- * it breaks, a finding with a stable id (rdmastat(1) lists them) and the fix. */
+ * Links in order: tos, dscp, priority, pfc, ecn, cnp, traffic, ets (the priority's traffic
+ * class: a bandwidth share, no strict-priority class above it that can starve it), pause
+ * (802.3x pause not on together with PFC; pause rates, pause time and the drivers' storm
+ * counters under their thresholds between two samples).  Each has its evidence; where it
+ * breaks, a finding with a stable id (rdmastat(1) lists them) and the fix. */
 enum rdiag_link_state {
 	RDIAG_LINK_OK,
 	RDIAG_LINK_BROKEN,
 	RDIAG_LINK_UNKNOWN,	/* could not be decided (no samples, no traffic) */
 	RDIAG_LINK_NA,		/* not available here (no DCB, no OFED sysfs, no debugfs) */
 };
-#define RDIAG_CHAIN_LINKS 7
+#define RDIAG_CHAIN_LINKS 9
 struct rdiag_chain_link {
-	const char *name;	/* "tos", "dscp", "priority", "pfc", "ecn", "cnp", "traffic" */
+	const char *name;	/* "tos", "dscp", "priority", "pfc", "ecn", "cnp", "traffic",
+				 * "ets", "pause" */
 	enum rdiag_link_state state;
 	char evidence[256];
 	const char *finding;	/* "fabric.pfc_off" ... when broken, else NULL */
@@ -217,7 +221,16 @@ struct rdiag_chain_in {
 	int dcb_err;		/* rdiag_fabric_dcb's result */
 	const struct rdiag_fabric_qos *qos;
 	const struct rdiag_ethstats *before, *after;	/* two samples, or NULL */
+	/* link-level pause (rdiag_fabric_pause) now, and at the first sample (its frames'
+	 * rate), each NULL when not read */
+	const struct rdiag_eth_pause *pause, *pause_before;
+	/* the pause link's thresholds, 0 for the defaults below: pause frames per second on
+	 * one priority in one direction (PFC), or of link-level pause; the fraction of the
+	 * interval a priority was paused (prio_pause_duration, where the driver counts it) */
+	double pause_max_per_s, pause_time_max;
 };
+#define RDIAG_PAUSE_MAX_PER_S 1000.0	/* frames/s: a storm, not congestion control */
+#define RDIAG_PAUSE_TIME_MAX 0.10	/* 10 % of the interval paused */
 struct rdiag_chain {
 	int tos, dscp, prio;	/* -1 unknown */
 	const char *tos_source;	/* "--tos", "configfs", "kernel default" */

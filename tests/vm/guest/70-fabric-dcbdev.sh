@@ -49,15 +49,6 @@ snap() {
 		done > "$J-$1.$2.$d.hwc"
 	done
 }
-# cm_traffic: ucmatose, server on rxed1 (bound to XB), client bound to XA, ToS on both ends
-cm_traffic() {
-	local s
-	timeout 30 ucmatose -b "$XB" -p "$PORT" -t "$TOS" -C "$MSGS" -S 1024 >&2 2>&1 &
-	s=$!
-	wait_cm_listen "$PORT" || { log "ucmatose server did not listen"; kill "$s"; wait "$s"; return 1; }
-	timeout 30 ucmatose -s "$XB" -b "$XA" -p "$PORT" -t "$TOS" -C "$MSGS" -S 1024 >&2 2>&1
-	pair_end $? "$s"
-}
 # dcb_both OBJECT VERB ARGS...: dcb OBJECT VERB dev X ARGS... on each end (not dcb -b:
 # iproute2 6.1's dcb fails every batch line after the first, "Attribute not found")
 dcb_both() {

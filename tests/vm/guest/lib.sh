@@ -443,6 +443,38 @@ dcbdev_pair_up() {
 	wait_port_active $R0 && wait_port_active $R1 &&
 	wait_for 5 gid_index $R0 $XA && wait_for 5 gid_index $R1 $XB
 }
+# cm_traffic: ucmatose on the dcbdev pair (70-, 73-), server on $R1 (bound to $XB), client
+# bound to $XA, ToS $TOS on both ends, $MSGS messages of 1 KiB, port $PORT
+cm_traffic() {
+	local s
+	timeout 30 ucmatose -b "$XB" -p "$PORT" -t "$TOS" -C "$MSGS" -S 1024 >&2 2>&1 &
+	s=$!
+	wait_cm_listen "$PORT" || { log "ucmatose server did not listen"; kill "$s"; wait "$s"; return 1; }
+	timeout 30 ucmatose -s "$XB" -b "$XA" -p "$PORT" -t "$TOS" -C "$MSGS" -S 1024 >&2 2>&1
+	pair_end $? "$s"
+}
+# dcbdev_cfs_tos: rdma_cm's configfs default_roce_tos $TOS on $R0 and $R1 (71-, 73-)
+dcbdev_cfs_tos() {
+	local d c=/sys/kernel/config
+	grep -q " $c configfs" /proc/mounts || mount -t configfs none $c || return 1
+	for d in $R0 $R1; do
+		mkdir -p $c/rdma_cm/$d && echo $TOS > $c/rdma_cm/$d/ports/1/default_roce_tos || return 1
+	done
+}
+# dcbdev_undo: the pair's rxe devices, their configfs directories and the module gone
+dcbdev_undo() {
+	rdma link delete $R0 2>/dev/null; rdma link delete $R1 2>/dev/null
+	rmdir /sys/kernel/config/rdma_cm/$R0 /sys/kernel/config/rdma_cm/$R1 2>/dev/null
+	modprobe -r rdmadiag_dcbdev 2>/dev/null
+	return 0
+}
+# dmesg_clean N: no kernel warning, bug, oops or kobject complaint past dmesg line N (a test
+# of the module: 71-, 73-)
+dmesg_clean() {
+	dmesg | tail -n +$(($1 + 1)) | grep -E "WARNING:|BUG:|Oops|Call Trace|refcount|kobject" > /tmp/dmesg.bad
+	tap_check "the kernel logged no warning, bug, oops or kobject complaint" [ ! -s /tmp/dmesg.bad ] ||
+		cat /tmp/dmesg.bad >&2
+}
 # reads DEV: how many times the rdmadiag_dcbdev netdev DEV's ethtool -S was read
 # (dcbdev/stats_reads); reads_past DEV N: more than N times
 reads() { local n; read -r n < /sys/class/net/$1/dcbdev/stats_reads; echo "$n"; }

@@ -55,8 +55,8 @@ for w in pfc app ets; do
 		eval '[ -n "$same" ] && [ "${same#DIFF}" = "$same" ]'
 done
 # dcb itself read back what the guest set (so the comparison above is not of two defaults)
-tap_eq "dcb -j pfc/app/ets show dev dcb0 in the passing case: PFC on 3 (the fix) and 4 (left), APP 26:3, TC 0 strict, TC 1 ETS 100 % with priority 3" \
-	'[false,false,false,true,true,false,false,false] {"dscp_prio":[[26,3]]} [0,100,0,0,0,0,0,0] ["strict","ets","ets","ets","ets","ets","ets","ets"] [0,0,0,1,0,0,0,0]' \
+tap_eq "dcb -j pfc/app/ets show dev dcb0 in the passing case: PFC on 3 (the fix) and 4 (left), APP 26:3, TC 0 and TC 1 ETS 50 % each, priority 3 in TC 1" \
+	'[false,false,false,true,true,false,false,false] {"dscp_prio":[[26,3]]} [50,50,0,0,0,0,0,0] ["ets","ets","ets","ets","ets","ets","ets","ets"] [0,0,0,1,0,0,0,0]' \
 	"$(jq -c .prio_pfc 71-ok.dcb0.pfc.json) $(jq -c . 71-ok.dcb0.app.json) $(jq -c -r '"\(.tc_bw) \(.tc_tsa) \(.prio_tc)"' 71-ok.dcb0.ets.json)"
 
 # --- the passing case, after the fixes of the broken cases below were run: the chain holds
