@@ -352,6 +352,10 @@ int main(int argc, char **argv)
 		co.live.n_ports = o.n_ports + 1;
 		co.live.filter = o.filter;
 		r = rdiag_capture_open(&g_cap, &co);
+		/* libpcap's own text does not say which privilege is missing */
+		if (r == -EPERM)
+			tool_die("%s (capturing needs CAP_NET_RAW: run as root, or setcap "
+				 "cap_net_raw+ep on rdmadump)", rdiag_capture_errmsg(NULL));
 		if (r < 0)
 			tool_die("%s", rdiag_capture_errmsg(NULL));
 		{

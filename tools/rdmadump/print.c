@@ -13,6 +13,7 @@
 
 #include "dump.h"
 #include "mad.h"
+#include "dur.h"
 #include "common/timefmt.h"
 
 #define HAS(p, h) ((p)->present & RDIAG_HAS(RDIAG_HDR_##h))
@@ -619,11 +620,11 @@ static void mac_control(struct pkt_out *w, const struct rdiag_pkt *p, bool verbo
 static void mad_analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 {
 	if (v->flags & RDIAG_FV_MAD_RETRY) {
-		double g = (double)v->retry_gap_ns;
+		char d[24];
 
 		w_bool(w, K("mad_retry"), " [MAD retry", true);
 		w_u64(w, K("mad_retry_gap_ns"), NULL, v->retry_gap_ns);
-		w_text(w, g < 1e6 ? " +%.3gus]" : " +%.3gms]", g < 1e6 ? g / 1e3 : g / 1e6);
+		w_text(w, " +%s]", dump_dur_ns(d, sizeof(d), v->retry_gap_ns));
 	}
 	if (v->flags & RDIAG_FV_MAD_STATUS)
 		w_bool(w, K("mad_error_status"), " [MAD error status]", true);
@@ -663,16 +664,13 @@ static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 	if (v->flags & RDIAG_FV_RETRY_RNR)
 		w_str(w, K("retry"), " [retry after RNR NAK]", "rnr");
 	if (v->flags & RDIAG_FV_RETRY_TIMEOUT) {
-		double g = (double)v->retry_gap_ns;
+		char d[24];
 
 		/* how long after the previous send of this PSN: the ACK timer, as seen */
 		w_str(w, K("retry"), " [retry after timeout", "timeout");
 		if (v->retry_gap_ns) {
 			w_u64(w, K("retry_gap_ns"), NULL, v->retry_gap_ns);
-			if (g < 1e6)
-				w_text(w, " +%.3gus", g / 1e3);
-			else
-				w_text(w, " +%.3gms", g / 1e6);
+			w_text(w, " +%s", dump_dur_ns(d, sizeof(d), v->retry_gap_ns));
 		}
 		w_lit(w, "]");
 	}
