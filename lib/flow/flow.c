@@ -121,6 +121,26 @@ struct rd_qp_hint {
 	bool used;
 };
 
+/* A UD QP sends one PSN sequence to every destination (the GSI QP1 of a host to all its peers
+ * among them): its gaps are judged per sender, (source address, DETH source QP), not per flow.
+ * A gap is counted in the flow of the packet that shows it. */
+struct rd_ud_gap {
+	uint32_t first, n, left;	/* as struct rd_gap */
+	uint32_t flow;			/* the flow that counted it */
+};
+
+struct rd_ud_sender {
+	bool used, init;
+	uint8_t encap, kind;
+	uint8_t src[16];
+	uint32_t srcqp;
+	uint32_t hash;
+	uint32_t next;			/* the PSN expected next */
+	uint64_t seen[2];		/* bit k: PSN next-1-k was seen */
+	struct rd_ud_gap gap[RD_GAPS_OPEN];
+	unsigned int n_gaps;
+};
+
 struct rd_flow_slot {
 	uint32_t flow;		/* index into f + 1, 0 = empty */
 	uint32_t hash;		/* key_hash() of that flow's key */
@@ -144,6 +164,8 @@ struct rdiag_flow_table {
 	struct rd_rmpp *rmpp;	/* RMPP transfers being reassembled */
 	bool mad_watch;		/* rd_mad_watching(mad): keys to check on every packet */
 	struct rd_ce_pairs ce;	/* CE-marked flows by address pair, for CNPs */
+	struct rd_ud_sender *ud;	/* UD senders, open addressing, ud_cap a power of two */
+	size_t n_ud, ud_cap;
 	struct rdiag_flow_total t;
 	struct rd_pause pause;		/* PAUSE / PFC frames */
 	struct rd_opclass opc[256];	/* by opcode */
@@ -218,6 +240,7 @@ void rdiag_flow_close(struct rdiag_flow_table *ft)
 	rd_mad_free(ft->mad);
 	rd_rmpp_free(ft->rmpp);
 	rd_ce_pairs_free(&ft->ce);
+	free(ft->ud);
 	free(ft);
 }
 
@@ -857,6 +880,139 @@ static bool request_psn(struct rdiag_flow_table *ft, size_t fi, const struct rdi
 	}
 }
 
+/* ---- UD: one PSN sequence per sending QP ---- */
+
+static uint32_t ud_hash(unsigned int encap, unsigned int kind, const uint8_t src[16],
+			uint32_t srcqp)
+{
+	uint8_t k[22];
+
+	k[0] = (uint8_t)encap;
+	k[1] = (uint8_t)kind;
+	memcpy(k + 2, src, 16);
+	memcpy(k + 18, &srcqp, 4);
+	return rd_hash_bytes(k, sizeof(k), 0x55445321u);
+}
+
+static struct rd_ud_sender *ud_slot(struct rd_ud_sender *t, size_t cap, uint32_t h,
+				    unsigned int encap, unsigned int kind, const uint8_t src[16],
+				    uint32_t srcqp)
+{
+	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1)) {
+		struct rd_ud_sender *u = &t[i];
+
+		if (!u->used || (u->hash == h && u->encap == encap && u->kind == kind &&
+				 u->srcqp == srcqp && !memcmp(u->src, src, 16)))
+			return u;
+	}
+}
+
+/* the sender of a UD packet, created on first sight; NULL without memory */
+static struct rd_ud_sender *ud_sender(struct rdiag_flow_table *ft, const struct rdiag_pkt *p,
+				      unsigned int kind, const uint8_t src[16])
+{
+	uint32_t srcqp = p->deth_srcqp & RD_PSN_MASK;
+	uint32_t h = ud_hash(p->encap, kind, src, srcqp);
+	struct rd_ud_sender *u;
+
+	if ((ft->n_ud + 1) * 2 > ft->ud_cap) {
+		size_t cap = ft->ud_cap ? ft->ud_cap * 2 : 16;
+		struct rd_ud_sender *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return NULL;
+		for (size_t i = 0; i < ft->ud_cap; i++)
+			if (ft->ud[i].used)
+				*ud_slot(t, cap, ft->ud[i].hash, ft->ud[i].encap, ft->ud[i].kind,
+					 ft->ud[i].src, ft->ud[i].srcqp) = ft->ud[i];
+		free(ft->ud);
+		ft->ud = t;
+		ft->ud_cap = cap;
+	}
+	u = ud_slot(ft->ud, ft->ud_cap, h, p->encap, kind, src, srcqp);
+	if (!u->used) {
+		u->used = true;
+		u->hash = h;
+		u->encap = p->encap;
+		u->kind = (uint8_t)kind;
+		memcpy(u->src, src, 16);
+		u->srcqp = srcqp;
+		ft->n_ud++;
+	}
+	return u;
+}
+
+/* a UD request of flow fi against its sender's one sequence: a gap, a late packet filling one
+ * (the flow that counted the gap gives the packet back), or a packet seen before */
+static void ud_psn(struct rdiag_flow_table *ft, size_t fi, const struct rdiag_pkt *p,
+		   unsigned int kind, const uint8_t src[16], struct rdiag_flow_verdict *v)
+{
+	struct rd_ud_sender *u = ud_sender(ft, p, kind, src);
+	struct rd_flow *f = &ft->f[fi];
+	uint32_t psn = p->bth.psn & RD_PSN_MASK, k;
+	int32_t d;
+
+	if (!u) {
+		add_failed(ft, -ENOMEM);
+		return;
+	}
+	if (!u->init) {
+		u->init = true;
+		u->next = (psn + 1) & RD_PSN_MASK;
+		u->seen[0] = 1;
+		return;
+	}
+	d = rd_psn_diff(psn, u->next);
+	if (d >= 0) {
+		if (d > 0) {
+			f->i.psn_gaps++;
+			f->i.psn_lost += (uint32_t)d;
+			ft->t.psn_gaps++;
+			ft->t.psn_lost += (uint32_t)d;
+			v->flags |= RDIAG_FV_GAP;
+			v->lost = (uint32_t)d;
+			v->expected_psn = u->next;
+			if (u->n_gaps == RD_GAPS_OPEN) {
+				memmove(&u->gap[0], &u->gap[1], (RD_GAPS_OPEN - 1) * sizeof(u->gap[0]));
+				u->n_gaps--;
+			}
+			u->gap[u->n_gaps++] = (struct rd_ud_gap){ .first = u->next, .n = (uint32_t)d,
+								   .left = (uint32_t)d,
+								   .flow = (uint32_t)fi };
+			seen_shift(u->seen, (uint32_t)d);
+		}
+		seen_shift(u->seen, 1);
+		u->seen[0] |= 1;
+		u->next = (psn + 1) & RD_PSN_MASK;
+		return;
+	}
+	v->expected_psn = u->next;
+	k = (uint32_t)(-d) - 1;
+	if (k < 128 && !seen_test_set(u->seen, k)) {
+		/* a hole filled: the packet was late, not lost */
+		for (unsigned int i = 0; i < u->n_gaps; i++) {
+			struct rd_ud_gap *g = &u->gap[i];
+			int32_t o = rd_psn_diff(psn, g->first);
+
+			if (o >= 0 && (uint32_t)o < g->n && g->left) {
+				g->left--;
+				ft->f[g->flow].i.psn_lost--;
+				ft->t.psn_lost--;
+				break;
+			}
+		}
+		f->i.psn_ooo++;
+		ft->t.psn_ooo++;
+		v->flags |= RDIAG_FV_OOO;
+		return;
+	}
+	f->i.psn_dup++;
+	ft->t.psn_dup++;
+	f->i.loss.duplicates++;
+	ft->t.loss.duplicates++;
+	v->flags |= RDIAG_FV_DUP;
+}
+
 static void link_peers(struct rdiag_flow_table *ft, uint32_t req, uint32_t rsp)
 {
 	if (req == rsp || req >= ft->n)
@@ -1329,6 +1485,10 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 		return 0;		/* CC, reserved, manufacturer-specific: no PSN semantics */
 	if (oc->resp) {
 		response(ft, (uint32_t)fi, p, kind, src, dst, ts, v);
+		return 0;
+	}
+	if (tr == RDIAG_TR_UD && (p->present & RDIAG_HAS_DETH)) {
+		ud_psn(ft, (size_t)fi, p, kind, src, v);
 		return 0;
 	}
 	{

@@ -185,6 +185,10 @@ oracle() {
 	oracle "$FIX/pcap/mad_perf.pcap"
 }
 
+@test "oracle: gsi_two_peers.pcap: rdmadump -j equals tshark field by field" {
+	oracle "$FIX/pcap/gsi_two_peers.pcap"
+}
+
 @test "oracle: mad_cm_lap_sidr.pcap: rdmadump -j equals tshark field by field" {
 	oracle "$FIX/pcap/mad_cm_lap_sidr.pcap"
 }
