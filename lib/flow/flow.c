@@ -1462,6 +1462,8 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 			ft->t.cm_rej++;
 		if (r & RDIAG_FV_CM_RETRY)
 			ft->t.cm_req_retries++;
+		if (r & RDIAG_FV_SIDR_STATUS)
+			v->sidr_status = p->cm.sidr_status;
 		v->flags |= (uint32_t)r;
 	} else if ((p->present & RDIAG_HAS_MAD) && p->mad.mgmt_class == RDIAG_MAD_CLASS_CM &&
 		   (p->mad.attr_id == RDIAG_CM_LAP || p->mad.attr_id == RDIAG_CM_APR)) {
@@ -1662,6 +1664,16 @@ int rdiag_flow_cm_get(const struct rdiag_flow_table *ft, size_t i, struct rdiag_
 		return -ENOENT;
 	*out = ft->cm.c[i];
 	return 0;
+}
+
+size_t rdiag_flow_sidr_count(const struct rdiag_flow_table *ft)
+{
+	return ft ? rd_cm_sidr_count(&ft->cm) : 0;
+}
+
+int rdiag_flow_sidr_get(const struct rdiag_flow_table *ft, size_t i, struct rdiag_sidr_info *out)
+{
+	return ft ? rd_cm_sidr_get(&ft->cm, i, out) : -EINVAL;
 }
 
 size_t rdiag_flow_mad_txn_count(const struct rdiag_flow_table *ft)

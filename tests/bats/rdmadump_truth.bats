@@ -43,12 +43,38 @@ print(gaps, lost)'
 	# each gap on the packet that shows it, whichever peer that packet goes to
 	run rdmadump --errors -r "$GSI"
 	assert_success
-	# (the destination address, then the note)
+	# (the destination address, then the note; the last line is the SIDR_REP finding)
 	run grep -o '192.0.2.[0-9] UD_SEND_ONLY qp 0x000001 psn [0-9]*\|\[gap: [^]]*\]' <<< "$output"
 	assert_output "192.0.2.2 UD_SEND_ONLY qp 0x000001 psn 4
 [gap: 2 lost, expected psn 2]
 192.0.2.3 UD_SEND_ONLY qp 0x000001 psn 8
 [gap: 1 lost, expected psn 7]
 192.0.2.3 UD_SEND_ONLY qp 0x000001 psn 10
-[gap: 1 lost, expected psn 9]"
+[gap: 1 lost, expected psn 9]
+192.0.2.1 UD_SEND_ONLY qp 0x000001 psn 2"
+}
+
+@test "SIDR: the exchanges in -q's CM section; --errors flags a SIDR_REP with a status" {
+	# the truth: the SIDR_REP statuses tshark reads (byte 4 of the MAD data)
+	run bash -c "tshark -r '$GSI' -Y 'infiniband.mad.attributeid == 0x0018' -T fields \
+		-e ip.src -e infiniband.mad.data 2> /dev/null | cut -c1-20"
+	assert_output $'192.0.2.2\t0000300100\n192.0.2.3\t0000400101'
+	run rdmadump -q -r "$GSI"
+	assert_success
+	assert_line "CM SIDR exchanges (client > server, request ID, service: the answer):"
+	assert_line "  192.0.2.1 > 192.0.2.2 request 0x00003001 UDP:7483: status 0 SUCCESS, qp 0x000041 qkey 0x01234567 (answered in 10us)"
+	assert_line "  192.0.2.1 > 192.0.2.3 request 0x00004001 UDP:7484: status 1 UNSUPPORTED: no listener for the service ID (answered in 10us)"
+	run rdmadump -q -j -r "$GSI"
+	run jq -r '.summary.sidr[] | [.server, .request_id, .status, .status_name] | @tsv' <<< "$output"
+	assert_output $'192.0.2.2\t12289\t0\tSUCCESS\n192.0.2.3\t16385\t1\tUNSUPPORTED'
+	# --errors: the status-1 answer is a finding, the status-0 one is not
+	run rdmadump --errors -r "$GSI"
+	assert_line --partial "CM SIDR_REP request_id 0x00004001 UDP port 7484 status 1 qpn 0x000000 len 256 [SIDR_REP status 1 UNSUPPORTED: no listener for the service ID]"
+	refute_line --partial "request_id 0x00003001"
+	run rdmadump --errors -j -r "$GSI"
+	run jq -c 'select(.analysis.sidr_status) | [.n, .analysis.sidr_status, .analysis.sidr_status_name]' <<< "$output"
+	assert_output '[14,1,"UNSUPPORTED"]'
+	# cm_handshake.pcap's SIDR exchange (status 0) is listed too, and no finding
+	run rdmadump -q -r "$FIX/pcap/cm_handshake.pcap"
+	assert_line "  192.0.2.1 > 192.0.2.2 request 0x55555555 UDP:7475: status 0 SUCCESS, qp 0x000018 qkey 0x01234567 (answered in 10us)"
 }

@@ -646,7 +646,8 @@ static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 {
 	const uint32_t shown = RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_OOO | RDIAG_FV_RETX |
 			       RDIAG_FV_RETRY | RDIAG_FV_CM_RETRY | RDIAG_FV_READ_DONE |
-			       RDIAG_FV_ACKED | RDIAG_FV_MAD_FINDINGS | RDIAG_FV_RMPP_DUP;
+			       RDIAG_FV_ACKED | RDIAG_FV_MAD_FINDINGS | RDIAG_FV_RMPP_DUP |
+			       RDIAG_FV_SIDR_STATUS;
 
 	if (!v || !(v->flags & shown))
 		return;
@@ -678,6 +679,13 @@ static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 		w_bool(w, K("ooo"), " [out of order]", true);
 	if (v->flags & RDIAG_FV_CM_RETRY)
 		w_bool(w, K("cm_retry"), " [CM retry]", true);
+	if (v->flags & RDIAG_FV_SIDR_STATUS) {
+		const char *n = rdiag_cm_sidr_status_name(v->sidr_status);
+
+		w_u64(w, K("sidr_status"), " [SIDR_REP status %" PRIu64, v->sidr_status);
+		w_str(w, K("sidr_status_name"), " %s", n ? n : "?");
+		w_text(w, "%s]", dump_sidr_meaning(v->sidr_status));
+	}
 	if (v->flags & (RDIAG_FV_MAD_FINDINGS | RDIAG_FV_RMPP_DUP))
 		mad_analysis(w, v);
 	if (v->flags & RDIAG_FV_READ_DONE)

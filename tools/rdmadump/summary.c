@@ -531,6 +531,58 @@ static void cm_conn(struct out *o, const struct rdiag_cm_conn_info *c)
 	out_obj_end(o);
 }
 
+const char *dump_sidr_meaning(unsigned int status)
+{
+	static const char *const m[] = {
+		"", ": no listener for the service ID", ": the listener rejected it",
+		": no QP available", ": redirected", ": unsupported CM class version",
+	};
+
+	return status < sizeof(m) / sizeof(m[0]) ? m[status] : "";
+}
+
+/* a SIDR exchange: the service asked for and what the answer gave (or its error status) */
+static void sidr_line(struct out *o, const struct rdiag_sidr_info *s)
+{
+	char a[64], b[64], t[32];
+	const char *ps = s->sid_is_ip ? rdiag_port_space_name(s->port_space) : NULL;
+	const char *sn = rdiag_cm_sidr_status_name(s->status);
+
+	rdiag_flow_addr_str(s->kind, s->client, a, sizeof(a));
+	rdiag_flow_addr_str(s->kind, s->server, b, sizeof(b));
+	out_obj_begin(o, NULL);
+	out_str(o, "client", "  %s", a);
+	out_str(o, "server", " > %s", b);
+	out_u64(o, "request_id", " request 0x%08" PRIx64, s->request_id);
+	out_hex64(o, "service_id", NULL, s->service_id);
+	if (s->sid_is_ip) {
+		out_str(o, "port_space", " %s", ps ? ps : "?");
+		out_u64(o, "port", ":%" PRIu64, s->port);
+	}
+	out_u64(o, "sidr_req", NULL, s->n_req);
+	out_u64(o, "sidr_rep", NULL, s->n_rep);
+	if (!s->n_rep) {
+		out_text(o, ": no answer");
+	} else {
+		out_u64(o, "status", ": status %" PRIu64, s->status);
+		out_str(o, "status_name", " %s", sn ? sn : "?");
+		if (s->status)
+			out_text(o, "%s", dump_sidr_meaning(s->status));
+		else {
+			out_u64(o, "qpn", ", qp 0x%06" PRIx64, s->qpn);
+			out_u64(o, "qkey", " qkey 0x%08" PRIx64, s->qkey);
+		}
+	}
+	if (s->n_req > 1)
+		out_text(o, "; SIDR_REQ sent %u times", s->n_req);
+	if (s->n_req && s->n_rep) {
+		out_u64(o, "latency_ns", NULL, s->rep_ns - s->req_last_ns);
+		out_text(o, " (answered in %s)", dump_dur_ns(t, sizeof(t), s->rep_ns - s->req_last_ns));
+	}
+	out_text(o, "\n");
+	out_obj_end(o);
+}
+
 /* one pause quantum is 512 bit times (IEEE 802.3 31B.3.2, 802.1Q 36.1.3.1) */
 static double quanta_ns(uint64_t quanta, uint64_t link_bps)
 {
@@ -767,7 +819,7 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 	struct rdiag_flow_total t;
 	struct rdiag_flow_pause ps;
 	struct rdiag_flow_info f;
-	size_t n = rdiag_flow_count(ft), ncm = rdiag_flow_cm_count(ft), i;
+	size_t n = rdiag_flow_count(ft), ncm = rdiag_flow_cm_count(ft), nsidr, i;
 	bool json = out_json(o), fabric_marks;
 
 	rdiag_flow_total(ft, &t);
@@ -825,6 +877,20 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 			cm_conn(o, &c);
 	}
 	out_arr_end(o);
+	nsidr = rdiag_flow_sidr_count(ft);
+	if (nsidr) {
+		/* in the CM section: the exchanges of rdma_cm's UDP port space */
+		out_text(o, "\nCM SIDR exchanges (client > server, request ID, service: the "
+			       "answer):\n");
+		out_arr_begin(o, "sidr");
+		for (i = 0; i < nsidr; i++) {
+			struct rdiag_sidr_info s;
+
+			if (rdiag_flow_sidr_get(ft, i, &s) == 0)
+				sidr_line(o, &s);
+		}
+		out_arr_end(o);
+	}
 	dump_mad_summary(o, ft);
 	out_obj_end(o);
 	out_obj_end(o);

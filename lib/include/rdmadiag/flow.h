@@ -207,6 +207,8 @@ enum {
 	RDIAG_FV_RMPP_MISSING = 1u << 23,	/* an RMPP transfer's last segment, earlier ones
 						 * missing: rmpp_missing_seg, rmpp_segments */
 	RDIAG_FV_RMPP_DUP = 1u << 25,	/* an RMPP segment seen before (resent), not stored again */
+	RDIAG_FV_SIDR_STATUS = 1u << 26,	/* a SIDR_REP with a non-zero status (1: no listener
+						 * for the service ID): sidr_status */
 	RDIAG_FV_PAUSE = 1u << 24,	/* a PAUSE or PFC frame (not a transport error: rdmadump
 					 * --errors shows them, --fail-on-errors does not count them) */
 	/* a resent request, by cause (exactly one of these or DUP for a request seen before) */
@@ -230,7 +232,7 @@ enum {
 			       RDIAG_FV_RMPP_MISSING)
 #define RDIAG_FV_ERRORS (RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_RETX | RDIAG_FV_RETRY | \
 			 RDIAG_FV_NAK | RDIAG_FV_RNR | RDIAG_FV_BAD_ICRC | RDIAG_FV_CM_REJ | \
-			 RDIAG_FV_MAD_FINDINGS)
+			 RDIAG_FV_SIDR_STATUS | RDIAG_FV_MAD_FINDINGS)
 
 struct rdiag_flow_verdict {
 	uint32_t flags;
@@ -252,6 +254,7 @@ struct rdiag_flow_verdict {
 	uint32_t rmpp_len;
 	uint32_t rmpp_segments;		/* RMPP_DONE, RMPP_MISSING: segments of the transfer */
 	uint32_t rmpp_missing_seg;	/* RMPP_MISSING: the first one not seen */
+	uint8_t sidr_status;		/* SIDR_STATUS: the SIDR_REP's status */
 };
 
 struct rdiag_flow_opts {
@@ -363,6 +366,25 @@ struct rdiag_cm_conn_info {
 };
 size_t rdiag_flow_cm_count(const struct rdiag_flow_table *ft);
 int rdiag_flow_cm_get(const struct rdiag_flow_table *ft, size_t i, struct rdiag_cm_conn_info *out);
+
+/* ---- SIDR exchanges (service ID resolution for UD: SIDR_REQ and its SIDR_REP) ------------
+ * named by the requester's address and request ID, in first-seen order */
+struct rdiag_sidr_info {
+	uint8_t kind;				/* enum rdiag_addr_kind */
+	uint8_t client[16], server[16];		/* SIDR_REQ sender / receiver */
+	uint32_t request_id;
+	uint64_t service_id;			/* of the SIDR_REQ (of the SIDR_REP without one) */
+	bool sid_is_ip;
+	uint16_t port_space, port;
+	uint32_t n_req, n_rep;			/* SIDR_REQs (1 + retries), SIDR_REPs */
+	uint64_t req_ns, req_last_ns, rep_ns;	/* first SIDR_REQ, last SIDR_REQ, first SIDR_REP */
+	uint8_t status;				/* of the first SIDR_REP: 0 SUCCESS, 1 UNSUPPORTED
+						 * (no listener), ... rdiag_cm_sidr_status_name() */
+	uint32_t qpn, qkey;			/* the SIDR_REP's QP and Q_Key (status 0) */
+};
+size_t rdiag_flow_sidr_count(const struct rdiag_flow_table *ft);
+/* 0, -ENOENT, -EINVAL */
+int rdiag_flow_sidr_get(const struct rdiag_flow_table *ft, size_t i, struct rdiag_sidr_info *out);
 
 /* ---- management datagrams (flow_mad.c) ------------------------------------------------------
  * A transaction is a request (Get, Set, GetTable, GetMulti, GetTraceTable, Delete, Report,
