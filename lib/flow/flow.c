@@ -49,6 +49,7 @@ struct rd_gap {
 	uint32_t n;		/* PSNs missing */
 	uint32_t left;		/* of those, not filled by a late packet */
 	bool fabric;		/* NAKed or resent (a READ response: re-read or resent) */
+	bool resend;		/* a skip in a resend run (loss.resent_lost_*) */
 	bool covered;		/* a READ-response gap: its READ's LAST response came after it */
 };
 
@@ -643,7 +644,7 @@ static void gap_drop(struct rd_req_track *t, unsigned int i)
 	t->n_gaps--;
 }
 
-static void gap_open(struct rd_flow *f, uint32_t first, uint32_t n)
+static void gap_open(struct rd_flow *f, uint32_t first, uint32_t n, bool resend)
 {
 	struct rd_req_track *t = track_of(f);
 
@@ -651,15 +652,17 @@ static void gap_open(struct rd_flow *f, uint32_t first, uint32_t n)
 		return;		/* the gap stays counted as lost: nothing will settle it */
 	if (t->n_gaps == RD_GAPS_OPEN)
 		gap_drop(t, 0);	/* the oldest stays as it is counted */
-	t->gap[t->n_gaps++] = (struct rd_gap){ .first = first, .n = n, .left = n };
+	t->gap[t->n_gaps++] = (struct rd_gap){ .first = first, .n = n, .left = n,
+					       .resend = resend };
 }
 
-/* the open gap holding psn, or NULL */
+/* the newest open gap holding psn (a resend's skip lies inside its first send's gap), or
+ * NULL */
 static struct rd_gap *gap_find(struct rd_flow *f, uint32_t psn)
 {
 	struct rd_req_track *t = f->track;
 
-	for (unsigned int i = 0; t && i < t->n_gaps; i++) {
+	for (unsigned int i = t ? t->n_gaps : 0; i-- > 0;) {
 		int32_t d = rd_psn_diff(psn, t->gap[i].first);
 
 		if (d >= 0 && (uint32_t)d < t->gap[i].n)
@@ -681,11 +684,18 @@ static void gaps_covered(struct rdiag_flow_table *ft, struct rd_flow *f, uint32_
 			i++;
 			continue;
 		}
-		if (!g->fabric && g->left) {
+		if (!g->fabric && g->left && g->resend) {
+			f->i.loss.resent_lost_gaps--;
+			ft->t.loss.resent_lost_gaps--;
+			f->i.loss.resent_lost_psns -= g->left;
+			ft->t.loss.resent_lost_psns -= g->left;
+		} else if (!g->fabric && g->left) {
 			f->i.psn_gaps--;
 			ft->t.psn_gaps--;
 			f->i.psn_lost -= g->left;
 			ft->t.psn_lost -= g->left;
+		}
+		if (!g->fabric && g->left) {
 			f->i.loss.not_captured_gaps++;
 			ft->t.loss.not_captured_gaps++;
 			f->i.loss.not_captured_psns += g->left;
@@ -789,6 +799,22 @@ static void retry_count(struct rdiag_flow_table *ft, size_t fi, uint32_t psn, bo
 }
 
 
+/* n resent packets from first on were skipped by flow fi's resend run: lost again */
+static void resent_lost(struct rdiag_flow_table *ft, size_t fi, uint32_t first, uint32_t n,
+			struct rdiag_flow_verdict *v)
+{
+	struct rd_flow *f = &ft->f[fi];
+
+	f->i.loss.resent_lost_gaps++;
+	ft->t.loss.resent_lost_gaps++;
+	f->i.loss.resent_lost_psns += n;
+	ft->t.loss.resent_lost_psns += n;
+	v->flags |= RDIAG_FV_RESENT_LOST;
+	v->resent_lost = n;
+	v->resent_psn = first;
+	gap_open(f, first, n, true);
+}
+
 /* returns true when the packet is a resend (a request PSN the flow had already passed) */
 static bool request_psn(struct rdiag_flow_table *ft, size_t fi, const struct rdiag_pkt *p,
 			bool is_read, uint64_t ts, struct rdiag_flow_verdict *v)
@@ -814,6 +840,17 @@ static bool request_psn(struct rdiag_flow_table *ft, size_t fi, const struct rdi
 	 * timeout): a step back behind its previous packet that is not a late packet is one
 	 * retry (back implies d < 0: req_next is never behind req_end) */
 	back = rd_psn_diff(psn, f->req_end) < 0;
+	/* inside a resend run the sender resends in order: a skip forward from its previous
+	 * packet, up to the first-send front, is resent packets lost again */
+	if (!back && f->retry_cause != RD_RC_NONE && f->retry_cause != RD_RC_DUP) {
+		int32_t skip = rd_psn_diff(psn, f->req_end);
+		int32_t front = rd_psn_diff(f->req_next, f->req_end);
+
+		if (skip > front)
+			skip = front;
+		if (skip > 0 && (uint32_t)skip > slack)
+			resent_lost(ft, fi, f->req_end, (uint32_t)skip, v);
+	}
 	f->req_end = (psn + span) & RD_PSN_MASK;
 	d = rd_psn_diff(psn, f->req_next);
 	if (d >= 0) {
@@ -828,7 +865,7 @@ static bool request_psn(struct rdiag_flow_table *ft, size_t fi, const struct rdi
 			v->lost = (uint32_t)d;
 			v->expected_psn = f->req_next;
 			seen_shift(f->seen, (uint32_t)d);
-			gap_open(f, f->req_next, (uint32_t)d);
+			gap_open(f, f->req_next, (uint32_t)d, false);
 			orig_stamp(f, f->req_next, (uint32_t)d, 0);
 		} else if (d > 0) {
 			/* the READ before used more PSNs than a 4096 MTU needs: mark them used */

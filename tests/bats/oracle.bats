@@ -185,6 +185,10 @@ oracle() {
 	oracle "$FIX/pcap/mad_perf.pcap"
 }
 
+@test "oracle: go_back_n_relost.pcap: rdmadump -j equals tshark field by field" {
+	oracle "$FIX/pcap/go_back_n_relost.pcap"
+}
+
 @test "oracle: gsi_two_peers.pcap: rdmadump -j equals tshark field by field" {
 	oracle "$FIX/pcap/gsi_two_peers.pcap"
 }

@@ -39,7 +39,7 @@ print(gaps, lost)'
 	run jq -r '.summary.total | "\(.psn_gaps) \(.psn_lost)"' <<< "$output"
 	assert_output "3 4"
 	run rdmadump -q -r "$GSI"
-	assert_line --partial "PSN: 3 gaps (4 lost in the fabric)"
+	assert_line --partial "PSN: 4 packets lost in the fabric: 4 first sends in 3 gaps, 0 resends in 0 gaps"
 	# each gap on the packet that shows it, whichever peer that packet goes to
 	run rdmadump --errors -r "$GSI"
 	assert_success
@@ -77,4 +77,31 @@ print(gaps, lost)'
 	# cm_handshake.pcap's SIDR exchange (status 0) is listed too, and no finding
 	run rdmadump -q -r "$FIX/pcap/cm_handshake.pcap"
 	assert_line "  192.0.2.1 > 192.0.2.2 request 0x55555555 UDP:7475: status 0 SUCCESS, qp 0x000018 qkey 0x01234567 (answered in 10us)"
+}
+
+@test "loss: every send the capture shows lost, first sends and resent packets lost again" {
+	local cap="$FIX/pcap/go_back_n_relost.pcap"
+	# the truth: what the generator left out, and the forward PSN skips tshark reads in the
+	# requester's packets (each packet against the one before it, resends included)
+	run jq -r '.captures[] | select(.file == "go_back_n_relost.pcap") | .lost_sends |
+		"\(.first) \(.resent)"' "$FIX/pcap/MANIFEST.json"
+	assert_output "1 1"
+	run bash -c "tshark -r '$cap' -Y 'infiniband.bth.opcode == 10' -T fields \
+		-e infiniband.bth.psn 2> /dev/null | awk 'NR > 1 && \$1 > p + 1 { n++; s += \$1 - p - 1 }
+		{ p = \$1 } END { print n, s }'"
+	assert_output "2 2"
+	# rdmadump: both, each named (main counted the first send's only: 1 lost)
+	run rdmadump -q -j -r "$cap"
+	assert_success
+	run jq -r '.summary.total | "\(.lost) \(.psn_lost) \(.psn_gaps) \(.resent_lost_psns) \(.resent_lost_gaps)"' <<< "$output"
+	assert_output "2 1 1 1 1"
+	run rdmadump -q -r "$cap"
+	assert_line --partial "PSN: 2 packets lost in the fabric: 1 first sends in 1 gaps, 1 resends in 1 gaps, 0 not captured (0 PSNs)"
+	# the LOST column counts both
+	assert_line --regexp '^192\.0\.2\.1 > 192\.0\.2\.2 qp 0x000012 +[0-9]+ +[0-9]+ +1 +2 '
+	run rdmadump --errors -r "$cap"
+	assert_line --partial "psn 3334 va 0x7f0000011000 rkey 0x00001012 dmalen 64 len 64 [resend gap: 1 resent lost again, from psn 3333] [retry after NAK-seq]"
+	# a finding for --fail-on-errors, as a first-send gap is
+	run rdmadump -q --fail-on-errors -r "$cap"
+	assert_failure 1
 }

@@ -498,6 +498,36 @@ def fx_gobackn():
     return cap
 
 
+def fx_gobackn_relost():
+    cap = Capture('go_back_n_relost.pcap', 'eth', desc='a resent packet lost again: WRITEs PSN '
+                  '0xD00-0xD09, 0xD03 lost on its first send, the responder NAKs it, the '
+                  'requester resends 0xD03-0xD09 and 0xD05 of that resend is lost too (the '
+                  'resend run skips from 0xD04 to 0xD06), the responder NAKs 0xD05, the '
+                  'requester resends 0xD05-0xD09, then an ACK: 2 sends lost, 1 first, 1 resent')
+    c = RC(v4(sport=0xC005), QA, QB, psn=0xD00)
+    pk = [c.write(64, a=1 if i == 9 else 0)[0] for i in range(10)]
+    fl = pk[0].meta['flow']
+    cap.put(pk[0:3])
+    cap.put(pk[4:6])				# 0xD03 lost: gap at 0xD04
+    cap.ev(fl, 'gap_events')
+    cap.put(c.nak(0xD03, 0))
+    cap.put(pk[6:10])
+    cap.put(pk[3], dt_us=100)			# the resend run: 0xD03 (first time seen)
+    cap.ev(fl, 'out_of_order')
+    cap.put(pk[4])
+    cap.ev(fl, 'duplicates')
+    for q in pk[6:10]:				# 0xD05 of the resend lost again
+        cap.put(q)
+        cap.ev(fl, 'duplicates')
+    cap.put(c.nak(0xD05, 0))
+    for q in pk[5:10]:				# the second resend run
+        cap.put(q, dt_us=100 if q is pk[5] else None)
+        cap.ev(fl, 'duplicates')
+    cap.put(c.ack())
+    cap.lost_sends = {'first': 1, 'resent': 1, 'resent_psns': ['0x000d05']}
+    return cap
+
+
 def fx_read_gaps():
     cap = Capture('read_gaps.pcap', 'eth', desc='gaps in READ-response streams, 1024-byte READs '
                   'at MTU 256 (FIRST, MIDDLE, MIDDLE, LAST).  QP 0x000045: the first MIDDLE is '
@@ -1122,6 +1152,7 @@ def main():
             fx_ipopts(), fx_ipv6()] + fx_vlan() + fx_links() + \
         [fx_rocev1()] + fx_ib() + [fx_uc_ud(), fx_xrc(), fx_rd(), fx_cnp_ecn(), fx_cnp_before_ce(), fx_dscp_ecn(), fx_msp(),
                                    fx_aeth(), fx_aeth_credits(), fx_psn(), fx_wrap(), fx_gobackn(),
+                                   fx_gobackn_relost(),
                                    fx_bad_icrc(), fx_truncated(), fx_ib_truncated(),
                                    fx_mixed(), fx_cm(), fx_gsi_two_peers(), fx_cm_rej(), fx_pause(),
                                    fx_read_gaps()] + fx_mad()

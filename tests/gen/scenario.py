@@ -148,8 +148,9 @@ class Capture:
         extra = {'mac_control': self.macc.manifest()} if getattr(self, 'macc', None) else {}
         if self.rsp_gaps:
             extra['read_response_gaps'] = self.rsp_gaps
-        if getattr(self, 'ud_senders', None):
-            extra['ud_senders'] = self.ud_senders
+        for k in ('ud_senders', 'lost_sends'):
+            if getattr(self, k, None):
+                extra[k] = getattr(self, k)
         return dict(extra, **{
             'file': self.name, 'format': self.fmt, 'linktype': self.linktype,
             'description': self.desc, 'tshark_decodes': self.tshark,

@@ -644,7 +644,7 @@ static void mad_analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 
 static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 {
-	const uint32_t shown = RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_OOO | RDIAG_FV_RETX |
+	const uint32_t shown = RDIAG_FV_GAP | RDIAG_FV_RESENT_LOST | RDIAG_FV_DUP | RDIAG_FV_OOO | RDIAG_FV_RETX |
 			       RDIAG_FV_RETRY | RDIAG_FV_CM_RETRY | RDIAG_FV_READ_DONE |
 			       RDIAG_FV_ACKED | RDIAG_FV_MAD_FINDINGS | RDIAG_FV_RMPP_DUP |
 			       RDIAG_FV_SIDR_STATUS;
@@ -655,6 +655,10 @@ static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 	if (v->flags & RDIAG_FV_GAP) {
 		w_u64(w, K("lost"), " [gap: %" PRIu64 " lost", v->lost);
 		w_u64(w, K("expected_psn"), ", expected psn %" PRIu64 "]", v->expected_psn);
+	}
+	if (v->flags & RDIAG_FV_RESENT_LOST) {
+		w_u64(w, K("resent_lost"), " [resend gap: %" PRIu64 " resent lost again", v->resent_lost);
+		w_u64(w, K("resent_lost_psn"), ", from psn %" PRIu64 "]", v->resent_psn);
 	}
 	if (v->flags & RDIAG_FV_DUP)
 		w_bool(w, K("dup"), " [dup]", true);

@@ -269,6 +269,8 @@ static void loss_json(struct out *o, const struct rdiag_flow_loss *l)
 {
 	out_u64(o, "not_captured_gaps", NULL, l->not_captured_gaps);
 	out_u64(o, "not_captured_psns", NULL, l->not_captured_psns);
+	out_u64(o, "resent_lost_gaps", NULL, l->resent_lost_gaps);
+	out_u64(o, "resent_lost_psns", NULL, l->resent_lost_psns);
 	out_obj_begin(o, "retries");
 	out_u64(o, "nak_seq", NULL, l->retry_nak_seq);
 	out_u64(o, "rnr", NULL, l->retry_rnr);
@@ -320,6 +322,7 @@ static void flow_json(struct out *o, const struct rdiag_flow_info *f, bool fabri
 	out_u64(o, "mtu", NULL, f->mtu);
 	out_u64(o, "psn_gaps", NULL, f->psn_gaps);
 	out_u64(o, "psn_lost", NULL, f->psn_lost);
+	out_u64(o, "lost", NULL, f->psn_lost + f->loss.resent_lost_psns);
 	out_u64(o, "psn_dup", NULL, f->psn_dup);
 	out_u64(o, "psn_retx", NULL, f->psn_retx);
 	out_u64(o, "psn_ooo", NULL, f->psn_ooo);
@@ -373,7 +376,9 @@ static void flow_text(struct out *o, const struct rdiag_flow_info *f)
 
 	/* "%-44s %7" PRIu64 " %9" PRIu64 then eleven " %4" PRIu64, the two latency columns and
 	 * the newline, made here and written at once (printf made most of the summary's cost) */
-	const uint64_t small[11] = { f->psn_gaps, f->psn_lost, f->loss.not_captured_psns,
+	/* LOST: every packet the capture shows lost, first sends and resends */
+	const uint64_t small[11] = { f->psn_gaps, f->psn_lost + f->loss.resent_lost_psns,
+				     f->loss.not_captured_psns,
 				     retries(&f->loss), f->loss.duplicates, f->psn_ooo,
 				     naks(f->naks), f->rnr_naks, f->ecn_ce, f->cnp, f->icrc_bad };
 	char row[160 + 9 + 21 * 13 + 2 * 48 + 1], *p = row;
@@ -423,13 +428,16 @@ static void flow_details(struct out *o, const struct rdiag_flow_info *f, bool fa
 			out_text(o, "    RNR NAKs: %" PRIu64 ", timer %g..%g ms\n", f->rnr_naks,
 				       f->rnr_timer_ms_min, f->rnr_timer_ms_max);
 	}
-	if (f->psn_gaps || f->loss.not_captured_gaps || f->psn_retx || f->psn_ooo || f->psn_goback)
-		out_text(o, "    PSN: %" PRIu64 " gaps (%" PRIu64 " packets lost in the fabric), %"
-			       PRIu64 " gaps not captured (%" PRIu64 " PSNs), %" PRIu64
+	if (f->psn_gaps || f->loss.resent_lost_gaps || f->loss.not_captured_gaps || f->psn_retx ||
+	    f->psn_ooo || f->psn_goback)
+		out_text(o, "    PSN: %" PRIu64 " packets lost in the fabric: %" PRIu64 " first "
+			       "sends in %" PRIu64 " gaps, %" PRIu64 " resends in %" PRIu64
+			       " gaps; %" PRIu64 " gaps not captured (%" PRIu64 " PSNs), %" PRIu64
 			       " lost packets resent, %" PRIu64 " out of order, %" PRIu64
-			       " go-back retries\n", f->psn_gaps, f->psn_lost,
-			       f->loss.not_captured_gaps, f->loss.not_captured_psns, f->psn_retx,
-			       f->psn_ooo, f->psn_goback);
+			       " go-back retries\n", f->psn_lost + f->loss.resent_lost_psns,
+			       f->psn_lost, f->psn_gaps, f->loss.resent_lost_psns,
+			       f->loss.resent_lost_gaps, f->loss.not_captured_gaps,
+			       f->loss.not_captured_psns, f->psn_retx, f->psn_ooo, f->psn_goback);
 	if (retries(&f->loss) || f->loss.duplicates)
 		loss_resent_text(o, "    ", &f->loss);
 	if (f->ecn_ce || f->cnp_for_ce)
@@ -728,8 +736,13 @@ static void totals(struct out *o, const struct rdiag_flow_total *t,
 		out_text(o, "%" PRIu64 " packets of flows beyond the first %" PRIu64
 			 " not analysed (counted only; --max-flows raises the bound)\n",
 			 t->untracked, max_flows);
-	out_u64(o, "psn_gaps", "PSN: %" PRIu64 " gaps", t->psn_gaps);
-	out_u64(o, "psn_lost", " (%" PRIu64 " lost in the fabric)", t->psn_lost);
+	/* every loss the capture shows: first sends (psn_*), resends lost again (resent_lost_*) */
+	out_u64(o, "lost", "PSN: %" PRIu64 " packets lost in the fabric:",
+		t->psn_lost + t->loss.resent_lost_psns);
+	out_u64(o, "psn_lost", " %" PRIu64, t->psn_lost);
+	out_u64(o, "psn_gaps", " first sends in %" PRIu64 " gaps", t->psn_gaps);
+	out_u64(o, "resent_lost_psns", ", %" PRIu64, t->loss.resent_lost_psns);
+	out_u64(o, "resent_lost_gaps", " resends in %" PRIu64 " gaps", t->loss.resent_lost_gaps);
 	out_u64(o, "not_captured_gaps", ", %" PRIu64 " not captured",
 		t->loss.not_captured_gaps);
 	out_u64(o, "not_captured_psns", " (%" PRIu64 " PSNs)", t->loss.not_captured_psns);

@@ -95,6 +95,13 @@ struct rdiag_flow_loss {
 					 * (the original, or the last resend) -> this resend; 0
 					 * when no original was seen */
 	uint64_t timeout_gap_max_ns;
+	/* loss inside a resend run (go-back-N after a NAK, a timeout or an RNR NAK): the sender
+	 * resends its PSNs in order, so a forward skip among them is a resent packet lost again.
+	 * psn_gaps/psn_lost count the first sends' losses only; these the resends'.  Settled as
+	 * a first-send gap is (NAKed or resent again: fabric; acknowledged without: moved to
+	 * not_captured_*). */
+	uint64_t resent_lost_gaps;	/* skips forward in a resend run */
+	uint64_t resent_lost_psns;	/* resent packets missing in them */
 };
 /* a request seen again sooner than this after its original, with no NAK, is a duplicate (the
  * smallest IBTA local ACK timeout is 4.096 us x 2^1) */
@@ -207,6 +214,8 @@ enum {
 	RDIAG_FV_RMPP_MISSING = 1u << 23,	/* an RMPP transfer's last segment, earlier ones
 						 * missing: rmpp_missing_seg, rmpp_segments */
 	RDIAG_FV_RMPP_DUP = 1u << 25,	/* an RMPP segment seen before (resent), not stored again */
+	RDIAG_FV_RESENT_LOST = 1u << 27,	/* a resend run skipped PSNs: lost resent packets
+						 * before this one (resent_lost, resent_psn) */
 	RDIAG_FV_SIDR_STATUS = 1u << 26,	/* a SIDR_REP with a non-zero status (1: no listener
 						 * for the service ID): sidr_status */
 	RDIAG_FV_PAUSE = 1u << 24,	/* a PAUSE or PFC frame (not a transport error: rdmadump
@@ -230,7 +239,7 @@ enum {
 #define RDIAG_FV_MAD_FINDINGS (RDIAG_FV_MAD_RETRY | RDIAG_FV_MAD_STATUS | \
 			       RDIAG_FV_QKEY_MISMATCH | RDIAG_FV_PKEY_MISMATCH | \
 			       RDIAG_FV_RMPP_MISSING)
-#define RDIAG_FV_ERRORS (RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_RETX | RDIAG_FV_RETRY | \
+#define RDIAG_FV_ERRORS (RDIAG_FV_GAP | RDIAG_FV_RESENT_LOST | RDIAG_FV_DUP | RDIAG_FV_RETX | RDIAG_FV_RETRY | \
 			 RDIAG_FV_NAK | RDIAG_FV_RNR | RDIAG_FV_BAD_ICRC | RDIAG_FV_CM_REJ | \
 			 RDIAG_FV_SIDR_STATUS | RDIAG_FV_MAD_FINDINGS)
 
@@ -255,6 +264,8 @@ struct rdiag_flow_verdict {
 	uint32_t rmpp_segments;		/* RMPP_DONE, RMPP_MISSING: segments of the transfer */
 	uint32_t rmpp_missing_seg;	/* RMPP_MISSING: the first one not seen */
 	uint8_t sidr_status;		/* SIDR_STATUS: the SIDR_REP's status */
+	uint32_t resent_lost;		/* RESENT_LOST: resent packets missing before this one */
+	uint32_t resent_psn;		/* RESENT_LOST: the first of them (where the run was) */
 };
 
 struct rdiag_flow_opts {
