@@ -128,6 +128,16 @@ struct rd_qp_hint {
 struct rd_ud_gap {
 	uint32_t first, n, left;	/* as struct rd_gap */
 	uint32_t flow;			/* the flow that counted it */
+	uint32_t placed;		/* of its PSNs, those known to be for a destination */
+};
+
+/* the last MADs a UD sender sent: a hole between two sends of one TID to one destination was
+ * (at least once) that MAD, resent, for that destination */
+#define RD_UD_MADS 32
+struct rd_ud_mad {
+	uint64_t tid;
+	uint32_t psn, flow;
+	bool used;
 };
 
 struct rd_ud_sender {
@@ -140,6 +150,8 @@ struct rd_ud_sender {
 	uint64_t seen[2];		/* bit k: PSN next-1-k was seen */
 	struct rd_ud_gap gap[RD_GAPS_OPEN];
 	unsigned int n_gaps;
+	struct rd_ud_mad *mads;		/* RD_UD_MADS, a ring, allocated with the first MAD */
+	unsigned int mad_head;
 };
 
 struct rd_flow_slot {
@@ -241,6 +253,8 @@ void rdiag_flow_close(struct rdiag_flow_table *ft)
 	rd_mad_free(ft->mad);
 	rd_rmpp_free(ft->rmpp);
 	rd_ce_pairs_free(&ft->ce);
+	for (size_t i = 0; i < ft->ud_cap; i++)
+		free(ft->ud[i].mads);
 	free(ft->ud);
 	free(ft);
 }
@@ -979,6 +993,41 @@ static struct rd_ud_sender *ud_sender(struct rdiag_flow_table *ft, const struct 
 	return u;
 }
 
+/* a MAD of flow fi from UD sender u at psn: when the sender sent the same TID to the same
+ * destination before, each hole of its sequence between the two sends held (at least) one
+ * resend of it, lost on its way to this destination */
+static void ud_mad_place(struct rdiag_flow_table *ft, struct rd_ud_sender *u, size_t fi,
+			 uint64_t tid, uint32_t psn)
+{
+	struct rd_ud_mad *m = NULL;
+
+	if (!u->mads && !(u->mads = calloc(RD_UD_MADS, sizeof(*u->mads))))
+		return;
+	for (unsigned int k = 1; k <= RD_UD_MADS; k++) {
+		struct rd_ud_mad *c = &u->mads[(u->mad_head + RD_UD_MADS - k) % RD_UD_MADS];
+
+		if (c->used && c->tid == tid && c->flow == (uint32_t)fi) {
+			m = c;
+			break;
+		}
+	}
+	for (unsigned int i = 0; m && i < u->n_gaps; i++) {
+		struct rd_ud_gap *g = &u->gap[i];
+
+		if (g->placed < g->left && rd_psn_diff(g->first, m->psn) > 0 &&
+		    rd_psn_diff(psn, (g->first + g->n - 1) & RD_PSN_MASK) > 0) {
+			g->placed++;
+			ft->f[fi].i.loss.ud_lost_to_dest++;
+			ft->t.loss.ud_lost_to_dest++;
+		}
+	}
+	if (!m) {
+		m = &u->mads[u->mad_head];
+		u->mad_head = (u->mad_head + 1) % RD_UD_MADS;
+	}
+	*m = (struct rd_ud_mad){ .tid = tid, .psn = psn, .flow = (uint32_t)fi, .used = true };
+}
+
 /* a UD request of flow fi against its sender's one sequence: a gap, a late packet filling one
  * (the flow that counted the gap gives the packet back), or a packet seen before */
 static void ud_psn(struct rdiag_flow_table *ft, size_t fi, const struct rdiag_pkt *p,
@@ -997,6 +1046,8 @@ static void ud_psn(struct rdiag_flow_table *ft, size_t fi, const struct rdiag_pk
 		u->init = true;
 		u->next = (psn + 1) & RD_PSN_MASK;
 		u->seen[0] = 1;
+		if (p->present & RDIAG_HAS_MAD)
+			ud_mad_place(ft, u, fi, p->mad.tid, psn);
 		return;
 	}
 	d = rd_psn_diff(psn, u->next);
@@ -1021,6 +1072,8 @@ static void ud_psn(struct rdiag_flow_table *ft, size_t fi, const struct rdiag_pk
 		seen_shift(u->seen, 1);
 		u->seen[0] |= 1;
 		u->next = (psn + 1) & RD_PSN_MASK;
+		if (p->present & RDIAG_HAS_MAD)
+			ud_mad_place(ft, u, fi, p->mad.tid, psn);
 		return;
 	}
 	v->expected_psn = u->next;

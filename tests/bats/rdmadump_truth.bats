@@ -40,6 +40,18 @@ print(gaps, lost)'
 	assert_output "3 4"
 	run rdmadump -q -r "$GSI"
 	assert_line --partial "PSN: 4 packets lost in the fabric: 4 first sends in 3 gaps, 0 resends in 0 gaps"
+	# which destination the lost sends were for, where a MAD sent again with its TID after
+	# the hole shows it: .2 1 (truth 1), .3 2 (truth 3: the lost RTU's TID was not seen
+	# before it); never more than the truth
+	run rdmadump -q -j -r "$GSI"
+	run jq -r '.summary.flows[] | select(.ud_lost_to_dest) | "\(.dst) \(.ud_lost_to_dest)"' <<< "$output"
+	assert_output $'192.0.2.2 1\n192.0.2.3 2'
+	run jq -r '.captures[] | select(.file == "gsi_two_peers.pcap") |
+		.ud_senders["192.0.2.1 qp 0x000001"].lost_to | to_entries[] | "\(.key) \(.value)"' \
+		"$FIX/pcap/MANIFEST.json"
+	assert_output $'192.0.2.2 1\n192.0.2.3 3'
+	run rdmadump -q -r "$GSI"
+	assert_line "    lost on their way here: 2 of the UD sender's sends (its one PSN sequence to all destinations: a MAD sent here again with its TID after the hole)"
 	# each gap on the packet that shows it, whichever peer that packet goes to
 	run rdmadump --errors -r "$GSI"
 	assert_success

@@ -1071,7 +1071,8 @@ def fx_gsi_two_peers():
     sidr('B', 0x3001, 7483, 0, 0x41, t1 + 0x100)		# psn 11
     sidr('C', 0x4001, 7484, 1, 0, t2 + 0x100)		# psn 12: status 1, no listener
     cap.ud_senders = {'192.0.2.1 qp 0x000001': {'psn_first': 0, 'psn_last': 12,
-                                                'gap_events': 3, 'psn_never_seen': 4}}
+                                                'gap_events': 3, 'psn_never_seen': 4,
+                                                'lost_to': {'192.0.2.2': 1, '192.0.2.3': 3}}}
     cap.notes.append('192.0.2.1 QP1 sends PSNs 0..12 to 192.0.2.2 and 192.0.2.3; 2, 3, 7 and 9 '
                      'are not in the file (2 to .2 and 3 to .3: REQ retries; 7: a REQ retry '
                      'to .3; 9: the RTU to .3, which .3 answers by repeating its REP)')

@@ -271,6 +271,8 @@ static void loss_json(struct out *o, const struct rdiag_flow_loss *l)
 	out_u64(o, "not_captured_psns", NULL, l->not_captured_psns);
 	out_u64(o, "resent_lost_gaps", NULL, l->resent_lost_gaps);
 	out_u64(o, "resent_lost_psns", NULL, l->resent_lost_psns);
+	if (l->ud_lost_to_dest)
+		out_u64(o, "ud_lost_to_dest", NULL, l->ud_lost_to_dest);
 	out_obj_begin(o, "retries");
 	out_u64(o, "nak_seq", NULL, l->retry_nak_seq);
 	out_u64(o, "rnr", NULL, l->retry_rnr);
@@ -438,6 +440,10 @@ static void flow_details(struct out *o, const struct rdiag_flow_info *f, bool fa
 			       f->psn_lost, f->psn_gaps, f->loss.resent_lost_psns,
 			       f->loss.resent_lost_gaps, f->loss.not_captured_gaps,
 			       f->loss.not_captured_psns, f->psn_retx, f->psn_ooo, f->psn_goback);
+	if (f->loss.ud_lost_to_dest)
+		out_text(o, "    lost on their way here: %" PRIu64 " of the UD sender's sends (its one "
+			       "PSN sequence to all destinations: a MAD sent here again with its TID "
+			       "after the hole)\n", f->loss.ud_lost_to_dest);
 	if (retries(&f->loss) || f->loss.duplicates)
 		loss_resent_text(o, "    ", &f->loss);
 	if (f->ecn_ce || f->cnp_for_ce)
@@ -743,6 +749,8 @@ static void totals(struct out *o, const struct rdiag_flow_total *t,
 	out_u64(o, "psn_gaps", " first sends in %" PRIu64 " gaps", t->psn_gaps);
 	out_u64(o, "resent_lost_psns", ", %" PRIu64, t->loss.resent_lost_psns);
 	out_u64(o, "resent_lost_gaps", " resends in %" PRIu64 " gaps", t->loss.resent_lost_gaps);
+	if (t->loss.ud_lost_to_dest)
+		out_u64(o, "ud_lost_to_dest", NULL, t->loss.ud_lost_to_dest);
 	out_u64(o, "not_captured_gaps", ", %" PRIu64 " not captured",
 		t->loss.not_captured_gaps);
 	out_u64(o, "not_captured_psns", " (%" PRIu64 " PSNs)", t->loss.not_captured_psns);

@@ -102,6 +102,11 @@ struct rdiag_flow_loss {
 	 * not_captured_*). */
 	uint64_t resent_lost_gaps;	/* skips forward in a resend run */
 	uint64_t resent_lost_psns;	/* resent packets missing in them */
+	/* UD: sends of the sender's one sequence (all its destinations) lost on their way to
+	 * this flow's destination, as far as the capture shows it: a hole of the sequence
+	 * between two sends of one MAD (same TID) to this destination counts one (a lower
+	 * bound: per hole and TID one resend is known lost) */
+	uint64_t ud_lost_to_dest;
 };
 /* a request seen again sooner than this after its original, with no NAK, is a duplicate (the
  * smallest IBTA local ACK timeout is 4.096 us x 2^1) */
