@@ -9,8 +9,9 @@
  * Classification of a request PSN against the next expected one (24-bit, with wrap):
  *   equal: in order;  ahead: a gap (the packets between are counted lost);
  *   behind: a 128-PSN bitmap of what was seen tells a duplicate (seen: a retransmission) from a
- *   hole being filled; a hole filled within RD_OOO_WINDOW packets of the gap is out of order
- *   (the "lost" packets were only late), later it is a retransmission of a lost packet.
+ *   hole being filled; a hole filled within RD_OOO_WINDOW packets and RD_OOO_MAX_NS of the gap
+ *   is out of order (the "lost" packets were only late), later it is a retransmission of a
+ *   lost packet.
  *
  * Loss: the fabric or the capture.  A gap stays open (struct rd_gap) until the receiver's
  * responses settle it: a NAK PSN sequence error for one of its PSNs, or a resend of one, makes
@@ -37,6 +38,9 @@
 #include "open_error.h"
 
 #define RD_OOO_WINDOW 8		/* packets after a gap in which a filler counts as reordering */
+#define RD_OOO_MAX_NS 1000000	/* and its time (1 ms): a sender that stalls after the gap and
+				 * resends it on its ACK timer (rxe: tens of ms) sends few
+				 * packets in between, but its resend is no reordering */
 #define NIL UINT32_MAX
 #define RD_OPS_INLINE 8		/* distinct opcodes per flow looked up inside struct rd_flow */
 #define RD_GAPS_OPEN 8		/* gaps per flow waiting for the receiver to settle them */
@@ -902,7 +906,8 @@ static bool request_psn(struct rdiag_flow_table *ft, size_t fi, const struct rdi
 
 		if (k < 128 && !seen_test_set(f->seen, k)) {
 			/* a hole filled: late, or resent because it was lost */
-			if (!nak_asked(ft, fi, psn) && f->i.pkts - f->gap_pkt <= RD_OOO_WINDOW) {
+			if (!nak_asked(ft, fi, psn) && f->i.pkts - f->gap_pkt <= RD_OOO_WINDOW &&
+			    ts - f->gap_ns <= RD_OOO_MAX_NS) {
 				struct rd_gap *g = gap_find(f, psn);
 
 				f->i.psn_ooo++;
