@@ -9,8 +9,9 @@
  * Classification of a request PSN against the next expected one (24-bit, with wrap):
  *   equal: in order;  ahead: a gap (the packets between are counted lost);
  *   behind: a 128-PSN bitmap of what was seen tells a duplicate (seen: a retransmission) from a
- *   hole being filled; a hole filled within RD_OOO_WINDOW packets of the gap is out of order
- *   (the "lost" packets were only late), later it is a retransmission of a lost packet.
+ *   hole being filled; a hole filled within RD_OOO_WINDOW packets and RD_OOO_MAX_NS of the gap
+ *   is out of order (the "lost" packets were only late), later it is a retransmission of a
+ *   lost packet.
  *
  * Loss: the fabric or the capture.  A gap stays open (struct rd_gap) until the receiver's
  * responses settle it: a NAK PSN sequence error for one of its PSNs, or a resend of one, makes
@@ -37,6 +38,9 @@
 #include "open_error.h"
 
 #define RD_OOO_WINDOW 8		/* packets after a gap in which a filler counts as reordering */
+#define RD_OOO_MAX_NS 1000000	/* and its time (1 ms): a sender that stalls after the gap and
+				 * resends it on its ACK timer (rxe: tens of ms) sends few
+				 * packets in between, but its resend is no reordering */
 #define NIL UINT32_MAX
 #define RD_OPS_INLINE 8		/* distinct opcodes per flow looked up inside struct rd_flow */
 #define RD_GAPS_OPEN 8		/* gaps per flow waiting for the receiver to settle them */
@@ -49,6 +53,7 @@ struct rd_gap {
 	uint32_t n;		/* PSNs missing */
 	uint32_t left;		/* of those, not filled by a late packet */
 	bool fabric;		/* NAKed or resent (a READ response: re-read or resent) */
+	bool resend;		/* a skip in a resend run (loss.resent_lost_*) */
 	bool covered;		/* a READ-response gap: its READ's LAST response came after it */
 };
 
@@ -121,6 +126,38 @@ struct rd_qp_hint {
 	bool used;
 };
 
+/* A UD QP sends one PSN sequence to every destination (the GSI QP1 of a host to all its peers
+ * among them): its gaps are judged per sender, (source address, DETH source QP), not per flow.
+ * A gap is counted in the flow of the packet that shows it. */
+struct rd_ud_gap {
+	uint32_t first, n, left;	/* as struct rd_gap */
+	uint32_t flow;			/* the flow that counted it */
+	uint32_t placed;		/* of its PSNs, those known to be for a destination */
+};
+
+/* the last MADs a UD sender sent: a hole between two sends of one TID to one destination was
+ * (at least once) that MAD, resent, for that destination */
+#define RD_UD_MADS 32
+struct rd_ud_mad {
+	uint64_t tid;
+	uint32_t psn, flow;
+	bool used;
+};
+
+struct rd_ud_sender {
+	bool used, init;
+	uint8_t encap, kind;
+	uint8_t src[16];
+	uint32_t srcqp;
+	uint32_t hash;
+	uint32_t next;			/* the PSN expected next */
+	uint64_t seen[2];		/* bit k: PSN next-1-k was seen */
+	struct rd_ud_gap gap[RD_GAPS_OPEN];
+	unsigned int n_gaps;
+	struct rd_ud_mad *mads;		/* RD_UD_MADS, a ring, allocated with the first MAD */
+	unsigned int mad_head;
+};
+
 struct rd_flow_slot {
 	uint32_t flow;		/* index into f + 1, 0 = empty */
 	uint32_t hash;		/* key_hash() of that flow's key */
@@ -144,6 +181,8 @@ struct rdiag_flow_table {
 	struct rd_rmpp *rmpp;	/* RMPP transfers being reassembled */
 	bool mad_watch;		/* rd_mad_watching(mad): keys to check on every packet */
 	struct rd_ce_pairs ce;	/* CE-marked flows by address pair, for CNPs */
+	struct rd_ud_sender *ud;	/* UD senders, open addressing, ud_cap a power of two */
+	size_t n_ud, ud_cap;
 	struct rdiag_flow_total t;
 	struct rd_pause pause;		/* PAUSE / PFC frames */
 	struct rd_opclass opc[256];	/* by opcode */
@@ -218,6 +257,9 @@ void rdiag_flow_close(struct rdiag_flow_table *ft)
 	rd_mad_free(ft->mad);
 	rd_rmpp_free(ft->rmpp);
 	rd_ce_pairs_free(&ft->ce);
+	for (size_t i = 0; i < ft->ud_cap; i++)
+		free(ft->ud[i].mads);
+	free(ft->ud);
 	free(ft);
 }
 
@@ -620,7 +662,7 @@ static void gap_drop(struct rd_req_track *t, unsigned int i)
 	t->n_gaps--;
 }
 
-static void gap_open(struct rd_flow *f, uint32_t first, uint32_t n)
+static void gap_open(struct rd_flow *f, uint32_t first, uint32_t n, bool resend)
 {
 	struct rd_req_track *t = track_of(f);
 
@@ -628,15 +670,17 @@ static void gap_open(struct rd_flow *f, uint32_t first, uint32_t n)
 		return;		/* the gap stays counted as lost: nothing will settle it */
 	if (t->n_gaps == RD_GAPS_OPEN)
 		gap_drop(t, 0);	/* the oldest stays as it is counted */
-	t->gap[t->n_gaps++] = (struct rd_gap){ .first = first, .n = n, .left = n };
+	t->gap[t->n_gaps++] = (struct rd_gap){ .first = first, .n = n, .left = n,
+					       .resend = resend };
 }
 
-/* the open gap holding psn, or NULL */
+/* the newest open gap holding psn (a resend's skip lies inside its first send's gap), or
+ * NULL */
 static struct rd_gap *gap_find(struct rd_flow *f, uint32_t psn)
 {
 	struct rd_req_track *t = f->track;
 
-	for (unsigned int i = 0; t && i < t->n_gaps; i++) {
+	for (unsigned int i = t ? t->n_gaps : 0; i-- > 0;) {
 		int32_t d = rd_psn_diff(psn, t->gap[i].first);
 
 		if (d >= 0 && (uint32_t)d < t->gap[i].n)
@@ -658,11 +702,18 @@ static void gaps_covered(struct rdiag_flow_table *ft, struct rd_flow *f, uint32_
 			i++;
 			continue;
 		}
-		if (!g->fabric && g->left) {
+		if (!g->fabric && g->left && g->resend) {
+			f->i.loss.resent_lost_gaps--;
+			ft->t.loss.resent_lost_gaps--;
+			f->i.loss.resent_lost_psns -= g->left;
+			ft->t.loss.resent_lost_psns -= g->left;
+		} else if (!g->fabric && g->left) {
 			f->i.psn_gaps--;
 			ft->t.psn_gaps--;
 			f->i.psn_lost -= g->left;
 			ft->t.psn_lost -= g->left;
+		}
+		if (!g->fabric && g->left) {
 			f->i.loss.not_captured_gaps++;
 			ft->t.loss.not_captured_gaps++;
 			f->i.loss.not_captured_psns += g->left;
@@ -766,6 +817,22 @@ static void retry_count(struct rdiag_flow_table *ft, size_t fi, uint32_t psn, bo
 }
 
 
+/* n resent packets from first on were skipped by flow fi's resend run: lost again */
+static void resent_lost(struct rdiag_flow_table *ft, size_t fi, uint32_t first, uint32_t n,
+			struct rdiag_flow_verdict *v)
+{
+	struct rd_flow *f = &ft->f[fi];
+
+	f->i.loss.resent_lost_gaps++;
+	ft->t.loss.resent_lost_gaps++;
+	f->i.loss.resent_lost_psns += n;
+	ft->t.loss.resent_lost_psns += n;
+	v->flags |= RDIAG_FV_RESENT_LOST;
+	v->resent_lost = n;
+	v->resent_psn = first;
+	gap_open(f, first, n, true);
+}
+
 /* returns true when the packet is a resend (a request PSN the flow had already passed) */
 static bool request_psn(struct rdiag_flow_table *ft, size_t fi, const struct rdiag_pkt *p,
 			bool is_read, uint64_t ts, struct rdiag_flow_verdict *v)
@@ -791,6 +858,17 @@ static bool request_psn(struct rdiag_flow_table *ft, size_t fi, const struct rdi
 	 * timeout): a step back behind its previous packet that is not a late packet is one
 	 * retry (back implies d < 0: req_next is never behind req_end) */
 	back = rd_psn_diff(psn, f->req_end) < 0;
+	/* inside a resend run the sender resends in order: a skip forward from its previous
+	 * packet, up to the first-send front, is resent packets lost again */
+	if (!back && f->retry_cause != RD_RC_NONE && f->retry_cause != RD_RC_DUP) {
+		int32_t skip = rd_psn_diff(psn, f->req_end);
+		int32_t front = rd_psn_diff(f->req_next, f->req_end);
+
+		if (skip > front)
+			skip = front;
+		if (skip > 0 && (uint32_t)skip > slack)
+			resent_lost(ft, fi, f->req_end, (uint32_t)skip, v);
+	}
 	f->req_end = (psn + span) & RD_PSN_MASK;
 	d = rd_psn_diff(psn, f->req_next);
 	if (d >= 0) {
@@ -805,7 +883,7 @@ static bool request_psn(struct rdiag_flow_table *ft, size_t fi, const struct rdi
 			v->lost = (uint32_t)d;
 			v->expected_psn = f->req_next;
 			seen_shift(f->seen, (uint32_t)d);
-			gap_open(f, f->req_next, (uint32_t)d);
+			gap_open(f, f->req_next, (uint32_t)d, false);
 			orig_stamp(f, f->req_next, (uint32_t)d, 0);
 		} else if (d > 0) {
 			/* the READ before used more PSNs than a 4096 MTU needs: mark them used */
@@ -828,7 +906,8 @@ static bool request_psn(struct rdiag_flow_table *ft, size_t fi, const struct rdi
 
 		if (k < 128 && !seen_test_set(f->seen, k)) {
 			/* a hole filled: late, or resent because it was lost */
-			if (!nak_asked(ft, fi, psn) && f->i.pkts - f->gap_pkt <= RD_OOO_WINDOW) {
+			if (!nak_asked(ft, fi, psn) && f->i.pkts - f->gap_pkt <= RD_OOO_WINDOW &&
+			    ts - f->gap_ns <= RD_OOO_MAX_NS) {
 				struct rd_gap *g = gap_find(f, psn);
 
 				f->i.psn_ooo++;
@@ -855,6 +934,178 @@ static bool request_psn(struct rdiag_flow_table *ft, size_t fi, const struct rdi
 		retry_count(ft, fi, psn, back, k < RD_ORIG_TS, ts, v);
 		return true;
 	}
+}
+
+/* ---- UD: one PSN sequence per sending QP ---- */
+
+static uint32_t ud_hash(unsigned int encap, unsigned int kind, const uint8_t src[16],
+			uint32_t srcqp)
+{
+	uint8_t k[22];
+
+	k[0] = (uint8_t)encap;
+	k[1] = (uint8_t)kind;
+	memcpy(k + 2, src, 16);
+	memcpy(k + 18, &srcqp, 4);
+	return rd_hash_bytes(k, sizeof(k), 0x55445321u);
+}
+
+static struct rd_ud_sender *ud_slot(struct rd_ud_sender *t, size_t cap, uint32_t h,
+				    unsigned int encap, unsigned int kind, const uint8_t src[16],
+				    uint32_t srcqp)
+{
+	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1)) {
+		struct rd_ud_sender *u = &t[i];
+
+		if (!u->used || (u->hash == h && u->encap == encap && u->kind == kind &&
+				 u->srcqp == srcqp && !memcmp(u->src, src, 16)))
+			return u;
+	}
+}
+
+/* the sender of a UD packet, created on first sight; NULL without memory */
+static struct rd_ud_sender *ud_sender(struct rdiag_flow_table *ft, const struct rdiag_pkt *p,
+				      unsigned int kind, const uint8_t src[16])
+{
+	uint32_t srcqp = p->deth_srcqp & RD_PSN_MASK;
+	uint32_t h = ud_hash(p->encap, kind, src, srcqp);
+	struct rd_ud_sender *u;
+
+	if ((ft->n_ud + 1) * 2 > ft->ud_cap) {
+		size_t cap = ft->ud_cap ? ft->ud_cap * 2 : 16;
+		struct rd_ud_sender *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return NULL;
+		for (size_t i = 0; i < ft->ud_cap; i++)
+			if (ft->ud[i].used)
+				*ud_slot(t, cap, ft->ud[i].hash, ft->ud[i].encap, ft->ud[i].kind,
+					 ft->ud[i].src, ft->ud[i].srcqp) = ft->ud[i];
+		free(ft->ud);
+		ft->ud = t;
+		ft->ud_cap = cap;
+	}
+	u = ud_slot(ft->ud, ft->ud_cap, h, p->encap, kind, src, srcqp);
+	if (!u->used) {
+		u->used = true;
+		u->hash = h;
+		u->encap = p->encap;
+		u->kind = (uint8_t)kind;
+		memcpy(u->src, src, 16);
+		u->srcqp = srcqp;
+		ft->n_ud++;
+	}
+	return u;
+}
+
+/* a MAD of flow fi from UD sender u at psn: when the sender sent the same TID to the same
+ * destination before, each hole of its sequence between the two sends held (at least) one
+ * resend of it, lost on its way to this destination */
+static void ud_mad_place(struct rdiag_flow_table *ft, struct rd_ud_sender *u, size_t fi,
+			 uint64_t tid, uint32_t psn)
+{
+	struct rd_ud_mad *m = NULL;
+
+	if (!u->mads && !(u->mads = calloc(RD_UD_MADS, sizeof(*u->mads))))
+		return;
+	for (unsigned int k = 1; k <= RD_UD_MADS; k++) {
+		struct rd_ud_mad *c = &u->mads[(u->mad_head + RD_UD_MADS - k) % RD_UD_MADS];
+
+		if (c->used && c->tid == tid && c->flow == (uint32_t)fi) {
+			m = c;
+			break;
+		}
+	}
+	for (unsigned int i = 0; m && i < u->n_gaps; i++) {
+		struct rd_ud_gap *g = &u->gap[i];
+
+		if (g->placed < g->left && rd_psn_diff(g->first, m->psn) > 0 &&
+		    rd_psn_diff(psn, (g->first + g->n - 1) & RD_PSN_MASK) > 0) {
+			g->placed++;
+			ft->f[fi].i.loss.ud_lost_to_dest++;
+			ft->t.loss.ud_lost_to_dest++;
+		}
+	}
+	if (!m) {
+		m = &u->mads[u->mad_head];
+		u->mad_head = (u->mad_head + 1) % RD_UD_MADS;
+	}
+	*m = (struct rd_ud_mad){ .tid = tid, .psn = psn, .flow = (uint32_t)fi, .used = true };
+}
+
+/* a UD request of flow fi against its sender's one sequence: a gap, a late packet filling one
+ * (the flow that counted the gap gives the packet back), or a packet seen before */
+static void ud_psn(struct rdiag_flow_table *ft, size_t fi, const struct rdiag_pkt *p,
+		   unsigned int kind, const uint8_t src[16], struct rdiag_flow_verdict *v)
+{
+	struct rd_ud_sender *u = ud_sender(ft, p, kind, src);
+	struct rd_flow *f = &ft->f[fi];
+	uint32_t psn = p->bth.psn & RD_PSN_MASK, k;
+	int32_t d;
+
+	if (!u) {
+		add_failed(ft, -ENOMEM);
+		return;
+	}
+	if (!u->init) {
+		u->init = true;
+		u->next = (psn + 1) & RD_PSN_MASK;
+		u->seen[0] = 1;
+		if (p->present & RDIAG_HAS_MAD)
+			ud_mad_place(ft, u, fi, p->mad.tid, psn);
+		return;
+	}
+	d = rd_psn_diff(psn, u->next);
+	if (d >= 0) {
+		if (d > 0) {
+			f->i.psn_gaps++;
+			f->i.psn_lost += (uint32_t)d;
+			ft->t.psn_gaps++;
+			ft->t.psn_lost += (uint32_t)d;
+			v->flags |= RDIAG_FV_GAP;
+			v->lost = (uint32_t)d;
+			v->expected_psn = u->next;
+			if (u->n_gaps == RD_GAPS_OPEN) {
+				memmove(&u->gap[0], &u->gap[1], (RD_GAPS_OPEN - 1) * sizeof(u->gap[0]));
+				u->n_gaps--;
+			}
+			u->gap[u->n_gaps++] = (struct rd_ud_gap){ .first = u->next, .n = (uint32_t)d,
+								   .left = (uint32_t)d,
+								   .flow = (uint32_t)fi };
+			seen_shift(u->seen, (uint32_t)d);
+		}
+		seen_shift(u->seen, 1);
+		u->seen[0] |= 1;
+		u->next = (psn + 1) & RD_PSN_MASK;
+		if (p->present & RDIAG_HAS_MAD)
+			ud_mad_place(ft, u, fi, p->mad.tid, psn);
+		return;
+	}
+	v->expected_psn = u->next;
+	k = (uint32_t)(-d) - 1;
+	if (k < 128 && !seen_test_set(u->seen, k)) {
+		/* a hole filled: the packet was late, not lost */
+		for (unsigned int i = 0; i < u->n_gaps; i++) {
+			struct rd_ud_gap *g = &u->gap[i];
+			int32_t o = rd_psn_diff(psn, g->first);
+
+			if (o >= 0 && (uint32_t)o < g->n && g->left) {
+				g->left--;
+				ft->f[g->flow].i.psn_lost--;
+				ft->t.psn_lost--;
+				break;
+			}
+		}
+		f->i.psn_ooo++;
+		ft->t.psn_ooo++;
+		v->flags |= RDIAG_FV_OOO;
+		return;
+	}
+	f->i.psn_dup++;
+	ft->t.psn_dup++;
+	f->i.loss.duplicates++;
+	ft->t.loss.duplicates++;
+	v->flags |= RDIAG_FV_DUP;
 }
 
 static void link_peers(struct rdiag_flow_table *ft, uint32_t req, uint32_t rsp)
@@ -1306,6 +1557,8 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 			ft->t.cm_rej++;
 		if (r & RDIAG_FV_CM_RETRY)
 			ft->t.cm_req_retries++;
+		if (r & RDIAG_FV_SIDR_STATUS)
+			v->sidr_status = p->cm.sidr_status;
 		v->flags |= (uint32_t)r;
 	} else if ((p->present & RDIAG_HAS_MAD) && p->mad.mgmt_class == RDIAG_MAD_CLASS_CM &&
 		   (p->mad.attr_id == RDIAG_CM_LAP || p->mad.attr_id == RDIAG_CM_APR)) {
@@ -1329,6 +1582,10 @@ static int flow_add(struct rdiag_flow_table *ft, const struct rdiag_pkt *p, uint
 		return 0;		/* CC, reserved, manufacturer-specific: no PSN semantics */
 	if (oc->resp) {
 		response(ft, (uint32_t)fi, p, kind, src, dst, ts, v);
+		return 0;
+	}
+	if (tr == RDIAG_TR_UD && (p->present & RDIAG_HAS_DETH)) {
+		ud_psn(ft, (size_t)fi, p, kind, src, v);
 		return 0;
 	}
 	{
@@ -1502,6 +1759,16 @@ int rdiag_flow_cm_get(const struct rdiag_flow_table *ft, size_t i, struct rdiag_
 		return -ENOENT;
 	*out = ft->cm.c[i];
 	return 0;
+}
+
+size_t rdiag_flow_sidr_count(const struct rdiag_flow_table *ft)
+{
+	return ft ? rd_cm_sidr_count(&ft->cm) : 0;
+}
+
+int rdiag_flow_sidr_get(const struct rdiag_flow_table *ft, size_t i, struct rdiag_sidr_info *out)
+{
+	return ft ? rd_cm_sidr_get(&ft->cm, i, out) : -EINVAL;
 }
 
 size_t rdiag_flow_mad_txn_count(const struct rdiag_flow_table *ft)

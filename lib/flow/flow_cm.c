@@ -27,6 +27,7 @@ void rd_cm_free(struct rd_cm_table *t)
 {
 	free(t->c);
 	free(t->idx);
+	free(t->sidr);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -119,6 +120,79 @@ static void first(uint64_t *slot, uint32_t count, uint64_t ts)
 		*slot = ts;
 }
 
+/* a SIDR_REQ or SIDR_REP: its exchange is (requester address, request ID); the latest one
+ * of that name is searched first (request IDs are reused only after a long while) */
+static int sidr_add(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kind,
+		    const uint8_t src[16], const uint8_t dst[16], uint64_t ts)
+{
+	const struct rdiag_cm *m = &p->cm;
+	bool req = m->msg == RDIAG_CM_SIDR_REQ;
+	const uint8_t *client = req ? src : dst;
+	struct rdiag_sidr_info *s = NULL;
+
+	for (size_t i = t->nsidr; i-- > 0;) {
+		if (t->sidr[i].request_id == m->local_comm_id && t->sidr[i].kind == kind &&
+		    !memcmp(t->sidr[i].client, client, 16)) {
+			s = &t->sidr[i];
+			break;
+		}
+	}
+	if (!s) {
+		if (t->nsidr == t->capsidr) {
+			size_t cap = t->capsidr ? t->capsidr * 2 : 16;
+			struct rdiag_sidr_info *n = realloc(t->sidr, cap * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			t->sidr = n;
+			t->capsidr = cap;
+		}
+		s = &t->sidr[t->nsidr++];
+		memset(s, 0, sizeof(*s));
+		s->kind = (uint8_t)kind;
+		memcpy(s->client, client, 16);
+		memcpy(s->server, req ? dst : src, 16);
+		s->request_id = m->local_comm_id;
+		s->service_id = m->service_id;
+		s->sid_is_ip = m->sid_is_ip;
+		s->port_space = m->port_space;
+		s->port = m->port;
+	}
+	if (req) {
+		if (!s->n_req++) {
+			s->req_ns = ts;
+			s->service_id = m->service_id;
+			s->sid_is_ip = m->sid_is_ip;
+			s->port_space = m->port_space;
+			s->port = m->port;
+		}
+		s->req_last_ns = ts;
+		return 0;
+	}
+	if (!s->n_rep++) {
+		s->rep_ns = ts;
+		s->status = m->sidr_status;
+		s->qpn = m->local_qpn;
+		s->qkey = m->qkey;
+	}
+	return m->sidr_status ? RDIAG_FV_SIDR_STATUS : 0;
+}
+
+size_t rd_cm_sidr_count(const struct rd_cm_table *t)
+{
+	return t->nsidr;
+}
+
+int rd_cm_sidr_get(const struct rd_cm_table *t, size_t i, struct rdiag_sidr_info *out)
+{
+	if (!out)
+		return -EINVAL;
+	if (i >= t->nsidr)
+		return -ENOENT;
+	*out = t->sidr[i];
+	return 0;
+}
+
 int rd_cm_add(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kind,
 	      const uint8_t src[16], const uint8_t dst[16], uint64_t ts)
 {
@@ -132,8 +206,10 @@ int rd_cm_add(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kin
 	case RDIAG_CM_REQ: case RDIAG_CM_MRA: case RDIAG_CM_REJ: case RDIAG_CM_REP:
 	case RDIAG_CM_RTU: case RDIAG_CM_DREQ: case RDIAG_CM_DREP:
 		break;
+	case RDIAG_CM_SIDR_REQ: case RDIAG_CM_SIDR_REP:
+		return sidr_add(t, p, kind, src, dst, ts);
 	default:
-		return 0;	/* SIDR, LAP/APR, ClassPortInfo: no connection timeline */
+		return 0;	/* LAP/APR, ClassPortInfo: no connection timeline */
 	}
 	/* which end sent it: the client's comm ID is the local one in its own messages */
 	i = find(t, kind, src, m->local_comm_id);

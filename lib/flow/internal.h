@@ -83,15 +83,20 @@ struct rd_cm_table {
 	size_t n, cap;
 	uint32_t *idx;			/* open addressing on (client comm id, client address) */
 	size_t nidx;
+	struct rdiag_sidr_info *sidr;	/* SIDR exchanges, first-seen order */
+	size_t nsidr, capsidr;
 };
 void rd_cm_free(struct rd_cm_table *t);
-/* account one CM MAD; returns RDIAG_FV_CM_* flags or -ENOMEM */
+/* account one CM MAD; returns RDIAG_FV_CM_* (and RDIAG_FV_SIDR_STATUS) flags or -ENOMEM */
 int rd_cm_add(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kind,
 	      const uint8_t src[16], const uint8_t dst[16], uint64_t ts);
 /* a CM LAP or APR MAD (decoded as a MAD body, not as p->cm): counted in the connection its
  * comm IDs name; 1 when it is one (counted), 0 when not, -ENOMEM */
 int rd_cm_add_lap_apr(struct rd_cm_table *t, const struct rdiag_pkt *p, unsigned int kind,
 		      const uint8_t src[16], const uint8_t dst[16], uint64_t ts);
+
+size_t rd_cm_sidr_count(const struct rd_cm_table *t);
+int rd_cm_sidr_get(const struct rd_cm_table *t, size_t i, struct rdiag_sidr_info *out);
 
 /* after a REP: the QPNs of both ends of the connection whose client has this address and
  * comm ID; 0, or -ENOENT when the REQ was not seen */

@@ -53,6 +53,16 @@ const char *rdiag_cm_rej_reason_name(unsigned int reason)
 	return reason < ARRAY_SIZE(rej_reasons) ? rej_reasons[reason] : NULL;
 }
 
+/* IBTA 12.11.2 SIDR_REP status; the names of ib_cm.h's enum ib_cm_sidr_status */
+const char *rdiag_cm_sidr_status_name(unsigned int status)
+{
+	static const char *const n[] = {
+		"SUCCESS", "UNSUPPORTED", "REJECT", "NO_QP", "REDIRECT", "UNSUPPORTED_VERSION",
+	};
+
+	return status < ARRAY_SIZE(n) ? n[status] : NULL;
+}
+
 const char *rdiag_cm_msg_name(unsigned int attr_id)
 {
 	switch (attr_id) {

@@ -20,11 +20,7 @@ static const char *apr_status_name(unsigned int v)
 
 static const char *sidr_status_name(unsigned int v)
 {
-	static const char *const n[] = {
-		"SUCCESS", "UNSUPPORTED", "REJECT", "NO_QP", "REDIRECT", "UNSUPPORTED_VERSION",
-	};
-
-	return v < MF_N(n) ? n[v] : NULL;
+	return rdiag_cm_sidr_status_name(v);
 }
 
 static const struct rdiag_mad_field lap_f[] = {

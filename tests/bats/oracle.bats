@@ -192,6 +192,14 @@ oracle() {
 	oracle "$FIX/pcap/mad_perf.pcap"
 }
 
+@test "oracle: go_back_n_relost.pcap: rdmadump -j equals tshark field by field" {
+	oracle "$FIX/pcap/go_back_n_relost.pcap"
+}
+
+@test "oracle: gsi_two_peers.pcap: rdmadump -j equals tshark field by field" {
+	oracle "$FIX/pcap/gsi_two_peers.pcap"
+}
+
 @test "oracle: mad_cm_lap_sidr.pcap: rdmadump -j equals tshark field by field" {
 	oracle "$FIX/pcap/mad_cm_lap_sidr.pcap"
 }

@@ -65,3 +65,13 @@ tools() { echo "$ROOT/tools/rdmadump/rdmadump $ROOT/tools/rdmastat/rdmastat $ROO
 	run "$D/rdmastat" --version
 	assert_success
 }
+
+@test "rdmadump -i without CAP_NET_RAW: libpcap's reason and a hint naming CAP_NET_RAW, exit 2" {
+	install -m 755 "$ROOT/tools/rdmadump/rdmadump" "$D/rdmadump"
+	as_nobody "$D/rdmadump" -i lo -c 1
+	[ "$status" -eq 2 ] || fail "exit $status"
+	[ -z "$output" ]
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ] || fail "$stderr"
+	[[ "$stderr" == "rdmadump: cannot capture on 'lo': "*" (capturing needs CAP_NET_RAW: run as root, or setcap cap_net_raw+ep on rdmadump)" ]] ||
+		fail "$stderr"
+}

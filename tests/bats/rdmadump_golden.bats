@@ -31,7 +31,7 @@ $output"
 }
 
 @test "golden: go-back-N shows the gap lost in the fabric, one go-back retry after the NAK, and the resend after the RNR NAK as an RNR retry, not a duplicate" {
-	run grep -F "PSN: 1 gaps (1 packets lost in the fabric), 0 gaps not captured (0 PSNs), 1 lost packets resent, 0 out of order, 1 go-back retries" "$GOLD/gen_go_back_n.txt"
+	run grep -F "PSN: 1 packets lost in the fabric: 1 first sends in 1 gaps, 0 resends in 0 gaps; 0 gaps not captured (0 PSNs), 1 lost packets resent, 0 out of order, 1 go-back retries" "$GOLD/gen_go_back_n.txt"
 	assert_success
 	run grep -F "resent: 7 after a NAK-sequence error, 1 after an RNR NAK, 0 after a timeout; 0 duplicates" "$GOLD/gen_go_back_n.txt"
 	assert_success
@@ -42,7 +42,7 @@ $output"
 @test "golden: frames cut out of a real rxe capture are not captured, not lost: the receiver acknowledged them" {
 	# rxe_sample_uncaptured.pcap = rxe_sample.pcap without frames 2 3 17 23 (editcap), four
 	# SEND_MIDDLE packets of ibv_rc_pingpong: 3 gaps, 4 PSNs, each later covered by an ACK
-	run grep -F "PSN: 0 gaps (0 lost in the fabric), 3 not captured (4 PSNs)" "$GOLD/rxe_uncaptured.summary.txt"
+	run grep -F "PSN: 0 packets lost in the fabric: 0 first sends in 0 gaps, 0 resends in 0 gaps, 3 not captured (4 PSNs)" "$GOLD/rxe_uncaptured.summary.txt"
 	assert_success
 	run grep -F "capture looks lossy: the receivers acknowledged 4 PSNs (3 gaps) that this capture never saw" "$GOLD/rxe_uncaptured.summary.txt"
 	assert_success
@@ -55,7 +55,7 @@ $output"
 	# read_gaps.pcap (tests/gen/mkfixtures.py): one response left out of QP 0x44's READ,
 	# whose LAST comes and which is never re-read; one lost on QP 0x46's, re-read from its PSN
 	# and answered again; one missing on QP 0x48's, whose LAST the capture never holds
-	run grep -F "PSN: 2 gaps (2 lost in the fabric), 1 not captured (1 PSNs)" "$GOLD/gen_read_gaps.txt"
+	run grep -F "PSN: 2 packets lost in the fabric: 2 first sends in 2 gaps, 0 resends in 0 gaps, 1 not captured (1 PSNs)" "$GOLD/gen_read_gaps.txt"
 	assert_success
 	run rdmadump -q -j -r "$FIX/pcap/read_gaps.pcap"
 	assert_success

@@ -61,6 +61,31 @@ load helper
 	[ "${#lines[@]}" -eq 2 ]
 }
 
+@test "--errors: a retry 2.3 s after its send is '+2.3s', plain decimal, no exponent" {
+	TMP=$(mktemp -d)
+	# mad_perf.pcap with its last frame (the PortCounters resend, 500 ms after the send) moved
+	# 1.8 s later
+	python3 - "$FIX/pcap/mad_perf.pcap" "$TMP/late.pcap" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+e = '<' if d[:4] in (b'\xd4\xc3\xb2\xa1', b'\x4d\x3c\xb2\xa1') else '>'
+frac = 10**9 if d[:4] in (b'\x4d\x3c\xb2\xa1', b'\xa1\xb2\x3c\x4d') else 10**6
+off, last = 24, 24
+while off < len(d):
+    last = off
+    off += 16 + struct.unpack_from(e + 'I', d, off + 8)[0]
+s, f = struct.unpack_from(e + 'II', d, last)
+t = s * frac + f + 18 * frac // 10
+struct.pack_into(e + 'II', d, last, t // frac, t % frac)
+open(sys.argv[2], 'wb').write(d)
+PY
+	run rdmadump --errors -r "$TMP/late.pcap"
+	rm -rf "$TMP"
+	assert_success
+	assert_line --index 1 --partial "PortCounters len 256 [MAD retry +2.3s]"
+	assert_line --index 2 "MAD unanswered: lid 0x0001 > lid 0x000d PERF Get PortCounters tid 0x0000504d0000000a: sent 2 time(s), every 2.3s, no response"
+}
+
 @test "--errors: MAD retries and error statuses per packet, the unanswered requests after them" {
 	run rdmadump --errors -r "$FIX/pcap/mad_perf.pcap"
 	assert_success

@@ -44,7 +44,7 @@ class MadCapture(Capture):
         smi = mad_bytes[1] in (0x01, 0x81)
         qp = 0 if smi else 1
         p = path(slid, dlid, smi)
-        key = (slid, dlid, qp)
+        key = (slid, qp)    # one PSN sequence per sending QP, to every destination
         psn = self.psn.get(key, 0)
         self.psn[key] = psn + 1
         pkt = build(p, 0x64, qp, psn, mad_bytes, qkey=0 if smi else g.QP1_QKEY, srcqp=qp)

@@ -498,6 +498,36 @@ def fx_gobackn():
     return cap
 
 
+def fx_gobackn_relost():
+    cap = Capture('go_back_n_relost.pcap', 'eth', desc='a resent packet lost again: WRITEs PSN '
+                  '0xD00-0xD09, 0xD03 lost on its first send, the responder NAKs it, the '
+                  'requester resends 0xD03-0xD09 and 0xD05 of that resend is lost too (the '
+                  'resend run skips from 0xD04 to 0xD06), the responder NAKs 0xD05, the '
+                  'requester resends 0xD05-0xD09, then an ACK: 2 sends lost, 1 first, 1 resent')
+    c = RC(v4(sport=0xC005), QA, QB, psn=0xD00)
+    pk = [c.write(64, a=1 if i == 9 else 0)[0] for i in range(10)]
+    fl = pk[0].meta['flow']
+    cap.put(pk[0:3])
+    cap.put(pk[4:6])				# 0xD03 lost: gap at 0xD04
+    cap.ev(fl, 'gap_events')
+    cap.put(c.nak(0xD03, 0))
+    cap.put(pk[6:10])
+    cap.put(pk[3], dt_us=100)			# the resend run: 0xD03 (first time seen)
+    cap.ev(fl, 'out_of_order')
+    cap.put(pk[4])
+    cap.ev(fl, 'duplicates')
+    for q in pk[6:10]:				# 0xD05 of the resend lost again
+        cap.put(q)
+        cap.ev(fl, 'duplicates')
+    cap.put(c.nak(0xD05, 0))
+    for q in pk[5:10]:				# the second resend run
+        cap.put(q, dt_us=100 if q is pk[5] else None)
+        cap.ev(fl, 'duplicates')
+    cap.put(c.ack())
+    cap.lost_sends = {'first': 1, 'resent': 1, 'resent_psns': ['0x000d05']}
+    return cap
+
+
 def fx_read_gaps():
     cap = Capture('read_gaps.pcap', 'eth', desc='gaps in READ-response streams, 1024-byte READs '
                   'at MTU 256 (FIRST, MIDDLE, MIDDLE, LAST).  QP 0x000045: the first MIDDLE is '
@@ -957,6 +987,98 @@ def fx_cm():
     return cap
 
 
+def fx_gsi_two_peers():
+    """one host's GSI QP (QP1) talking CM to two peers: a UD QP sends one PSN sequence to every
+    destination, so its holes are judged on that sequence, not per destination"""
+    c_ip = '192.0.2.3'
+    cap = Capture('gsi_two_peers.pcap', 'eth', desc='rdma_cm over RoCEv2 from one host to two '
+                  'peers: the GSI QP1 of 192.0.2.1 sends one PSN sequence 0..12 to both; 4 of '
+                  'its packets (REQ retries to each peer, a REQ retry and an RTU to .3) never '
+                  'reach the capture: 3 gaps, 4 PSNs missing; REQ/REP/RTU with both, then '
+                  'SIDR_REQ/SIDR_REP: .2 answers status 0, .3 status 1 (no listener)')
+    paths = {'B': v4(sport=0xC003), 'C': v4(dst=c_ip, sport=0xC004)}
+    back = {k: v.reverse() for k, v in paths.items()}
+    psn = {'A': 0, 'B': 0, 'C': 0}
+    lost = []
+
+    def put(who, to, msg, body, tid, entry, drop=False):
+        """a CM MAD from who ('A' to peer to, or a peer to 'A'); drop: sent, not captured"""
+        path = paths[to] if who == 'A' else back[who]
+        n = psn[who]
+        psn[who] = n + 1
+        if drop:
+            lost.append(n)
+            return None
+        pkt = build(path, 0x64, 1, n, g.mad(g.CM_ATTR[msg], tid, body),
+                    qkey=g.QP1_QKEY, srcqp=1)
+        pkt.meta['mad'] = {'mgmt_class': 7, 'method': 3, 'attr_id': g.CM_ATTR[msg],
+                           'tid': '0x%016x' % tid}
+        if lost and who == 'A':
+            # the sender's one sequence shows the hole at its next packet, whatever the
+            # destination: the event belongs to that packet's flow
+            cap.ev(pkt.meta['flow'], 'gap_events')
+            cap.ev(pkt.meta['flow'], 'psn_never_seen', len(lost))
+            del lost[:]
+        f = cap.put(pkt)
+        cap.cm.append(dict(frame=f, msg=msg, tid='0x%016x' % tid, src=path.src, dst=path.dst,
+                           **entry))
+        return f
+
+    def req(to, comm_id, port, qpn, tid, drop=False):
+        sid = g.service_id('TCP', port)
+        p = paths[to]
+        body = g.cm_req(comm_id, sid, qpn, 0x100, sgid=g.gid_from_ip4(p.src),
+                        dgid=g.gid_from_ip4(p.dst), priv=g.cma_hdr(p.src, p.dst, 40100))
+        put('A', to, 'REQ', body, tid, {'local_comm_id': comm_id, 'service_id': '0x%016x' % sid,
+                                        'port_space': 'TCP', 'port': port, 'local_qpn': qpn,
+                                        'starting_psn': 0x100}, drop)
+
+    def sidr(to, req_id, port, status, qpn, tid):
+        sid = g.service_id('UDP', port)
+        p = paths[to]
+        put('A', to, 'SIDR_REQ', g.cm_sidr_req(req_id, sid, priv=g.cma_hdr(p.src, p.dst, 40101)),
+            tid, {'local_comm_id': req_id, 'service_id': '0x%016x' % sid, 'port_space': 'UDP',
+                  'port': port})
+        put(to, None, 'SIDR_REP', g.cm_sidr_rep(req_id, status, qpn, sid, 0x01234567 if not
+                                                 status else 0), tid,
+            {'local_comm_id': req_id, 'sidr_status': status, 'local_qpn': qpn,
+             'service_id': '0x%016x' % sid})
+
+    t1, t2, t3, t4 = (0x0000000056780001 + i for i in range(4))
+    req('B', 0x1001, 7481, 0x21, t1)			# psn 0
+    req('C', 0x2001, 7482, 0x22, t2)			# psn 1
+    req('B', 0x1001, 7481, 0x21, t1, drop=True)		# psn 2: a retry, lost
+    req('C', 0x2001, 7482, 0x22, t2, drop=True)		# psn 3: a retry, lost
+    req('B', 0x1001, 7481, 0x21, t1)			# psn 4: the gap shows here (2 PSNs)
+    req('C', 0x2001, 7482, 0x22, t2)			# psn 5
+    put('B', None, 'REP', g.cm_rep(0x5001, 0x1001, 0x31, 0x200), t1,
+        {'local_comm_id': 0x5001, 'remote_comm_id': 0x1001, 'local_qpn': 0x31,
+         'starting_psn': 0x200})
+    put('A', 'B', 'RTU', g.cm_rtu(0x1001, 0x5001), t3,
+        {'local_comm_id': 0x1001, 'remote_comm_id': 0x5001})		# psn 6
+    req('C', 0x2001, 7482, 0x22, t2, drop=True)		# psn 7: lost
+    req('C', 0x2001, 7482, 0x22, t2)			# psn 8: the gap shows here
+    put('C', None, 'REP', g.cm_rep(0x6001, 0x2001, 0x32, 0x300), t2,
+        {'local_comm_id': 0x6001, 'remote_comm_id': 0x2001, 'local_qpn': 0x32,
+         'starting_psn': 0x300})
+    put('A', 'C', 'RTU', g.cm_rtu(0x2001, 0x6001), t4,
+        {'local_comm_id': 0x2001, 'remote_comm_id': 0x6001}, drop=True)	# psn 9: lost
+    put('C', None, 'REP', g.cm_rep(0x6001, 0x2001, 0x32, 0x300), t2,
+        {'local_comm_id': 0x6001, 'remote_comm_id': 0x2001, 'local_qpn': 0x32,
+         'starting_psn': 0x300})				# C repeats its REP: no RTU came
+    put('A', 'C', 'RTU', g.cm_rtu(0x2001, 0x6001), t4,
+        {'local_comm_id': 0x2001, 'remote_comm_id': 0x6001})		# psn 10: the gap shows
+    sidr('B', 0x3001, 7483, 0, 0x41, t1 + 0x100)		# psn 11
+    sidr('C', 0x4001, 7484, 1, 0, t2 + 0x100)		# psn 12: status 1, no listener
+    cap.ud_senders = {'192.0.2.1 qp 0x000001': {'psn_first': 0, 'psn_last': 12,
+                                                'gap_events': 3, 'psn_never_seen': 4,
+                                                'lost_to': {'192.0.2.2': 1, '192.0.2.3': 3}}}
+    cap.notes.append('192.0.2.1 QP1 sends PSNs 0..12 to 192.0.2.2 and 192.0.2.3; 2, 3, 7 and 9 '
+                     'are not in the file (2 to .2 and 3 to .3: REQ retries; 7: a REQ retry '
+                     'to .3; 9: the RTU to .3, which .3 answers by repeating its REP)')
+    return cap
+
+
 def fx_cm_rej():
     cap = Capture('cm_rej_reasons.pcap', 'eth', desc='a REQ and a REJ for every IB CM reject '
                   'reason 1-35 (34 is unassigned)')
@@ -1031,8 +1153,9 @@ def main():
             fx_ipopts(), fx_ipv6()] + fx_vlan() + fx_links() + \
         [fx_rocev1()] + fx_ib() + [fx_uc_ud(), fx_xrc(), fx_rd(), fx_cnp_ecn(), fx_cnp_before_ce(), fx_dscp_ecn(), fx_msp(),
                                    fx_aeth(), fx_aeth_credits(), fx_psn(), fx_wrap(), fx_gobackn(),
+                                   fx_gobackn_relost(),
                                    fx_bad_icrc(), fx_truncated(), fx_ib_truncated(),
-                                   fx_mixed(), fx_cm(), fx_cm_rej(), fx_pause(),
+                                   fx_mixed(), fx_cm(), fx_gsi_two_peers(), fx_cm_rej(), fx_pause(),
                                    fx_read_gaps()] + fx_mad()
     for c, f in ((caps[1], 'nanosecond timestamps (magic 0xa1b23c4d)'),
                  (caps[2], 'pcapng, if_tsresol 9'), (caps[3], 'big-endian pcap headers')):

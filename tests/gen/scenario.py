@@ -148,6 +148,9 @@ class Capture:
         extra = {'mac_control': self.macc.manifest()} if getattr(self, 'macc', None) else {}
         if self.rsp_gaps:
             extra['read_response_gaps'] = self.rsp_gaps
+        for k in ('ud_senders', 'lost_sends'):
+            if getattr(self, k, None):
+                extra[k] = getattr(self, k)
         return dict(extra, **{
             'file': self.name, 'format': self.fmt, 'linktype': self.linktype,
             'description': self.desc, 'tshark_decodes': self.tshark,

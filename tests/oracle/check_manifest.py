@@ -8,8 +8,8 @@ events each scenario says it injected are the ones its packet list really holds.
   pcapng walker, not with the generator);
 - every RDMA record's frame number is in range, `truncated_frames` are records with
   caplen < len and every other record is whole;
-- per flow, a plain PSN walk over the request packets of `packets` (README.md's definitions)
-  gives the `gap_events`, `psn_never_seen`, `duplicates` and `out_of_order` the builder
+- per flow, a plain PSN walk over the request packets of `packets` (README.md's definitions;
+  a UD sender's packets are walked as one sequence, whatever their destination) gives the `gap_events`, `psn_never_seen`, `duplicates` and `out_of_order` the builder
   recorded while injecting them.  This catches a scenario that injects more (or less) than
   it claims, e.g. a packet built but written out of order by accident.
 """
@@ -75,6 +75,40 @@ def walk(pkts):
     return ev
 
 
+def walk_ud(pkts):
+    """walk() over the packets of one UD sender, whatever their destination (a UD QP sends one
+    PSN sequence to all): the events by the flow of the packet that shows them, a missing PSN
+    by the flow whose packet showed its gap; and the sender's own totals"""
+    by_flow, tot = {}, {'gap_events': 0, 'psn_never_seen': 0, 'duplicates': 0,
+                        'out_of_order': 0}
+    exp, seen, first, opened_by = None, set(), None, {}
+    for p in pkts:
+        psn, fl = p['psn'], p['flow']
+        ev = by_flow.setdefault(fl, dict.fromkeys(tot, 0))
+        if exp is None:
+            first = psn
+        elif 0 < (psn - exp) % M < M // 2:
+            ev['gap_events'] += 1
+            tot['gap_events'] += 1
+            for i in range((psn - exp) % M):
+                opened_by[(exp + i) % M] = fl
+        elif psn != exp:
+            what = 'duplicates' if psn in seen else 'out_of_order'
+            ev[what] += 1
+            tot[what] += 1
+            seen.add(psn)
+            continue
+        seen.add(psn)
+        exp = (psn + 1) % M
+    if exp is not None:
+        for i in range((exp - first) % M):
+            q = (first + i) % M
+            if q not in seen:
+                by_flow.setdefault(opened_by[q], dict.fromkeys(tot, 0))['psn_never_seen'] += 1
+                tot['psn_never_seen'] += 1
+    return by_flow, tot, first, (exp - 1) % M if exp is not None else None
+
+
 def main():
     man = json.load(open(os.path.join(fxdir, 'MANIFEST.json')))
     errs, nfiles, nflows = [], 0, 0
@@ -96,15 +130,35 @@ def main():
         if cut != want_cut:
             errs.append('%s: cut records %s, manifest says %s'
                         % (c['file'], sorted(cut), sorted(want_cut)))
-        flows = {}
+        flows, ud = {}, {}
         for p in c.get('packets', []):
             if not 1 <= p['n'] <= len(recs):
                 errs.append('%s: packet %d out of range' % (c['file'], p['n']))
-            if p.get('cut_before_bth') or not is_request(p['opcode']) or p['destqp'] == 1:
+            if p.get('cut_before_bth'):
                 continue
-            flows.setdefault(p['flow'], []).append(p)
+            if p['opcode'] & 0xE0 == 0x60 and 'deth' in p:
+                # UD: one sequence per sending QP (source, DETH source QP)
+                ud.setdefault('%s qp 0x%06x' % (p['flow'].split('>')[0], p['deth']['srcqp']),
+                              []).append(p)
+            elif is_request(p['opcode']) and p['destqp'] != 1:
+                flows.setdefault(p['flow'], []).append(p)
+        ud_flows = {}
+        for sender, pk in ud.items():
+            by_flow, tot, first, last = walk_ud(pk)
+            ud_flows.update(by_flow)
+            want = c.get('ud_senders', {}).get(sender)
+            if want and 'lost_to' in want and sum(want['lost_to'].values()) != tot['psn_never_seen']:
+                errs.append('%s: UD sender %s: lost_to sums to %d, %d PSNs never seen'
+                            % (c['file'], sender, sum(want['lost_to'].values()),
+                               tot['psn_never_seen']))
+            if want:
+                got = dict(tot, psn_first=first, psn_last=last)
+                for k, v in want.items():
+                    if k != 'lost_to' and got.get(k) != v:
+                        errs.append('%s: UD sender %s: %s: the packets give %s, the builder '
+                                    'recorded %s' % (c['file'], sender, k, got.get(k), v))
         for name, want in c.get('flows', {}).items():
-            got = walk(flows.get(name, []))
+            got = ud_flows[name] if name in ud_flows else walk(flows.get(name, []))
             nflows += 1
             for k, v in got.items():
                 if want.get(k, 0) != v:

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Unit test of dump_dur_ns() (tools/rdmadump/dur.c): the bytes of dump_dur(), the printf
  * form, for every ns below 3 000 000 (every decimal tie of the microseconds, the carry from
- * 9.995 to 10 and from 999.5us to 1e+03us), for 1 200 values around each step of a geometric
- * series up to 2^54 (milliseconds, seconds, 1e+03s and past 2^53), and for random values; and
+ * 9.995 to 10 and from 999.5us to 1ms), for 1 200 values around each step of a geometric
+ * series up to 2^54 (milliseconds, seconds, past 1000s and past 2^53), and for random values; and
  * a few of the forms by name. */
 #include <stdlib.h>
 #include "tap.h"
@@ -40,7 +40,10 @@ int main(void)
 	EXPECT_STREQ(dump_dur_ns(b, sizeof(b), 2000), "2us");
 	EXPECT_STREQ(dump_dur_ns(b, sizeof(b), 9996), "10us");
 	EXPECT_STREQ(dump_dur_ns(b, sizeof(b), 13549999), "13.5ms");
-	EXPECT_STREQ(dump_dur_ns(b, sizeof(b), 999600), "1e+03us");
+	EXPECT_STREQ(dump_dur_ns(b, sizeof(b), 999600), "1ms");
+	EXPECT_STREQ(dump_dur_ns(b, sizeof(b), 999999999), "1s");
+	EXPECT_STREQ(dump_dur_ns(b, sizeof(b), 2300000000000ull), "2300s");
+	EXPECT_STREQ(dump_dur(b, sizeof(b), 2.3e9), "2.3s");
 	EXPECT_STREQ(dump_dur_ns(b, sizeof(b), 2050000000), "2.05s");
 	return tap_done();
 }

@@ -43,4 +43,6 @@ void dump_time(char *buf, size_t len, uint64_t sec, uint32_t nsec);
 /* an IPv4 address's dotted quad at q (at most 15 bytes, and one more may be overwritten);
  * its end, no NUL */
 char *dump_put_ip4(char *q, const uint8_t *a);
+/* ": no listener for the service ID" ... for a SIDR_REP status, "" for 0 and unknown ones */
+const char *dump_sidr_meaning(unsigned int status);
 #endif

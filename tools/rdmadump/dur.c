@@ -6,24 +6,33 @@
 #include "dur.h"
 #include "common/put_u64.h"
 
-/* "812ns", "12.3us", "1.23ms", "2.05s" */
+/* "812ns", "12.3us", "1.23ms", "2.05s", "4321s": three significant digits in the largest
+ * unit below 1000 of it (a value that would round to 1000 of a unit takes the next one), so
+ * never an exponent ("1e+03us") */
 const char *dump_dur(char *buf, size_t len, double ns)
 {
-	if (ns < 1000)
+	static const char *const unit[3] = { "us", "ms", "s" };
+	double v = ns;
+
+	if (ns < 999.5) {
 		snprintf(buf, len, "%.0fns", ns);
-	else if (ns < 1e6)
-		snprintf(buf, len, "%.3gus", ns / 1e3);
-	else if (ns < 1e9)
-		snprintf(buf, len, "%.3gms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.3gs", ns / 1e9);
+		return buf;
+	}
+	for (unsigned int u = 0; u < 3; u++) {
+		v /= 1e3;
+		if (v < 999.5) {
+			snprintf(buf, len, "%.3g%s", v, unit[u]);
+			return buf;
+		}
+	}
+	snprintf(buf, len, "%.0fs", v);
 	return buf;
 }
 
 /* dump_dur() of a whole number of ns without printf, for the table's latency columns (two per
  * flow, thousands of flows): %.0f of ns < 1000 is its digits, and %.3g's three digits come
  * from integer rounding.  Where the double's binary value decides (a decimal tie), the value
- * rounds up to 1e+03 (past 999s), or ns is past 2^53, dump_dur() does it as always. */
+ * rounds up to the next unit (or past 999s), or ns is past 2^53, dump_dur() does it. */
 const char *dump_dur_ns(char *buf, size_t len, uint64_t ns)
 {
 	static const char *const unit[3] = { "us", "ms", "s" };

@@ -29,9 +29,9 @@
 
 /* the verdicts dump_print.c's analysis() shows, and the two of them that print nothing in
  * the short line and only a latency in JSON */
-#define SHOWN (RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_OOO | RDIAG_FV_RETX | RDIAG_FV_RETRY | \
+#define SHOWN (RDIAG_FV_GAP | RDIAG_FV_RESENT_LOST | RDIAG_FV_DUP | RDIAG_FV_OOO | RDIAG_FV_RETX | RDIAG_FV_RETRY | \
 	       RDIAG_FV_CM_RETRY | RDIAG_FV_READ_DONE | RDIAG_FV_ACKED | \
-	       RDIAG_FV_MAD_FINDINGS | RDIAG_FV_RMPP_DUP)
+	       RDIAG_FV_MAD_FINDINGS | RDIAG_FV_RMPP_DUP | RDIAG_FV_SIDR_STATUS)
 #define LATENCY_ONLY (RDIAG_FV_READ_DONE | RDIAG_FV_ACKED)
 
 /* the longest line written here: ~700 bytes of JSON with every header at its widest */

@@ -14,6 +14,7 @@
 
 #include "dump.h"
 #include "mad.h"
+#include "dur.h"
 #include "rdmadiag/flow.h"
 
 enum {
@@ -351,19 +352,6 @@ static const char *short_class(unsigned int c)
 	return n ? n : "?";
 }
 
-static const char *ns_str(char *buf, size_t len, uint64_t ns)
-{
-	if (ns < 1000)
-		snprintf(buf, len, "%" PRIu64 "ns", ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.3gus", (double)ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.3gms", (double)ns / 1e6);
-	else
-		snprintf(buf, len, "%.3gs", (double)ns / 1e9);
-	return buf;
-}
-
 static void latency(struct out *o, const struct rdiag_latency *l)
 {
 	char a[24], b[24], c[24], d[24];
@@ -376,9 +364,9 @@ static void latency(struct out *o, const struct rdiag_latency *l)
 	out_u64(o, "max_ns", NULL, l->max_ns);
 	out_dbl(o, "mean_ns", NULL, l->mean_ns);
 	out_obj_end(o);
-	out_text(o, "; latency min/p50/p99/max %s/%s/%s/%s", ns_str(a, sizeof(a), l->min_ns),
-		 ns_str(b, sizeof(b), l->median_ns), ns_str(c, sizeof(c), l->p99_ns),
-		 ns_str(d, sizeof(d), l->max_ns));
+	out_text(o, "; latency min/p50/p99/max %s/%s/%s/%s", dump_dur_ns(a, sizeof(a), l->min_ns),
+		 dump_dur_ns(b, sizeof(b), l->median_ns), dump_dur_ns(c, sizeof(c), l->p99_ns),
+		 dump_dur_ns(d, sizeof(d), l->max_ns));
 }
 
 static void stats(struct out *o, struct rdiag_flow_table *ft)
@@ -448,10 +436,10 @@ static void retries(struct out *o, const struct rdiag_mad_txn *t)
 	out_u64(o, "retry_gap_min_ns", NULL, t->retry_gap_min_ns);
 	out_u64(o, "retry_gap_max_ns", NULL, t->retry_gap_max_ns);
 	if (t->retry_gap_min_ns == t->retry_gap_max_ns)
-		out_text(o, ", every %s", ns_str(a, sizeof(a), t->retry_gap_min_ns));
+		out_text(o, ", every %s", dump_dur_ns(a, sizeof(a), t->retry_gap_min_ns));
 	else
-		out_text(o, ", %s to %s apart", ns_str(a, sizeof(a), t->retry_gap_min_ns),
-			 ns_str(b, sizeof(b), t->retry_gap_max_ns));
+		out_text(o, ", %s to %s apart", dump_dur_ns(a, sizeof(a), t->retry_gap_min_ns),
+			 dump_dur_ns(b, sizeof(b), t->retry_gap_max_ns));
 }
 
 static void unanswered(struct out *o, struct rdiag_flow_table *ft, bool title)
@@ -527,7 +515,7 @@ static void path_records(struct out *o, struct rdiag_flow_table *ft)
 			out_u64(o, "latency_ns", NULL, t.latency_ns);
 		} else {
 			out_u64(o, "latency_ns", NULL, t.latency_ns);
-			out_text(o, ": answered in %s", ns_str(d, sizeof(d), t.latency_ns));
+			out_text(o, ": answered in %s", dump_dur_ns(d, sizeof(d), t.latency_ns));
 			if (t.pr_answer) {
 				out_obj_begin(o, "answer");
 				inet_ntop(AF_INET6, t.pr_ans_dgid, g, sizeof(g));
@@ -546,14 +534,14 @@ static void path_records(struct out *o, struct rdiag_flow_table *ft)
 			out_obj_end(o);
 			if (t.pr_answer && (t.req_pkey & 0x7FFF) == (t.pr_pkey & 0x7FFF))
 				out_text(o, "; the REQ to it %s later used it (P_Key 0x%04x)",
-					 ns_str(d, sizeof(d), t.req_ns - t.resp_ns), t.req_pkey);
+					 dump_dur_ns(d, sizeof(d), t.req_ns - t.resp_ns), t.req_pkey);
 			else if (t.pr_answer)
 				out_text(o, "; the REQ to it %s later has P_Key 0x%04x, not the "
-					 "PathRecord's", ns_str(d, sizeof(d), t.req_ns - t.resp_ns),
+					 "PathRecord's", dump_dur_ns(d, sizeof(d), t.req_ns - t.resp_ns),
 					 t.req_pkey);
 			else
 				out_text(o, "; a REQ went to it %s later without a PathRecord answer",
-					 ns_str(d, sizeof(d), t.req_ns - t.first_ns));
+					 dump_dur_ns(d, sizeof(d), t.req_ns - t.first_ns));
 		}
 		out_text(o, "\n");
 		out_obj_end(o);

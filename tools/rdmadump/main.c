@@ -351,6 +351,10 @@ int main(int argc, char **argv)
 		co.live.n_ports = o.n_ports + 1;
 		co.live.filter = o.filter;
 		r = rdiag_capture_open(&g_cap, &co);
+		/* libpcap's own text does not say which privilege is missing */
+		if (r == -EPERM)
+			tool_die("%s (capturing needs CAP_NET_RAW: run as root, or setcap "
+				 "cap_net_raw+ep on rdmadump)", rdiag_capture_errmsg(NULL));
 		if (r < 0)
 			tool_die("%s", rdiag_capture_errmsg(NULL));
 		{
@@ -437,7 +441,7 @@ int main(int argc, char **argv)
 		rdiag_flow_add(ft, &p, fr.ts_sec * 1000000000ull + fr.ts_nsec, &v);
 		/* a PSN gap is an error only once the receiver's responses did not show it was
 		 * merely missed by the capture: gaps are counted from the totals at the end */
-		if (v.flags & RDIAG_FV_ERRORS & ~RDIAG_FV_GAP)
+		if (v.flags & RDIAG_FV_ERRORS & ~(RDIAG_FV_GAP | RDIAG_FV_RESENT_LOST))
 			errors++;
 		if (!selected(&o, &p, &v))
 			continue;
@@ -490,9 +494,10 @@ int main(int argc, char **argv)
 	if (o.fail_on_errors) {
 		struct rdiag_flow_total t;
 
-		/* the gaps left after classification: lost in the fabric or not explained */
+		/* the gaps left after classification, of first sends and of resends: lost in
+		 * the fabric or not explained */
 		if (rdiag_flow_total(ft, &t) == 0)
-			errors += t.psn_gaps;
+			errors += t.psn_gaps + t.loss.resent_lost_gaps;
 	}
 	g_bus_armed = 0;
 	rdiag_capture_close(g_cap);

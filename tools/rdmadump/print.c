@@ -13,6 +13,7 @@
 
 #include "dump.h"
 #include "mad.h"
+#include "dur.h"
 #include "common/timefmt.h"
 
 #define HAS(p, h) ((p)->present & RDIAG_HAS(RDIAG_HDR_##h))
@@ -619,11 +620,11 @@ static void mac_control(struct pkt_out *w, const struct rdiag_pkt *p, bool verbo
 static void mad_analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 {
 	if (v->flags & RDIAG_FV_MAD_RETRY) {
-		double g = (double)v->retry_gap_ns;
+		char d[24];
 
 		w_bool(w, K("mad_retry"), " [MAD retry", true);
 		w_u64(w, K("mad_retry_gap_ns"), NULL, v->retry_gap_ns);
-		w_text(w, g < 1e6 ? " +%.3gus]" : " +%.3gms]", g < 1e6 ? g / 1e3 : g / 1e6);
+		w_text(w, " +%s]", dump_dur_ns(d, sizeof(d), v->retry_gap_ns));
 	}
 	if (v->flags & RDIAG_FV_MAD_STATUS)
 		w_bool(w, K("mad_error_status"), " [MAD error status]", true);
@@ -643,9 +644,10 @@ static void mad_analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 
 static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 {
-	const uint32_t shown = RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_OOO | RDIAG_FV_RETX |
+	const uint32_t shown = RDIAG_FV_GAP | RDIAG_FV_RESENT_LOST | RDIAG_FV_DUP | RDIAG_FV_OOO | RDIAG_FV_RETX |
 			       RDIAG_FV_RETRY | RDIAG_FV_CM_RETRY | RDIAG_FV_READ_DONE |
-			       RDIAG_FV_ACKED | RDIAG_FV_MAD_FINDINGS | RDIAG_FV_RMPP_DUP;
+			       RDIAG_FV_ACKED | RDIAG_FV_MAD_FINDINGS | RDIAG_FV_RMPP_DUP |
+			       RDIAG_FV_SIDR_STATUS;
 
 	if (!v || !(v->flags & shown))
 		return;
@@ -653,6 +655,10 @@ static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 	if (v->flags & RDIAG_FV_GAP) {
 		w_u64(w, K("lost"), " [gap: %" PRIu64 " lost", v->lost);
 		w_u64(w, K("expected_psn"), ", expected psn %" PRIu64 "]", v->expected_psn);
+	}
+	if (v->flags & RDIAG_FV_RESENT_LOST) {
+		w_u64(w, K("resent_lost"), " [resend gap: %" PRIu64 " resent lost again", v->resent_lost);
+		w_u64(w, K("resent_lost_psn"), ", from psn %" PRIu64 "]", v->resent_psn);
 	}
 	if (v->flags & RDIAG_FV_DUP)
 		w_bool(w, K("dup"), " [dup]", true);
@@ -663,16 +669,13 @@ static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 	if (v->flags & RDIAG_FV_RETRY_RNR)
 		w_str(w, K("retry"), " [retry after RNR NAK]", "rnr");
 	if (v->flags & RDIAG_FV_RETRY_TIMEOUT) {
-		double g = (double)v->retry_gap_ns;
+		char d[24];
 
 		/* how long after the previous send of this PSN: the ACK timer, as seen */
 		w_str(w, K("retry"), " [retry after timeout", "timeout");
 		if (v->retry_gap_ns) {
 			w_u64(w, K("retry_gap_ns"), NULL, v->retry_gap_ns);
-			if (g < 1e6)
-				w_text(w, " +%.3gus", g / 1e3);
-			else
-				w_text(w, " +%.3gms", g / 1e6);
+			w_text(w, " +%s", dump_dur_ns(d, sizeof(d), v->retry_gap_ns));
 		}
 		w_lit(w, "]");
 	}
@@ -680,6 +683,13 @@ static void analysis(struct pkt_out *w, const struct rdiag_flow_verdict *v)
 		w_bool(w, K("ooo"), " [out of order]", true);
 	if (v->flags & RDIAG_FV_CM_RETRY)
 		w_bool(w, K("cm_retry"), " [CM retry]", true);
+	if (v->flags & RDIAG_FV_SIDR_STATUS) {
+		const char *n = rdiag_cm_sidr_status_name(v->sidr_status);
+
+		w_u64(w, K("sidr_status"), " [SIDR_REP status %" PRIu64, v->sidr_status);
+		w_str(w, K("sidr_status_name"), " %s", n ? n : "?");
+		w_text(w, "%s]", dump_sidr_meaning(v->sidr_status));
+	}
 	if (v->flags & (RDIAG_FV_MAD_FINDINGS | RDIAG_FV_RMPP_DUP))
 		mad_analysis(w, v);
 	if (v->flags & RDIAG_FV_READ_DONE)

@@ -269,6 +269,10 @@ static void loss_json(struct out *o, const struct rdiag_flow_loss *l)
 {
 	out_u64(o, "not_captured_gaps", NULL, l->not_captured_gaps);
 	out_u64(o, "not_captured_psns", NULL, l->not_captured_psns);
+	out_u64(o, "resent_lost_gaps", NULL, l->resent_lost_gaps);
+	out_u64(o, "resent_lost_psns", NULL, l->resent_lost_psns);
+	if (l->ud_lost_to_dest)
+		out_u64(o, "ud_lost_to_dest", NULL, l->ud_lost_to_dest);
 	out_obj_begin(o, "retries");
 	out_u64(o, "nak_seq", NULL, l->retry_nak_seq);
 	out_u64(o, "rnr", NULL, l->retry_rnr);
@@ -320,6 +324,7 @@ static void flow_json(struct out *o, const struct rdiag_flow_info *f, bool fabri
 	out_u64(o, "mtu", NULL, f->mtu);
 	out_u64(o, "psn_gaps", NULL, f->psn_gaps);
 	out_u64(o, "psn_lost", NULL, f->psn_lost);
+	out_u64(o, "lost", NULL, f->psn_lost + f->loss.resent_lost_psns);
 	out_u64(o, "psn_dup", NULL, f->psn_dup);
 	out_u64(o, "psn_retx", NULL, f->psn_retx);
 	out_u64(o, "psn_ooo", NULL, f->psn_ooo);
@@ -373,7 +378,9 @@ static void flow_text(struct out *o, const struct rdiag_flow_info *f)
 
 	/* "%-44s %7" PRIu64 " %9" PRIu64 then eleven " %4" PRIu64, the two latency columns and
 	 * the newline, made here and written at once (printf made most of the summary's cost) */
-	const uint64_t small[11] = { f->psn_gaps, f->psn_lost, f->loss.not_captured_psns,
+	/* LOST: every packet the capture shows lost, first sends and resends */
+	const uint64_t small[11] = { f->psn_gaps, f->psn_lost + f->loss.resent_lost_psns,
+				     f->loss.not_captured_psns,
 				     retries(&f->loss), f->loss.duplicates, f->psn_ooo,
 				     naks(f->naks), f->rnr_naks, f->ecn_ce, f->cnp, f->icrc_bad };
 	char row[160 + 9 + 21 * 13 + 2 * 48 + 1], *p = row;
@@ -423,13 +430,20 @@ static void flow_details(struct out *o, const struct rdiag_flow_info *f, bool fa
 			out_text(o, "    RNR NAKs: %" PRIu64 ", timer %g..%g ms\n", f->rnr_naks,
 				       f->rnr_timer_ms_min, f->rnr_timer_ms_max);
 	}
-	if (f->psn_gaps || f->loss.not_captured_gaps || f->psn_retx || f->psn_ooo || f->psn_goback)
-		out_text(o, "    PSN: %" PRIu64 " gaps (%" PRIu64 " packets lost in the fabric), %"
-			       PRIu64 " gaps not captured (%" PRIu64 " PSNs), %" PRIu64
+	if (f->psn_gaps || f->loss.resent_lost_gaps || f->loss.not_captured_gaps || f->psn_retx ||
+	    f->psn_ooo || f->psn_goback)
+		out_text(o, "    PSN: %" PRIu64 " packets lost in the fabric: %" PRIu64 " first "
+			       "sends in %" PRIu64 " gaps, %" PRIu64 " resends in %" PRIu64
+			       " gaps; %" PRIu64 " gaps not captured (%" PRIu64 " PSNs), %" PRIu64
 			       " lost packets resent, %" PRIu64 " out of order, %" PRIu64
-			       " go-back retries\n", f->psn_gaps, f->psn_lost,
-			       f->loss.not_captured_gaps, f->loss.not_captured_psns, f->psn_retx,
-			       f->psn_ooo, f->psn_goback);
+			       " go-back retries\n", f->psn_lost + f->loss.resent_lost_psns,
+			       f->psn_lost, f->psn_gaps, f->loss.resent_lost_psns,
+			       f->loss.resent_lost_gaps, f->loss.not_captured_gaps,
+			       f->loss.not_captured_psns, f->psn_retx, f->psn_ooo, f->psn_goback);
+	if (f->loss.ud_lost_to_dest)
+		out_text(o, "    lost on their way here: %" PRIu64 " of the UD sender's sends (its one "
+			       "PSN sequence to all destinations: a MAD sent here again with its TID "
+			       "after the hole)\n", f->loss.ud_lost_to_dest);
 	if (retries(&f->loss) || f->loss.duplicates)
 		loss_resent_text(o, "    ", &f->loss);
 	if (f->ecn_ce || f->cnp_for_ce)
@@ -528,6 +542,58 @@ static void cm_conn(struct out *o, const struct rdiag_cm_conn_info *c)
 			       dump_dur(t, sizeof(t), (double)(c->req_last_ns - c->req_ns)));
 	else if (c->n_req > 1)
 		out_text(o, "    REQ retried %u times before the reply\n", c->n_req - 1);
+	out_obj_end(o);
+}
+
+const char *dump_sidr_meaning(unsigned int status)
+{
+	static const char *const m[] = {
+		"", ": no listener for the service ID", ": the listener rejected it",
+		": no QP available", ": redirected", ": unsupported CM class version",
+	};
+
+	return status < sizeof(m) / sizeof(m[0]) ? m[status] : "";
+}
+
+/* a SIDR exchange: the service asked for and what the answer gave (or its error status) */
+static void sidr_line(struct out *o, const struct rdiag_sidr_info *s)
+{
+	char a[64], b[64], t[32];
+	const char *ps = s->sid_is_ip ? rdiag_port_space_name(s->port_space) : NULL;
+	const char *sn = rdiag_cm_sidr_status_name(s->status);
+
+	rdiag_flow_addr_str(s->kind, s->client, a, sizeof(a));
+	rdiag_flow_addr_str(s->kind, s->server, b, sizeof(b));
+	out_obj_begin(o, NULL);
+	out_str(o, "client", "  %s", a);
+	out_str(o, "server", " > %s", b);
+	out_u64(o, "request_id", " request 0x%08" PRIx64, s->request_id);
+	out_hex64(o, "service_id", NULL, s->service_id);
+	if (s->sid_is_ip) {
+		out_str(o, "port_space", " %s", ps ? ps : "?");
+		out_u64(o, "port", ":%" PRIu64, s->port);
+	}
+	out_u64(o, "sidr_req", NULL, s->n_req);
+	out_u64(o, "sidr_rep", NULL, s->n_rep);
+	if (!s->n_rep) {
+		out_text(o, ": no answer");
+	} else {
+		out_u64(o, "status", ": status %" PRIu64, s->status);
+		out_str(o, "status_name", " %s", sn ? sn : "?");
+		if (s->status)
+			out_text(o, "%s", dump_sidr_meaning(s->status));
+		else {
+			out_u64(o, "qpn", ", qp 0x%06" PRIx64, s->qpn);
+			out_u64(o, "qkey", " qkey 0x%08" PRIx64, s->qkey);
+		}
+	}
+	if (s->n_req > 1)
+		out_text(o, "; SIDR_REQ sent %u times", s->n_req);
+	if (s->n_req && s->n_rep) {
+		out_u64(o, "latency_ns", NULL, s->rep_ns - s->req_last_ns);
+		out_text(o, " (answered in %s)", dump_dur_ns(t, sizeof(t), s->rep_ns - s->req_last_ns));
+	}
+	out_text(o, "\n");
 	out_obj_end(o);
 }
 
@@ -676,8 +742,15 @@ static void totals(struct out *o, const struct rdiag_flow_total *t,
 		out_text(o, "%" PRIu64 " packets of flows beyond the first %" PRIu64
 			 " not analysed (counted only; --max-flows raises the bound)\n",
 			 t->untracked, max_flows);
-	out_u64(o, "psn_gaps", "PSN: %" PRIu64 " gaps", t->psn_gaps);
-	out_u64(o, "psn_lost", " (%" PRIu64 " lost in the fabric)", t->psn_lost);
+	/* every loss the capture shows: first sends (psn_*), resends lost again (resent_lost_*) */
+	out_u64(o, "lost", "PSN: %" PRIu64 " packets lost in the fabric:",
+		t->psn_lost + t->loss.resent_lost_psns);
+	out_u64(o, "psn_lost", " %" PRIu64, t->psn_lost);
+	out_u64(o, "psn_gaps", " first sends in %" PRIu64 " gaps", t->psn_gaps);
+	out_u64(o, "resent_lost_psns", ", %" PRIu64, t->loss.resent_lost_psns);
+	out_u64(o, "resent_lost_gaps", " resends in %" PRIu64 " gaps", t->loss.resent_lost_gaps);
+	if (t->loss.ud_lost_to_dest)
+		out_u64(o, "ud_lost_to_dest", NULL, t->loss.ud_lost_to_dest);
 	out_u64(o, "not_captured_gaps", ", %" PRIu64 " not captured",
 		t->loss.not_captured_gaps);
 	out_u64(o, "not_captured_psns", " (%" PRIu64 " PSNs)", t->loss.not_captured_psns);
@@ -767,7 +840,7 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 	struct rdiag_flow_total t;
 	struct rdiag_flow_pause ps;
 	struct rdiag_flow_info f;
-	size_t n = rdiag_flow_count(ft), ncm = rdiag_flow_cm_count(ft), i;
+	size_t n = rdiag_flow_count(ft), ncm = rdiag_flow_cm_count(ft), nsidr, i;
 	bool json = out_json(o), fabric_marks;
 
 	rdiag_flow_total(ft, &t);
@@ -825,6 +898,20 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 			cm_conn(o, &c);
 	}
 	out_arr_end(o);
+	nsidr = rdiag_flow_sidr_count(ft);
+	if (nsidr) {
+		/* in the CM section: the exchanges of rdma_cm's UDP port space */
+		out_text(o, "\nCM SIDR exchanges (client > server, request ID, service: the "
+			       "answer):\n");
+		out_arr_begin(o, "sidr");
+		for (i = 0; i < nsidr; i++) {
+			struct rdiag_sidr_info s;
+
+			if (rdiag_flow_sidr_get(ft, i, &s) == 0)
+				sidr_line(o, &s);
+		}
+		out_arr_end(o);
+	}
 	dump_mad_summary(o, ft);
 	out_obj_end(o);
 	out_obj_end(o);

@@ -95,6 +95,18 @@ struct rdiag_flow_loss {
 					 * (the original, or the last resend) -> this resend; 0
 					 * when no original was seen */
 	uint64_t timeout_gap_max_ns;
+	/* loss inside a resend run (go-back-N after a NAK, a timeout or an RNR NAK): the sender
+	 * resends its PSNs in order, so a forward skip among them is a resent packet lost again.
+	 * psn_gaps/psn_lost count the first sends' losses only; these the resends'.  Settled as
+	 * a first-send gap is (NAKed or resent again: fabric; acknowledged without: moved to
+	 * not_captured_*). */
+	uint64_t resent_lost_gaps;	/* skips forward in a resend run */
+	uint64_t resent_lost_psns;	/* resent packets missing in them */
+	/* UD: sends of the sender's one sequence (all its destinations) lost on their way to
+	 * this flow's destination, as far as the capture shows it: a hole of the sequence
+	 * between two sends of one MAD (same TID) to this destination counts one (a lower
+	 * bound: per hole and TID one resend is known lost) */
+	uint64_t ud_lost_to_dest;
 };
 /* a request seen again sooner than this after its original, with no NAK, is a duplicate (the
  * smallest IBTA local ACK timeout is 4.096 us x 2^1) */
@@ -207,6 +219,10 @@ enum {
 	RDIAG_FV_RMPP_MISSING = 1u << 23,	/* an RMPP transfer's last segment, earlier ones
 						 * missing: rmpp_missing_seg, rmpp_segments */
 	RDIAG_FV_RMPP_DUP = 1u << 25,	/* an RMPP segment seen before (resent), not stored again */
+	RDIAG_FV_RESENT_LOST = 1u << 27,	/* a resend run skipped PSNs: lost resent packets
+						 * before this one (resent_lost, resent_psn) */
+	RDIAG_FV_SIDR_STATUS = 1u << 26,	/* a SIDR_REP with a non-zero status (1: no listener
+						 * for the service ID): sidr_status */
 	RDIAG_FV_PAUSE = 1u << 24,	/* a PAUSE or PFC frame (not a transport error: rdmadump
 					 * --errors shows them, --fail-on-errors does not count them) */
 	/* a resent request, by cause (exactly one of these or DUP for a request seen before) */
@@ -228,9 +244,9 @@ enum {
 #define RDIAG_FV_MAD_FINDINGS (RDIAG_FV_MAD_RETRY | RDIAG_FV_MAD_STATUS | \
 			       RDIAG_FV_QKEY_MISMATCH | RDIAG_FV_PKEY_MISMATCH | \
 			       RDIAG_FV_RMPP_MISSING)
-#define RDIAG_FV_ERRORS (RDIAG_FV_GAP | RDIAG_FV_DUP | RDIAG_FV_RETX | RDIAG_FV_RETRY | \
+#define RDIAG_FV_ERRORS (RDIAG_FV_GAP | RDIAG_FV_RESENT_LOST | RDIAG_FV_DUP | RDIAG_FV_RETX | RDIAG_FV_RETRY | \
 			 RDIAG_FV_NAK | RDIAG_FV_RNR | RDIAG_FV_BAD_ICRC | RDIAG_FV_CM_REJ | \
-			 RDIAG_FV_MAD_FINDINGS)
+			 RDIAG_FV_SIDR_STATUS | RDIAG_FV_MAD_FINDINGS)
 
 struct rdiag_flow_verdict {
 	uint32_t flags;
@@ -252,6 +268,9 @@ struct rdiag_flow_verdict {
 	uint32_t rmpp_len;
 	uint32_t rmpp_segments;		/* RMPP_DONE, RMPP_MISSING: segments of the transfer */
 	uint32_t rmpp_missing_seg;	/* RMPP_MISSING: the first one not seen */
+	uint8_t sidr_status;		/* SIDR_STATUS: the SIDR_REP's status */
+	uint32_t resent_lost;		/* RESENT_LOST: resent packets missing before this one */
+	uint32_t resent_psn;		/* RESENT_LOST: the first of them (where the run was) */
 };
 
 struct rdiag_flow_opts {
@@ -363,6 +382,25 @@ struct rdiag_cm_conn_info {
 };
 size_t rdiag_flow_cm_count(const struct rdiag_flow_table *ft);
 int rdiag_flow_cm_get(const struct rdiag_flow_table *ft, size_t i, struct rdiag_cm_conn_info *out);
+
+/* ---- SIDR exchanges (service ID resolution for UD: SIDR_REQ and its SIDR_REP) ------------
+ * named by the requester's address and request ID, in first-seen order */
+struct rdiag_sidr_info {
+	uint8_t kind;				/* enum rdiag_addr_kind */
+	uint8_t client[16], server[16];		/* SIDR_REQ sender / receiver */
+	uint32_t request_id;
+	uint64_t service_id;			/* of the SIDR_REQ (of the SIDR_REP without one) */
+	bool sid_is_ip;
+	uint16_t port_space, port;
+	uint32_t n_req, n_rep;			/* SIDR_REQs (1 + retries), SIDR_REPs */
+	uint64_t req_ns, req_last_ns, rep_ns;	/* first SIDR_REQ, last SIDR_REQ, first SIDR_REP */
+	uint8_t status;				/* of the first SIDR_REP: 0 SUCCESS, 1 UNSUPPORTED
+						 * (no listener), ... rdiag_cm_sidr_status_name() */
+	uint32_t qpn, qkey;			/* the SIDR_REP's QP and Q_Key (status 0) */
+};
+size_t rdiag_flow_sidr_count(const struct rdiag_flow_table *ft);
+/* 0, -ENOENT, -EINVAL */
+int rdiag_flow_sidr_get(const struct rdiag_flow_table *ft, size_t i, struct rdiag_sidr_info *out);
 
 /* ---- management datagrams (flow_mad.c) ------------------------------------------------------
  * A transaction is a request (Get, Set, GetTable, GetMulti, GetTraceTable, Delete, Report,

@@ -622,6 +622,9 @@ const char *rdiag_pkt_skip_name(int skip);		/* "other ethertype", ... */
 /* IB CM strings (lib/packet/cm_strings.c; shared with rdmadoctor) */
 /* REJ reason 1..35 -> "NO_QP", ... "VENDOR_OPTION_NOT_SUPPORTED"; NULL when unassigned */
 const char *rdiag_cm_rej_reason_name(unsigned int reason);
+/* SIDR_REP status 0..5 -> "SUCCESS", "UNSUPPORTED" (no listener for the service ID),
+ * "REJECT", "NO_QP", "REDIRECT", "UNSUPPORTED_VERSION"; NULL past them */
+const char *rdiag_cm_sidr_status_name(unsigned int status);
 /* attribute id -> "REQ", "MRA", "REJ", "REP", "RTU", "DREQ", "DREP", "SIDR_REQ", ...; NULL */
 const char *rdiag_cm_msg_name(unsigned int attr_id);
 /* enum rdma_ucm_port_space (RDIAG_PS_*: 0x0106 "TCP", 0x0111 "UDP", 0x013F "IB",

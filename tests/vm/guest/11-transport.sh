@@ -58,6 +58,12 @@
 #       (retries.nak_seq > 0 => NAK-seq frames > 0).  rxe counts NAK- and timeout-started
 #       retries in one counter, completer_retry_err, so only their sum is bounded by it (I5,
 #       on psn_goback, which now leaves RNR retries out).
+#   L5  rdmadump's lost (first sends' psn_lost + resent_lost_psns, issue 28) = the PSNs the
+#       requester's sequence skips forward in the capture, packet after packet (tshark's PSNs,
+#       resend runs included): every drop the capture can show is counted, not only the
+#       first sends' ones.
+#   L6  lost <= netem's drops: a drop shows only as a skip; one hidden behind a go-back (the
+#       last packet before a retry) or at the end of the run shows nowhere.
 LOSS=${VM_LOSS:-5%}	# P(no drop at all in ~180 packets) = 0.95^180, about 1e-4
 PCAP=$OUT/11-lossy.pcap
 

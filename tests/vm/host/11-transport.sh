@@ -103,6 +103,22 @@ if [ -s "$S" ]; then
 	tap_eq "L3: no duplicate (netem does not duplicate; rxe resends only in a retry)" 0 "$l_dups"
 	tap_check "L4: retries by cause ($l_nak + $l_to + $l_dups) = psn_retx + psn_dup ($l_retx + $s_dup); a NAK retry needs a NAK ($s_nak)" \
 		[ $((l_nak + l_to + l_dups)) = $((l_retx + s_dup)) ] && { [ "$l_nak" = 0 ] || [ "$s_nak" -gt 0 ]; }
+	# issue 28: every loss the capture shows, first sends and resends (L5, L6 in the guest
+	# script); tshark's PSNs are the independent truth
+	read -r l_all l_first l_resent <<< "$(jq -r '.summary.total |
+		[.lost, .psn_lost, .resent_lost_psns] | join(" ")' "$S")"
+	diag "rdmadump -S: lost $l_all = first sends $l_first + resends $l_resent; netem drops $drops"
+	if command -v tshark > /dev/null && [ -s 11-lossy.pcap ]; then
+		skips=$(tshark -n -r 11-lossy.pcap -Y "ip.src == $A" -T fields \
+			-e infiniband.bth.psn 2>/dev/null | awk 'NR > 1 {
+				d = ($1 - p - 1 + 16777216) % 16777216
+				if (d > 0 && d < 8388608) s += d }
+			{ p = $1 } END { print s + 0 }')
+		tap_eq "L5: rdmadump's lost (first sends + resends) = the PSNs tshark sees rxe0 skip forward" \
+			"$skips" "$l_all"
+	fi
+	tap_check "L6: lost ($l_all = $l_first + $l_resent) <= netem drops ($drops); each is one drop" \
+		[ -n "$l_all" ] && [ "$l_all" = $((l_first + l_resent)) ] && [ "$l_all" -le "$drops" ]
 else
 	tap_fail "the guest's rdmadump wrote $S"
 fi

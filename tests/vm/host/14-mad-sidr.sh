@@ -28,3 +28,25 @@ tap_check "14-sidr: UD sends to QP $qpn carry the SIDR_REP's Q_Key ($n packets, 
 tap_eq "14-sidr: rdmadump finds no Q_Key or P_Key mismatch" 0 \
 	"$(jq -r '.summary.mad.key_mismatches // [] | length' 14-sidr.summary.json)"
 tap_ok "14-sidr: rdmadump -j equals tshark field by field (tests/oracle)" "$ORACLE" 14-sidr.pcap "$RD"
+
+# issue 28: the SIDR exchanges in -q's CM section (status 0 with the kernel's Q_Key), and the
+# unanswered service: status 1 as tshark reads it (byte 4 of the SIDR_REP's MAD data), in -q
+# and flagged by --errors
+tap_eq "14-sidr: rdmadump -q lists the SIDR exchange: status 0, the kernel's Q_Key" \
+	"0 SUCCESS 19088743" "$(jq -r '.summary.sidr[0] | "\(.status) \(.status_name) \(.qkey)"' \
+		14-sidr.summary.json 2>/dev/null)"
+if [ -s 14-nolisten.pcap ]; then
+	if command -v tshark > /dev/null; then
+		tap_eq "14-nolisten: tshark reads a SIDR_REP of status 1 (no listener)" 01 \
+			"$(tshark -n -r 14-nolisten.pcap -Y 'infiniband.mad.attributeid == 0x0018' \
+				-T fields -e infiniband.mad.data 2>/dev/null | head -1 | cut -c9-10)"
+	fi
+	tap_eq "14-nolisten: rdmadump -q lists the exchange with status 1 UNSUPPORTED" \
+		"1 UNSUPPORTED" "$(jq -r '.summary.sidr[0] | "\(.status) \(.status_name)"' \
+			14-nolisten.summary.json 2>/dev/null)"
+	tap_check "14-nolisten: rdmadump --errors flags the SIDR_REP (sidr_status 1)" \
+		[ "$(jq -r 'select(.analysis.sidr_status) | .analysis.sidr_status' \
+			14-nolisten.errors.json 2>/dev/null | head -1)" = 1 ]
+else
+	tap_fail "14-nolisten: the guest captured the unanswered SIDR" "no 14-nolisten.pcap"
+fi
