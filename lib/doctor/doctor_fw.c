@@ -9,7 +9,10 @@
  *   weak:   a drop without any protocol or port match (by address, interface...).
  * Rules that select another protocol (tcp, icmp...) or other ports are not RoCE's concern.
  * The scan does not evaluate the ruleset (jumps, sets by name, marks): it lists candidates,
- * and the verdict uses them only when the attempt actually timed out. */
+ * and the verdict uses them only when the attempt actually timed out.
+ *
+ * The programs are looked for under the sysfs root (RDMADIAG_SYSFS_ROOT): a fixture host
+ * is not described with this host's firewall. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -406,14 +409,15 @@ static char *run(const char *cmd, int *status)
 	return buf;
 }
 
-static const char *find_tool(const char *name, char *buf, size_t len)
+static const char *find_tool(const struct rdiag_doctor *d, const char *name, char *buf,
+			     size_t len)
 {
 	static const char *const dirs[] = { "/usr/sbin", "/sbin", "/usr/bin", "/bin",
 					    "/usr/local/sbin" };
 	size_t i;
 
 	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(buf, len, "%s/%s", dirs[i], name);
+		rd_doc_path(d, buf, len, "%s/%s", dirs[i], name);
 		if (access(buf, X_OK) == 0)
 			return buf;
 	}
@@ -430,12 +434,12 @@ void rd_doc_check_firewall(struct rdiag_doctor *d)
 	int status, ret, strong = 0;
 	size_t i;
 
-	if (find_tool("nft", tool, sizeof(tool))) {
+	if (find_tool(d, "nft", tool, sizeof(tool))) {
 		src = "nft -j list ruleset";
 		snprintf(cmd, sizeof(cmd), "%s -j list ruleset 2>&1", tool);
 		out = run(cmd, &status);
 		ret = out && status == 0 ? rd_fw_scan_nft_json(out, &res) : -EACCES;
-	} else if (find_tool("iptables-save", tool, sizeof(tool))) {
+	} else if (find_tool(d, "iptables-save", tool, sizeof(tool))) {
 		src = "iptables-save";
 		snprintf(cmd, sizeof(cmd), "%s 2>&1", tool);
 		out = run(cmd, &status);

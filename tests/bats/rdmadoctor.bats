@@ -42,6 +42,14 @@ lofix() {
 	sed -i 's/c612:0001$/7f00:0001/' "$P0/gids/1"
 }
 
+# fwnft T RULESET: T (a fixture root) gets a fake usr/sbin/nft that prints
+# tests/fixtures/doctor-fw/RULESET.json: the firewall check looks for nft under the root
+fwnft() {
+	mkdir -p "$1/usr/sbin"
+	printf '#!/bin/sh\ncat "%s"\n' "$FIX/doctor-fw/$2.json" > "$1/usr/sbin/nft"
+	chmod +x "$1/usr/sbin/nft"
+}
+
 # finding CHECK [SUBJECT] of the JSON in $output, compact
 finding() {
 	jq -c --arg c "$1" --arg s "${2:-}" \
@@ -553,6 +561,19 @@ as_nobody() {
 	# a warning is not the verdict: nothing else is wrong
 	[ "$(jq -r .verdict.cause <<< "$output")" = ok ]
 	[ "$status" -eq 0 ]
+}
+
+@test "firewall: a fixture host's ruleset is read with the nft under its root, never this host's" {
+	T=$BATS_TEST_TMPDIR/sw
+	fakeroot "$T"
+	fwnft "$T" nft-input-drop
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor -j local
+	f=$(finding firewall)
+	[ "$(jq -r '"\(.level) \(.cause)"' <<< "$f")" = "warning firewall_drops_roce" ] || fail "$f"
+	[ "$(jq -r '.evidence[0]' <<< "$f")" = "nft -j list ruleset: inet rdiag_test input handle 3: udp dport 4791 counter drop" ]
+	# without nft or iptables-save under the root, this host's own firewall is not read
+	RDMADIAG_SYSFS_ROOT=$FIX/sysfs/mlx5 run --separate-stderr rdmadoctor -j local
+	[ "$(jq -r .summary <<< "$(finding firewall)")" = "neither nft nor iptables-save is installed: firewall not inspected" ]
 }
 
 @test "short options -s -t -p reach the device check; --ps tcp and udp; the default timeout is 8000 ms, resolution min(timeout, 2000)" {
