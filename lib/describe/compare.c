@@ -8,6 +8,8 @@
  * or of one of its ports ("mlx5_0/1.gid_index"); members that name the host itself
  * (hostname, gid_addr, addrs) are not compared.  Each port also gives "mlx5_0/1.present": a
  * host without the port differs there, once, and is left out of the port's other fields.
+ * The RoCE mode compared is the one in effect: configfs's, or the kernel's default (RoCE v2)
+ * where a host has no configfs group, since absent there means the default.
  * Values are kept as strings.  Each property holds its (host, value) pairs; run()
  * sorts them by value to count the majority (absent counts as a value), so N hosts and P
  * properties cost O(P N log N): 2000 hosts in a few milliseconds (make bench). */
@@ -266,6 +268,15 @@ static int add_int(struct rdiag_describe_compare *c, const char *prefix, const c
 	return add_pair(c, prefix, key, buf, port, NULL);
 }
 
+/* the RoCE mode rdma_cm uses on the port: configfs's default_roce_mode, else the kernel's
+ * default (RoCE v2, cma_add_one's preferred type, on every port that supports it); "" for a
+ * port that is not RoCE (tos -1: describe.c fills tos for every RoCE port).  A configfs
+ * group made on some hosts only (to set the default ToS) is no difference in the mode. */
+static const char *roce_mode(const struct rd_desc_port *p)
+{
+	return p->roce_mode[0] ? p->roce_mode : p->tos >= 0 ? "RoCE v2" : "";
+}
+
 /* every compared member of one port, in the order of the host object */
 static int add_port(struct rdiag_describe_compare *c, const struct rd_desc_port *p)
 {
@@ -290,7 +301,7 @@ static int add_port(struct rdiag_describe_compare *c, const struct rd_desc_port 
 		      add_int(c, pre, "tos", p->tos, present) ?:
 		      add_str(c, pre, "tos_from_configfs", p->tos < 0 ? "" :
 			      p->tos_configfs ? "true" : "false", present) ?:
-		      add_str(c, pre, "roce_mode", p->roce_mode, present) ?:
+		      add_str(c, pre, "roce_mode", roce_mode(p), present) ?:
 		      add_int(c, pre, "dscp", p->dscp, present) ?:
 		      add_int(c, pre, "priority", p->prio, present) ?:
 		      add_str(c, pre, "pfc", p->pfc, present) ?:

@@ -9,7 +9,19 @@
  *   weak:   a drop without any protocol or port match (by address, interface...).
  * Rules that select another protocol (tcp, icmp...) or other ports are not RoCE's concern.
  * The scan does not evaluate the ruleset (jumps, sets by name, marks): it lists candidates,
- * and the verdict uses them only when the attempt actually timed out. */
+ * and the verdict uses them only when the attempt actually timed out.
+ *
+ * Only software RDMA passes netfilter: rxe sends through ip_local_out and receives through
+ * the UDP stack (siw through TCP sockets); hardware RoCE (mlx5, bnxt_re, irdma, efa ...)
+ * puts its packets on the wire itself.  So the rules are a warning only on a host with a
+ * software device, and only for an egress device that is one.  A rule in an output hook on
+ * an rxe device is worse than a timeout: rdma_rxe (Linux 6.1) then leaves the connecting
+ * process unkillable (dmesg: cm_destroy_id_wait_timeout ... state 2 -> 0, every 10 s) and
+ * later rdma_cm users of the host hang too, so the doctor names it as a hazard before any
+ * attempt (rdiag_doctor_attempt_hazard).
+ *
+ * The programs are looked for under the sysfs root (RDMADIAG_SYSFS_ROOT): a fixture host
+ * is not described with this host's firewall. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +40,8 @@ static void copy(char *dst, size_t len, const char *src)
 	dst[l] = 0;
 }
 
-static void add_hit(struct rd_fw_result *res, int strength, const char *where, const char *text)
+static void add_hit(struct rd_fw_result *res, int strength, const char *where, const char *text,
+		    bool egress)
 {
 	struct rd_fw_hit *h;
 
@@ -36,6 +49,7 @@ static void add_hit(struct rd_fw_result *res, int strength, const char *where, c
 		return;
 	h = &res->hit[res->n++];
 	h->strength = strength;
+	h->egress = egress;
 	copy(h->where, sizeof(h->where), where);
 	copy(h->text, sizeof(h->text), text);
 }
@@ -218,6 +232,29 @@ struct nft_chain {
 	bool accepts_roce;
 };
 
+static bool egress_hook(const char *hook)
+{
+	return hook && (!strcmp(hook, "output") || !strcmp(hook, "postrouting"));
+}
+
+static bool same(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* the hook of the base chain a rule is in; NULL for a regular chain (a jump target) */
+static const char *rule_hook(const struct rd_json *arr, const struct rd_json *r)
+{
+	const struct rd_json *it, *c;
+
+	for (it = arr->child; it; it = it->next)
+		if ((c = rd_json_get(it, "chain")) && same(jstr(c, "family"), jstr(r, "family")) &&
+		    same(jstr(c, "table"), jstr(r, "table")) &&
+		    same(jstr(c, "name"), jstr(r, "chain")))
+			return jstr(c, "hook");
+	return NULL;
+}
+
 int rd_fw_scan_nft_json(const char *json, struct rd_fw_result *res)
 {
 	struct rd_json *root = rd_json_parse(json, strlen(json));
@@ -249,7 +286,8 @@ int rd_fw_scan_nft_json(const char *json, struct rd_fw_result *res)
 		text[0] = 0;
 		for (ch = rd_json_get(r, "expr") ? rd_json_get(r, "expr")->child : NULL; ch; ch = ch->next)
 			expr_text(ch, text, sizeof(text));
-		add_hit(res, cls == RC_STRONG ? RD_FW_STRONG : RD_FW_WEAK, where, text);
+		add_hit(res, cls == RC_STRONG ? RD_FW_STRONG : RD_FW_WEAK, where, text,
+			egress_hook(rule_hook(arr, r)));
 	}
 	/* base chains that drop by policy, unless one of their rules accepts UDP 4791 */
 	for (it = arr->child; it; it = it->next) {
@@ -276,7 +314,8 @@ int rd_fw_scan_nft_json(const char *json, struct rd_fw_result *res)
 			 jstr(c, "family") ? jstr(c, "family") : "?",
 			 jstr(c, "table") ? jstr(c, "table") : "?",
 			 jstr(c, "name") ? jstr(c, "name") : "?", hook);
-		add_hit(res, RD_FW_STRONG, where, "policy drop and no rule accepting udp dport 4791");
+		add_hit(res, RD_FW_STRONG, where, "policy drop and no rule accepting udp dport 4791",
+			egress_hook(hook));
 	}
 	rd_json_free(root);
 	return 0;
@@ -347,7 +386,8 @@ int rd_fw_scan_iptables(const char *text, struct rd_fw_result *res)
 
 			if (sscanf(line, ":%63s %15s", chain, pol) == 2 && !strcmp(pol, "DROP")) {
 				snprintf(where, sizeof(where), "%s %s", table, chain);
-				add_hit(res, RD_FW_STRONG, where, "policy DROP (check for an ACCEPT of udp dport 4791)");
+				add_hit(res, RD_FW_STRONG, where, "policy DROP (check for an ACCEPT of udp dport 4791)",
+					!strcmp(chain, "OUTPUT") || !strcmp(chain, "POSTROUTING"));
 			}
 		} else if (!strncmp(line, "-A ", 3)) {
 			char chain[64];
@@ -369,7 +409,8 @@ int rd_fw_scan_iptables(const char *text, struct rd_fw_result *res)
 				continue;
 			sscanf(line + 3, "%63s", chain);
 			snprintf(where, sizeof(where), "%s %s", table, chain);
-			add_hit(res, strength, where, line);
+			add_hit(res, strength, where, line,
+				!strcmp(chain, "OUTPUT") || !strcmp(chain, "POSTROUTING"));
 		}
 	}
 	return 0;
@@ -406,18 +447,123 @@ static char *run(const char *cmd, int *status)
 	return buf;
 }
 
-static const char *find_tool(const char *name, char *buf, size_t len)
+static const char *find_tool(const struct rdiag_doctor *d, const char *name, char *buf,
+			     size_t len)
 {
 	static const char *const dirs[] = { "/usr/sbin", "/sbin", "/usr/bin", "/bin",
 					    "/usr/local/sbin" };
 	size_t i;
 
 	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(buf, len, "%s/%s", dirs[i], name);
+		rd_doc_path(d, buf, len, "%s/%s", dirs[i], name);
 		if (access(buf, X_OK) == 0)
 			return buf;
 	}
 	return NULL;
+}
+
+bool rd_doc_driver_software(const char *driver)
+{
+	return !strcmp(driver, "rxe") || !strcmp(driver, "siw");
+}
+
+static bool software_devices(struct rdiag_doctor *d)
+{
+	const struct rdiag_devices *devs = NULL;
+	size_t i;
+
+	if (rd_doc_devices(d, NULL, &devs) || !devs)
+		return true;	/* unknown: the rules may matter */
+	for (i = 0; i < devs->n; i++)
+		if (rd_doc_driver_software(devs->dev[i].driver))
+			return true;
+	return false;
+}
+
+static const char *driver_kind(const struct rdiag_device *dev)
+{
+	if (rd_doc_driver_software(dev->driver))
+		return !strcmp(dev->driver, "siw") ? "software iWARP: its packets pass netfilter" :
+		       "software RoCE: its packets pass netfilter";
+	return !strcmp(dev->protocol, "ib") ? "hardware RDMA: its traffic does not pass netfilter" :
+	       "hardware RoCE: its traffic does not pass netfilter";
+}
+
+/* one evidence line per driver: "mlx5 is hardware RoCE: its traffic does not pass netfilter
+ * (mlx5_0, mlx5_1)"; only the device named when only is given */
+static void drivers_evidence(struct rdiag_doctor *d, struct rdiag_doc_finding *f,
+			     const char *only)
+{
+	const struct rdiag_devices *devs = NULL;
+	char names[256];
+	size_t i, j, off;
+
+	if (rd_doc_devices(d, NULL, &devs) || !devs)
+		return;
+	for (i = 0; i < devs->n; i++) {
+		const struct rdiag_device *a = &devs->dev[i];
+		bool seen = false;
+
+		for (j = 0; j < i && !only; j++)
+			seen |= !strcmp(devs->dev[j].driver, a->driver);
+		if (seen || (only && strcmp(a->name, only)))
+			continue;
+		off = 0;
+		names[0] = 0;
+		for (j = i; j < devs->n; j++)
+			if ((only ? !strcmp(devs->dev[j].name, only) :
+			     !strcmp(devs->dev[j].driver, a->driver)) && off < sizeof(names))
+				off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s",
+							off ? ", " : "", devs->dev[j].name);
+		rd_doc_evidence(f, "%s is %s (%s)", a->driver[0] ? a->driver : a->name,
+				driver_kind(a), names);
+	}
+}
+
+static const struct rdiag_device *egress_device(struct rdiag_doctor *d)
+{
+	const struct rdiag_devices *devs = NULL;
+
+	if (!d->egress_dev[0] || rd_doc_devices(d, NULL, &devs) || !devs)
+		return NULL;
+	return rdiag_counters_device_find(devs, d->egress_dev);
+}
+
+void rd_doc_firewall_egress(struct rdiag_doctor *d)
+{
+	const struct rdiag_device *dev = egress_device(d);
+	struct rdiag_doc_finding *f = NULL;
+	size_t i;
+
+	d->hazard[0] = 0;
+	if (!dev)
+		return;
+	for (i = 0; i < d->nfindings; i++)
+		if (!strcmp(d->findings[i].check, "firewall") && d->findings[i].cause &&
+		    !strcmp(d->findings[i].cause, "firewall_drops_roce"))
+			f = &d->findings[i];
+	if (!f)
+		return;
+	if (!rd_doc_driver_software(dev->driver)) {
+		/* a host with rxe and mlx5 connecting through mlx5: the rules do not apply */
+		f->level = RDIAG_DOC_INFO;
+		f->cause = NULL;
+		f->hint[0] = 0;
+		snprintf(f->summary, sizeof(f->summary),
+			 "firewall rule(s) can drop UDP port 4791, but the egress device %s is hardware RoCE: its traffic does not pass netfilter",
+			 dev->name);
+		drivers_evidence(d, f, dev->name);
+		return;
+	}
+	if (d->fw_egress[0] && !strcmp(dev->driver, "rxe"))
+		snprintf(d->hazard, sizeof(d->hazard),
+			 "%.300s drops what %s sends, and rdma_rxe leaves an rdma_cm connect through such a rule unkillable (cm_destroy_id_wait_timeout) and later rdma_cm users hanging",
+			 d->fw_egress, dev->name);
+}
+
+const char *rdiag_doctor_attempt_hazard(const struct rdiag_doctor *d)
+{
+	return d && d->hazard[0] ? d->hazard : NULL;
 }
 
 void rd_doc_check_firewall(struct rdiag_doctor *d)
@@ -429,13 +575,14 @@ void rd_doc_check_firewall(struct rdiag_doctor *d)
 	char *out;
 	int status, ret, strong = 0;
 	size_t i;
+	bool soft = software_devices(d);
 
-	if (find_tool("nft", tool, sizeof(tool))) {
+	if (find_tool(d, "nft", tool, sizeof(tool))) {
 		src = "nft -j list ruleset";
 		snprintf(cmd, sizeof(cmd), "%s -j list ruleset 2>&1", tool);
 		out = run(cmd, &status);
 		ret = out && status == 0 ? rd_fw_scan_nft_json(out, &res) : -EACCES;
-	} else if (find_tool("iptables-save", tool, sizeof(tool))) {
+	} else if (find_tool(d, "iptables-save", tool, sizeof(tool))) {
 		src = "iptables-save";
 		snprintf(cmd, sizeof(cmd), "%s 2>&1", tool);
 		out = run(cmd, &status);
@@ -461,9 +608,17 @@ void rd_doc_check_firewall(struct rdiag_doctor *d)
 	}
 	free(out);
 	for (i = 0; i < res.n; i++)
-		if (res.hit[i].strength == RD_FW_STRONG)
+		if (res.hit[i].strength == RD_FW_STRONG) {
 			strong++;
-	if (strong)
+			if (res.hit[i].egress && !d->fw_egress[0])
+				snprintf(d->fw_egress, sizeof(d->fw_egress), "%s: %s: %s", src,
+					 res.hit[i].where, res.hit[i].text);
+		}
+	if (strong && !soft)
+		f = rd_doc_add(d, "firewall", "firewall", RDIAG_DOC_INFO, NULL, "UDP 4791",
+			       "%d firewall rule(s) can drop UDP port 4791, but no RDMA device here is software RoCE: hardware RoCE does not pass netfilter",
+			       strong);
+	else if (strong)
 		f = rd_doc_add(d, "firewall", "firewall", RDIAG_DOC_WARN, "firewall_drops_roce",
 			       "UDP 4791", "%d firewall rule(s) can drop RoCE v2 (UDP port 4791)", strong);
 	else if (res.n)
@@ -475,5 +630,7 @@ void rd_doc_check_firewall(struct rdiag_doctor *d)
 	for (i = 0; i < res.n; i++)
 		rd_doc_evidence(f, "%s: %s: %s", src, res.hit[i].where, res.hit[i].text);
 	if (strong)
+		drivers_evidence(d, f, NULL);
+	if (strong && soft)
 		rd_doc_hint(f, "allow UDP destination port 4791 on both ends (e.g. nft insert rule ... udp dport 4791 accept), or delete the rule");
 }

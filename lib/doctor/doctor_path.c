@@ -263,6 +263,7 @@ port:
 	d->hop_ifindex = r.oif;
 	rd_doc_check_neigh(d, &hop, r.oif, r.oifname, false);
 out:
+	rd_doc_firewall_egress(d);
 	return 0;
 }
 

@@ -86,6 +86,11 @@ struct rdiag_doctor {
 	int peer_timeout_ms;
 	struct rdiag_doc_delta peer_deltas[RD_DOC_MAX_DELTAS];
 	size_t npeer_deltas;
+	/* the firewall check's first strong rule on the way out (an output or postrouting
+	 * hook: "nft -j list ruleset: inet t output handle 2: udp dport 4791 drop"), "" none;
+	 * and why an attempt through the egress device would hang ("" it would not) */
+	char fw_egress[400];
+	char hazard[640];
 	/* what the path check found, used by the attempt and the verdict */
 	char egress_dev[64];		/* RDMA device behind the egress netdev */
 	uint32_t egress_port;
@@ -200,6 +205,7 @@ struct rd_fw_hit {
 	int strength;		/* STRONG: matches UDP 4791 / all UDP / drop policy; WEAK: may */
 	char where[128];	/* "inet t input (hook input) handle 4" or "filter INPUT" */
 	char text[256];		/* the rule, as text */
+	bool egress;		/* in an output or postrouting hook: drops what this host sends */
 };
 struct rd_fw_result {
 	unsigned int nrules;	/* rules looked at */
@@ -210,6 +216,13 @@ struct rd_fw_result {
 int rd_fw_scan_nft_json(const char *json, struct rd_fw_result *res);
 int rd_fw_scan_iptables(const char *text, struct rd_fw_result *res);
 void rd_doc_check_firewall(struct rdiag_doctor *d);
+/* software RDMA (rxe, siw: by the device's driver as discovery knows it) sends and receives
+ * through the host's IP stack, so netfilter sees its packets; hardware RoCE bypasses it */
+bool rd_doc_driver_software(const char *driver);
+/* the firewall finding for the egress device the path check found: information only when
+ * the device is hardware, and the hazard of an attempt through an output rule when it is
+ * software (rdiag_doctor_attempt_hazard) */
+void rd_doc_firewall_egress(struct rdiag_doctor *d);
 
 /* ---- the CM counters of a connect (doctor_cm_counters.c) ---- */
 /* what ib_cm counts of a connect in port space ps, below the port's cm_tx_msgs/,

@@ -42,6 +42,22 @@ lofix() {
 	sed -i 's/c612:0001$/7f00:0001/' "$P0/gids/1"
 }
 
+# fwnft T RULESET: T (a fixture root) gets a fake usr/sbin/nft that prints
+# tests/fixtures/doctor-fw/RULESET.json: the firewall check looks for nft under the root
+fwnft() {
+	mkdir -p "$1/usr/sbin"
+	printf '#!/bin/sh\ncat "%s"\n' "$FIX/doctor-fw/$2.json" > "$1/usr/sbin/nft"
+	chmod +x "$1/usr/sbin/nft"
+}
+
+# fwlocal T RULESET: rdmadoctor -j local on the fixture root T with that ruleset (fwnft);
+# f is its firewall finding
+fwlocal() {
+	fwnft "$1" "$2"
+	RDMADIAG_SYSFS_ROOT=$1 run --separate-stderr rdmadoctor -j local
+	f=$(finding firewall)
+}
+
 # finding CHECK [SUBJECT] of the JSON in $output, compact
 finding() {
 	jq -c --arg c "$1" --arg s "${2:-}" \
@@ -553,6 +569,52 @@ as_nobody() {
 	# a warning is not the verdict: nothing else is wrong
 	[ "$(jq -r .verdict.cause <<< "$output")" = ok ]
 	[ "$status" -eq 0 ]
+}
+
+@test "firewall: a fixture host's ruleset is read with the nft under its root, never this host's" {
+	T=$BATS_TEST_TMPDIR/sw
+	fakeroot "$T"
+	fwlocal "$T" nft-input-drop
+	[ "$(jq -r '"\(.level) \(.cause)"' <<< "$f")" = "warning firewall_drops_roce" ] || fail "$f"
+	[ "$(jq -r '.evidence[0]' <<< "$f")" = "nft -j list ruleset: inet rdiag_test input handle 3: udp dport 4791 counter drop" ]
+	# rxe: software RoCE, whose packets pass netfilter (mlx5's case: the next test)
+	[ "$(jq -r '.evidence[-1]' <<< "$f")" = "rxe is software RoCE: its packets pass netfilter (rxe0, rxe1)" ]
+	# without nft or iptables-save under the root, this host's own firewall is not read
+	RDMADIAG_SYSFS_ROOT=$FIX/sysfs/mlx5 run --separate-stderr rdmadoctor -j local
+	[ "$(jq -r .summary <<< "$(finding firewall)")" = "neither nft nor iptables-save is installed: firewall not inspected" ]
+}
+
+@test "firewall: hardware RoCE (mlx5) bypasses netfilter: a UDP 4791 drop rule is information, not blame" {
+	T=$BATS_TEST_TMPDIR/hw
+	cp -r "$FIX/sysfs/mlx5" "$T"
+	fwlocal "$T" nft-output-drop
+	[ "$(jq -r '"\(.level) \(.cause)"' <<< "$f")" = "info null" ] || fail "$f"
+	[ "$(jq -r .summary <<< "$f")" = "1 firewall rule(s) can drop UDP port 4791, but no RDMA device here is software RoCE: hardware RoCE does not pass netfilter" ]
+	[ "$(jq -c .evidence <<< "$f")" = '["nft -j list ruleset: inet rdiag_test output handle 3: udp dport 4791 counter drop","mlx5 is hardware RoCE: its traffic does not pass netfilter (mlx5_0)"]' ]
+	[ "$(jq -r .verdict.cause <<< "$output")" != firewall_drops_roce ]
+}
+
+@test "connect on rxe with an output rule dropping UDP 4791: refused before any attempt (exit 2) unless --force" {
+	[ -e /sys/class/net/lo ] || skip "no lo here"
+	T=$BATS_TEST_TMPDIR/lo
+	lofix "$T"
+	fwnft "$T" nft-output-drop
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor -j connect 127.0.0.1 -s 127.0.0.1 --no-peer-info
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "rdmadoctor: refusing to attempt the connection: nft -j list ruleset: inet rdiag_test output handle 3: udp dport 4791 counter drop drops what rxe0 sends, and rdma_rxe leaves an rdma_cm connect through such a rule unkillable (cm_destroy_id_wait_timeout) and later rdma_cm users hanging (--force attempts it anyway)" ]
+	# the findings and the reason on stdout, no step attempted
+	[ "$(jq -c '[.steps, .verdict]' <<< "$output")" = '[[],null]' ]
+	[ "rdmadoctor: $(jq -r .attempt_skipped <<< "$output")" = "$stderr" ]
+	[ "$(jq -r '"\(.level) \(.cause)"' <<< "$(finding firewall)")" = "warning firewall_drops_roce" ]
+	# --force goes on to the attempt (rdma_cm of this host: whatever it says, not the refusal)
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor -j connect 127.0.0.1 -s 127.0.0.1 --no-peer-info --force -t 1000
+	[[ "$stderr" != *refusing* ]] || fail "$stderr"
+	[ "$(jq -r '.steps[0].name' <<< "$output")" = create_id ]
+	# an input rule does not hang rxe's sender: no refusal, the rule stays a warning
+	fwnft "$T" nft-input-drop
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor -j connect 127.0.0.1 -s 127.0.0.1 --no-peer-info -t 1000
+	[[ "$stderr" != *refusing* ]] || fail "$stderr"
+	[ "$(jq -r '"\(.level) \(.cause)"' <<< "$(finding firewall)")" = "warning firewall_drops_roce" ]
 }
 
 @test "short options -s -t -p reach the device check; --ps tcp and udp; the default timeout is 8000 ms, resolution min(timeout, 2000)" {

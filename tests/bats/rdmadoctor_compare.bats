@@ -92,6 +92,27 @@ setup_file() {
 	[ "$stderr" = "rdmadoctor: $T/old.json line 1: a description in another format than 2 (an older or newer rdmadoctor: run the same rdmadiag version on both ends)" ]
 }
 
+@test "roce_mode: a configfs group on some hosts only is no difference; absent is the kernel's RoCE v2" {
+	C=$FIX/doctor-compare/configfs
+	# host-a made the group (to set the default ToS) and reads "RoCE v2" there; host-b and
+	# host-c have none: all three use RoCE v2, where the ToS comes from is information only
+	run --separate-stderr rdmadoctor -j compare "$C/host-a.json" "$C/host-b.json" "$C/host-c.json"
+	assert_success
+	got=$(jq -c '[.properties[] | select(.differ | length > 0) | [.name, .impact, .majority, [.differ[] | "\(.host)=\(.value // "-")"]]]' <<< "$output")
+	[ "$got" = '[["mlx5_0/1.tos_from_configfs","info","false",["host-a=true"]]]' ] || fail "got $got"
+	[ "$(jq -c '.properties[] | select(.name == "mlx5_0/1.roce_mode") | [.majority, .majority_hosts]' <<< "$output")" = '["RoCE v2",3]' ]
+	run rdmadoctor compare "$C/host-b.json" "$C/host-a.json" "$C/host-c.json"
+	assert_success
+	refute_line --partial "roce_mode"
+	# a group that sets RoCE v1 differs from the kernel's default: still a problem
+	run --separate-stderr rdmadoctor -j compare "$C/host-b.json" "$C/host-c.json" "$C/host-d.json"
+	assert_failure 1
+	[ "$(jq -c '.properties[0] | [.name, .impact, .majority, .differ]' <<< "$output")" = \
+		'["mlx5_0/1.roce_mode","breaks","RoCE v2",[{"host":"host-d","value":"IB/RoCE v1"}]]' ]
+	# the description still says where the mode comes from: configfs's value, or no member
+	[ "$(jq -c '[.host.ports[0] | .roce_mode, .tos_from_configfs]' "$C/host-a.json" "$C/host-b.json" | tr -d '\n')" = '["RoCE v2",true][null,false]' ]
+}
+
 @test "bad input: exit 2 with one line naming the file" {
 	run --separate-stderr rdmadoctor compare "$HOSTS/host-0001.json"
 	assert_failure 2

@@ -99,6 +99,30 @@ static void test_nft(void)
 	EXPECT_EQ(rd_fw_scan_nft_json("Error: Could not process rule", &r), -EINVAL);
 }
 
+/* the hook of the chain a rule is in: an output or postrouting hook drops what this host
+ * sends (on rxe: the hazard of an attempt) */
+static void test_fw_egress_hooks(void)
+{
+	struct rd_fw_result r;
+	char buf[1024];
+
+	EXPECT_EQ(rd_fw_scan_nft_json(nft_real, &r), 0);
+	EXPECT_TRUE(r.n == 1 && !r.hit[0].egress);	/* input */
+	snprintf(buf, sizeof(buf), "%s", nft_real);
+	memcpy(strstr(buf, "\"hook\": \"input\""), "\"hook\": \"ouput\"", 15);
+	EXPECT_EQ(rd_fw_scan_nft_json(buf, &r), 0);
+	EXPECT_TRUE(r.n == 1 && !r.hit[0].egress);	/* not a hook name nft knows */
+	memcpy(strstr(buf, "\"hook\": \"ouput\""), "\"hook\":\"output\"", 15);
+	EXPECT_EQ(rd_fw_scan_nft_json(buf, &r), 0);
+	EXPECT_TRUE(r.n == 1 && r.hit[0].egress);
+	rd_fw_scan_iptables("*filter\n:OUTPUT ACCEPT [0:0]\n"
+			    "-A OUTPUT -p udp -m udp --dport 4791 -j DROP\n"
+			    "-A INPUT -p udp -m udp --dport 4791 -j DROP\nCOMMIT\n", &r);
+	EXPECT_TRUE(r.n == 2 && r.hit[0].egress && !r.hit[1].egress);
+	rd_fw_scan_iptables("*filter\n:OUTPUT DROP [0:0]\nCOMMIT\n", &r);
+	EXPECT_TRUE(r.n == 1 && r.hit[0].egress);
+}
+
 static void test_iptables(void)
 {
 	struct rd_fw_result r;
@@ -200,6 +224,81 @@ static struct rdiag_doctor *attempted(void)
 	step(d, RDIAG_DOC_STEP_RESOLVE_ROUTE, true, RDMA_CM_EVENT_ROUTE_RESOLVED, 0);
 	step(d, RDIAG_DOC_STEP_CREATE_QP, true, -1, 0);
 	return d;
+}
+
+/* a doctor on a host with rxe0, rxe1 and mlx5_0 (the fixtures' trees in one), with the
+ * firewall check's warning, whose egress device is dev */
+static struct rdiag_doctor *fw_doctor(const char *root, const char *dev, const char *egress_rule)
+{
+	struct rdiag_doctor *d;
+
+	/* the counters handle reads it when the devices are first asked for */
+	setenv("RDMADIAG_SYSFS_ROOT", root, 1);
+	rdiag_doctor_open(&d, NULL);
+	rd_doc_evidence(rd_doc_add(d, "firewall", "firewall", RDIAG_DOC_WARN, "firewall_drops_roce",
+				   "UDP 4791", "1 firewall rule(s) can drop RoCE v2 (UDP port 4791)"),
+			"nft -j list ruleset: inet t output handle 3: udp dport 4791 drop");
+	snprintf(d->fw_egress, sizeof(d->fw_egress), "%s", egress_rule);
+	snprintf(d->egress_dev, sizeof(d->egress_dev), "%s", dev);
+	d->egress_port = 1;
+	rd_doc_firewall_egress(d);
+	return d;
+}
+
+/* hardware RoCE bypasses netfilter: through mlx5_0 the rule is information, never the cause;
+ * through rxe0 it stays a warning, and an output rule is a hazard for the attempt */
+static void test_fw_egress(void)
+{
+	char root[] = "/tmp/rdiag-fw.XXXXXX", cmd[512];
+	const char *rule = "nft -j list ruleset: inet t output handle 3: udp dport 4791 drop";
+	const struct rdiag_doc_finding *f;
+	struct rdiag_doc_verdict v;
+	struct rdiag_doc_step *s;
+	struct rdiag_doctor *d;
+
+	if (!mkdtemp(root)) {
+		EXPECT_TRUE(0);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "cp -r tests/fixtures/sysfs/rxe/sys %s/ && "
+		 "cp -r tests/fixtures/sysfs/mlx5/sys/class/infiniband/mlx5_0 %s/sys/class/infiniband/",
+		 root, root);
+	EXPECT_EQ(system(cmd), 0);
+
+	d = fw_doctor(root, "mlx5_0", rule);
+	f = rdiag_doctor_finding(d, 0);
+	EXPECT_EQ(f->level, RDIAG_DOC_INFO);
+	EXPECT_TRUE(f->cause == NULL && !f->hint[0]);
+	EXPECT_STREQ(f->summary, "firewall rule(s) can drop UDP port 4791, but the egress device mlx5_0 is hardware RoCE: its traffic does not pass netfilter");
+	EXPECT_TRUE(strstr(f->evidence, "\nmlx5 is hardware RoCE: its traffic does not pass netfilter (mlx5_0)") != NULL);
+	EXPECT_TRUE(rdiag_doctor_attempt_hazard(d) == NULL);
+	/* a connect through mlx5_0 that timed out: the peer, not this host's firewall */
+	d->devices_checked = true;
+	d->ndevices = 3;
+	d->attempted = true;
+	d->timeout_ms = 2000;
+	s = step(d, RDIAG_DOC_STEP_CONNECT, false, -1, 0);
+	s->timed_out = true;
+	s->err = -ETIMEDOUT;
+	rdiag_doctor_verdict(d, &v);
+	EXPECT_STREQ(v.cause, "cm_no_response");
+	rdiag_doctor_close(d);
+
+	d = fw_doctor(root, "rxe0", rule);
+	f = rdiag_doctor_finding(d, 0);
+	EXPECT_EQ(f->level, RDIAG_DOC_WARN);
+	EXPECT_STREQ(f->cause, "firewall_drops_roce");
+	EXPECT_TRUE(rdiag_doctor_attempt_hazard(d) &&
+		    !strncmp(rdiag_doctor_attempt_hazard(d), rule, strlen(rule)) &&
+		    strstr(rdiag_doctor_attempt_hazard(d), " drops what rxe0 sends, and rdma_rxe leaves"));
+	rdiag_doctor_close(d);
+	d = fw_doctor(root, "rxe0", "");	/* an input rule only: no hazard */
+	EXPECT_TRUE(rdiag_doctor_attempt_hazard(d) == NULL);
+	EXPECT_EQ(rdiag_doctor_finding(d, 0)->level, RDIAG_DOC_WARN);
+	rdiag_doctor_close(d);
+	unsetenv("RDMADIAG_SYSFS_ROOT");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	EXPECT_EQ(system(cmd), 0);
 }
 
 static void test_verdict(void)
@@ -775,9 +874,11 @@ int main(void)
 
 	test_nft();
 	test_iptables();
+	test_fw_egress_hooks();
 	test_json();
 	test_findings();
 	test_verdict();
+	test_fw_egress();
 	test_step_ids();
 	test_cut_shows();
 	test_mtu_finding();

@@ -34,7 +34,7 @@
 #include "common/out.h"
 
 struct cfg {
-	bool json, verbose, no_peer_info;
+	bool json, verbose, no_peer_info, force;
 	const char *src;
 	int timeout_ms;
 	int ps;
@@ -48,6 +48,7 @@ static volatile bool stop;
 static void usage(void)
 {
 	printf("Usage: %s connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|udp|ib] [--no-peer-info]\n"
+	       "                  [--force]\n"
 	       "       %s listen [ADDR][:PORT] [--count N] [--ps tcp|udp|ib]\n"
 	       "       %s local\n"
 	       "       %s explain 'LINE' | -\n"
@@ -74,6 +75,8 @@ static void usage(void)
 	       "      --for LIB       env: nccl, ucx, libfabric or all (default all)\n"
 	       "      --hosts FILE    env: other hosts' 'local -j' (JSON lines, - for stdin): warn\n"
 	       "                      when the port's GID index differs across them\n"
+	       "      --force         connect: attempt even when it would hang (rxe with a\n"
+	       "                      firewall rule dropping UDP 4791 on output)\n"
 	       "      --no-peer-info  connect: do not fetch the listener's description of its\n"
 	       "                      host (TCP, same port) nor compare the two ends\n"
 	       "  -j, --json          JSON output\n"
@@ -84,7 +87,8 @@ static void usage(void)
 	       "(a missing or inaccessible /dev/infiniband/rdma_cm too, for connect and local),\n"
 	       "2 usage error or the doctor cannot run: no RDMA device, librdmacm or libibverbs\n"
 	       "cannot be loaded (connect, listen), or listen cannot create its rdma_cm id\n"
-	       "(e.g. no /dev/infiniband/rdma_cm).  explain: 1 a completion error was recognised,\n"
+	       "(e.g. no /dev/infiniband/rdma_cm), or connect refused an attempt that would hang\n"
+	       "(without --force).  explain: 1 a completion error was recognised,\n"
 	       "0 none was, 2 the input cannot be read.  env: 1 the port has no RoCE v2 GID for\n"
 	       "the address, 2 no RDMA port answers to ADDR or NETDEV.  compare: 1 a property\n"
 	       "that breaks or degrades RDMA differs, 2 unreadable input or fewer than 2 hosts.\n",
@@ -428,7 +432,7 @@ static int cmd_connect(const struct cfg *cfg, const char *arg)
 	struct rdiag_doc_opts opts = { 0 };
 	struct rdiag_doctor *d;
 	struct out *o;
-	const char *down;
+	const char *down, *hazard;
 	char host[256], addr[INET6_ADDRSTRLEN], why[128];
 	int ret, peer_ret = 0;
 
@@ -477,6 +481,25 @@ static int cmd_connect(const struct cfg *cfg, const char *arg)
 		out_arr_begin(o, "steps");
 		out_arr_end(o);
 		return finish(o, d, "connect", false);
+	}
+	/* an attempt that would hang this process and later rdma_cm users: refuse (exit 2),
+	 * the findings and the reason in the output, the reason as the error line */
+	hazard = rdiag_doctor_attempt_hazard(d);
+	if (hazard && !cfg->force) {
+		char line[700];
+
+		snprintf(line, sizeof(line), "refusing to attempt the connection: %s (--force attempts it anyway)",
+			 hazard);
+		print_findings(o, d, cfg);
+		out_text(o, "attempt\n");
+		out_str(o, "attempt_skipped", "  skipped: %s\n", line);
+		out_arr_begin(o, "steps");
+		out_arr_end(o);
+		out_obj_end(o);
+		out_free(o);
+		rdiag_doctor_close(d);
+		tool_err("%s", line);
+		return EXIT_USAGE;
 	}
 	/* the peer's side, before the attempt (a listener with --count may be gone after it);
 	 * reachable on TCP even when rdma_cm fails */
@@ -667,6 +690,7 @@ int main(int argc, char **argv)
 		{ "for", required_argument, NULL, 'F' },
 		{ "hosts", required_argument, NULL, 'H' },
 		{ "no-peer-info", no_argument, NULL, 'P' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -714,6 +738,9 @@ int main(int argc, char **argv)
 			break;
 		case 'P':
 			cfg.no_peer_info = true;
+			break;
+		case 'f':
+			cfg.force = true;
 			break;
 		case 'j':
 			cfg.json = true;

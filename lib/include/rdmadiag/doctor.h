@@ -172,6 +172,9 @@ size_t rdiag_doctor_ndevices(const struct rdiag_doctor *d);
 #define RDIAG_DOC_ALL_PORTS 1u	/* also check every port (rdmadoctor local) */
 int rdiag_doctor_check_local(struct rdiag_doctor *d, unsigned int flags);
 int rdiag_doctor_check_path(struct rdiag_doctor *d, const struct rdiag_doc_opts *o);
+/* after rdiag_doctor_check_path: why an attempt through the egress device would hang (one
+ * line naming the firewall rule: an output hook dropping UDP 4791 on rxe), NULL none */
+const char *rdiag_doctor_attempt_hazard(const struct rdiag_doctor *d);
 /* the rdma_cm attempt; 0 when it ran (whatever the outcome), -errno when it could not */
 int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o);
 void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict *v);
