@@ -11,7 +11,9 @@ load record
 CAP="$FIX/trace/rxe-6.1"
 
 @test "record: the counters that moved between snapshots, with the change written to sysfs" {
-	rec_bg --ring 64k --counters 0.05 "$TMP/ring"
+	# a ring that 20 Hz snapshots cannot lap within the waits (64 KiB did in a SANITIZE
+	# build under load: the port records were overwritten before the dump)
+	rec_bg --ring 4M --counters 0.05 "$TMP/ring"
 	wait_until 10 "the first port records" dump_has "$TMP/ring" port 2
 	before=$(cat "$HW/rxe0/ports/1/hw_counters/rcvd_pkts")
 	echo $((before + 1234)) > "$HW/rxe0/ports/1/hw_counters/rcvd_pkts"
@@ -19,7 +21,7 @@ CAP="$FIX/trace/rxe-6.1"
 	echo $((sent + 7)) > "$HW/rxe1/ports/1/hw_counters/sent_pkts"
 	wait_until 10 "the counter deltas" dump_has "$TMP/ring" counters 2
 	stop_rec TERM
-	[ "$(stat -c %s "$TMP/ring")" -eq 65536 ]
+	[ "$(stat -c %s "$TMP/ring")" -eq 4194304 ]
 	run rdmatrace dump -j "$TMP/ring"
 	assert_success
 	# exactly the two counters that moved, each by what was added, on its own port
@@ -34,7 +36,7 @@ rxe1/1 ACTIVE"
 	run rdmatrace dump "$TMP/ring"
 	assert_line --regexp "counters rxe0/1 over [0-9.]+ s: rcvd_pkts \+1234$"
 	assert_line --regexp " stop [0-9]+ records, 0 laps$"
-	assert_line --regexp " start interval 0.050 s, ring 65536 bytes$"
+	assert_line --regexp " start interval 0.050 s, ring 4194304 bytes$"
 }
 
 @test "record: a port state change is a record" {
@@ -75,13 +77,14 @@ rxe1/1 DOWN"
 }
 
 @test "record: SIGUSR1 writes a marker and FILE.snap.N; dump windows by time" {
-	rec_bg --ring 32k --counters 0.05 "$TMP/ring"
+	# (4 MiB: the start record must outlive the waits, see the first test)
+	rec_bg --ring 4M --counters 0.05 "$TMP/ring"
 	wait_until 10 "the first port records" dump_has "$TMP/ring" port 2
 	kill -USR1 "$REC"
 	wait_until 10 "the marker" dump_has "$TMP/ring" marker 1
 	wait_until 10 "the snapshot" test -f "$TMP/ring.snap.1"
 	stop_rec TERM
-	[ "$(stat -c %s "$TMP/ring.snap.1")" -eq 32768 ]
+	[ "$(stat -c %s "$TMP/ring.snap.1")" -eq 4194304 ]
 	run rdmatrace dump -j "$TMP/ring.snap.1"
 	assert_success
 	run jq -r 'select(.type == "marker") | .text' <<< "$output"
