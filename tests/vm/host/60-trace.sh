@@ -21,6 +21,10 @@ tap_eq "each run wrote its summary on exit" "1 1" \
 # (1) success
 tap_eq "the successful rping: established, cause ok" "established ok rxe0" \
 	"$(conn 198.18.0.2:7180 '"\(.outcome) \(.cause) \(.device)"')"
+# (1b) no source address bound: the device rdma_cm attached the id to at address resolution
+tap_eq "a client that bound no source address: its device, from address resolution" \
+	"$(grep -q '^unbound rc=0' "$J-scen.txt" && echo established || echo failed) rxe1" \
+	"$(conn 198.18.0.2:7186 '"\(.outcome) \(.device)"')"
 # (2) no listener: REJECTED 8, no_listener, rping's pid, rdmadoctor's cause
 tap_eq "no listener: REJECTED with rping's status, cause no_listener, rping's pid" \
 	"REJECTED $(rping_status nolisten) no_listener $(scen_pid nolisten)" \
