@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The device/port change detector (rdmadiag/counters.h, rdiag_watch_*): what a full
  * discovery told, against what can be read cheaply now.  The device names are one directory
- * read of <root>/sys/class/infiniband; each port's state and phys_state are read through
+ * read of <root>/sys/class/infiniband (and a stat of each device's directory, whose inode a
+ * device re-created under its old name does not keep); each port's state and phys_state are read through
  * descriptors kept open since the last reset (pread at 0, as fdcache.c reads counters), so a
  * look costs no path walk.  rdmatrace record's quick look and rdmatop's collector share it. */
 #include <dirent.h>
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -21,10 +23,18 @@ struct watch_port {
 	int state_fd, phys_fd;	/* -1 when the file could not be opened */
 };
 
+/* one device of the last reset: its name and its directory's identity, which a device
+ * re-created under the same name does not keep (sysfs gives the new directory a new inode) */
+struct watch_dev {
+	char name[64];
+	dev_t st_dev;
+	ino_t st_ino;		/* 0: could not be looked at */
+};
+
 struct rdiag_watch {
 	char root[4096];
 	bool ports_on;			/* keep the port files open (opts.ports) */
-	char (*devs)[64];		/* the devices of the last reset */
+	struct watch_dev *devs;		/* the devices of the last reset */
 	size_t ndevs;
 	struct watch_port *ports;
 	size_t nports;
@@ -89,15 +99,32 @@ static int open_port_file(const struct rdiag_watch *w, const struct watch_port *
 	return open(path, O_RDONLY | O_CLOEXEC);
 }
 
+/* the identity of <root>/sys/class/infiniband/<name> (the device's directory); false when
+ * it cannot be looked at */
+static bool dev_ident(const struct rdiag_watch *w, const char *name, dev_t *dev, ino_t *ino)
+{
+	char path[4200];
+	struct stat st;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s", w->root, name) >=
+	    sizeof(path) || stat(path, &st) < 0)
+		return false;
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return true;
+}
+
 int rdiag_watch_reset(struct rdiag_watch *w, const struct rdiag_devices *d)
 {
-	char (*n)[64] = calloc(d->n ? d->n : 1, sizeof(*n));
+	struct watch_dev *n = calloc(d->n ? d->n : 1, sizeof(*n));
 	size_t i, j, np = 0;
 
 	if (!n)
 		return -ENOMEM;
 	for (i = 0; i < d->n; i++) {
-		snprintf(n[i], sizeof(n[i]), "%s", d->dev[i].name);
+		snprintf(n[i].name, sizeof(n[i].name), "%s", d->dev[i].name);
+		if (!dev_ident(w, n[i].name, &n[i].st_dev, &n[i].st_ino))
+			n[i].st_ino = 0;
 		np += d->dev[i].n_ports;
 	}
 	free(w->devs);
@@ -123,17 +150,27 @@ int rdiag_watch_reset(struct rdiag_watch *w, const struct rdiag_devices *d)
 	return 0;
 }
 
+/* name is a device of the last reset, and the same instance of it: a directory that is not
+ * the one the reset looked at is a device re-created under that name (rdma link delete and
+ * add between two looks) */
 static bool known_device(const struct rdiag_watch *w, const char *name)
 {
 	size_t i;
+	dev_t dev;
+	ino_t ino;
 
-	for (i = 0; i < w->ndevs; i++)
-		if (!strcmp(w->devs[i], name))
-			return true;
+	for (i = 0; i < w->ndevs; i++) {
+		if (strcmp(w->devs[i].name, name))
+			continue;
+		if (!w->devs[i].st_ino)
+			return true;	/* not looked at by the reset: the name alone */
+		return dev_ident(w, name, &dev, &ino) && dev == w->devs[i].st_dev &&
+		       ino == w->devs[i].st_ino;
+	}
 	return false;
 }
 
-/* the device names now against those of the last reset */
+/* the device names (and their directories) now against those of the last reset */
 static bool devices_changed(const struct rdiag_watch *w)
 {
 	char path[4200];

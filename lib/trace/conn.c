@@ -7,7 +7,9 @@
  *    (cm.id, source, destination) while it lives, and forgotten at its cm_id_destroy;
  *  - cm_id_attach fires before the id has its cm.id (it shows 0) and before the source port
  *    is bound: it is kept aside and joined to the next connection from the same source
- *    address; it runs in the application's thread, which gives the process and the device;
+ *    address; it runs in the application's thread, which gives the process and the device
+ *    (a client that bound no source address is attached at address resolution, in a
+ *    kworker, with both addresses: that gives the device only);
  *  - the rdma_cm events (cm_event_handler) run in kworker context: the process comes from
  *    the process-context events (cm_id_attach, cm_send_req, cm_send_rep, cm_id_destroy);
  *  - ib_cma's events carry the IB CM's ids, not cm.id: icm_send_req follows cm_send_req in
@@ -263,12 +265,19 @@ static void take_process(struct rdiag_trace_conn *c, int pid, const char *comm)
 }
 
 /* the cm_id_attach kept aside for a connection: the passive side's has both addresses, the
- * active side's the source address (port 0 or the bound one) and no destination.  Several
- * applications may resolve from the same source at once: the attach of the thread that made
- * the connection's first process-context event (pid_hint) is taken first, then the latest. */
-static int score(const struct attach *a, int pid_hint)
+ * active side's the source address (port 0 or the bound one) and no destination when the
+ * application bound it (rdma_bind_addr, or rdma_resolve_addr with a source); a client that
+ * bound no source address is attached at address resolution (addr_handler, in a kworker,
+ * just before ADDR_RESOLVED), with both of the connection's addresses.  Several
+ * applications may resolve from the same source at once: an attach with the connection's
+ * destination is taken first, then the attach of the thread that made the connection's
+ * first process-context event (pid_hint), then the latest. */
+static int score(const struct attach *a, const struct rdiag_trace_conn *c, int pid_hint)
 {
-	return pid_hint > 0 && a->pid == pid_hint;
+	/* an attach at address resolution names this very connection (both its addresses):
+	 * it goes before another thread's bound attach from the same address */
+	return (pid_hint > 0 && a->pid == pid_hint) +
+	       2 * (!c->passive && !sa_unset(&a->dst) && sa_same(&a->dst, &c->dst));
 }
 
 static void join_attach(struct rdiag_trace_conns *cs, struct slot *s, int pid_hint)
@@ -285,11 +294,12 @@ static void join_attach(struct rdiag_trace_conns *cs, struct slot *s, int pid_hi
 		if (!a->used || a->ts > c->start_ns || c->start_ns - a->ts > ATTACH_MAX_AGE_NS)
 			continue;
 		if (c->passive ? !(sa_same(&a->src, &c->src) && sa_same(&a->dst, &c->dst)) :
-		    !(sa_same_ip(&a->src, &c->src) && (!sa_port(&a->src) || sa_same(&a->src, &c->src)) &&
-		      sa_unset(&a->dst)))
+		    !((sa_same_ip(&a->src, &c->src) && (!sa_port(&a->src) || sa_same(&a->src, &c->src)) &&
+		       sa_unset(&a->dst)) ||
+		      (sa_same(&a->src, &c->src) && sa_same(&a->dst, &c->dst))))
 			continue;
-		if (!best || score(a, pid_hint) > score(best, pid_hint) ||
-		    (score(a, pid_hint) == score(best, pid_hint) && a->ts > best->ts))
+		if (!best || score(a, c, pid_hint) > score(best, c, pid_hint) ||
+		    (score(a, c, pid_hint) == score(best, c, pid_hint) && a->ts > best->ts))
 			best = a;
 	}
 	if (!best)

@@ -58,6 +58,28 @@ rping_status() { sed -n 's/^cma event RDMA_CM_EVENT_[A-Z_]*, error \(-\{0,1\}[0-
 	assert_line 'summary: 2 connection(s): 0 established, 2 failed, 0 open'
 }
 
+@test "--input -c: the summary groups a passive end by the address it listens on, not the client's port" {
+	# scenario 1: rping's client 198.18.0.1:<ephemeral> to the server's 198.18.0.2:7174, both
+	# ends on this host: two entries for 7174, one per side, and no entry for the client's
+	# ephemeral port
+	cport=$(rdmatrace --input "$CAP" -c -j | jq -r 'select(.type == "connection" and .side == "passive") | .dst | sub(".*:"; "")')
+	[ -n "$cport" ]
+	run --separate-stderr rdmatrace --input "$CAP" -c -j
+	run jq -r 'select(.type == "summary") | .destinations[] | "\(.dst) \(.side) \(.established)"' <<< "$output"
+	assert_output "198.18.0.2:7174 active 1
+198.18.0.2:7174 passive 1
+198.18.0.2:7499 active 0
+198.18.0.77:7174 active 0
+198.18.0.2:7175 active 0"
+	run --separate-stderr rdmatrace --input "$CAP" -c
+	assert_line "  198.18.0.2:7174: 1 established, 0 failed, 0 open (ok 1)"
+	assert_line "  198.18.0.2:7174 (passive): 1 established, 0 failed, 0 open (ok 1)"
+	refute_line --partial "198.18.0.1:$cport:"
+	# the device-removal capture: the server's end under its listening port 7183
+	run --separate-stderr rdmatrace --input "$FIX/trace/rxe-6.1-devdel" -c
+	assert_line "  198.18.0.2:7183 (passive): 0 established, 1 failed, 0 open (device_removed 1)"
+}
+
 @test "--input -c -j: the summary counts what the connection lines say" {
 	run --separate-stderr rdmatrace --input "$CAP" -c -j
 	local conns sum

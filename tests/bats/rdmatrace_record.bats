@@ -308,6 +308,58 @@ rxe1/1 DOWN"
 neigh"
 }
 
+# the dump (JSON) of RING has a port record "DEV/PORT STATE" after the first N port records
+port_after() {
+	rdmatrace dump -j "$1" 2> /dev/null | jq -r 'select(.type == "port") | "\(.dev)/\(.port) \(.state)"' |
+		tail -n +"$(($2 + 1))" | grep -qx "$3"
+}
+
+@test "record: a device removed and re-created is GONE, then new; no delta across the two" {
+	rec_bg --ring 4M --counters 0.05 "$TMP/ring"
+	wait_until 10 "the first port records" dump_has "$TMP/ring" port 2
+	sent=$(cat "$HW/rxe1/ports/1/hw_counters/sent_pkts")
+	echo $((sent + 5)) > "$HW/rxe1/ports/1/hw_counters/sent_pkts"
+	wait_until 10 "the delta of rxe1's sent_pkts" dump_has "$TMP/ring" counters 1
+	# (1) rxe1 re-created at once (rdma link delete and add between two looks): a new
+	# directory (the old one kept aside, so it cannot get the old inode) whose counters
+	# start again, lower than the old instance's
+	cp -a "$HW/rxe1" "$TMP/rxe1.new"
+	echo 3 > "$TMP/rxe1.new/ports/1/hw_counters/sent_pkts"
+	echo 0 > "$TMP/rxe1.new/ports/1/hw_counters/rcvd_pkts"
+	mv "$HW/rxe1" "$TMP/rxe1.old" && mv "$TMP/rxe1.new" "$HW/rxe1"
+	wait_until 10 "rxe1's new instance" port_after "$TMP/ring" 3 "rxe1/1 ACTIVE"
+	echo 12 > "$HW/rxe1/ports/1/hw_counters/sent_pkts"
+	wait_until 10 "the new instance's delta" dump_has "$TMP/ring" counters 2
+	# (2) rxe0 gone for a while, then back with its counters at 0
+	mv "$HW/rxe0" "$TMP/rxe0.old"
+	wait_until 10 "rxe0 gone" port_after "$TMP/ring" 4 "rxe0/1 GONE"
+	cp -a "$TMP/rxe0.old" "$TMP/rxe0.new"
+	for f in "$TMP"/rxe0.new/ports/1/hw_counters/*; do echo 0 > "$f"; done
+	mv "$TMP/rxe0.new" "$HW/rxe0"
+	wait_until 10 "rxe0 back" port_after "$TMP/ring" 5 "rxe0/1 ACTIVE"
+	echo 4 > "$HW/rxe0/ports/1/hw_counters/rcvd_pkts"
+	wait_until 10 "rxe0's new delta" dump_has "$TMP/ring" counters 3
+	stop_rec TERM
+	run rdmatrace dump -j "$TMP/ring"
+	assert_success
+	dump=$output
+	run jq -r 'select(.type == "port") | "\(.dev)/\(.port) \(.state) \(.phys_state // "-")"' <<< "$dump"
+	assert_output "rxe0/1 ACTIVE LINK_UP
+rxe1/1 ACTIVE LINK_UP
+rxe1/1 GONE -
+rxe1/1 ACTIVE LINK_UP
+rxe0/1 GONE -
+rxe0/1 ACTIVE LINK_UP"
+	# each instance's own deltas, none across two (the first snapshot of a new one is a
+	# baseline)
+	run jq -r 'select(.type == "counters") | "\(.dev)/\(.port) \(.deltas | to_entries | map("\(.key)=\(.value)") | join(","))"' <<< "$dump"
+	assert_output "rxe1/1 sent_pkts=5
+rxe1/1 sent_pkts=9
+rxe0/1 rcvd_pkts=4"
+	run rdmatrace dump "$TMP/ring"
+	assert_line --regexp " port rxe1/1 GONE$"
+}
+
 @test "record: no RDMA device says so once, and a device that appears later is recorded" {
 	# a sysfs root without /sys/class/infiniband, as before the driver is loaded
 	mkdir -p "$TMP/empty/sys/class"
@@ -315,8 +367,11 @@ neigh"
 	rec_bg --ring 256k --counters 0.05 "$TMP/ring"
 	wait_until 10 "the start record" dump_has "$TMP/ring" start 1
 	wait_until 10 "the warning" grep -q "no RDMA device" "$TMP/err"
-	# the device comes (its class directory with it): its ports are recorded
-	cp -a "$TMP/rxe/sys/class/infiniband" "$TMP/empty/sys/class/infiniband"
+	# the device comes (its class directory with it, whole: the recorder looks at the
+	# devices after every snapshot, and a port whose state file cp has not written yet is
+	# one no kernel shows): its ports are recorded
+	cp -a "$TMP/rxe/sys/class/infiniband" "$TMP/empty/sys/class/.infiniband"
+	mv "$TMP/empty/sys/class/.infiniband" "$TMP/empty/sys/class/infiniband"
 	wait_until 10 "the new device's ports" dump_has "$TMP/ring" port 2
 	stop_rec TERM
 	run grep -c "no RDMA device" "$TMP/err"

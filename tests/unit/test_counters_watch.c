@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdiag_watch_*: the device/port change detector rdmatrace record and rdmatop share.  After a
  * reset with a discovery nothing has changed; a device directory that appears or goes away is
- * RDIAG_WATCH_DEVICES; a port whose state or phys_state file now reads differently (or not at
+ * RDIAG_WATCH_DEVICES, and so is one re-created under its name; a port whose state or phys_state file now reads differently (or not at
  * all) is RDIAG_WATCH_PORTS, and only when the watch keeps the port files open.  Through the
  * public API on a scratch sysfs tree. */
 #include <errno.h>
@@ -51,7 +51,7 @@ int main(void)
 	struct rdiag_counters_opts o = { RDIAG_SRC_SYSFS, NULL };
 	struct rdiag_counters *c = NULL;
 	struct rdiag_watch *w = NULL, *wd = NULL;
-	char cmd[160], p[256];
+	char cmd[256], p[256];
 
 	strcpy(root, "/tmp/rdiag-watch-XXXXXX");
 	if (!mkdtemp(root)) {
@@ -104,6 +104,18 @@ int main(void)
 	rediscover(c, w);
 	rediscover(c, wd);
 	EXPECT_EQ(rdiag_watch_check(w, all), 0);
+	/* a device re-created under its name (rdma link delete and add between two looks): a
+	 * new directory, the old one kept aside so that it cannot get the old inode; the watch
+	 * without port files sees it by the directory alone */
+	snprintf(cmd, sizeof(cmd), "mv '%s/sys/class/infiniband/rxe1' '%s/rxe1.old'", root, root);
+	EXPECT_EQ(system(cmd), 0);
+	add_dev("rxe1");
+	EXPECT_EQ(rdiag_watch_check(wd, all), RDIAG_WATCH_DEVICES);
+	EXPECT_EQ(rdiag_watch_check(w, all), RDIAG_WATCH_DEVICES);
+	rediscover(c, w);
+	rediscover(c, wd);
+	EXPECT_EQ(rdiag_watch_check(w, all), 0);
+	EXPECT_EQ(rdiag_watch_check(wd, all), 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s/sys/class/infiniband/rxe0'", root);
 	EXPECT_EQ(system(cmd), 0);
 	EXPECT_EQ(rdiag_watch_check(wd, all), RDIAG_WATCH_DEVICES);

@@ -521,6 +521,47 @@ static void test_removal_race(void)
 	removal_race(NULL, "established with 198.18.0.1 port 51343");
 }
 
+/* a client that bound no source address (rping -c without -I, ucmatose without -b): rdma_cm
+ * attaches its id to a device at address resolution, in the kworker of addr_handler, with
+ * both addresses, just before ADDR_RESOLVED.  The connection has that device (and its
+ * process from its own thread's events) */
+static void test_unbound_client(void)
+{
+	struct rdiag_trace_conns *cs;
+	struct rdiag_trace_event ev;
+	static const struct { const char *name, *comm; int pid, cm_event; } seq[] = {
+		{ "cm_event_handler", "kworker/u2:1", 24, 0 /* ADDR_RESOLVED */ },
+		{ "cm_event_handler", "kworker/u2:2", 27, 2 /* ROUTE_RESOLVED */ },
+		{ "cm_send_req", "rping", 700, -1 },
+		{ "cm_event_handler", "kworker/u2:1", 24, 9 /* ESTABLISHED */ },
+		{ "cm_id_destroy", "rping", 700, -1 },
+	};
+	size_t i;
+
+	EXPECT_EQ(rdiag_trace_conns_open(&cs, NULL), 0);
+	cma_event(&ev, "cm_id_attach", "kworker/u2:1", 24, 0, -1, 41000, 7186, 500);
+	snprintf(ev.device, sizeof(ev.device), "rxe1");
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	/* and, later, another client's bound attach from the same address (source port 0, no
+	 * destination) on another device: not this connection's */
+	cma_event(&ev, "cm_id_attach", "other", 650, 0, -1, 0, 0, 1000);
+	memset(&ev.dst, 0, sizeof(ev.dst));
+	snprintf(ev.device, sizeof(ev.device), "rxe0");
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	ngot = 0;
+	for (i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+		cma_event(&ev, seq[i].name, seq[i].comm, seq[i].pid, 4, seq[i].cm_event, 41000, 7186,
+			  2000 + i * 1000);
+		EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	}
+	EXPECT_EQ(ngot, 1);
+	EXPECT_STREQ(got[0].device, "rxe1");
+	EXPECT_EQ(got[0].pid, 700);
+	EXPECT_TRUE(!got[0].passive && got[0].outcome == RDIAG_TRACE_ESTABLISHED);
+	EXPECT_EQ(step_at(&got[0], "attached to rxe1"), 0);
+	rdiag_trace_conns_close(cs);
+}
+
 /* a connection whose events all ran in a kworker gets its process from RES_CM_ID */
 static void test_attribute(void)
 {
@@ -683,6 +724,7 @@ int main(void)
 	test_removal_not_attributed();
 	test_mra_sent();
 	test_removal_race();
+	test_unbound_client();
 	test_hostile_format();
 
 	/* names */

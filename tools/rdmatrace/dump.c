@@ -154,8 +154,25 @@ static void show_port(struct rec *r)
 	out_str(o, "dev", " %s", out_json(o) ? f[0] : tool_esc_tmp(f[0]));
 	out_u64(o, "port", "/%" PRIu64, strtoull(f[1], NULL, 10));
 	out_str(o, "state", " %s", f[2]);
-	out_str(o, "phys_state", " (%s)", f[3]);
+	if (f[3][0])	/* "" for GONE */
+		out_str(o, "phys_state", " (%s)", f[3]);
 	end();
+}
+
+/* a port record "dev\tport\tGONE\t" (record_ports.c): the device went away or was
+ * re-created, so its next snapshot (every port's, and the device-level counters') is a
+ * baseline, never a delta from the instance before */
+static void port_gone(const struct rec *r)
+{
+	const char *tab = strchr(r->data, '\t');
+	size_t dlen, i;
+
+	if (!tab || !strstr(tab, "\tGONE\t"))
+		return;
+	dlen = (size_t)(tab - r->data) + 1;	/* "dev\t" starts the device's keys */
+	for (i = 0; i < nlasts; i++)
+		if (!strncmp(lasts[i].key, r->data, dlen))
+			lasts[i].time_ns = 0;
 }
 
 static void show_netlink(struct rec *r)
@@ -479,6 +496,8 @@ int trace_dump_main(int argc, char **argv, void *ctx)
 			show_counters(r, show);	/* outside the window too: the baseline */
 			continue;
 		}
+		if (r->type == RDIAG_REC_PORT)
+			port_gone(r);	/* outside the window too: the baseline restarts */
 		if (!show)
 			continue;
 		switch (r->type) {

@@ -53,8 +53,12 @@ static struct rdiag_trace_conns *conns;
 static uint64_t printed;
 static int64_t mono_to_real_ns;		/* live: wall clock = trace clock (mono) + this */
 
+/* one destination of the summary: where the connections went, seen from this host.  An
+ * active end's is its destination; a passive end's the local address it listens on (its
+ * source), not the client's ephemeral port, which differs for every connection */
 struct dst_sum {
 	char dst[64];
+	bool passive;
 	unsigned int n[3];		/* by enum rdiag_trace_outcome */
 	const char *causes[16];
 	unsigned int cause_n[16];
@@ -369,9 +373,9 @@ static void summarize(const struct rdiag_trace_conn *c)
 	struct dst_sum *s = NULL;
 	size_t i;
 
-	addr_str(&c->dst, dst, sizeof(dst));
+	addr_str(c->passive ? &c->src : &c->dst, dst, sizeof(dst));
 	for (i = 0; i < nsums; i++)
-		if (!strcmp(sums[i].dst, dst))
+		if (sums[i].passive == c->passive && !strcmp(sums[i].dst, dst))
 			s = &sums[i];
 	if (!s) {
 		struct dst_sum *n = nsums < 4096 ? realloc(sums, (nsums + 1) * sizeof(*sums)) : NULL;
@@ -382,6 +386,7 @@ static void summarize(const struct rdiag_trace_conn *c)
 		s = &sums[nsums++];
 		memset(s, 0, sizeof(*s));
 		snprintf(s->dst, sizeof(s->dst), "%s", dst);
+		s->passive = c->passive;
 	}
 	s->n[c->outcome]++;
 	total[c->outcome]++;
@@ -514,7 +519,11 @@ static void print_summary(uint64_t lost)
 		if (!out_json(output))
 			out_text(output, "\n ");
 		out_obj_begin(output, NULL);
-		out_str(output, "dst", " %s:", sums[i].dst);
+		out_str(output, "dst", " %s", sums[i].dst);
+		out_str(output, "side", sums[i].passive ? " (%s)" : NULL,
+			sums[i].passive ? "passive" : "active");
+		if (!out_json(output))
+			out_text(output, ":");
 		out_u64(output, "established", " %" PRIu64 " established", sums[i].n[RDIAG_TRACE_ESTABLISHED]);
 		out_u64(output, "failed", ", %" PRIu64 " failed", sums[i].n[RDIAG_TRACE_FAILED]);
 		out_u64(output, "open", ", %" PRIu64 " open", sums[i].n[RDIAG_TRACE_OPEN]);

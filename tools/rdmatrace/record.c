@@ -41,6 +41,8 @@ static struct {
 static volatile sig_atomic_t rec_stop, rec_usr1;
 static struct timespec usr1_at;		/* when SIGUSR1 arrived (the marker's time) */
 static bool port_check_due;		/* an rtnetlink link change: look at the ports now */
+static bool ports_gone;			/* a full look wrote GONE records since the last
+					 * snapshot: no threshold delta across them */
 static uint64_t port_watch_until;	/* and at every snapshot until then (mono ns): the
 					 * port follows its netdev a moment later */
 #define PORT_WATCH_NS 3000000000ull
@@ -201,14 +203,19 @@ static void put_counters(const struct rdiag_samples *s, uint64_t t)
  * reads every GID table entry: dear) at the start, at once and at every snapshot for 3 s after
  * an rtnetlink link or address change (what moves a port and changes RoCE GIDs), when the
  * quick look sees a change, and every --gid-scan seconds as a safety net for changes no
- * rtnetlink event announces (an InfiniBand GID set by the subnet manager). */
+ * rtnetlink event announces (an InfiniBand GID set by the subnet manager).  After every
+ * sample the devices alone are looked at (the names and their directories: no port file):
+ * a device removed or re-created while, or before, it was read is recorded (GONE, the new
+ * instance's ports) before a snapshot of it, which is then taken again, so that no snapshot
+ * mixes two instances of a device nor follows one that the records do not show yet; full
+ * looks follow at every snapshot for 3 s, for ports that come after their device. */
 #define QUICK_LOOK_NS 1000000000ull
 static void snapshot(struct rdiag_counters *c)
 {
 	static uint64_t next_quick, next_full;
 	static struct rdiag_samples *prev;
 	struct rdiag_samples *s = NULL;
-	uint64_t t = tool_real_ns(), now = tool_mono_ns();
+	uint64_t t, now = tool_mono_ns();
 
 	if (!c) {	/* the end: let go of the previous snapshot */
 		rdiag_samples_free(prev);
@@ -220,11 +227,28 @@ static void snapshot(struct rdiag_counters *c)
 		port_check_due = false;
 		next_full = now + (uint64_t)(ro.gid_scan * 1e9);
 		next_quick = now + QUICK_LOOK_NS;
-		rec_ports_full(c);
+		ports_gone |= rec_ports_full(c);
 	} else if (now >= next_quick) {
 		next_quick = now + QUICK_LOOK_NS;
 	}
-	if (rdiag_counters_sample(c, NULL, &s) == 0) {
+	t = tool_real_ns();	/* after the port records: a snapshot follows the ports it read */
+	if (rdiag_counters_sample(c, NULL, &s) == 0 && rec_ports_devices_changed(c)) {
+		rdiag_samples_free(s);
+		s = NULL;
+		/* a new device's ports and their files come a moment after its directory: full
+		 * looks for a while, as after a link change */
+		port_watch_until = tool_mono_ns() + PORT_WATCH_NS;
+		ports_gone |= rec_ports_full(c);
+		t = tool_real_ns();
+		if (rdiag_counters_sample(c, NULL, &s) < 0)
+			s = NULL;
+	}
+	if (ports_gone) {	/* the next deltas start from this snapshot */
+		ports_gone = false;
+		rdiag_samples_free(prev);
+		prev = NULL;
+	}
+	if (s) {
 		put_counters(s, t);
 		rec_thresholds_check(prev, s, t);
 		rdiag_samples_free(prev);
@@ -276,7 +300,7 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 		}
 		if (c && port_check_due && now < next) {
 			port_check_due = false;
-			rec_ports_full(c);
+			ports_gone |= rec_ports_full(c);
 		}
 		if (c && now >= next) {
 			snapshot(c);

@@ -47,9 +47,14 @@ void rec_qps_free(void);
 
 /* record_ports.c: the full look (a discovery: port state records and the GID diff) and the
  * quick look (the device names, each port's state and phys_state through kept-open files):
- * true when it saw anything that differs from the last full look, which is then due */
-void rec_ports_full(struct rdiag_counters *c);
+ * true when it saw anything that differs from the last full look, which is then due.  The
+ * full look is true when a port went away or its device is another instance ("GONE"
+ * records written): counter deltas across it mean nothing */
+bool rec_ports_full(struct rdiag_counters *c);
 bool rec_ports_look(struct rdiag_counters *c);
+/* the device half of the quick look (names and directories, no port file): true when a
+ * device came, went or was re-created since the last full look */
+bool rec_ports_devices_changed(struct rdiag_counters *c);
 void rec_ports_free(void);
 
 /* record_gids.c: the GID tables of a discovery against the previous one; a record per entry

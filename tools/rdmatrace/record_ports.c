@@ -8,11 +8,16 @@
  * open (pread at 0, as lib/counters' fdcache reads counters); anything that differs from the
  * last full look (a state, a device come or gone, a file that cannot be read) asks for a full
  * look.  The quick look is the library's change detector (rdiag_watch_*, reset at every full
- * look).  RDMADIAG_SYSFS_ROOT is honoured through the counters handle's root. */
+ * look).  RDMADIAG_SYSFS_ROOT is honoured through the counters handle's root.
+ * A port that a full look no longer finds, or finds on another instance of its device (a
+ * device directory that is not the one seen before: rdma link delete and add between two
+ * looks), is a record "dev\tport\tGONE\t"; the new instance's ports are then recorded as
+ * new, and rdmatrace dump starts the device's counter deltas again from its next snapshot. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/clock.h"
 #include "common/tool.h"
@@ -23,6 +28,9 @@ struct port_seen {
 	char dev[64];
 	uint32_t port;
 	uint8_t state, phys;
+	dev_t st_dev;		/* the device directory's identity (st_ino 0: not looked at) */
+	ino_t st_ino;
+	bool seen;		/* found by the current full look */
 };
 
 static struct port_seen *ports;
@@ -65,10 +73,52 @@ static void no_device_yet(struct rdiag_counters *c)
 		  root ? root : "");
 }
 
-void rec_ports_full(struct rdiag_counters *c)
+/* the identity of the device's directory (0, 0 when it cannot be looked at) */
+static void dev_ident(struct rdiag_counters *c, const char *dev, dev_t *st_dev, ino_t *st_ino)
+{
+	const char *root = rdiag_counters_sysfs_root(c);
+	char path[4200];
+	struct stat st;
+
+	*st_dev = 0;
+	*st_ino = 0;
+	if ((size_t)snprintf(path, sizeof(path), "%s/sys/class/infiniband/%s", root ? root : "",
+			     dev) < sizeof(path) && stat(path, &st) == 0) {
+		*st_dev = st.st_dev;
+		*st_ino = st.st_ino;
+	}
+}
+
+static void put_gone(const struct port_seen *s, uint64_t t)
+{
+	rec_put_text(RDIAG_REC_PORT, t, "%s\t%u\tGONE\t", s->dev, s->port);
+}
+
+/* the ports known before that this look did not find are gone: a record each, and
+ * forgotten (one that comes back is new) */
+static bool ports_gone(uint64_t t)
+{
+	size_t i, n = 0;
+	bool any = false;
+
+	for (i = 0; i < nports; i++) {
+		if (!ports[i].seen) {
+			put_gone(&ports[i], t);
+			any = true;
+			continue;
+		}
+		ports[i].seen = false;
+		ports[n++] = ports[i];
+	}
+	nports = n;
+	return any;
+}
+
+bool rec_ports_full(struct rdiag_counters *c)
 {
 	const struct rdiag_watch_opts wo = { .counters = c, .ports = true };
 	struct rdiag_devices *d = NULL;
+	bool changed = false;
 	size_t i, j;
 	uint64_t t;
 
@@ -78,11 +128,17 @@ void rec_ports_full(struct rdiag_counters *c)
 		no_device_yet(c);
 		if (watch && d)
 			(void)rdiag_watch_reset(watch, d);	/* a device that appears is a change */
+		if (d)	/* every device is gone (a failed discovery tells nothing) */
+			changed = ports_gone(tool_real_ns());
 		rdiag_counters_devices_free(d);
-		return;
+		return changed;
 	}
 	t = tool_real_ns();	/* the states were read by now */
-	for (i = 0; i < d->n; i++)
+	for (i = 0; i < d->n; i++) {
+		dev_t sd;
+		ino_t si;
+
+		dev_ident(c, d->dev[i].name, &sd, &si);
 		for (j = 0; j < d->dev[i].n_ports; j++) {
 			const struct rdiag_port *p = &d->dev[i].ports[j];
 			bool is_new;
@@ -90,6 +146,13 @@ void rec_ports_full(struct rdiag_counters *c)
 
 			if (!s)
 				continue;
+			s->seen = true;
+			if (!is_new && (s->st_dev != sd || s->st_ino != si)) {
+				put_gone(s, t);	/* another instance of the device */
+				changed = is_new = true;
+			}
+			s->st_dev = sd;
+			s->st_ino = si;
 			if (!is_new && s->state == p->state && s->phys == p->phys_state)
 				continue;
 			s->state = p->state;
@@ -98,11 +161,14 @@ void rec_ports_full(struct rdiag_counters *c)
 				 tool_name_or(rdiag_port_state_name(p->state), "UNKNOWN"),
 				 tool_name_or(rdiag_port_phys_state_name(p->phys_state), "UNKNOWN"));
 		}
+	}
+	changed |= ports_gone(t);
 	/* what the quick look compares with: these devices, these ports' files kept open */
 	if (watch)
 		(void)rdiag_watch_reset(watch, d);	/* -ENOMEM: the old devices, no ports */
 	rec_gids_check(d, t);
 	rdiag_counters_devices_free(d);
+	return changed;
 }
 
 bool rec_ports_look(struct rdiag_counters *c)
@@ -111,6 +177,14 @@ bool rec_ports_look(struct rdiag_counters *c)
 	if (!watch)
 		return true;
 	return rdiag_watch_check(watch, RDIAG_WATCH_DEVICES | RDIAG_WATCH_PORTS) != 0;
+}
+
+bool rec_ports_devices_changed(struct rdiag_counters *c)
+{
+	(void)c;
+	if (!watch)
+		return true;
+	return rdiag_watch_check(watch, RDIAG_WATCH_DEVICES) != 0;
 }
 
 void rec_ports_free(void)

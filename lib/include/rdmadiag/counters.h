@@ -162,7 +162,8 @@ struct rdiag_watch_opts {
 	bool ports;				/* keep the port state files open */
 };
 enum {
-	RDIAG_WATCH_DEVICES = 1 << 0,	/* a device appeared or went away */
+	RDIAG_WATCH_DEVICES = 1 << 0,	/* a device appeared or went away, or was re-created
+					 * under its name (its directory is a new one) */
 	RDIAG_WATCH_PORTS = 1 << 1,	/* a port's state or phys_state changed or is unreadable */
 };
 /* -EINVAL without a counters handle, -ENOMEM */

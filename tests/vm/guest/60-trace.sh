@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # vm-timeout: 90
 # rdmatrace live: two of them at once (-j events, -c -j connections) while rping connects:
-# (1) a successful rping; (2) rping -c to a port nobody listens on (REJECTED 8); (3) rping -c
+# (1) a successful rping, and (1b, after (7)) one whose client binds no source address; (2)
+# rping -c to a port nobody listens on (REJECTED 8); (3) rping -c
 # to 198.18.0.77 on veth0's subnet, which nobody answers ARP for (ADDR_ERROR), in parallel with
 # (4) total loss of RoCE on veth0 (netem 100% on UDP 4791), rping -c given up by SIGTERM after
 # the REQ's first resend (~6.3 s on rxe); rdmadoctor connect meets faults (2) and (3).
@@ -100,6 +101,14 @@ wait $dd; echo "doctor-devdel pid=$dd rc=$?" >> "$J-scen.txt"
 rdma link add "$DEV0" type rxe netdev "$NET0" && wait_port_active "$DEV0"
 rdma link add "$DEV1" type rxe netdev "$NET1" && wait_port_active "$DEV1"
 tap_check "$DEV0 and $DEV1 are back" [ -d /sys/class/infiniband/$DEV0 -a -d /sys/class/infiniband/$DEV1 ]
+# (1b) a client that binds no source address (no -I): rdma_cm attaches its id to a device at
+# address resolution (the route to $B is local: both ends on $DEV1); last, so that the
+# scenarios before run as they always did
+await 5 "the RoCE v2 GID of $B is back on $DEV1" gid_index "$DEV1" "$B"
+timeout 30 rping -s -a "$B" -p 7186 -C 1 > /dev/null 2>&1 & s=$!
+wait_cm_listen 7186
+timeout 30 rping -c -a "$B" -p 7186 -C 1 -v > "$J-unbound.out" 2>&1; echo "unbound rc=$?" >> "$J-scen.txt"
+wait $s
 
 sleep 0.3	# one more read of each
 kill -INT $t1; kill -TERM $t2

@@ -6,7 +6,7 @@
 # (3) an rping to a port nobody listens on, whose failure triggers FILE.snap.1.  Then an 8 kB
 # ring at 5 ms laps and is killed with -9 mid-write.  A second ring with --thresholds sees
 # (4) a threshold rule and an rping burst, (5) its QPs, (6) a GID added and removed; a third
-# ring (7) a QP held in ERR.
+# ring (7) a QP held in ERR; a fourth (8) $DEV1 deleted and added again (rdma link).
 # Judged by host/61-recorder.sh on the dumps made here.
 J=$OUT/61-recorder
 have rdmatrace || { tap_fail "rdmatrace is built and in the image"; exit 0; }
@@ -122,6 +122,33 @@ if have qp_hold_err; then
 else
 	tap_fail "qp_hold_err is in the image (tests/vm/progs/build.sh: see progs.log on the host)"
 fi
+
+# (8) $DEV1 deleted and added again under a recorder (rdma link delete/add): a GONE port
+# record, then the new instance's, and no counter delta across the two instances (the new
+# one counts from 0: its first snapshot is a baseline), an rping's on the new one
+RD=/tmp/61.devdel
+rm -f $RD $RD.snap.*
+rdmatrace record --ring 1M --counters 0.1 $RD 2> "$J-devdel.err" & rec=$!
+await 10 "the device recorder's first port records" has_type $RD port
+states() { rdmatrace dump -j $RD 2>/dev/null | jq -r --arg d "$DEV1" 'select(.type == "port" and .dev == $d) | .state' | tr '\n' ' '; }
+rdma link delete "$DEV1"; echo "devdel-rec delete rc=$?" >> "$J-scen.txt"
+await 5 "the recorder's GONE record of $DEV1" eval 'states | grep -q "GONE $"'
+rdma link add "$DEV1" type rxe netdev "$NET1" && wait_port_active "$DEV1"
+await 5 "the recorder's record of $DEV1's new instance" eval 'states | grep -q "GONE ACTIVE $"'
+await 5 "the RoCE v2 GID of $B is back on $DEV1" gid_index "$DEV1" "$B"
+RPING_PORT=7192 rping_pair 1 64; echo "devdel-rec rping rc=$?" >> "$J-scen.txt"
+# a snapshot of $DEV1 with a delta after its new port record
+new_delta() {
+	rdmatrace dump -j $RD 2>/dev/null | jq -s -e --arg d "$DEV1" '(map(.type == "port" and .dev == $d and .state == "ACTIVE") | rindex(true)) as $i | $i != null and (.[$i:] | any(.type == "counters" and .dev == $d))' > /dev/null
+}
+await 5 "the recorder's deltas of $DEV1's new instance" new_delta
+kill -INT $rec; wait $rec; echo "devdel-record rc=$?" >> "$J-scen.txt"
+rdmatrace dump -j $RD > "$J-devdel.json" 2> "$J-devdel-dump.err"
+tap_eq "$DEV1's port records: ACTIVE, GONE at rdma link delete, ACTIVE at add" \
+	"ACTIVE GONE ACTIVE " "$(jq -r --arg d "$DEV1" 'select(.type == "port" and .dev == $d) | .state' "$J-devdel.json" | tr '\n' ' ')"
+tap_eq "no counter delta is negative across the device's two instances" "" \
+	"$(jq -c 'select(.type == "counters") | .deltas | to_entries[] | select(.value < 0)' "$J-devdel.json")"
+rm -f $RD $RD.snap.*
 
 # a small ring under a fast rate: laps, then kill -9
 rdmatrace record --ring 8k --counters 0.005 $R.small 2> "$J-small.err" & rec=$!

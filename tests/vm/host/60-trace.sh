@@ -21,6 +21,15 @@ tap_eq "each run wrote its summary on exit" "1 1" \
 # (1) success
 tap_eq "the successful rping: established, cause ok" "established ok rxe0" \
 	"$(conn 198.18.0.2:7180 '"\(.outcome) \(.cause) \(.device)"')"
+tap_eq "the successful rping's server end is summed under its listening port, not the client's" \
+	"198.18.0.2:7180 passive 1" \
+	"$(jq -r 'select(.type == "summary") | .destinations[] | select(.side == "passive" and .dst == "198.18.0.2:7180") | "\(.dst) \(.side) \(.established)"' "$J-conns.json")"
+tap_eq "no summary destination is a client's ephemeral port (on 198.18.0.1)" "" \
+	"$(jq -r 'select(.type == "summary") | .destinations[] | select(.dst | startswith("198.18.0.1:")) | .dst' "$J-conns.json")"
+# (1b) no source address bound: the device rdma_cm attached the id to at address resolution
+tap_eq "a client that bound no source address: its device, from address resolution" \
+	"$(grep -q '^unbound rc=0' "$J-scen.txt" && echo established || echo failed) rxe1" \
+	"$(conn 198.18.0.2:7186 '"\(.outcome) \(.device)"')"
 # (2) no listener: REJECTED 8, no_listener, rping's pid, rdmadoctor's cause
 tap_eq "no listener: REJECTED with rping's status, cause no_listener, rping's pid" \
 	"REJECTED $(rping_status nolisten) no_listener $(scen_pid nolisten)" \
