@@ -76,9 +76,10 @@ rping_connected 7183 "$J-devdel-srv.out" "$J-devdel-cli.out"
 ds=$RPING_SRV dc=$RPING_CLI
 kill -STOP $dc
 rdma link delete "$DEV1"; echo "devdel delete rc=$?" >> "$J-scen.txt"
-wait $ds; echo "devdel-srv pid=$ds rc=$?" >> "$J-scen.txt"
+wait_exit 15 $ds; echo "devdel-srv pid=$ds rc=$?" >> "$J-scen.txt"
 kill -CONT $dc
-wait $dc; echo "devdel-cli pid=$dc rc=$?" >> "$J-scen.txt"
+# the client sees DISCONNECTED; under load it was seen to hang after it, never exiting
+wait_exit 15 $dc; echo "devdel-cli pid=$dc rc=$?" >> "$J-scen.txt"
 C=/sys/class/infiniband/$DEV0/ports/1
 read -r q0 < $C/cm_tx_msgs/req; read -r a0 < $C/cm_rx_msgs/rep; read -r j0 < $C/cm_rx_msgs/rej
 read -r v0 < /sys/class/net/$NET1/statistics/rx_packets

@@ -102,6 +102,24 @@ wait_for() {
 		sleep 0.05
 	done
 }
+# PID has ended (gone, or a zombie its parent has not reaped yet)
+pid_ended() {
+	local st
+	read -r _ _ st _ < "/proc/$1/stat" 2> /dev/null || return 0
+	[ "$st" = Z ]
+}
+# wait_exit TIMEOUT_S PID: wait for the child PID and return its status; when the time is up
+# it is ended (TERM, then KILL) and that is logged: a program that hangs after a fault the
+# test made costs seconds, not the script's whole limit
+wait_exit() {
+	local secs=$1 pid=$2
+	if ! wait_for "$secs" pid_ended "$pid"; then
+		log "wait_exit: pid $pid still running after $secs s: TERM"
+		kill -TERM "$pid" 2> /dev/null
+		wait_for 2 pid_ended "$pid" || kill -KILL "$pid" 2> /dev/null
+	fi
+	wait "$pid"
+}
 # await TIMEOUT_S WHAT CMD...: wait_for, and a 'not ok - WHAT' when the time is up: a wait
 # that times out is a failure with its reason, never a silent fall-through
 await() {
