@@ -101,10 +101,11 @@ if have qp_hold_err; then
 	qp_hold_err -d "$DEV0" -g "$GID" -u -r 10000 -s 10 > "$J-qperr.out" 2> "$J-qperr-prog.err" & qh=$!
 	qpn=
 	got() { grep -q "^$1 qpn " "$J-qperr.out"; }
-	rec_of() { rdmatrace dump -j $RQ 2>/dev/null | grep -q "\"qpn\":$qpn,\"qp_type\":\"RC\",$1"; }
+	# (an extended regex: the recorder may have seen the QP first in INIT, before its RTS)
+	rec_of() { rdmatrace dump -j $RQ 2>/dev/null | grep -qE "\"qpn\":$qpn,\"qp_type\":\"RC\",$1"; }
 	if await 5 "qp_hold_err has its QP in RTS" got RTS; then
 		qpn=$(sed -n 's/^RTS qpn //p' "$J-qperr.out")
-		await 5 "the recorder's record of QP $qpn in RTS" rec_of '"state":"RTS"'
+		await 5 "the recorder's record of QP $qpn in RTS" rec_of '("prev_state":"[A-Z_]+",)?"state":"RTS"'
 		kill -USR1 $qh
 		if await 5 "qp_hold_err has its QP in ERR" got ERR; then
 			rdma -j res show qp > "$J-qperr-rdma.json"
