@@ -51,8 +51,15 @@ void rd_doc_check_fabric(struct rdiag_doctor *d, const char *subj, const char *d
 	for (i = 0; i < RDIAG_CHAIN_LINKS; i++) {
 		if (c.link[i].state != RDIAG_LINK_BROKEN)
 			continue;
-		f = rd_doc_add(d, "lossless", "link", RDIAG_DOC_WARN, c.link[i].finding, s,
-			       "RoCE traffic is not lossless: %s", c.link[i].evidence);
+		/* the headline names the port; ECN is congestion control, not losslessness */
+		if (!strcmp(c.link[i].name, "ecn"))
+			f = rd_doc_add(d, "lossless", "link", RDIAG_DOC_WARN, c.link[i].finding, s,
+				       "%s: congestion control (ECN) off on priority %d: %s", s,
+				       c.prio, c.link[i].evidence);
+		else
+			f = rd_doc_add(d, "lossless", "link", RDIAG_DOC_WARN, c.link[i].finding, s,
+				       "%s: RoCE traffic is not lossless (%s link): %s", s,
+				       c.link[i].name, c.link[i].evidence);
 		all_evidence(f, &c);
 		rd_doc_hint(f, "%s", c.link[i].fix);
 	}

@@ -363,9 +363,42 @@ static void from_step(const struct rdiag_doctor *d, const struct rdiag_doc_step 
 	}
 }
 
+/* the findings at warning level: what an "ok" verdict counts */
+static size_t warnings(const struct rdiag_doctor *d)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->nfindings; i++)
+		n += d->findings[i].level == RDIAG_DOC_WARN;
+	return n;
+}
+
+/* the checks that warned, each once, in the order they ran: "lossless, gid" */
+static const char *warning_checks(const struct rdiag_doctor *d, char *buf, size_t len)
+{
+	size_t i, j, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < d->nfindings && off < len; i++) {
+		if (d->findings[i].level != RDIAG_DOC_WARN)
+			continue;
+		for (j = 0; j < i; j++)
+			if (d->findings[j].level == RDIAG_DOC_WARN &&
+			    !strcmp(d->findings[j].check, d->findings[i].check))
+				break;
+		if (j < i)
+			continue;
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
+					d->findings[i].check);
+	}
+	return buf;
+}
+
 void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict *v)
 {
 	const struct rdiag_doc_step *s;
+	char checks[160];
+	size_t nwarn;
 
 	memset(v, 0, sizeof(*v));
 	if (d->devices_checked && !d->ndevices) {
@@ -451,8 +484,16 @@ void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict
 		return;
 	}
 	set(v, "none", "ok");
-	snprintf(v->sentence, sizeof(v->sentence), d->attempted ?
-		 "the attempt completed without a failure" : "no problem found by the host checks");
+	nwarn = warnings(d);
+	if (nwarn)	/* they do not stop a connection, but they are not "no problem" */
+		snprintf(v->sentence, sizeof(v->sentence), "%s; %zu warning%s above (%s)",
+			 d->attempted ? "the attempt completed without a failure" :
+			 "no problem that stops a connection found by the host checks", nwarn,
+			 nwarn == 1 ? "" : "s", warning_checks(d, checks, sizeof(checks)));
+	else
+		snprintf(v->sentence, sizeof(v->sentence), d->attempted ?
+			 "the attempt completed without a failure" :
+			 "no problem found by the host checks");
 	snprintf(v->next, sizeof(v->next), "%s", d->attempted ? "" :
 		 "run 'rdmadoctor connect DST' to try a real connection");
 }
