@@ -34,32 +34,6 @@ void rd_rtnl_close(struct rdiag_doctor *d)
 	d->rtnl.replay = NULL;
 }
 
-struct rtnl_walk {
-	struct rd_nl *nl;
-	mnl_cb_t cb;
-	void *data;
-};
-
-/* one reply datagram through libmnl's walk: the callback's MNL_CB_STOP, NLMSG_DONE or an
- * ACK complete the answer; mnl_cb_run returns -1 with errno set from an NLMSG_ERROR.  On the
- * socket the replies must carry the request's sequence number and port; a replay's carry
- * the recorded ones */
-static int rtnl_dgram(const void *buf, size_t len, void *arg)
-{
-	const struct rtnl_walk *w = arg;
-	bool live = !w->nl->replay;
-	int ret;
-
-	if (!len)
-		return 1;
-	errno = 0;
-	ret = mnl_cb_run(buf, len, live ? w->nl->seq : 0,
-			 live ? mnl_socket_get_portid(w->nl->sock) : 0, w->cb, w->data);
-	if (ret < 0)
-		return errno ? -errno : -EBADMSG;
-	return ret == MNL_CB_STOP;
-}
-
 /* the replay RDMADIAG_NL_REPLAY names, loaded at the first request: 0 or its -errno */
 static int rtnl_ready(struct rdiag_doctor *d)
 {
@@ -76,12 +50,12 @@ static int rtnl_ready(struct rdiag_doctor *d)
 /* one request, its answer through cb: 0 or -errno */
 static int rtnl_request(struct rdiag_doctor *d, struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 {
-	struct rtnl_walk w = { &d->rtnl, cb, data };
+	struct rd_nl_walk w = { &d->rtnl, cb, data };
 	int ret = rtnl_ready(d);
 
 	if (ret < 0)
 		return ret;
-	ret = rd_nl_talk(&d->rtnl, nlh, rtnl_dgram, &w);
+	ret = rd_nl_talk(&d->rtnl, nlh, rd_nl_walk_dgram, &w);
 	if (ret == 0 && d->rtnl.replay)
 		return 0;	/* the recorded datagrams ended: what they said stands */
 	return ret < 0 ? ret : 0;

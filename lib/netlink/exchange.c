@@ -259,3 +259,19 @@ int rd_nl_replay_env(struct rd_replay **out, char *err, size_t errlen)
 		return 0;
 	return rd_replay_load(path, out, err, errlen);
 }
+
+int rd_nl_walk_dgram(const void *buf, size_t len, void *arg)
+{
+	const struct rd_nl_walk *w = arg;
+	bool live = !w->nl->replay;
+	int ret;
+
+	if (!len)
+		return 1;
+	errno = 0;
+	ret = mnl_cb_run(buf, len, live ? w->nl->seq : 0,
+			 live ? mnl_socket_get_portid(w->nl->sock) : 0, w->cb, w->data);
+	if (ret < 0)
+		return errno ? -errno : -EBADMSG;
+	return ret == MNL_CB_STOP;
+}

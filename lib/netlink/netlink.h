@@ -94,6 +94,18 @@ void rd_nl_close(struct rd_nl *nl);
  * "WHAT receive: ..."), or CB's. */
 int rd_nl_talk(struct rd_nl *nl, struct nlmsghdr *req, rd_nl_dgram_cb cb, void *data);
 
+/* The datagram callback for a request whose replies a libmnl message callback reads: pass
+ * rd_nl_walk_dgram and a struct rd_nl_walk to rd_nl_talk.  Each datagram goes through
+ * mnl_cb_run: the callback's MNL_CB_STOP, NLMSG_DONE or an ACK complete the answer (1); an
+ * NLMSG_ERROR is its -errno.  On the socket the replies must carry the request's sequence
+ * number and port; a replay's carry the recorded ones. */
+struct rd_nl_walk {
+	struct rd_nl *nl;
+	int (*cb)(const struct nlmsghdr *nlh, void *data);	/* libmnl's mnl_cb_t */
+	void *data;
+};
+int rd_nl_walk_dgram(const void *buf, size_t len, void *arg);
+
 /* The receive loop.  A request socket: datagrams until CB returns nonzero, as rd_nl_talk.
  * A subscriber: everything queued now, until the socket would block; an interrupted read is
  * retried, a malformed datagram (the check, or CB's -EBADMSG) is skipped and the loop goes

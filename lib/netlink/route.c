@@ -11,7 +11,6 @@
 #include "netlink.h"
 
 struct route_ctx {
-	struct rd_nl *nl;
 	struct rd_nl_route *r;
 	size_t alen;
 };
@@ -62,25 +61,6 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_STOP;
 }
 
-/* one reply datagram: the answer completes it (MNL_CB_STOP), NLMSG_DONE or an ACK too;
- * mnl_cb_run returns -1 with errno from an NLMSG_ERROR.  On the socket the replies carry the
- * request's sequence number and port; a replay's the recorded ones */
-static int route_dgram(const void *buf, size_t len, void *arg)
-{
-	struct route_ctx *ctx = arg;
-	bool live = !ctx->nl->replay;
-	int ret;
-
-	if (!len)
-		return 1;
-	errno = 0;
-	ret = mnl_cb_run(buf, len, live ? ctx->nl->seq : 0,
-			 live ? mnl_socket_get_portid(ctx->nl->sock) : 0, route_cb, ctx);
-	if (ret < 0)
-		return errno ? -errno : -EBADMSG;
-	return ret == MNL_CB_STOP;
-}
-
 int rd_nl_route_get(struct rd_nl *nl, int family, const void *dst, const void *src, int oif,
 		    struct rd_nl_route *r)
 {
@@ -88,7 +68,8 @@ int rd_nl_route_get(struct rd_nl *nl, int family, const void *dst, const void *s
 	struct nlmsghdr *nlh;
 	struct rtmsg *rtm;
 	size_t alen = family == AF_INET ? 4 : family == AF_INET6 ? 16 : 0;
-	struct route_ctx ctx = { nl, r, alen };
+	struct route_ctx ctx = { r, alen };
+	struct rd_nl_walk w = { nl, route_cb, &ctx };
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -109,7 +90,7 @@ int rd_nl_route_get(struct rd_nl *nl, int family, const void *dst, const void *s
 	}
 	if (oif > 0)
 		mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)oif);
-	ret = rd_nl_talk(nl, nlh, route_dgram, &ctx);
+	ret = rd_nl_talk(nl, nlh, rd_nl_walk_dgram, &w);
 	if (ret == 0 && nl->replay)
 		return 0;	/* the recorded datagrams ended: what they said stands */
 	return ret < 0 ? ret : 0;

@@ -6,7 +6,7 @@
  * Both files are included, so that its reply callbacks (static) are called as rtnl_request()
  * calls them through lib/netlink's exchange, on datagrams from the input instead of the
  * socket or a replay: each is checked with rd_nl_datagram_check() and then run through
- * mnl_cb_run() until the callback stops, an error or the last datagram (rtnl_dgram's rule
+ * mnl_cb_run() until the callback stops, an error or the last datagram (rd_nl_walk_dgram's rule
  * in rd_nl_talk's loop).  No socket is opened.
  * Input: byte 0 picks the request (bit 0: route or neighbour) and the address family
  * (bit 1: IPv4 or IPv6); then datagrams, each a u16 length (little endian) and that many
@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(rd_nud_state_name(n.state, s, 8) == s && memchr(s, 0, 8));
 	} else {
 		struct rd_nl_route r;
-		struct route_ctx ctx = { NULL, &r, family == AF_INET ? 4 : 16 };
+		struct route_ctx ctx = { &r, family == AF_INET ? 4 : 16 };
 		union rd_addr x;
 
 		memset(&r, 0, sizeof(r));

@@ -35,7 +35,7 @@ static void test_unpadded_route(void)
 	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 	struct rtmsg *rtm;
 	struct rd_nl_route r;
-	struct route_ctx ctx = { NULL, &r, 4 };
+	struct route_ctx ctx = { &r, 4 };
 	uint8_t src[4] = { 198, 18, 0, 1 };
 
 	nlh = mnl_nlmsg_put_header(buf);
