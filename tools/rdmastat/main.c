@@ -34,7 +34,7 @@
 #include "common/eth_words.h"
 #include "common/tool.h"
 #include "common/interval.h"
-#include "prom_eth.h"
+#include "common/prom.h"
 #include "fabric.h"
 #include "common/timefmt.h"
 
@@ -226,31 +226,6 @@ static const char *port_label(const struct rdiag_sample *s, char *buf, size_t le
 		snprintf(buf, len, "%s/%u", s->dev, s->port);
 	else
 		snprintf(buf, len, "%s", s->dev);
-	return buf;
-}
-
-/* Why a counter has no value, with what its file held when that was not a number:
- * "not a number: 'N/A'", "out of range: '18446744073709551616'", "not a regular file",
- * "Permission denied".  Every format lists unreadable counters with it, never as 0.  For
- * text (for_text) the control bytes of the file's text are escaped as every name in text
- * output is (tool_esc): a counter file does not get to write onto the terminal; the machine
- * formats escape them their way. */
-static const char *unreadable_why(const struct rdiag_sample *s, bool for_text, char *buf,
-				  size_t len)
-{
-	const char *what, *text;
-	char esc[256];
-
-	switch (s->err) {
-	case -EINVAL: what = "not a number"; break;
-	case -ERANGE: what = "out of range"; break;
-	case -EBADFD: return "not a regular file";
-	default: return strerror(-s->err);
-	}
-	if (!s->text)
-		return what;
-	text = for_text ? tool_esc(s->text, esc, sizeof(esc)) : s->text;
-	snprintf(buf, len, "%s: '%s'", what, text);
 	return buf;
 }
 
@@ -506,7 +481,7 @@ static void text_snapshot(const struct rdiag_samples *set, const struct rdiag_de
 			text_eth_header(s, &eth_head);
 			if (s->err) {
 				out_text(output, "    %-*s %20s  (%s)\n", w, tool_esc_tmp(s->name), "?",
-					 unreadable_why(s, true, why, sizeof(why)));
+					 prom_unreadable_why(s, true, why, sizeof(why)));
 				continue;
 			}
 			out_text(output, "    %-*s %s%20" PRIu64 "%s", w, tool_esc_tmp(s->name),
@@ -573,7 +548,7 @@ static void json_snapshot(const struct rdiag_samples *set)
 
 				if (selected(s) && s->err)
 					out_str(output, s->name, NULL,
-						unreadable_why(s, false, why, sizeof(why)));
+						prom_unreadable_why(s, false, why, sizeof(why)));
 			}
 			out_obj_end(output);
 		}
@@ -612,273 +587,45 @@ static void csv_snapshot(const struct rdiag_samples *set)
 		printf(",%s,%s,", s->cat ? rdiag_unit_name(s->cat->unit) :
 		       s->eth_cat ? s->eth_cat->unit : "", rdiag_origin_name(s->origin));
 		if (s->err)
-			csv_field(unreadable_why(s, false, why, sizeof(why)));
+			csv_field(prom_unreadable_why(s, false, why, sizeof(why)));
 		printf("\n");
 	}
 }
 
 /* ---- Prometheus ------------------------------------------------------------------- */
 
-struct prom_row {
-	char family[160];
-	const struct rdiag_sample *s;
-};
+static struct rdiag_fabric *prom_fab;	/* kept so that a replay's samples follow the intervals */
+static bool prom_fab_failed, prom_eth_warned;
 
-/* a sample in 4-octet words (the PMA data counters, in their 32-bit and extended 64-bit
- * forms): exported in bytes, x4, as node_exporter's infiniband collector does */
-static bool prom_in_bytes(const struct rdiag_sample *s)
-{
-	return s->cat && s->cat->unit == RDIAG_UNIT_WORDS4 && s->cat->scale > 1;
-}
-
-/* the metric family: rdma_GROUP_NAME, _bytes_total for a counter in bytes, _total for any
- * other counter; NAME drops a leading word that repeats the group or the rdma_ namespace
- * (cm_rx_msgs_req of the cm group is rdma_cm_rx_msgs_req_total, not rdma_cm_cm_...; rxe's
- * rdma_sends is rdma_port_sends_total, not rdma_port_rdma_...) */
-static void prom_family(const struct rdiag_sample *s, char *buf, size_t len)
-{
-	char nm[128];
-	const char *grp, *p;
-	size_t gl;
-	bool gauge = s->cat && s->cat->behaviour == RDIAG_CNT_GAUGE;
-
-	switch (s->origin) {
-	case RDIAG_ORIG_PMA: grp = "pma"; break;
-	case RDIAG_ORIG_CM: grp = "cm"; break;
-	case RDIAG_ORIG_SYSFS_DEV_HW: grp = "device"; break;
-	default: grp = "port"; break;
-	}
-	if (prom_name(nm, sizeof(nm), s->name) < 0)
-		nm[sizeof(nm) - 1] = '\0';
-	p = nm;
-	gl = strlen(grp);
-	if (!strncmp(p, grp, gl) && p[gl] == '_' && p[gl + 1])
-		p += gl + 1;
-	if (!strncmp(p, "rdma_", 5) && p[5])
-		p += 5;
-	snprintf(buf, len, "rdma_%s_%s%s", grp, p,
-		 gauge ? "" : prom_in_bytes(s) ? "_bytes_total" : "_total");
-}
-
-static int prom_cmp(const void *a, const void *b)
-{
-	const struct prom_row *x = a, *y = b;
-	int r = strcmp(x->family, y->family);
-
-	/* stable: keep sample order within a family */
-	return r ? r : (x->s < y->s ? -1 : x->s > y->s);
-}
-
-static void prom_help_escape(const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\\\", stdout);
-		else if (*s == '\n')
-			fputs("\\n", stdout);
-		else
-			putchar(*s);
-	}
-}
-
-/* unreadable counters: one family of its own, a sample per counter with the reason as a
- * label (absent when every counter could be read, so such an exposition is unchanged) */
-static void prom_unreadable(const struct rdiag_samples *set, int64_t ts_ms)
-{
-	size_t n = rdiag_samples_count(set), i;
-	bool any = false;
-	char why[128];
-
-	for (i = 0; i < n; i++) {
-		const struct rdiag_sample *s = rdiag_samples_get(set, i);
-
-		if (!selected(s) || !s->err)
-			continue;
-		if (!any) {
-			printf("# HELP rdma_stat_unreadable RDMA counter whose file could not be "
-			       "read as a number (the reason in label error; no value is made up)\n"
-			       "# TYPE rdma_stat_unreadable gauge\n");
-			any = true;
-		}
-		printf("rdma_stat_unreadable{device=\"");
-		prom_label_escape(stdout, s->dev);
-		printf("\",port=\"%u\",counter=\"", s->port);
-		prom_label_escape(stdout, s->name);
-		printf("\",error=\"");
-		prom_label_escape(stdout, unreadable_why(s, false, why, sizeof(why)));
-		printf("\"} 1");
-		if (ts_ms >= 0)
-			printf(" %" PRId64, ts_ms);
-		printf("\n");
-	}
-}
-
-/* the value of a sample: raw, or x4 for a counter in words (as a float when x4 does not fit
- * 64 bits; Prometheus keeps every value as a float anyway) */
-static void prom_value(const struct rdiag_sample *s)
-{
-	uint64_t k = prom_in_bytes(s) ? s->cat->scale : 1;
-
-	if (s->value > UINT64_MAX / k)
-		printf("%.17g", (double)s->value * (double)k);
-	else
-		printf("%" PRIu64, s->value * k);
-}
-
-/* "100 Gb/sec (4X EDR)" -> 12.5e9 bytes per second; false when sysfs said nothing usable */
-static bool prom_rate_bytes(const char *rate, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(rate, &end);
-	if (end == rate || errno || !(v >= 0) || v > 1e9)
-		return false;
-	while (*end == ' ')
-		end++;
-	if (!strncmp(end, "Gb/sec", 6))
-		*out = v * 1e9 / 8;
-	else if (!strncmp(end, "Mb/sec", 6))
-		*out = v * 1e6 / 8;
-	else
-		return false;
-	return true;
-}
-
-/* one gauge sample of a port, with the interval's time when there is one */
-static void prom_port_sample(const char *family, const char *dev, uint32_t port, double v,
-			     int64_t ts_ms)
-{
-	printf("%s{device=\"", family);
-	prom_label_escape(stdout, dev);
-	printf("\",port=\"%u\"} %.17g", port, v);
-	if (ts_ms >= 0)
-		printf(" %" PRId64, ts_ms);
-	printf("\n");
-}
-
-/* the port gauges an alert needs ("port not ACTIVE", "link slower than it should be"):
- * rdma_port_state_id, rdma_port_physical_state_id and rdma_port_rate_bytes_per_second of
- * every port of the device/port selection; a port whose sysfs file is missing has no
- * sample; a discovery that fails drops only these gauges */
-static void prom_port_gauges(int64_t ts_ms)
-{
-	static const struct {
-		const char *family, *help;
-	} fam[] = {
-		{ "rdma_port_state_id", "IB port state (1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, "
-		  "5 ACTIVE_DEFER): a port that carries traffic is 4" },
-		{ "rdma_port_physical_state_id", "IB port physical state (1 SLEEP, 2 POLLING, "
-		  "3 DISABLED, 4 PORT_CONFIGURATION_TRAINING, 5 LINK_UP, 6 LINK_ERROR_RECOVERY, "
-		  "7 PHY_TEST)" },
-		{ "rdma_port_rate_bytes_per_second", "Port link rate in bytes per second (sysfs "
-		  "rate, Gb/sec / 8)" },
-	};
-	struct rdiag_devices *ds = NULL;
-	size_t f, d, p;
-
-	if (rdiag_counters_discover(counters, &ds) < 0)
-		return;
-	for (f = 0; f < sizeof(fam) / sizeof(fam[0]); f++) {
-		bool head = false;
-
-		for (d = 0; d < ds->n; d++) {
-			const struct rdiag_device *dv = &ds->dev[d];
-
-			if (opts.dev && strcmp(opts.dev, dv->name))
-				continue;
-			for (p = 0; p < dv->n_ports; p++) {
-				const struct rdiag_port *pt = &dv->ports[p];
-				double v;
-
-				if (opts.port && opts.port != pt->port)
-					continue;
-				if (f == 0)
-					v = pt->state;
-				else if (f == 1)
-					v = pt->phys_state;
-				else if (!prom_rate_bytes(pt->rate, &v))
-					continue;
-				if (f < 2 && !v)
-					continue;	/* unknown: no sample */
-				if (!head) {
-					printf("# HELP %s %s\n# TYPE %s gauge\n", fam[f].family,
-					       fam[f].help, fam[f].family);
-					head = true;
-				}
-				prom_port_sample(fam[f].family, dv->name, pt->port, v, ts_ms);
-			}
-		}
-	}
-	rdiag_counters_devices_free(ds);
-}
-
-/* the exposition of every selected counter; with -i each sample carries the time of the
- * interval in milliseconds (ts_ms >= 0), as the text format allows */
+/* the exposition of every selected counter (common/prom.c, the agent's writer too); with
+ * -i each sample carries the time of the interval in milliseconds (ts_ms >= 0), as the text
+ * format allows */
 static void prom_snapshot(const struct rdiag_samples *set, int64_t ts_ms)
 {
-	size_t n = rdiag_samples_count(set), i, k = 0;
-	struct prom_row *rows = calloc(n ? n : 1, sizeof(*rows));
+	struct prom_out o = { .f = stdout, .ts_ms = ts_ms, .want = selected };
+	struct rdiag_devices *ds = NULL;
 
-	if (!rows)
-		tool_die("out of memory");
-	for (i = 0; i < n; i++) {
-		const struct rdiag_sample *s = rdiag_samples_get(set, i);
-
-		/* Ethernet statistics are the rdma_eth_* families (prom_eth) */
-		if (!selected(s) || s->err || is_eth(s))
-			continue;
-		rows[k].s = s;
-		prom_family(s, rows[k].family, sizeof(rows[k].family));
-		k++;
-	}
-	qsort(rows, k, sizeof(*rows), prom_cmp);
-	for (i = 0; i < k; i++) {
-		const struct rdiag_sample *s = rows[i].s;
-
-		if (!i || strcmp(rows[i].family, rows[i - 1].family)) {
-			printf("# HELP %s ", rows[i].family);
-			if (s->cat && prom_in_bytes(s)) {
-				prom_help_escape(s->cat->meaning);
-				printf(" (exported in bytes: the counter's %s x%u)",
-				       rdiag_unit_name(s->cat->unit), s->cat->scale);
-			} else if (s->cat) {
-				prom_help_escape(s->cat->meaning);
-				printf(" (%s", rdiag_unit_name(s->cat->unit));
-				if (s->cat->scale > 1)
-					printf(", x%u for bytes", s->cat->scale);
-				printf(")");
-			} else {
-				printf("RDMA counter ");
-				prom_help_escape(s->name);
-				printf(" (not in the rdmadiag catalogue)");
-			}
-			printf("\n# TYPE %s %s\n", rows[i].family,
-			       s->cat && s->cat->behaviour == RDIAG_CNT_GAUGE ? "gauge" : "counter");
+	prom_counters(&o, set);
+	/* a discovery that fails drops only the port and Ethernet families */
+	if (!opts.n_names && rdiag_counters_discover(counters, &ds) == 0) {
+		o.dev = opts.dev;
+		o.port = opts.port;
+		prom_port_gauges(&o, ds);
+		if (!prom_fab && !prom_fab_failed && rdiag_fabric_open(&prom_fab, NULL) < 0) {
+			tool_warn("Ethernet statistics: %s", rdiag_fabric_errmsg(NULL));
+			prom_fab_failed = true;
 		}
-		printf("%s{device=\"", rows[i].family);
-		prom_label_escape(stdout, s->dev);
-		printf("\",port=\"%u\",counter=\"", s->port);
-		prom_label_escape(stdout, s->name);
-		printf("\"");
-		if (s->cat && s->cat->concept) {
-			printf(",concept=\"");
-			prom_label_escape(stdout, s->cat->concept);
-			printf("\"");
+		if (prom_fab)
+			prom_eth(&o, prom_fab, ds);
+		if (o.eth_err[0] && !prom_eth_warned) {
+			tool_warn("%s", o.eth_err);	/* said once, not in every interval */
+			prom_eth_warned = true;
 		}
-		printf("} ");
-		prom_value(s);
-		if (ts_ms >= 0)
-			printf(" %" PRId64, ts_ms);
-		printf("\n");
+		rdiag_counters_devices_free(ds);
+		o.dev = NULL;
+		o.port = 0;
 	}
-	free(rows);
-	if (!opts.n_names) {
-		prom_port_gauges(ts_ms);
-		prom_eth(counters, opts.dev, opts.port, ts_ms);
-	}
-	prom_unreadable(set, ts_ms);
+	prom_unreadable(&o, set);
 }
 
 static int cmd_snapshot(void)
@@ -1088,7 +835,7 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 				printf(",,,,,");
 				csv_field(concept_of(s));
 				printf(",");
-				csv_field(unreadable_why(s, false, why, sizeof(why)));
+				csv_field(prom_unreadable_why(s, false, why, sizeof(why)));
 				csv_source(s);
 				printf("\n");
 				continue;
@@ -1098,7 +845,7 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 					interval_header(s, when_json, secs, w);
 				header = true;
 				out_text(output, "    %-*s %20s  (%s)\n", w, s->name, "?",
-					 unreadable_why(s, true, why, sizeof(why)));
+					 prom_unreadable_why(s, true, why, sizeof(why)));
 				continue;
 			}
 			p = prev_of(prev, j, s);
@@ -1177,7 +924,7 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 
 					if (selected(s) && s->err)
 						out_str(output, s->name, NULL,
-							unreadable_why(s, false, why, sizeof(why)));
+							prom_unreadable_why(s, false, why, sizeof(why)));
 				}
 				out_obj_end(output);
 			}
@@ -1954,7 +1701,7 @@ int main(int argc, char **argv)
 	ret = cmd->run(argc - optind, argv + optind, NULL);
 	out_free(output);
 	rdiag_threshold_close(thresholds);
-	prom_eth_done();
+	rdiag_fabric_close(prom_fab);
 	rdiag_counters_close(counters);
 	rdiag_fabric_close(fabric);
 	free(opts.names);

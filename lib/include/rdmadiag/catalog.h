@@ -10,6 +10,7 @@
  */
 #ifndef RDMADIAG_CATALOG_H
 #define RDMADIAG_CATALOG_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <rdmadiag/counters.h>
@@ -63,6 +64,10 @@ struct rdiag_catalog_entry {
 	const char *aliases[3];		/* other spellings across kernel versions (NULL-ended) */
 	const char *meaning;		/* one line */
 	const char *hint;		/* what to check when it rises (may be NULL) */
+	bool overlaps;			/* counts events another counter of its concept on the
+					 * same port counts too (an optional flow counter, a
+					 * subset such as irdma's RoCEv2 UDP packets of its IP
+					 * packets): left out of the concept's total */
 };
 
 /* Look a counter up.  driver narrows ambiguous names ("link_downed" is 8-bit saturating in

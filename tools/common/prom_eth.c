@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* rdmastat --prom's Ethernet families (prom_eth.h).  The statistics are the driver's own
- * (ethtool -S), picked and classified by lib/fabric's catalogue; one family per catalogue
- * concept, the driver's statistic name kept as label statistic (mlx5 counts a priority's
+/* The Ethernet families of the exposition (prom.h, prom_eth).  The statistics are the
+ * driver's own (ethtool -S), picked and classified by lib/fabric's catalogue; one family per
+ * catalogue concept, the driver's statistic name kept as label statistic (mlx5 counts a priority's
  * discards under three names, all prio_discards). */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,9 +13,8 @@
 #include <rdmadiag/counters.h>
 #include <rdmadiag/fabric.h>
 
-#include "common/out.h"
-#include "prom_eth.h"
-#include "common/tool.h"
+#include "out.h"
+#include "prom.h"
 
 /* catalogue concept -> family; per-priority concepts get a priority label.  us_to_s: the
  * statistic counts microseconds, exported in seconds (Prometheus's base unit), as an exact decimal */
@@ -60,27 +59,6 @@ struct eth_port {
  * so summing the two families would count them twice */
 #define STD_PAUSE "rdma_eth_standard_pause_frames_total"
 
-static struct rdiag_fabric *fab;
-static bool fab_failed;
-static bool warned;	/* a statistics read failed: said once, not in every interval */
-
-void prom_eth_done(void)
-{
-	rdiag_fabric_close(fab);
-	fab = NULL;
-}
-
-/* the handle, kept so that a replay's successive samples follow the intervals */
-static struct rdiag_fabric *fabric(void)
-{
-	if (!fab && !fab_failed && rdiag_fabric_open(&fab, NULL) < 0) {
-		tool_warn("Ethernet statistics: %s", rdiag_fabric_errmsg(NULL));
-		fab_failed = true;
-		fab = NULL;
-	}
-	return fab;
-}
-
 /* no statistics to export, not a failure: no driver support, no such netdev here, a fake
  * tree without a replay, nothing recorded for it */
 static bool quiet_err(int err)
@@ -88,33 +66,52 @@ static bool quiet_err(int err)
 	return err == -EOPNOTSUPP || err == -ENODEV || err == -ENXIO || err == -ENOENT;
 }
 
-static void sample_line(const struct eth_family *fm, const struct eth_port *p,
-			const struct rdiag_eth_catalog_entry *e, const char *stat, int prio,
-			uint64_t v, int64_t ts_ms)
+static void note_err(struct prom_out *o, struct rdiag_fabric *fb, int err)
 {
-	printf("%s{device=\"", fm->family);
-	prom_label_escape(stdout, p->dev);
-	printf("\",port=\"%u\",netdev=\"", p->port);
-	prom_label_escape(stdout, p->netdev);
-	printf("\"");
-	if (prio >= 0)
-		printf(",priority=\"%d\"", prio);
-	printf(",direction=\"");
-	prom_label_escape(stdout, e->dir);
-	printf("\",statistic=\"");
-	prom_label_escape(stdout, stat);
-	printf("\"} ");
-	if (fm->us_to_s)
-		printf("%" PRIu64 ".%06" PRIu64, v / 1000000, v % 1000000);	/* exact */
-	else
-		printf("%" PRIu64, v);
-	if (ts_ms >= 0)
-		printf(" %" PRId64, ts_ms);
-	printf("\n");
+	if (!quiet_err(err) && !o->eth_err[0])
+		snprintf(o->eth_err, sizeof(o->eth_err), "%s", rdiag_fabric_errmsg(fb));
 }
 
-static void print_family(const struct eth_family *fm, const struct eth_port *ps, size_t np,
-			 int64_t ts_ms)
+static void port_labels(FILE *f, const struct eth_port *p)
+{
+	fputs("device=\"", f);
+	prom_label_escape(f, p->dev);
+	fprintf(f, "\",port=\"%u\",netdev=\"", p->port);
+	prom_label_escape(f, p->netdev);
+	putc('"', f);
+}
+
+static void stamp(const struct prom_out *o)
+{
+	if (o->ts_ms >= 0)
+		fprintf(o->f, " %" PRId64, o->ts_ms);
+	putc('\n', o->f);
+}
+
+static void sample_line(struct prom_out *o, const struct eth_family *fm, const struct eth_port *p,
+			const struct rdiag_eth_catalog_entry *e, const char *stat, int prio,
+			uint64_t v)
+{
+	FILE *f = o->f;
+
+	fprintf(f, "%s{", fm->family);
+	port_labels(f, p);
+	if (prio >= 0)
+		fprintf(f, ",priority=\"%d\"", prio);
+	fputs(",direction=\"", f);
+	prom_label_escape(f, e->dir);
+	fputs("\",statistic=\"", f);
+	prom_label_escape(f, stat);
+	fputs("\"} ", f);
+	if (fm->us_to_s)
+		fprintf(f, "%" PRIu64 ".%06" PRIu64, v / 1000000, v % 1000000);	/* exact */
+	else
+		fprintf(f, "%" PRIu64, v);
+	stamp(o);
+}
+
+static void print_family(struct prom_out *o, const struct eth_family *fm,
+			 const struct eth_port *ps, size_t np)
 {
 	bool head = false;
 	size_t i, k;
@@ -134,30 +131,26 @@ static void print_family(const struct eth_family *fm, const struct eth_port *ps,
 			if (!e || strcmp(e->concept, fm->concept))
 				continue;
 			if (!head) {
-				printf("# HELP %s %s\n# TYPE %s counter\n", fm->family, fm->help,
-				       fm->family);
+				fprintf(o->f, "# HELP %s %s\n# TYPE %s counter\n", fm->family,
+					fm->help, fm->family);
 				head = true;
 			}
-			sample_line(fm, &ps[i], e, nm, prio, rdiag_ethstats_value(ps[i].s, k),
-				    ts_ms);
+			sample_line(o, fm, &ps[i], e, nm, prio, rdiag_ethstats_value(ps[i].s, k));
 		}
 	}
 }
 
-static void std_pause_line(const struct eth_port *p, const char *dir, uint64_t v, int64_t ts_ms)
+static void std_pause_line(struct prom_out *o, const struct eth_port *p, const char *dir,
+			   uint64_t v)
 {
-	printf(STD_PAUSE "{device=\"");
-	prom_label_escape(stdout, p->dev);
-	printf("\",port=\"%u\",netdev=\"", p->port);
-	prom_label_escape(stdout, p->netdev);
-	printf("\",direction=\"%s\"} %" PRIu64, dir, v);
-	if (ts_ms >= 0)
-		printf(" %" PRId64, ts_ms);
-	printf("\n");
+	fputs(STD_PAUSE "{", o->f);
+	port_labels(o->f, p);
+	fprintf(o->f, ",direction=\"%s\"} %" PRIu64, dir, v);
+	stamp(o);
 }
 
 /* the family of the ports whose driver has pause statistics (ethtool netlink) */
-static void print_std_pause(const struct eth_port *ps, size_t np, int64_t ts_ms)
+static void print_std_pause(struct prom_out *o, const struct eth_port *ps, size_t np)
 {
 	bool head = false;
 	size_t i;
@@ -168,41 +161,25 @@ static void print_std_pause(const struct eth_port *ps, size_t np, int64_t ts_ms)
 		if (!ps[i].has_pause || (!pp->has_rx_frames && !pp->has_tx_frames))
 			continue;
 		if (!head) {
-			printf("# HELP " STD_PAUSE " IEEE 802.3x pause frames, the kernel's standard statistics (ethtool netlink, ethtool -I -a); a driver may count the same frames in rdma_eth_pause_frames_total\n# TYPE " STD_PAUSE " counter\n");
+			fputs("# HELP " STD_PAUSE " IEEE 802.3x pause frames, the kernel's standard statistics (ethtool netlink, ethtool -I -a); a driver may count the same frames in rdma_eth_pause_frames_total\n# TYPE " STD_PAUSE " counter\n", o->f);
 			head = true;
 		}
 		if (pp->has_rx_frames)
-			std_pause_line(&ps[i], "rx", pp->rx_frames, ts_ms);
+			std_pause_line(o, &ps[i], "rx", pp->rx_frames);
 		if (pp->has_tx_frames)
-			std_pause_line(&ps[i], "tx", pp->tx_frames, ts_ms);
+			std_pause_line(o, &ps[i], "tx", pp->tx_frames);
 	}
 }
 
-/* the port's pause through ethtool netlink into *p (has_pause false when there is none) */
-static void sample_pause(struct rdiag_fabric *fb, struct eth_port *p)
+void prom_eth(struct prom_out *o, struct rdiag_fabric *fb, const struct rdiag_devices *ds)
 {
-	int ret = rdiag_fabric_pause(fb, p->netdev, &p->pause);
-
-	p->has_pause = ret == 0;
-	if (ret < 0 && !quiet_err(ret) && !warned) {
-		tool_warn("%s", rdiag_fabric_errmsg(fb));
-		warned = true;
-	}
-}
-
-void prom_eth(struct rdiag_counters *c, const char *dev, uint32_t port, int64_t ts_ms)
-{
-	struct rdiag_devices *ds = NULL;
 	struct eth_port *ps = NULL;
 	size_t np = 0, d, j, f;
-	struct rdiag_fabric *fb = fabric();
 
-	if (!fb || rdiag_counters_discover(c, &ds) < 0)
-		return;
 	for (d = 0; d < ds->n; d++) {
 		const struct rdiag_device *dv = &ds->dev[d];
 
-		if (dev && strcmp(dev, dv->name))
+		if (o->dev && strcmp(o->dev, dv->name))
 			continue;
 		for (j = 0; j < dv->n_ports; j++) {
 			const struct rdiag_port *pt = &dv->ports[j];
@@ -210,13 +187,11 @@ void prom_eth(struct rdiag_counters *c, const char *dev, uint32_t port, int64_t 
 			struct eth_port *n2;
 			int ret;
 
-			if ((port && pt->port != port) || !pt->netdev[0])
+			if ((o->port && pt->port != o->port) || !pt->netdev[0])
 				continue;
 			ret = rdiag_fabric_ethstats(fb, pt->netdev, &s);
 			if (ret < 0) {
-				if (!quiet_err(ret) && !warned)
-					tool_warn("%s", rdiag_fabric_errmsg(fb));
-				warned |= !quiet_err(ret);
+				note_err(o, fb, ret);
 				s = NULL;
 			}
 			n2 = realloc(ps, (np + 1) * sizeof(*ps));
@@ -230,14 +205,17 @@ void prom_eth(struct rdiag_counters *c, const char *dev, uint32_t port, int64_t 
 			ps[np].netdev = pt->netdev;
 			ps[np].port = pt->port;
 			ps[np].s = s;
-			sample_pause(fb, &ps[np++]);
+			ret = rdiag_fabric_pause(fb, pt->netdev, &ps[np].pause);
+			ps[np].has_pause = ret == 0;
+			if (ret < 0)
+				note_err(o, fb, ret);
+			np++;
 		}
 	}
 	for (f = 0; f < sizeof(families) / sizeof(families[0]); f++)
-		print_family(&families[f], ps, np, ts_ms);
-	print_std_pause(ps, np, ts_ms);
+		print_family(o, &families[f], ps, np);
+	print_std_pause(o, ps, np);
 	for (j = 0; j < np; j++)
 		rdiag_ethstats_free(ps[j].s);
 	free(ps);
-	rdiag_counters_devices_free(ds);
 }
