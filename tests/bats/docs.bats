@@ -12,6 +12,14 @@ tools() {
 	done
 }
 
+# the tool's man page: section 1, or 8 for the daemon (rdmadiag_exporter)
+page() {
+	if [ -f "$ROOT/man/man8/$1.8" ]; then echo "$ROOT/man/man8/$1.8"; else echo "$ROOT/man/man1/$1.1"; fi
+}
+
+# a long option: node_exporter's style has dots (--web.listen-address, --collector.port)
+LONGOPT='--[a-z][a-z0-9.-]*[a-z0-9]'
+
 bin() {
 	if [ -x "$ROOT/tools/$1/$1" ]; then echo "$ROOT/tools/$1/$1"; else echo "$ROOT/tui/$1"; fi
 }
@@ -49,7 +57,7 @@ bin() {
 
 @test "every tool has a man page that renders without warnings" {
 	for t in $(tools); do
-		page="$ROOT/man/man1/$t.1"
+		page=$(page "$t")
 		[ -f "$page" ] || fail "no man page for $t"
 		run sh -c "LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l '$page' 2>&1 >/dev/null"
 		assert_output ""
@@ -58,12 +66,12 @@ bin() {
 
 @test "every long option in --help is in the man page and both completions" {
 	for t in $(tools); do
-		opts=$("$(bin "$t")" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u)
+		opts=$(help_opts "$t")
 		for o in $opts; do
 			esc=${o//-/\\-}
-			grep -qE -- "($o|${esc//\\/\\\\})" "$ROOT/man/man1/$t.1" ||
-				grep -qF -- "\\-\\-${o#--}" "$ROOT/man/man1/$t.1" ||
-				fail "$t: $o missing from man/man1/$t.1"
+			grep -qE -- "($o|${esc//\\/\\\\})" "$(page "$t")" ||
+				grep -qF -- "\\-\\-${o#--}" "$(page "$t")" ||
+				fail "$t: $o missing from $(page "$t")"
 			grep -qF -- "$o" "$ROOT/completions/bash/$t" || fail "$t: $o missing from bash completion"
 			grep -qF -- "$o" "$ROOT/completions/zsh/_$t" || fail "$t: $o missing from zsh completion"
 		done
@@ -71,14 +79,14 @@ bin() {
 }
 
 # the long options each source names, one per line, sorted
-help_opts() { "$(bin "$1")" --help | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u; }
+help_opts() { "$(bin "$1")" --help | grep -oE -- "$LONGOPT" | sort -u; }
 # the man page: the option lines (the line after .TP) of every section named ...OPTIONS
 man_opts() {
-	awk '/^\.SH /{ in_opts = /OPTIONS/ } in_opts' "$ROOT/man/man1/$1.1" | grep -A1 '^\.TP' |
-		grep -v '^\.TP' | grep -oE -- '\\-\\-[a-z][a-z0-9\\-]*[a-z0-9]' | tr -d '\\' | sort -u
+	awk '/^\.SH /{ in_opts = /OPTIONS/ } in_opts' "$(page "$1")" | grep -A1 '^\.TP' |
+		grep -v '^\.TP' | grep -oE -- '\\-\\-[a-z][a-z0-9.\\-]*[a-z0-9]' | tr -d '\\' | sort -u
 }
-bash_opts() { grep -oE -- '--[a-z][a-z0-9-]+' "$ROOT/completions/bash/$1" | sort -u; }
-zsh_opts() { grep -oE -- '--[a-z][a-z0-9-]+' "$ROOT/completions/zsh/_$1" | sort -u; }
+bash_opts() { grep -oE -- "$LONGOPT" "$ROOT/completions/bash/$1" | sort -u; }
+zsh_opts() { grep -oE -- "$LONGOPT" "$ROOT/completions/zsh/_$1" | sort -u; }
 
 @test "--help, the man page's OPTIONS and both completions name the same long options" {
 	local t src extra missing

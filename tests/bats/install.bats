@@ -59,7 +59,8 @@ setup_file() {
 	for t in "$DEST"/opt/rd/bin/*; do
 		[ -e "$t" ] || continue
 		b=$(basename "$t")
-		[ -f "$DEST/opt/rd/share/man/man1/$b.1" ] || fail "no man page for $b"
+		[ -f "$DEST/opt/rd/share/man/man1/$b.1" ] || [ -f "$DEST/opt/rd/share/man/man8/$b.8" ] ||
+			fail "no man page for $b"
 		[ -f "$DEST/opt/rd/share/bash-completion/completions/$b" ] || fail "no bash completion for $b"
 		[ -f "$DEST/opt/rd/share/zsh/site-functions/_$b" ] || fail "no zsh completion for $b"
 	done

@@ -1,0 +1,280 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# rdmadiag_exporter, the node agent (rdmadiag_exporter(8)): its HTTP endpoints, the
+# exposition checked by promtool and by prometheus_client's text and OpenMetrics parsers,
+# the concept families against the fixture's own counter files, collectors switched off
+# and failing, a device that goes and comes back without a restart, hostile clients, the
+# signals, and a real Prometheus (Debian's, started here) scraping it.
+load helper
+load wait
+
+PY=/usr/bin/python3
+FIXS="rxe mlx5 bnxt_re irdma efa hfi1"
+
+# start the agent in the background with ARGS on a free port of 127.0.0.1; sets AG_PID,
+# AG_URL and AG_LOG once the agent has logged that it listens
+start_agent() {
+	AG_LOG=$BATS_TEST_TMPDIR/agent.log
+	: > "$AG_LOG"
+	rdmadiag_exporter --web.listen-address=127.0.0.1:0 "$@" 2> "$AG_LOG" &
+	AG_PID=$!
+	wait_until 10 "the agent's 'listening on' line" grep -q 'listening on' "$AG_LOG"
+	AG_URL="http://$(sed -n 's/.*listening on //p' "$AG_LOG" | head -1)"
+}
+
+stop_agent() {
+	[ -n "${AG_PID:-}" ] || return 0
+	kill -TERM "$AG_PID" 2> /dev/null || :
+	wait "$AG_PID" || :
+	AG_PID=
+}
+
+teardown() {
+	stop_agent
+	[ -z "${PROM_PID:-}" ] || { kill "$PROM_PID" 2> /dev/null; wait "$PROM_PID" || :; }
+}
+
+get() { curl -sS --max-time 20 "$@"; }
+
+@test "endpoints: /healthz, the landing page, 404 for another path, 405 for POST, HEAD" {
+	start_agent --sysfs-root="$FIX/sysfs/rxe"
+	run get -w ' %{http_code}' "$AG_URL/healthz"
+	assert_output "ok
+ 200"
+	run get "$AG_URL/"
+	assert_output --partial '<a href="/metrics">'
+	assert_output --partial '<a href="/healthz">'
+	run get -o /dev/null -w '%{http_code}' "$AG_URL/nope"
+	assert_output 404
+	run get -o /dev/null -w '%{http_code}' -X POST -d x=1 "$AG_URL/metrics"
+	assert_output 405
+	run get -I "$AG_URL/metrics"
+	assert_output --partial 'HTTP/1.1 200'
+	assert_output --partial 'text/plain; version=0.0.4'
+}
+
+@test "/metrics: promtool check metrics finds nothing to lint, on every fixture" {
+	command -v promtool > /dev/null || skip "promtool missing"
+	for f in $FIXS; do
+		start_agent --sysfs-root="$FIX/sysfs/$f" --no-collector.resources
+		get "$AG_URL/metrics" > "$BATS_TEST_TMPDIR/$f.txt"
+		stop_agent
+		run promtool check metrics < "$BATS_TEST_TMPDIR/$f.txt"
+		[ "$status" -eq 0 ] && [ -z "$output" ] || fail "$f: $output"
+		grep -q '^rdma_port_info{' "$BATS_TEST_TMPDIR/$f.txt" || fail "$f: no rdma_port_info"
+	done
+}
+
+@test "/metrics: text and OpenMetrics parse with prometheus_client, same samples, # EOF" {
+	$PY -c 'import prometheus_client.openmetrics.parser' 2>/dev/null || skip "python3-prometheus-client missing"
+	start_agent --sysfs-root="$FIX/sysfs/mlx5" --no-collector.resources
+	get "$AG_URL/metrics" > "$BATS_TEST_TMPDIR/t.txt"
+	get -D "$BATS_TEST_TMPDIR/h" -H 'Accept: application/openmetrics-text; version=1.0.0' \
+		"$AG_URL/metrics" > "$BATS_TEST_TMPDIR/om.txt"
+	grep -qi '^content-type: application/openmetrics-text; version=1.0.0' "$BATS_TEST_TMPDIR/h"
+	[ "$(tail -1 "$BATS_TEST_TMPDIR/om.txt")" = "# EOF" ]
+	grep -q '^# UNIT rdma_tx_bytes bytes$' "$BATS_TEST_TMPDIR/om.txt"
+	grep -q '^# TYPE rdma_port info$' "$BATS_TEST_TMPDIR/om.txt"
+	run $PY - "$BATS_TEST_TMPDIR/t.txt" "$BATS_TEST_TMPDIR/om.txt" <<'PYEOF'
+import sys
+from prometheus_client.parser import text_string_to_metric_families as tx
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as om
+def samples(fams):
+    return sorted((s.name, tuple(sorted(s.labels.items())), s.value)
+                  for f in fams for s in f.samples if not s.name.startswith('rdma_scrape_'))
+a = samples(tx(open(sys.argv[1]).read()))
+b = samples(om(open(sys.argv[2]).read()))
+print(len(a), len(b), a == b)
+PYEOF
+	assert_success
+	assert_output --regexp '^[0-9]+ [0-9]+ True$'
+}
+
+# the value of sample NAME{device="D",port="P"} in an exposition file
+sample() { sed -n "s/^$2{device=\"$3\",port=\"$4\"} //p" "$1"; }
+
+@test "concepts: each family equals the fixture's own counter files, one origin, no double count" {
+	local t=$BATS_TEST_TMPDIR/m.txt s=$FIX/sysfs
+	start_agent --sysfs-root="$s/mlx5" --no-collector.resources
+	get "$AG_URL/metrics" > "$t"
+	# the PMA's data counter in 4-octet words, x4: the PMA wins over any driver counter
+	[ "$(sample "$t" rdma_tx_bytes_total mlx5_0 1)" = \
+	  "$(( $(cat "$s/mlx5/sys/class/infiniband/mlx5_0/ports/1/counters/port_xmit_data") * 4 ))" ]
+	[ "$(sample "$t" rdma_rnr_nak_received_total mlx5_0 1)" = \
+	  "$(cat "$s/mlx5/sys/class/infiniband/mlx5_0/ports/1/hw_counters/rnr_nak_retry_err")" ]
+	# two counters of one concept on one port are added: req_ + resp_cqe_error
+	[ "$(sample "$t" rdma_cqe_error_total mlx5_0 1)" = \
+	  "$(( $(cat "$s/mlx5/sys/class/infiniband/mlx5_0/ports/1/hw_counters/req_cqe_error") +
+	       $(cat "$s/mlx5/sys/class/infiniband/mlx5_0/ports/1/hw_counters/resp_cqe_error") ))" ]
+	stop_agent
+	start_agent --sysfs-root="$s/rxe" --no-collector.resources
+	get "$AG_URL/metrics" > "$t"
+	[ "$(sample "$t" rdma_rx_packets_total rxe0 1)" = \
+	  "$(cat "$s/rxe/sys/class/infiniband/rxe0/ports/1/hw_counters/rcvd_pkts")" ]
+	# a concept rxe has no counter of is absent, never 0
+	! grep -q '^rdma_cnp_sent_total{' "$t"
+	# one sample per (family, device, port): no concept family is written twice
+	[ -z "$(grep -o '^rdma_[a-z0-9_]*_total{device="[^"]*",port="[^"]*"}' "$t" | sort | uniq -d)" ]
+}
+
+@test "concepts: no concept family shares a name with a raw counter family, on any fixture" {
+	for f in $FIXS; do
+		start_agent --sysfs-root="$FIX/sysfs/$f" --no-collector.resources --no-collector.concepts
+		get "$AG_URL/metrics" | sed -n 's/^# TYPE \([^ ]*\) .*/\1/p' | sort > "$BATS_TEST_TMPDIR/raw"
+		stop_agent
+		start_agent --sysfs-root="$FIX/sysfs/$f" --no-collector.resources --no-collector.counters \
+			--no-collector.port --no-collector.eth --no-collector.fabric
+		get "$AG_URL/metrics" | sed -n 's/^# TYPE \([^ ]*\) counter/\1/p' | sort > "$BATS_TEST_TMPDIR/con"
+		stop_agent
+		[ -s "$BATS_TEST_TMPDIR/con" ] || fail "$f: no concept family"
+		run comm -12 "$BATS_TEST_TMPDIR/raw" "$BATS_TEST_TMPDIR/con"
+		assert_output ""
+	done
+}
+
+@test "collectors: switched off they are gone; one that fails says 0 and the rest still report" {
+	start_agent --sysfs-root="$FIX/sysfs/rxe" --no-collector.counters --no-collector.concepts
+	run get "$AG_URL/metrics"
+	refute_output --partial 'rdma_port_sent_pkts_total'
+	refute_output --partial 'collector="counters"'
+	assert_line 'rdma_scrape_collector_success{collector="port"} 1'
+	# a fixture tree has no netlink: the resources collector cannot read, and says so
+	assert_line 'rdma_scrape_collector_success{collector="resources"} 0'
+	assert_line --regexp '^rdma_port_state_id\{device="rxe0",port="1"\} [0-9]+$'
+	assert_line --regexp '^rdma_build_info\{version="[0-9.]+"\} 1$'
+	grep -q 'warn: collector resources failed: ' "$AG_LOG"
+	stop_agent
+	start_agent --sysfs-root="$FIX/sysfs/rxe" --no-collector.port --collector.port
+	run get "$AG_URL/metrics"
+	assert_line 'rdma_scrape_collector_success{collector="port"} 1'
+}
+
+@test "a device deleted and added again: gone from the next scrape, back after, no restart" {
+	local root=$BATS_TEST_TMPDIR/sys
+	cp -a "$FIX/sysfs/rxe" "$root"
+	start_agent --sysfs-root="$root" --no-collector.resources
+	run get "$AG_URL/metrics"
+	assert_line --partial 'rdma_port_info{device="rxe1",port="1"'
+	mv "$root/sys/class/infiniband/rxe1" "$BATS_TEST_TMPDIR/rxe1.away"
+	run get "$AG_URL/metrics"
+	refute_output --partial 'device="rxe1"'
+	assert_line --partial 'rdma_port_info{device="rxe0",port="1"'
+	mv "$BATS_TEST_TMPDIR/rxe1.away" "$root/sys/class/infiniband/rxe1"
+	run get "$AG_URL/metrics"
+	assert_line --partial 'rdma_port_info{device="rxe1",port="1"'
+	kill -0 "$AG_PID"
+}
+
+@test "hostile clients: a slow request is dropped, huge headers refused, garbage refused, service goes on" {
+	start_agent --sysfs-root="$FIX/sysfs/rxe" --web.timeout=1 --no-collector.resources
+	local hp=${AG_URL#http://}
+	run $PY - "${hp%:*}" "${hp##*:}" <<'PYEOF'
+import socket, sys, time
+host, port = sys.argv[1], int(sys.argv[2])
+def conn():
+    s = socket.create_connection((host, port), timeout=15)
+    return s
+def drain(s):
+    data = b''
+    while True:
+        try:
+            b = s.recv(65536)
+        except (ConnectionResetError, socket.timeout):
+            break
+        if not b:
+            break
+        data += b
+    return data
+# slowloris: half a request line, then nothing; the server closes it after --web.timeout
+s = conn(); s.sendall(b'GET /metrics HTTP/1.1\r\nHost: x\r\n')
+t0 = time.monotonic(); d = drain(s); held = time.monotonic() - t0
+print('slow closed', held < 14)
+# a header of 100 KiB
+s = conn(); s.sendall(b'GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: ' + b'a' * 100000 + b'\r\n\r\n')
+d = drain(s)
+print('huge', d.split(b'\r\n', 1)[0].split(b' ')[1:2] in ([b'431'], [b'413'], [b'400']) or d == b'')
+# garbage
+s = conn(); s.sendall(b'\x00\x01garbage\r\n\r\n'); d = drain(s)
+print('garbage', not d.startswith(b'HTTP/1.1 200'))
+# 200 connections opened at once, then dropped
+socks = [conn() for _ in range(200)]
+for x in socks: x.close()
+PYEOF
+	assert_success
+	assert_line 'slow closed True'
+	assert_line 'huge True'
+	assert_line 'garbage True'
+	run get -w ' %{http_code}' "$AG_URL/healthz"
+	assert_output "ok
+ 200"
+	run get "$AG_URL/metrics"
+	assert_line --partial 'rdma_port_info{device="rxe0"'
+}
+
+@test "signals: SIGHUP is logged and it serves on; SIGTERM exits 0 with one line" {
+	start_agent --sysfs-root="$FIX/sysfs/rxe"
+	kill -HUP "$AG_PID"
+	wait_until 10 "the SIGHUP log line" grep -q 'SIGHUP' "$AG_LOG"
+	run get "$AG_URL/healthz"
+	assert_output ok
+	kill -TERM "$AG_PID"
+	local rc=0
+	wait "$AG_PID" || rc=$?
+	AG_PID=
+	[ "$rc" -eq 0 ] || fail "exit status $rc after SIGTERM"
+	grep -q 'info: Terminated: stopping' "$AG_LOG"
+}
+
+@test "usage: a bad option or value is exit 2 and one line; an address in use is exit 1" {
+	run --separate-stderr rdmadiag_exporter --web.max-requests=0
+	[ "$status" -eq 2 ]
+	assert_equal "${stderr_lines[0]}" "rdmadiag_exporter: invalid --web.max-requests '0': want a whole number 1..1024"
+	run --separate-stderr rdmadiag_exporter --log.level=loud
+	[ "$status" -eq 2 ]
+	run --separate-stderr rdmadiag_exporter --web.listen-address=nocolon
+	[ "$status" -eq 1 ]
+	assert_equal "$stderr" "rdmadiag_exporter: invalid listen address 'nocolon': want HOST:PORT or :PORT"
+	start_agent --sysfs-root="$FIX/sysfs/rxe"
+	run --separate-stderr rdmadiag_exporter --web.listen-address="${AG_URL#http://}"
+	[ "$status" -eq 1 ]
+	assert_equal "$stderr" "rdmadiag_exporter: cannot listen on ${AG_URL#http://}: Address already in use"
+}
+
+@test "IPv6: [::1]:0 serves /healthz" {
+	$PY -c 'import socket; s=socket.socket(socket.AF_INET6); s.bind(("::1",0))' 2>/dev/null ||
+		skip "no IPv6 loopback here"
+	AG_LOG=$BATS_TEST_TMPDIR/agent6.log
+	rdmadiag_exporter --web.listen-address='[::1]:0' --sysfs-root="$FIX/sysfs/rxe" 2> "$AG_LOG" &
+	AG_PID=$!
+	wait_until 10 "the agent's 'listening on' line" grep -q 'listening on \[::1\]:' "$AG_LOG"
+	run get "http://$(sed -n 's/.*listening on //p' "$AG_LOG")/healthz"
+	assert_output ok
+}
+
+@test "a real Prometheus scrapes it (OpenMetrics) and its query equals the fixture's counter" {
+	command -v prometheus > /dev/null || skip "prometheus missing"
+	start_agent --sysfs-root="$FIX/sysfs/mlx5" --no-collector.resources
+	local d=$BATS_TEST_TMPDIR/prom ppid port
+	mkdir -p "$d"
+	port=$($PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+	cat > "$d/prometheus.yml" <<YML
+global: { scrape_interval: 1s, evaluation_interval: 1s }
+scrape_configs:
+  - job_name: rdma
+    static_configs: [ { targets: ['${AG_URL#http://}'] } ]
+YML
+	prometheus --config.file="$d/prometheus.yml" --storage.tsdb.path="$d/data" \
+		--web.listen-address="127.0.0.1:$port" > "$d/log" 2>&1 &
+	PROM_PID=$!
+	q() { curl -sS --max-time 5 "http://127.0.0.1:$port/api/v1/query" --data-urlencode "query=$1"; }
+	up1() { q 'up{job="rdma"}' 2>/dev/null | grep -q '"value":\[[0-9.]*,"1"\]'; }
+	wait_until 60 "Prometheus to scrape the agent (up == 1)" up1
+	run q 'rdma_rnr_nak_received_total{device="mlx5_0",port="1"}'
+	local want
+	want=$(cat "$FIX/sysfs/mlx5/sys/class/infiniband/mlx5_0/ports/1/hw_counters/rnr_nak_retry_err")
+	assert_output --regexp "\"value\":\[[0-9.]+,\"$want\"\]"
+	run q 'rdma_port_info{device="mlx5_0"}'
+	assert_output --partial '"driver":"mlx5"'
+	run q 'scrape_samples_scraped{job="rdma"} > 100'
+	assert_output --partial '"value"'
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* rdmadiag_exporter: the node agent's shared state (rdmadiag_exporter(8)).  main.c reads the
+ * options and runs the signal loop, listen.c opens the listening socket, http.c answers
+ * requests through libmicrohttpd, scrape.c runs the collectors, openmetrics.c turns the text
+ * exposition into OpenMetrics, log.c writes the log lines. */
+#ifndef RDIAG_AGENT_H
+#define RDIAG_AGENT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define AGENT_DEFAULT_PORT 14791
+
+enum agent_collector {
+	COL_PORT,
+	COL_COUNTERS,
+	COL_CONCEPTS,
+	COL_ETH,
+	COL_FABRIC,
+	COL_RESOURCES,
+	COL_N,
+};
+
+struct agent_cfg {
+	bool enabled[COL_N];
+	unsigned int max_requests;	/* scrapes served at once */
+	double scrape_timeout_s;	/* per-scrape deadline */
+	unsigned int conn_timeout_s;	/* an idle or slow client is dropped after this */
+	unsigned int max_conns;		/* connections held at once */
+};
+
+/* the collectors' names, in exposition order */
+const char *agent_collector_name(enum agent_collector c);
+/* a name -> the collector, or -1 */
+int agent_collector_find(const char *name);
+
+/* one scrape: the text exposition 0.0.4 of every enabled collector into a malloc'ed buffer
+ * (*out, *len; the caller frees); 0 or -ENOMEM */
+int agent_scrape(const struct agent_cfg *cfg, char **out, size_t *len);
+
+/* text exposition 0.0.4 -> OpenMetrics 1.0 (TYPE/HELP on the family names, counters without
+ * _total there, info metrics, # UNIT, # EOF): a malloc'ed buffer, or NULL */
+char *agent_openmetrics(const char *text, size_t len, size_t *out_len);
+
+/* the listening socket for ADDR ("[::]:14791", ":14791", "127.0.0.1:9000", "host:port"):
+ * a bound, listening fd, or -1 with why in err */
+int agent_listen(const char *addr, char *err, size_t errlen);
+/* "ADDR:PORT" the fd listens on */
+void agent_sockname(int fd, char *buf, size_t len);
+
+/* the HTTP server on the listening fd: 0, or -1 with why in err */
+int agent_http_start(int fd, const struct agent_cfg *cfg, char *err, size_t errlen);
+void agent_http_stop(void);
+
+enum agent_log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };
+extern enum agent_log_level agent_log_level;
+void agent_log(enum agent_log_level lv, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif
