@@ -1,0 +1,140 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# The Prometheus rules of contrib/prometheus: promtool accepts the rule file without a word
+# and passes its unit tests (tests/prom/rdmadiag-rules.test.yml), every alert has a firing
+# and a quiet test case, a severity and the annotations summary, description and runbook
+# (the rdmadiag command to run next), and the rules name no rdma_ family that
+# contrib/prometheus/families.txt, the list the agent's own tests hold its output to, lacks.
+load helper
+
+RULES=$ROOT/contrib/prometheus/rdmadiag-rules.yml
+RTEST=$ROOT/tests/prom/rdmadiag-rules.test.yml
+FAMILIES=$ROOT/contrib/prometheus/families.txt
+PY=/usr/bin/python3
+
+setup() { command -v promtool > /dev/null || skip "promtool missing (Debian: prometheus)"; }
+need_yaml() { $PY -c 'import yaml' 2> /dev/null || skip "python3-yaml missing"; }
+
+# the rdma_ metric names FILE... use, one per line, sorted (YAML comments left out: they name
+# families to come)
+families_of() { grep -hv '^[[:space:]]*#' "$@" | grep -oE '\brdma_[a-z0-9_]+' | sort -u; }
+# those of them families.txt lacks
+families_unknown() { comm -23 <(families_of "$@") "$FAMILIES"; }
+
+@test "promtool check rules: the rule file is valid, with no warning" {
+	run --separate-stderr promtool check rules "$RULES"
+	assert_success
+	assert_output --regexp "^Checking $RULES
+  SUCCESS: [0-9]+ rules found
+?$"
+	[ -z "$stderr" ] || fail "promtool said on stderr: $stderr"
+}
+
+@test "promtool test rules: every unit test of the rules passes" {
+	run promtool test rules "$RTEST"
+	assert_success
+	assert_output --partial "SUCCESS"
+	refute_output --partial "FAILED"
+}
+
+@test "every alert has a firing test case (labels and annotations) and a quiet one" {
+	need_yaml
+	run "$PY" - "$RULES" "$RTEST" <<-'EOF'
+	import sys, yaml
+	rules = yaml.safe_load(open(sys.argv[1]))
+	tests = yaml.safe_load(open(sys.argv[2]))
+	alerts = [r["alert"] for g in rules["groups"] for r in g["rules"] if "alert" in r]
+	assert alerts, "no alert in the rule file"
+	fire, quiet, bad = set(), set(), []
+	for t in tests["tests"]:
+	    for c in t.get("alert_rule_test", []):
+	        exp = c.get("exp_alerts") or []
+	        if not exp:
+	            quiet.add(c["alertname"])
+	        for e in exp:
+	            if not e.get("exp_labels") or not e.get("exp_annotations"):
+	                bad.append(c["alertname"])
+	            else:
+	                fire.add(c["alertname"])
+	for a in alerts:
+	    if a not in fire:
+	        print("%s: no firing test case with exp_labels and exp_annotations" % a)
+	    if a not in quiet:
+	        print("%s: no test case where it does not fire (exp_alerts: [])" % a)
+	for a in sorted(set(bad)):
+	    print("%s: an expected alert without exp_labels or exp_annotations" % a)
+	for a in sorted((fire | quiet) - set(alerts)):
+	    print("%s: tested, but no such alert in the rule file" % a)
+	EOF
+	assert_success
+	assert_output ""
+}
+
+@test "every alert has a severity, a summary, a description and an rdmadiag runbook line" {
+	need_yaml
+	run "$PY" - "$RULES" <<-'EOF'
+	import re, sys, yaml
+	tools = r"\b(rdmastat|rdmadoctor|rdmatrace|rdmatop|rdmacheck|rdmadump)\b"
+	for g in yaml.safe_load(open(sys.argv[1]))["groups"]:
+	    for r in g["rules"]:
+	        if "alert" not in r:
+	            continue
+	        a, ann = r["alert"], r.get("annotations", {})
+	        if r.get("labels", {}).get("severity") not in ("warning", "critical"):
+	            print("%s: severity is not warning or critical" % a)
+	        for k in ("summary", "description", "runbook"):
+	            if not str(ann.get(k, "")).strip():
+	                print("%s: no %s annotation" % (a, k))
+	        if "\n" in ann.get("runbook", ""):
+	            print("%s: the runbook is more than one line" % a)
+	        if not re.search(tools, ann.get("runbook", "")):
+	            print("%s: the runbook names no rdmadiag command" % a)
+	EOF
+	assert_success
+	assert_output ""
+}
+
+@test "the runbooks' rdmadiag commands and options are the tools' own (their man pages)" {
+	need_yaml
+	run "$PY" - "$RULES" "$ROOT/man/man1" <<-'EOF'
+	import re, sys, yaml
+	# each tool's commands, as its man page's SYNOPSIS has them
+	commands = {"rdmastat": {"devices", "qp", "cm", "fabric", "explain"},
+	            "rdmadoctor": {"connect", "listen", "local", "explain", "env", "compare"},
+	            "rdmatrace": {"record", "dump"}}
+	for g in yaml.safe_load(open(sys.argv[1]))["groups"]:
+	    for r in g["rules"]:
+	        # the runbook without its template actions: the words a user types
+	        rb = re.sub(r"{{.*?}}", " ", r.get("annotations", {}).get("runbook", "")).split()
+	        for t, tool in enumerate(rb):
+	            if tool not in commands:
+	                continue
+	            page = open("%s/%s.1" % (sys.argv[2], tool)).read()
+	            for i, w in enumerate(rb[t + 1:]):
+	                if w.startswith("-"):
+	                    o = w.rstrip(",;")
+	                    if not re.search(re.escape(o.replace("-", "\\-")) + r"(?![a-z0-9\\])", page):
+	                        print("%s: %s has no option %s" % (r["alert"], tool, o))
+	                elif i == 0 and re.fullmatch(r"[a-z]+", w):
+	                    if w not in commands[tool]:
+	                        print("%s: %s has no command %s" % (r["alert"], tool, w))
+	                elif not re.fullmatch(r"[0-9.]+", w):
+	                    break   # the operands and the prose after them
+	EOF
+	assert_success
+	assert_output ""
+}
+
+@test "contrib/prometheus/families.txt: sorted, unique rdma_ names" {
+	run grep -cvE '^rdma_[a-z0-9_]+$' "$FAMILIES"
+	assert_output 0
+	sort -u "$FAMILIES" | diff - "$FAMILIES" || fail "families.txt is not sorted and unique"
+}
+
+@test "the rules name only rdma_ families of families.txt" {
+	run families_unknown "$RULES"
+	assert_output ""
+	# and the list holds no family they do not use
+	run comm -23 "$FAMILIES" <(families_of "$RULES")
+	assert_output ""
+}
