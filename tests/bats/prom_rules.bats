@@ -5,11 +5,15 @@
 # and a quiet test case, a severity and the annotations summary, description and runbook
 # (the rdmadiag command to run next), and the rules name no rdma_ family that
 # contrib/prometheus/families.txt, the list the agent's own tests hold its output to, lacks.
+# The Grafana dashboard of contrib/grafana: mk-dashboard.py's output, its uid, schema and
+# variables, panels that do not overlap, every query on the datasource variable and filtered
+# on $job $instance $device $port, every expression parsed by promtool, and the same families.
 load helper
 
 RULES=$ROOT/contrib/prometheus/rdmadiag-rules.yml
 RTEST=$ROOT/tests/prom/rdmadiag-rules.test.yml
 FAMILIES=$ROOT/contrib/prometheus/families.txt
+DASH=$ROOT/contrib/grafana/rdmadiag-dashboard.json
 PY=/usr/bin/python3
 
 setup() { command -v promtool > /dev/null || skip "promtool missing (Debian: prometheus)"; }
@@ -113,7 +117,8 @@ families_unknown() { comm -23 <(families_of "$@") "$FAMILIES"; }
 	            for i, w in enumerate(rb[t + 1:]):
 	                if w.startswith("-"):
 	                    o = w.rstrip(",;")
-	                    if not re.search(re.escape(o.replace("-", "\\-")) + r"(?![a-z0-9\\])", page):
+	                    man = re.escape(o.replace("-", "\\-"))   # -i is \-i in troff
+	                    if not re.search(man + r"(?![a-z0-9\\])", page):
 	                        print("%s: %s has no option %s" % (r["alert"], tool, o))
 	                elif i == 0 and re.fullmatch(r"[a-z]+", w):
 	                    if w not in commands[tool]:
@@ -134,7 +139,106 @@ families_unknown() { comm -23 <(families_of "$@") "$FAMILIES"; }
 @test "the rules name only rdma_ families of families.txt" {
 	run families_unknown "$RULES"
 	assert_output ""
-	# and the list holds no family they do not use
-	run comm -23 "$FAMILIES" <(families_of "$RULES")
+	# and the list holds no family the rules and the dashboard do not use
+	run comm -23 "$FAMILIES" <(families_of "$RULES" "$DASH")
 	assert_output ""
+}
+
+# ---- the Grafana dashboard ----------------------------------------------------------------
+
+@test "the dashboard is mk-dashboard.py's output" {
+	run "$PY" "$ROOT/contrib/grafana/mk-dashboard.py"
+	assert_success
+	[ "$output" = "$(cat "$DASH")" ] ||
+		fail "rdmadiag-dashboard.json is not mk-dashboard.py's output: regenerate it"
+}
+
+@test "the dashboard: valid JSON, its stable uid and title, schemaVersion 37 or later" {
+	run jq -r '[.uid, .title, (.schemaVersion >= 37)] | @tsv' "$DASH"
+	assert_success
+	assert_output "$(printf 'rdmadiag-roce-health\trdmadiag: RoCE health\ttrue')"
+}
+
+@test "the dashboard's variables: a Prometheus datasource, then job, instance, device, port" {
+	run jq -r '.templating.list[] |
+		[.name, .type, (.query | if type == "object" then .query else . end)] | @tsv' "$DASH"
+	assert_success
+	local j='job=~"$job"' i='instance=~"$instance"' d='device=~"$device"'
+	assert_output "datasource	datasource	prometheus
+job	query	label_values(rdma_port_info, job)
+instance	query	label_values(rdma_port_info{$j}, instance)
+device	query	label_values(rdma_port_info{$j, $i}, device)
+port	query	label_values(rdma_port_info{$j, $i, $d}, port)"
+	# the query variables read the chosen datasource
+	run jq -r '.templating.list[] | select(.type == "query") | .datasource.uid' "$DASH"
+	assert_output "$(printf '${datasource}\n%.0s' 1 2 3 4)"
+}
+
+@test "the dashboard's panels: unique ids, inside 24 columns, no two overlap" {
+	run jq -r '[.panels[].id] | (length == (unique | length))' "$DASH"
+	assert_output true
+	run jq -r '.panels[] | select(.gridPos.x < 0 or .gridPos.w < 1 or .gridPos.h < 1 or
+		.gridPos.x + .gridPos.w > 24) | .title' "$DASH"
+	assert_output ""
+	run jq -r '[.panels[] | {t: .title, g: .gridPos}] | . as $p |
+		range(length) as $i | range($i + 1; length) as $j | $p[$i] as $a | $p[$j] as $b |
+		select($a.g.x < $b.g.x + $b.g.w and $b.g.x < $a.g.x + $a.g.w and
+		       $a.g.y < $b.g.y + $b.g.h and $b.g.y < $a.g.y + $a.g.h) |
+		"\($a.t) overlaps \($b.t)"' "$DASH"
+	assert_output ""
+	run jq '[.panels[] | select(.type | IN("timeseries", "stat", "state-timeline") | not)] |
+		length' "$DASH"
+	assert_output 0
+}
+
+@test "the dashboard: every panel and every target reads the datasource variable" {
+	run jq -r '.panels[] | select(.datasource.uid != "${datasource}") | .title' "$DASH"
+	assert_output ""
+	run jq -r '.panels[] | .title as $t | .targets[] |
+		select(.datasource.uid != "${datasource}" or .datasource.type != "prometheus") |
+		$t' "$DASH"
+	assert_output ""
+	run jq '[.panels[] | select((.targets // []) | length == 0)] | length' "$DASH"
+	assert_output 0
+}
+
+@test "the dashboard: every metric selector filters on job, instance, device and port" {
+	local expr sel n
+	while IFS= read -r expr; do
+		# every metric name in it has a selector
+		n=$(grep -oE 'rdma[_:][a-z0-9_:]+' <<< "$expr" | wc -l)
+		[ "$n" -gt 0 ] || fail "no rdma metric in: $expr"
+		[ "$(grep -oE 'rdma[_:][a-z0-9_:]+\{' <<< "$expr" | wc -l)" = "$n" ] ||
+			fail "a metric without a selector in: $expr"
+		while IFS= read -r sel; do
+			for v in job instance device port; do
+				# the device-level families have no port label
+				[ $v = port ] && [[ $sel =~ ^rdma_(qps|device_max_qp)\{ ]] && continue
+				[[ $sel == *"$v=~\"\$$v\""* ]] || fail "$sel does not filter on \$$v"
+			done
+		done < <(grep -oE 'rdma[_:][a-z0-9_:]+\{[^}]*\}' <<< "$expr")
+	done < <(jq -r '.panels[].targets[].expr' "$DASH")
+}
+
+@test "the dashboard: every expression parses (promtool, as a recording rule)" {
+	local r=$BATS_TEST_TMPDIR/dash-rules.json
+	# JSON is YAML: one recording rule per expression, Grafana's interval macros made durations
+	jq '{groups: [{name: "dashboard", rules: [[.panels[].targets[].expr] | to_entries[] |
+		{record: "dashboard:expr_\(.key)",
+		 expr: (.value | gsub("\\$__rate_interval|\\$__interval"; "5m") |
+		        gsub("\\$__range"; "1h"))}]}]}' "$DASH" > "$r"
+	[ "$(jq '.groups[0].rules | length' "$r")" -gt 10 ]
+	run --separate-stderr promtool check rules "$r"
+	assert_success
+	assert_output --regexp "SUCCESS: [0-9]+ rules found"
+	[ -z "$stderr" ] || fail "promtool: $stderr"
+}
+
+@test "the dashboard names only families of families.txt, and recorded series the rules record" {
+	run families_unknown "$DASH"
+	assert_output ""
+	local rec
+	for rec in $(grep -oE 'rdma:[a-z0-9_:]+' "$DASH" | sort -u); do
+		grep -qE "^ *- record: $rec\$" "$RULES" || fail "$rec is not recorded by $RULES"
+	done
 }
