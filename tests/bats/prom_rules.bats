@@ -8,6 +8,7 @@
 # The Grafana dashboard of contrib/grafana: mk-dashboard.py's output, its uid, schema and
 # variables, panels that do not overlap, every query on the datasource variable and filtered
 # on $job $instance $device $port, every expression parsed by promtool, and the same families.
+# And both on rdmastat --prom's real exposition of the fixture trees.
 load helper
 
 RULES=$ROOT/contrib/prometheus/rdmadiag-rules.yml
@@ -240,5 +241,63 @@ port	query	label_values(rdma_port_info{$j, $i, $d}, port)"
 	local rec
 	for rec in $(grep -oE 'rdma:[a-z0-9_:]+' "$DASH" | sort -u); do
 		grep -qE "^ *- record: $rec\$" "$RULES" || fail "$rec is not recorded by $RULES"
+	done
+}
+
+# ---- on rdmastat --prom's own exposition --------------------------------------------------
+
+# the samples of exposition FILE of the families in families.txt as promtool input series of
+# a target (job textfile), each its value for 10 minutes
+as_series() {
+	grep -E "^($(paste -sd '|' "$FAMILIES"))\{" "$1" | while read -r name value; do
+		# name{a="x",...}: add the target's labels
+		printf "      - series: '%s,job=\"textfile\",instance=\"host1:9100\"}'\n" "${name%\}}"
+		printf "        values: '%sx10'\n" "$value"
+	done
+}
+
+@test "the rules on rdmastat --prom's exposition: RdmaPortDown for a DOWN port, not an ACTIVE one" {
+	local t=$BATS_TEST_TMPDIR
+	RDMADIAG_SYSFS_ROOT=$FIX/sysfs/broken rdmastat --prom > "$t/broken.prom"
+	RDMADIAG_SYSFS_ROOT=$FIX/sysfs/mlx5 rdmastat --prom > "$t/mlx5.prom"
+	grep -qx 'rdma_port_state_id{device="mlx5_1",port="1"} 1' "$t/broken.prom"
+	grep -qx 'rdma_port_state_id{device="mlx5_0",port="1"} 4' "$t/mlx5.prom"
+	{
+		printf 'rule_files:\n  - %s\nevaluation_interval: 1m\ntests:\n' "$RULES"
+		printf '  - interval: 1m\n    input_series:\n'
+		as_series "$t/broken.prom"
+		printf '    alert_rule_test:\n      - eval_time: 5m\n        alertname: RdmaPortDown\n'
+		printf '        exp_alerts:\n          - exp_labels:\n'
+		printf '              %s\n' severity:\ critical job:\ textfile \
+			instance:\ host1:9100 device:\ mlx5_1 'port: "1"'
+		# (promtool compares the annotations too; the fallback without rdma_port_info's
+		# netdev, which rdmastat does not export)
+		printf '            exp_annotations:\n'
+		printf '              %s\n' \
+			'summary: "RDMA port mlx5_1/1 on host1:9100 is not ACTIVE"' \
+			'description: "Port 1 of mlx5_1 (netdev unknown) on host1:9100 has been in IB port state 1 (1 DOWN, 2 INIT, 3 ARMED; 4 is ACTIVE) for 2 minutes: no RDMA traffic can use it."' \
+			'runbook: "On host1:9100: rdmastat devices mlx5_1 (state, physical state, netdev, GIDs), then rdmadoctor local"'
+		printf '  - interval: 1m\n    input_series:\n'
+		as_series "$t/mlx5.prom"
+		printf '    alert_rule_test:\n      - eval_time: 5m\n        alertname: RdmaPortDown\n'
+		printf '        exp_alerts: []\n'
+	} > "$t/test.yml"
+	run promtool test rules "$t/test.yml"
+	assert_success
+	assert_output --partial SUCCESS
+}
+
+@test "rdmastat --prom's per-priority families carry the labels the dashboard sums by" {
+	RDMADIAG_SYSFS_ROOT=$FIX/fabric/ofed RDMADIAG_ETHTOOL_REPLAY=$FIX/fabric/eth-prio3.txt \
+		rdmastat --prom > "$BATS_TEST_TMPDIR/eth.prom"
+	local f n l
+	for f in rdma_eth_priority_bytes_total rdma_eth_priority_pause_frames_total; do
+		grep -qx "$f" "$FAMILIES" || fail "$f is not in families.txt"
+		n=$(grep -c "^$f{" "$BATS_TEST_TMPDIR/eth.prom")
+		[ "$n" -gt 0 ] || fail "rdmastat --prom has no $f"
+		for l in device port priority direction; do
+			[ "$(grep -cE "^$f\{(.*,)?$l=\"" "$BATS_TEST_TMPDIR/eth.prom")" = "$n" ] ||
+				fail "a sample of $f without label $l"
+		done
 	done
 }
