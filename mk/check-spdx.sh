@@ -14,9 +14,11 @@
 #                    (tests/vm/run, tests/bench/run, .ci/run), completions/bash/*,
 #                    completions/zsh/* (after their #compdef line)
 #   make             GNUmakefile Makefile Kbuild *.mk
+#   YAML             *.yml *.yaml (contrib/prometheus's rules, tests/prom's promtool tests)
 # Not checked: documentation (*.md, README, man pages, COPYING, NEWS), data and settings
 # (tests/fuzz/corpus-*/, tests/fixtures/ but for its *.c *.h *.sh *.py programs, *.json,
-# *.tsv, mk/lsan.supp, .gitignore, .editorconfig) and generated files (lib/counters/
+# *.tsv, *.txt, mk/lsan.supp, .gitignore, .editorconfig: JSON has no comment, so
+# contrib/grafana's dashboard has no line) and generated files (lib/counters/
 # catalog_index.c).  Files under tests/vm/dcbdev/, a Linux kernel module, say GPL-2.0
 # instead (as the kernel's own modules do).
 #
@@ -62,8 +64,9 @@ sources() {
 		tests/fixtures/*.c | tests/fixtures/*.h | tests/fixtures/*.sh | tests/fixtures/*.py)
 			echo "$f"; continue ;;
 		tests/fixtures/*) continue ;;
-		*.c | *.h | *.sh | *.bash | *.bats | *.py | *.mk | lib/librdmadiag.map | \
-		GNUmakefile | */Makefile | Makefile | */Kbuild | completions/bash/* | completions/zsh/*)
+		*.c | *.h | *.sh | *.bash | *.bats | *.py | *.mk | *.yml | *.yaml | \
+		lib/librdmadiag.map | GNUmakefile | */Makefile | Makefile | */Kbuild | \
+		completions/bash/* | completions/zsh/*)
 			echo "$f"; continue ;;
 		*.md | *.json | *.jsonl | *.tsv | *.txt | *.supp | */README | README | COPYING | NEWS | \
 		man/*) continue ;;

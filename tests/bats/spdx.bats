@@ -103,6 +103,28 @@ echo mit" ]
 ok 1 - every source file (9) carries $LINE"
 }
 
+@test "a YAML file is a source (a # line, as --add writes it); a JSON file is data" {
+	mini_tree
+	cd "$S"
+	mkdir -p contrib
+	printf 'groups: []\n' > contrib/rules.yml
+	printf 'tests: []\n' > contrib/t.yaml
+	printf '{"uid": "x"}\n' > contrib/d.json
+	git add -A
+	run --separate-stderr mk/check-spdx.sh "$S/spdx.tap"
+	assert_failure 1
+	assert_output "spdx: 9 of 12 source files lack the licence line"
+	run grep -c -e '^# contrib/rules.yml: no SPDX line$' -e '^# contrib/t.yaml: no SPDX line$' \
+		"$S/spdx.tap"
+	assert_output 2
+	run grep -c 'd\.json' "$S/spdx.tap"
+	assert_output 0
+	mk/check-spdx.sh --add > /dev/null 2>&1 || :
+	[ "$(cat contrib/rules.yml)" = "# $LINE
+groups: []" ]
+	[ "$(cat contrib/d.json)" = '{"uid": "x"}' ]
+}
+
 @test "without git (an unpacked tarball) every file is looked at, less the build's outputs" {
 	mini_tree
 	rm -rf "$S/.git" "$S/scripts/mit.sh"
