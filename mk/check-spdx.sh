@@ -14,6 +14,7 @@
 #                    (tests/vm/run, tests/bench/run, .ci/run), completions/bash/*,
 #                    completions/zsh/* (after their #compdef line)
 #   make             GNUmakefile Makefile Kbuild *.mk
+#   systemd          contrib/systemd/* (units, the /etc/default example: # comments)
 # Not checked: documentation (*.md, README, man pages, COPYING, NEWS), data and settings
 # (tests/fuzz/corpus-*/, tests/fixtures/ but for its *.c *.h *.sh *.py programs, *.json,
 # *.tsv, mk/lsan.supp, .gitignore, .editorconfig) and generated files (lib/counters/
@@ -63,7 +64,8 @@ sources() {
 			echo "$f"; continue ;;
 		tests/fixtures/*) continue ;;
 		*.c | *.h | *.sh | *.bash | *.bats | *.py | *.mk | lib/librdmadiag.map | \
-		GNUmakefile | */Makefile | Makefile | */Kbuild | completions/bash/* | completions/zsh/*)
+		GNUmakefile | */Makefile | Makefile | */Kbuild | completions/bash/* | completions/zsh/* | \
+		contrib/systemd/*)
 			echo "$f"; continue ;;
 		*.md | *.json | *.jsonl | *.tsv | *.txt | *.supp | */README | README | COPYING | NEWS | \
 		man/*) continue ;;
