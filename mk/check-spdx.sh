@@ -15,6 +15,7 @@
 #                    completions/zsh/* (after their #compdef line)
 #   make             GNUmakefile Makefile Kbuild *.mk
 #   YAML             *.yml *.yaml (contrib/prometheus's rules, tests/prom's promtool tests)
+#   systemd          contrib/systemd/* (units, the /etc/default example: # comments)
 # Not checked: documentation (*.md, README, man pages, COPYING, NEWS), data and settings
 # (tests/fuzz/corpus-*/, tests/fixtures/ but for its *.c *.h *.sh *.py programs, *.json,
 # *.tsv, *.txt, mk/lsan.supp, .gitignore, .editorconfig: JSON has no comment, so
@@ -66,7 +67,7 @@ sources() {
 		tests/fixtures/*) continue ;;
 		*.c | *.h | *.sh | *.bash | *.bats | *.py | *.mk | *.yml | *.yaml | \
 		lib/librdmadiag.map | GNUmakefile | */Makefile | Makefile | */Kbuild | \
-		completions/bash/* | completions/zsh/*)
+		completions/bash/* | completions/zsh/* | contrib/systemd/*)
 			echo "$f"; continue ;;
 		*.md | *.json | *.jsonl | *.tsv | *.txt | *.supp | */README | README | COPYING | NEWS | \
 		man/*) continue ;;

@@ -5,7 +5,7 @@
 set -u
 BUILD="gcc make pkg-config libibverbs-dev librdmacm-dev libpcap-dev libncurses-dev libmnl-dev libdeflate-dev libtracefs-dev libtraceevent-dev libmicrohttpd-dev"
 TEST="bats bats-assert bats-support jq prometheus bash-completion zsh man-db groff-base tshark python3-scapy python3-prometheus-client tmux tcpdump iproute2 \
-procps python3-yaml psmisc time wireshark-common libcap2-bin util-linux"
+procps python3-yaml psmisc time wireshark-common libcap2-bin util-linux systemd"
 VM="qemu-system-x86 busybox-static xz-utils kmod cpio rdma-core ibverbs-utils ibverbs-providers \
 rdmacm-utils perftest nftables iptables valgrind libc6-dbg ethtool linux-headers-amd64"
 FUZZ="clang libclang-rt-14-dev"

@@ -66,6 +66,24 @@ setup_file() {
 	done
 }
 
+@test "systemd units installed to SYSTEMDUNITDIR, naming the installed tools" {
+	local u n=0
+	for u in "$ROOT"/contrib/systemd/*.service "$ROOT"/contrib/systemd/*.timer; do
+		[ -f "$DEST/opt/rd/lib/systemd/system/${u##*/}" ] || fail "${u##*/} not installed"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 3 ]
+	# ExecStart names $(BINDIR), where the tools are: /usr/bin in the sources (PREFIX=/usr)
+	run grep -h '^ExecStart=' "$DEST"/opt/rd/lib/systemd/system/*.service
+	assert_line --partial "ExecStart=/opt/rd/bin/rdmastat --prom -o "
+	refute_output --partial /usr/bin/
+	# the knob: another directory, and nothing in the default one
+	make -C "$ROOT" --no-print-directory -s install PREFIX=/opt/rd DESTDIR="$BATS_TEST_TMPDIR/d" \
+		SYSTEMDUNITDIR=/etc/systemd/system > /dev/null
+	[ -f "$BATS_TEST_TMPDIR/d/etc/systemd/system/prometheus-node-exporter-rdmadiag.timer" ]
+	[ ! -e "$BATS_TEST_TMPDIR/d/opt/rd/lib/systemd" ]
+}
+
 @test "uninstall removes what install put there" {
 	make -C "$ROOT" --no-print-directory -s uninstall PREFIX=/opt/rd DESTDIR="$DEST" >/dev/null
 	run find "$DEST" -type f

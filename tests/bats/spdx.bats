@@ -173,3 +173,25 @@ groups: []" ]
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "check-spdx: run it from the top of the tree" ]
 }
+
+@test "contrib/systemd: a unit or /etc/default file without the line fails, --add puts it first" {
+	S=$BATS_TEST_TMPDIR/units
+	mkdir -p "$S/mk" "$S/contrib/systemd"
+	cp "$ROOT/mk/check-spdx.sh" "$S/mk/"
+	printf '# %s\n[Unit]\nDescription=ok\n' "$LINE" > "$S/contrib/systemd/ok.service"
+	printf '[Timer]\nOnBootSec=0\n' > "$S/contrib/systemd/x.timer"
+	printf 'ARGS=""\n' > "$S/contrib/systemd/x.default"
+	git -C "$S" init -q
+	git -C "$S" add -A
+	cd "$S"
+	run --separate-stderr mk/check-spdx.sh "$S/spdx.tap"
+	assert_failure 1
+	assert_output "spdx: 2 of 4 source files lack the licence line"
+	grep -qx '# contrib/systemd/x.timer: no SPDX line' "$S/spdx.tap"
+	grep -qx '# contrib/systemd/x.default: no SPDX line' "$S/spdx.tap"
+	mk/check-spdx.sh --add > /dev/null
+	[ "$(head -1 contrib/systemd/x.timer)" = "# $LINE" ]
+	[ "$(sed -n 2p contrib/systemd/x.timer)" = "[Timer]" ]
+	run mk/check-spdx.sh "$S/spdx.tap"
+	assert_success
+}

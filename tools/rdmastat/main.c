@@ -36,6 +36,7 @@
 #include "common/interval.h"
 #include "common/prom.h"
 #include "fabric.h"
+#include "outfile.h"
 #include "common/timefmt.h"
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_PROM };
@@ -61,6 +62,7 @@ struct opts {
 	bool color;
 	bool eth;		/* --eth: every Ethernet statistic of the ports' netdevs */
 	bool eth_read;		/* Ethernet statistics are in the sets (--eth, or named) */
+	const char *output;	/* -o FILE: each report replaces FILE atomically */
 };
 
 static struct opts opts;
@@ -101,6 +103,8 @@ static void usage(void)
 	       "  -p, --pretty           indented JSON\n"
 	       "      --csv              CSV with a header line\n"
 	       "      --prom             Prometheus text exposition (node_exporter textfile)\n"
+	       "  -o, --output FILE      write to FILE instead: each report (each interval with\n"
+	       "                         -i) replaces FILE whole, by rename, never in part\n"
 	       "      --tos N            fabric: the ToS the applications use (NCCL_IB_TC)\n"
 	       "      --pause-max N      fabric: pause frames/s on a priority that are a finding\n"
 	       "                         (default 1000)\n"
@@ -154,6 +158,20 @@ static void lib_fail(const char *what, int err)
 	if (m && *m)
 		tool_die("%s: %s", what, m);
 	tool_die("%s: %s", what, strerror(-err));
+}
+
+/* a report's start and end: with -o, what is between goes to FILE whole or not at all
+ * (outfile.h); without, the end flushes it to stdout */
+static void report_begin(void)
+{
+	outfile_begin();
+}
+
+static void report_end(void)
+{
+	out_flush(output);
+	fflush(stdout);
+	outfile_commit();
 }
 
 static const char *color(const char *c)
@@ -676,6 +694,14 @@ static int cmd_snapshot(void)
 
 /* ---- intervals -------------------------------------------------------------------- */
 
+/* the header line of interval CSV; with Ethernet statistics a last column says where each
+ * row comes from */
+static void csv_interval_head(void)
+{
+	printf("time,interval_s,device,port,counter,value,delta,rate_per_s,state,concept,"
+	       "error%s\n", opts.eth_read ? ",source" : "");
+}
+
 /* now, for text and CSV (to the second) and for JSON (rdmadiag(7): RFC 3339 with nanoseconds) */
 static void iso_now(char *buf, size_t len, char *json, size_t json_len)
 {
@@ -788,19 +814,24 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 	char when[32], when_json[TOOL_TIME_LEN];
 
 	iso_now(when, sizeof(when), when_json, sizeof(when_json));
+	report_begin();
 	if (opts.fmt == FMT_PROM) {
-		/* one exposition per interval, a blank line apart */
+		/* one exposition per interval, a blank line apart; with -o one per file, and
+		 * without timestamps, which node_exporter's textfile collector refuses */
 		report_vanished(prev, cur, when_json);
 		for (i = 0; i < n; i++)
 			if (rate_of(prev, i, rdiag_samples_get(cur, i), &r0))
 				check(rdiag_samples_get(cur, i), &r0);
-		if (intervals_done++)
+		if (intervals_done++ && !outfile_on())
 			printf("\n");
-		prom_snapshot(cur, (int64_t)(tool_real_ns() / 1000000));
+		prom_snapshot(cur, outfile_on() ? -1 : (int64_t)(tool_real_ns() / 1000000));
 		print_breaches();
-		fflush(stdout);
+		report_end();
 		return;
 	}
+	/* with -o each interval's file is a whole CSV document */
+	if (opts.fmt == FMT_CSV && outfile_on())
+		csv_interval_head();
 	if (opts.fmt == FMT_TEXT)
 		out_text(output, "--- %s  interval %.3f s ---\n", when, secs);
 	report_vanished(prev, cur, when_json);
@@ -933,7 +964,7 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 		i = end;
 	}
 	print_breaches();
-	fflush(stdout);
+	report_end();
 }
 
 static void add_ns(struct timespec *t, uint64_t ns)
@@ -972,10 +1003,8 @@ static int cmd_interval(void)
 	}
 	check_names(prev);
 	check_rules(prev);
-	/* with Ethernet statistics a last column says where each row comes from */
-	if (opts.fmt == FMT_CSV)
-		printf("time,interval_s,device,port,counter,value,delta,rate_per_s,state,concept,"
-		       "error%s\n", opts.eth_read ? ",source" : "");
+	if (opts.fmt == FMT_CSV && !outfile_on())
+		csv_interval_head();
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	for (k = 0; !stop_requested && (!opts.count || k < opts.count); k++) {
 		uint64_t t0 = rdiag_samples_count(prev) ? rdiag_samples_get(prev, 0)->ts_ns : 0;
@@ -1536,6 +1565,7 @@ int main(int argc, char **argv)
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "prom", no_argument, NULL, OPT_PROM },
+		{ "output", required_argument, NULL, 'o' },
 		{ "thresholds", required_argument, NULL, 't' },
 		{ "source", required_argument, NULL, 's' },
 		{ "nl-record", required_argument, NULL, OPT_NL_RECORD },
@@ -1550,12 +1580,12 @@ int main(int argc, char **argv)
 	struct rdiag_counters_opts co;
 	const struct tool_cmd *cmd;
 	const char *nocolor;
-	bool count_set = false;
+	bool count_set = false, series;
 	int c, ret, i;
 
 	tool_init("rdmastat", argv);
 	opts.tos = -1;
-	while ((c = getopt_long(argc, argv, "ac:i:n:jpt:s:h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ac:i:n:jpo:t:s:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'a': opts.all = true; break;
 		case 'c':
@@ -1573,6 +1603,7 @@ int main(int argc, char **argv)
 		case 'p': opts.pretty = true; break;
 		case OPT_CSV: opts.fmt = FMT_CSV; break;
 		case OPT_PROM: opts.fmt = FMT_PROM; break;
+		case 'o': opts.output = optarg; break;
 		case 't': opts.threshold_file = optarg; break;
 		case 's':
 			if (!strcmp(optarg, "auto"))
@@ -1624,8 +1655,11 @@ int main(int argc, char **argv)
 		opts.fmt = FMT_JSON;
 	if (count_set && opts.interval == 0)
 		tool_usage_error("--count needs --interval");
+	if (opts.output)
+		outfile_init(opts.output);
 	nocolor = getenv("NO_COLOR");
-	opts.color = opts.fmt == FMT_TEXT && isatty(STDOUT_FILENO) && !(nocolor && *nocolor) &&
+	opts.color = opts.fmt == FMT_TEXT && !opts.output && isatty(STDOUT_FILENO) &&
+		  !(nocolor && *nocolor) &&
 		  !(getenv("TERM") && !strcmp(getenv("TERM"), "dumb"));
 
 	cmd = optind < argc ? tool_cmd_find(commands, NCOMMANDS, argv[optind]) : NULL;
@@ -1641,7 +1675,9 @@ int main(int argc, char **argv)
 							OUT_JSON) : OUT_TEXT);
 		if (!output)
 			tool_die("out of memory");
+		report_begin();
 		ret = cmd->run(argc - optind, argv + optind, NULL);
+		report_end();
 		out_free(output);
 		return ret;
 	}
@@ -1698,7 +1734,13 @@ int main(int argc, char **argv)
 							 OUT_JSON) : OUT_TEXT);
 	if (!output)
 		tool_die("out of memory");
+	/* a series (-i) writes a report per interval (interval_report) */
+	series = cmd->run == cmd_counters && opts.interval > 0;
+	if (!series)
+		report_begin();
 	ret = cmd->run(argc - optind, argv + optind, NULL);
+	if (!series)
+		report_end();
 	out_free(output);
 	rdiag_threshold_close(thresholds);
 	rdiag_fabric_close(prom_fab);
