@@ -278,3 +278,27 @@ YML
 	run q 'scrape_samples_scraped{job="rdma"} > 100'
 	assert_output --partial '"value"'
 }
+
+@test "connections without tracefs rights: success 0, said once in the log, the rest at work" {
+	command -v setpriv > /dev/null || skip "setpriv missing"
+	[ "$(id -u)" = 0 ] || skip "needs root to run the agent as nobody"
+	local i
+	AG_LOG=$BATS_TEST_TMPDIR/agent.log
+	chmod o+rx "$BATS_TEST_TMPDIR"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all --bounding-set=-all \
+		"$ROOT/tools/rdmadiag_exporter/rdmadiag_exporter" --web.listen-address=127.0.0.1:0 \
+		--sysfs-root="$FIX/sysfs/rxe" 2> "$AG_LOG" &
+	AG_PID=$!
+	wait_until 10 "the agent's 'listening on' line" grep -q 'listening on' "$AG_LOG"
+	AG_URL="http://$(sed -n 's/.*listening on //p' "$AG_LOG")"
+	for i in 1 2 3; do
+		run get "$AG_URL/metrics"
+		assert_line 'rdma_scrape_collector_success{collector="connections"} 0'
+		assert_line 'rdma_scrape_collector_success{collector="counters"} 1'
+		refute_output --partial 'rdma_connections_total'
+	done
+	# one line for connections, one for resources (no netlink on a fixture): not one per scrape
+	[ "$(grep -c 'collector connections failed: ' "$AG_LOG")" -eq 1 ] || fail "$(cat "$AG_LOG")"
+	[ "$(grep -c 'collector resources failed: ' "$AG_LOG")" -eq 1 ] || fail "$(cat "$AG_LOG")"
+	grep -qE 'collector connections failed: (tracefs is not mounted|no permission to use tracefs)' "$AG_LOG"
+}

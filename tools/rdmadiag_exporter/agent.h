@@ -2,7 +2,8 @@
 /* rdmadiag_exporter: the node agent's shared state (rdmadiag_exporter(8)).  main.c reads the
  * options and runs the signal loop, listen.c opens the listening socket, http.c answers
  * requests through libmicrohttpd, scrape.c runs the collectors, openmetrics.c turns the text
- * exposition into OpenMetrics, log.c writes the log lines. */
+ * exposition into OpenMetrics, conns.c traces the connections, log.c writes the log
+ * lines. */
 #ifndef RDIAG_AGENT_H
 #define RDIAG_AGENT_H
 #include <stdbool.h>
@@ -19,6 +20,7 @@ enum agent_collector {
 	COL_ETH,
 	COL_FABRIC,
 	COL_RESOURCES,
+	COL_CONNECTIONS,
 	COL_N,
 };
 
@@ -35,6 +37,10 @@ const char *agent_collector_name(enum agent_collector c);
 /* a name -> the collector, or -1 */
 int agent_collector_find(const char *name);
 
+/* log that collector c fails for why (once: the scrapes log it again only when the reason
+ * changes) */
+void agent_collector_failed(enum agent_collector c, const char *why);
+
 /* one scrape: the text exposition 0.0.4 of every enabled collector into a malloc'ed buffer
  * (*out, *len; the caller frees); 0 or -ENOMEM */
 int agent_scrape(const struct agent_cfg *cfg, char **out, size_t *len);
@@ -42,6 +48,12 @@ int agent_scrape(const struct agent_cfg *cfg, char **out, size_t *len);
 /* text exposition 0.0.4 -> OpenMetrics 1.0 (TYPE/HELP on the family names, counters without
  * _total there, info metrics, # UNIT, # EOF): a malloc'ed buffer, or NULL */
 char *agent_openmetrics(const char *text, size_t len, size_t *out_len);
+
+/* the connections collector (conns.c): start its trace thread (0, or -errno with the
+ * reason kept for the scrapes), write its families (0, or -errno and why), stop it */
+int agent_conns_start(char *why, size_t len);
+int agent_conns_write(FILE *f, char *why, size_t len);
+void agent_conns_stop(void);
 
 /* the listening socket for ADDR ("[::]:14791", ":14791", "127.0.0.1:9000", "host:port"):
  * a bound, listening fd, or -1 with why in err */

@@ -25,10 +25,12 @@ static void usage(void)
 	       "      --web.timeout=SECONDS      drop a client idle this long (default 10)\n"
 	       "      --scrape.timeout=SECONDS   per-scrape deadline (default 10)\n"
 	       "      --no-collector.port, --no-collector.counters, --no-collector.concepts,\n"
-	       "      --no-collector.eth, --no-collector.fabric, --no-collector.resources\n"
+	       "      --no-collector.eth, --no-collector.fabric, --no-collector.resources,\n"
+	       "      --no-collector.connections\n"
 	       "                                 turn one collector off (all are on by default)\n"
 	       "      --collector.port, --collector.counters, --collector.concepts,\n"
-	       "      --collector.eth, --collector.fabric, --collector.resources\n"
+	       "      --collector.eth, --collector.fabric, --collector.resources,\n"
+	       "      --collector.connections\n"
 	       "                                 turn it on again (the last option wins)\n"
 	       "      --sysfs-root=DIR           read sysfs under DIR (a fixture tree)\n"
 	       "      --log.level=LEVEL          error, warn, info (default) or debug\n"
@@ -180,6 +182,10 @@ int main(int argc, char **argv)
 		close(fd);
 		return EXIT_FOUND;
 	}
+	/* the trace runs from the start: a connection is counted when it happens, not when
+	 * a scrape comes */
+	if (cfg.enabled[COL_CONNECTIONS] && agent_conns_start(err, sizeof(err)) < 0)
+		agent_collector_failed(COL_CONNECTIONS, err);
 	agent_sockname(fd, where, sizeof(where));
 	/* tests and operators wait for this line: the socket is listening when it is written */
 	agent_log(LOG_INFO, "listening on %s", where);
@@ -196,6 +202,7 @@ int main(int argc, char **argv)
 	}
 	agent_log(LOG_INFO, "%s: stopping", strsignal(sig));
 	agent_http_stop();
+	agent_conns_stop();
 	close(fd);
 	return EXIT_OK;
 }

@@ -7,6 +7,7 @@
  * The per-scrape deadline is checked before each collector: one that does not get to run
  * is reported failed, with the deadline named in the log. */
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 static const char *const col_names[COL_N] = {
 	[COL_PORT] = "port", [COL_COUNTERS] = "counters", [COL_CONCEPTS] = "concepts",
 	[COL_ETH] = "eth", [COL_FABRIC] = "fabric", [COL_RESOURCES] = "resources",
+	[COL_CONNECTIONS] = "connections",
 };
 
 const char *agent_collector_name(enum agent_collector c)
@@ -327,10 +329,45 @@ static int col_resources(struct scrape *s)
 	return 0;
 }
 
+static int col_connections(struct scrape *s)
+{
+	return agent_conns_write(s->o.f, s->why, sizeof(s->why));
+}
+
 static int (*const col_fn[COL_N])(struct scrape *) = {
 	[COL_PORT] = col_port, [COL_COUNTERS] = col_counters, [COL_CONCEPTS] = col_concepts,
 	[COL_ETH] = col_eth, [COL_FABRIC] = col_fabric, [COL_RESOURCES] = col_resources,
+	[COL_CONNECTIONS] = col_connections,
 };
+
+/* a collector's failure is logged when its reason changes, not at every scrape (a host
+ * without tracefs rights would log the same line every 15 s); its recovery once too */
+static pthread_mutex_t said_lock = PTHREAD_MUTEX_INITIALIZER;
+static char said[COL_N][256];
+static void judge(int i, int r, const char *why);
+
+void agent_collector_failed(enum agent_collector c, const char *why)
+{
+	judge(c, -EIO, why);
+}
+
+static void judge(int i, int r, const char *why)
+{
+	char now[256];
+
+	snprintf(now, sizeof(now), "%s", r < 0 ? (why[0] ? why : strerror(-r)) : "");
+	pthread_mutex_lock(&said_lock);
+	if (strcmp(now, said[i])) {
+		if (r < 0)
+			agent_log(LOG_WARN, "collector %s failed: %s (it reports "
+				  "rdma_scrape_collector_success 0 until this changes)",
+				  col_names[i], now);
+		else
+			agent_log(LOG_INFO, "collector %s works again", col_names[i]);
+		snprintf(said[i], sizeof(said[i]), "%s", now);
+	}
+	pthread_mutex_unlock(&said_lock);
+}
 
 int agent_scrape(const struct agent_cfg *cfg, char **out, size_t *len)
 {
@@ -361,9 +398,7 @@ int agent_scrape(const struct agent_cfg *cfg, char **out, size_t *len)
 		r = col_fn[i](&s);
 		took[i] = now_s() - t0;
 		ok[i] = r >= 0;
-		if (r < 0)
-			agent_log(LOG_WARN, "collector %s failed: %s", col_names[i],
-				  s.why[0] ? s.why : strerror(-r));
+		judge(i, r, s.why);
 	}
 	fputs("# HELP rdma_scrape_collector_success 1 when the collector read what it exports "
 	      "in this scrape\n# TYPE rdma_scrape_collector_success gauge\n", f);
