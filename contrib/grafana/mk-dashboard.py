@@ -176,14 +176,13 @@ def panels():
             concept_rates("rnr_nak_received", "rnr_nak_sent", "rnr_retry_exceeded")), 12, 8),
         (timeseries(
             "Connection failures by cause",
-            "Failed connections over 10 minutes, by cause: the recording rule "
-            "rdma:connection_failures:increase10m of contrib/prometheus/rdmadiag-rules.yml "
-            "(load it), the one place that says which families count them. "
+            "Failed RDMA CM connections over 10 minutes, by cause (the agent's "
+            "connections collector: rdmatrace -c's causes; it needs tracefs rights). "
             "Alert RdmaConnectionFailures.",
             "short",
-            targets(("sum by (instance, device, port, cause) "
-                     "(rdma:connection_failures:increase10m{%s})" % S,
-                     WHO + " {{cause}}"))), 12, 8),
+            targets(("sum by (instance, device, cause) "
+                     "(increase(rdma_connections_total{outcome=\"failed\",%s}[10m]))" % DEV_SEL,
+                     "{{instance}} {{device}} {{cause}}"))), 12, 8),
         (timeseries(
             "QPs in use and the device's limit",
             "Queue pairs by type (rdma_qps) against the device's max_qp. "

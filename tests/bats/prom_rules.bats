@@ -214,7 +214,8 @@ port	query	label_values(rdma_port_info{$j, $i, $d}, port)"
 		while IFS= read -r sel; do
 			for v in job instance device port; do
 				# the device-level families have no port label
-				[ $v = port ] && [[ $sel =~ ^rdma_(qps|device_max_qp)\{ ]] && continue
+				[ $v = port ] && [[ $sel =~ ^rdma_(qps|device_max_qp|connections_total)\{ ]] &&
+					continue
 				[[ $sel == *"$v=~\"\$$v\""* ]] || fail "$sel does not filter on \$$v"
 			done
 		done < <(grep -oE 'rdma[_:][a-z0-9_:]+\{[^}]*\}' <<< "$expr")
