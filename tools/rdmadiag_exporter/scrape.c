@@ -272,6 +272,68 @@ static void count_add(struct count_row **rows, size_t *n, const char *dev, const
 	(*n)++;
 }
 
+/* max_qp of each device, queried once per device (opening a device costs more than a
+ * scrape should): kept by name and node GUID, so that a device re-created under its name is
+ * queried again */
+struct limits_entry {
+	char dev[64], guid[24];
+	int err;
+	struct rdiag_device_limits lim;
+};
+static pthread_mutex_t lim_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct limits_entry lim_cache[64];
+static size_t n_lim;
+
+static int device_limits(const struct rdiag_device *dv, struct rdiag_device_limits *out)
+{
+	struct limits_entry *e = NULL;
+	size_t i;
+	int r;
+
+	pthread_mutex_lock(&lim_lock);
+	for (i = 0; i < n_lim; i++)
+		if (!strcmp(lim_cache[i].dev, dv->name)) {
+			e = &lim_cache[i];
+			break;
+		}
+	if (!e || strcmp(e->guid, dv->node_guid)) {
+		if (!e)
+			e = &lim_cache[n_lim < 64 ? n_lim++ : 63];
+		snprintf(e->dev, sizeof(e->dev), "%s", dv->name);
+		snprintf(e->guid, sizeof(e->guid), "%s", dv->node_guid);
+		e->err = rdiag_device_limits(dv->name, &e->lim);
+	}
+	*out = e->lim;
+	r = e->err;
+	pthread_mutex_unlock(&lim_lock);
+	return r;
+}
+
+/* rdma_device_max_qp of every device that can be queried (a fixture tree has no verbs
+ * device: no sample, not a failure) */
+static void max_qp(struct scrape *s)
+{
+	bool head = false;
+	size_t d;
+
+	if (need_devices(s) < 0)
+		return;
+	for (d = 0; d < s->ds->n; d++) {
+		struct rdiag_device_limits lim;
+
+		if (device_limits(&s->ds->dev[d], &lim) < 0 || !lim.max_qp)
+			continue;
+		if (!head) {
+			fputs("# HELP rdma_device_max_qp The most queue pairs the device can hold "
+			      "(ibv_query_device max_qp)\n# TYPE rdma_device_max_qp gauge\n", s->o.f);
+			head = true;
+		}
+		fputs("rdma_device_max_qp{device=\"", s->o.f);
+		prom_label_escape(s->o.f, s->ds->dev[d].name);
+		fprintf(s->o.f, "\"} %u\n", lim.max_qp);
+	}
+}
+
 static int col_resources(struct scrape *s)
 {
 	struct rdiag_qp *qps = NULL;
@@ -283,6 +345,7 @@ static int col_resources(struct scrape *s)
 
 	if (r < 0)
 		return r;
+	max_qp(s);
 	r = rdiag_counters_qps(s->c, NULL, &qps, &nq);
 	if (r < 0) {
 		snprintf(s->why, sizeof(s->why), "%s", rdiag_counters_errmsg(s->c));

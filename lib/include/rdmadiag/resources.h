@@ -49,6 +49,14 @@ int rdiag_counters_qps(struct rdiag_counters *c, const char *dev, struct rdiag_q
 int rdiag_counters_cm_ids(struct rdiag_counters *c, const char *dev, struct rdiag_cm_id **out,
 			  size_t *n);
 
+/* what a device can hold, from ibv_query_device (libibverbs, loaded on first use; the
+ * device's uverbs file is opened for the query): 0; -ENODEV no such verbs device, -ENOSYS no
+ * libibverbs, -EACCES/-errno it cannot be opened or queried (all fields 0 then) */
+struct rdiag_device_limits {
+	uint32_t max_qp, max_cq, max_mr, max_pd, max_srq, max_qp_wr;
+};
+int rdiag_device_limits(const char *dev, struct rdiag_device_limits *out);
+
 /* a bound per-QP statistic counter: id, its QPs and its hwcounters (names/values parallel) */
 struct rdiag_qp_counter {
 	char dev[64];
