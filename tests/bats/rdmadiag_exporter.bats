@@ -302,3 +302,44 @@ YML
 	[ "$(grep -c 'collector resources failed: ' "$AG_LOG")" -eq 1 ] || fail "$(cat "$AG_LOG")"
 	grep -qE 'collector connections failed: (tracefs is not mounted|no permission to use tracefs)' "$AG_LOG"
 }
+
+@test "every family the rules and the dashboard rely on is in the man page and in a scrape" {
+	local fams=$ROOT/contrib/prometheus/families.txt got=$BATS_TEST_TMPDIR/got f
+	# the families only a live host has: its QPs and cm_ids and max_qp (netlink, verbs),
+	# its connections (tracefs); the tier (tests/vm/pair/57-agent-fleet) scrapes those
+	local live=" rdma_connections_total rdma_qps rdma_device_max_qp "
+	: > "$got"
+	for f in $FIXS; do
+		start_agent --sysfs-root="$FIX/sysfs/$f" --no-collector.resources
+		get "$AG_URL/metrics" >> "$got"
+		stop_agent
+	done
+	# mlx5 with its optional CC counters on (rdma statistic set ... optional-counters):
+	# cc_rx_cnp_pkts is the port's only cnp_received counter
+	cp -a "$FIX/sysfs/mlx5" "$BATS_TEST_TMPDIR/mlx5cc"
+	local hw=$BATS_TEST_TMPDIR/mlx5cc/sys/class/infiniband/mlx5_0/ports/1/hw_counters
+	echo 7 > "$hw/cc_rx_cnp_pkts"
+	# cc_rx_ce_pkts counts the CE packets np_ecn_marked_roce_packets counts: left out
+	echo 1000000 > "$hw/cc_rx_ce_pkts"
+	start_agent --sysfs-root="$BATS_TEST_TMPDIR/mlx5cc" --no-collector.resources
+	get "$AG_URL/metrics" > "$BATS_TEST_TMPDIR/cc"
+	stop_agent
+	grep -qx 'rdma_cnp_received_total{device="mlx5_0",port="1"} 7' "$BATS_TEST_TMPDIR/cc"
+	grep -qx "rdma_ecn_marked_total{device=\"mlx5_0\",port=\"1\"} $(cat "$hw/np_ecn_marked_roce_packets")" \
+		"$BATS_TEST_TMPDIR/cc"
+	grep -q '^rdma_port_cc_rx_ce_pkts_total{device="mlx5_0",port="1",counter="cc_rx_ce_pkts",concept="ecn_marked"} 1000000$' \
+		"$BATS_TEST_TMPDIR/cc"
+	cat "$BATS_TEST_TMPDIR/cc" >> "$got"
+	# the Ethernet families from the OFED fixture's recorded ethtool statistics
+	RDMADIAG_ETHTOOL_REPLAY=$FIX/fabric/eth-prio3.txt start_agent --sysfs-root="$FIX/fabric/ofed"
+	get "$AG_URL/metrics" >> "$got"
+	for f in $(cat "$fams"); do
+		# named in the man page, or a concept family (the page gives the rule and
+		# rdmastat explain CONCEPT the meaning)
+		grep -qF -- "$f" "$ROOT/man/man8/rdmadiag_exporter.8" ||
+			{ [[ $f =~ ^rdma_(.*)_total$ ]] && rdmastat explain "${BASH_REMATCH[1]}" > /dev/null; } ||
+			fail "$f is neither in rdmadiag_exporter(8) nor a catalogue concept"
+		[[ $live == *" $f "* ]] && continue
+		grep -q "^$f{" "$got" || fail "$f: in families.txt, in no scrape of the fixtures"
+	done
+}
