@@ -343,3 +343,43 @@ YML
 		grep -q "^$f{" "$got" || fail "$f: in families.txt, in no scrape of the fixtures"
 	done
 }
+
+@test "a stuck read: the scrape answers by its deadline, the stuck group says 0, the rest report" {
+	# tests/fixtures/preload/block_open.c: openat() of a file named zz_block* waits until
+	# the release file exists, as a read of a hung driver's counter does
+	local t=$BATS_TEST_TMPDIR so=$BATS_TEST_TMPDIR/block.so i
+	${CC:-cc} -shared -fPIC -o "$so" "$FIX/preload/block_open.c" -ldl
+	cp -a "$FIX/sysfs/rxe" "$t/sys"
+	echo 5 > "$t/sys/sys/class/infiniband/rxe0/ports/1/hw_counters/zz_block_x"
+	LD_PRELOAD=$so BLOCK_MARK=$t/mark BLOCK_RELEASE=$t/release \
+		start_agent --sysfs-root="$t/sys" --scrape.timeout=1 --web.max-requests=1 \
+		--no-collector.resources --no-collector.connections
+	# /healthz while a scrape is stuck
+	get "$AG_URL/metrics" > "$t/m1" &
+	local bg=$!
+	wait_until 10 "the counters read to block" test -s "$t/mark"
+	run get -w ' %{http_code}' "$AG_URL/healthz"
+	assert_output "ok
+ 200"
+	wait "$bg"
+	run cat "$t/m1"
+	assert_line 'rdma_scrape_collector_success{collector="counters"} 0'
+	assert_line 'rdma_scrape_collector_success{collector="concepts"} 0'
+	assert_line 'rdma_scrape_collector_success{collector="port"} 1'
+	assert_line 'rdma_scrape_collector_success{collector="fabric"} 1'
+	assert_line --partial 'rdma_port_info{device="rxe0",port="1"'
+	refute_output --partial 'rdma_port_sent_pkts_total'
+	grep -q "collector counters failed: still running at the scrape's 1 s deadline" "$AG_LOG"
+	# the group's one thread (--web.max-requests=1) is still stuck: no second one
+	run get "$AG_URL/metrics"
+	assert_line 'rdma_scrape_collector_success{collector="counters"} 0'
+	grep -q 'collector counters failed: not started: its earlier runs are still stuck' "$AG_LOG"
+	[ "$(wc -l < "$t/mark")" -eq 1 ] || fail "a second thread blocked: $(cat "$t/mark")"
+	# released: the stuck thread ends, and the next scrape has the counters again
+	touch "$t/release"
+	ok_again() { get "$AG_URL/metrics" | grep -qx 'rdma_scrape_collector_success{collector="counters"} 1'; }
+	wait_until 20 "the counters collector to work again" ok_again
+	run get "$AG_URL/metrics"
+	assert_line --regexp '^rdma_port_sent_pkts_total\{device="rxe0",port="1",counter="sent_pkts",concept="tx_packets"\} [0-9]+$'
+	grep -q 'collector counters works again' "$AG_LOG"
+}

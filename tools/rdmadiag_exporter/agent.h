@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadiag_exporter: the node agent's shared state (rdmadiag_exporter(8)).  main.c reads the
  * options and runs the signal loop, listen.c opens the listening socket, http.c answers
- * requests through libmicrohttpd, scrape.c runs the collectors, openmetrics.c turns the text
+ * requests through libmicrohttpd, scrape.c runs a scrape's collectors in threads by its
+ * deadline, collect.c has the collectors, openmetrics.c turns the text
  * exposition into OpenMetrics, conns.c traces the connections, log.c writes the log
  * lines. */
 #ifndef RDIAG_AGENT_H
@@ -41,8 +42,15 @@ int agent_collector_find(const char *name);
  * changes) */
 void agent_collector_failed(enum agent_collector c, const char *why);
 
-/* one scrape: the text exposition 0.0.4 of every enabled collector into a malloc'ed buffer
- * (*out, *len; the caller frees); 0 or -ENOMEM */
+/* the collectors (collect.c): a group's shared reads in one scrape (_new, _free), and one
+ * collector run into f: 0, or -errno with why */
+struct scrape;
+struct scrape *agent_scrape_state_new(void);
+void agent_scrape_state_free(struct scrape *s);
+int agent_collect(enum agent_collector c, struct scrape *s, FILE *f, char *why, size_t len);
+
+/* one scrape (scrape.c): the text exposition 0.0.4 of every enabled collector into a
+ * malloc'ed buffer (*out, *len; the caller frees); 0 or -ENOMEM */
 int agent_scrape(const struct agent_cfg *cfg, char **out, size_t *len);
 
 /* text exposition 0.0.4 -> OpenMetrics 1.0 (TYPE/HELP on the family names, counters without

@@ -1,46 +1,53 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* One scrape: every enabled collector in turn, each timed and judged, into one text
- * exposition.  Everything is read afresh (a counters handle per scrape), so that a device
- * added or deleted since the last scrape is there or gone without a restart, and scrapes
- * served at once share nothing.  A collector that fails reports
- * rdma_scrape_collector_success{collector} 0 and one log line; the others still report.
- * The per-scrape deadline is checked before each collector: one that does not get to run
- * is reported failed, with the deadline named in the log. */
+/* One scrape: the enabled collectors in threads, one per group of collectors that read
+ * the same things (counters and concepts share one sample; port, eth, fabric, resources and
+ * connections each read their own), and an answer by the scrape's deadline whatever they
+ * do.  A read that hangs (a driver's firmware command that times out after a minute, a
+ * netlink request nobody answers) holds only its own group: the others report, and the
+ * stuck group's collectors report rdma_scrape_collector_success 0 ("still running at the
+ * deadline").  The stuck thread finishes on its own and frees what it made; while a group
+ * has --web.max-requests threads stuck, the next scrape does not start another for it.
+ *
+ * A collector's failure is logged when its reason changes, not at every scrape (a host
+ * without tracefs rights would log the same line every 15 s), and once when it works
+ * again. */
 #include <errno.h>
 #include <pthread.h>
-#include <inttypes.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include <rdmadiag/counters.h>
-#include <rdmadiag/fabric.h>
-#include <rdmadiag/resources.h>
-
-#include "common/out.h"
-#include "common/prom.h"
 #include "agent.h"
 
-static const char *const col_names[COL_N] = {
-	[COL_PORT] = "port", [COL_COUNTERS] = "counters", [COL_CONCEPTS] = "concepts",
-	[COL_ETH] = "eth", [COL_FABRIC] = "fabric", [COL_RESOURCES] = "resources",
-	[COL_CONNECTIONS] = "connections",
+#define NGROUP 6
+static const int group_of[COL_N] = {
+	[COL_PORT] = 1, [COL_COUNTERS] = 0, [COL_CONCEPTS] = 0, [COL_ETH] = 2,
+	[COL_FABRIC] = 3, [COL_RESOURCES] = 4, [COL_CONNECTIONS] = 5,
+};
+static atomic_uint running[NGROUP];	/* threads of each group not finished yet */
+
+struct part {
+	char *buf;
+	size_t len;
+	int r;
+	bool done;
+	double took;
+	char why[256];
 };
 
-const char *agent_collector_name(enum agent_collector c)
-{
-	return c < COL_N ? col_names[c] : "?";
-}
+struct job {
+	pthread_mutex_t m;
+	pthread_cond_t cv;
+	int refs;			/* the scrape and each group thread */
+	bool enabled[COL_N];
+	struct part part[COL_N];
+};
 
-int agent_collector_find(const char *name)
-{
-	int i;
-
-	for (i = 0; i < COL_N; i++)
-		if (!strcmp(name, col_names[i]))
-			return i;
-	return -1;
-}
+struct group_arg {
+	struct job *job;
+	int g;
+};
 
 static double now_s(void)
 {
@@ -50,369 +57,64 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* what the collectors of one scrape share: read once, used by several */
-struct scrape {
-	struct prom_out o;
-	struct rdiag_counters *c;
-	struct rdiag_devices *ds;
-	struct rdiag_samples *set;
-	int c_err, ds_err, set_err;
-	char why[256];			/* the failing collector's reason */
-};
-
-static int need_counters(struct scrape *s)
+static void job_put(struct job *j)
 {
-	struct rdiag_counters_opts co = { 0 };
+	int i, left;
 
-	if (s->c || s->c_err)
-		return s->c_err;
-	s->c_err = rdiag_counters_open(&s->c, &co);
-	if (s->c_err < 0) {
-		snprintf(s->why, sizeof(s->why), "%s", rdiag_counters_errmsg(NULL));
-		s->c = NULL;
-	}
-	return s->c_err;
-}
-
-static int need_devices(struct scrape *s)
-{
-	if (s->ds || s->ds_err)
-		return s->ds_err;
-	if ((s->ds_err = need_counters(s)) < 0)
-		return s->ds_err;
-	s->ds_err = rdiag_counters_discover(s->c, &s->ds);
-	if (s->ds_err < 0) {
-		snprintf(s->why, sizeof(s->why), "%s", rdiag_counters_errmsg(s->c));
-		s->ds = NULL;
-	}
-	return s->ds_err;
-}
-
-static int need_samples(struct scrape *s)
-{
-	struct rdiag_filter f = { 0 };
-
-	if (s->set || s->set_err)
-		return s->set_err;
-	if ((s->set_err = need_counters(s)) < 0)
-		return s->set_err;
-	s->set_err = rdiag_counters_sample(s->c, &f, &s->set);
-	if (s->set_err < 0) {
-		snprintf(s->why, sizeof(s->why), "%s", rdiag_counters_errmsg(s->c));
-		s->set = NULL;
-	}
-	return s->set_err;
-}
-
-static int col_port(struct scrape *s)
-{
-	int r = need_devices(s);
-
-	if (r < 0)
-		return r;
-	prom_port_info(&s->o, s->ds);
-	prom_port_gauges(&s->o, s->ds);
-	return 0;
-}
-
-static int col_counters(struct scrape *s)
-{
-	int r = need_samples(s);
-
-	if (r < 0)
-		return r;
-	prom_counters(&s->o, s->set);
-	prom_unreadable(&s->o, s->set);
-	return 0;
-}
-
-static int col_concepts(struct scrape *s)
-{
-	int r = need_samples(s);
-
-	if (r < 0)
-		return r;
-	prom_concepts(&s->o, s->set);
-	return 0;
-}
-
-static int col_eth(struct scrape *s)
-{
-	struct rdiag_fabric *fb;
-	int r = need_devices(s);
-
-	if (r < 0)
-		return r;
-	r = rdiag_fabric_open(&fb, NULL);
-	if (r < 0) {
-		snprintf(s->why, sizeof(s->why), "%s", rdiag_fabric_errmsg(NULL));
-		return r;
-	}
-	s->o.eth_err[0] = '\0';
-	prom_eth(&s->o, fb, s->ds);
-	rdiag_fabric_close(fb);
-	if (s->o.eth_err[0]) {
-		snprintf(s->why, sizeof(s->why), "%s", s->o.eth_err);
-		return -EIO;
-	}
-	return 0;
-}
-
-/* the lossless chain of every Ethernet port (rdmastat fabric's links, settings only: no
- * counters between two samples, so traffic and pause are "unknown" here) */
-static int col_fabric(struct scrape *s)
-{
-	static const char *const help_state =
-		"# HELP rdma_fabric_link_state A link of the RoCE lossless chain on this port "
-		"(0 ok, 1 broken, 2 unknown, 3 not available here): rdmastat fabric tells why\n"
-		"# TYPE rdma_fabric_link_state gauge\n";
-	FILE *f = s->o.f;
-	bool head = false, head2 = false, head3 = false;
-	char *ok_buf = NULL, *prio_buf = NULL;
-	size_t ok_len = 0, prio_len = 0, d, p, l;
-	FILE *okf, *priof;
-	int r = need_devices(s);
-
-	if (r < 0)
-		return r;
-	okf = open_memstream(&ok_buf, &ok_len);
-	priof = open_memstream(&prio_buf, &prio_len);
-	if (!okf || !priof) {
-		if (okf)
-			fclose(okf);
-		free(ok_buf);
-		return -ENOMEM;
-	}
-	for (d = 0; d < s->ds->n; d++) {
-		const struct rdiag_device *dv = &s->ds->dev[d];
-
-		for (p = 0; p < dv->n_ports; p++) {
-			const struct rdiag_port *pt = &dv->ports[p];
-			struct rdiag_chain ch;
-
-			if (!pt->netdev[0] || strcmp(pt->link_layer, "Ethernet"))
-				continue;
-			if (rdiag_fabric_port_chain(pt->netdev, dv->name, pt->port, &ch) < 0)
-				continue;
-			for (l = 0; l < RDIAG_CHAIN_LINKS; l++) {
-				if (!ch.link[l].name)
-					continue;
-				if (!head) {
-					fputs(help_state, f);
-					head = true;
-				}
-				fputs("rdma_fabric_link_state{device=\"", f);
-				prom_label_escape(f, dv->name);
-				fprintf(f, "\",port=\"%u\",netdev=\"", pt->port);
-				prom_label_escape(f, pt->netdev);
-				fprintf(f, "\",link=\"%s\"} %d\n", ch.link[l].name,
-					(int)ch.link[l].state);
-			}
-			if (!head2) {
-				fputs("# HELP rdma_fabric_chain_ok 1 when no link of the port's RoCE "
-				      "lossless chain is broken and it could be checked\n"
-				      "# TYPE rdma_fabric_chain_ok gauge\n", okf);
-				head2 = true;
-			}
-			fputs("rdma_fabric_chain_ok{device=\"", okf);
-			prom_label_escape(okf, dv->name);
-			fprintf(okf, "\",port=\"%u\",netdev=\"", pt->port);
-			prom_label_escape(okf, pt->netdev);
-			fprintf(okf, "\"} %d\n", ch.verdict && !strcmp(ch.verdict, "ok"));
-			if (ch.prio < 0)
-				continue;
-			if (!head3) {
-				fputs("# HELP rdma_fabric_roce_priority The 802.1Q priority the "
-				      "port's RoCE traffic rides (from its ToS and the DSCP map)\n"
-				      "# TYPE rdma_fabric_roce_priority gauge\n", priof);
-				head3 = true;
-			}
-			fputs("rdma_fabric_roce_priority{device=\"", priof);
-			prom_label_escape(priof, dv->name);
-			fprintf(priof, "\",port=\"%u\",netdev=\"", pt->port);
-			prom_label_escape(priof, pt->netdev);
-			fprintf(priof, "\"} %d\n", ch.prio);
-		}
-	}
-	fclose(okf);
-	fclose(priof);
-	fwrite(ok_buf, 1, ok_len, f);
-	fwrite(prio_buf, 1, prio_len, f);
-	free(ok_buf);
-	free(prio_buf);
-	return 0;
-}
-
-/* QPs by device, type and state; cm_ids by state (rdma resource show) */
-struct count_row {
-	char dev[64];
-	const char *a, *b;
-	unsigned long n;
-};
-
-static void count_add(struct count_row **rows, size_t *n, const char *dev, const char *a,
-		      const char *b)
-{
-	struct count_row *r;
-	size_t i;
-
-	for (i = 0; i < *n; i++)
-		if (!strcmp((*rows)[i].dev, dev) && (*rows)[i].a == a && (*rows)[i].b == b) {
-			(*rows)[i].n++;
-			return;
-		}
-	r = realloc(*rows, (*n + 1) * sizeof(**rows));
-	if (!r)
+	pthread_mutex_lock(&j->m);
+	left = --j->refs;
+	pthread_mutex_unlock(&j->m);
+	if (left)
 		return;
-	*rows = r;
-	snprintf(r[*n].dev, sizeof(r[*n].dev), "%s", dev);
-	r[*n].a = a;
-	r[*n].b = b;
-	r[*n].n = 1;
-	(*n)++;
+	for (i = 0; i < COL_N; i++)
+		free(j->part[i].buf);
+	pthread_cond_destroy(&j->cv);
+	pthread_mutex_destroy(&j->m);
+	free(j);
 }
 
-/* max_qp of each device, queried once per device (opening a device costs more than a
- * scrape should): kept by name and node GUID, so that a device re-created under its name is
- * queried again */
-struct limits_entry {
-	char dev[64], guid[24];
-	int err;
-	struct rdiag_device_limits lim;
-};
-static pthread_mutex_t lim_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct limits_entry lim_cache[64];
-static size_t n_lim;
-
-static int device_limits(const struct rdiag_device *dv, struct rdiag_device_limits *out)
+static void *run_group(void *arg)
 {
-	struct limits_entry *e = NULL;
-	size_t i;
-	int r;
+	struct group_arg *ga = arg;
+	struct job *j = ga->job;
+	struct scrape *s = agent_scrape_state_new();
+	int i, g = ga->g;
 
-	pthread_mutex_lock(&lim_lock);
-	for (i = 0; i < n_lim; i++)
-		if (!strcmp(lim_cache[i].dev, dv->name)) {
-			e = &lim_cache[i];
-			break;
-		}
-	if (!e || strcmp(e->guid, dv->node_guid)) {
-		if (!e)
-			e = &lim_cache[n_lim < 64 ? n_lim++ : 63];
-		snprintf(e->dev, sizeof(e->dev), "%s", dv->name);
-		snprintf(e->guid, sizeof(e->guid), "%s", dv->node_guid);
-		e->err = rdiag_device_limits(dv->name, &e->lim);
-	}
-	*out = e->lim;
-	r = e->err;
-	pthread_mutex_unlock(&lim_lock);
-	return r;
-}
+	free(ga);
+	for (i = 0; i < COL_N; i++) {
+		struct part p = { 0 };
+		double t0 = now_s();
+		FILE *f;
 
-/* rdma_device_max_qp of every device that can be queried (a fixture tree has no verbs
- * device: no sample, not a failure) */
-static void max_qp(struct scrape *s)
-{
-	bool head = false;
-	size_t d;
-
-	if (need_devices(s) < 0)
-		return;
-	for (d = 0; d < s->ds->n; d++) {
-		struct rdiag_device_limits lim;
-
-		if (device_limits(&s->ds->dev[d], &lim) < 0 || !lim.max_qp)
+		if (!j->enabled[i] || group_of[i] != g)
 			continue;
-		if (!head) {
-			fputs("# HELP rdma_device_max_qp The most queue pairs the device can hold "
-			      "(ibv_query_device max_qp)\n# TYPE rdma_device_max_qp gauge\n", s->o.f);
-			head = true;
+		f = open_memstream(&p.buf, &p.len);
+		if (!s || !f) {
+			p.r = -ENOMEM;
+			snprintf(p.why, sizeof(p.why), "out of memory");
+		} else {
+			p.r = agent_collect(i, s, f, p.why, sizeof(p.why));
 		}
-		fputs("rdma_device_max_qp{device=\"", s->o.f);
-		prom_label_escape(s->o.f, s->ds->dev[d].name);
-		fprintf(s->o.f, "\"} %u\n", lim.max_qp);
+		if (f && fclose(f) != 0 && p.r >= 0) {
+			p.r = -ENOMEM;
+			snprintf(p.why, sizeof(p.why), "out of memory");
+		}
+		p.took = now_s() - t0;
+		p.done = true;
+		pthread_mutex_lock(&j->m);
+		j->part[i] = p;
+		pthread_cond_broadcast(&j->cv);
+		pthread_mutex_unlock(&j->m);
 	}
+	agent_scrape_state_free(s);
+	atomic_fetch_sub(&running[g], 1);
+	job_put(j);
+	return NULL;
 }
 
-static int col_resources(struct scrape *s)
-{
-	struct rdiag_qp *qps = NULL;
-	struct rdiag_cm_id *ids = NULL;
-	struct count_row *rows = NULL;
-	size_t nq = 0, ni = 0, nr = 0, i;
-	FILE *f = s->o.f;
-	int r = need_counters(s);
-
-	if (r < 0)
-		return r;
-	max_qp(s);
-	r = rdiag_counters_qps(s->c, NULL, &qps, &nq);
-	if (r < 0) {
-		snprintf(s->why, sizeof(s->why), "%s", rdiag_counters_errmsg(s->c));
-		return r;
-	}
-	for (i = 0; i < nq; i++) {
-		const char *t = rdiag_qp_type_name(qps[i].type);
-		const char *st = rdiag_qp_state_name(qps[i].state);
-
-		count_add(&rows, &nr, qps[i].dev, t ? t : "OTHER", st ? st : "OTHER");
-	}
-	free(qps);
-	if (nr)
-		fputs("# HELP rdma_qps Queue pairs of the device by type and state (rdma resource "
-		      "show qp)\n# TYPE rdma_qps gauge\n", f);
-	for (i = 0; i < nr; i++) {
-		fputs("rdma_qps{device=\"", f);
-		prom_label_escape(f, rows[i].dev);
-		fprintf(f, "\",type=\"%s\",state=\"%s\"} %lu\n", rows[i].a, rows[i].b, rows[i].n);
-	}
-	free(rows);
-	rows = NULL;
-	nr = 0;
-	r = rdiag_counters_cm_ids(s->c, NULL, &ids, &ni);
-	if (r < 0) {
-		snprintf(s->why, sizeof(s->why), "%s", rdiag_counters_errmsg(s->c));
-		return r;
-	}
-	for (i = 0; i < ni; i++) {
-		const char *st = rdiag_res_cm_state_name(ids[i].state);
-
-		count_add(&rows, &nr, ids[i].dev, st ? st : "OTHER", NULL);
-	}
-	free(ids);
-	if (nr)
-		fputs("# HELP rdma_cm_ids rdma_cm identifiers by device and state (rdma resource "
-		      "show cm_id; device \"\" is one not bound yet)\n# TYPE rdma_cm_ids gauge\n", f);
-	for (i = 0; i < nr; i++) {
-		fputs("rdma_cm_ids{device=\"", f);
-		prom_label_escape(f, rows[i].dev);
-		fprintf(f, "\",state=\"%s\"} %lu\n", rows[i].a, rows[i].n);
-	}
-	free(rows);
-	return 0;
-}
-
-static int col_connections(struct scrape *s)
-{
-	return agent_conns_write(s->o.f, s->why, sizeof(s->why));
-}
-
-static int (*const col_fn[COL_N])(struct scrape *) = {
-	[COL_PORT] = col_port, [COL_COUNTERS] = col_counters, [COL_CONCEPTS] = col_concepts,
-	[COL_ETH] = col_eth, [COL_FABRIC] = col_fabric, [COL_RESOURCES] = col_resources,
-	[COL_CONNECTIONS] = col_connections,
-};
-
-/* a collector's failure is logged when its reason changes, not at every scrape (a host
- * without tracefs rights would log the same line every 15 s); its recovery once too */
+/* a collector's failure is logged when its reason changes, its recovery once */
 static pthread_mutex_t said_lock = PTHREAD_MUTEX_INITIALIZER;
 static char said[COL_N][256];
-static void judge(int i, int r, const char *why);
-
-void agent_collector_failed(enum agent_collector c, const char *why)
-{
-	judge(c, -EIO, why);
-}
 
 static void judge(int i, int r, const char *why)
 {
@@ -424,62 +126,159 @@ static void judge(int i, int r, const char *why)
 		if (r < 0)
 			agent_log(LOG_WARN, "collector %s failed: %s (it reports "
 				  "rdma_scrape_collector_success 0 until this changes)",
-				  col_names[i], now);
+				  agent_collector_name(i), now);
 		else
-			agent_log(LOG_INFO, "collector %s works again", col_names[i]);
+			agent_log(LOG_INFO, "collector %s works again", agent_collector_name(i));
 		snprintf(said[i], sizeof(said[i]), "%s", now);
 	}
 	pthread_mutex_unlock(&said_lock);
 }
 
+void agent_collector_failed(enum agent_collector c, const char *why)
+{
+	judge(c, -EIO, why);
+}
+
+/* start a thread per group with an enabled collector; a group with max threads still
+ * stuck gets none, its collectors' parts say so */
+static void start_groups(struct job *j, const struct agent_cfg *cfg)
+{
+	pthread_attr_t at;
+	int g, i;
+
+	pthread_attr_init(&at);
+	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&at, 512 * 1024);
+	for (g = 0; g < NGROUP; g++) {
+		struct group_arg *ga;
+		const char *why = NULL;
+		pthread_t t;
+		bool any = false;
+
+		for (i = 0; i < COL_N; i++)
+			any |= j->enabled[i] && group_of[i] == g;
+		if (!any)
+			continue;
+		if (atomic_fetch_add(&running[g], 1) >= cfg->max_requests) {
+			atomic_fetch_sub(&running[g], 1);
+			why = "not started: its earlier runs are still stuck";
+		} else if (!(ga = malloc(sizeof(*ga)))) {
+			atomic_fetch_sub(&running[g], 1);
+			why = "out of memory";
+		} else {
+			ga->job = j;
+			ga->g = g;
+			pthread_mutex_lock(&j->m);
+			j->refs++;
+			pthread_mutex_unlock(&j->m);
+			if (pthread_create(&t, &at, run_group, ga) == 0)
+				continue;
+			free(ga);
+			atomic_fetch_sub(&running[g], 1);
+			pthread_mutex_lock(&j->m);
+			j->refs--;
+			pthread_mutex_unlock(&j->m);
+			why = "cannot start a thread";
+		}
+		pthread_mutex_lock(&j->m);
+		for (i = 0; i < COL_N; i++)
+			if (j->enabled[i] && group_of[i] == g) {
+				j->part[i].done = true;
+				j->part[i].r = -EAGAIN;
+				snprintf(j->part[i].why, sizeof(j->part[i].why), "%s", why);
+			}
+		pthread_mutex_unlock(&j->m);
+	}
+	pthread_attr_destroy(&at);
+}
+
+static bool all_done(const struct job *j)
+{
+	int i;
+
+	for (i = 0; i < COL_N; i++)
+		if (j->enabled[i] && !j->part[i].done)
+			return false;
+	return true;
+}
+
 int agent_scrape(const struct agent_cfg *cfg, char **out, size_t *len)
 {
-	struct scrape s = { .o = { .ts_ms = -1 } };
-	double took[COL_N] = { 0 }, start = now_s();
-	int ok[COL_N] = { 0 };
+	struct job *j = calloc(1, sizeof(*j));
+	double start = now_s(), took[COL_N] = { 0 };
+	int ok[COL_N] = { 0 }, i;
+	pthread_condattr_t ca;
+	struct timespec dl;
 	FILE *f;
-	int i;
 
 	*out = NULL;
 	*len = 0;
-	f = open_memstream(out, len);
-	if (!f)
+	if (!j)
 		return -ENOMEM;
-	s.o.f = f;
-	for (i = 0; i < COL_N; i++) {
-		double t0 = now_s();
-		int r;
-
-		if (!cfg->enabled[i])
-			continue;
-		if (t0 - start > cfg->scrape_timeout_s) {
-			agent_log(LOG_WARN, "collector %s: not run, the scrape passed its %.3g s "
-				  "deadline", col_names[i], cfg->scrape_timeout_s);
-			continue;
-		}
-		s.why[0] = '\0';
-		r = col_fn[i](&s);
-		took[i] = now_s() - t0;
-		ok[i] = r >= 0;
-		judge(i, r, s.why);
+	pthread_mutex_init(&j->m, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&j->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	j->refs = 1;
+	memcpy(j->enabled, cfg->enabled, sizeof(j->enabled));
+	f = open_memstream(out, len);
+	if (!f) {
+		job_put(j);
+		return -ENOMEM;
 	}
+	start_groups(j, cfg);
+
+	clock_gettime(CLOCK_MONOTONIC, &dl);
+	dl.tv_sec += (time_t)cfg->scrape_timeout_s;
+	dl.tv_nsec += (long)((cfg->scrape_timeout_s - (double)(time_t)cfg->scrape_timeout_s) * 1e9);
+	if (dl.tv_nsec >= 1000000000L) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&j->m);
+	while (!all_done(j) && pthread_cond_timedwait(&j->cv, &j->m, &dl) != ETIMEDOUT)
+		;
+	/* in collector order, what is done; the rest reported failed */
+	for (i = 0; i < COL_N; i++) {
+		struct part *p = &j->part[i];
+
+		if (!j->enabled[i])
+			continue;
+		if (!p->done) {
+			took[i] = now_s() - start;
+			snprintf(p->why, sizeof(p->why), "still running at the scrape's %.3g s "
+				 "deadline (--scrape.timeout): a read is slow or stuck",
+				 cfg->scrape_timeout_s);
+			p->r = -ETIMEDOUT;
+		} else {
+			took[i] = p->took;
+			if (p->buf)
+				fwrite(p->buf, 1, p->len, f);
+		}
+		ok[i] = p->r >= 0;
+		judge(i, p->r, p->why);
+		if (!p->done)
+			p->why[0] = '\0';	/* the group thread writes the part when it ends */
+	}
+	pthread_mutex_unlock(&j->m);
+	job_put(j);
+
 	fputs("# HELP rdma_scrape_collector_success 1 when the collector read what it exports "
 	      "in this scrape\n# TYPE rdma_scrape_collector_success gauge\n", f);
 	for (i = 0; i < COL_N; i++)
 		if (cfg->enabled[i])
 			fprintf(f, "rdma_scrape_collector_success{collector=\"%s\"} %d\n",
-				col_names[i], ok[i]);
+				agent_collector_name(i), ok[i]);
 	fputs("# HELP rdma_scrape_collector_duration_seconds How long the collector took in "
-	      "this scrape\n# TYPE rdma_scrape_collector_duration_seconds gauge\n", f);
+	      "this scrape (to the deadline for one still running)\n"
+	      "# TYPE rdma_scrape_collector_duration_seconds gauge\n", f);
 	for (i = 0; i < COL_N; i++)
 		if (cfg->enabled[i])
 			fprintf(f, "rdma_scrape_collector_duration_seconds{collector=\"%s\"} %.9f\n",
-				col_names[i], took[i]);
+				agent_collector_name(i), took[i]);
 	fprintf(f, "# HELP rdma_build_info The rdmadiag version of this agent (value 1)\n"
 		"# TYPE rdma_build_info gauge\nrdma_build_info{version=\"%s\"} 1\n", RDIAG_VERSION);
-	rdiag_samples_free(s.set);
-	rdiag_counters_devices_free(s.ds);
-	rdiag_counters_close(s.c);
 	if (fclose(f) != 0) {
 		free(*out);
 		*out = NULL;
