@@ -45,7 +45,17 @@ void agent_collector_failed(enum agent_collector c, const char *why);
 /* the collectors (collect.c): a group's shared reads in one scrape (_new, _free), and one
  * collector run into f: 0, or -errno with why */
 struct scrape;
+struct rdiag_devices;
 struct scrape *agent_scrape_state_new(void);
+/* the scrape's one device discovery, for the collectors that need it: fn gives the devices
+ * (0) or why not (-errno); agent_discover runs it on s and hands it over (the caller frees
+ * it with rdiag_counters_devices_free) */
+typedef int (*agent_devices_fn)(void *arg, const struct rdiag_devices **ds, char *why,
+				size_t len);
+void agent_scrape_state_share(struct scrape *s, agent_devices_fn fn, void *arg);
+int agent_discover(struct scrape *s, struct rdiag_devices **ds, char *why, size_t len);
+/* close the counters handles kept between scrapes (at exit) */
+void agent_counters_pool_drain(void);
 void agent_scrape_state_free(struct scrape *s);
 int agent_collect(enum agent_collector c, struct scrape *s, FILE *f, char *why, size_t len);
 

@@ -42,11 +42,22 @@ int agent_collector_find(const char *name)
 struct scrape {
 	struct prom_out o;
 	struct rdiag_counters *c;
-	struct rdiag_devices *ds;
+	const struct rdiag_devices *ds;
+	bool ds_owned;			/* this state frees ds (else the scrape's job does) */
+	agent_devices_fn dev_fn;	/* the scrape's one discovery, shared (or NULL) */
+	void *dev_arg;
 	struct rdiag_samples *set;
 	int c_err, ds_err, set_err;
 	char why[256];			/* the failing collector's reason */
 };
+
+/* counters handles kept between scrapes: a warm handle reads each counter with one pread()
+ * on a descriptor it keeps (lib/counters/fdcache.c: a device re-created or gone is seen
+ * by the directory listing), where a new one opens, reads and closes every file */
+#define POOL_MAX 2
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rdiag_counters *pool[POOL_MAX];
+static size_t npool;
 
 static int need_counters(struct scrape *s)
 {
@@ -54,6 +65,12 @@ static int need_counters(struct scrape *s)
 
 	if (s->c || s->c_err)
 		return s->c_err;
+	pthread_mutex_lock(&pool_lock);
+	if (npool)
+		s->c = pool[--npool];
+	pthread_mutex_unlock(&pool_lock);
+	if (s->c)
+		return 0;
 	s->c_err = rdiag_counters_open(&s->c, &co);
 	if (s->c_err < 0) {
 		snprintf(s->why, sizeof(s->why), "%s", rdiag_counters_errmsg(NULL));
@@ -62,18 +79,66 @@ static int need_counters(struct scrape *s)
 	return s->c_err;
 }
 
+static void put_counters(struct rdiag_counters *c)
+{
+	if (!c)
+		return;
+	pthread_mutex_lock(&pool_lock);
+	if (npool < POOL_MAX) {
+		pool[npool++] = c;
+		c = NULL;
+	}
+	pthread_mutex_unlock(&pool_lock);
+	rdiag_counters_close(c);
+}
+
+void agent_counters_pool_drain(void)
+{
+	pthread_mutex_lock(&pool_lock);
+	while (npool)
+		rdiag_counters_close(pool[--npool]);
+	pthread_mutex_unlock(&pool_lock);
+}
+
 static int need_devices(struct scrape *s)
 {
+	struct rdiag_devices *ds = NULL;
+
 	if (s->ds || s->ds_err)
 		return s->ds_err;
+	if (s->dev_fn) {
+		s->ds_err = s->dev_fn(s->dev_arg, &s->ds, s->why, sizeof(s->why));
+		return s->ds_err;
+	}
 	if ((s->ds_err = need_counters(s)) < 0)
 		return s->ds_err;
-	s->ds_err = rdiag_counters_discover(s->c, &s->ds);
+	s->ds_err = rdiag_counters_discover(s->c, &ds);
 	if (s->ds_err < 0) {
 		snprintf(s->why, sizeof(s->why), "%s", rdiag_counters_errmsg(s->c));
-		s->ds = NULL;
+		ds = NULL;
 	}
+	s->ds = ds;
+	s->ds_owned = true;
 	return s->ds_err;
+}
+
+void agent_scrape_state_share(struct scrape *s, agent_devices_fn fn, void *arg)
+{
+	s->dev_fn = fn;
+	s->dev_arg = arg;
+}
+
+int agent_discover(struct scrape *s, struct rdiag_devices **ds, char *why, size_t len)
+{
+	int r = need_devices(s);
+
+	*ds = NULL;
+	snprintf(why, len, "%s", r < 0 ? s->why : "");
+	if (r < 0)
+		return r;
+	*ds = (struct rdiag_devices *)s->ds;
+	s->ds_owned = false;	/* the caller frees it */
+	return 0;
 }
 
 static int need_samples(struct scrape *s)
@@ -406,8 +471,9 @@ void agent_scrape_state_free(struct scrape *s)
 	if (!s)
 		return;
 	rdiag_samples_free(s->set);
-	rdiag_counters_devices_free(s->ds);
-	rdiag_counters_close(s->c);
+	if (s->ds_owned)
+		rdiag_counters_devices_free((struct rdiag_devices *)s->ds);
+	put_counters(s->c);
 	free(s);
 }
 

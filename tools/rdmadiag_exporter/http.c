@@ -142,14 +142,16 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 int agent_http_start(int fd, const struct agent_cfg *cfg, char *err, size_t errlen)
 {
 	cfg_ = cfg;
+	/* poll(), not select(): the kept counter descriptors put sockets past FD_SETSIZE */
 	daemon_ = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION |
+				   MHD_USE_POLL |
 				   MHD_USE_ERROR_LOG | MHD_USE_ITC, 0, NULL, NULL, handle, NULL,
+				   MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 				   MHD_OPTION_LISTEN_SOCKET, fd,
 				   MHD_OPTION_CONNECTION_LIMIT, cfg->max_conns,
 				   MHD_OPTION_CONNECTION_TIMEOUT, cfg->conn_timeout_s,
 				   MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
 				   MHD_OPTION_THREAD_STACK_SIZE, (size_t)256 * 1024,
-				   MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 				   MHD_OPTION_END);
 	if (!daemon_) {
 		snprintf(err, errlen, "cannot start the HTTP server (libmicrohttpd)");

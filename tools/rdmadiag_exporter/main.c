@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "common/tool.h"
@@ -96,6 +97,7 @@ int main(int argc, char **argv)
 	const char *listen_addr = NULL;
 	char def_addr[16], err[512], where[128];
 	size_t nlo = 9;
+	struct rlimit rl;
 	sigset_t set;
 	int i, opt, fd, sig;
 
@@ -164,6 +166,12 @@ int main(int argc, char **argv)
 		listen_addr = def_addr;
 	}
 
+	/* the kept counter descriptors (a quarter of the limit per handle, lib/counters) and
+	 * the connections: the hard limit, as a service manager allows it */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 	/* the HTTP threads inherit this mask: the signals come to sigwait() below only */
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
@@ -203,6 +211,7 @@ int main(int argc, char **argv)
 	agent_log(LOG_INFO, "%s: stopping", strsignal(sig));
 	agent_http_stop();
 	agent_conns_stop();
+	agent_counters_pool_drain();
 	close(fd);
 	return EXIT_OK;
 }

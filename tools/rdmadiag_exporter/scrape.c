@@ -18,6 +18,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <rdmadiag/counters.h>
+
 #include "agent.h"
 
 #define NGROUP 6
@@ -42,7 +44,21 @@ struct job {
 	int refs;			/* the scrape and each group thread */
 	bool enabled[COL_N];
 	struct part part[COL_N];
+	struct timespec deadline;	/* CLOCK_MONOTONIC */
+	/* the one discovery of the scrape, made by the port group (it reads the port files
+	 * anyway) and waited for by the eth, fabric and resources groups, which read the same
+	 * device directories: one would hang where the other does */
+	bool ds_done;
+	int ds_err;
+	struct rdiag_devices *ds;
+	char ds_why[256];
 };
+
+#define DISCOVERY_GROUP 1	/* port */
+static bool uses_devices(int g)
+{
+	return g >= 1 && g <= 4;	/* port, eth, fabric, resources */
+}
 
 struct group_arg {
 	struct job *job;
@@ -68,9 +84,31 @@ static void job_put(struct job *j)
 		return;
 	for (i = 0; i < COL_N; i++)
 		free(j->part[i].buf);
+	rdiag_counters_devices_free(j->ds);
 	pthread_cond_destroy(&j->cv);
 	pthread_mutex_destroy(&j->m);
 	free(j);
+}
+
+/* agent_devices_fn of the groups that wait for the port group's discovery */
+static int wait_devices(void *arg, const struct rdiag_devices **ds, char *why, size_t len)
+{
+	struct job *j = arg;
+	int r = 0;
+
+	pthread_mutex_lock(&j->m);
+	while (!j->ds_done && r != ETIMEDOUT)
+		r = pthread_cond_timedwait(&j->cv, &j->m, &j->deadline);
+	if (!j->ds_done) {
+		pthread_mutex_unlock(&j->m);
+		snprintf(why, len, "the device discovery did not end by the scrape's deadline");
+		return -ETIMEDOUT;
+	}
+	*ds = j->ds;
+	r = j->ds_err;
+	snprintf(why, len, "%s", j->ds_why);
+	pthread_mutex_unlock(&j->m);
+	return r;
 }
 
 static void *run_group(void *arg)
@@ -81,6 +119,22 @@ static void *run_group(void *arg)
 	int i, g = ga->g;
 
 	free(ga);
+	if (s && g == DISCOVERY_GROUP) {
+		struct rdiag_devices *ds = NULL;
+		char why[256];
+		int r = agent_discover(s, &ds, why, sizeof(why));
+
+		pthread_mutex_lock(&j->m);
+		j->ds = ds;
+		j->ds_err = r;
+		snprintf(j->ds_why, sizeof(j->ds_why), "%s", why);
+		j->ds_done = true;
+		pthread_cond_broadcast(&j->cv);
+		pthread_mutex_unlock(&j->m);
+		agent_scrape_state_share(s, wait_devices, j);
+	} else if (s && uses_devices(g)) {
+		agent_scrape_state_share(s, wait_devices, j);
+	}
 	for (i = 0; i < COL_N; i++) {
 		struct part p = { 0 };
 		double t0 = now_s();
@@ -107,6 +161,17 @@ static void *run_group(void *arg)
 		pthread_mutex_unlock(&j->m);
 	}
 	agent_scrape_state_free(s);
+	if (g == DISCOVERY_GROUP) {
+		/* a discovery that could not start (no memory) still ends the others' wait */
+		pthread_mutex_lock(&j->m);
+		if (!j->ds_done) {
+			j->ds_done = true;
+			j->ds_err = -ENOMEM;
+			snprintf(j->ds_why, sizeof(j->ds_why), "out of memory");
+			pthread_cond_broadcast(&j->cv);
+		}
+		pthread_mutex_unlock(&j->m);
+	}
 	atomic_fetch_sub(&running[g], 1);
 	job_put(j);
 	return NULL;
@@ -156,7 +221,8 @@ static void start_groups(struct job *j, const struct agent_cfg *cfg)
 		bool any = false;
 
 		for (i = 0; i < COL_N; i++)
-			any |= j->enabled[i] && group_of[i] == g;
+			any |= j->enabled[i] && (group_of[i] == g ||
+				(g == DISCOVERY_GROUP && uses_devices(group_of[i])));
 		if (!any)
 			continue;
 		if (atomic_fetch_add(&running[g], 1) >= cfg->max_requests) {
@@ -187,6 +253,12 @@ static void start_groups(struct job *j, const struct agent_cfg *cfg)
 				j->part[i].r = -EAGAIN;
 				snprintf(j->part[i].why, sizeof(j->part[i].why), "%s", why);
 			}
+		if (g == DISCOVERY_GROUP) {
+			j->ds_done = true;
+			j->ds_err = -EAGAIN;
+			snprintf(j->ds_why, sizeof(j->ds_why), "device discovery %s", why);
+			pthread_cond_broadcast(&j->cv);
+		}
 		pthread_mutex_unlock(&j->m);
 	}
 	pthread_attr_destroy(&at);
@@ -227,8 +299,6 @@ int agent_scrape(const struct agent_cfg *cfg, char **out, size_t *len)
 		job_put(j);
 		return -ENOMEM;
 	}
-	start_groups(j, cfg);
-
 	clock_gettime(CLOCK_MONOTONIC, &dl);
 	dl.tv_sec += (time_t)cfg->scrape_timeout_s;
 	dl.tv_nsec += (long)((cfg->scrape_timeout_s - (double)(time_t)cfg->scrape_timeout_s) * 1e9);
@@ -236,6 +306,9 @@ int agent_scrape(const struct agent_cfg *cfg, char **out, size_t *len)
 		dl.tv_sec++;
 		dl.tv_nsec -= 1000000000L;
 	}
+	j->deadline = dl;
+	start_groups(j, cfg);
+
 	pthread_mutex_lock(&j->m);
 	while (!all_done(j) && pthread_cond_timedwait(&j->cv, &j->m, &dl) != ETIMEDOUT)
 		;
