@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # rdmadiag_exporter --web.config.file (rdmadiag_exporter(8), WEB CONFIGURATION): TLS with a
 # throwaway CA made here by openssl, TLS 1.3 only, client certificates, bcrypt basic auth
-# (htpasswd) and the file's errors.
+# (htpasswd), the file's errors, SIGHUP with a good and a broken file, a keep-alive
+# connection across a SIGHUP.
 load helper
 load wait
 load agent
@@ -12,7 +13,7 @@ PY=/usr/bin/python3
 shopt -s lastpipe
 
 # the CA, a server certificate for 127.0.0.1, a client certificate from the CA and one from
-# another CA, and a bcrypt hash (cost 5: fast enough for a test)
+# another CA, and two bcrypt hashes (cost 5: fast enough for a test)
 setup_file() {
 	command -v openssl > /dev/null || skip "openssl missing"
 	command -v htpasswd > /dev/null || skip "htpasswd (apache2-utils) missing"
@@ -35,6 +36,7 @@ setup_file() {
 	openssl req -x509 -key rogue.key -out rogue.crt -days 2 -subj /CN=rogue \
 		-addext extendedKeyUsage=clientAuth
 	htpasswd -nbB -C 5 alice s3cret | cut -d: -f2 | tr -d '\n' > alice.hash
+	htpasswd -nbB -C 5 alice n3w-pass | cut -d: -f2 | tr -d '\n' > alice2.hash
 }
 
 teardown() {
@@ -58,6 +60,15 @@ start_web() {
 	start_agent --sysfs-root="$FIX/sysfs/rxe" --no-collector.resources \
 		--no-collector.connections --web.config.file="$WC" "$@"
 }
+
+# SIGHUP and wait for the log line that answers it (reloaded, or the error)
+hup() {
+	local n
+	n=$(grep -c 'SIGHUP' "$AG_LOG" || :)
+	kill -HUP "$AG_PID"
+	wait_until 10 "the SIGHUP log line" has_sighup $((n + 1))
+}
+has_sighup() { [ "$(grep -c 'SIGHUP' "$AG_LOG" || :)" -ge "$1" ]; }
 
 tls_yml() {
 	printf 'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n'
@@ -208,6 +219,67 @@ bad_config() {
 	assert_output 1
 	assert_regex "$(grep 'readable by others' "$AG_LOG")" \
 		"^rdmadiag_exporter: warn: web config '.*': key_file '.*/server.key' is readable by others \(mode 0644\)$"
+	run code "https://$AG_ADDR/healthz"
+	assert_output 200
+}
+
+@test "SIGHUP with a changed password: the old one 401, the new one 200" {
+	auth_yml alice.hash | web_config hup
+	start_web
+	run code -u alice:s3cret "https://$AG_ADDR/metrics"
+	assert_output 200
+	auth_yml alice2.hash | web_config hup
+	hup
+	grep -q "info: SIGHUP: web config '$WC' reloaded: TLS 1.2 and 1.3, basic auth (1 user)" "$AG_LOG"
+	run code -u alice:s3cret "https://$AG_ADDR/metrics"
+	assert_output 401
+	run code -u alice:n3w-pass "https://$AG_ADDR/metrics"
+	assert_output 200
+}
+
+@test "SIGHUP with a broken file: one error line, the old settings still serve" {
+	auth_yml alice.hash | web_config hup
+	start_web
+	{ tls_yml; printf 'basic_auth_users:\n  alice: plain\n'; } | web_config hup
+	hup
+	run grep 'SIGHUP' "$AG_LOG"
+	assert_output --regexp "^rdmadiag_exporter: error: SIGHUP: web config '.*/hup.yml': line 5: basic_auth_users: user 'alice': the password is not a bcrypt hash .*; the previous web config stays$"
+	run code -u alice:s3cret "https://$AG_ADDR/metrics"
+	assert_output 200
+	run code -u alice:plain "https://$AG_ADDR/metrics"
+	assert_output 401
+	rm "$WC"
+	hup
+	run grep -c 'error: SIGHUP: cannot read web config' "$AG_LOG"
+	assert_output 1
+	run code -u alice:s3cret "https://$AG_ADDR/metrics"
+	assert_output 200
+}
+
+@test "SIGHUP: a keep-alive connection opened before it is answered, then closed; no cut" {
+	tls_yml | web_config ka
+	start_web --log.level=debug
+	# one connection: a request, SIGHUP (the log line awaited), a second request on it
+	run $PY - "$AG_ADDR" "$BATS_TEST_TMPDIR/ca.crt" "$AG_PID" "$AG_LOG" <<'PYEOF'
+import http.client, os, signal, ssl, sys, time
+host, port = sys.argv[1].rsplit(":", 1)
+ctx = ssl.create_default_context(cafile=sys.argv[2])
+c = http.client.HTTPSConnection(host, int(port), context=ctx, timeout=20)
+c.request("GET", "/metrics"); r = c.getresponse(); body = r.read()
+print("first", r.status, r.getheader("Connection"))
+os.kill(int(sys.argv[3]), signal.SIGHUP)
+for _ in range(200):
+    if "reloaded" in open(sys.argv[4]).read(): break
+    time.sleep(0.05)
+c.request("GET", "/metrics"); r = c.getresponse(); body = r.read()
+print("second", r.status, r.getheader("Connection"), b"rdma_port_info" in body)
+PYEOF
+	assert_line 'first 200 None'
+	assert_line 'second 200 close True'
+	# the replaced server stops once that connection is gone
+	wait_until 15 "the previous server to stop" \
+		grep -q 'debug: the previous HTTP server stopped (0 connections)' "$AG_LOG"
+	# and the new server answers new connections
 	run code "https://$AG_ADDR/healthz"
 	assert_output 200
 }

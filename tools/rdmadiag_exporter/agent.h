@@ -90,6 +90,12 @@ int agent_http_start(int fd, const struct agent_cfg *cfg, struct agent_webcfg *w
 		     char *err, size_t errlen);
 /* whether this libmicrohttpd can serve wc (TLS, basic auth): 0, or -1 with why in err */
 int agent_http_supports(const struct agent_webcfg *wc, char *err, size_t errlen);
+/* SIGHUP: a new server with wc takes the new connections (it owns wc on success); the old
+ * one stops accepting and drains (0), or the old one serves on (-1, why in err) */
+int agent_http_reload(struct agent_webcfg *wc, char *err, size_t errlen);
+/* stop the old servers whose connections have ended (or that are past their deadline);
+ * whether one is still draining */
+bool agent_http_drain(void);
 void agent_http_stop(void);
 
 enum agent_log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };

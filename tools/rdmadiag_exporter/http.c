@@ -8,7 +8,10 @@
  *
  * --web.config.file (webconfig.c): TLS through libmicrohttpd's GnuTLS, the client
  * certificate checked here against client_ca_file (403 without a good one), basic auth (401
- * and WWW-Authenticate).  /healthz asks for neither, so that probes need no secret. */
+ * and WWW-Authenticate).  /healthz asks for neither, so that probes need no secret.  SIGHUP
+ * starts a new daemon on the same listening socket with the new settings and quiesces the
+ * old one: it accepts nothing more, answers what it has with "Connection: close", and is
+ * stopped once its connections are gone (agent_http_drain), so no scrape is cut. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -16,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gnutls/gnutls.h>
@@ -32,18 +36,30 @@ struct server {
 	struct MHD_Daemon *d;
 	struct agent_webcfg *wc;	/* NULL: plain HTTP, no passwords */
 	int fd;				/* its own dup of the listening socket */
+	atomic_bool draining;		/* replaced by SIGHUP: every answer closes */
+	double deadline;		/* CLOCK_MONOTONIC s: stopped then even if busy */
+	struct server *next;		/* the draining ones */
 };
 
-static struct server *cur;
+static struct server *cur, *old;
 static int listen_fd = -1;
 static const struct agent_cfg *cfg_;
 static atomic_uint scrapes;
 
-/* what every answer carries */
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* what every answer carries: its type, and "Connection: close" from a draining daemon */
 static void headers(struct server *s, struct MHD_Response *r, const char *type)
 {
-	(void)s;
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	if (atomic_load(&s->draining))
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 }
 
 static enum MHD_Result reply(struct server *s, struct MHD_Connection *c, unsigned int code,
@@ -231,7 +247,10 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 static void server_free(struct server *s)
 {
 	if (s->d)
-		MHD_stop_daemon(s->d);	/* it closes its socket */
+		MHD_stop_daemon(s->d);
+	/* a quiesced daemon leaves its socket to us; a running one closes it itself */
+	if (s->fd >= 0 && atomic_load(&s->draining))
+		close(s->fd);
 	agent_webcfg_free(s->wc);
 	free(s);
 }
@@ -259,7 +278,8 @@ static struct server *server_start(struct agent_webcfg *wc, char *err, size_t er
 							     wc->ca_pem };
 	}
 	tls[nt] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
-	/* the daemon its own descriptor of the socket: stopping it closes that one */
+	/* each daemon its own descriptor of the one socket: a quiesced daemon gives its own
+	 * back, a stopped one closes its own, and the socket stays listening between them */
 	s->fd = fcntl(listen_fd, F_DUPFD_CLOEXEC, 3);
 	if (s->fd < 0) {
 		snprintf(err, errlen, "cannot duplicate the listening socket: %s", strerror(errno));
@@ -312,8 +332,51 @@ int agent_http_start(int fd, const struct agent_cfg *cfg, struct agent_webcfg *w
 	return cur ? 0 : -1;
 }
 
+int agent_http_reload(struct agent_webcfg *wc, char *err, size_t errlen)
+{
+	struct server *n = server_start(wc, err, errlen);
+
+	if (!n)
+		return -1;
+	/* both accept for a moment; then only the new one does */
+	cur->fd = MHD_quiesce_daemon(cur->d);
+	atomic_store(&cur->draining, true);
+	/* a connection idle longer than --web.timeout is dropped, a scrape ends within
+	 * --scrape.timeout: past both only a client that trickles bytes is left */
+	cur->deadline = now_s() + cfg_->conn_timeout_s + cfg_->scrape_timeout_s + 1;
+	cur->next = old;
+	old = cur;
+	cur = n;
+	return 0;
+}
+
+bool agent_http_drain(void)
+{
+	struct server **pp = &old, *s;
+	const union MHD_DaemonInfo *di;
+
+	while ((s = *pp)) {
+		di = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+		if ((di && di->num_connections == 0) || now_s() > s->deadline) {
+			agent_log(LOG_DEBUG, "the previous HTTP server stopped (%u connections)",
+				  di ? di->num_connections : 0);
+			*pp = s->next;
+			server_free(s);
+			continue;
+		}
+		pp = &s->next;
+	}
+	return old != NULL;
+}
+
 void agent_http_stop(void)
 {
+	struct server *s;
+
+	while ((s = old)) {
+		old = s->next;
+		server_free(s);
+	}
 	if (cur)
 		server_free(cur);
 	cur = NULL;

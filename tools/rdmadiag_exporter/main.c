@@ -3,13 +3,15 @@
  * families, the ports, the Ethernet side, the RoCE lossless chain and the resources to
  * Prometheus over HTTP (rdmadiag_exporter(8)).  The main thread reads the options, opens
  * the listening socket, starts the HTTP server and then only waits for signals: SIGTERM and
- * SIGINT end it cleanly, SIGHUP is logged (--web.config.file is read at the start only). */
+ * SIGINT end it cleanly, SIGHUP re-reads --web.config.file (TLS and basic auth): the new
+ * settings serve the new connections, or the old ones stay when the file is wrong. */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/tool.h"
@@ -21,7 +23,7 @@ static void usage(void)
 	       "Serve RDMA counters, ports, the RoCE lossless chain and resources to Prometheus.\n\n"
 	       "      --web.listen-address=ADDR  listen on ADDR (default :%d, every address)\n"
 	       "      --web.config.file=FILE     TLS and basic auth settings (exporter-toolkit's\n"
-	       "                                 format)\n"
+	       "                                 format); SIGHUP reads it again\n"
 	       "      --web.max-requests=N       scrapes served at once (default 4; more get 503)\n"
 	       "      --web.max-connections=N    connections held at once (default 64)\n"
 	       "      --web.timeout=SECONDS      drop a client idle this long (default 10)\n"
@@ -92,6 +94,30 @@ static int load_web_config(const char *path, struct agent_webcfg **wc, char *err
 		return -1;
 	}
 	return 0;
+}
+
+/* SIGHUP: the file again; the old settings stay unless all of the new one is good */
+static void reload(const char *path)
+{
+	struct agent_webcfg *wc;
+	char err[512], what[160];
+
+	if (!path) {
+		agent_log(LOG_INFO, "SIGHUP: no --web.config.file to re-read");
+		return;
+	}
+	if (load_web_config(path, &wc, err, sizeof(err)) < 0) {
+		agent_log(LOG_ERROR, "SIGHUP: %s; the previous web config stays", err);
+		return;
+	}
+	agent_webcfg_describe(wc, what, sizeof(what));
+	if (agent_http_reload(wc, err, sizeof(err)) < 0) {
+		agent_webcfg_free(wc);
+		agent_log(LOG_ERROR, "SIGHUP: web config '%s': %s; the previous one stays", path,
+			  err);
+		return;
+	}
+	agent_log(LOG_INFO, "SIGHUP: web config '%s' reloaded: %s", path, what);
 }
 
 int main(int argc, char **argv)
@@ -221,10 +247,18 @@ int main(int argc, char **argv)
 	/* tests and operators wait for this line: the socket is listening when it is written */
 	agent_log(LOG_INFO, "listening on %s", where);
 	for (;;) {
-		if (sigwait(&set, &sig) != 0)
+		/* while a replaced HTTP server drains, look at it every 100 ms */
+		if (agent_http_drain()) {
+			struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+			sig = sigtimedwait(&set, NULL, &ts);
+			if (sig < 0)
+				continue;
+		} else if (sigwait(&set, &sig) != 0) {
 			continue;
+		}
 		if (sig == SIGHUP) {
-			agent_log(LOG_INFO, "SIGHUP: no configuration file to re-read");
+			reload(web_config);
 			continue;
 		}
 		if (sig == SIGPIPE)
