@@ -3,7 +3,7 @@
 # rdmadiag_exporter --web.config.file (rdmadiag_exporter(8), WEB CONFIGURATION): TLS with a
 # throwaway CA made here by openssl, TLS 1.3 only, client certificates, bcrypt basic auth
 # (htpasswd), the file's errors, SIGHUP with a good and a broken file, a keep-alive
-# connection across a SIGHUP.
+# connection across a SIGHUP, and a real Prometheus scraping over TLS with basic auth.
 load helper
 load wait
 load agent
@@ -41,6 +41,7 @@ setup_file() {
 
 teardown() {
 	stop_agent
+	[ -z "${PROM_PID:-}" ] || { kill "$PROM_PID" 2> /dev/null; wait "$PROM_PID" || :; }
 }
 
 # web_config NAME: stdin into BATS_TEST_TMPDIR/NAME.yml, the certificates next to it
@@ -282,4 +283,34 @@ PYEOF
 	# and the new server answers new connections
 	run code "https://$AG_ADDR/healthz"
 	assert_output 200
+}
+
+@test "a real Prometheus scrapes it over TLS 1.3 with a client certificate and basic auth" {
+	command -v prometheus > /dev/null || skip "prometheus missing"
+	{ tls_yml; printf '  min_version: TLS13\n  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: ca.crt\n';
+	  printf 'basic_auth_users:\n  alice: %s\n' "$(cat "$BATS_FILE_TMPDIR/alice.hash")"; } |
+		web_config prom
+	start_web
+	local d=$BATS_TEST_TMPDIR/prom t=$BATS_TEST_TMPDIR
+	mkdir -p "$d"
+	cat > "$d/prometheus.yml" <<YML
+global: { scrape_interval: 1s, evaluation_interval: 1s }
+scrape_configs:
+  - job_name: rdma
+    scheme: https
+    tls_config: { ca_file: $t/ca.crt, cert_file: $t/client.crt, key_file: $t/client.key }
+    basic_auth: { username: alice, password: s3cret }
+    static_configs: [ { targets: ['$AG_ADDR'] } ]
+  - job_name: nopass
+    scheme: https
+    tls_config: { ca_file: $t/ca.crt, cert_file: $t/client.crt, key_file: $t/client.key }
+    static_configs: [ { targets: ['$AG_ADDR'] } ]
+YML
+	start_prometheus "$d"
+	wait_until 60 "Prometheus to scrape the agent (up == 1)" prom_up rdma
+	run prom_query 'rdma_port_info{job="rdma",device="rxe0"}'
+	assert_output --partial '"driver":"rxe"'
+	# the job without the password is down
+	nopass_down() { prom_query 'up{job="nopass"}' | grep -q '"value":\[[0-9.]*,"0"\]'; }
+	wait_until 30 "Prometheus to scrape the job without a password (up == 0)" nopass_down
 }
