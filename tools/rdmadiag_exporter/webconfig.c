@@ -594,8 +594,6 @@ static bool bcrypt_ok(const char *pass, const char *hash)
 
 bool agent_webcfg_auth(struct agent_webcfg *wc, const char *user, const char *pass)
 {
-	/* a user not in the file costs a bcrypt too: the time does not tell which users exist */
-	static const char dummy[] = "$2y$10$loclk/7yH.aCgh8fGnsBQOQq.q3uYiQNWVUKtKS0BnVbhbIwCHEOO";
 	unsigned char d[DIGEST_LEN];
 	struct agent_user *u = NULL;
 	size_t i;
@@ -605,6 +603,12 @@ bool agent_webcfg_auth(struct agent_webcfg *wc, const char *user, const char *pa
 		if (!strcmp(wc->users[i].name, user))
 			u = &wc->users[i];
 	if (!u) {
+		/* a user not in the file costs a bcrypt of the first user's cost: the time
+		 * does not tell which users exist */
+		char dummy[32];
+
+		snprintf(dummy, sizeof(dummy), "%.7s%s", wc->nusers ? wc->users[0].hash : "$2b$10$",
+			 "rdmadiagrdmadiagrdmadu");
 		bcrypt_ok(pass, dummy);
 		return false;
 	}
