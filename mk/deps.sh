@@ -3,9 +3,11 @@
 # Install what rdmadiag needs to build and test, on Debian 12.  Idempotent: installs only
 # what is missing.  As non-root, or without apt, print the exact command and exit 2.
 set -u
-BUILD="gcc make pkg-config libibverbs-dev librdmacm-dev libpcap-dev libncurses-dev libmnl-dev libdeflate-dev libtracefs-dev libtraceevent-dev libmicrohttpd-dev"
+BUILD="gcc make pkg-config libibverbs-dev librdmacm-dev libpcap-dev libncurses-dev libmnl-dev libdeflate-dev libtracefs-dev libtraceevent-dev libmicrohttpd-dev \
+libyaml-dev libgnutls28-dev libcrypt-dev"
 TEST="bats bats-assert bats-support jq prometheus bash-completion zsh man-db groff-base tshark python3-scapy python3-prometheus-client tmux tcpdump iproute2 \
-procps python3-yaml psmisc time wireshark-common libcap2-bin util-linux systemd"
+procps python3-yaml psmisc time wireshark-common libcap2-bin util-linux systemd \
+openssl apache2-utils curl"
 VM="qemu-system-x86 busybox-static xz-utils kmod cpio rdma-core ibverbs-utils ibverbs-providers \
 rdmacm-utils perftest nftables iptables valgrind libc6-dbg ethtool linux-headers-amd64"
 FUZZ="clang libclang-rt-14-dev"

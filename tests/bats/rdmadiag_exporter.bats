@@ -7,27 +7,10 @@
 # signals, and a real Prometheus (Debian's, started here) scraping it.
 load helper
 load wait
+load agent
 
 PY=/usr/bin/python3
 FIXS="rxe mlx5 bnxt_re irdma efa hfi1"
-
-# start the agent in the background with ARGS on a free port of 127.0.0.1; sets AG_PID,
-# AG_URL and AG_LOG once the agent has logged that it listens
-start_agent() {
-	AG_LOG=$BATS_TEST_TMPDIR/agent.log
-	: > "$AG_LOG"
-	rdmadiag_exporter --web.listen-address=127.0.0.1:0 "$@" 2> "$AG_LOG" &
-	AG_PID=$!
-	wait_until 10 "the agent's 'listening on' line" grep -q 'listening on' "$AG_LOG"
-	AG_URL="http://$(sed -n 's/.*listening on //p' "$AG_LOG" | head -1)"
-}
-
-stop_agent() {
-	[ -n "${AG_PID:-}" ] || return 0
-	kill -TERM "$AG_PID" 2> /dev/null || :
-	wait "$AG_PID" || :
-	AG_PID=
-}
 
 teardown() {
 	stop_agent
@@ -254,28 +237,23 @@ PYEOF
 @test "a real Prometheus scrapes it (OpenMetrics) and its query equals the fixture's counter" {
 	command -v prometheus > /dev/null || skip "prometheus missing"
 	start_agent --sysfs-root="$FIX/sysfs/mlx5" --no-collector.resources
-	local d=$BATS_TEST_TMPDIR/prom ppid port
+	local d=$BATS_TEST_TMPDIR/prom
 	mkdir -p "$d"
-	port=$($PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 	cat > "$d/prometheus.yml" <<YML
 global: { scrape_interval: 1s, evaluation_interval: 1s }
 scrape_configs:
   - job_name: rdma
     static_configs: [ { targets: ['${AG_URL#http://}'] } ]
 YML
-	prometheus --config.file="$d/prometheus.yml" --storage.tsdb.path="$d/data" \
-		--web.listen-address="127.0.0.1:$port" > "$d/log" 2>&1 &
-	PROM_PID=$!
-	q() { curl -sS --max-time 5 "http://127.0.0.1:$port/api/v1/query" --data-urlencode "query=$1"; }
-	up1() { q 'up{job="rdma"}' 2>/dev/null | grep -q '"value":\[[0-9.]*,"1"\]'; }
-	wait_until 60 "Prometheus to scrape the agent (up == 1)" up1
-	run q 'rdma_rnr_nak_received_total{device="mlx5_0",port="1"}'
+	start_prometheus "$d"
+	wait_until 60 "Prometheus to scrape the agent (up == 1)" prom_up rdma
+	run prom_query 'rdma_rnr_nak_received_total{device="mlx5_0",port="1"}'
 	local want
 	want=$(cat "$FIX/sysfs/mlx5/sys/class/infiniband/mlx5_0/ports/1/hw_counters/rnr_nak_retry_err")
 	assert_output --regexp "\"value\":\[[0-9.]+,\"$want\"\]"
-	run q 'rdma_port_info{device="mlx5_0"}'
+	run prom_query 'rdma_port_info{device="mlx5_0"}'
 	assert_output --partial '"driver":"mlx5"'
-	run q 'scrape_samples_scraped{job="rdma"} > 100'
+	run prom_query 'scrape_samples_scraped{job="rdma"} > 100'
 	assert_output --partial '"value"'
 }
 

@@ -2,9 +2,9 @@
 /* rdmadiag_exporter: the node agent's shared state (rdmadiag_exporter(8)).  main.c reads the
  * options and runs the signal loop, listen.c opens the listening socket, http.c answers
  * requests through libmicrohttpd, scrape.c runs a scrape's collectors in threads by its
- * deadline, collect.c has the collectors, openmetrics.c turns the text
- * exposition into OpenMetrics, conns.c traces the connections, log.c writes the log
- * lines. */
+ * deadline, collect.c has the collectors, openmetrics.c turns the text exposition into
+ * OpenMetrics, conns.c traces the connections, webconfig.c reads --web.config.file (TLS,
+ * basic auth), log.c writes the log lines. */
 #ifndef RDIAG_AGENT_H
 #define RDIAG_AGENT_H
 #include <stdbool.h>
@@ -79,8 +79,41 @@ int agent_listen(const char *addr, char *err, size_t errlen);
 /* "ADDR:PORT" the fd listens on */
 void agent_sockname(int fd, char *buf, size_t len);
 
-/* the HTTP server on the listening fd: 0, or -1 with why in err */
-int agent_http_start(int fd, const struct agent_cfg *cfg, char *err, size_t errlen);
+/* --web.config.file, read (webconfig.c): what the HTTP server serves with */
+struct agent_user;
+struct agent_webcfg {
+	char *path;			/* the file, as given */
+	bool tls;
+	char *cert_path, *key_path, *ca_path;	/* resolved from the file's directory */
+	char *cert_pem, *key_pem, *ca_pem;	/* their contents, NUL-terminated */
+	bool verify_client;		/* RequireAndVerifyClientCert */
+	int min_version, max_version;	/* 12, 13, or 0 for the default (1.2 .. 1.3) */
+	char priorities[64];		/* the GnuTLS priority string they make */
+	struct agent_user *users;	/* basic_auth_users */
+	size_t nusers;
+};
+
+/* read and check the file (the TLS files too): 0 and *out, or -1 with one line in err
+ * ("web config 'FILE': line N: ...").  A key file readable by others is a warning logged. */
+int agent_webcfg_load(const char *path, struct agent_webcfg **out, char *err, size_t errlen);
+void agent_webcfg_free(struct agent_webcfg *wc);
+/* "TLS 1.2 and 1.3 with client certificates, basic auth (2 users)" */
+void agent_webcfg_describe(const struct agent_webcfg *wc, char *buf, size_t len);
+/* whether user's password pass matches its bcrypt hash (thread-safe; cached) */
+bool agent_webcfg_auth(struct agent_webcfg *wc, const char *user, const char *pass);
+
+/* the HTTP server on the listening fd, with wc (NULL: plain HTTP, no passwords; the server
+ * owns it from here): 0, or -1 with why in err */
+int agent_http_start(int fd, const struct agent_cfg *cfg, struct agent_webcfg *wc,
+		     char *err, size_t errlen);
+/* whether this libmicrohttpd can serve wc (TLS, basic auth): 0, or -1 with why in err */
+int agent_http_supports(const struct agent_webcfg *wc, char *err, size_t errlen);
+/* SIGHUP: a new server with wc takes the new connections (it owns wc on success); the old
+ * one stops accepting and drains (0), or the old one serves on (-1, why in err) */
+int agent_http_reload(struct agent_webcfg *wc, char *err, size_t errlen);
+/* stop the old servers whose connections have ended (or that are past their deadline);
+ * whether one is still draining */
+bool agent_http_drain(void);
 void agent_http_stop(void);
 
 enum agent_log_level { LOG_ERROR, LOG_WARN, LOG_INFO, LOG_DEBUG };

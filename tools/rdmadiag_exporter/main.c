@@ -3,7 +3,8 @@
  * families, the ports, the Ethernet side, the RoCE lossless chain and the resources to
  * Prometheus over HTTP (rdmadiag_exporter(8)).  The main thread reads the options, opens
  * the listening socket, starts the HTTP server and then only waits for signals: SIGTERM and
- * SIGINT end it cleanly, SIGHUP is logged (there is no configuration file to re-read yet). */
+ * SIGINT end it cleanly, SIGHUP re-reads --web.config.file (TLS and basic auth): the new
+ * settings serve the new connections, or the old ones stay when the file is wrong. */
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/tool.h"
@@ -21,6 +23,8 @@ static void usage(void)
 	printf("Usage: rdmadiag_exporter [OPTION]...\n"
 	       "Serve RDMA counters, ports, the RoCE lossless chain and resources to Prometheus.\n\n"
 	       "      --web.listen-address=ADDR  listen on ADDR (default :%d, every address)\n"
+	       "      --web.config.file=FILE     TLS and basic auth settings (exporter-toolkit's\n"
+	       "                                 format); SIGHUP reads it again\n"
 	       "      --web.max-requests=N       scrapes served at once (default 4; more get 503)\n"
 	       "      --web.max-connections=N    connections held at once (default 64)\n"
 	       "      --web.timeout=SECONDS      drop a client idle this long (default 10)\n"
@@ -38,7 +42,8 @@ static void usage(void)
 	       "  -h, --help                     this help\n"
 	       "  -V, --version                  the version\n\n"
 	       "Endpoints: /metrics (text 0.0.4, OpenMetrics 1.0 on request), /healthz, /.\n"
-	       "Exit status: 0 stopped by SIGTERM/SIGINT, 1 cannot listen or serve, 2 usage.\n",
+	       "Exit status: 0 stopped by SIGTERM/SIGINT, 1 cannot listen or serve, 2 usage\n"
+	       "or a wrong --web.config.file.\n",
 	       AGENT_DEFAULT_PORT);
 }
 
@@ -50,6 +55,7 @@ enum {
 	OPT_SCRAPE_TIMEOUT,
 	OPT_SYSFS,
 	OPT_LOG,
+	OPT_WEB_CONFIG,
 	OPT_COL_ON = 512,		/* + collector */
 	OPT_COL_OFF = 640,		/* + collector */
 };
@@ -78,6 +84,43 @@ static double parse_secs(const char *opt, const char *s)
 	return v;
 }
 
+static int load_web_config(const char *path, struct agent_webcfg **wc, char *err,
+			   size_t errlen)
+{
+	if (agent_webcfg_load(path, wc, err, errlen) < 0)
+		return -1;
+	if (agent_http_supports(*wc, err, errlen) < 0) {
+		agent_webcfg_free(*wc);
+		*wc = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* SIGHUP: the file again; the old settings stay unless all of the new one is good */
+static void reload(const char *path)
+{
+	struct agent_webcfg *wc;
+	char err[512], what[160];
+
+	if (!path) {
+		agent_log(LOG_INFO, "SIGHUP: no --web.config.file to re-read");
+		return;
+	}
+	if (load_web_config(path, &wc, err, sizeof(err)) < 0) {
+		agent_log(LOG_ERROR, "SIGHUP: %s; the previous web config stays", err);
+		return;
+	}
+	agent_webcfg_describe(wc, what, sizeof(what));
+	if (agent_http_reload(wc, err, sizeof(err)) < 0) {
+		agent_webcfg_free(wc);
+		agent_log(LOG_ERROR, "SIGHUP: web config '%s': %s; the previous one stays", path,
+			  err);
+		return;
+	}
+	agent_log(LOG_INFO, "SIGHUP: web config '%s' reloaded: %s", path, what);
+}
+
 int main(int argc, char **argv)
 {
 	struct option lo[40] = {
@@ -88,15 +131,17 @@ int main(int argc, char **argv)
 		{ "scrape.timeout", required_argument, NULL, OPT_SCRAPE_TIMEOUT },
 		{ "sysfs-root", required_argument, NULL, OPT_SYSFS },
 		{ "log.level", required_argument, NULL, OPT_LOG },
+		{ "web.config.file", required_argument, NULL, OPT_WEB_CONFIG },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 	};
 	static char names[COL_N][2][48];
 	struct agent_cfg cfg = { .max_requests = 4, .scrape_timeout_s = 10,
 				 .conn_timeout_s = 10, .max_conns = 64 };
-	const char *listen_addr = NULL;
+	const char *listen_addr = NULL, *web_config = NULL;
+	struct agent_webcfg *wc = NULL;
 	char def_addr[16], err[512], where[128];
-	size_t nlo = 9;
+	size_t nlo = 10;
 	struct rlimit rl;
 	sigset_t set;
 	int i, opt, fd, sig;
@@ -121,6 +166,7 @@ int main(int argc, char **argv)
 		}
 		switch (opt) {
 		case OPT_LISTEN: listen_addr = optarg; break;
+		case OPT_WEB_CONFIG: web_config = optarg; break;
 		case OPT_MAX_REQ:
 			cfg.max_requests = parse_uint("--web.max-requests", optarg, 1, 1024);
 			break;
@@ -180,12 +226,19 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGPIPE);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 
+	/* a wrong file is a configuration error, exit 2 (node_exporter says it and exits 1),
+	 * found before the port is taken */
+	if (web_config && load_web_config(web_config, &wc, err, sizeof(err)) < 0) {
+		tool_err("%s", err);
+		return EXIT_USAGE;
+	}
 	fd = agent_listen(listen_addr, err, sizeof(err));
 	if (fd < 0) {
 		tool_err("%s", err);
+		agent_webcfg_free(wc);
 		return EXIT_FOUND;
 	}
-	if (agent_http_start(fd, &cfg, err, sizeof(err)) < 0) {
+	if (agent_http_start(fd, &cfg, wc, err, sizeof(err)) < 0) {
 		tool_err("%s", err);
 		close(fd);
 		return EXIT_FOUND;
@@ -194,14 +247,26 @@ int main(int argc, char **argv)
 	 * a scrape comes */
 	if (cfg.enabled[COL_CONNECTIONS] && agent_conns_start(err, sizeof(err)) < 0)
 		agent_collector_failed(COL_CONNECTIONS, err);
+	if (wc) {
+		agent_webcfg_describe(wc, err, sizeof(err));
+		agent_log(LOG_INFO, "web config '%s': %s", web_config, err);
+	}
 	agent_sockname(fd, where, sizeof(where));
 	/* tests and operators wait for this line: the socket is listening when it is written */
 	agent_log(LOG_INFO, "listening on %s", where);
 	for (;;) {
-		if (sigwait(&set, &sig) != 0)
+		/* while a replaced HTTP server drains, look at it every 100 ms */
+		if (agent_http_drain()) {
+			struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+			sig = sigtimedwait(&set, NULL, &ts);
+			if (sig < 0)
+				continue;
+		} else if (sigwait(&set, &sig) != 0) {
 			continue;
+		}
 		if (sig == SIGHUP) {
-			agent_log(LOG_INFO, "SIGHUP: no configuration file to re-read");
+			reload(web_config);
 			continue;
 		}
 		if (sig == SIGPIPE)
