@@ -362,7 +362,7 @@ YML
 	grep -q 'collector counters works again' "$AG_LOG"
 }
 
-@test "soak: 1500 scrapes, 8 at a time, and the agent's memory and descriptors stay put" {
+@test "soak: 1480 scrapes, 8 at a time, and the agent's memory and descriptors stay put" {
 	start_agent --sysfs-root="$FIX/sysfs/mlx5" --web.max-requests=8
 	local hp=${AG_URL#http://}
 	run $PY - "${hp%:*}" "${hp##*:}" "$AG_PID" <<'PYEOF'
@@ -386,15 +386,18 @@ def round(n):
     for t in ts: t.start()
     for t in ts: t.join()
 round(25)
+# the kept counters handles (two at most) are warm once scrapes have run side by side:
+# from then on nothing may grow
+round(60)
 a = rss_fds()
-round(160)
+round(100)
 b = rss_fds()
 print('bad', len(bad))
 print('rss grew', b[0] - a[0], 'KiB; fds', a[1], b[1], '; threads', a[2], b[2])
 print('rss ok', b[0] - a[0] < 2048)
 # a connection's socket and thread may still be closing as it is measured: a leak of one
 # per scrape would be hundreds
-print('fds ok', b[1] <= a[1] + 2)
+print('fds ok', b[1] <= a[1] + 2 and b[1] < 1000)
 print('threads ok', b[2] <= a[2] + 2)
 PYEOF
 	assert_success
