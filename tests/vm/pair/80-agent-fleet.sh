@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
+# vm-timeout: 100
+# The two guests as a fleet of two hosts for a real Prometheus: each runs rdmadiag_exporter
+# (as root, tracefs mounted: the connections collector works), reachable from the host
+# through its management NIC (pair/run.sh: 127.0.0.1:PAIR_FWD_ROLE -> 10.0.2.15:14791);
+# pair/live/80-agent-fleet.sh runs Debian's Prometheus on the host, scraping both with the
+# tree's alerting rules, and judges each step through Prometheus's HTTP API against what
+# this guest wrote to the common share.  The steps (pair_host_step: ready here, then wait
+# for the host's answer):
+#   up       both agents serve; each guest's own reading of rxe0/1 at a quiescent moment
+#            (rdma statistic, sysfs hw_counters and CM counters, port state, rate, GUID)
+#   conn     the server connects (rping) to a port of the client's address nothing listens
+#            on; then both take the reading again (the CM's REQ/REJ counters moved)
+#   down     the client's eth0 goes down (rxe0's port DOWN): RdmaPortDown fires there
+#   upagain  eth0 up again, the port ACTIVE: the alert resolves
+#   gone     the client deletes rxe0 (rdma link delete): its series vanish
+#   back     and adds it again: they come back, from the same agent process
+#   panels   the host runs every query of the Grafana dashboard against the two
+# Each guest does every step (a step that is the other guest's is just 'ready'), so the
+# host has an answer from both at each step.
+A=$OUT/80-agent
+T=/sys/kernel/tracing
+D=/sys/class/infiniband/$RDEV/ports/1
+# reading: this guest's view of rxe0/1 as 'KIND NAME VALUE' lines, where nothing moves (the
+# netlink statistics before and after the sysfs reads are the same, or 'reading quiescent no')
+reading() {
+	local s1 s2 f v
+	s1=$(rdma statistic show link $RDEV/1)
+	hwc_snap $RDEV /tmp/80-hwc	# (waits out the hw_counters lifespan first)
+	while read -r f v; do echo "hwc $f $v"; done < /tmp/80-hwc
+	for f in "$D"/cm_*/*; do
+		read -r v < "$f" && echo "cm ${f#"$D"/} $v"
+	done
+	read -r v _ < "$D/state"; echo "port state ${v%:}"
+	read -r v _ < "$D/phys_state"; echo "port phys_state ${v%:}"
+	read -r v _ < "$D/rate"; echo "port rate_gbps $v"
+	read -r v < "/sys/class/infiniband/$RDEV/node_guid"; echo "port node_guid $v"
+	s2=$(rdma statistic show link $RDEV/1)
+	# 'link rxe0/1 NAME VALUE NAME VALUE ...'
+	set -- $s2
+	shift 2
+	while [ $# -ge 2 ]; do echo "stat $1 $2"; shift 2; done
+	[ "$s1" = "$s2" ] && echo "reading quiescent yes" || echo "reading quiescent no"
+}
+# step NAME [ROLE]: this guest's reading as the note NAME (only in ROLE's guest when given),
+# then ready, then the host's answer
+step() {
+	if [ -n "${2:-}" ] && [ "$2" != "$ROLE" ]; then :
+	elif [ -d "$D" ]; then pair_note "$1" "$(reading)"
+	else pair_note "$1" gone; fi
+	pair_host_step "$1" 45 || tap_fail "$ROLE: the host answered step $1 within 45 s"
+}
+started() { grep -q 'listening on' "$A.log"; }
+
+tap_ok "$ROLE: the management NIC is up with $MGMT_IP" pair_mgmt_up
+mounted=
+grep -q " $T tracefs" /proc/mounts || { mount -t tracefs nodev $T && mounted=1; }
+rdmadiag_exporter 2> "$A.log" &
+ag=$!
+await 15 "$ROLE: the agent logged 'listening on'" started &&
+	tap_pass "$ROLE: rdmadiag_exporter listens ($(sed -n 's/.*listening on //p' "$A.log"))"
+# one scrape here first: under TCG the agent's first scrapes took longer than Prometheus's
+# 2 s timeout (the later ones 0.2 to 1.5 s), which cost the first step ten seconds
+t=$(now_cs)
+wget -q -O /dev/null http://127.0.0.1:14791/metrics || log "the first scrape here failed"
+diag "$ROLE: the agent's first scrape took $(( $(now_cs) - t ))0 ms"
+read -r -a st0 < "/proc/$ag/stat"
+
+step up
+if [ "$ROLE" = server ]; then
+	# REQ to the client's address, port 7999: the client's CM answers REJ (no listener)
+	timeout 20 rping -c -a "$PEER_IP" -p 7999 -C 1 -v >&2
+	pair_note rping $?
+fi
+pair_sync conn-done 30 || tap_fail "$ROLE: the $PEER_ROLE guest came to conn-done within 30 s"
+step conn
+
+if [ "$ROLE" = client ]; then
+	ip link set $NETD down
+	await 10 "client: rxe0's port went DOWN with eth0" sh -c "grep -q DOWN $D/state"
+fi
+step down client
+if [ "$ROLE" = client ]; then
+	ip link set $NETD up
+	await 10 "client: rxe0's port is ACTIVE again" sh -c "grep -q ACTIVE $D/state"
+fi
+step upagain client
+
+if [ "$ROLE" = client ]; then
+	rdma link delete $RDEV
+	await 10 "client: rxe0 is gone" sh -c "[ ! -d /sys/class/infiniband/$RDEV ]"
+fi
+step gone client
+if [ "$ROLE" = client ]; then
+	rdma link add $RDEV type rxe netdev $NETD
+	await 10 "client: rxe0 is back and ACTIVE" sh -c "grep -q ACTIVE $D/state"
+	await 10 "client: rxe0 has its RoCE v2 GID of $ME_IP again" gid_index $RDEV "$ME_IP"
+fi
+step back client
+read -r -a st1 < "/proc/$ag/stat"
+tap_eq "$ROLE: the same agent process served all along (PID $ag, its start time)" \
+	"$ag ${st0[21]}" "${st1[0]} ${st1[21]}"
+
+step panels -
+kill -TERM $ag
+wait_exit 10 $ag
+tap_eq "$ROLE: the agent exits 0 on SIGTERM" 0 $?
+[ -z "$mounted" ] || umount $T
+pair_mgmt_down
+cat "$A.log" >&2
