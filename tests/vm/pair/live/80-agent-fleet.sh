@@ -89,17 +89,21 @@ await_step() {
 }
 # seconds since the step was seen, to 0.1 s
 since() { awk -v a="$T_SEEN" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
-# scraped_after INSTANCE...: each one's latest scrape began after T_SEEN and succeeded: what
-# it read was read after the guest's own reading; its time is AT[INSTANCE].  The checks of an
+# scraped_after INSTANCE...: each one's latest scrape began after T_SEEN and succeeded, every
+# collector with it (the agent answers by its own deadline, 1.5 s here: a collector that
+# missed it reports 0 and its series are not in that scrape): what it read was read after
+# the guest's own reading; its time is AT[INSTANCE].  The checks of an
 # instance query at that time (at INSTANCE CMD...): a scrape may still time out, and a
 # failed scrape makes every series of its target stale at once: 'now' could be just after one.
 declare -A AT=()
 scraped_after() {
-	local i t
+	local i t sel
 	for i in "$@"; do
 		# (timestamp() of a selector is its sample's time; of any other expression, the
 		# query's: hence 'and' after it, not '== 1' inside)
-		t=$(QT= pval "timestamp(up{job=\"rdma\",instance=\"$i\"}) and up{job=\"rdma\",instance=\"$i\"} == 1")
+		sel="job=\"rdma\",instance=\"$i\""
+		t=$(QT='' pval "timestamp(up{$sel}) and up{$sel} == 1 and on (instance)
+			min by (instance) (rdma_scrape_collector_success{$sel}) == 1")
 		[ -n "$t" ] && awk -v a="$t" -v b="$T_SEEN" 'BEGIN { exit !(a > b) }' || return 1
 		AT[$i]=$t
 	done
@@ -197,8 +201,11 @@ tap_check "the two guests' readings differ (so each instance's equality names it
 	[ "$(note up server cm)" != "$(note up client cm)" ]
 # each instance's own scrape: collectors, connections
 per_inst() { local i; for i in pair-server pair-client; do at "$i" plines "${1//INST/$i}" "${2:-}"; done; }
-tap_eq "every collector of both agents succeeds (rdma_scrape_collector_success 0: none)" "" \
-	"$(per_inst 'rdma_scrape_collector_success{instance="INST"} == 0')"
+tap_eq "both agents have the seven collectors, all succeeding (rdma_scrape_collector_success: count, min)" \
+	"pair-server 7 1 pair-client 7 1" \
+	"$(for i in pair-server pair-client; do
+		echo "$i $(at $i pval "count(rdma_scrape_collector_success{instance=\"$i\"})") $(at $i pval "min(rdma_scrape_collector_success{instance=\"$i\"})")"
+	done | paste -sd' ')"
 tap_eq "both agents trace connections (collector connections: 1 on both) and have counted none yet" \
 	"pair-server=1 pair-client=1|" \
 	"$(per_inst 'rdma_scrape_collector_success{collector="connections",instance="INST"}' '"\(.metric.instance)=\(.value[1])"' | paste -sd' ')|$(per_inst 'rdma_connections_total{instance="INST"}')"
