@@ -177,11 +177,12 @@ def panels():
         (timeseries(
             "Connection failures by cause",
             "Failed RDMA CM connections over 10 minutes, by cause (the agent's "
-            "connections collector: rdmatrace -c's causes; it needs tracefs rights). "
-            "Alert RdmaConnectionFailures.",
+            "connections collector: rdmatrace -c's causes; it needs tracefs rights), "
+            "as the rules count them (rdma:connection_failures:increase10m, which also "
+            "counts a cause's first failure). Alert RdmaConnectionFailures.",
             "short",
             targets(("sum by (instance, device, cause) "
-                     "(increase(rdma_connections_total{outcome=\"failed\",%s}[10m]))" % DEV_SEL,
+                     "(rdma:connection_failures:increase10m{%s})" % DEV_SEL,
                      "{{instance}} {{device}} {{cause}}"))), 12, 8),
         (timeseries(
             "QPs in use and the device's limit",

@@ -213,8 +213,9 @@ port	query	label_values(rdma_port_info{$j, $i, $d}, port)"
 			fail "a metric without a selector in: $expr"
 		while IFS= read -r sel; do
 			for v in job instance device port; do
-				# the device-level families have no port label
-				[ $v = port ] && [[ $sel =~ ^rdma_(qps|device_max_qp|connections_total)\{ ]] &&
+				# the device-level families (and series recorded from them) have no port label
+				[ $v = port ] &&
+					[[ $sel =~ ^(rdma_(qps|device_max_qp|connections_total)|rdma:connection_failures:increase10m)\{ ]] &&
 					continue
 				[[ $sel == *"$v=~\"\$$v\""* ]] || fail "$sel does not filter on \$$v"
 			done

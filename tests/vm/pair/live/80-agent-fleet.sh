@@ -328,7 +328,7 @@ for title, expr in targets(json.load(open(dash))):
     e = expr.replace("$__rate_interval", "1m")
     for v in ("job", "instance", "device", "port"):
         e = e.replace("$" + v, ".*")
-    fams = sorted(set(re.findall(r"rdma_[a-z0-9_]+", e)))
+    fams = sorted(set(re.findall(r"rdma[_:][a-z0-9_:]+", e)))
     r = query(e)
     got = len(r["data"]["result"]) if r.get("status") == "success" else -1
     known = [f for f in fams if f in why]
