@@ -32,6 +32,7 @@ int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters
 	}
 	rd_nl_init(c->nl, NETLINK_RDMA, "netlink");
 	c->source = opts ? opts->source : RDIAG_SRC_AUTO;
+	c->max_gids = opts ? opts->max_gids : 0;
 	if (rd_sysfs_root(c->root, sizeof(c->root)) < 0) {
 		rd_open_error_set(&open_err, "RDMADIAG_SYSFS_ROOT: %s", strerror(ENAMETOOLONG));
 		free(c->nl);

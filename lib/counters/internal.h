@@ -18,6 +18,7 @@ struct rd_dirent_cache;
 
 struct rdiag_counters {
 	enum rdiag_source source;
+	unsigned int max_gids;		/* rdiag_counters_opts.max_gids */
 	char root[4096];		/* sysfs root prefix ("" = real /) */
 	bool use_netlink;		/* netlink is a source at all */
 	struct rd_nl *nl;		/* the RDMA netlink exchange (lib/netlink); its

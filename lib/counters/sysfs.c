@@ -101,7 +101,7 @@ static int read_gids(struct rdiag_counters *c, const char *dev, struct rdiag_por
 		free_list(l, n);
 		return -ENOMEM;
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && (!c->max_gids || p->n_gids < c->max_gids); i++) {
 		struct rdiag_gid *g = &p->gids[p->n_gids];
 
 		if (rd_path(c, path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/gids/%s",

@@ -406,3 +406,30 @@ PYEOF
 	assert_line 'fds ok True'
 	assert_line 'threads ok True'
 }
+
+@test "the agent reads one GID a port (its netdev), not every slot of the GID table" {
+	# 1024 slots of a GID table as rxe has them, the first populated: strace counts the
+	# agent's opens under gids/ in one scrape
+	command -v strace > /dev/null || skip "strace missing"
+	local t=$BATS_TEST_TMPDIR/sys g i
+	cp -a "$FIX/sysfs/rxe" "$t"
+	g=$t/sys/class/infiniband/rxe0/ports/1/gids
+	for i in $(seq 16 1023); do echo 0000:0000:0000:0000:0000:0000:0000:0000 > "$g/$i"; done
+	AG_LOG=$BATS_TEST_TMPDIR/agent.log
+	strace -f -e trace=openat -o "$BATS_TEST_TMPDIR/st" rdmadiag_exporter --web.listen-address=127.0.0.1:0 \
+		--sysfs-root="$t" --no-collector.connections 2> "$AG_LOG" &
+	AG_PID=$!
+	wait_until 20 "the agent's 'listening on' line" grep -q 'listening on' "$AG_LOG"
+	AG_URL="http://$(sed -n 's/.*listening on //p' "$AG_LOG")"
+	run get "$AG_URL/metrics"
+	assert_line --partial 'rdma_port_info{device="rxe0",port="1",netdev="veth0"'
+	# strace's child is the agent: end it, and strace with it
+	kill -TERM "$(pgrep -P "$AG_PID")"
+	wait "$AG_PID" || :
+	AG_PID=
+	n=$(grep -c 'rxe0/ports/1/gids/[0-9]' "$BATS_TEST_TMPDIR/st")
+	[ "$n" -le 2 ] || fail "$n GID files opened for one scrape"
+	# rdmastat devices, which shows GIDs, still reads them all
+	run env RDMADIAG_SYSFS_ROOT="$t" rdmastat devices rxe0
+	assert_output --partial 'fe80:0000:0000:0000:b42a:c1ff:fe00:0003'
+}

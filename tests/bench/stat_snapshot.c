@@ -26,7 +26,7 @@ static double now(clockid_t id)
 
 int main(int argc, char **argv)
 {
-	struct rdiag_counters_opts o = { RDIAG_SRC_SYSFS, NULL };
+	struct rdiag_counters_opts o = { .source = RDIAG_SRC_SYSFS };
 	struct rdiag_counters *c;
 	struct rdiag_samples *s;
 	long i, n = argc > 1 ? atol(argv[1]) : 1000;

@@ -104,7 +104,7 @@ static long long val(struct rdiag_counters *c, const struct rdiag_filter *f, con
 
 int main(void)
 {
-	struct rdiag_counters_opts o = { RDIAG_SRC_SYSFS, NULL };
+	struct rdiag_counters_opts o = { .source = RDIAG_SRC_SYSFS };
 	struct rdiag_filter only_b = { "rxe1", 0 };
 	struct rdiag_counters *c;
 	char p[256];

@@ -187,7 +187,7 @@ static void check_thresholds(struct rdiag_counters *c)
 
 int main(void)
 {
-	struct rdiag_counters_opts o = { RDIAG_SRC_SYSFS, NULL };
+	struct rdiag_counters_opts o = { .source = RDIAG_SRC_SYSFS };
 	const char *const sel[] = { "prio3_pause", "rx_packets" };
 	struct rdiag_counters *c = NULL;
 	struct rdiag_samples *s;

@@ -68,7 +68,7 @@ static void check(const struct rdiag_skipped *k, size_t n)
 
 int main(void)
 {
-	struct rdiag_counters_opts o = { RDIAG_SRC_SYSFS, NULL };
+	struct rdiag_counters_opts o = { .source = RDIAG_SRC_SYSFS };
 	struct rdiag_filter f = { NULL, 0 };
 	struct rdiag_counters *c = NULL;
 	struct rdiag_devices *ds = NULL;

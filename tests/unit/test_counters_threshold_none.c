@@ -36,7 +36,7 @@ int main(void)
 		{ "rnr_nak_retry_err@rxe9/2 > 0", true },	/* another port */
 		{ "nosuch_* > 1/s", true },
 	};
-	struct rdiag_counters_opts o = { RDIAG_SRC_SYSFS, NULL };
+	struct rdiag_counters_opts o = { .source = RDIAG_SRC_SYSFS };
 	struct rdiag_filter f = { NULL, 0 };
 	struct rdiag_counters *c = NULL;
 	struct rdiag_samples *s = NULL;

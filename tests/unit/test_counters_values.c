@@ -44,7 +44,7 @@ static const struct { const char *name, *text; int err; unsigned long long value
 
 int main(void)
 {
-	struct rdiag_counters_opts o = { RDIAG_SRC_SYSFS, NULL };
+	struct rdiag_counters_opts o = { .source = RDIAG_SRC_SYSFS };
 	struct rdiag_filter f = { NULL, 0 };
 	struct rdiag_counters *c = NULL;
 	struct rdiag_samples *s = NULL;

@@ -48,7 +48,7 @@ static void rediscover(struct rdiag_counters *c, struct rdiag_watch *w)
 int main(void)
 {
 	const unsigned int all = RDIAG_WATCH_DEVICES | RDIAG_WATCH_PORTS;
-	struct rdiag_counters_opts o = { RDIAG_SRC_SYSFS, NULL };
+	struct rdiag_counters_opts o = { .source = RDIAG_SRC_SYSFS };
 	struct rdiag_counters *c = NULL;
 	struct rdiag_watch *w = NULL, *wd = NULL;
 	char cmd[256], p[256];

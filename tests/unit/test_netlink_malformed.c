@@ -163,7 +163,7 @@ static void stat_reply_lying(const struct ctr *c, size_t n, uint32_t bad_len)
 static struct rdiag_counters *open_replay(void)
 {
 	struct rdiag_counters *c = NULL;
-	struct rdiag_counters_opts o = { RDIAG_SRC_NETLINK, NULL };
+	struct rdiag_counters_opts o = { .source = RDIAG_SRC_NETLINK };
 
 	fclose(rec);
 	rec = NULL;

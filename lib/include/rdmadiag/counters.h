@@ -58,6 +58,9 @@ enum rdiag_origin {
 struct rdiag_counters_opts {
 	enum rdiag_source source;
 	const char *nl_record;	/* write netlink exchanges to this file (NULL = no) */
+	unsigned int max_gids;	/* discovery reads at most this many populated GIDs of a port
+				 * from sysfs (0: every one); 1 is enough for the port's
+				 * netdev, and spares reading up to 1024 slots a port */
 };
 
 int rdiag_counters_open(struct rdiag_counters **out, const struct rdiag_counters_opts *opts);
