@@ -26,6 +26,7 @@
 #include <gnutls/x509.h>
 #include <microhttpd.h>
 
+#include "common/clock.h"
 #include "agent.h"
 
 #define CT_TEXT "text/plain; version=0.0.4; charset=utf-8"
@@ -48,10 +49,7 @@ static atomic_uint scrapes;
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	return (double)tool_mono_ns() / 1e9;
 }
 
 /* what every answer carries: its type, and "Connection: close" from a draining daemon */

@@ -20,6 +20,7 @@
 
 #include <rdmadiag/counters.h>
 
+#include "common/clock.h"
 #include "agent.h"
 
 #define NGROUP 6
@@ -67,10 +68,7 @@ struct group_arg {
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)tool_mono_ns() / 1e9;
 }
 
 static void job_put(struct job *j)
@@ -281,6 +279,7 @@ int agent_scrape(const struct agent_cfg *cfg, char **out, size_t *len)
 	int ok[COL_N] = { 0 }, i;
 	pthread_condattr_t ca;
 	struct timespec dl;
+	uint64_t dl_ns;
 	FILE *f;
 
 	*out = NULL;
@@ -299,13 +298,9 @@ int agent_scrape(const struct agent_cfg *cfg, char **out, size_t *len)
 		job_put(j);
 		return -ENOMEM;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &dl);
-	dl.tv_sec += (time_t)cfg->scrape_timeout_s;
-	dl.tv_nsec += (long)((cfg->scrape_timeout_s - (double)(time_t)cfg->scrape_timeout_s) * 1e9);
-	if (dl.tv_nsec >= 1000000000L) {
-		dl.tv_sec++;
-		dl.tv_nsec -= 1000000000L;
-	}
+	dl_ns = tool_mono_ns() + (uint64_t)(cfg->scrape_timeout_s * 1e9);
+	dl.tv_sec = (time_t)(dl_ns / 1000000000u);
+	dl.tv_nsec = (long)(dl_ns % 1000000000u);
 	j->deadline = dl;
 	start_groups(j, cfg);
 
