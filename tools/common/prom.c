@@ -53,18 +53,23 @@ static bool wanted(const struct prom_out *o, const struct rdiag_sample *s)
 	return !o->want || o->want(s);
 }
 
-static void stamp(const struct prom_out *o)
+void prom_end(const struct prom_out *o)
 {
 	if (o->ts_ms >= 0)
 		fprintf(o->f, " %" PRId64, o->ts_ms);
 	putc('\n', o->f);
 }
 
-static void dev_port_labels(FILE *f, const char *dev, uint32_t port)
+void prom_labels(FILE *f, const char *dev, uint32_t port, const char *netdev)
 {
 	fputs("device=\"", f);
 	prom_label_escape(f, dev);
 	fprintf(f, "\",port=\"%u\"", port);
+	if (!netdev)
+		return;
+	fputs(",netdev=\"", f);
+	prom_label_escape(f, netdev);
+	putc('"', f);
 }
 
 /* ---- the raw counters ------------------------------------------------------------ */
@@ -179,7 +184,7 @@ void prom_counters(struct prom_out *o, const struct rdiag_samples *set)
 				s->cat && s->cat->behaviour == RDIAG_CNT_GAUGE ? "gauge" : "counter");
 		}
 		fprintf(f, "%s{", rows[i].family);
-		dev_port_labels(f, s->dev, s->port);
+		prom_labels(f, s->dev, s->port, NULL);
 		fputs(",counter=\"", f);
 		prom_label_escape(f, s->name);
 		putc('"', f);
@@ -190,7 +195,7 @@ void prom_counters(struct prom_out *o, const struct rdiag_samples *set)
 		}
 		fputs("} ", f);
 		value(f, s);
-		stamp(o);
+		prom_end(o);
 	}
 	free(rows);
 }
@@ -292,12 +297,12 @@ void prom_concepts(struct prom_out *o, const struct rdiag_samples *set)
 			fprintf(f, "\n# TYPE %s counter\n", fam);
 		}
 		fprintf(f, "%s{", fam);
-		dev_port_labels(f, rows[i].dev, rows[i].port);
+		prom_labels(f, rows[i].dev, rows[i].port, NULL);
 		if (big)
 			fprintf(f, "} %.17g", dsum);
 		else
 			fprintf(f, "} %" PRIu64, sum);
-		stamp(o);
+		prom_end(o);
 	}
 	free(rows);
 }
@@ -324,13 +329,13 @@ void prom_unreadable(struct prom_out *o, const struct rdiag_samples *set)
 			any = true;
 		}
 		fputs("rdma_stat_unreadable{", o->f);
-		dev_port_labels(o->f, s->dev, s->port);
+		prom_labels(o->f, s->dev, s->port, NULL);
 		fputs(",counter=\"", o->f);
 		prom_label_escape(o->f, s->name);
 		fputs("\",error=\"", o->f);
 		prom_label_escape(o->f, prom_unreadable_why(s, false, why, sizeof(why)));
 		fputs("\"} 1", o->f);
-		stamp(o);
+		prom_end(o);
 	}
 }
 
@@ -404,9 +409,9 @@ void prom_port_gauges(struct prom_out *o, const struct rdiag_devices *ds)
 					head = true;
 				}
 				fprintf(o->f, "%s{", fam[f].family);
-				dev_port_labels(o->f, dv->name, pt->port);
+				prom_labels(o->f, dv->name, pt->port, NULL);
 				fprintf(o->f, "} %.17g", v);
-				stamp(o);
+				prom_end(o);
 			}
 		}
 	}
@@ -439,14 +444,13 @@ void prom_port_info(struct prom_out *o, const struct rdiag_devices *ds)
 				head = true;
 			}
 			fputs("rdma_port_info{", o->f);
-			dev_port_labels(o->f, dv->name, pt->port);
-			label(o->f, "netdev", pt->netdev);
+			prom_labels(o->f, dv->name, pt->port, pt->netdev);
 			label(o->f, "link_layer", pt->link_layer);
 			label(o->f, "node_guid", dv->node_guid);
 			label(o->f, "driver", dv->driver);
 			label(o->f, "fw", dv->fw_ver);
 			fputs("} 1", o->f);
-			stamp(o);
+			prom_end(o);
 		}
 	}
 }

@@ -55,6 +55,12 @@ const char *prom_unreadable_why(const struct rdiag_sample *s, bool for_text, cha
  * promtool check metrics lints a _bits_ name); false when sysfs said nothing usable */
 bool prom_rate_bytes(const char *rate, double *out);
 
+/* a sample's first labels: device="DEV",port="PORT" and, when netdev is not NULL,
+ * ,netdev="NETDEV" (values escaped) */
+void prom_labels(FILE *f, const char *dev, uint32_t port, const char *netdev);
+/* the end of a sample's line: o->ts_ms when it is >= 0, and the newline */
+void prom_end(const struct prom_out *o);
+
 /* the HELP text of a family: backslash and newline escaped */
 void prom_help_escape(FILE *f, const char *s);
 

@@ -72,22 +72,6 @@ static void note_err(struct prom_out *o, struct rdiag_fabric *fb, int err)
 		snprintf(o->eth_err, sizeof(o->eth_err), "%s", rdiag_fabric_errmsg(fb));
 }
 
-static void port_labels(FILE *f, const struct eth_port *p)
-{
-	fputs("device=\"", f);
-	prom_label_escape(f, p->dev);
-	fprintf(f, "\",port=\"%u\",netdev=\"", p->port);
-	prom_label_escape(f, p->netdev);
-	putc('"', f);
-}
-
-static void stamp(const struct prom_out *o)
-{
-	if (o->ts_ms >= 0)
-		fprintf(o->f, " %" PRId64, o->ts_ms);
-	putc('\n', o->f);
-}
-
 static void sample_line(struct prom_out *o, const struct eth_family *fm, const struct eth_port *p,
 			const struct rdiag_eth_catalog_entry *e, const char *stat, int prio,
 			uint64_t v)
@@ -95,7 +79,7 @@ static void sample_line(struct prom_out *o, const struct eth_family *fm, const s
 	FILE *f = o->f;
 
 	fprintf(f, "%s{", fm->family);
-	port_labels(f, p);
+	prom_labels(f, p->dev, p->port, p->netdev);
 	if (prio >= 0)
 		fprintf(f, ",priority=\"%d\"", prio);
 	fputs(",direction=\"", f);
@@ -107,7 +91,7 @@ static void sample_line(struct prom_out *o, const struct eth_family *fm, const s
 		fprintf(f, "%" PRIu64 ".%06" PRIu64, v / 1000000, v % 1000000);	/* exact */
 	else
 		fprintf(f, "%" PRIu64, v);
-	stamp(o);
+	prom_end(o);
 }
 
 static void print_family(struct prom_out *o, const struct eth_family *fm,
@@ -144,9 +128,9 @@ static void std_pause_line(struct prom_out *o, const struct eth_port *p, const c
 			   uint64_t v)
 {
 	fputs(STD_PAUSE "{", o->f);
-	port_labels(o->f, p);
+	prom_labels(o->f, p->dev, p->port, p->netdev);
 	fprintf(o->f, ",direction=\"%s\"} %" PRIu64, dir, v);
-	stamp(o);
+	prom_end(o);
 }
 
 /* the family of the ports whose driver has pause statistics (ethtool netlink) */

@@ -214,86 +214,83 @@ static int col_eth(struct scrape *s)
 
 /* the lossless chain of every Ethernet port (rdmastat fabric's links, settings only: no
  * counters between two samples, so traffic and pause are "unknown" here) */
-static int col_fabric(struct scrape *s)
+struct port_chain {
+	const struct rdiag_device *dv;
+	const struct rdiag_port *pt;
+	struct rdiag_chain ch;
+};
+
+static void chain_family(struct scrape *s, const struct port_chain *pc, size_t n, int which)
 {
-	static const char *const help_state =
+	static const char *const head[] = {
 		"# HELP rdma_fabric_link_state A link of the RoCE lossless chain on this port "
 		"(0 ok, 1 broken, 2 unknown, 3 not available here): rdmastat fabric tells why\n"
-		"# TYPE rdma_fabric_link_state gauge\n";
+		"# TYPE rdma_fabric_link_state gauge\n",
+		"# HELP rdma_fabric_chain_ok 1 when no link of the port's RoCE lossless chain is "
+		"broken and it could be checked\n# TYPE rdma_fabric_chain_ok gauge\n",
+		"# HELP rdma_fabric_roce_priority The 802.1Q priority the port's RoCE traffic "
+		"rides (from its ToS and the DSCP map)\n# TYPE rdma_fabric_roce_priority gauge\n",
+	};
+	static const char *const name[] = { "rdma_fabric_link_state", "rdma_fabric_chain_ok",
+					     "rdma_fabric_roce_priority" };
 	FILE *f = s->o.f;
-	bool head = false, head2 = false, head3 = false;
-	char *ok_buf = NULL, *prio_buf = NULL;
-	size_t ok_len = 0, prio_len = 0, d, p, l;
-	FILE *okf, *priof;
-	int r = need_devices(s);
+	bool said = false;
+	size_t i, l;
+
+	for (i = 0; i < n; i++) {
+		const struct rdiag_chain *ch = &pc[i].ch;
+
+		for (l = 0; l < (which ? 1 : RDIAG_CHAIN_LINKS); l++) {
+			if ((!which && !ch->link[l].name) || (which == 2 && ch->prio < 0))
+				continue;
+			if (!said)
+				fputs(head[which], f);
+			said = true;
+			fprintf(f, "%s{", name[which]);
+			prom_labels(f, pc[i].dv->name, pc[i].pt->port, pc[i].pt->netdev);
+			if (!which)
+				fprintf(f, ",link=\"%s\"} %d", ch->link[l].name,
+					(int)ch->link[l].state);
+			else if (which == 1)
+				fprintf(f, "} %d", ch->verdict && !strcmp(ch->verdict, "ok"));
+			else
+				fprintf(f, "} %d", ch->prio);
+			prom_end(&s->o);
+		}
+	}
+}
+
+static int col_fabric(struct scrape *s)
+{
+	struct port_chain *pc = NULL, *n2;
+	size_t n = 0, d, p;
+	int r = need_devices(s), which;
 
 	if (r < 0)
 		return r;
-	okf = open_memstream(&ok_buf, &ok_len);
-	priof = open_memstream(&prio_buf, &prio_len);
-	if (!okf || !priof) {
-		if (okf)
-			fclose(okf);
-		free(ok_buf);
-		return -ENOMEM;
-	}
 	for (d = 0; d < s->ds->n; d++) {
 		const struct rdiag_device *dv = &s->ds->dev[d];
 
 		for (p = 0; p < dv->n_ports; p++) {
 			const struct rdiag_port *pt = &dv->ports[p];
-			struct rdiag_chain ch;
 
 			if (!pt->netdev[0] || strcmp(pt->link_layer, "Ethernet"))
 				continue;
-			if (rdiag_fabric_port_chain(pt->netdev, dv->name, pt->port, &ch) < 0)
-				continue;
-			for (l = 0; l < RDIAG_CHAIN_LINKS; l++) {
-				if (!ch.link[l].name)
-					continue;
-				if (!head) {
-					fputs(help_state, f);
-					head = true;
-				}
-				fputs("rdma_fabric_link_state{device=\"", f);
-				prom_label_escape(f, dv->name);
-				fprintf(f, "\",port=\"%u\",netdev=\"", pt->port);
-				prom_label_escape(f, pt->netdev);
-				fprintf(f, "\",link=\"%s\"} %d\n", ch.link[l].name,
-					(int)ch.link[l].state);
+			n2 = realloc(pc, (n + 1) * sizeof(*pc));
+			if (!n2) {
+				free(pc);
+				return -ENOMEM;
 			}
-			if (!head2) {
-				fputs("# HELP rdma_fabric_chain_ok 1 when no link of the port's RoCE "
-				      "lossless chain is broken and it could be checked\n"
-				      "# TYPE rdma_fabric_chain_ok gauge\n", okf);
-				head2 = true;
-			}
-			fputs("rdma_fabric_chain_ok{device=\"", okf);
-			prom_label_escape(okf, dv->name);
-			fprintf(okf, "\",port=\"%u\",netdev=\"", pt->port);
-			prom_label_escape(okf, pt->netdev);
-			fprintf(okf, "\"} %d\n", ch.verdict && !strcmp(ch.verdict, "ok"));
-			if (ch.prio < 0)
-				continue;
-			if (!head3) {
-				fputs("# HELP rdma_fabric_roce_priority The 802.1Q priority the "
-				      "port's RoCE traffic rides (from its ToS and the DSCP map)\n"
-				      "# TYPE rdma_fabric_roce_priority gauge\n", priof);
-				head3 = true;
-			}
-			fputs("rdma_fabric_roce_priority{device=\"", priof);
-			prom_label_escape(priof, dv->name);
-			fprintf(priof, "\",port=\"%u\",netdev=\"", pt->port);
-			prom_label_escape(priof, pt->netdev);
-			fprintf(priof, "\"} %d\n", ch.prio);
+			pc = n2;
+			pc[n].dv = dv;
+			pc[n].pt = pt;
+			if (rdiag_fabric_port_chain(pt->netdev, dv->name, pt->port, &pc[n].ch) == 0)
+				n++;
 		}
 	}
-	fclose(okf);
-	fclose(priof);
-	fwrite(ok_buf, 1, ok_len, f);
-	fwrite(prio_buf, 1, prio_len, f);
-	free(ok_buf);
-	free(prio_buf);
+	for (which = 0; which < 3; which++)
+		chain_family(s, pc, n, which);
+	free(pc);
 	return 0;
 }
 
