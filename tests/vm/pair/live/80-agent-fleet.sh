@@ -278,6 +278,34 @@ await_scrape pair-client
 tap_eq "pair-client: after rdma link delete rxe0, a fresh query has no series of rxe0 (and up is 1)" \
 	"|1" "$(at pair-client plines '{__name__=~"rdma_.+",instance="pair-client",device="rxe0"}')|$(at pair-client pval 'up{instance="pair-client"}')"
 tap_eq "pair-server's rxe0 is still there" 1 "$(pval 'rdma_port_info{instance="pair-server",device="rxe0"}')"
+# the client's dcbdev pair, PFC on priority 4 alone on dcb0 (rxed0), on 3 on dcb1 (rxed1):
+# what the guest's rdmastat fabric -j and dcb -j said there, then Prometheus
+# fabric STEP: "DEVICE PRIORITY PFC-LINK-STATE" of rxed0 and rxed1 in the guest's note
+fabric() { jq -r '.[] | "\(.ifname) \(.chain.priority) \(.chain.links[] | select(.name == "pfc") | .state)"' \
+	"$S/$N.fabric-$1.client" 2>/dev/null | LC_ALL=C sort | paste -sd' '; }
+# chain_prom: "DEVICE PRIORITY PFC-LINK-STATE" of pair-client's rxed0 and rxed1 in Prometheus
+chain_prom() {
+	LC_ALL=C join <(at pair-client plines 'rdma_fabric_roce_priority{instance="pair-client",device=~"rxed."}' '"\(.metric.device) \(.value[1])"') \
+		<(at pair-client plines 'rdma_fabric_link_state{instance="pair-client",device=~"rxed.",link="pfc"}' '"\(.metric.device) \(.value[1])"') |
+		paste -sd' '
+}
+PFCA='ALERTS{alertname="RdmaRocePriorityWithoutPfc"}'
+pfc_firing() { [ -n "$(plines 'ALERTS{alertname="RdmaRocePriorityWithoutPfc",alertstate="firing"}')" ]; }
+if [ -s "$S/$N.fabric-gone.client" ]; then
+	tap_eq "pair-client: its dcb -j pfc show dev dcb0 has PFC on priority 4 alone; its rdmastat fabric: rxed0's RoCE rides priority 3, pfc link broken; rxed1's holds" \
+		"[false,false,false,false,true,false,false,false]|rxed0 3 broken rxed1 3 ok" \
+		"$(jq -c .prio_pfc "$S/$N.pfc-gone.client")|$(fabric gone)"
+	has_chain() { [ "$(chain_prom | wc -w)" = 6 ]; }
+	await 10 "Prometheus has pair-client's rxed0 and rxed1 chains" has_chain
+	tap_eq "pair-client in Prometheus: rdma_fabric_roce_priority and rdma_fabric_link_state{link=\"pfc\"} (1 broken, 0 ok) say the same" \
+		"rxed0 3 1 rxed1 3 0" "$(chain_prom)"
+	await 15 "RdmaRocePriorityWithoutPfc fires" pfc_firing &&
+		tap_eq "RdmaRocePriorityWithoutPfc fires for pair-client's rxed0/1 on dcb0 alone, $(since) s after PFC went off there (for: 1s here)" \
+			"pair-client rxed0 1 dcb0 critical firing" \
+			"$(plines "$PFCA" '"\(.metric.instance) \(.metric.device) \(.metric.port) \(.metric.netdev) \(.metric.severity) \(.metric.alertstate)"')"
+else
+	tap_fail "pair-client made the dcbdev pair and wrote its rdmastat fabric -j (the note fabric-gone)"
+fi
 diag "step gone: $(since) s"
 ack gone
 await_step back 60
@@ -285,6 +313,16 @@ await_scrape pair-client
 tap_eq "pair-client: after rdma link add, rxe0/1 is back (rdma_port_info, state 4)" "1 4" \
 	"$(at pair-client pval 'rdma_port_info{instance="pair-client",device="rxe0"}') $(at pair-client pval 'rdma_port_state_id{instance="pair-client",device="rxe0"}')"
 check_counters back pair-client
+if [ -s "$S/$N.fabric-back.client" ]; then
+	tap_eq "pair-client after the fix rdmastat gave: dcb0 has PFC on priority 3 (and 4); its rdmastat fabric: both pfc links hold" \
+		"[false,false,false,true,true,false,false,false]|rxed0 3 ok rxed1 3 ok" \
+		"$(jq -c .prio_pfc "$S/$N.pfc-back.client")|$(fabric back)"
+	pfc_resolved() { [ -z "$(plines "$PFCA")" ]; }
+	await 15 "RdmaRocePriorityWithoutPfc resolves" pfc_resolved &&
+		tap_pass "RdmaRocePriorityWithoutPfc resolves $(since) s after the fix (nothing in ALERTS)"
+	tap_eq "pair-client in Prometheus: both pfc links hold (rdma_fabric_link_state 0)" \
+		"rxed0 3 0 rxed1 3 0" "$(chain_prom)"
+fi
 diag "step back: $(since) s"
 ack back
 
@@ -298,8 +336,6 @@ dash, api = sys.argv[1], sys.argv[2]
 why = {
     "rdma_rx_bytes_total": "rxe counts packets, no bytes",
     "rdma_tx_bytes_total": "rxe counts packets, no bytes",
-    "rdma_eth_priority_bytes_total": "virtio-net has no per-priority ethtool statistics (no DCB)",
-    "rdma_eth_priority_pause_frames_total": "virtio-net has no per-priority ethtool statistics (no DCB)",
     "rdma_ecn_marked_total": "rxe has no ECN/DCQCN counters",
     "rdma_cnp_sent_total": "rxe has no ECN/DCQCN counters",
     "rdma_cnp_received_total": "rxe has no ECN/DCQCN counters",
@@ -307,8 +343,9 @@ why = {
     "rdma_ack_timeout_total": "rxe has no ACK-timeout counter (mlx5's local_ack_timeout_err)",
     "rdma_retransmitted_packets_total": "rxe counts its retries as completer_retry_err (transport_retry)",
     "rdma_out_of_sequence_total": "rxe's out_of_seq_request is NAK-sequence sent, not out-of-sequence received",
-    "rdma_fabric_roce_priority": "absent where the priority cannot be known: virtio-net has no DCB",
 }
+# (the DCB families, rdma_eth_priority_* and rdma_fabric_roce_priority, have no series from
+# virtio-net, which has no DCB: their data is the client's dcbdev pair's, rxed0 and rxed1)
 def query(e):
     u = api + "/query?" + urllib.parse.urlencode({"query": e})
     with urllib.request.urlopen(u, timeout=10) as r:
@@ -349,12 +386,12 @@ for title, expr in targets(json.load(open(dash))):
 print(("ok" if n > 0 else "not ok") + " - the dashboard has panel queries (%d)" % n)
 EOF
 tap_eq "the dashboard's variables: job, instance, device, port values from rdma_port_info" \
-	"rdma|pair-client pair-server|rxe0|1" \
+	"rdma|pair-client pair-server|rxe0 rxed0 rxed1|1" \
 	"$(for l in job instance device port; do curl -sS -G "$API/label/$l/values" --data-urlencode 'match[]=rdma_port_info' |
 		jq -r '.data | join(" ")'; done | paste -sd'|')"
-tap_eq "the RoCE priority cannot be known on either (rdma_fabric_link_state{link=\"priority\"} 3, not available: no DCB on virtio-net): why that panel is empty" \
-	"pair-client=3 pair-server=3" \
-	"$(plines 'rdma_fabric_link_state{link="priority"}' '"\(.metric.instance)=\(.value[1])"' | paste -sd' ')"
+tap_eq "the RoCE priority of rxe0 cannot be known on either (rdma_fabric_link_state{link=\"priority\"} 3, not available: no DCB on virtio-net); on the dcbdev pair it holds (0)" \
+	"pair-client/rxe0=3 pair-client/rxed0=0 pair-client/rxed1=0 pair-server/rxe0=3" \
+	"$(plines 'rdma_fabric_link_state{link="priority"}' '"\(.metric.instance)/\(.metric.device)=\(.value[1])"' | paste -sd' ')"
 diag "step panels: $(since) s"
 ack panels
 stop_prom
