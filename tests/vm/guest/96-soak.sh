@@ -12,6 +12,9 @@
 # The flight recorder runs next to them (rdmatrace record --ring 512k at its default 1 s: under
 # TCG a look at the ports costs most of a second of the guest's one CPU): its VmRSS and descriptors the same way,
 # the ring file's size at every reading, exit 0 on SIGINT, and a dump of the ring afterwards.
+# The agent, rdmadiag_exporter (every collector, on 127.0.0.1:14792), runs beside them too,
+# scraped back to back by wget through the churn: its figures the same way, every scrape
+# answered (200), exit 0 on SIGTERM.
 # Destructive in the 9x sense only: it adds and deletes its own device and veth pair.
 # vm-timeout: 60
 SOAK_SECS=${SOAK_SECS:-8}
@@ -37,9 +40,24 @@ rss_fds() {
 	echo "$best_r $best_f"
 }
 alive() { kill -0 "$top" 2>/dev/null && kill -0 "$stat" 2>/dev/null &&
-	{ [ -z "$rec" ] || kill -0 "$rec" 2>/dev/null; }; }
+	{ [ -z "$rec" ] || kill -0 "$rec" 2>/dev/null; } && { [ -z "$ag" ] || kill -0 "$ag" 2>/dev/null; }; }
 # the recorder's figures (RSS kB, descriptors, the ring's size), "- - -" without it
 rec_figs() { if [ -n "$rec" ]; then echo "$(rss_fds $rec) $(stat -c %s "$T/ring")"; else echo "- - -"; fi; }
+# the agent's (RSS kB, descriptors), "- -" without it
+ag_figs() { if [ -n "$ag" ]; then rss_fds $ag; else echo "- -"; fi; }
+AGENT=http://127.0.0.1:14792/metrics
+# scrape: one scrape of the agent, counted in $T/scrapes.ok or $T/scrapes.failed
+scrape() {
+	if wget -q -O /dev/null "$AGENT"; then echo >> "$T/scrapes.ok"; else echo >> "$T/scrapes.failed"; fi
+}
+# scrape3: three scrapes at once (the warm-up: the agent's threads and their malloc arenas
+# at what concurrent scrapes need)
+scrape3() {
+	local a b c
+	[ -n "$ag" ] || return 0
+	scrape & a=$!; scrape & b=$!; scrape & c=$!
+	wait $a $b $c
+}
 
 ip link add "$CNET0" type veth peer name "$CNET1" && ip link set "$CNET0" up && ip link set "$CNET1" up
 # the tools' output is not kept (minutes of frames would fill the guest's RAM): rdmastat's
@@ -59,7 +77,14 @@ if have rdmatrace; then
 	rdmatrace record --ring 512k "$T/ring" 2> "$OUT/$SOAK_NAME-rdmatrace.err" &
 	rec=$!
 fi
-log "pids: rdmatop $top, rdmastat $stat, rdmatrace record ${rec:-none}"
+ag=
+if have rdmadiag_exporter; then
+	rdmadiag_exporter --web.listen-address=127.0.0.1:14792 --scrape.timeout=5 \
+		2> "$OUT/$SOAK_NAME-agent.err" &
+	ag=$!
+	wait_tcp_listen 14792 15 || log "the agent does not listen on 14792"
+fi
+log "pids: rdmatop $top, rdmastat $stat, rdmatrace record ${rec:-none}, rdmadiag_exporter ${ag:-none}"
 # warm-up: one round of what the soak repeats (a device added and deleted, a pingpong and an
 # rping pair), so that the caches, the model and the QP and cm ID lists have had what they
 # hold at their largest; the start figures are taken after it (the ones before it are kept
@@ -72,13 +97,21 @@ grep -q libasan "/proc/$top/maps" 2> /dev/null && sanitized=yes
 read -r top_rss_cold _ <<< "$(rss_fds $top)"
 read -r stat_rss_cold _ <<< "$(rss_fds $stat)"
 read -r rec_rss_cold _ _ <<< "$(rec_figs)"
-rdma link add "$CDEV" type rxe netdev "$CNET0" && sleep 0.4 && rdma link delete "$CDEV"
-PP_TIMEOUT=20 pp_pair 20 1024 2>> "$T/qp.err"
+[ -n "$ag" ] && scrape
+read -r ag_rss_cold _ <<< "$(ag_figs)"
+rdma link add "$CDEV" type rxe netdev "$CNET0" && scrape3 && sleep 0.4 && rdma link delete "$CDEV"
+PP_TIMEOUT=20 pp_pair 20 1024 2>> "$T/qp.err" &
+pp=$!
+scrape3
+wait $pp
 RPING_TIMEOUT=20 rping_pair 5 64 2>> "$T/qp.err"
+scrape3
 sleep 1
 read -r top_rss0 top_fd0 <<< "$(rss_fds $top)"
 read -r stat_rss0 stat_fd0 <<< "$(rss_fds $stat)"
 read -r rec_rss0 rec_fd0 rec_size0 <<< "$(rec_figs)"
+read -r ag_rss0 ag_fd0 <<< "$(ag_figs)"
+rm -f "$T/scrapes.ok" "$T/scrapes.failed"
 t_start=$(now_cs)
 end=$(( t_start + SOAK_SECS * 100 ))
 
@@ -102,16 +135,23 @@ churn=$!
   done
   echo "$n" > "$T/pairs" ) &
 qps=$!
+# the agent scraped back to back (under TCG a scrape takes 0.2 to 2 s)
+scraper=
+if [ -n "$ag" ]; then
+	( while [ "$(now_cs)" -lt "$end" ]; do scrape; done ) &
+	scraper=$!
+fi
 # the figures along the way (ten readings): a leak climbs, a warm-up levels off
 ( step=$(( SOAK_SECS / 10 )); [ "$step" -ge 1 ] || step=1
   while [ "$(now_cs)" -lt "$end" ]; do
 	sleep "$step"
-	echo "$(( ($(now_cs) - t_start) / 100 )) $(rss_fds $top) $(rss_fds $stat) $(rec_figs)"
+	echo "$(( ($(now_cs) - t_start) / 100 )) $(rss_fds $top) $(rss_fds $stat) $(rec_figs) $(ag_figs)"
   done > "$OUT/$SOAK_NAME-trace.txt" ) &
 trace=$!
 wait "$churn"
 wait "$qps"
 wait "$trace"
+[ -z "$scraper" ] || wait "$scraper"
 rdma link delete "$CDEV" 2> /dev/null
 # the tools notice the device gone (a frame or two), then the end figures
 sleep 1.5
@@ -120,6 +160,7 @@ alive && up=yes
 read -r top_rss1 top_fd1 <<< "$(rss_fds $top)"
 read -r stat_rss1 stat_fd1 <<< "$(rss_fds $stat)"
 read -r rec_rss1 rec_fd1 rec_size1 <<< "$(rec_figs)"
+read -r ag_rss1 ag_fd1 <<< "$(ag_figs)"
 secs=$(( ($(now_cs) - t_start) / 100 ))
 kill -INT "$top" "$stat" 2>/dev/null
 wait "$top"; top_st=$?
@@ -133,8 +174,13 @@ if [ -n "$rec" ]; then
 	rec_types=$(jq -r .type "$T/dump.json" 2>/dev/null | sort | uniq -c | awk '{ printf "%s:%s ", $2, $1 }')
 	rec_size2=$(stat -c %s "$T/ring")
 	rm -f "$T"/ring*
-	[ -n "$unmount_tracefs" ] && umount /sys/kernel/tracing
 fi
+ag_st=-
+if [ -n "$ag" ]; then
+	kill -TERM "$ag"
+	wait "$ag"; ag_st=$?
+fi
+[ -n "$unmount_tracefs" ] && umount /sys/kernel/tracing
 wait
 ip link del "$CNET0" 2>/dev/null
 
@@ -161,12 +207,18 @@ ip link del "$CNET0" 2>/dev/null
 	echo "rdmatrace_ring_sizes=$rec_size0 $rec_size1 ${rec_size2:--}"
 	echo "rdmatrace_dump=$rec_dump"
 	echo "rdmatrace_dump_types=${rec_types:-}"
+	echo "rdmadiag_exporter_rss_kb=$ag_rss0 $ag_rss1"
+	echo "rdmadiag_exporter_rss_cold_kb=${ag_rss_cold:--}"
+	echo "rdmadiag_exporter_fds=$ag_fd0 $ag_fd1"
+	echo "rdmadiag_exporter_exit=$ag_st"
+	echo "rdmadiag_exporter_scrapes=$(wc -l < "$T/scrapes.ok" 2>/dev/null || echo 0) $(wc -l < "$T/scrapes.failed" 2>/dev/null || echo 0)"
 } > "$F"
 cat "$F" >&2
-tap_check "rdmatop -b, rdmastat -i and rdmatrace record ran through ${secs}s of device and QP churn ($(cat "$T/adds" 2>/dev/null) adds, $(cat "$T/pairs" 2>/dev/null) QP pairs); figures in $SOAK_NAME.txt" \
+tap_check "rdmatop -b, rdmastat -i, rdmatrace record and rdmadiag_exporter ran through ${secs}s of device and QP churn ($(cat "$T/adds" 2>/dev/null) adds, $(cat "$T/pairs" 2>/dev/null) QP pairs); figures in $SOAK_NAME.txt" \
 	[ "$up" = yes ]
 [ -s "$T/churn.err" ] && diag "rdma link: $(head -c 400 "$T/churn.err")"
 [ -s "$OUT/$SOAK_NAME-rdmatop.err" ] && diag "rdmatop stderr: $(head -c 400 "$OUT/$SOAK_NAME-rdmatop.err")"
 [ -s "$OUT/$SOAK_NAME-rdmatrace.err" ] && diag "rdmatrace record stderr: $(head -c 400 "$OUT/$SOAK_NAME-rdmatrace.err")"
+[ -s "$OUT/$SOAK_NAME-agent.err" ] && diag "rdmadiag_exporter stderr: $(head -c 400 "$OUT/$SOAK_NAME-agent.err")"
 [ -s "$OUT/$SOAK_NAME-rdmastat.err" ] && diag "rdmastat stderr: $(head -c 400 "$OUT/$SOAK_NAME-rdmastat.err")"
 exit 0

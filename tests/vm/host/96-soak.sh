@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB
 # Host side of guest/96-soak.sh (and, sourced with SOAK_NAME, of guest/97-soak-long.sh):
-# rdmatop -b -j, rdmastat -i and rdmatrace record ran through the churn, kept producing output, exited 0 on
-# SIGINT, and their VmRSS and descriptor counts at the end are within explicit bounds of
+# rdmatop -b -j, rdmastat -i, rdmatrace record and rdmadiag_exporter ran through the churn,
+# kept producing output (every scrape of the agent answered), exited 0 on SIGINT (the agent
+# on SIGTERM), and their VmRSS and descriptor counts at the end are within explicit bounds of
 # those at the start.  The figures are printed as diagnostics for the notes.
 #   RSS: end - start <= SOAK_RSS_KB (default 1024 kB: rdmatop's first rounds with the Fabric
 #        sampling (ethtool statistics of every port's netdev) take about 600 kB once, measured
@@ -24,9 +25,11 @@ le() { isnum "$1" && isnum "$2" && [ "$1" -le "$2" ]; }
 secs=$(get secs)
 diag "$SOAK_NAME: $secs s, $(get adds) device adds/deletes, $(get qp_pairs) QP pairs (pingpong + rping)"
 [ -s "$SOAK_NAME-trace.txt" ] &&
-	diag "along the way (s, rdmatop kB fds, rdmastat kB fds, rdmatrace kB fds ring-bytes): $(tr '\n' ';' < "$SOAK_NAME-trace.txt")"
-for t in rdmatop rdmastat rdmatrace; do
+	diag "along the way (s, rdmatop kB fds, rdmastat kB fds, rdmatrace kB fds ring-bytes, agent kB fds): $(tr '\n' ';' < "$SOAK_NAME-trace.txt")"
+for t in rdmatop rdmastat rdmatrace rdmadiag_exporter; do
 	[ $t = rdmatrace ] && [ "$(get rdmatrace_exit)" = - ] && { tap_skip "$SOAK_NAME: the recorder" "rdmatrace is not built"; continue; }
+	[ $t = rdmadiag_exporter ] && [ "$(get rdmadiag_exporter_exit)" = - ] &&
+		{ tap_skip "$SOAK_NAME: the agent" "rdmadiag_exporter is not built"; continue; }
 	read -r r0 r1 <<< "$(get ${t}_rss_kb)"
 	read -r f0 f1 <<< "$(get ${t}_fds)"
 	diag "$t: VmRSS ${r0} kB -> ${r1} kB (before the warm-up round: $(get ${t}_rss_cold_kb) kB), descriptors $f0 -> $f1"
@@ -38,7 +41,7 @@ for t in rdmatop rdmastat rdmatrace; do
 			within "$BOUND_RSS" "$r0" "$r1"
 	fi
 	if [ "$(get sanitized)" != yes ] && [ "${secs:-0}" -ge 60 ] && [ -s "$SOAK_NAME-trace.txt" ]; then
-		col=2; [ $t = rdmastat ] && col=4; [ $t = rdmatrace ] && col=6
+		col=2; [ $t = rdmastat ] && col=4; [ $t = rdmatrace ] && col=6; [ $t = rdmadiag_exporter ] && col=9
 		s0=$(head -1 "$SOAK_NAME-trace.txt" | cut -d' ' -f$col)
 		s1=$(tail -1 "$SOAK_NAME-trace.txt" | cut -d' ' -f$col)
 		tap_check "$SOAK_NAME: $t's RSS was steady along the way ($s0 -> $s1 kB, bound +$BOUND_STEADY kB)" \
@@ -46,7 +49,7 @@ for t in rdmatop rdmastat rdmatrace; do
 	fi
 	tap_check "$SOAK_NAME: $t's open descriptors did not grow ($f0 -> $f1)" \
 		le "$f1" "$f0"
-	tap_eq "$SOAK_NAME: $t was running at the end and exited 0 on SIGINT (no crash)" 0 "$(get ${t}_exit)"
+	tap_eq "$SOAK_NAME: $t was running at the end and exited 0 on SIG$([ $t = rdmadiag_exporter ] && echo TERM || echo INT) (no crash)" 0 "$(get ${t}_exit)"
 done
 tap_eq "$SOAK_NAME: the tools were still running when the churn ended" yes "$(get alive_at_end)"
 # the recorder's ring: 512 kB at every reading (start, along the way, end, after SIGINT), and
@@ -83,3 +86,8 @@ tap_check "$SOAK_NAME: rdmastat -i wrote intervals all along ($(get rdmastat_lin
 	le "$secs" "$(get rdmastat_lines)"
 tap_check "$SOAK_NAME: devices were added and deleted ($(get adds) times)" le 1 "$(get adds)"
 tap_check "$SOAK_NAME: QPs came and went ($(get qp_pairs) pingpong/rping pairs)" le 1 "$(get qp_pairs)"
+if [ "$(get rdmadiag_exporter_exit)" != - ]; then
+	read -r sok sfail <<< "$(get rdmadiag_exporter_scrapes)"
+	tap_check "$SOAK_NAME: the agent answered every scrape through the churn ($sok answered, ${sfail:-?} failed)" \
+		bash -c "[ '${sok:-0}' -ge 2 ] && [ '${sfail:-1}' = 0 ]"
+fi
