@@ -220,19 +220,27 @@ int csv_escape(FILE *f, const char *s)
 	return putc('"', f) == EOF ? -EIO : 0;
 }
 
-int prom_label_escape(FILE *f, const char *s)
+/* the text between the characters to escape in one fwrite, each of those as its escape */
+int prom_escape_chars(FILE *f, const char *s, const char *special)
 {
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\\\", f);
-		else if (*s == '"')
-			fputs("\\\"", f);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			putc(*s, f);
+	size_t n;
+
+	for (;;) {
+		n = strcspn(s, special);
+		if (n)
+			fwrite(s, 1, n, f);
+		s += n;
+		if (!*s)
+			break;
+		fputs(*s == '\n' ? "\\n" : *s == '"' ? "\\\"" : "\\\\", f);
+		s++;
 	}
 	return ferror(f) ? -EIO : 0;
+}
+
+int prom_label_escape(FILE *f, const char *s)
+{
+	return prom_escape_chars(f, s, "\\\"\n");
 }
 
 static bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }

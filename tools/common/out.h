@@ -134,6 +134,8 @@ void out_text_lit(struct out *o, const char *s, size_t n);
 int json_escape(FILE *f, const char *s);
 int csv_escape(FILE *f, const char *s);		/* RFC 4180 field */
 int prom_label_escape(FILE *f, const char *s);	/* \\, \", \n escaped */
+/* each of SPECIAL's characters in S (of \\, \", newline) escaped, the rest as it is */
+int prom_escape_chars(FILE *f, const char *s, const char *special);
 int prom_name(char *buf, size_t len, const char *s); /* snake_case [a-z_:][a-z0-9_:]* */
 
 #ifdef __cplusplus

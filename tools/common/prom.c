@@ -34,14 +34,7 @@ const char *prom_unreadable_why(const struct rdiag_sample *s, bool for_text, cha
 
 void prom_help_escape(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\\\", f);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			putc(*s, f);
-	}
+	prom_escape_chars(f, s, "\\\n");
 }
 
 static bool wanted(const struct prom_out *o, const struct rdiag_sample *s)
