@@ -436,3 +436,29 @@ PYEOF
 	run env RDMADIAG_SYSFS_ROOT="$t" rdmastat devices rxe0
 	assert_output --partial 'fe80:0000:0000:0000:b42a:c1ff:fe00:0003'
 }
+
+@test "a warm scrape reads each counter through a kept descriptor, opening none" {
+	# the sampling collector gets the pooled handle that keeps its counter files open, not
+	# the discovery's or the resources collector's (each group of collectors takes a
+	# handle; once, whichever came first took the warm one, and every scrape opened, read
+	# and closed each counter file)
+	command -v strace > /dev/null || skip "strace missing"
+	AG_LOG=$BATS_TEST_TMPDIR/agent.log
+	strace -f -e trace=openat,pread64 -o "$BATS_TEST_TMPDIR/st" rdmadiag_exporter \
+		--web.listen-address=127.0.0.1:0 --sysfs-root="$FIX/sysfs/mlx5" \
+		--no-collector.connections 2> "$AG_LOG" &
+	AG_PID=$!
+	wait_until 20 "the agent's 'listening on' line" grep -q 'listening on' "$AG_LOG"
+	AG_URL="http://$(sed -n 's/.*listening on //p' "$AG_LOG")"
+	local i n0 n1
+	for i in 1 2 3; do run get "$AG_URL/metrics"; assert_success; done
+	n0=$(grep -c 'openat(.*"rx_write_requests"' "$BATS_TEST_TMPDIR/st")
+	for i in 1 2 3 4; do run get "$AG_URL/metrics"; assert_success; done
+	assert_line --partial 'counter="rx_write_requests"'
+	n1=$(grep -c 'openat(.*"rx_write_requests"' "$BATS_TEST_TMPDIR/st")
+	kill -TERM "$(pgrep -P "$AG_PID")"
+	wait "$AG_PID" || :
+	AG_PID=
+	[ "$n0" -ge 1 ] || fail "strace saw no open of rx_write_requests in the first scrapes"
+	[ "$n1" = "$n0" ] || fail "4 warm scrapes opened rx_write_requests $((n1 - n0)) more times"
+}

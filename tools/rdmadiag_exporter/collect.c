@@ -48,29 +48,57 @@ struct scrape {
 	void *dev_arg;
 	struct rdiag_samples *set;
 	int c_err, ds_err, set_err;
+	bool c_warm;			/* c came from the pool warm (it keeps descriptors) */
 	char why[256];			/* the failing collector's reason */
 };
 
-/* counters handles kept between scrapes: a warm handle reads each counter with one pread()
- * on a descriptor it keeps (lib/counters/fdcache.c: a device re-created or gone is seen
- * by the directory listing), where a new one opens, reads and closes every file */
-#define POOL_MAX 2
+/* counters handles kept between scrapes: a warm handle (one that has sampled) reads each
+ * counter with one pread() on a descriptor it keeps (lib/counters/fdcache.c: a device
+ * re-created or gone is seen by the directory listing), where a new one opens, reads and
+ * closes every file.  Several collector groups of a scrape take a handle at once, and only
+ * the sampling one needs its descriptors: the sampler asks for a warm handle and the others
+ * for a cold one, so that the descriptors are not handed to a group that only discovers
+ * (which made every scrape's sampling cold).  At most POOL_WARM warm handles are kept (two
+ * scrapes at once), POOL_MAX in all; a cold one is dropped first. */
+#define POOL_MAX 6
+#define POOL_WARM 2
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct rdiag_counters *pool[POOL_MAX];
+static struct pooled {
+	struct rdiag_counters *c;
+	bool warm;
+} pool[POOL_MAX];
 static size_t npool;
 
-static int need_counters(struct scrape *s)
+/* take a handle from the pool, warm or cold as asked, else the other kind, else NULL;
+ * *got says which it was */
+static struct rdiag_counters *pool_take(bool warm, bool *got)
+{
+	struct rdiag_counters *c = NULL;
+	size_t i, pick = npool;
+
+	pthread_mutex_lock(&pool_lock);
+	for (i = 0; i < npool && pick == npool; i++)
+		if (pool[i].warm == warm)
+			pick = i;
+	if (pick == npool && npool)
+		pick = npool - 1;
+	if (pick < npool) {
+		c = pool[pick].c;
+		*got = pool[pick].warm;
+		pool[pick] = pool[--npool];
+	}
+	pthread_mutex_unlock(&pool_lock);
+	return c;
+}
+
+static int need_counters(struct scrape *s, bool sampler)
 {
 	/* one GID a port is enough for its netdev; the agent exports no GID */
 	struct rdiag_counters_opts co = { .max_gids = 1 };
 
 	if (s->c || s->c_err)
 		return s->c_err;
-	pthread_mutex_lock(&pool_lock);
-	if (npool)
-		s->c = pool[--npool];
-	pthread_mutex_unlock(&pool_lock);
-	if (s->c)
+	if ((s->c = pool_take(sampler, &s->c_warm)))
 		return 0;
 	s->c_err = rdiag_counters_open(&s->c, &co);
 	if (s->c_err < 0) {
@@ -80,13 +108,31 @@ static int need_counters(struct scrape *s)
 	return s->c_err;
 }
 
-static void put_counters(struct rdiag_counters *c)
+static void put_counters(struct rdiag_counters *c, bool warm)
 {
+	size_t i, nwarm = 0, drop = POOL_MAX;
+
 	if (!c)
 		return;
 	pthread_mutex_lock(&pool_lock);
-	if (npool < POOL_MAX) {
-		pool[npool++] = c;
+	for (i = 0; i < npool; i++)
+		nwarm += pool[i].warm;
+	if (warm && nwarm >= POOL_WARM) {
+		rdiag_counters_close(c);	/* beyond the warm ones kept: its descriptors too */
+		c = NULL;
+	} else if (npool == POOL_MAX) {
+		/* full: a cold one makes room for a warm one, else this one goes */
+		for (i = 0; i < npool && warm; i++)
+			if (!pool[i].warm)
+				drop = i;
+		if (drop < POOL_MAX) {
+			rdiag_counters_close(pool[drop].c);
+			pool[drop] = pool[--npool];
+		}
+	}
+	if (c && npool < POOL_MAX) {
+		pool[npool].c = c;
+		pool[npool++].warm = warm;
 		c = NULL;
 	}
 	pthread_mutex_unlock(&pool_lock);
@@ -97,7 +143,7 @@ void agent_counters_pool_drain(void)
 {
 	pthread_mutex_lock(&pool_lock);
 	while (npool)
-		rdiag_counters_close(pool[--npool]);
+		rdiag_counters_close(pool[--npool].c);
 	pthread_mutex_unlock(&pool_lock);
 }
 
@@ -111,7 +157,7 @@ static int need_devices(struct scrape *s)
 		s->ds_err = s->dev_fn(s->dev_arg, &s->ds, s->why, sizeof(s->why));
 		return s->ds_err;
 	}
-	if ((s->ds_err = need_counters(s)) < 0)
+	if ((s->ds_err = need_counters(s, false)) < 0)
 		return s->ds_err;
 	s->ds_err = rdiag_counters_discover(s->c, &ds);
 	if (s->ds_err < 0) {
@@ -148,7 +194,7 @@ static int need_samples(struct scrape *s)
 
 	if (s->set || s->set_err)
 		return s->set_err;
-	if ((s->set_err = need_counters(s)) < 0)
+	if ((s->set_err = need_counters(s, true)) < 0)
 		return s->set_err;
 	s->set_err = rdiag_counters_sample(s->c, &f, &s->set);
 	if (s->set_err < 0) {
@@ -392,7 +438,7 @@ static int col_resources(struct scrape *s)
 	struct count_row *rows = NULL;
 	size_t nq = 0, ni = 0, nr = 0, i;
 	FILE *f = s->o.f;
-	int r = need_counters(s);
+	int r = need_counters(s, false);
 
 	if (r < 0)
 		return r;
@@ -471,7 +517,8 @@ void agent_scrape_state_free(struct scrape *s)
 	rdiag_samples_free(s->set);
 	if (s->ds_owned)
 		rdiag_counters_devices_free((struct rdiag_devices *)s->ds);
-	put_counters(s->c);
+	/* warm once it has sampled, and a warm handle stays warm whoever used it */
+	put_counters(s->c, s->c_warm || s->set != NULL || s->set_err != 0);
 	free(s);
 }
 
