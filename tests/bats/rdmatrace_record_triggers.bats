@@ -239,3 +239,56 @@ PY
 	[ "$(md5sum < "$TMP/ring.f")" = "$sum" ]
 	[ "$n" -gt 0 ]
 }
+
+# the OFED fixture (mlx5_0/1 on eth0) with an ethtool -S replay of eth0: FILE
+storm_root() {
+	cp -r "$FIX/fabric/ofed" "$TMP/ofed"
+	export RDMADIAG_SYSFS_ROOT=$TMP/ofed RDMADIAG_ETHTOOL_REPLAY=$FIX/fabric/$1
+}
+
+@test "record: a PFC pause storm is a marker with rdmastat fabric's finding, and a copy" {
+	# the replay's second sample has 500 more rx_prio3_pause: at 20 Hz, about 10000/s
+	storm_root eth-storm.txt
+	rec_bg --ring 1M --counters 0.05 "$TMP/ring"
+	wait_until 10 "the storm's marker" dump_has "$TMP/ring" marker 1
+	wait_until 10 "the snapshot copy" test -f "$TMP/ring.snap.1"
+	stop_rec INT
+	run rdmatrace dump "$TMP/ring"
+	assert_success
+	assert_line --regexp ' counters mlx5_0/1 over [0-9.]+ s: rx_prio3_pause \+500$'
+	assert_line --regexp ' marker pause storm: eth0 \(mlx5_0/1\) priority 3 received [0-9]+ PFC pause frames/s \(rx_prio3_pause; the threshold is 1000/s, --pause-max\) \[fabric.pause_rate\]$'
+	[ "$(count_of "$TMP/ring" marker)" -eq 1 ]
+	# the rate is the delta over the interval between the two reads, as rdmastat -i computes
+	# it (the record's interval_s is between the snapshots' start times: within 2 %)
+	run rdmatrace dump -j "$TMP/ring"
+	want=$(jq -r 'select(.type == "counters" and .deltas.rx_prio3_pause == 500) | 500 / .interval_s | round' <<< "$output")
+	got=$(jq -r 'select(.type == "marker") | .text' <<< "$output" | sed -n 's/.* received \([0-9]*\) PFC.*/\1/p')
+	[ -n "$want" ] && [ -n "$got" ] && [ $(( (got - want) * (got - want) * 2500 )) -le $((want * want)) ] ||
+		fail "marker rate '$got', 500 / interval = '$want'"
+}
+
+@test "record --pause-max: a rate under it is no marker; a pause-storm counter that moved is" {
+	storm_root eth-storm.txt
+	rec_bg --ring 1M --counters 0.05 --pause-max 1e9 "$TMP/ring"
+	wait_until 10 "the pause frames in a counters record" \
+		bash -c "rdmatrace dump '$TMP/ring' 2> /dev/null | grep -q 'rx_prio3_pause +500'"
+	stop_rec INT
+	[ "$(count_of "$TMP/ring" marker)" -eq 0 ]
+	export RDMADIAG_ETHTOOL_REPLAY=$FIX/fabric/eth-storm-events.txt
+	rm -f "$TMP/ring"
+	rec_bg --ring 1M --counters 0.05 "$TMP/ring"
+	wait_until 10 "the storm counter's marker" dump_has "$TMP/ring" marker 1
+	stop_rec INT
+	run rdmatrace dump "$TMP/ring"
+	assert_line --regexp ' marker pause storm: eth0 \(mlx5_0/1\) tx_pause_storm_error_events moved by 1: the driver.s pause-storm watchdog fired \[fabric.pause_storm\]$'
+}
+
+@test "record --pause-max: not a positive rate is a usage error, the ring untouched" {
+	for v in 0 -5 abc 1e13 ''; do
+		run --separate-stderr rdmatrace record --ring 64k --pause-max "$v" "$TMP/ring"
+		[ "$status" -eq 2 ] || fail "--pause-max '$v' exited $status"
+		[ "${#stderr_lines[@]}" -eq 2 ] || fail "--pause-max '$v': ${stderr}"
+		[[ ${stderr_lines[0]} == *"invalid --pause-max"* ]]
+		[ ! -e "$TMP/ring" ]
+	done
+}

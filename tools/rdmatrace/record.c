@@ -21,6 +21,7 @@
 #include "common/tool.h"
 #include "rdmadiag/cmstr.h"
 #include "rdmadiag/counters.h"
+#include "rdmadiag/fabric.h"
 #include "rdmadiag/ring.h"
 #include "rdmadiag/rtmon.h"
 #include "rdmadiag/trace.h"
@@ -28,7 +29,7 @@
 #include "record.h"
 
 enum { OPT_RING = 300, OPT_COUNTERS, OPT_INPUT, OPT_TRACEFS, OPT_DURATION, OPT_THRESHOLDS,
-       OPT_GID_SCAN, OPT_SNAPSHOTS };
+       OPT_GID_SCAN, OPT_SNAPSHOTS, OPT_PAUSE_MAX };
 
 #define SNAP_KEEP_DEFAULT 8
 static struct {
@@ -63,6 +64,8 @@ static void record_usage(void)
 	       "      --ring SIZE          ring size in bytes, k or M suffix (4k to 4096M)\n"
 	       "      --counters SECONDS   counter snapshot interval (default 1)\n"
 	       "      --thresholds FILE    trigger on NAME[@DEV[/PORT]] > VALUE[/s] rules (rdmastat's)\n"
+	       "      --pause-max FRAMES   trigger on PFC or link-level pause frames above FRAMES/s\n"
+	       "                           on one statistic of a port's netdev (default 1000)\n"
 	       "      --gid-scan SECONDS   read every GID table this often without an rtnetlink\n"
 	       "                           change too (default 60)\n"
 	       "      --snapshots N        keep the newest N FILE.snap.N copies, remove older ones\n"
@@ -251,10 +254,30 @@ static void snapshot(struct rdiag_counters *c)
 	if (s) {
 		put_counters(s, t);
 		rec_thresholds_check(prev, s, t);
+		rec_pause_check(prev, s, t);
 		rdiag_samples_free(prev);
 		prev = s;
 	}
 	rec_qps_check(c, t);
+}
+
+/* the pause statistics of each port's netdev in every snapshot (record_pause.c judges them):
+ * the fabric handle that reads them, or NULL (with one line) when there is none */
+static struct rdiag_fabric *pause_stats(struct rdiag_counters *c)
+{
+	struct rdiag_fabric *f = NULL;
+	struct rdiag_eth_reader r;
+	int err = rdiag_fabric_open(&f, NULL);
+
+	if (err < 0) {
+		tool_warn("recording without Ethernet pause statistics: %s",
+			  *rdiag_fabric_errmsg(NULL) ? rdiag_fabric_errmsg(NULL) : strerror(-err));
+		return NULL;
+	}
+	rdiag_fabric_eth_reader(f, &r);
+	if (rdiag_counters_set_eth(c, &r, rec_pause_keys, REC_PAUSE_NKEYS) < 0)
+		tool_die("out of memory");
+	return f;
 }
 
 static struct rdiag_trace *open_trace(void)
@@ -354,6 +377,7 @@ int trace_record_main(int argc, char **argv, void *ctx)
 		{ "ring", required_argument, NULL, OPT_RING },
 		{ "counters", required_argument, NULL, OPT_COUNTERS },
 		{ "thresholds", required_argument, NULL, OPT_THRESHOLDS },
+		{ "pause-max", required_argument, NULL, OPT_PAUSE_MAX },
 		{ "gid-scan", required_argument, NULL, OPT_GID_SCAN },
 		{ "snapshots", required_argument, NULL, OPT_SNAPSHOTS },
 		{ "duration", required_argument, NULL, OPT_DURATION },
@@ -363,6 +387,7 @@ int trace_record_main(int argc, char **argv, void *ctx)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct rdiag_counters *c = NULL;
+	struct rdiag_fabric *fab = NULL;
 	struct rdiag_rtmon *mon = NULL;
 	struct rdiag_trace *t;
 	struct sigaction sa;
@@ -388,6 +413,14 @@ int trace_record_main(int argc, char **argv, void *ctx)
 			break;
 		case OPT_INPUT: ro.input = optarg; break;
 		case OPT_THRESHOLDS: ro.thresholds = optarg; break;
+		case OPT_PAUSE_MAX: {
+			double v;
+
+			if (tool_parse_double(optarg, 0.001, 1e12, &v))
+				tool_usage_error("invalid --pause-max '%s': frames per second above 0", optarg);
+			rec_pause_set_max(v);
+			break;
+		}
 		case OPT_GID_SCAN:
 			if (tool_parse_double(optarg, 0.001, 86400, &ro.gid_scan))
 				tool_usage_error("invalid --gid-scan '%s': seconds from 0.001 to 86400", optarg);
@@ -445,6 +478,8 @@ int trace_record_main(int argc, char **argv, void *ctx)
 		tool_warn("recording without counters: %s", rdiag_counters_errmsg(NULL));
 		c = NULL;
 	}
+	if (c)
+		fab = pause_stats(c);
 	if (rdiag_trace_conns_open(&rconns, &(struct rdiag_trace_conns_opts){ .live = !ro.input }) < 0)
 		tool_die("out of memory");
 	t = open_trace();
@@ -461,9 +496,11 @@ int trace_record_main(int argc, char **argv, void *ctx)
 	rdiag_trace_conns_close(rconns);
 	snapshot(NULL);
 	rec_thresholds_free();
+	rec_pause_free();
 	rec_qps_free();
 	rec_gids_free();
 	rdiag_counters_close(c);
+	rdiag_fabric_close(fab);
 	rdiag_ring_close(ring);
 	rec_ports_free();
 	lost = rec_out_errors(&first_err);

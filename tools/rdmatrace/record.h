@@ -40,6 +40,17 @@ void rec_thresholds_check(const struct rdiag_samples *prev, const struct rdiag_s
 			  uint64_t t);
 void rec_thresholds_free(void);
 
+/* record_pause.c: pause storms on every counter snapshot (the Ethernet statistics of
+ * rec_pause_keys, which the snapshot reads): a PFC or link-level pause rate above the
+ * --pause-max frames/s, or a driver's pause-storm counter that moved, writes a marker and
+ * copies the ring (fabric.pause_rate, fabric.pause_storm), edge-triggered per statistic */
+#define REC_PAUSE_NKEYS 3
+extern const char *const rec_pause_keys[REC_PAUSE_NKEYS];
+void rec_pause_set_max(double frames_per_s);
+void rec_pause_check(const struct rdiag_samples *prev, const struct rdiag_samples *cur,
+		     uint64_t t);
+void rec_pause_free(void);
+
 /* record_qps.c: RES_QP at every snapshot; a record per QP that appeared, changed state or
  * went away since the previous look, and a trigger when one enters ERR */
 void rec_qps_check(struct rdiag_counters *c, uint64_t t);

@@ -18,7 +18,8 @@
 #   storm   the knob's 20000 PFC frames on priority 3 between rdmastat -i 2's samples
 #           (10000/s for 2 s): fabric.pause_rate (rx on rxed0, tx on rxed1); over a quiet
 #           interval, and with --pause-max 50000, no finding; rdmatop -b --screen fabric
-#           over 30000 frames in its 3 s interval: a storm line per port, exit 1
+#           over 30000 frames in its 3 s interval: a storm line per port, exit 1; rdmatrace
+#           record over 20000: a marker per port, its counters hold the frames
 # Everything is judged here (small JSON, jq); the files stay in $OUT/73-*.
 X0=dcb0 X1=dcb1 XA=198.18.7.1 XB=198.18.7.2 R0=rxed0 R1=rxed1
 TOS=106 PRIO=3 PORT=7183 MSGS=10
@@ -193,6 +194,37 @@ top_storm() {
 top_storm
 tap_eq "storm: rdmatop -b --screen fabric over 10000 PFC frames/s exits 1 with a storm line for dcb0 (received) and dcb1 (sent)" \
 	"1 1 1" "$(cat $J-storm.rdmatop.txt.rc) $(grep -c '^pause storm: priority 3 received .* \[fabric.pause_rate\]$' $J-storm.rdmatop.txt) $(grep -c '^pause storm: priority 3 sent .* \[fabric.pause_rate\]$' $J-storm.rdmatop.txt)"
+
+# the flight recorder over the same kind of storm: its snapshot before the knob and the one
+# after it hold the 20000 frames; a marker per port with rdmastat's finding (received on
+# dcb0, rxed0's netdev; sent on dcb1, rxed1's), the ring copied, exit 0 on SIGINT
+rec_storm() {
+	local tr=/sys/kernel/tracing um= s ring=/tmp/73-ring
+	grep -q " $tr tracefs" /proc/mounts || { mount -t tracefs nodev $tr && um=1; }
+	rm -f $ring $ring.snap.*
+	first_sample "$J-storm.rec.out" "$J-storm.rec.err" "$X0 $X1" \
+		rdmatrace record --ring 1M --counters 1 $ring || log "the recorder's first snapshot was not seen"
+	s=$spid
+	echo "$PRIO 20000" > /sys/class/net/$X0/dcbdev/pause
+	kill -CONT $s
+	wait_for 15 sh -c "[ \$(rdmatrace dump $ring 2> /dev/null | grep -c ' marker pause storm: ') -ge 2 ]" ||
+		log "the recorder wrote no two storm markers within 15 s"
+	kill -INT $s
+	wait $s; echo $? > "$J-storm.rec.rc"
+	rdmatrace dump $ring > "$J-storm.rec.dump" 2>&1
+	ls $ring.snap.* > "$J-storm.rec.snaps" 2> /dev/null
+	cat "$J-storm.rec.err" >&2
+	[ -z "$um" ] || umount $tr
+}
+if have rdmatrace; then
+	rec_storm
+	tap_eq "storm: rdmatrace record: one marker for $X0 ($R0/1) priority $PRIO received and one for $X1 ($R1/1) sent, fabric.pause_rate; the ring copied; exit 0 on SIGINT" \
+		"1 1 yes 0" \
+		"$(grep -c " marker pause storm: $X0 ($R0/1) priority $PRIO received [0-9]* PFC pause frames/s (rx_prio${PRIO}_pause; .*\[fabric.pause_rate\]$" $J-storm.rec.dump) $(grep -c " marker pause storm: $X1 ($R1/1) priority $PRIO sent [0-9]* PFC pause frames/s (tx_prio${PRIO}_pause; .*\[fabric.pause_rate\]$" $J-storm.rec.dump) $([ -s $J-storm.rec.snaps ] && echo yes) $(cat $J-storm.rec.rc)"
+	tap_eq "storm: the recorder's counters of $R0/1 hold the knob's 20000 rx_prio${PRIO}_pause, of $R1/1 as many tx_prio${PRIO}_pause" \
+		"1 1" \
+		"$(grep -c " counters $R0/1 over [0-9.]* s: .*rx_prio${PRIO}_pause +20000" $J-storm.rec.dump) $(grep -c " counters $R1/1 over [0-9.]* s: .*tx_prio${PRIO}_pause +20000" $J-storm.rec.dump)"
+fi
 
 log "undo"
 undo

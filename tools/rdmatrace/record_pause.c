@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* rdmatrace record: pause storms.  Every counter snapshot holds the pause statistics of each
+ * port's netdev (the Ethernet catalogue's prio_pause, pause and pause_storm concepts, read as
+ * rdmastat --eth reads them); a PFC or link-level pause rate above --pause-max frames/s on
+ * one statistic, or a driver's pause-storm counter that moved, is a finding with the same id
+ * as rdmastat fabric's (fabric.pause_rate, fabric.pause_storm): a marker and a copy of the
+ * ring.  Edge-triggered per port and statistic, as the threshold rules are. */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/tool.h"
+#include "rdmadiag/fabric.h"
+#include "rdmadiag/rate.h"
+#include "record.h"
+
+struct storming {
+	char *dev, *name;
+	uint32_t port;
+	bool seen;
+};
+
+static double pause_max = RDIAG_PAUSE_MAX_PER_S;
+static struct storming *active;
+static size_t nactive;
+
+/* the Ethernet statistics a snapshot reads for this (rdiag_counters_set_eth's selection) */
+const char *const rec_pause_keys[REC_PAUSE_NKEYS] = { "prio_pause", "pause", "pause_storm" };
+
+void rec_pause_set_max(double frames_per_s)
+{
+	pause_max = frames_per_s;
+}
+
+static struct storming *find(const struct rdiag_sample *s)
+{
+	size_t i;
+
+	for (i = 0; i < nactive; i++)
+		if (active[i].port == s->port && !strcmp(active[i].dev, s->dev) &&
+		    !strcmp(active[i].name, s->name))
+			return &active[i];
+	return NULL;
+}
+
+static struct storming *add(const struct rdiag_sample *s)
+{
+	struct storming *n = realloc(active, (nactive + 1) * sizeof(*active));
+
+	if (!n)
+		return NULL;
+	active = n;
+	n = &active[nactive];
+	n->dev = strdup(s->dev);
+	n->name = strdup(s->name);
+	if (!n->dev || !n->name) {
+		free(n->dev);
+		free(n->name);
+		return NULL;
+	}
+	n->port = s->port;
+	nactive++;
+	return n;
+}
+
+static const char *dir_word(const struct rdiag_sample *s)
+{
+	const char *d = s->eth_cat ? s->eth_cat->dir : NULL;
+
+	return !d ? "" : !strcmp(d, "rx") ? "received" : !strcmp(d, "tx") ? "sent" : d;
+}
+
+/* the finding's text when s breaches over r, else false */
+static bool storm(const struct rdiag_sample *s, const struct rdiag_rate *r, char *why,
+		  size_t len)
+{
+	const char *nd = s->netdev ? s->netdev : "?";
+
+	if (!s->eth_concept || r->state != RDIAG_RATE_VALID)
+		return false;
+	if (!strcmp(s->eth_concept, "pause_storm")) {
+		if (!r->delta)
+			return false;
+		snprintf(why, len, "pause storm: %s (%s/%u) %s moved by %" PRIu64 ": the driver's pause-storm "
+			 "watchdog fired [fabric.pause_storm]", nd, s->dev, s->port, s->name, r->delta);
+		return true;
+	}
+	if (!(r->per_sec > pause_max))
+		return false;
+	if (!strcmp(s->eth_concept, "prio_pause"))
+		snprintf(why, len, "pause storm: %s (%s/%u) priority %d %s %.0f PFC pause frames/s "
+			 "(%s; the threshold is %.0f/s, --pause-max) [fabric.pause_rate]", nd, s->dev,
+			 s->port, s->eth_prio, dir_word(s), r->per_sec, s->name, pause_max);
+	else
+		snprintf(why, len, "pause storm: %s (%s/%u) %s %.0f link-level pause frames/s (%s; "
+			 "the threshold is %.0f/s, --pause-max) [fabric.pause_rate]", nd, s->dev,
+			 s->port, dir_word(s), r->per_sec, s->name, pause_max);
+	return true;
+}
+
+void rec_pause_check(const struct rdiag_samples *prev, const struct rdiag_samples *cur,
+		     uint64_t t)
+{
+	size_t i, n = rdiag_samples_count(cur);
+	char why[512];
+
+	for (i = 0; i < nactive; i++)
+		active[i].seen = false;
+	for (i = 0; i < n; i++) {
+		const struct rdiag_sample *s = rdiag_samples_get(cur, i);
+		const struct rdiag_sample *p;
+		struct storming *a;
+		struct rdiag_rate r;
+
+		if (s->origin != RDIAG_ORIG_ETH || !s->eth_concept || s->err)
+			continue;
+		p = prev ? rdiag_samples_find(prev, s->dev, s->port, s->name) : NULL;
+		memset(&r, 0, sizeof(r));
+		rdiag_rate_samples(p && !p->err ? p : NULL, s, &r);
+		a = find(s);
+		if (r.state != RDIAG_RATE_VALID) {
+			if (a)
+				a->seen = true;	/* says nothing: a storm stays a storm */
+			continue;
+		}
+		if (!storm(s, &r, why, sizeof(why)))
+			continue;
+		if (!a) {
+			rec_trigger(why, t);
+			a = add(s);
+		}
+		if (a)
+			a->seen = true;
+	}
+	for (i = 0; i < nactive;) {	/* re-arm what no longer storms */
+		if (active[i].seen) {
+			i++;
+			continue;
+		}
+		free(active[i].dev);
+		free(active[i].name);
+		active[i] = active[--nactive];
+	}
+}
+
+void rec_pause_free(void)
+{
+	size_t i;
+
+	for (i = 0; i < nactive; i++) {
+		free(active[i].dev);
+		free(active[i].name);
+	}
+	free(active);
+	active = NULL;
+	nactive = 0;
+}
