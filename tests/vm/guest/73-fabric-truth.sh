@@ -78,12 +78,19 @@ tap_eq "pause: ethtool -a $X0: the module's default, rx and tx pause on" "on on"
 st pause
 tap_eq "pause: rdmastat fabric exits 1, $R0's pause link broken (802.3x pause with PFC)" \
 	"1 broken fabric.pause_with_pfc" "$(cat $J-pause.rc) $(link pause $R0 pause)"
+# rdmadoctor local's lossless check says the same of both ends (fabric.pause_with_pfc)
+doc_pause() { jq -r '[.. | objects | select(.check? == "lossless" and .cause? == "fabric.pause_with_pfc") | "\(.subject) \(.hint)"] | sort | join("; ")' "$1"; }
+rdmadoctor local -j > "$J-pause.doctor.json" 2> "$J-pause.doctor.err"
+tap_eq "pause: rdmadoctor local's lossless check finds 802.3x pause with PFC on both ends (fabric.pause_with_pfc)" \
+	"$R0/1 $X0 ethtool -A $X0 rx off tx off; $R1/1 $X1 ethtool -A $X1 rx off tx off" "$(doc_pause "$J-pause.doctor.json")"
 runfix pause pause
 ethtool -A $X1 rx off tx off
 st pause-fixed
 tap_eq "pause: read again: ethtool -a $X0 says off off, the pause link holds, the chain ok, exit 0" \
 	"off off ok null ok 0" \
 	"$(ethtool -a $X0 | awk '$1 == "RX:" { r = $2 } $1 == "TX:" { t = $2 } END { print r, t }') $(link pause-fixed $R0 pause) $(q pause-fixed $R0 .chain.verdict) $(cat $J-pause-fixed.rc)"
+rdmadoctor local -j > "$J-pause-fixed.doctor.json" 2> "$J-pause-fixed.doctor.err"
+tap_eq "pause: fixed, rdmadoctor local finds no 802.3x pause with PFC" "" "$(doc_pause "$J-pause-fixed.doctor.json")"
 
 # --- item 12: ETS, RoCE's TC at 0 %, then a strict TC carrying priority 0 above it
 log "case ets0"
