@@ -7,6 +7,7 @@
 #                        from the bounding set): a warning of 'local'
 #   device_node_access   /dev/infiniband/rdma_cm 0600 and the doctor run as nobody (as_user)
 #   no_cm_device_node    /dev/infiniband/rdma_cm moved away for one run of 'local'
+#   no_uverbs_device_node  the same of /dev/infiniband/uverbs*
 #   mtu_too_small        veth0's MTU 300 (< 352): 'connect B --src A'
 #   not_rdma_netdev      a dummy netdev with 198.18.63.1/24 and no RDMA device: 'connect
 #                        198.18.63.2' routes through it
@@ -49,6 +50,13 @@ mv /dev/infiniband/.rdma_cm.away $CM
 tap_check "no_cm_device_node: $CM moved away for one run: a problem" \
 	has nocm problem no_cm_device_node $CM || why nocm
 tap_check "and $CM is back" test -c $CM
+
+mkdir -p /tmp/63-uverbs && mv /dev/infiniband/uverbs* /tmp/63-uverbs/
+run nouverbs rdmadoctor -j local
+mv /tmp/63-uverbs/* /dev/infiniband/
+tap_check "no_uverbs_device_node: the uverbs nodes moved away for one run: a problem" \
+	has nouverbs problem no_uverbs_device_node || why nouverbs
+tap_check "and they are back" test -c /dev/infiniband/uverbs0
 
 mtu_set "$NET0" 300
 run mtu rdmadoctor -j connect "$B" --src "$A" --timeout 2000
