@@ -32,6 +32,21 @@ void rec_out_flush(void);
 /* how many records could not be written, and the first one's errno */
 uint64_t rec_out_errors(int *first_err);
 
+/* record_edge.c: the edge trigger of record_thresholds.c and record_pause.c, what is
+ * breaching by (rule, port, counter).  Per snapshot: begin; for each judged sample, breach
+ * (true when the breach starts: fire) or, when it could not be judged, keep (a breach stays
+ * a breach); end re-arms the rest.  free empties the set. */
+struct rec_edge;
+struct rec_edges {
+	struct rec_edge *v;
+	size_t n;
+};
+void rec_edge_begin(struct rec_edges *e);
+bool rec_edge_breach(struct rec_edges *e, size_t rule, const struct rdiag_sample *s);
+void rec_edge_keep(struct rec_edges *e, size_t rule, const struct rdiag_sample *s);
+void rec_edge_end(struct rec_edges *e);
+void rec_edge_free(struct rec_edges *e);
+
 /* record_thresholds.c: --thresholds FILE, evaluated on every counter snapshot as rdmastat
  * evaluates it (deltas and rates from the previous snapshot), edge-triggered per rule,
  * port and counter.  load dies with one line on a bad file. */

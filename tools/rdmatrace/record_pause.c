@@ -16,15 +16,8 @@
 #include "rdmadiag/rate.h"
 #include "record.h"
 
-struct storming {
-	char *dev, *name;
-	uint32_t port;
-	bool seen;
-};
-
 static double pause_max = RDIAG_PAUSE_MAX_PER_S;
-static struct storming *active;
-static size_t nactive;
+static struct rec_edges storms;
 
 /* the Ethernet statistics a snapshot reads for this (rdiag_counters_set_eth's selection) */
 const char *const rec_pause_keys[REC_PAUSE_NKEYS] = { "prio_pause", "pause", "pause_storm" };
@@ -32,37 +25,6 @@ const char *const rec_pause_keys[REC_PAUSE_NKEYS] = { "prio_pause", "pause", "pa
 void rec_pause_set_max(double frames_per_s)
 {
 	pause_max = frames_per_s;
-}
-
-static struct storming *find(const struct rdiag_sample *s)
-{
-	size_t i;
-
-	for (i = 0; i < nactive; i++)
-		if (active[i].port == s->port && !strcmp(active[i].dev, s->dev) &&
-		    !strcmp(active[i].name, s->name))
-			return &active[i];
-	return NULL;
-}
-
-static struct storming *add(const struct rdiag_sample *s)
-{
-	struct storming *n = realloc(active, (nactive + 1) * sizeof(*active));
-
-	if (!n)
-		return NULL;
-	active = n;
-	n = &active[nactive];
-	n->dev = strdup(s->dev);
-	n->name = strdup(s->name);
-	if (!n->dev || !n->name) {
-		free(n->dev);
-		free(n->name);
-		return NULL;
-	}
-	n->port = s->port;
-	nactive++;
-	return n;
 }
 
 static const char *dir_word(const struct rdiag_sample *s)
@@ -106,12 +68,10 @@ void rec_pause_check(const struct rdiag_samples *prev, const struct rdiag_sample
 	size_t i, n = rdiag_samples_count(cur);
 	char why[512];
 
-	for (i = 0; i < nactive; i++)
-		active[i].seen = false;
+	rec_edge_begin(&storms);
 	for (i = 0; i < n; i++) {
 		const struct rdiag_sample *s = rdiag_samples_get(cur, i);
 		const struct rdiag_sample *p;
-		struct storming *a;
 		struct rdiag_rate r;
 
 		if (s->origin != RDIAG_ORIG_ETH || !s->eth_concept || s->err)
@@ -119,41 +79,15 @@ void rec_pause_check(const struct rdiag_samples *prev, const struct rdiag_sample
 		p = prev ? rdiag_samples_find(prev, s->dev, s->port, s->name) : NULL;
 		memset(&r, 0, sizeof(r));
 		rdiag_rate_samples(p && !p->err ? p : NULL, s, &r);
-		a = find(s);
-		if (r.state != RDIAG_RATE_VALID) {
-			if (a)
-				a->seen = true;	/* says nothing: a storm stays a storm */
-			continue;
-		}
-		if (!storm(s, &r, why, sizeof(why)))
-			continue;
-		if (!a) {
+		if (r.state != RDIAG_RATE_VALID)
+			rec_edge_keep(&storms, 0, s);	/* says nothing: a storm stays a storm */
+		else if (storm(s, &r, why, sizeof(why)) && rec_edge_breach(&storms, 0, s))
 			rec_trigger(why, t);
-			a = add(s);
-		}
-		if (a)
-			a->seen = true;
 	}
-	for (i = 0; i < nactive;) {	/* re-arm what no longer storms */
-		if (active[i].seen) {
-			i++;
-			continue;
-		}
-		free(active[i].dev);
-		free(active[i].name);
-		active[i] = active[--nactive];
-	}
+	rec_edge_end(&storms);
 }
 
 void rec_pause_free(void)
 {
-	size_t i;
-
-	for (i = 0; i < nactive; i++) {
-		free(active[i].dev);
-		free(active[i].name);
-	}
-	free(active);
-	active = NULL;
-	nactive = 0;
+	rec_edge_free(&storms);
 }

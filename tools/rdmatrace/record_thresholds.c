@@ -17,17 +17,9 @@
 #include "rdmadiag/threshold.h"
 #include "record.h"
 
-struct breaching {
-	size_t rule;		/* index in the set */
-	char *dev, *name;
-	uint32_t port;
-	bool seen;		/* still breaching (or not evaluable) in this snapshot */
-};
-
 static struct rdiag_thresholds *rules;
 static const char *rules_path;
-static struct breaching *active;
-static size_t nactive;
+static struct rec_edges breaching;
 static bool rules_checked;
 
 void rec_thresholds_load(const char *path)
@@ -40,38 +32,6 @@ void rec_thresholds_load(const char *path)
 	if (rc < 0)
 		tool_die("cannot read '%s': %s", path, strerror(-rc));
 	rules_path = path;
-}
-
-static struct breaching *find(size_t rule, const struct rdiag_sample *s)
-{
-	size_t i;
-
-	for (i = 0; i < nactive; i++)
-		if (active[i].rule == rule && active[i].port == s->port &&
-		    !strcmp(active[i].dev, s->dev) && !strcmp(active[i].name, s->name))
-			return &active[i];
-	return NULL;
-}
-
-static struct breaching *add(size_t rule, const struct rdiag_sample *s)
-{
-	struct breaching *n = realloc(active, (nactive + 1) * sizeof(*active));
-
-	if (!n)
-		return NULL;
-	active = n;
-	n = &active[nactive];
-	n->dev = strdup(s->dev);
-	n->name = strdup(s->name);
-	if (!n->dev || !n->name) {
-		free(n->dev);
-		free(n->name);
-		return NULL;
-	}
-	n->rule = rule;
-	n->port = s->port;
-	nactive++;
-	return n;
 }
 
 /* "threshold line 3 (rcvd_pkts > +1000/s): rxe0/1 rcvd_pkts rate 1234.5/s" */
@@ -109,15 +69,11 @@ static void keep_unevaluated(const struct rdiag_sample *s, const struct rdiag_ra
 	size_t i;
 
 	for (i = 0; i < rules->n; i++) {
-		struct breaching *a;
-
 		if ((!s->err && (rules->rule[i].kind == RDIAG_THR_ABSOLUTE ||
 				 r->state == RDIAG_RATE_VALID)) ||
 		    !rdiag_threshold_matches(&rules->rule[i], s))
 			continue;
-		a = find(i, s);
-		if (a)
-			a->seen = true;
+		rec_edge_keep(&breaching, i, s);
 	}
 }
 
@@ -133,8 +89,7 @@ void rec_thresholds_check(const struct rdiag_samples *prev, const struct rdiag_s
 		rules_checked = true;
 		check_rules(cur);
 	}
-	for (i = 0; i < nactive; i++)
-		active[i].seen = false;
+	rec_edge_begin(&breaching);
 	for (i = 0; i < n; i++) {
 		const struct rdiag_sample *s = rdiag_samples_get(cur, i);
 		const struct rdiag_sample *p = prev ? rdiag_samples_find(prev, s->dev, s->port,
@@ -148,41 +103,16 @@ void rec_thresholds_check(const struct rdiag_samples *prev, const struct rdiag_s
 		if (rdiag_threshold_eval(rules, s, &r, &b, &nb) < 0)
 			break;	/* out of memory: what was found is still judged */
 	}
-	for (i = 0; i < nb; i++) {
-		size_t rule = (size_t)(b[i].rule - rules->rule);
-		struct breaching *a = find(rule, b[i].sample);
-
-		if (!a) {
+	for (i = 0; i < nb; i++)
+		if (rec_edge_breach(&breaching, (size_t)(b[i].rule - rules->rule), b[i].sample))
 			fire(&b[i], t);
-			a = add(rule, b[i].sample);
-		}
-		if (a)
-			a->seen = true;
-	}
 	free(b);
-	/* re-arm what no longer breaches */
-	for (i = 0; i < nactive;) {
-		if (active[i].seen) {
-			i++;
-			continue;
-		}
-		free(active[i].dev);
-		free(active[i].name);
-		active[i] = active[--nactive];
-	}
+	rec_edge_end(&breaching);	/* re-arm what no longer breaches */
 }
 
 void rec_thresholds_free(void)
 {
-	size_t i;
-
-	for (i = 0; i < nactive; i++) {
-		free(active[i].dev);
-		free(active[i].name);
-	}
-	free(active);
-	active = NULL;
-	nactive = 0;
+	rec_edge_free(&breaching);
 	rdiag_threshold_close(rules);
 	rules = NULL;
 }
