@@ -26,6 +26,10 @@ if [ "$ROLE" = server ]; then
 	pair_sync rping-done 20
 else
 	pair_sync rping-listen 20
+	# the server's neighbour entry first: rping's address resolution gives up after 2 s,
+	# which a busy host's first ARP exchange between two guests can take (rping exited
+	# 255 once on a loaded host)
+	wait_for 20 ping -c 1 -W 2 "$SRV" > /dev/null || log "client: no ping answer from $SRV"
 	timeout 20 rping -c -a "$SRV" -p 7174 -C 3 -S 1024 -v >&2
 	tap_eq "client: rping -c to the server guest ($SRV) across the link" 0 $?
 	pair_sync rping-done 20
