@@ -12,6 +12,9 @@
 #   not_rdma_netdev      a dummy netdev with 198.18.63.1/24 and no RDMA device: 'connect
 #                        198.18.63.2' routes through it
 #   gid_link_local_only  rxell0 on a veth with IPv6 link-local addresses only: 'local'
+#   no_rdma_device       'local' in a new network namespace of the RDMA subsystem's
+#                        exclusive mode (rdma system set netns exclusive, then shared again)
+# module_not_loaded is not made: the guest's modprobe -r rdma_ucm refuses.
 # netdev_other_netns cannot be made with rxe: when its netdev moves to another namespace, rxe
 # removes the device (the netdev is unregistered in the first).  Each run's JSON is
 # $OUT/63-CASE.json.
@@ -80,6 +83,19 @@ rdma link delete rxell0
 ip link del vll0
 tap_check "gid_link_local_only: rxell0 on a veth with IPv6 link-local addresses only: a warning" \
 	has linklocal warning gid_link_local_only rxell0 || why linklocal
+
+# the RDMA subsystem's exclusive network namespace mode: a new namespace sees no device
+if rdma system set netns exclusive 2> "$J-nodev.rdma" && ip netns add n63; then
+	run nodev ip netns exec n63 rdmadoctor -j local
+	ip netns del n63
+	wait_for 10 rdma system set netns shared 2>> "$J-nodev.rdma"
+	tap_check "no_rdma_device: in a namespace of the exclusive mode: a problem" \
+		has nodev problem no_rdma_device || why nodev
+	tap_eq "and the mode is shared again" "netns shared" "$(rdma system show | grep -o 'netns [a-z]*')"
+else
+	tap_skip "no_rdma_device" "rdma system set netns exclusive: $(head -c 200 "$J-nodev.rdma")"
+	rdma system set netns shared 2> /dev/null
+fi
 
 tap_check "the tier's own RDMA devices are as they were ($DEV0, $DEV1 ACTIVE)" \
 	sh -c "grep -q ACTIVE /sys/class/infiniband/$DEV0/ports/1/state && grep -q ACTIVE /sys/class/infiniband/$DEV1/ports/1/state"
