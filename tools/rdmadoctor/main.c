@@ -2,7 +2,7 @@
 /* rdmadoctor: explain why rdma_connect fails or times out.
  *
  *   rdmadoctor connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|udp|ib]
- *   rdmadoctor listen [ADDR][:PORT] [--count N]
+ *   rdmadoctor listen [ADDR][:PORT] [--count N] [--max-clients N]
  *   rdmadoctor local
  *   rdmadoctor explain 'LINE' | -
  *   rdmadoctor env [--for nccl|ucx|libfabric|all] [ADDR|NETDEV]
@@ -39,6 +39,7 @@ struct cfg {
 	int timeout_ms;
 	int ps;
 	unsigned int count;
+	unsigned int max_clients;	/* listen: side-channel clients at once (0: default) */
 	unsigned int env_for;
 	const char *hosts;
 };
@@ -49,7 +50,7 @@ static void usage(void)
 {
 	printf("Usage: %s connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|udp|ib] [--no-peer-info]\n"
 	       "                  [--force]\n"
-	       "       %s listen [ADDR][:PORT] [--count N] [--ps tcp|udp|ib]\n"
+	       "       %s listen [ADDR][:PORT] [--count N] [--ps tcp|udp|ib] [--max-clients N]\n"
 	       "       %s local\n"
 	       "       %s explain 'LINE' | -\n"
 	       "       %s env [--for nccl|ucx|libfabric|all] [--hosts FILE] [ADDR|NETDEV]\n"
@@ -72,6 +73,8 @@ static void usage(void)
 	       "                      the smaller of MS and %d (rdma_cm's own timeout)\n"
 	       "  -p, --ps tcp|udp|ib rdma_cm port space (default tcp; udp: a UD QP, SIDR)\n"
 	       "  -c, --count N       listen: exit after N connections ended\n"
+	       "      --max-clients N listen: side-channel clients served at once (default %d);\n"
+	       "                      more wait their turn\n"
 	       "      --for LIB       env: nccl, ucx, libfabric or all (default all)\n"
 	       "      --hosts FILE    env: other hosts' 'local -j' (JSON lines, - for stdin): warn\n"
 	       "                      when the port's GID index differs across them\n"
@@ -94,7 +97,7 @@ static void usage(void)
 	       "that breaks or degrades RDMA differs, 2 unreadable input or fewer than 2 hosts.\n",
 	       tool_name(), tool_name(), tool_name(), tool_name(), tool_name(), tool_name(),
 	       RDIAG_DOC_DEFAULT_TIMEOUT_MS,
-	       RDIAG_DOC_RESOLVE_TIMEOUT_MS);
+	       RDIAG_DOC_RESOLVE_TIMEOUT_MS, RDIAG_DOC_SIDE_MAX_CLIENTS);
 }
 
 /* "a.b.c.d[:port]", "[v6][:port]", "v6", ":port" */
@@ -582,6 +585,7 @@ static void on_signal(int sig)
 
 static int cmd_listen(const struct cfg *cfg, const char *arg)
 {
+	struct rdiag_doctor_opts dopts = { .side_max_clients = cfg->max_clients };
 	struct rdiag_doctor *d;
 	struct listen_ctx l = { NULL, cfg, NULL };
 	struct sigaction sa;
@@ -592,7 +596,7 @@ static int cmd_listen(const struct cfg *cfg, const char *arg)
 
 	if (arg)
 		split_hostport(arg, host, sizeof(host), &port);
-	if (rdiag_doctor_open(&d, NULL))
+	if (rdiag_doctor_open(&d, &dopts))
 		tool_die("%s", rdiag_doctor_errmsg(NULL));
 	l.d = d;
 	rdiag_doctor_check_local(d, 0);
@@ -687,6 +691,7 @@ int main(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "ps", required_argument, NULL, 'p' },
 		{ "count", required_argument, NULL, 'c' },
+		{ "max-clients", required_argument, NULL, 'M' },
 		{ "for", required_argument, NULL, 'F' },
 		{ "hosts", required_argument, NULL, 'H' },
 		{ "no-peer-info", no_argument, NULL, 'P' },
@@ -727,6 +732,11 @@ int main(int argc, char **argv)
 			if (tool_parse_u64(optarg, 1000000, &v))
 				tool_usage_error("bad --count '%s'", optarg);
 			cfg.count = (unsigned int)v;
+			break;
+		case 'M':
+			if (tool_parse_u64(optarg, 1024, &v) || v == 0)
+				tool_usage_error("bad --max-clients '%s' (1..1024)", optarg);
+			cfg.max_clients = (unsigned int)v;
 			break;
 		case 'F':
 			cfg.env_for = rdiag_doctor_env_for(optarg);

@@ -155,9 +155,14 @@ struct rdiag_doc_opts {
 	int ps;			/* enum rdma_port_space; 0 = RDMA_PS_TCP */
 };
 
-/* no option is defined yet: pass NULL (the struct is declared so that options can come
- * without a new open function) */
-struct rdiag_doctor_opts;
+#define RDIAG_DOC_SIDE_MAX_CLIENTS 64	/* side-channel clients served at once by default */
+
+/* zeroed: the defaults (NULL too) */
+struct rdiag_doctor_opts {
+	/* the listener's side channel: at most side_max_clients connections served at once
+	 * (0: RDIAG_DOC_SIDE_MAX_CLIENTS; more wait in the kernel's accept queue, in order) */
+	unsigned int side_max_clients;
+};
 
 /* 0 or -errno; on failure rdiag_doctor_errmsg(NULL) says why */
 int rdiag_doctor_open(struct rdiag_doctor **out, const struct rdiag_doctor_opts *opts);
