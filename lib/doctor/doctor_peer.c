@@ -310,7 +310,8 @@ void rd_doc_peer_compare(struct rdiag_doctor *d, const struct rd_desc *me, const
 	int mtos, ptos, mi, pi;
 
 	snprintf(subj, sizeof(subj), "%s", peer_ip);
-	row2(d, "host", me->host, peer->host);
+	/* a listener with --serve port keeps its hostname and kernel to itself */
+	row2(d, "host", me->host, peer->host[0] ? peer->host : "(not served)");
 	d->sides[d->nsides - 1].differs = false;
 	if (!pp) {
 		f = rd_doc_add(d, "peer", "address", RDIAG_DOC_PROBLEM, "peer_addr_not_rdma", subj,
@@ -451,8 +452,8 @@ void rd_doc_peer_compare(struct rdiag_doctor *d, const struct rd_desc *me, const
 				mp->rate, pp->dev, pp->port, pp->rate);
 		rd_doc_hint(f, "expected between unlike NICs; otherwise check the cable and the negotiated speed (ethtool) on the slower end");
 	}
-	row2(d, "kernel", me->kernel, peer->kernel);
-	d->sides[d->nsides - 1].differs = strcmp(me->kernel, peer->kernel) != 0;
+	row2(d, "kernel", me->kernel, peer->kernel[0] ? peer->kernel : "(not served)");
+	d->sides[d->nsides - 1].differs = peer->kernel[0] && strcmp(me->kernel, peer->kernel) != 0;
 	s = row2(d, "rdmadiag", me->version, peer->version);
 	if (s && s->differs) {
 		s->cause = "peer_version_mismatch";

@@ -2,10 +2,11 @@
 /* The peer's counters over the side channel: the client asks with the request line
  * "counters" (doctor_peer.c sends "describe" for the description), the listener answers one
  * line of JSON, {"rdmadoctor_counters":1,"counters":[{"dev":..,"port":..,"name":..,
- * "value":"0x.."}...]}, every readable counter of every port (hw_counters, PMA, IB CM) read
- * when asked, bounded by RD_DESC_MAX: the set written, read back, and the counters that moved
- * between two sets.  The client (doctor_peer.c) takes one set before the attempt and, after
- * a data-path failure, another: what the peer's end saw of the packets this end sent. */
+ * "value":"0x.."}...]}, every readable counter of every port (hw_counters, PMA, IB CM), or
+ * of the one port a --serve port listener serves, read when asked, bounded by RD_DESC_MAX:
+ * the set written, read back, and the counters that moved between two sets.  The client
+ * (doctor_peer.c) takes one set before the attempt and, after a data-path failure, another:
+ * what the peer's end saw of the packets this end sent. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,7 +27,8 @@ static bool plain(const char *s)
 	return true;
 }
 
-int rd_pc_json(const struct rdiag_samples *s, char **out, size_t *len)
+int rd_pc_json(const struct rdiag_samples *s, const char *dev, uint32_t port, char **out,
+	       size_t *len)
 {
 	size_t i, n, off, cap = RD_DESC_MAX;
 	char *buf = malloc(cap);
@@ -41,6 +43,8 @@ int rd_pc_json(const struct rdiag_samples *s, char **out, size_t *len)
 
 		if (x->err || !plain(x->dev) || !plain(x->name))
 			continue;
+		if (dev && (strcmp(x->dev, dev) || x->port != port))
+			continue;	/* --serve port: that port's alone */
 		k = snprintf(buf + off, cap - off,
 			     "%s{\"dev\":\"%s\",\"port\":%" PRIu32 ",\"name\":\"%s\",\"value\":\"0x%" PRIx64 "\"}",
 			     buf[off - 1] == '[' ? "" : ",", x->dev, x->port, x->name, x->value);
@@ -66,7 +70,7 @@ int rd_pc_local_json(char **out, size_t *len)
 	if (!ret)
 		ret = rdiag_counters_sample(c, NULL, &s);
 	if (!ret)
-		ret = rd_pc_json(s, out, len);
+		ret = rd_pc_json(s, NULL, 0, out, len);
 	rdiag_samples_free(s);
 	rdiag_counters_close(c);
 	return ret;

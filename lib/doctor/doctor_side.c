@@ -7,7 +7,9 @@
  * that sends none is an older client: it gets the description), and the whole answer
  * written within RD_SIDE_CONN_MS, else the connection is reset.  A connection closed before
  * it asked anything costs nothing.  The answers to every request that is ready are made in
- * one round: the host described once, the counters sampled once. */
+ * one round: the host described once, the counters sampled once, and under --serve port
+ * each cut to the port whose netdev carries the address the client connected to
+ * (rd_desc_scope_port, rd_pc_json). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -34,6 +36,7 @@ struct side_conn {
 	double req_end, end;	/* the deadlines, rd_mono_ms() */
 	char req[64];		/* the request line as read so far */
 	size_t nreq;
+	char ip[64];		/* the address the client connected to */
 	char *out;		/* the answer, sent from off */
 	size_t len, off;
 };
@@ -42,9 +45,10 @@ struct rd_side {
 	struct rdiag_doctor *d;
 	int fd, wake[2];
 	pthread_t thread;
+	bool port_only;
 	unsigned int max, n;
 	struct side_conn *c;
-	struct rd_desc *host;	/* this round's description */
+	struct rd_desc *host, *cut;	/* this round's description, and one client's copy */
 };
 
 int rd_doc_side_open(struct rdiag_doctor *d, const union rd_addr *a)
@@ -72,6 +76,33 @@ fail:
 	if (fd >= 0)
 		close(fd);
 	return ret;
+}
+
+/* a socket's own address as the description names it (an IPv4-mapped one as IPv4); *any
+ * (unless NULL): it is the wildcard */
+static void own_addr(int fd, char *ip, size_t len, bool *any)
+{
+	union rd_addr a;
+	socklen_t alen = sizeof(a);
+
+	ip[0] = 0;
+	if (any)
+		*any = false;
+	memset(&a, 0, sizeof(a));
+	if (getsockname(fd, &a.sa, &alen))
+		return;
+	if (a.sa.sa_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&a.in6.sin6_addr)) {
+		struct in_addr v4;
+
+		memcpy(&v4, &a.in6.sin6_addr.s6_addr[12], sizeof(v4));
+		memset(&a, 0, sizeof(a));
+		a.in.sin_family = AF_INET;
+		a.in.sin_addr = v4;
+	}
+	if (any)
+		*any = a.sa.sa_family == AF_INET ? a.in.sin_addr.s_addr == htonl(INADDR_ANY) :
+		       IN6_IS_ADDR_UNSPECIFIED(&a.in6.sin6_addr);
+	rd_addr_str(&a, ip, len);
 }
 
 /* the slot's connection ends: the last slot moves into its place.  reset: an RST (a client
@@ -105,6 +136,7 @@ static void take(struct rd_side *s)
 		c->st = SIDE_READ;
 		c->req_end = now + RD_SIDE_REQ_MS;
 		c->end = now + RD_SIDE_CONN_MS;
+		own_addr(fd, c->ip, sizeof(c->ip), NULL);
 		s->n++;
 	}
 }
@@ -143,12 +175,27 @@ static bool write_some(struct side_conn *c)
 /* one client's answer from this round's description (NULL: it could not be made) and
  * counter sample (NULL: not taken or failed); 0 or -errno (no answer: the client sees the
  * connection closed) */
-static int answer(struct side_conn *c, const struct rd_desc *host,
+static int answer(struct rd_side *s, struct side_conn *c, const struct rd_desc *host,
 		  const struct rdiag_samples *smp)
 {
-	if (!strcmp(c->req, "counters"))
-		return smp ? rd_pc_json(smp, &c->out, &c->len) : -EIO;
-	return host ? rd_desc_line(host, &c->out, &c->len) : -EIO;
+	const struct rd_desc_port *p = NULL;
+
+	if (s->port_only && host)
+		p = rd_desc_port_of(host, c->ip, NULL);
+	if (!strcmp(c->req, "counters")) {
+		if (!smp || (s->port_only && !host))
+			return -EIO;
+		/* --serve port and no RDMA port carries the address: no counter at all */
+		return rd_pc_json(smp, s->port_only ? (p ? p->dev : "") : NULL, p ? p->port : 0,
+				  &c->out, &c->len);
+	}
+	if (!host)
+		return -EIO;
+	if (!s->port_only)
+		return rd_desc_line(host, &c->out, &c->len);
+	*s->cut = *host;
+	rd_desc_scope_port(s->cut, c->ip);
+	return rd_desc_line(s->cut, &c->out, &c->len);
 }
 
 /* every ready request in one round: describe and sample once, answer each, send what fits */
@@ -167,7 +214,8 @@ static void serve_ready(struct rd_side *s)
 		c->req[strcspn(c->req, "\r\n")] = 0;
 		if (!strcmp(c->req, "counters"))
 			want_cnt = true;
-		else
+		/* the port of the client's address comes from the description */
+		if (strcmp(c->req, "counters") || s->port_only)
 			want_desc = true;
 	}
 	if (want_desc && !rd_doc_desc_local(s->d, s->host)) {
@@ -181,7 +229,7 @@ static void serve_ready(struct rd_side *s)
 
 		if (c->st != SIDE_READY)
 			continue;
-		if (answer(c, have_desc ? s->host : NULL, smp)) {
+		if (answer(s, c, have_desc ? s->host : NULL, smp)) {
 			drop(s, i, false);
 			continue;
 		}
@@ -267,6 +315,8 @@ int rd_doc_side_start(struct rdiag_doctor *d, int fd)
 {
 	struct rd_side *s = calloc(1, sizeof(*s));
 	sigset_t all, old;
+	char ip[64];
+	bool any = false;
 	int ret;
 
 	if (!s) {
@@ -277,9 +327,14 @@ int rd_doc_side_start(struct rdiag_doctor *d, int fd)
 	s->fd = fd;
 	s->wake[0] = s->wake[1] = -1;
 	s->max = d->side_max ? d->side_max : RDIAG_DOC_SIDE_MAX_CLIENTS;
+	own_addr(fd, ip, sizeof(ip), &any);
+	d->side_serve = d->side_opt ? d->side_opt : any ? RDIAG_DOC_SERVE_HOST :
+		RDIAG_DOC_SERVE_PORT;
+	s->port_only = d->side_serve == RDIAG_DOC_SERVE_PORT;
 	s->c = calloc(s->max, sizeof(*s->c));
 	s->host = malloc(sizeof(*s->host));
-	ret = !s->c || !s->host ? -ENOMEM : 0;
+	s->cut = malloc(sizeof(*s->cut));
+	ret = !s->c || !s->host || !s->cut ? -ENOMEM : 0;
 	if (!ret && pipe2(s->wake, O_CLOEXEC | O_NONBLOCK))
 		ret = -errno;
 	if (ret)
@@ -300,6 +355,7 @@ fail:
 	}
 	free(s->c);
 	free(s->host);
+	free(s->cut);
 	free(s);
 	close(fd);
 	return ret;
@@ -320,6 +376,12 @@ void rd_doc_side_stop(struct rdiag_doctor *d)
 	close(s->fd);
 	free(s->c);
 	free(s->host);
+	free(s->cut);
 	free(s);
 	d->side = NULL;
+}
+
+enum rdiag_doc_serve rdiag_doctor_side_serve(const struct rdiag_doctor *d)
+{
+	return d->side_serve;
 }

@@ -118,9 +118,10 @@ struct rdiag_doctor {
 	struct rdiag_doc_side sides[16];
 	size_t nsides;
 	char side_channel[160];
-	/* the listener's side channel (doctor_side.c): its bound from rdiag_doctor_open, its
-	 * server while it runs */
+	/* the listener's side channel (doctor_side.c): its options from rdiag_doctor_open, the
+	 * scope once listening (AUTO resolved), its server while it runs */
 	unsigned int side_max;
+	enum rdiag_doc_serve side_opt, side_serve;
 	struct rd_side *side;
 	/* a listener's own rdma_cm port and port space, for its description */
 	uint16_t listen_port;
@@ -307,7 +308,7 @@ void rd_doc_listening(const struct rdiag_doctor *d, struct rd_desc *h);
  * included) or -errno (d->side_channel says why); then a thread that serves it, at most
  * d->side_max clients at once, each within its deadlines, until rd_doc_side_stop (which
  * closes fd; the listener calls it, rdiag_doctor_close does not: doctor.c stays below this
- * file).  start: 0 or -errno (fd closed) */
+ * file).  start: 0 or -errno (fd closed); d->side_serve then says what it serves */
 int rd_doc_side_open(struct rdiag_doctor *d, const union rd_addr *a);
 int rd_doc_side_start(struct rdiag_doctor *d, int fd);
 void rd_doc_side_stop(struct rdiag_doctor *d);
@@ -325,8 +326,9 @@ struct rd_pc {
 	struct { char dev[64]; uint32_t port; char name[64]; uint64_t value; } c[RD_PC_MAX];
 };
 int rd_pc_local_json(char **out, size_t *len);
-/* the same from a sample set */
-int rd_pc_json(const struct rdiag_samples *s, char **out, size_t *len);
+/* the same from a sample set, only dev's port (dev NULL: every counter) */
+int rd_pc_json(const struct rdiag_samples *s, const char *dev, uint32_t port, char **out,
+	       size_t *len);
 int rd_pc_parse(const char *text, size_t len, struct rd_pc *pc, char *why, size_t wlen);
 void rd_pc_deltas(struct rdiag_doctor *d, const struct rd_pc *a, const struct rd_pc *b);
 /* fetch the peer's counters on its side channel (doctor_peer.c); 0 or -errno (errmsg) */

@@ -559,6 +559,10 @@ static pid_t server(const char *reply, size_t len, uint16_t *port, struct rdiag_
 	return pid;
 }
 
+/* a listener on 127.0.0.1 serves its port alone by default: these tests are of the whole
+ * host (test_doctor_side: the scopes) */
+static const struct rdiag_doctor_opts serve_host = { .side_serve = RDIAG_DOC_SERVE_HOST };
+
 static int fetch_from(struct rdiag_doctor *d, uint16_t port, int timeout_ms)
 {
 	struct rdiag_doc_opts o = { .dst = "127.0.0.1", .port = port, .src = "127.0.0.1",
@@ -641,7 +645,7 @@ static void test_side_channel(void)
 
 	/* the real side channel serves this host's description: fetched and compared (the
 	 * address towards the peer is no RDMA port's here, so the rows say so) */
-	rdiag_doctor_open(&srv, NULL);
+	rdiag_doctor_open(&srv, &serve_host);
 	pid = server(NULL, 0, &port, srv);
 	EXPECT_TRUE(pid > 0);
 	EXPECT_TRUE(!strncmp(rdiag_doctor_side_channel(srv), "tcp 127.0.0.1:", 14));
@@ -727,7 +731,7 @@ static void test_peer_counters(void)
 	free(json);
 
 	rdiag_doctor_open(&d, NULL);
-	rdiag_doctor_open(&srv, NULL);
+	rdiag_doctor_open(&srv, &serve_host);
 	pid = server(NULL, 0, &port, srv);
 	EXPECT_TRUE(pid > 0);
 	o.port = port;

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The listener's side channel (lib/doctor/doctor_side.c) over loopback TCP, served from a
- * copy of the rxe fixture tree in which rxe0/1 also carries 127.0.0.1 (GID 2): many clients
- * at once.  30 idle connections are taken at once, and with them open a real fetch (the
- * description that connect compares, and the counters) completes; a flood of 300
- * connections is answered and closed, and the listener serves again; with one slot, a
- * client waits for the idle one's request deadline and is then served (the accept queue,
- * in order).
+ * copy of the rxe fixture tree in which rxe0/1 also carries 127.0.0.1 (GID 2):
+ *  - many clients at once: 30 idle connections are taken at once, and with them open a real
+ *    fetch (the description that connect compares, and the counters) completes; a flood of
+ *    300 connections is answered and closed, and the listener serves again; with one slot,
+ *    a client waits for the idle one's request deadline and is then served (the accept
+ *    queue, in order);
+ *  - what it serves: --serve port (the default on one address) only rxe0/1 with 127.0.0.1,
+ *    no other port or address, no hostname nor kernel (connect's table says "(not served)",
+ *    no difference), only that port's counters; --serve host (the default on all
+ *    addresses) every port and address, the hostname and kernel.
  * The old side channel served one client at a time, each idle one for 300 ms and a
  * description, from an accept queue of 8: connecting the 30 took seconds, the flood 90 s;
  * the limits here (8 s, 30 s) are far above what the new one takes (well under 1 s, a few s:
@@ -19,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <arpa/inet.h>
+#include <sys/utsname.h>
 
 #include "tap.h"
 #include "rdmadiag/doctor.h"
@@ -27,10 +32,11 @@
 
 #define FIXTURE_PORT "/sys/class/infiniband/rxe0/ports/1"
 
-/* a side channel on addr (host order) and a free port, served by its thread; its port */
-static struct rdiag_doctor *listener(uint32_t addr, unsigned int max, uint16_t *port)
+/* a side channel on addr (host order; port 0: a free one) served by its thread; its port */
+static struct rdiag_doctor *listener(uint32_t addr, enum rdiag_doc_serve serve,
+				     unsigned int max, uint16_t *port)
 {
-	struct rdiag_doctor_opts o = { .side_max_clients = max };
+	struct rdiag_doctor_opts o = { .side_max_clients = max, .side_serve = serve };
 	struct rdiag_doctor *d = NULL;
 	union rd_addr a;
 	socklen_t alen = sizeof(a.in);
@@ -43,6 +49,7 @@ static struct rdiag_doctor *listener(uint32_t addr, unsigned int max, uint16_t *
 	a.in.sin_family = AF_INET;
 	a.in.sin_addr.s_addr = htonl(addr);
 	fd = rd_doc_side_open(d, &a);
+	/* on all addresses the client still connects to 127.0.0.1 */
 	if (fd < 0 || getsockname(fd, &a.sa, &alen) || rd_doc_side_start(d, fd)) {
 		rdiag_doctor_close(d);
 		return NULL;
@@ -165,7 +172,7 @@ static void test_concurrent(void)
 	uint16_t port;
 	char *a;
 
-	srv = listener(INADDR_LOOPBACK, 0, &port);
+	srv = listener(INADDR_LOOPBACK, RDIAG_DOC_SERVE_HOST, 0, &port);
 	EXPECT_TRUE(srv != NULL);
 	if (!srv)
 		return;
@@ -194,13 +201,92 @@ static void test_concurrent(void)
 
 	/* one slot: the second client waits in the accept queue until the first one's request
 	 * deadline has passed, then is served */
-	srv = listener(INADDR_LOOPBACK, 1, &port);
+	srv = listener(INADDR_LOOPBACK, RDIAG_DOC_SERVE_HOST, 1, &port);
 	EXPECT_TRUE(srv != NULL);
 	idle[0] = open_conn(port);
 	a = ask(port, "describe\n");
 	EXPECT_TRUE(has(a, "{\"rdmadoctor_description\":2,"));
 	free(a);
 	close(idle[0]);
+	done(srv);
+}
+
+/* connect's table of a --serve port listener: its hostname and kernel "(not served)", no
+ * difference */
+static void kept_to_itself(uint16_t port)
+{
+	struct rdiag_doc_opts o = { .dst = "127.0.0.1", .port = port, .src = "127.0.0.1",
+				    .timeout_ms = 8000 };
+	struct rdiag_doctor *d;
+	size_t i, n = 0;
+
+	rdiag_doctor_open(&d, NULL);
+	EXPECT_EQ(rdiag_doctor_compare_peer(d, &o), 0);
+	for (i = 0; i < rdiag_doctor_nsides(d); i++) {
+		const struct rdiag_doc_side *r = rdiag_doctor_side(d, i);
+
+		if (strcmp(r->what, "kernel") && strcmp(r->what, "host"))
+			continue;
+		EXPECT_STREQ(r->peer, "(not served)");
+		EXPECT_TRUE(!r->differs);
+		n++;
+	}
+	EXPECT_EQ(n, 2);
+	rdiag_doctor_close(d);
+}
+
+static void test_scope(void)
+{
+	struct rdiag_doctor *srv;
+	struct utsname u;
+	uint16_t port;
+	char *a;
+
+	uname(&u);
+	/* on one address: its port alone by default */
+	srv = listener(INADDR_LOOPBACK, RDIAG_DOC_SERVE_AUTO, 0, &port);
+	EXPECT_TRUE(srv != NULL);
+	EXPECT_EQ(rdiag_doctor_side_serve(srv), RDIAG_DOC_SERVE_PORT);
+	a = ask(port, "describe\n");
+	EXPECT_TRUE(has(a, "\"host\":{\"hostname\":\"\",\"rdmadiag_version\":"));
+	EXPECT_TRUE(has(a, "\"ports\":[{\"ifname\":\"rxe0\",\"port\":1,"));
+	EXPECT_TRUE(has(a, "\"gid_index\":2,\"gid_addr\":\"127.0.0.1\""));
+	EXPECT_TRUE(has(a, "\"addrs\":[{\"ip\":\"127.0.0.1\",\"gid_v2\":2}]}]}}\n"));
+	EXPECT_TRUE(a && !has(a, "rxe1") && !has(a, "198.18.") && !has(a, "fe80") &&
+		    !has(a, "kernel") && !has(a, "memlock") && !has(a, u.release));
+	if (a && (has(a, "rxe1") || has(a, "198.18.")))
+		printf("# %s", a);
+	free(a);
+	kept_to_itself(port);
+	a = ask(port, "counters\n");
+	EXPECT_TRUE(has(a, "{\"dev\":\"rxe0\",\"port\":1,\"name\":\"rcvd_pkts\",\"value\":\"0x49\"}"));
+	EXPECT_TRUE(a && !has(a, "rxe1"));
+	free(a);
+	done(srv);
+
+	/* asked for the whole host on one address */
+	srv = listener(INADDR_LOOPBACK, RDIAG_DOC_SERVE_HOST, 0, &port);
+	EXPECT_EQ(rdiag_doctor_side_serve(srv), RDIAG_DOC_SERVE_HOST);
+	a = ask(port, "describe\n");
+	EXPECT_TRUE(has(a, "rxe1") && has(a, "198.18.0.1") && has(a, "198.18.0.2") &&
+		    has(a, "127.0.0.1") && has(a, u.release));
+	free(a);
+	done(srv);
+
+	/* on all addresses: the whole host by default */
+	srv = listener(INADDR_ANY, RDIAG_DOC_SERVE_AUTO, 0, &port);
+	EXPECT_TRUE(srv != NULL);
+	EXPECT_EQ(rdiag_doctor_side_serve(srv), RDIAG_DOC_SERVE_HOST);
+	a = ask(port, "counters\n");
+	EXPECT_TRUE(has(a, "\"dev\":\"rxe0\"") && has(a, "\"dev\":\"rxe1\""));
+	free(a);
+	done(srv);
+
+	/* its port alone on all addresses: the one the client reached */
+	srv = listener(INADDR_ANY, RDIAG_DOC_SERVE_PORT, 0, &port);
+	a = ask(port, "describe\n");
+	EXPECT_TRUE(has(a, "\"ifname\":\"rxe0\"") && !has(a, "rxe1") && !has(a, "198.18."));
+	free(a);
 	done(srv);
 }
 
@@ -219,6 +305,7 @@ int main(void)
 	EXPECT_EQ(system(cmd), 0);
 	setenv("RDMADIAG_SYSFS_ROOT", root, 1);
 	test_concurrent();
+	test_scope();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	EXPECT_EQ(system(cmd), 0);
 	return tap_done();
