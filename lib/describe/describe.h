@@ -91,6 +91,9 @@ int rd_desc_parse_tree(const struct rd_json *root, struct rd_desc *h, char *why,
 /* the port whose netdev carries ip, NULL none */
 const struct rd_desc_port *rd_desc_port_of(const struct rd_desc *h, const char *ip,
 					   const struct rd_desc_addr **a);
+/* keep only the port whose netdev carries ip, with that address alone, and no hostname,
+ * kernel nor memlock (scope.c: a listener's --serve port); no port when none carries it */
+void rd_desc_scope_port(struct rd_desc *h, const char *ip);
 /* the routable RoCE v2 GID of a port a job would use: of addr when given, else the first
  * IPv4 one, else the first other routable one; NULL none (the description's gid_index, and
  * rdmadoctor env's choice) */

@@ -55,6 +55,10 @@ int rdiag_doctor_open(struct rdiag_doctor **out, const struct rdiag_doctor_opts 
 		rd_open_error_set(&open_err, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
+	if (opts) {
+		d->side_max = opts->side_max_clients;
+		d->side_opt = opts->side_serve;
+	}
 	rd_rtnl_init(d);
 	/* the same test seam as the counters handle; a root longer than d->root holds is cut */
 	(void)rd_sysfs_root(d->root, sizeof(d->root));

@@ -2,8 +2,8 @@
 /* The listening side of rdmadoctor: accept every connection attempt, answer with this
  * side's MTU record in the private data, and report each event (request, established,
  * disconnected, errors) through the callback.  Next to the rdma_cm id, a TCP socket on the
- * same address and port number serves this host's description (doctor_peer.c), in the
- * same poll loop: it never holds up the CM events.  Each connection owns its PD, CQ and QP,
+ * same address and port number serves this host's description (doctor_side.c) from a thread
+ * of its own: it never holds up the CM events.  Each connection owns its PD, CQ and QP,
  * released on DISCONNECTED or on any error event. */
 #include <errno.h>
 #include <poll.h>
@@ -120,7 +120,7 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 	char where[128];
 	unsigned int closed = 0;
 	bool quit = false;
-	int ret = 0, side = -1;
+	int ret = 0, side;
 
 	memset(&a, 0, sizeof(a));
 	if (addr && *addr) {
@@ -163,6 +163,9 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 		 * a fraction of that */
 		if (!rdiag_doctor_describe(d, &json))
 			free(json);
+		if (rd_doc_side_start(d, side))
+			snprintf(d->side_channel, sizeof(d->side_channel),
+				 "none: cannot start its thread");
 	}
 	if (lid->verbs)
 		snprintf(where + strlen(where), sizeof(where) - strlen(where), " (%s port %u)",
@@ -170,13 +173,12 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 	if (ready)
 		ready(arg, where);
 	while (!quit && !(stop && *stop) && !(max_conns && closed >= max_conns)) {
-		struct pollfd pfd[2] = { { .fd = ch->fd, .events = POLLIN },
-					 { .fd = side, .events = POLLIN } };
+		struct pollfd pfd = { .fd = ch->fd, .events = POLLIN };
 		struct rdma_cm_event *ev;
 		struct rdma_cm_id *id;
 		struct rdiag_doc_conn rc;
 		struct conn *c;
-		int n = poll(pfd, side >= 0 && rd_doc_side_idle(d) ? 2 : 1, 200);
+		int n = poll(&pfd, 1, 200);
 		bool release = false;
 
 		if (n < 0 && errno == EINTR)
@@ -187,9 +189,7 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 		}
 		if (n == 0)
 			continue;
-		if (side >= 0 && rd_doc_side_idle(d) && pfd[1].revents)
-			rd_doc_side_serve(d, side);
-		if (!(pfd[0].revents & POLLIN))
+		if (!(pfd.revents & POLLIN))
 			continue;
 		if (rdma_get_cm_event(ch, &ev)) {
 			ret = -errno;
@@ -256,10 +256,7 @@ int rdiag_doctor_listen(struct rdiag_doctor *d, const char *addr, uint16_t port,
 			conn_free(id);
 	}
 out:
-	if (side >= 0) {
-		rd_doc_side_wait(d);
-		close(side);
-	}
+	rd_doc_side_stop(d);
 	if (lid)
 		rdma_destroy_id(lid);
 	rdma_destroy_event_channel(ch);

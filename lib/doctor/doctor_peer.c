@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* Both ends of one connection.  A listener serves its host's description (lib/describe:
  * local -j's host object, and the port space it listens in) on a TCP side
- * channel, same address and port number as its rdma_cm id: one line of JSON,
- * made and sent whole by a worker thread, one client at a time, so that the CM listener
- * never waits on the description or on a slow client.  The
+ * channel, same address and port number as its rdma_cm id: one line of JSON, from a thread
+ * of its own that serves many clients at once (doctor_side.c).  The
  * client fetches it (bounded size, one deadline for connect and read) and compares the port
  * it uses towards the peer with the peer's port that carries the destination address: the
  * rows of a side-by-side table, and a "peer" finding for each difference that breaks or
@@ -13,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +22,6 @@
 #include "internal.h"
 #include "util/util.h"
 #include "rdmadiag/packet.h"
-
-static int listening(const struct rdiag_doctor *d, struct rd_desc *h);
 
 static int query_port(void *arg, const char *dev, uint32_t port, unsigned int *active_mtu,
 		      unsigned int *max_mtu)
@@ -44,6 +40,14 @@ int rd_doc_desc_local(struct rdiag_doctor *d, struct rd_desc *h)
 	return rd_desc_local(&src, h);
 }
 
+void rd_doc_listening(const struct rdiag_doctor *d, struct rd_desc *h)
+{
+	const char *n = rdiag_port_space_name((unsigned int)d->listen_ps);
+
+	h->listen_port = d->listen_port;
+	snprintf(h->listen_ps, sizeof(h->listen_ps), "%s", n ? n : "");
+}
+
 int rdiag_doctor_describe(struct rdiag_doctor *d, char **json)
 {
 	struct rd_desc *h = malloc(sizeof(*h));
@@ -53,8 +57,10 @@ int rdiag_doctor_describe(struct rdiag_doctor *d, char **json)
 	if (!h)
 		return -ENOMEM;
 	ret = rd_doc_desc_local(d, h);
-	if (!ret)
-		ret = listening(d, h) ?: rd_desc_line(h, json, &len);
+	if (!ret) {
+		rd_doc_listening(d, h);
+		ret = rd_desc_line(h, json, &len);
+	}
 	if (ret)
 		rd_doc_err(d, "cannot describe this host: %s", strerror(-ret));
 	free(h);
@@ -91,148 +97,6 @@ size_t rdiag_doctor_nsides(const struct rdiag_doctor *d)
 const struct rdiag_doc_side *rdiag_doctor_side(const struct rdiag_doctor *d, size_t i)
 {
 	return i < d->nsides ? &d->sides[i] : NULL;
-}
-
-/* ---- the listener's end ---- */
-
-int rd_doc_side_open(struct rdiag_doctor *d, const union rd_addr *a)
-{
-	char ip[64];
-	unsigned int port = ntohs(a->sa.sa_family == AF_INET ? a->in.sin_port : a->in6.sin6_port);
-	socklen_t alen = a->sa.sa_family == AF_INET ? sizeof(a->in) : sizeof(a->in6);
-	int fd, one = 1, ret;
-
-	rd_addr_str(a, ip, sizeof(ip));
-	fd = socket(a->sa.sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		goto fail;
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, &a->sa, alen) || listen(fd, 8))
-		goto fail;
-	snprintf(d->side_channel, sizeof(d->side_channel),
-		 a->sa.sa_family == AF_INET6 ? "tcp [%s]:%u" : "tcp %s:%u", ip, port);
-	return fd;
-fail:
-	ret = -errno;
-	/* iWARP's rdma_cm takes the real TCP port: then there is no side channel */
-	snprintf(d->side_channel, sizeof(d->side_channel), "none: cannot listen on tcp %s:%u: %s",
-		 ip, port, strerror(-ret));
-	if (fd >= 0)
-		close(fd);
-	return ret;
-}
-
-struct side_job {
-	struct rdiag_doctor *d;
-	int c;
-};
-
-/* the client's request line ("describe", "counters"), within RD_SIDE_REQ_MS; "" when none
- * comes (a client older than the request line: it gets the description) */
-#define RD_SIDE_REQ_MS 300
-static void read_request(int c, char *req, size_t len)
-{
-	double end = rd_mono_ms() + RD_SIDE_REQ_MS;
-	size_t n = 0;
-
-	req[0] = 0;
-	while (n < len - 1 && !memchr(req, '\n', n)) {
-		struct pollfd p = { .fd = c, .events = POLLIN };
-		int left = (int)(end - rd_mono_ms());
-		ssize_t r;
-
-		if (left <= 0 || poll(&p, 1, left) <= 0)
-			break;
-		r = recv(c, req + n, len - 1 - n, MSG_DONTWAIT);
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-		req[n] = 0;
-	}
-	req[strcspn(req, "\r\n")] = 0;
-}
-
-/* the listener's rdma_cm port and port space into its description (always 0) */
-static int listening(const struct rdiag_doctor *d, struct rd_desc *h)
-{
-	const char *n = rdiag_port_space_name((unsigned int)d->listen_ps);
-
-	h->listen_port = d->listen_port;
-	snprintf(h->listen_ps, sizeof(h->listen_ps), "%s", n ? n : "");
-	return 0;
-}
-
-/* the worker: read the request line, then describe the host (sysfs and netlink reads: most
- * of a second under QEMU/TCG) or read its counters, send it whole, close */
-static void *side_worker(void *arg)
-{
-	struct side_job *j = arg;
-	int buf = 2 * RD_DESC_MAX;
-	char *json = NULL, req[64];
-	size_t len = 0;
-	struct rd_desc *h = malloc(sizeof(*h));
-
-	/* a send buffer that holds the whole answer: the one send never blocks, and the
-	 * kernel delivers the rest after the close */
-	setsockopt(j->c, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
-	read_request(j->c, req, sizeof(req));
-	if (!strcmp(req, "counters")) {
-		if (!rd_pc_local_json(&json, &len))
-			(void)!send(j->c, json, len, MSG_NOSIGNAL | MSG_DONTWAIT);
-	} else if (h && !rd_doc_desc_local(j->d, h) && !listening(j->d, h) &&
-		   !rd_desc_line(h, &json, &len)) {
-		(void)!send(j->c, json, len, MSG_NOSIGNAL | MSG_DONTWAIT);
-	}
-	free(json);
-	free(h);
-	close(j->c);
-	__atomic_store_n(&j->d->side_busy, false, __ATOMIC_RELEASE);
-	free(j);
-	return NULL;
-}
-
-bool rd_doc_side_idle(const struct rdiag_doctor *d)
-{
-	return !__atomic_load_n(&d->side_busy, __ATOMIC_ACQUIRE);
-}
-
-void rd_doc_side_serve(struct rdiag_doctor *d, int fd)
-{
-	struct side_job *j;
-	pthread_attr_t at;
-	pthread_t t;
-	int c;
-
-	if (!rd_doc_side_idle(d))
-		return;		/* one at a time: the next waits in the backlog */
-	c = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-	if (c < 0)
-		return;
-	j = malloc(sizeof(*j));
-	if (!j) {
-		close(c);
-		return;
-	}
-	j->d = d;
-	j->c = c;
-	/* in a thread of its own, so that the rdma_cm events are never held up */
-	__atomic_store_n(&d->side_busy, true, __ATOMIC_RELEASE);
-	pthread_attr_init(&at);
-	pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&t, &at, side_worker, j)) {
-		__atomic_store_n(&d->side_busy, false, __ATOMIC_RELEASE);
-		close(c);
-		free(j);
-	}
-	pthread_attr_destroy(&at);
-}
-
-void rd_doc_side_wait(struct rdiag_doctor *d)
-{
-	int i;
-
-	for (i = 0; i < 1000 && !rd_doc_side_idle(d); i++)	/* at most 10 s */
-		usleep(10000);
 }
 
 /* ---- the client's end ---- */
@@ -446,7 +310,8 @@ void rd_doc_peer_compare(struct rdiag_doctor *d, const struct rd_desc *me, const
 	int mtos, ptos, mi, pi;
 
 	snprintf(subj, sizeof(subj), "%s", peer_ip);
-	row2(d, "host", me->host, peer->host);
+	/* a listener with --serve port keeps its hostname and kernel to itself */
+	row2(d, "host", me->host, peer->host[0] ? peer->host : "(not served)");
 	d->sides[d->nsides - 1].differs = false;
 	if (!pp) {
 		f = rd_doc_add(d, "peer", "address", RDIAG_DOC_PROBLEM, "peer_addr_not_rdma", subj,
@@ -587,8 +452,8 @@ void rd_doc_peer_compare(struct rdiag_doctor *d, const struct rd_desc *me, const
 				mp->rate, pp->dev, pp->port, pp->rate);
 		rd_doc_hint(f, "expected between unlike NICs; otherwise check the cable and the negotiated speed (ethtool) on the slower end");
 	}
-	row2(d, "kernel", me->kernel, peer->kernel);
-	d->sides[d->nsides - 1].differs = strcmp(me->kernel, peer->kernel) != 0;
+	row2(d, "kernel", me->kernel, peer->kernel[0] ? peer->kernel : "(not served)");
+	d->sides[d->nsides - 1].differs = peer->kernel[0] && strcmp(me->kernel, peer->kernel) != 0;
 	s = row2(d, "rdmadiag", me->version, peer->version);
 	if (s && s->differs) {
 		s->cause = "peer_version_mismatch";

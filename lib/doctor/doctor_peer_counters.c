@@ -2,10 +2,11 @@
 /* The peer's counters over the side channel: the client asks with the request line
  * "counters" (doctor_peer.c sends "describe" for the description), the listener answers one
  * line of JSON, {"rdmadoctor_counters":1,"counters":[{"dev":..,"port":..,"name":..,
- * "value":"0x.."}...]}, every readable counter of every port (hw_counters, PMA, IB CM) read
- * when asked, bounded by RD_DESC_MAX: the set written, read back, and the counters that moved
- * between two sets.  The client (doctor_peer.c) takes one set before the attempt and, after
- * a data-path failure, another: what the peer's end saw of the packets this end sent. */
+ * "value":"0x.."}...]}, every readable counter of every port (hw_counters, PMA, IB CM), or
+ * of the one port a --serve port listener serves, read when asked, bounded by RD_DESC_MAX:
+ * the set written, read back, and the counters that moved between two sets.  The client
+ * (doctor_peer.c) takes one set before the attempt and, after a data-path failure, another:
+ * what the peer's end saw of the packets this end sent. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,22 +27,15 @@ static bool plain(const char *s)
 	return true;
 }
 
-int rd_pc_local_json(char **out, size_t *len)
+int rd_pc_json(const struct rdiag_samples *s, const char *dev, uint32_t port, char **out,
+	       size_t *len)
 {
-	struct rdiag_counters *c = NULL;
-	struct rdiag_samples *s = NULL;
-	size_t i, n, off = 0, cap = RD_DESC_MAX;
-	char *buf;
-	int ret, k;
+	size_t i, n, off, cap = RD_DESC_MAX;
+	char *buf = malloc(cap);
+	int k;
 
-	ret = rdiag_counters_open(&c, NULL);
-	if (!ret)
-		ret = rdiag_counters_sample(c, NULL, &s);
-	buf = ret ? NULL : malloc(cap);
-	if (!ret && !buf)
-		ret = -ENOMEM;
-	if (ret)
-		goto out;
+	if (!buf)
+		return -ENOMEM;
 	off = (size_t)snprintf(buf, cap, "{\"rdmadoctor_counters\":1,\"counters\":[");
 	n = rdiag_samples_count(s);
 	for (i = 0; i < n; i++) {
@@ -49,22 +43,34 @@ int rd_pc_local_json(char **out, size_t *len)
 
 		if (x->err || !plain(x->dev) || !plain(x->name))
 			continue;
+		if (dev && (strcmp(x->dev, dev) || x->port != port))
+			continue;	/* --serve port: that port's alone */
 		k = snprintf(buf + off, cap - off,
 			     "%s{\"dev\":\"%s\",\"port\":%" PRIu32 ",\"name\":\"%s\",\"value\":\"0x%" PRIx64 "\"}",
 			     buf[off - 1] == '[' ? "" : ",", x->dev, x->port, x->name, x->value);
 		if (k < 0 || (size_t)k >= cap - off - 4) {
-			ret = -E2BIG;
-			goto out;
+			free(buf);
+			return -E2BIG;
 		}
 		off += (size_t)k;
 	}
 	memcpy(buf + off, "]}\n", 4);
-	off += 3;
 	*out = buf;
-	*len = off;
-	buf = NULL;
-out:
-	free(buf);
+	*len = off + 3;
+	return 0;
+}
+
+int rd_pc_local_json(char **out, size_t *len)
+{
+	struct rdiag_counters *c = NULL;
+	struct rdiag_samples *s = NULL;
+	int ret;
+
+	ret = rdiag_counters_open(&c, NULL);
+	if (!ret)
+		ret = rdiag_counters_sample(c, NULL, &s);
+	if (!ret)
+		ret = rd_pc_json(s, NULL, 0, out, len);
 	rdiag_samples_free(s);
 	rdiag_counters_close(c);
 	return ret;

@@ -50,6 +50,8 @@ union rd_addr {
 struct rdiag_counters;
 struct rdiag_devices;
 struct rd_pc;
+struct rd_side;
+struct rdiag_samples;
 
 struct rdiag_doctor {
 	char errmsg[256];
@@ -116,7 +118,11 @@ struct rdiag_doctor {
 	struct rdiag_doc_side sides[16];
 	size_t nsides;
 	char side_channel[160];
-	bool side_busy;		/* a side-channel worker is describing (atomic) */
+	/* the listener's side channel (doctor_side.c): its options from rdiag_doctor_open, the
+	 * scope once listening (AUTO resolved), its server while it runs */
+	unsigned int side_max;
+	enum rdiag_doc_serve side_opt, side_serve;
+	struct rd_side *side;
 	/* a listener's own rdma_cm port and port space, for its description */
 	uint16_t listen_port;
 	int listen_ps;
@@ -296,13 +302,16 @@ const char *rd_doc_static_neigh(const struct rdiag_doctor *d);
 /* this host's description (lib/describe) as the doctor reads it: its sysfs root, counters
  * handle and the active MTUs its verbs queries cached (doctor_peer.c) */
 int rd_doc_desc_local(struct rdiag_doctor *d, struct rd_desc *h);
-/* the side channel of a listener: a TCP socket on addr (port included) or -errno; serve one
- * connection on it in a worker thread (the description is sent whole or not at all) */
+/* the listener's rdma_cm port and port space into its description (doctor_peer.c) */
+void rd_doc_listening(const struct rdiag_doctor *d, struct rd_desc *h);
+/* the side channel of a listener (doctor_side.c): a listening TCP socket on addr (port
+ * included) or -errno (d->side_channel says why); then a thread that serves it, at most
+ * d->side_max clients at once, each within its deadlines, until rd_doc_side_stop (which
+ * closes fd; the listener calls it, rdiag_doctor_close does not: doctor.c stays below this
+ * file).  start: 0 or -errno (fd closed); d->side_serve then says what it serves */
 int rd_doc_side_open(struct rdiag_doctor *d, const union rd_addr *a);
-void rd_doc_side_serve(struct rdiag_doctor *d, int fd);
-/* no worker is serving (poll the side channel's socket only then); wait for the last one */
-bool rd_doc_side_idle(const struct rdiag_doctor *d);
-void rd_doc_side_wait(struct rdiag_doctor *d);
+int rd_doc_side_start(struct rdiag_doctor *d, int fd);
+void rd_doc_side_stop(struct rdiag_doctor *d);
 /* the rows and findings of the two ends: this host (my_ip, its address towards the peer)
  * and the peer's description (peer_ip, the address connected to) */
 void rd_doc_peer_compare(struct rdiag_doctor *d, const struct rd_desc *me, const char *my_ip,
@@ -317,6 +326,9 @@ struct rd_pc {
 	struct { char dev[64]; uint32_t port; char name[64]; uint64_t value; } c[RD_PC_MAX];
 };
 int rd_pc_local_json(char **out, size_t *len);
+/* the same from a sample set, only dev's port (dev NULL: every counter) */
+int rd_pc_json(const struct rdiag_samples *s, const char *dev, uint32_t port, char **out,
+	       size_t *len);
 int rd_pc_parse(const char *text, size_t len, struct rd_pc *pc, char *why, size_t wlen);
 void rd_pc_deltas(struct rdiag_doctor *d, const struct rd_pc *a, const struct rd_pc *b);
 /* fetch the peer's counters on its side channel (doctor_peer.c); 0 or -errno (errmsg) */

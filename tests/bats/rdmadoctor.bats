@@ -258,6 +258,29 @@ c, _ = s.accept(); c.sendall(sys.argv[1].encode()); c.close()' "$1" "$pf" 3>&- &
 	[ "$(jq -r '[.findings[] | select(.cause == "gid_ipv4_missing")] | length' <<< "$output")" = 0 ]
 }
 
+@test "listen --serve port|host and --max-clients N: bad values are usage errors, good ones taken" {
+	for args in "--serve all listen" "--serve listen" "--max-clients 0 listen" \
+		"--max-clients 1025 listen" "--max-clients x listen"; do
+		run --separate-stderr rdmadoctor $args
+		[ "$status" -eq 2 ] || fail "'$args' exited $status"
+		[[ "$stderr" == rdmadoctor:* ]] || fail "'$args': $stderr"
+	done
+	run --separate-stderr rdmadoctor --serve all listen
+	[ "$stderr" = "rdmadoctor: bad --serve 'all' (port or host)
+Try 'rdmadoctor --help' for more information." ]
+	run --separate-stderr rdmadoctor --max-clients 0 listen
+	[[ "$stderr" == "rdmadoctor: bad --max-clients '0' (1..1024)"* ]]
+	# taken: listen goes on to need a device (the side channel itself is tested by
+	# tests/unit/test_doctor_side and the VM's guest/50-doctor-ok.sh)
+	for args in "--serve port --max-clients 1" "--serve HOST --max-clients 1024"; do
+		RDMADIAG_SYSFS_ROOT=$EMPTY run --separate-stderr rdmadoctor $args listen 127.0.0.1:7471
+		[ "$status" -eq 2 ] || fail "'$args' exited $status"
+		[[ "$stderr" == *"cannot run: there is no RDMA device"* ]] || fail "'$args': $stderr"
+	done
+	run rdmadoctor --help
+	assert_output --partial "--max-clients N listen: side-channel clients served at once (default 64)"
+}
+
 @test "text output hides passed checks unless -v" {
 	RDMADIAG_SYSFS_ROOT=$FIX/sysfs/rxe run rdmadoctor local
 	refute_output --partial "  ok       "

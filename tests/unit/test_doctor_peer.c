@@ -9,7 +9,6 @@
  * and refused, served from a copy of the rxe fixture tree, and the one counter bumped
  * between two fetches found as the only one that moved. */
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -533,16 +532,17 @@ static pid_t server(const char *reply, size_t len, uint16_t *port, struct rdiag_
 	*port = ntohs(a.in.sin_port);
 	pid = fork();
 	if (pid == 0) {
+		if (serve) {
+			/* the side channel's own thread serves; this one waits for the kill */
+			if (rd_doc_side_start(serve, fd))
+				_exit(1);
+			for (;;)
+				pause();
+		}
 		for (;;) {
-			struct pollfd p = { .fd = fd, .events = POLLIN };
 			size_t off;
 			int c;
 
-			if (serve) {
-				if (poll(&p, 1, -1) == 1)
-					rd_doc_side_serve(serve, fd);
-				continue;
-			}
 			c = accept(fd, NULL, NULL);
 			for (off = 0; reply && c >= 0 && off < len; ) {
 				ssize_t n = write(c, reply + off, len - off);
@@ -558,6 +558,10 @@ static pid_t server(const char *reply, size_t len, uint16_t *port, struct rdiag_
 	close(fd);
 	return pid;
 }
+
+/* a listener on 127.0.0.1 serves its port alone by default: these tests are of the whole
+ * host (test_doctor_side: the scopes) */
+static const struct rdiag_doctor_opts serve_host = { .side_serve = RDIAG_DOC_SERVE_HOST };
 
 static int fetch_from(struct rdiag_doctor *d, uint16_t port, int timeout_ms)
 {
@@ -641,7 +645,7 @@ static void test_side_channel(void)
 
 	/* the real side channel serves this host's description: fetched and compared (the
 	 * address towards the peer is no RDMA port's here, so the rows say so) */
-	rdiag_doctor_open(&srv, NULL);
+	rdiag_doctor_open(&srv, &serve_host);
 	pid = server(NULL, 0, &port, srv);
 	EXPECT_TRUE(pid > 0);
 	EXPECT_TRUE(!strncmp(rdiag_doctor_side_channel(srv), "tcp 127.0.0.1:", 14));
@@ -727,7 +731,7 @@ static void test_peer_counters(void)
 	free(json);
 
 	rdiag_doctor_open(&d, NULL);
-	rdiag_doctor_open(&srv, NULL);
+	rdiag_doctor_open(&srv, &serve_host);
 	pid = server(NULL, 0, &port, srv);
 	EXPECT_TRUE(pid > 0);
 	o.port = port;

@@ -2,7 +2,7 @@
 /* rdmadoctor: explain why rdma_connect fails or times out.
  *
  *   rdmadoctor connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|udp|ib]
- *   rdmadoctor listen [ADDR][:PORT] [--count N]
+ *   rdmadoctor listen [ADDR][:PORT] [--count N] [--serve port|host] [--max-clients N]
  *   rdmadoctor local
  *   rdmadoctor explain 'LINE' | -
  *   rdmadoctor env [--for nccl|ucx|libfabric|all] [ADDR|NETDEV]
@@ -39,6 +39,8 @@ struct cfg {
 	int timeout_ms;
 	int ps;
 	unsigned int count;
+	unsigned int max_clients;	/* listen: side-channel clients at once (0: default) */
+	enum rdiag_doc_serve serve;	/* listen: what the side channel serves (0: auto) */
 	unsigned int env_for;
 	const char *hosts;
 };
@@ -49,7 +51,8 @@ static void usage(void)
 {
 	printf("Usage: %s connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|udp|ib] [--no-peer-info]\n"
 	       "                  [--force]\n"
-	       "       %s listen [ADDR][:PORT] [--count N] [--ps tcp|udp|ib]\n"
+	       "       %s listen [ADDR][:PORT] [--count N] [--ps tcp|udp|ib] [--serve port|host]\n"
+	       "                  [--max-clients N]\n"
 	       "       %s local\n"
 	       "       %s explain 'LINE' | -\n"
 	       "       %s env [--for nccl|ucx|libfabric|all] [--hosts FILE] [ADDR|NETDEV]\n"
@@ -72,6 +75,14 @@ static void usage(void)
 	       "                      the smaller of MS and %d (rdma_cm's own timeout)\n"
 	       "  -p, --ps tcp|udp|ib rdma_cm port space (default tcp; udp: a UD QP, SIDR)\n"
 	       "  -c, --count N       listen: exit after N connections ended\n"
+	       "      --serve port|host\n"
+	       "                      listen: what the side channel serves a client: port, the\n"
+	       "                      RDMA port of the address it reached and that address\n"
+	       "                      alone (default on one address), or host, every port,\n"
+	       "                      address and counter, the hostname and kernel (default on\n"
+	       "                      all addresses)\n"
+	       "      --max-clients N listen: side-channel clients served at once (default %d);\n"
+	       "                      more wait their turn\n"
 	       "      --for LIB       env: nccl, ucx, libfabric or all (default all)\n"
 	       "      --hosts FILE    env: other hosts' 'local -j' (JSON lines, - for stdin): warn\n"
 	       "                      when the port's GID index differs across them\n"
@@ -94,7 +105,7 @@ static void usage(void)
 	       "that breaks or degrades RDMA differs, 2 unreadable input or fewer than 2 hosts.\n",
 	       tool_name(), tool_name(), tool_name(), tool_name(), tool_name(), tool_name(),
 	       RDIAG_DOC_DEFAULT_TIMEOUT_MS,
-	       RDIAG_DOC_RESOLVE_TIMEOUT_MS);
+	       RDIAG_DOC_RESOLVE_TIMEOUT_MS, RDIAG_DOC_SIDE_MAX_CLIENTS);
 }
 
 /* "a.b.c.d[:port]", "[v6][:port]", "v6", ":port" */
@@ -533,8 +544,19 @@ static void on_ready(void *arg, const char *where)
 	out_str(l->o, "ps", " in port space %s\n",
 		tool_name_or(rdiag_port_space_name((unsigned int)l->cfg->ps), "?"));
 	/* "tcp ADDR:PORT", or "none: why" */
-	out_str(l->o, "side_channel", "  host description served on: %s\n",
+	out_str(l->o, "side_channel", "  host description served on: %s",
 		rdiag_doctor_side_channel(l->d));
+	switch (rdiag_doctor_side_serve(l->d)) {
+	case RDIAG_DOC_SERVE_PORT:
+		out_str(l->o, "serve", " (%s: the port of the address reached)", "port");
+		break;
+	case RDIAG_DOC_SERVE_HOST:
+		out_str(l->o, "serve", " (%s: every port)", "host");
+		break;
+	default:
+		break;		/* no side channel */
+	}
+	out_text(l->o, "\n");
 	out_obj_end(l->o);
 	fflush(stdout);
 }
@@ -582,6 +604,8 @@ static void on_signal(int sig)
 
 static int cmd_listen(const struct cfg *cfg, const char *arg)
 {
+	struct rdiag_doctor_opts dopts = { .side_max_clients = cfg->max_clients,
+					   .side_serve = cfg->serve };
 	struct rdiag_doctor *d;
 	struct listen_ctx l = { NULL, cfg, NULL };
 	struct sigaction sa;
@@ -592,7 +616,7 @@ static int cmd_listen(const struct cfg *cfg, const char *arg)
 
 	if (arg)
 		split_hostport(arg, host, sizeof(host), &port);
-	if (rdiag_doctor_open(&d, NULL))
+	if (rdiag_doctor_open(&d, &dopts))
 		tool_die("%s", rdiag_doctor_errmsg(NULL));
 	l.d = d;
 	rdiag_doctor_check_local(d, 0);
@@ -687,6 +711,8 @@ int main(int argc, char **argv)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "ps", required_argument, NULL, 'p' },
 		{ "count", required_argument, NULL, 'c' },
+		{ "serve", required_argument, NULL, 'S' },
+		{ "max-clients", required_argument, NULL, 'M' },
 		{ "for", required_argument, NULL, 'F' },
 		{ "hosts", required_argument, NULL, 'H' },
 		{ "no-peer-info", no_argument, NULL, 'P' },
@@ -727,6 +753,19 @@ int main(int argc, char **argv)
 			if (tool_parse_u64(optarg, 1000000, &v))
 				tool_usage_error("bad --count '%s'", optarg);
 			cfg.count = (unsigned int)v;
+			break;
+		case 'S':
+			if (!strcasecmp(optarg, "port"))
+				cfg.serve = RDIAG_DOC_SERVE_PORT;
+			else if (!strcasecmp(optarg, "host"))
+				cfg.serve = RDIAG_DOC_SERVE_HOST;
+			else
+				tool_usage_error("bad --serve '%s' (port or host)", optarg);
+			break;
+		case 'M':
+			if (tool_parse_u64(optarg, 1024, &v) || v == 0)
+				tool_usage_error("bad --max-clients '%s' (1..1024)", optarg);
+			cfg.max_clients = (unsigned int)v;
 			break;
 		case 'F':
 			cfg.env_for = rdiag_doctor_env_for(optarg);

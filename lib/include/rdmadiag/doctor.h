@@ -155,9 +155,25 @@ struct rdiag_doc_opts {
 	int ps;			/* enum rdma_port_space; 0 = RDMA_PS_TCP */
 };
 
-/* no option is defined yet: pass NULL (the struct is declared so that options can come
- * without a new open function) */
-struct rdiag_doctor_opts;
+/* what a listener's side channel serves (rdmadoctor(1), BOTH ENDS, lists every field) */
+enum rdiag_doc_serve {
+	RDIAG_DOC_SERVE_AUTO = 0,	/* PORT when listening on one address, HOST on all */
+	RDIAG_DOC_SERVE_PORT,		/* the port whose netdev carries the address the client
+					 * connected to, with that address alone, and its counters;
+					 * no hostname, kernel, memlock nor other ports */
+	RDIAG_DOC_SERVE_HOST,		/* every port and address of the host, hostname, kernel,
+					 * memlock, every counter */
+};
+#define RDIAG_DOC_SIDE_MAX_CLIENTS 64	/* side-channel clients served at once by default */
+
+/* zeroed: the defaults (NULL too) */
+struct rdiag_doctor_opts {
+	/* the listener's side channel: at most side_max_clients connections served at once
+	 * (0: RDIAG_DOC_SIDE_MAX_CLIENTS; more wait in the kernel's accept queue, in order),
+	 * and what it serves */
+	unsigned int side_max_clients;
+	enum rdiag_doc_serve side_serve;
+};
 
 /* 0 or -errno; on failure rdiag_doctor_errmsg(NULL) says why */
 int rdiag_doctor_open(struct rdiag_doctor **out, const struct rdiag_doctor_opts *opts);
@@ -301,6 +317,9 @@ int rdiag_doctor_peer_counters(struct rdiag_doctor *d, const struct rdiag_doc_op
 const struct rdiag_doc_delta *rdiag_doctor_peer_deltas(const struct rdiag_doctor *d, size_t *n);
 /* a listener's side channel: "tcp ADDR:PORT", or why there is none ("" before listening) */
 const char *rdiag_doctor_side_channel(const struct rdiag_doctor *d);
+/* what the listener's side channel serves: RDIAG_DOC_SERVE_PORT or _HOST once listening
+ * (AUTO resolved), RDIAG_DOC_SERVE_AUTO before */
+enum rdiag_doc_serve rdiag_doctor_side_serve(const struct rdiag_doctor *d);
 
 /* RoCE path MTU for a netdev MTU (kernel iboe_get_mtu: MTU - 96, largest IB MTU that fits;
  * 0 when even 256 does not fit) */

@@ -9,7 +9,9 @@ ip -j link show $NETD > "$J-iplink.json"
 echo "$GID" > "$J-gid"
 save() { local n=$1; shift; "$@" > "$J-$n" 2> "$J-$n.err"; echo $? > "$J-$n.rc"; cat "$J-$n" "$J-$n.err" >&2; }
 if [ "$ROLE" = server ]; then
-	rdmadoctor -j listen "$SRV:$P" -c 2 > "$J-listen.json" 2> "$J-listen.err" &
+	# --serve host: the host row names the server (on one address the default serves the
+	# port alone, without the hostname)
+	rdmadoctor -j listen "$SRV:$P" -c 2 --serve host > "$J-listen.json" 2> "$J-listen.err" &
 	lp=$!
 	tap_ok "server: rdmadoctor listen $SRV:$P is a LISTEN cm_id" wait_cm_listen $P 20
 	tap_ok "server: its side channel listens on TCP $P" wait_tcp_listen $P 5
