@@ -59,7 +59,8 @@ static void dump_usage(void)
 	       "  -h, --help               this help\n"
 	       "\n"
 	       "Exit status: 0 nothing failed, 1 a failed connection is in the window, 2 usage\n"
-	       "error or FILE is not a readable ring.\n");
+	       "error or FILE is not a readable ring (not a ring, truncated, or no record and\n"
+	       "less on disk than its header claims).\n");
 }
 
 static int collect(const struct rdiag_ring_record *r, void *arg)
@@ -473,8 +474,8 @@ int trace_dump_main(int argc, char **argv, void *ctx)
 		free_all();
 		if (err == -EBADMSG)
 			tool_die("cannot read '%s': not an rdmatrace ring (bad header)", file);
-		if (err == -ENODATA)
-			tool_die("cannot read '%s': truncated (shorter than its header says)", file);
+		if (err == -ENODATA)	/* truncated, or a header over next to nothing */
+			tool_die("cannot read '%s': %s", file, rdiag_ring_errmsg(NULL));
 		tool_die("cannot read '%s': %s", file, strerror(-err));
 	}
 	if (info.format != RDIAG_RING_FORMAT) {

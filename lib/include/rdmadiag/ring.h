@@ -29,11 +29,17 @@
  * A reader skips (and counts) a record of a format or type it does not know, and one whose
  * payload does not decode, rather than guess.
  *
+ * Reading uses bounded preads (no mapping) and skips holes; every record is read again into
+ * a buffer of the reader's and checked once more before the callback sees it, so a ring that
+ * changes meanwhile (a live recorder's, or a hostile one) gives only records that check out.
+ *
  * Functions return 0 or -errno and never print; rdiag_ring_errmsg() says why in one line (of
- * the handle's last failed call, or with NULL of the last failed rdiag_ring_open()).  Errors
- * of rdiag_ring_read / rdiag_ring_open: -ENOENT no such file, -EBADMSG not a ring (bad magic,
- * version or header CRC), -ENODATA the file is shorter than its header says (truncated),
- * -EISDIR a directory; of rdiag_ring_open only: -EINVAL no path, or a size out of range,
+ * the handle's last failed call, or with NULL of the last failed rdiag_ring_open() or
+ * rdiag_ring_read()).  Errors of rdiag_ring_read / rdiag_ring_open: -ENOENT no such file,
+ * -EBADMSG not a ring (bad magic, version or header CRC), -ENODATA the file is shorter than
+ * its header says (truncated, before or while it is read), -EISDIR a directory; of
+ * rdiag_ring_read only: -ENODATA also for a file with no record that holds less on disk than
+ * its header claims; of rdiag_ring_open only: -EINVAL no path, or a size out of range,
  * -EEXIST the file is not a ring of that size, -EPROTO it is one of another payload format
  * (neither is touched).
  */

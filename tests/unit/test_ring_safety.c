@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
+/* The ring (rdmadiag/ring.h) against a file that changes under it (issue 27): a reader whose
+ * ring is rewritten or truncated between the scan and the callbacks gets only records that
+ * check out again (never a length it did not check, never a SIGBUS); an empty ring reads as
+ * no record.  The hostile cases run in a child, so that a crash is a failed test, not a lost
+ * TAP stream. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "rdmadiag/ring.h"
+
+#define RING_OPTS(p, sz) (&(struct rdiag_ring_opts){ .path = (p), .size = (sz) })
+#define SIZE (64 * 1024)
+#define NREC 100
+#define PLEN 200	/* every payload: 200 bytes, record i's bytes all (i & 0xff) */
+
+static char dir[] = "/tmp/test_ring_safety.XXXXXX";
+static char path[256];
+
+/* the offset of record i of a ring written by make_ring (no wrap) */
+static off_t rec_off(int i)
+{
+	return RDIAG_RING_HDR_LEN + (off_t)i * ((RDIAG_RING_REC_HDR_LEN + PLEN + 7) & ~7);
+}
+
+static void make_ring(void)
+{
+	struct rdiag_ring *r;
+	unsigned char b[PLEN];
+	int i, bad = 0;
+
+	unlink(path);
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(path, SIZE)), 0);
+	for (i = 0; i < NREC; i++) {
+		memset(b, i & 0xff, sizeof(b));
+		bad += rdiag_ring_append(r, RDIAG_REC_MARKER, (uint64_t)i, b, sizeof(b)) != 0;
+	}
+	EXPECT_EQ(bad, 0);
+	rdiag_ring_close(r);
+}
+
+struct seen {
+	int n, bad;
+	uint64_t seqs[NREC];
+	void (*first)(void);	/* run in the first callback: the change between scan and read */
+};
+
+static int on_rec(const struct rdiag_ring_record *r, void *arg)
+{
+	struct seen *s = arg;
+	const unsigned char *d = r->data;
+	size_t i;
+
+	if (s->n == 0 && s->first)
+		s->first();
+	if (r->len != PLEN || r->type != RDIAG_REC_MARKER || r->time_ns != r->seq)
+		s->bad++;
+	else
+		for (i = 0; i < r->len; i++)
+			if (d[i] != (r->seq & 0xff))
+				s->bad++;
+	if (s->n < NREC)
+		s->seqs[s->n] = r->seq;
+	s->n++;
+	return 0;
+}
+
+static void poke(off_t off, const void *b, size_t n)
+{
+	int fd = open(path, O_WRONLY);
+
+	if (fd < 0 || pwrite(fd, b, n, off) != (ssize_t)n)
+		abort();
+	close(fd);
+}
+
+/* record 1's length made huge, record 2's payload changed under the same length and CRC */
+static void rewrite_two(void)
+{
+	unsigned char huge[4] = { 0xf0, 0xff, 0xff, 0xff }, x = 0x5a;
+
+	poke(rec_off(1) + 4, huge, 4);
+	poke(rec_off(2) + RDIAG_RING_REC_HDR_LEN + 7, &x, 1);
+}
+
+static void truncate_all(void)
+{
+	if (truncate(path, RDIAG_RING_HDR_LEN) < 0)
+		abort();
+}
+
+/* run fn in a child: its exit status, or 128 + the signal that killed it */
+static int in_child(int (*fn)(void))
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0)
+		_exit(fn());
+	if (pid < 0 || waitpid(pid, &st, 0) < 0)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static int child_rewritten(void)
+{
+	struct seen s = { .first = rewrite_two };
+	struct rdiag_ring_info info;
+	int rc = rdiag_ring_read(path, on_rec, &s, &info);
+
+	/* 0, then 3..NREC-1: the two changed records are not delivered */
+	if (rc || s.bad || s.n != NREC - 2 || s.seqs[0] != 0 || s.seqs[1] != 3)
+		return 1;
+	return info.records == NREC - 2 ? 0 : 2;
+}
+
+static void test_changed_between_scan_and_read(void)
+{
+	make_ring();
+	EXPECT_EQ(in_child(child_rewritten), 0);
+}
+
+static int child_truncated(void)
+{
+	struct seen s = { .first = truncate_all };
+	int rc = rdiag_ring_read(path, on_rec, &s, NULL);
+	char want[200];
+
+	snprintf(want, sizeof(want), "truncated while read: its header claims %d bytes but the "
+		 "file holds %d", SIZE, RDIAG_RING_HDR_LEN);
+	if (rc != -ENODATA || s.n != 1 || s.bad)
+		return 1;
+	return strcmp(rdiag_ring_errmsg(NULL), want) ? 2 : 0;
+}
+
+static void test_truncated_while_read(void)
+{
+	make_ring();
+	EXPECT_EQ(in_child(child_truncated), 0);
+}
+
+/* a ring with no record (just made): no callback, 0 (and no qsort of a NULL array, which
+ * UBSan flags) */
+static void test_empty(void)
+{
+	static const uint64_t sizes[] = { RDIAG_RING_MIN_SIZE };
+	struct rdiag_ring_info info;
+	struct rdiag_ring *r;
+	struct seen s = { 0 };
+	size_t i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		unlink(path);
+		EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(path, sizes[i])), 0);
+		rdiag_ring_close(r);
+		EXPECT_EQ(rdiag_ring_read(path, on_rec, &s, &info), 0);
+		EXPECT_EQ(s.n, 0);
+		EXPECT_U64(info.records, 0);
+		EXPECT_U64(info.size, sizes[i]);
+	}
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/ring", dir);
+	test_changed_between_scan_and_read();
+	test_truncated_while_read();
+	test_empty();
+	unlink(path);
+	EXPECT_EQ(rmdir(dir), 0);	/* nothing else left (no temporary copy) */
+	return tap_done();
+}
