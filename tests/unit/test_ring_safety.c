@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* The ring (rdmadiag/ring.h) against a file that changes under it (issue 27): a reader whose
  * ring is rewritten or truncated between the scan and the callbacks gets only records that
- * check out again (never a length it did not check, never a SIGBUS); an empty ring reads as
- * no record.  The hostile cases run in a child, so that a crash is a failed test, not a lost
- * TAP stream. */
+ * check out again (never a length it did not check, never a SIGBUS); a writer whose file is
+ * truncated, replaced or has its header overwritten stops with its own error; a symbolic
+ * link is never written through; an empty ring reads as no record.  The hostile cases run
+ * in a child, so that a crash is a failed test, not a lost TAP stream. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -23,7 +24,7 @@
 #define PLEN 200	/* every payload: 200 bytes, record i's bytes all (i & 0xff) */
 
 static char dir[] = "/tmp/test_ring_safety.XXXXXX";
-static char path[256];
+static char path[256], other[256];
 
 /* the offset of record i of a ring written by make_ring (no wrap) */
 static off_t rec_off(int i)
@@ -151,7 +152,7 @@ static void test_truncated_while_read(void)
  * UBSan flags) */
 static void test_empty(void)
 {
-	static const uint64_t sizes[] = { RDIAG_RING_MIN_SIZE };
+	static const uint64_t sizes[] = { RDIAG_RING_MIN_SIZE, SIZE };
 	struct rdiag_ring_info info;
 	struct rdiag_ring *r;
 	struct seen s = { 0 };
@@ -168,6 +169,108 @@ static void test_empty(void)
 	}
 }
 
+static void append_one(struct rdiag_ring *r, int want)
+{
+	unsigned char b[PLEN] = { 0 };
+
+	EXPECT_EQ(rdiag_ring_append(r, RDIAG_REC_MARKER, 0, b, sizeof(b)), want);
+}
+
+static off_t file_size(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) ? -1 : st.st_size;
+}
+
+/* the writer's file changed by another process: the append that finds it fails, and so does
+ * every one after it, without writing */
+static void test_writer_truncated(void)
+{
+	struct rdiag_ring *r;
+	char want[512];
+
+	make_ring();
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(path, SIZE)), 0);
+	append_one(r, 0);
+	EXPECT_EQ(truncate(path, 4096), 0);
+	append_one(r, -ENODATA);
+	append_one(r, -ENODATA);
+	snprintf(want, sizeof(want), "'%s' was truncated to 4096 bytes by another process (the "
+		 "ring is %d): recording stopped", path, SIZE);
+	EXPECT_STREQ(rdiag_ring_errmsg(r), want);
+	EXPECT_EQ(file_size(path), 4096);	/* not extended again by a write */
+	rdiag_ring_close(r);
+}
+
+static void test_writer_replaced(void)
+{
+	struct rdiag_ring *r;
+	char want[512];
+
+	make_ring();
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(path, SIZE)), 0);
+	EXPECT_EQ(rename(path, other), 0);
+	append_one(r, -ESTALE);
+	snprintf(want, sizeof(want), "'%s' was removed or replaced by another process: recording "
+		 "stopped", path);
+	EXPECT_STREQ(rdiag_ring_errmsg(r), want);
+	rdiag_ring_close(r);
+	unlink(other);
+}
+
+static void test_writer_header_overwritten(void)
+{
+	struct rdiag_ring *r;
+	char want[512];
+
+	make_ring();
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(path, SIZE)), 0);
+	poke(0, "XXXXXXXX", 8);
+	append_one(r, -EBADMSG);
+	snprintf(want, sizeof(want), "'%s': its header was overwritten by another process: "
+		 "recording stopped", path);
+	EXPECT_STREQ(rdiag_ring_errmsg(r), want);
+	rdiag_ring_close(r);
+}
+
+/* a link at the ring's path is not opened (nor its target made); a copy over a link replaces
+ * the link, never writes its target; no temporary file stays */
+static void test_links(void)
+{
+	char link[300], target[300], snap[300], want[600];
+	struct rdiag_ring *r;
+	struct stat st;
+
+	snprintf(link, sizeof(link), "%s/link", dir);
+	snprintf(target, sizeof(target), "%s/target", dir);
+	snprintf(snap, sizeof(snap), "%s/snap", dir);
+	EXPECT_EQ(symlink(target, link), 0);
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(link, SIZE)), -ELOOP);
+	snprintf(want, sizeof(want), "'%s' is a symbolic link (a ring is never written through "
+		 "one)", link);
+	EXPECT_STREQ(rdiag_ring_errmsg(NULL), want);
+	EXPECT_TRUE(lstat(target, &st) < 0 && errno == ENOENT);
+
+	make_ring();
+	EXPECT_EQ(rdiag_ring_open(&r, RING_OPTS(path, SIZE)), 0);
+	{
+		int fd = open(target, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		EXPECT_TRUE(fd >= 0 && write(fd, "mine\n", 5) == 5);
+		close(fd);
+	}
+	EXPECT_EQ(symlink(target, snap), 0);
+	EXPECT_EQ(rdiag_ring_copy(r, snap), 0);
+	rdiag_ring_close(r);
+	EXPECT_TRUE(lstat(snap, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == SIZE &&
+		    (st.st_mode & 07777) == 0644);
+	EXPECT_EQ(file_size(target), 5);
+	unlink(snap);
+	unlink(target);
+	unlink(link);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -175,9 +278,14 @@ int main(void)
 		return 1;
 	}
 	snprintf(path, sizeof(path), "%s/ring", dir);
+	snprintf(other, sizeof(other), "%s/ring.moved", dir);
 	test_changed_between_scan_and_read();
 	test_truncated_while_read();
 	test_empty();
+	test_writer_truncated();
+	test_writer_replaced();
+	test_writer_header_overwritten();
+	test_links();
 	unlink(path);
 	EXPECT_EQ(rmdir(dir), 0);	/* nothing else left (no temporary copy) */
 	return tap_done();
