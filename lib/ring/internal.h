@@ -71,8 +71,18 @@ struct rd_ring_scan {
  * -EISDIR, -ENOMEM, the errno of a failed read) */
 int rd_ring_scan(int fd, struct rd_ring_scan *s);
 void rd_ring_scan_free(struct rd_ring_scan *s);
-/* read the record x of a ring of size bytes into buf (RDIAG_RING_REC_HDR_LEN + x->len
- * bytes) and check it again: 0 it is as the scan found it, 1 it changed since (overwritten:
- * skip it), -ENODATA the file was truncated meanwhile (rd_ring_err says so), -errno */
-int rd_ring_fetch(int fd, const struct rd_ring_rec *x, uint64_t size, unsigned char *buf);
+/* a window of the file that records are read again from, after the scan: at most 1 MiB and
+ * the largest record (a small ring whole), read forward as the records are delivered */
+struct rd_ring_win {
+	unsigned char *buf;
+	uint64_t cap, base, len;
+};
+int rd_ring_win_init(struct rd_ring_win *w, uint64_t size);
+void rd_ring_win_free(struct rd_ring_win *w);
+/* the record x of a ring of size bytes, read again (the window moved to it when it does not
+ * hold it) and checked again: 0 and *rec its bytes as the scan found them, 1 it changed
+ * since (overwritten: skip it), -ENODATA the file was truncated meanwhile (rd_ring_err says
+ * so), -errno */
+int rd_ring_fetch(int fd, struct rd_ring_win *w, const struct rd_ring_rec *x, uint64_t size,
+		  const unsigned char **rec);
 #endif

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdiag_ring_read (rdmadiag/ring.h): every valid record of a ring file, oldest first.  The
- * scan (scan.c) lists them; each is then read again into a buffer of this call and checked
- * once more before the callback sees it, so a ring that a recorder (or anyone) changes
- * meanwhile gives a callback only records whose length, type and CRC hold. */
+ * scan (scan.c) lists them; each is then read again into a window of this call (a forward
+ * pass of preads, records by sequence number being in file order but at the wrap) and
+ * checked once more before the callback sees it, so a ring that a recorder (or anyone)
+ * changes meanwhile gives a callback only records whose length, type and CRC hold. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -15,23 +16,21 @@
 static int deliver(int fd, struct rd_ring_scan *s, rdiag_ring_cb cb, void *arg,
 		   uint64_t *delivered)
 {
-	unsigned char *buf = malloc(RDIAG_RING_REC_HDR_LEN + rd_ring_max_payload(s->size));
+	struct rd_ring_win w;
 	size_t i;
-	int rc = 0;
+	int rc = rd_ring_win_init(&w, s->size);
 
-	if (!buf)
-		return -ENOMEM;
 	for (i = 0; i < s->n && !rc; i++) {
 		const struct rd_ring_rec *x = &s->recs[i];
+		const unsigned char *p;
 		struct rdiag_ring_record r = {
 			.seq = x->seq,
 			.time_ns = x->time_ns,
 			.type = x->type,
-			.data = buf + RDIAG_RING_REC_HDR_LEN,
 			.len = x->len,
 		};
 
-		rc = rd_ring_fetch(fd, x, s->size, buf);
+		rc = rd_ring_fetch(fd, &w, x, s->size, &p);
 		if (rc == 1) {	/* overwritten since the scan */
 			s->skipped += rd_ring_align(RDIAG_RING_REC_HDR_LEN + (uint64_t)x->len);
 			rc = 0;
@@ -39,10 +38,11 @@ static int deliver(int fd, struct rd_ring_scan *s, rdiag_ring_cb cb, void *arg,
 		}
 		if (rc < 0)
 			break;
+		r.data = p + RDIAG_RING_REC_HDR_LEN;
 		(*delivered)++;
 		rc = cb(&r, arg);
 	}
-	free(buf);
+	rd_ring_win_free(&w);
 	return rc;
 }
 

@@ -133,12 +133,20 @@ static int add_rec(struct rd_ring_scan *s, size_t *cap, const struct rd_ring_rec
 	return 0;
 }
 
+static uint64_t window_size(uint64_t size)
+{
+	uint64_t maxrec = RDIAG_RING_REC_HDR_LEN + rd_ring_max_payload(size);
+
+	return size < WINDOW + maxrec ? size : WINDOW + maxrec;	/* a small ring whole */
+}
+
 static int scan_records(int fd, struct rd_ring_scan *s)
 {
 	size_t maxp = rd_ring_max_payload(s->size), cap = 0;
 	uint64_t maxrec = RDIAG_RING_REC_HDR_LEN + maxp, size = s->size;
 	uint64_t off = RDIAG_RING_HDR_LEN, wbase = 0, wlen = 0, dstart, dend = 0;
-	unsigned char *buf = malloc(WINDOW + maxrec);
+	uint64_t wmax = window_size(size);
+	unsigned char *buf = malloc((size_t)wmax);
 	int rc = 0;
 
 	if (!buf)
@@ -160,7 +168,7 @@ static int scan_records(int fd, struct rd_ring_scan *s)
 			}
 		}
 		if (off < wbase || wbase + wlen < need) {
-			uint64_t want = size - off < WINDOW + maxrec ? size - off : WINDOW + maxrec;
+			uint64_t want = size - off < wmax ? size - off : wmax;
 			ssize_t got = pread(fd, buf, (size_t)want, (off_t)off);
 
 			if (got < 0) {
@@ -247,19 +255,43 @@ void rd_ring_scan_free(struct rd_ring_scan *s)
 	s->n = 0;
 }
 
-int rd_ring_fetch(int fd, const struct rd_ring_rec *x, uint64_t size, unsigned char *buf)
+int rd_ring_win_init(struct rd_ring_win *w, uint64_t size)
 {
-	size_t total = RDIAG_RING_REC_HDR_LEN + x->len;
-	ssize_t got = pread(fd, buf, total, (off_t)x->off);
+	memset(w, 0, sizeof(*w));
+	w->cap = window_size(size);
+	w->buf = malloc((size_t)w->cap);
+	return w->buf ? 0 : -ENOMEM;
+}
 
-	if (got < 0)
-		return -errno;
-	if ((size_t)got < total)
-		return truncated(fd, size, " while read");
-	if (rd_get32(buf) != REC_MAGIC || rd_get32(buf + 4) != x->len ||
-	    (rd_get32(buf + 8) & 0xffff) != x->type || rd_get32(buf + 12) != x->crc ||
-	    rd_get64(buf + 16) != x->seq || rd_get64(buf + 24) != x->time_ns ||
-	    rd_ring_rec_crc(buf, x->len) != x->crc)
+void rd_ring_win_free(struct rd_ring_win *w)
+{
+	free(w->buf);
+	w->buf = NULL;
+}
+
+int rd_ring_fetch(int fd, struct rd_ring_win *w, const struct rd_ring_rec *x, uint64_t size,
+		  const unsigned char **rec)
+{
+	uint64_t total = RDIAG_RING_REC_HDR_LEN + (uint64_t)x->len;
+	const unsigned char *p;
+
+	if (x->off < w->base || x->off + total > w->base + w->len) {
+		uint64_t want = size - x->off < w->cap ? size - x->off : w->cap;
+		ssize_t got = pread(fd, w->buf, (size_t)want, (off_t)x->off);
+
+		if (got < 0)
+			return -errno;
+		if ((uint64_t)got < want)
+			return truncated(fd, size, " while read");
+		w->base = x->off;
+		w->len = (uint64_t)got;
+	}
+	p = w->buf + (x->off - w->base);
+	if (rd_get32(p) != REC_MAGIC || rd_get32(p + 4) != x->len ||
+	    (rd_get32(p + 8) & 0xffff) != x->type || rd_get32(p + 12) != x->crc ||
+	    rd_get64(p + 16) != x->seq || rd_get64(p + 24) != x->time_ns ||
+	    rd_ring_rec_crc(p, x->len) != x->crc)
 		return 1;
+	*rec = p;
 	return 0;
 }
