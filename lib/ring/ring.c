@@ -26,7 +26,8 @@ struct rdiag_ring {
 	uint64_t written, wraps;
 	dev_t dev;		/* the file the ring was opened as (the path must still name it) */
 	ino_t ino;
-	int broken;		/* -errno: the file was changed by another process, no more writes */
+	int broken;		/* -errno: the file was changed by another process: no more
+				 * writes */
 	unsigned char hdr[RDIAG_RING_HDR_LEN];	/* as written */
 	unsigned char *buf;	/* one record, header + payload */
 	size_t max_payload;
@@ -121,7 +122,8 @@ static int open_nofollow(const char *path, bool *created)
 
 	*created = false;
 	if (fd < 0 && errno == ENOENT) {
-		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0644);
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
+			  0644);
 		*created = fd >= 0;
 	}
 	return fd < 0 ? -errno : fd;
@@ -232,8 +234,8 @@ static int ring_check(struct rdiag_ring *r)
 	if (fstat(r->fd, &st) < 0)
 		return -errno;
 	if ((uint64_t)st.st_size != r->size) {
-		snprintf(r->err, sizeof(r->err), "'%s' was %s to %lld bytes by another process (the "
-			 "ring is %llu): recording stopped", r->path,
+		snprintf(r->err, sizeof(r->err), "'%s' was %s to %lld bytes by another process "
+			 "(the ring is %llu): recording stopped", r->path,
 			 (uint64_t)st.st_size < r->size ? "truncated" : "extended",
 			 (long long)st.st_size, (unsigned long long)r->size);
 		return r->broken = -ENODATA;
