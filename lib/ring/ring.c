@@ -1,25 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
-/* The flight recorder's ring on disk (rdmadiag/ring.h): a fixed-size file, records written
- * with pwrite() at a wrapping offset, each checked by a CRC-32 (libdeflate) when read back.
- * All integers are little-endian. */
-#include <endian.h>
+/* The flight recorder's ring on disk (rdmadiag/ring.h), the writer: a file of fixed size,
+ * allocated whole when it is made, records written with pwrite() at a wrapping offset.  The
+ * file is never opened through a symbolic link, and before each record the writer checks
+ * that the file at its path is still the one it made, of its size, with its header: a ring
+ * truncated, replaced or overwritten by another process stops the writing (the next
+ * record would land in someone else's file, or extend a truncated one with holes).  Copies
+ * go to a new temporary file beside the target (O_EXCL), synced, then renamed over it, so
+ * that a crash leaves the old copy or the new one.  All integers are little-endian. */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <libdeflate.h>
 
-#include "open_error.h"
-#include "rdmadiag/ring.h"
-
-#define RING_MAGIC "RDIAGRNG"
-#define RING_VERSION 1
-#define REC_MAGIC 0x43524452u	/* "RDRC" little-endian */
-#define REC_ALIGN 8
+#include "internal.h"
 
 struct rdiag_ring {
 	int fd;
@@ -27,277 +24,158 @@ struct rdiag_ring {
 	uint64_t off;		/* where the next record goes */
 	uint64_t seq;		/* its sequence number */
 	uint64_t written, wraps;
+	dev_t dev;		/* the file the ring was opened as (the path must still name it) */
+	ino_t ino;
+	int broken;		/* -errno: the file was changed by another process: no more
+				 * writes */
+	unsigned char hdr[RDIAG_RING_HDR_LEN];	/* as written */
 	unsigned char *buf;	/* one record, header + payload */
 	size_t max_payload;
 	char path[4096];	/* for the messages */
 	char err[4352];		/* rdiag_ring_errmsg(r) */
 };
 
-/* why the last failed rdiag_ring_open() of the process failed */
-static struct rd_open_error open_err = RD_OPEN_ERROR_INIT;
-
-static uint64_t align_up(uint64_t v)
+/* all of n bytes at off: 0, or the errno of the write that failed (a short write is retried,
+ * so that a full disk says ENOSPC, not EIO) */
+static int pwrite_all(int fd, const unsigned char *p, size_t n, off_t off)
 {
-	return (v + REC_ALIGN - 1) & ~(uint64_t)(REC_ALIGN - 1);
-}
+	while (n) {
+		ssize_t w = pwrite(fd, p, n, off);
 
-static void put32(unsigned char *p, uint32_t v) { v = htole32(v); memcpy(p, &v, 4); }
-static void put64(unsigned char *p, uint64_t v) { v = htole64(v); memcpy(p, &v, 8); }
-static uint32_t get32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return le32toh(v); }
-static uint64_t get64(const unsigned char *p) { uint64_t v; memcpy(&v, p, 8); return le64toh(v); }
-
-/* file header: magic[8] version u32 hdr_len u32 size u64 format u32 ... crc u32 at 60 over
- * 0..59 (format: what the payloads mean, rdmadiag/ring.h; 0 in rings older than it) */
-static void header_build(unsigned char *h, uint64_t size)
-{
-	memset(h, 0, RDIAG_RING_HDR_LEN);
-	memcpy(h, RING_MAGIC, 8);
-	put32(h + 8, RING_VERSION);
-	put32(h + 12, RDIAG_RING_HDR_LEN);
-	put64(h + 16, size);
-	put32(h + 24, RDIAG_RING_FORMAT);
-	put32(h + 60, (uint32_t)libdeflate_crc32(0, h, 60));
-}
-
-static int header_check(const unsigned char *h, uint64_t *size, uint32_t *format)
-{
-	if (memcmp(h, RING_MAGIC, 8) || get32(h + 8) != RING_VERSION ||
-	    get32(h + 12) != RDIAG_RING_HDR_LEN ||
-	    get32(h + 60) != (uint32_t)libdeflate_crc32(0, h, 60))
-		return -EBADMSG;
-	*size = get64(h + 16);
-	*format = get32(h + 24);
-	if (*size < RDIAG_RING_MIN_SIZE || *size > RDIAG_RING_MAX_SIZE)
-		return -EBADMSG;
-	return 0;
-}
-
-/* record header: magic u32, len u32, type u16, flags u16, crc u32, seq u64, time u64; the
- * CRC covers the header with its crc field zero, then the payload */
-static uint32_t rec_crc(const unsigned char *rec, size_t len)
-{
-	static const unsigned char zero[4];
-	uint32_t c = (uint32_t)libdeflate_crc32(0, rec, 12);
-
-	c = (uint32_t)libdeflate_crc32(c, zero, 4);
-	return (uint32_t)libdeflate_crc32(c, rec + 16, RDIAG_RING_REC_HDR_LEN - 16 + len);
-}
-
-static size_t max_payload_for(uint64_t size)
-{
-	uint64_t m = (size - RDIAG_RING_HDR_LEN) / 4;
-
-	if (m > 65536)
-		m = 65536;
-	return (size_t)(m - RDIAG_RING_REC_HDR_LEN);
-}
-
-/* the valid record at off of a data area ending at end: its payload length, or -1 */
-static long rec_valid_at(const unsigned char *map, uint64_t off, uint64_t end, size_t max_payload)
-{
-	const unsigned char *p = map + off;
-	uint32_t len;
-
-	if (end - off < RDIAG_RING_REC_HDR_LEN || get32(p) != REC_MAGIC)
-		return -1;
-	len = get32(p + 4);
-	if (len > max_payload || len > end - off - RDIAG_RING_REC_HDR_LEN)
-		return -1;
-	if (get32(p + 12) != rec_crc(p, len))
-		return -1;
-	return (long)len;
-}
-
-struct found {
-	uint64_t seq, off;
-};
-
-static int found_cmp(const void *a, const void *b)
-{
-	const struct found *x = a, *y = b;
-
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* map the ring of fd, check its header and list its valid records by sequence */
-static int ring_scan(int fd, unsigned char **mapp, uint64_t *sizep, uint32_t *formatp,
-		     struct found **fp, size_t *np, uint64_t *skipped)
-{
-	struct stat st;
-	unsigned char hdr[RDIAG_RING_HDR_LEN];
-	unsigned char *map;
-	struct found *f = NULL;
-	size_t n = 0, cap = 0, maxp;
-	uint64_t size, off, skip = 0;
-	ssize_t got;
-	int rc;
-
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	got = pread(fd, hdr, sizeof(hdr), 0);
-	if (got < 0)
-		return -errno;
-	if (got < (ssize_t)sizeof(hdr))
-		return (got >= 8 && !memcmp(hdr, RING_MAGIC, 8)) ? -ENODATA : -EBADMSG;
-	rc = header_check(hdr, &size, formatp);
-	if (rc)
-		return rc;
-	if ((uint64_t)st.st_size < size)
-		return -ENODATA;
-	map = mmap(NULL, size, PROT_READ, MAP_SHARED, fd, 0);
-	if (map == MAP_FAILED)
-		return -errno;
-	maxp = max_payload_for(size);
-	for (off = RDIAG_RING_HDR_LEN; off + RDIAG_RING_REC_HDR_LEN <= size; ) {
-		long len = rec_valid_at(map, off, size, maxp);
-
-		if (len < 0) {
-			off += REC_ALIGN;
-			skip += REC_ALIGN;
+		if (w < 0 && errno == EINTR)
 			continue;
-		}
-		if (n == cap) {
-			struct found *nf = realloc(f, (cap ? cap * 2 : 256) * sizeof(*f));
-
-			if (!nf) {
-				free(f);
-				munmap(map, size);
-				return -ENOMEM;
-			}
-			f = nf;
-			cap = cap ? cap * 2 : 256;
-		}
-		f[n].seq = get64(map + off + 16);
-		f[n].off = off;
-		n++;
-		off += align_up(RDIAG_RING_REC_HDR_LEN + (uint64_t)len);
+		if (w < 0)
+			return -errno;
+		if (w == 0)
+			return -EIO;
+		p += w;
+		n -= (size_t)w;
+		off += w;
 	}
-	skip += size - off;
-	qsort(f, n, sizeof(*f), found_cmp);
-	*mapp = map;
-	*sizep = size;
-	*fp = f;
-	*np = n;
-	if (skipped)
-		*skipped = skip;
 	return 0;
-}
-
-int rdiag_ring_read(const char *path, rdiag_ring_cb cb, void *arg, struct rdiag_ring_info *info)
-{
-	unsigned char *map;
-	struct found *f;
-	size_t n, i;
-	uint64_t size, skipped;
-	uint32_t format;
-	int fd, rc;
-
-	if (info)
-		memset(info, 0, sizeof(*info));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	rc = ring_scan(fd, &map, &size, &format, &f, &n, &skipped);
-	close(fd);
-	if (rc)
-		return rc;
-	if (info) {
-		info->size = size;
-		info->records = n;
-		info->skipped_bytes = skipped;
-		info->format = format;
-	}
-	for (i = 0; i < n && !rc; i++) {
-		const unsigned char *p = map + f[i].off;
-		struct rdiag_ring_record r = {
-			.seq = f[i].seq,
-			.time_ns = get64(p + 24),
-			.type = (unsigned int)(get32(p + 8) & 0xffff),
-			.data = p + RDIAG_RING_REC_HDR_LEN,
-			.len = get32(p + 4),
-		};
-
-		rc = cb(&r, arg);
-	}
-	free(f);
-	munmap(map, size);
-	return rc;
 }
 
 /* an existing file at fd: a ring of this size and format continues (-EEXIST another size or
- * not a ring, -EPROTO another format); an empty one is made a ring */
-static int ring_resume(struct rdiag_ring *r, int fd, uint64_t size)
+ * not a ring, -EPROTO another format); an empty one is made a ring (1) */
+static int ring_resume(struct rdiag_ring *r, const struct stat *st, uint64_t size)
 {
-	struct stat st;
-	unsigned char *map;
-	struct found *f;
-	size_t n;
-	uint64_t have;
-	uint32_t format;
+	struct rd_ring_scan s;
 	int rc;
 
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
-		return S_ISDIR(st.st_mode) ? -EISDIR : -EEXIST;
-	if (st.st_size == 0)
+	if (!S_ISREG(st->st_mode))
+		return S_ISDIR(st->st_mode) ? -EISDIR : -EEXIST;
+	if (st->st_size == 0)
 		return 1;
-	rc = ring_scan(fd, &map, &have, &format, &f, &n, NULL);
+	rc = rd_ring_scan(r->fd, &s);
 	if (rc)
 		return rc == -ENOMEM ? rc : -EEXIST;
-	if (have != size) {
+	if (s.size != size) {
 		rc = -EEXIST;
-	} else if (format != RDIAG_RING_FORMAT) {
+	} else if (s.format != RDIAG_RING_FORMAT) {
 		rc = -EPROTO;
-	} else if (n) {
-		const unsigned char *last = map + f[n - 1].off;
+	} else if (s.n) {
+		const struct rd_ring_rec *last = &s.recs[s.n - 1];
 
-		r->seq = f[n - 1].seq + 1;
-		r->off = f[n - 1].off + align_up(RDIAG_RING_REC_HDR_LEN + get32(last + 4));
+		r->seq = last->seq + 1;
+		r->off = last->off + rd_ring_align(RDIAG_RING_REC_HDR_LEN + (uint64_t)last->len);
 	}
-	free(f);
-	munmap(map, have);
+	rd_ring_scan_free(&s);
 	return rc;
 }
 
 /* the reason of a failed open, in the words of ring.h's error list */
 static void open_failed(const char *path, uint64_t size, int rc)
 {
+	struct stat st;
+
 	switch (rc) {
 	case -EINVAL:
-		rd_open_error_set(&open_err, "ring size %llu is outside %llu..%llu bytes",
+		rd_open_error_set(&rd_ring_err, "ring size %llu is outside %llu..%llu bytes",
 				  (unsigned long long)size, (unsigned long long)RDIAG_RING_MIN_SIZE,
 				  (unsigned long long)RDIAG_RING_MAX_SIZE);
 		break;
 	case -EEXIST:
-		rd_open_error_set(&open_err, "'%s' exists and is not a ring of %llu bytes", path,
+		rd_open_error_set(&rd_ring_err, "'%s' exists and is not a ring of %llu bytes", path,
 				  (unsigned long long)size);
 		break;
 	case -EPROTO:
-		rd_open_error_set(&open_err, "'%s' is a ring of another payload format than %d",
+		rd_open_error_set(&rd_ring_err, "'%s' is a ring of another payload format than %d",
 				  path, RDIAG_RING_FORMAT);
 		break;
+	case -ELOOP:
+		if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+			rd_open_error_set(&rd_ring_err, "'%s' is a symbolic link (a ring is never "
+					  "written through one)", path);
+			break;
+		}
+		/* fall through */
 	default:
-		rd_open_error_set(&open_err, "'%s': %s", path, strerror(-rc));
+		rd_open_error_set(&rd_ring_err, "'%s': %s", path, strerror(-rc));
 	}
+}
+
+/* the file at path, never through a symbolic link at it (-ELOOP); *created when this call
+ * made it (O_EXCL: a link or a file planted meanwhile is not opened) */
+static int open_nofollow(const char *path, bool *created)
+{
+	int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+
+	*created = false;
+	if (fd < 0 && errno == ENOENT) {
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
+			  0644);
+		*created = fd >= 0;
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+/* the whole ring on disk now, so that a full disk is found here rather than by a record
+ * hours later (a file system that cannot allocate ahead keeps it sparse) */
+static int ring_allocate(int fd, uint64_t size)
+{
+	if (fallocate(fd, 0, 0, (off_t)size) == 0 || errno == EOPNOTSUPP || errno == ENOSYS)
+		return 0;
+	return -errno;
+}
+
+static int ring_make(struct rdiag_ring *r, bool created)
+{
+	struct stat st;
+	int rc;
+
+	if (fstat(r->fd, &st) < 0)
+		return -errno;
+	r->dev = st.st_dev;
+	r->ino = st.st_ino;
+	rc = ring_resume(r, &st, r->size);
+	if (rc < 0)
+		return rc;
+	rd_ring_header_build(r->hdr, r->size);
+	if (rc == 1 || created) {
+		rc = ring_allocate(r->fd, r->size);
+		if (!rc && ftruncate(r->fd, (off_t)r->size) < 0)
+			rc = -errno;
+		if (!rc)
+			rc = pwrite_all(r->fd, r->hdr, sizeof(r->hdr), 0);
+		return rc;
+	}
+	return ring_allocate(r->fd, r->size);
 }
 
 int rdiag_ring_open(struct rdiag_ring **rp, const struct rdiag_ring_opts *opts)
 {
 	struct rdiag_ring *r;
-	unsigned char hdr[RDIAG_RING_HDR_LEN];
 	uint64_t size;
+	bool created = false;
 	int rc;
 
 	if (!rp) {
-		rd_open_error_set(&open_err, "rdiag_ring_open: no place for the handle");
+		rd_open_error_set(&rd_ring_err, "rdiag_ring_open: no place for the handle");
 		return -EINVAL;
 	}
 	*rp = NULL;
 	if (!opts || !opts->path) {
-		rd_open_error_set(&open_err, "rdiag_ring_open: no file named");
+		rd_open_error_set(&rd_ring_err, "rdiag_ring_open: no file named");
 		return -EINVAL;
 	}
 	size = opts->size;
@@ -314,29 +192,22 @@ int rdiag_ring_open(struct rdiag_ring **rp, const struct rdiag_ring_opts *opts)
 	snprintf(r->path, sizeof(r->path), "%s", opts->path);
 	r->size = size;
 	r->off = RDIAG_RING_HDR_LEN;
-	r->max_payload = max_payload_for(size);
+	r->max_payload = rd_ring_max_payload(size);
 	r->buf = malloc(RDIAG_RING_REC_HDR_LEN + r->max_payload);
-	r->fd = open(opts->path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (!r->buf || r->fd < 0) {
-		rc = r->buf ? -errno : -ENOMEM;
+	r->fd = r->buf ? open_nofollow(opts->path, &created) : -ENOMEM;
+	if (r->fd < 0) {
+		rc = r->fd;
 		goto fail;
 	}
-	rc = ring_resume(r, r->fd, size);
+	rc = ring_make(r, created);
 	if (rc < 0)
 		goto fail;
-	if (rc == 1) {
-		header_build(hdr, size);
-		errno = 0;
-		if (ftruncate(r->fd, (off_t)size) < 0 || pwrite(r->fd, hdr, sizeof(hdr), 0) !=
-		    (ssize_t)sizeof(hdr)) {
-			rc = errno ? -errno : -EIO;
-			goto fail;
-		}
-	}
 	*rp = r;
 	return 0;
 fail:
 	open_failed(opts->path, size, rc);
+	if (created)	/* not left half made (on a full disk, say) */
+		unlink(opts->path);
 	if (r->fd >= 0)
 		close(r->fd);
 	free(r->buf);
@@ -349,78 +220,149 @@ size_t rdiag_ring_max_payload(const struct rdiag_ring *r)
 	return r->max_payload;
 }
 
+/* the file at the ring's path is still the ring this handle made, of its size, with its
+ * header; once it is not, no more is written (-ENODATA truncated or extended, -ESTALE
+ * removed or replaced, -EBADMSG its header overwritten) */
+static int ring_check(struct rdiag_ring *r)
+{
+	unsigned char h[RDIAG_RING_HDR_LEN];
+	struct stat st;
+	ssize_t got;
+
+	if (r->broken)
+		return r->broken;
+	if (fstat(r->fd, &st) < 0)
+		return -errno;
+	if ((uint64_t)st.st_size != r->size) {
+		snprintf(r->err, sizeof(r->err), "'%s' was %s to %lld bytes by another process "
+			 "(the ring is %llu): recording stopped", r->path,
+			 (uint64_t)st.st_size < r->size ? "truncated" : "extended",
+			 (long long)st.st_size, (unsigned long long)r->size);
+		return r->broken = -ENODATA;
+	}
+	if (stat(r->path, &st) < 0 || st.st_dev != r->dev || st.st_ino != r->ino) {
+		snprintf(r->err, sizeof(r->err), "'%s' was removed or replaced by another process: "
+			 "recording stopped", r->path);
+		return r->broken = -ESTALE;
+	}
+	got = pread(r->fd, h, sizeof(h), 0);
+	if (got < 0)
+		return -errno;
+	if (got != (ssize_t)sizeof(h) || memcmp(h, r->hdr, sizeof(h))) {
+		snprintf(r->err, sizeof(r->err), "'%s': its header was overwritten by another "
+			 "process: recording stopped", r->path);
+		return r->broken = -EBADMSG;
+	}
+	return 0;
+}
+
 int rdiag_ring_append(struct rdiag_ring *r, unsigned int type, uint64_t time_ns,
 		      const void *data, size_t len)
 {
 	size_t total = RDIAG_RING_REC_HDR_LEN + len;
 	unsigned char *p = r->buf;
-	ssize_t w;
+	int rc;
 
 	if (len > r->max_payload) {
 		snprintf(r->err, sizeof(r->err), "a record of %zu bytes is over the ring's largest "
 			 "payload, %zu", len, r->max_payload);
 		return -EMSGSIZE;
 	}
+	rc = ring_check(r);
+	if (rc) {
+		if (!r->broken)
+			snprintf(r->err, sizeof(r->err), "'%s': %s", r->path, strerror(-rc));
+		return rc;
+	}
 	if (r->off + total > r->size) {
 		r->off = RDIAG_RING_HDR_LEN;
 		r->wraps++;
 	}
-	put32(p, REC_MAGIC);
-	put32(p + 4, (uint32_t)len);
-	put32(p + 8, type & 0xffff);
-	put32(p + 12, 0);
-	put64(p + 16, r->seq);
-	put64(p + 24, time_ns);
+	rd_put32(p, REC_MAGIC);
+	rd_put32(p + 4, (uint32_t)len);
+	rd_put32(p + 8, type & 0xffff);
+	rd_put32(p + 12, 0);
+	rd_put64(p + 16, r->seq);
+	rd_put64(p + 24, time_ns);
 	if (len)
 		memcpy(p + RDIAG_RING_REC_HDR_LEN, data, len);
-	put32(p + 12, rec_crc(p, len));
-	w = pwrite(r->fd, p, total, (off_t)r->off);
-	if (w < 0 || (size_t)w != total) {
-		int rc = w < 0 ? -errno : -EIO;
-
+	rd_put32(p + 12, rd_ring_rec_crc(p, len));
+	rc = pwrite_all(r->fd, p, total, (off_t)r->off);
+	if (rc) {
 		snprintf(r->err, sizeof(r->err), "'%s': %s", r->path, strerror(-rc));
 		return rc;
 	}
-	r->off += align_up(total);
+	r->off += rd_ring_align(total);
 	r->seq++;
 	r->written++;
 	return 0;
 }
 
-static int ring_copy(const struct rdiag_ring *r, const char *path)
+/* the directory of path synced, so that a rename in it outlives a crash (best effort: some
+ * file systems cannot sync a directory) */
+static void sync_dir(const char *path)
 {
-	char tmp[4096];
-	unsigned char *buf;
-	uint64_t off;
-	int fd, rc = 0;
+	char d[4096];
+	int fd;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	buf = malloc(65536);
-	if (!buf)
-		return -ENOMEM;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		free(buf);
-		return -errno;
+	snprintf(d, sizeof(d), "%s", path);
+	fd = open(dirname(d), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
 	}
+}
+
+/* the ring's bytes into fd */
+static int copy_into(const struct rdiag_ring *r, int fd, unsigned char *buf)
+{
+	uint64_t off;
+	int rc = 0;
+
 	for (off = 0; off < r->size && !rc; ) {
 		size_t chunk = r->size - off < 65536 ? (size_t)(r->size - off) : 65536;
 		ssize_t got = pread(r->fd, buf, chunk, (off_t)off);
 
-		if (got <= 0)
-			rc = got < 0 ? -errno : -EIO;
-		else if (write(fd, buf, (size_t)got) != got)
-			rc = errno ? -errno : -EIO;
-		else
+		if (got < 0)
+			rc = -errno;
+		else if (got == 0)	/* truncated under us */
+			rc = -ENODATA;
+		else if (!(rc = pwrite_all(fd, buf, (size_t)got, (off_t)off)))
 			off += (uint64_t)got;
 	}
+	if (!rc && fsync(fd) < 0)
+		rc = -errno;
+	return rc;
+}
+
+/* a new file beside path (mkostemp: O_CREAT|O_EXCL, nothing planted there is followed or
+ * truncated), written and synced, then renamed over path (which replaces a link there, never
+ * its target) */
+static int ring_copy(const struct rdiag_ring *r, const char *path)
+{
+	char tmp[4096];
+	unsigned char *buf;
+	int fd, rc;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	buf = malloc(65536);
+	if (!buf)
+		return -ENOMEM;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		free(buf);
+		return -errno;
+	}
+	rc = fchmod(fd, 0644) < 0 ? -errno : copy_into(r, fd, buf);
 	if (close(fd) < 0 && !rc)
 		rc = -errno;
 	if (!rc && rename(tmp, path) < 0)
 		rc = -errno;
 	if (rc)
 		unlink(tmp);
+	else
+		sync_dir(path);
 	free(buf);
 	return rc;
 }
@@ -447,7 +389,7 @@ uint64_t rdiag_ring_wraps(const struct rdiag_ring *r)
 
 const char *rdiag_ring_errmsg(const struct rdiag_ring *r)
 {
-	return r ? r->err : rd_open_error_get(&open_err);
+	return r ? r->err : rd_open_error_get(&rd_ring_err);
 }
 
 void rdiag_ring_close(struct rdiag_ring *r)

@@ -234,7 +234,7 @@ rxe1/1 DOWN"
 	truncate -s 5000 "$TMP/ring"
 	run --separate-stderr rdmatrace dump "$TMP/ring"
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "rdmatrace: cannot read '$TMP/ring': truncated (shorter than its header says)" ]
+	[ "$stderr" = "rdmatrace: cannot read '$TMP/ring': truncated: its header claims 8192 bytes but the file holds 5000" ]
 	run --separate-stderr rdmatrace dump "$TMP/none"
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "rdmatrace: cannot read '$TMP/none': No such file or directory" ]

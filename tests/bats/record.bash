@@ -11,6 +11,7 @@ setup() {
 teardown() {
 	[ -z "$REC" ] || kill -9 "$REC" 2> /dev/null || :
 	[ -z "${MOVER:-}" ] || kill "$MOVER" 2> /dev/null || :
+	[ -z "${NS:-}" ] || kill "$NS" 2> /dev/null || :
 	rm -rf "$TMP"
 }
 # start the recorder in the background: ARGS...

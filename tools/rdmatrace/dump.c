@@ -59,7 +59,8 @@ static void dump_usage(void)
 	       "  -h, --help               this help\n"
 	       "\n"
 	       "Exit status: 0 nothing failed, 1 a failed connection is in the window, 2 usage\n"
-	       "error or FILE is not a readable ring.\n");
+	       "error or FILE is not a readable ring (not a ring, truncated, or no record and\n"
+	       "less on disk than its header claims).\n");
 }
 
 static int collect(const struct rdiag_ring_record *r, void *arg)
@@ -422,6 +423,48 @@ static void free_all(void)
 	free(lasts);
 }
 
+/* the records collected (collect), sorted by time and printed to fp: 1 when a failed
+ * connection is in the window, 0 when none is, -ENOMEM */
+static int dump_show(FILE *fp, bool json)
+{
+	bool failed = false;
+	size_t i;
+
+	if (nrecs > 1)	/* (a ring with no record yet: recs is NULL) */
+		qsort(recs, nrecs, sizeof(*recs), rec_cmp);
+	o = out_new(fp, json ? OUT_JSON : OUT_TEXT);
+	if (!o)
+		return -ENOMEM;
+	for (i = 0; i < nrecs; i++) {
+		struct rec *r = &recs[i];
+		bool show = in_window(r->time_ns);
+
+		if (r->type == RDIAG_REC_COUNTERS) {
+			show_counters(r, show);	/* outside the window too: the baseline */
+			continue;
+		}
+		if (r->type == RDIAG_REC_PORT)
+			port_gone(r);	/* outside the window too: the baseline restarts */
+		if (!show)
+			continue;
+		switch (r->type) {
+		case RDIAG_REC_START: show_text_rec(r, "start"); break;
+		case RDIAG_REC_STOP: show_text_rec(r, "stop"); break;
+		case RDIAG_REC_MARKER: show_text_rec(r, "marker"); break;
+		case RDIAG_REC_PORT: show_port(r); break;
+		case RDIAG_REC_EVENT: show_event(r); break;
+		case RDIAG_REC_NETLINK: show_netlink(r); break;
+		case RDIAG_REC_QP: show_qp(r); break;
+		case RDIAG_REC_GID: show_gid(r); break;
+		case RDIAG_REC_CONN: failed |= show_conn(r); break;
+		default: n_unknown_type++; break;
+		}
+	}
+	out_free(o);
+	o = NULL;
+	return failed;
+}
+
 int trace_dump_main(int argc, char **argv, void *ctx)
 {
 	static const struct option lo[] = {
@@ -433,11 +476,10 @@ int trace_dump_main(int argc, char **argv, void *ctx)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct rdiag_ring_info info;
-	bool json = false, failed = false;
+	bool json = false;
 	const char *file;
 	uint64_t t;
-	size_t i;
-	int c, err;
+	int c, err, rc;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "jh", lo, NULL)) != -1) {
@@ -473,8 +515,8 @@ int trace_dump_main(int argc, char **argv, void *ctx)
 		free_all();
 		if (err == -EBADMSG)
 			tool_die("cannot read '%s': not an rdmatrace ring (bad header)", file);
-		if (err == -ENODATA)
-			tool_die("cannot read '%s': truncated (shorter than its header says)", file);
+		if (err == -ENODATA)	/* truncated, or a header over next to nothing */
+			tool_die("cannot read '%s': %s", file, rdiag_ring_errmsg(NULL));
 		tool_die("cannot read '%s': %s", file, strerror(-err));
 	}
 	if (info.format != RDIAG_RING_FORMAT) {
@@ -484,41 +526,14 @@ int trace_dump_main(int argc, char **argv, void *ctx)
 		free_all();
 		return EXIT_OK;
 	}
-	qsort(recs, nrecs, sizeof(*recs), rec_cmp);
-	o = out_new(stdout, json ? OUT_JSON : OUT_TEXT);
-	if (!o)
-		tool_die("out of memory");
-	for (i = 0; i < nrecs; i++) {
-		struct rec *r = &recs[i];
-		bool show = in_window(r->time_ns);
-
-		if (r->type == RDIAG_REC_COUNTERS) {
-			show_counters(r, show);	/* outside the window too: the baseline */
-			continue;
-		}
-		if (r->type == RDIAG_REC_PORT)
-			port_gone(r);	/* outside the window too: the baseline restarts */
-		if (!show)
-			continue;
-		switch (r->type) {
-		case RDIAG_REC_START: show_text_rec(r, "start"); break;
-		case RDIAG_REC_STOP: show_text_rec(r, "stop"); break;
-		case RDIAG_REC_MARKER: show_text_rec(r, "marker"); break;
-		case RDIAG_REC_PORT: show_port(r); break;
-		case RDIAG_REC_EVENT: show_event(r); break;
-		case RDIAG_REC_NETLINK: show_netlink(r); break;
-		case RDIAG_REC_QP: show_qp(r); break;
-		case RDIAG_REC_GID: show_gid(r); break;
-		case RDIAG_REC_CONN: failed |= show_conn(r); break;
-		default: n_unknown_type++; break;
-		}
-	}
-	out_free(o);
+	rc = dump_show(stdout, json);
 	free_all();
+	if (rc < 0)
+		tool_die("out of memory");
 	if (n_unknown_type || n_undecodable)
 		tool_warn("%" PRIu64 " record(s) of a type this build does not know and %" PRIu64
 			  " that did not decode skipped", n_unknown_type, n_undecodable);
 	if (fflush(stdout) || ferror(stdout))
 		return EXIT_USAGE;
-	return failed ? EXIT_FOUND : EXIT_OK;
+	return rc ? EXIT_FOUND : EXIT_OK;
 }

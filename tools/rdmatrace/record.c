@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -75,7 +76,8 @@ static void record_usage(void)
 	       "      --tracefs DIR        tracefs mount point (default: from /proc/mounts)\n"
 	       "  -h, --help               this help\n"
 	       "\n"
-	       "Exit status: 0 recorded until stopped, 2 usage error or the ring cannot be written.\n");
+	       "Exit status: 0 recorded until stopped, 2 usage error, FILE is a symbolic link, or the\n"
+	       "ring cannot be written or was truncated, replaced or overwritten by another process.\n");
 }
 
 static void on_stop(int sig)
@@ -303,7 +305,7 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 	uint64_t end = ro.duration > 0 ? tool_mono_ns() + (uint64_t)(ro.duration * 1e9) : 0;
 	bool input_done = false;
 
-	while (!rec_stop) {
+	while (!rec_stop && !rec_out_broken()) {
 		uint64_t now = tool_mono_ns();
 
 		if (rec_usr1) {
@@ -367,7 +369,8 @@ static int record_loop(struct rdiag_trace *t, struct rdiag_counters *c, struct r
 	if (lost)
 		rec_put_text(RDIAG_REC_MARKER, tool_real_ns(), "the kernel overwrote %" PRIu64
 			 " trace sub-buffer(s) before they were read", lost);
-	rec_out_flush();	/* the last trigger's copy, without waiting out the gap */
+	if (!rec_out_broken())
+		rec_out_flush();	/* the last trigger's copy, without waiting out the gap */
 	return 0;
 }
 
@@ -391,6 +394,7 @@ int trace_record_main(int argc, char **argv, void *ctx)
 	struct rdiag_rtmon *mon = NULL;
 	struct rdiag_trace *t;
 	struct sigaction sa;
+	struct stat st;
 	int opt, err, first_err;
 	uint64_t lost;
 
@@ -460,6 +464,9 @@ int trace_record_main(int argc, char **argv, void *ctx)
 	if (err == -EPROTO)
 		tool_die("cannot record into '%s': it is a ring of another payload format than this "
 			 "build's (%d); dump it, then move it away", ro.file, RDIAG_RING_FORMAT);
+	if (err == -ELOOP && !lstat(ro.file, &st) && S_ISLNK(st.st_mode))
+		tool_die("cannot record into '%s': it is a symbolic link (a ring is never written "
+			 "through one)", ro.file);
 	if (err < 0)
 		tool_die("cannot record into '%s': %s", ro.file, strerror(-err));
 	rec_out_start(ring, ro.file, ro.snapshots);
@@ -489,8 +496,9 @@ int trace_record_main(int argc, char **argv, void *ctx)
 	rec_put_text(RDIAG_REC_START, tool_real_ns(), "interval %.3f s, ring %" PRIu64 " bytes",
 		 ro.interval, ro.size & ~(uint64_t)7);
 	record_loop(t, c, mon);
-	rec_put_text(RDIAG_REC_STOP, tool_real_ns(), "%" PRIu64 " records, %" PRIu64 " laps",
-		 rdiag_ring_written(ring) + 1, rdiag_ring_wraps(ring));
+	if (!rec_out_broken())
+		rec_put_text(RDIAG_REC_STOP, tool_real_ns(), "%" PRIu64 " records, %" PRIu64
+			     " laps", rdiag_ring_written(ring) + 1, rdiag_ring_wraps(ring));
 	rdiag_trace_close(t);
 	rdiag_rtmon_close(mon);
 	rdiag_trace_conns_close(rconns);
@@ -503,6 +511,10 @@ int trace_record_main(int argc, char **argv, void *ctx)
 	rdiag_fabric_close(fab);
 	rdiag_ring_close(ring);
 	rec_ports_free();
+	if (rec_out_broken()) {
+		tool_err("%s", rec_out_broken());
+		return EXIT_USAGE;
+	}
 	lost = rec_out_errors(&first_err);
 	if (lost) {
 		tool_err("cannot write '%s': %s (%" PRIu64 " records lost)", ro.file,

@@ -31,6 +31,9 @@ bool rec_out_copy_pending(uint64_t *due);
 void rec_out_flush(void);
 /* how many records could not be written, and the first one's errno */
 uint64_t rec_out_errors(int *first_err);
+/* why the ring is no longer written (another process truncated, replaced or overwrote it:
+ * one line naming the file), NULL while it is */
+const char *rec_out_broken(void);
 
 /* record_edge.c: the edge trigger of record_thresholds.c and record_pause.c, what is
  * breaching by (rule, port, counter).  Per snapshot: begin; for each judged sample, breach

@@ -25,13 +25,28 @@ static unsigned int snap_n, snap_low;	/* the last copy's N; the lowest that may 
 static uint64_t last_snap_ns, write_errors;
 static bool snap_pending;		/* a trigger's copy waits for the gap to pass */
 static int first_write_err;
+static char broken[4400];		/* why the ring is no longer ours to write ("": it is) */
 
 void rec_put(unsigned int type, uint64_t t, const void *data, size_t len)
 {
-	int rc = rdiag_ring_append(ring, type, t, data, len);
+	int rc;
 
+	if (broken[0])
+		return;
+	rc = rdiag_ring_append(ring, type, t, data, len);
+	/* truncated, extended, replaced or its header overwritten by another process
+	 * (rdmadiag/ring.h): what is there stays as it is, the recorder stops */
+	if (rc == -ENODATA || rc == -ESTALE || rc == -EBADMSG) {
+		snprintf(broken, sizeof(broken), "%s", rdiag_ring_errmsg(ring));
+		return;
+	}
 	if (rc < 0 && !write_errors++)
 		first_write_err = -rc;
+}
+
+const char *rec_out_broken(void)
+{
+	return broken[0] ? broken : NULL;
 }
 
 void rec_put_text(unsigned int type, uint64_t t, const char *fmt, ...)
@@ -93,6 +108,8 @@ static void snap_copy(uint64_t now)
 
 	last_snap_ns = now;
 	snap_pending = false;
+	if (broken[0])	/* not a copy of a file that is no longer the ring */
+		return;
 	snprintf(path, sizeof(path), "%s.snap.%u", out_file, ++snap_n);
 	rc = rdiag_ring_copy(ring, path);
 	if (rc < 0) {

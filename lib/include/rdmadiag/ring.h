@@ -29,13 +29,27 @@
  * A reader skips (and counts) a record of a format or type it does not know, and one whose
  * payload does not decode, rather than guess.
  *
+ * Reading uses bounded preads (no mapping) and skips holes; every record is read again into
+ * a buffer of the reader's and checked once more before the callback sees it, so a ring that
+ * changes meanwhile (a live recorder's, or a hostile one) gives only records that check out.
+ *
+ * The writer never opens the file through a symbolic link, allocates it whole when it makes
+ * it, and before each record checks that the file at its path is still the ring it opened;
+ * copies are made beside the target exclusively, synced and renamed over it.
+ *
  * Functions return 0 or -errno and never print; rdiag_ring_errmsg() says why in one line (of
- * the handle's last failed call, or with NULL of the last failed rdiag_ring_open()).  Errors
- * of rdiag_ring_read / rdiag_ring_open: -ENOENT no such file, -EBADMSG not a ring (bad magic,
- * version or header CRC), -ENODATA the file is shorter than its header says (truncated),
- * -EISDIR a directory; of rdiag_ring_open only: -EINVAL no path, or a size out of range,
+ * the handle's last failed call, or with NULL of the last failed rdiag_ring_open() or
+ * rdiag_ring_read()).  Errors of rdiag_ring_read / rdiag_ring_open: -ENOENT no such file,
+ * -EBADMSG not a ring (bad magic, version or header CRC), -ENODATA the file is shorter than
+ * its header says (truncated, before or while it is read), -EISDIR a directory; of
+ * rdiag_ring_read only: -ENODATA also for a file with no record that holds less on disk than
+ * its header claims; of rdiag_ring_open only: -EINVAL no path, or a size out of range,
  * -EEXIST the file is not a ring of that size, -EPROTO it is one of another payload format
- * (neither is touched).
+ * (neither is touched), -ELOOP a symbolic link at the path, -ENOSPC no room for the whole
+ * ring.  Of rdiag_ring_append: -EMSGSIZE, the errno of the failed write, and, once the file
+ * at the path is no longer the ring (another process truncated or extended it: -ENODATA,
+ * removed or replaced it: -ESTALE, overwrote its header: -EBADMSG), that error on every call
+ * with nothing written.
  */
 #ifndef RDMADIAG_RING_H
 #define RDMADIAG_RING_H
@@ -77,14 +91,17 @@ struct rdiag_ring_opts {
 
 /* create opts->path as a ring of opts->size bytes, or, when it is already a ring of that size,
  * continue after its newest record.  An existing file that is not a ring, or a ring of
- * another size, is not touched: -EEXIST.  On failure rdiag_ring_errmsg(NULL) says why. */
+ * another size, is not touched: -EEXIST; a symbolic link at the path: -ELOOP.  On failure
+ * rdiag_ring_errmsg(NULL) says why. */
 int rdiag_ring_open(struct rdiag_ring **r, const struct rdiag_ring_opts *opts);
 /* the largest payload rdiag_ring_append takes for this ring */
 size_t rdiag_ring_max_payload(const struct rdiag_ring *r);
 /* write one record; -EMSGSIZE when len is over rdiag_ring_max_payload */
 int rdiag_ring_append(struct rdiag_ring *r, unsigned int type, uint64_t time_ns,
 		      const void *data, size_t len);
-/* copy the ring as it is now to path (a new file, mode 0644; an existing one is replaced) */
+/* copy the ring as it is now to path (a new file, mode 0644, made beside it exclusively,
+ * synced and renamed over it: an existing file or link there is replaced, never written
+ * through) */
 int rdiag_ring_copy(struct rdiag_ring *r, const char *path);
 /* records written through this handle, laps of the data area (wraps) */
 uint64_t rdiag_ring_written(const struct rdiag_ring *r);
