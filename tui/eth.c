@@ -60,8 +60,7 @@ int rt_eth_sample(struct rdiag_fabric **f, const char *ifname, struct rt_eth_sna
 	out->t_ns = rdiag_ethstats_time_ns(st);
 	for (i = 0; i < rdiag_ethstats_count(st); i++) {
 		int prio, s, t;
-		const struct rdiag_eth_catalog_entry *e =
-			rdiag_eth_catalog_lookup(drv, rdiag_ethstats_name(st, i), &prio);
+		const struct rdiag_eth_catalog_entry *e = rdiag_ethstats_catalog(st, i, &prio);
 		uint64_t v = rdiag_ethstats_value(st, i);
 
 		if (!e)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "describe.h"
+#include "util/util.h"
 
 #define JSON_MAX_DEPTH 64
 
@@ -18,17 +19,6 @@ static void ws(struct jp *j)
 {
 	while (j->p < j->end && (*j->p == ' ' || *j->p == '\t' || *j->p == '\n' || *j->p == '\r'))
 		j->p++;
-}
-
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 static char *parse_string(struct jp *j)
@@ -62,7 +52,7 @@ static char *parse_string(struct jp *j)
 			int v = 0, k, h;
 
 			for (k = 1; k <= 4 && s + k < j->p; k++) {
-				h = hexval(s[k]);
+				h = rd_hexval(s[k]);
 				v = v * 16 + (h < 0 ? 0 : h);
 			}
 			*o++ = v > 0 && v < 0x80 ? (char)v : '?';

@@ -389,8 +389,7 @@ static int prio_deltas(const struct rdiag_ethstats *a, const struct rdiag_ethsta
 		return -1;
 	for (i = 0; i < rdiag_ethstats_count(b); i++) {
 		const char *name = rdiag_ethstats_name(b, i);
-		const struct rdiag_eth_catalog_entry *e =
-			rdiag_eth_catalog_lookup(rdiag_ethstats_driver(b), name, &p);
+		const struct rdiag_eth_catalog_entry *e = rdiag_ethstats_catalog(b, i, &p);
 		uint64_t va;
 
 		if (!e || p < 0 || strcmp(e->concept, "prio_packets"))
@@ -592,8 +591,7 @@ static int64_t max_delta(const struct rdiag_ethstats *a, const struct rdiag_eths
 
 	for (i = 0; i < rdiag_ethstats_count(b); i++) {
 		const char *name = rdiag_ethstats_name(b, i);
-		const struct rdiag_eth_catalog_entry *e =
-			rdiag_eth_catalog_lookup(rdiag_ethstats_driver(b), name, &p);
+		const struct rdiag_eth_catalog_entry *e = rdiag_ethstats_catalog(b, i, &p);
 		uint64_t va, vb = rdiag_ethstats_value(b, i);
 		int64_t dlt;
 

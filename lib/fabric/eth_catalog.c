@@ -23,24 +23,42 @@ static bool match(const char *pattern, const char *name, int *prio)
 	return true;
 }
 
-const struct rdiag_eth_catalog_entry *rdiag_eth_catalog_lookup(const char *driver,
-							       const char *name, int *prio)
+size_t rd_eth_catalog_driver(const char *driver, const struct rdiag_eth_catalog_entry **out,
+			     size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rd_eth_catalog_n && n < max; i++)
+		if (!strcmp(rd_eth_catalog[i].driver, driver))
+			out[n++] = &rd_eth_catalog[i];
+	return n;
+}
+
+const struct rdiag_eth_catalog_entry *
+rd_eth_catalog_match(const struct rdiag_eth_catalog_entry *const *ents, size_t n,
+		     const char *name, int *prio)
 {
 	size_t i;
 	int p;
 
-	for (i = 0; i < rd_eth_catalog_n; i++) {
-		if (strcmp(rd_eth_catalog[i].driver, driver))
-			continue;
-		if (match(rd_eth_catalog[i].name, name, &p)) {
+	for (i = 0; i < n; i++)
+		if (match(ents[i]->name, name, &p)) {
 			if (prio)
 				*prio = p;
-			return &rd_eth_catalog[i];
+			return ents[i];
 		}
-	}
 	if (prio)
 		*prio = -1;
 	return NULL;
+}
+
+const struct rdiag_eth_catalog_entry *rdiag_eth_catalog_lookup(const char *driver,
+							       const char *name, int *prio)
+{
+	const struct rdiag_eth_catalog_entry *ents[RD_ETH_CATALOG_DRV_MAX];
+
+	return rd_eth_catalog_match(ents, rd_eth_catalog_driver(driver, ents, RD_ETH_CATALOG_DRV_MAX),
+				    name, prio);
 }
 
 const struct rdiag_eth_catalog_entry *rdiag_eth_catalog(size_t *n)

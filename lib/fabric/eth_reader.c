@@ -23,7 +23,7 @@ static int eth_read(void *ctx, const char *ifname, rdiag_eth_stat_cb cb, void *a
 	for (i = 0; i < n && !ret; i++) {
 		st.name = rdiag_ethstats_name(es, i);
 		st.value = rdiag_ethstats_value(es, i);
-		st.cat = rdiag_eth_catalog_lookup(rdiag_ethstats_driver(es), st.name, &st.prio);
+		st.cat = rdiag_ethstats_catalog(es, i, &st.prio);
 		st.concept = st.cat ? st.cat->concept : NULL;
 		ret = cb(&st, arg);
 	}

@@ -4,7 +4,6 @@
  * (u64 values), on an AF_INET datagram socket.  The kernel answers GSTRINGS and GSTATS with
  * the count it has at that moment, not the one asked: a set that changed in between is
  * caught by comparing the two and is -EBADMSG, never read past. */
-#include <ctype.h>
 #include <errno.h>
 #include <net/if.h>
 #include <stdio.h>
@@ -19,13 +18,65 @@
 #include "internal.h"
 #include "util/util.h"
 
+/* A sample is read the way a tool reads it: every statistic classified by the catalogue, and
+ * statistics looked up by name in the other sample of a delta.  Both are done once here: the
+ * catalogue entry of each name when the sample is built (against the driver's entries only),
+ * and a hash index of the names, so that a sample of N statistics (mlx5 with many queues has
+ * thousands) costs O(N), where a lookup per statistic by a scan of the names cost O(N^2). */
 struct rdiag_ethstats {
 	char driver[32];
 	size_t n;
 	char (*name)[RD_ETH_GSTRING_LEN + 1];	/* a 32-byte name has no NUL of its own */
 	uint64_t *value;
 	uint64_t ts_ns;
+	const struct rdiag_eth_catalog_entry **cat;	/* per statistic, NULL unknown */
+	int8_t *prio;			/* per statistic: its priority, -1 none */
+	uint32_t *slot;			/* open addressing: statistic index + 1, 0 empty */
+	size_t mask;			/* slots - 1, a power of two at least 2n */
 };
+
+/* FNV-1a over the name (at most 32 bytes) */
+static uint32_t name_hash(const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *name; name++)
+		h = (h ^ (uint8_t)*name) * 16777619u;
+	return h;
+}
+
+/* the hash index: the first of equal names wins, as a scan in order found it */
+static int index_names(struct rdiag_ethstats *s)
+{
+	size_t size = 16, i, k;
+
+	while (size < 2 * s->n)
+		size *= 2;
+	s->slot = calloc(size, sizeof(*s->slot));
+	if (!s->slot)
+		return -ENOMEM;
+	s->mask = size - 1;
+	for (i = 0; i < s->n; i++) {
+		for (k = name_hash(s->name[i]) & s->mask; s->slot[k]; k = (k + 1) & s->mask)
+			if (!strcmp(s->name[s->slot[k] - 1], s->name[i]))
+				break;
+		if (!s->slot[k])
+			s->slot[k] = (uint32_t)i + 1;
+	}
+	return 0;
+}
+
+static void classify(struct rdiag_ethstats *s)
+{
+	const struct rdiag_eth_catalog_entry *ents[RD_ETH_CATALOG_DRV_MAX];
+	size_t ne = rd_eth_catalog_driver(s->driver, ents, RD_ETH_CATALOG_DRV_MAX), i;
+	int p;
+
+	for (i = 0; i < s->n; i++) {
+		s->cat[i] = ne ? rd_eth_catalog_match(ents, ne, s->name[i], &p) : NULL;
+		s->prio[i] = (int8_t)(s->cat[i] ? p : -1);
+	}
+}
 
 int rd_ethstats_build(const char *driver, const void *strings, size_t slen,
 		      const void *values, size_t vlen, struct rdiag_ethstats **out)
@@ -46,7 +97,9 @@ int rd_ethstats_build(const char *driver, const void *strings, size_t slen,
 	s->n = n;
 	s->name = calloc(n ? n : 1, RD_ETH_GSTRING_LEN + 1);
 	s->value = calloc(n ? n : 1, sizeof(uint64_t));
-	if (!s->name || !s->value) {
+	s->cat = calloc(n ? n : 1, sizeof(*s->cat));
+	s->prio = calloc(n ? n : 1, sizeof(*s->prio));
+	if (!s->name || !s->value || !s->cat || !s->prio) {
 		rdiag_ethstats_free(s);
 		return -ENOMEM;
 	}
@@ -59,6 +112,11 @@ int rd_ethstats_build(const char *driver, const void *strings, size_t slen,
 	}
 	if (n)
 		memcpy(s->value, values, n * sizeof(uint64_t));
+	if (index_names(s) < 0) {
+		rdiag_ethstats_free(s);
+		return -ENOMEM;
+	}
+	classify(s);
 	s->ts_ns = rd_mono_ns();
 	*out = s;
 	return 0;
@@ -70,6 +128,9 @@ void rdiag_ethstats_free(struct rdiag_ethstats *s)
 		return;
 	free(s->name);
 	free(s->value);
+	free(s->cat);
+	free(s->prio);
+	free(s->slot);
 	free(s);
 }
 
@@ -98,13 +159,21 @@ uint64_t rdiag_ethstats_time_ns(const struct rdiag_ethstats *s)
 	return s->ts_ns;
 }
 
+const struct rdiag_eth_catalog_entry *rdiag_ethstats_catalog(const struct rdiag_ethstats *s,
+							     size_t i, int *prio)
+{
+	if (prio)
+		*prio = i < s->n ? s->prio[i] : -1;
+	return i < s->n ? s->cat[i] : NULL;
+}
+
 int rdiag_ethstats_find(const struct rdiag_ethstats *s, const char *name, uint64_t *value)
 {
-	size_t i;
+	size_t k;
 
-	for (i = 0; i < s->n; i++)
-		if (!strcmp(s->name[i], name)) {
-			*value = s->value[i];
+	for (k = name_hash(name) & s->mask; s->slot[k]; k = (k + 1) & s->mask)
+		if (!strcmp(s->name[s->slot[k] - 1], name)) {
+			*value = s->value[s->slot[k] - 1];
 			return 0;
 		}
 	return -ENOENT;
@@ -143,6 +212,8 @@ void rd_eth_replay_free(struct rd_eth_replay *r)
 	free(r);
 }
 
+/* a line of 20 000 names is 1.3 MB of hex: one pass over it (sscanf on each byte pair
+ * measured the rest of the line every time, quadratic) */
 static int unhex(const char *s, uint8_t **out, size_t *len)
 {
 	size_t l = strlen(s), n = 0;
@@ -154,14 +225,13 @@ static int unhex(const char *s, uint8_t **out, size_t *len)
 	if (!b)
 		return -ENOMEM;
 	for (; *s; s += 2) {
-		unsigned int v;
+		int hi = rd_hexval(s[0]), lo = rd_hexval(s[1]);
 
-		if (!isxdigit((unsigned char)s[0]) || !isxdigit((unsigned char)s[1]) ||
-		    sscanf(s, "%2x", &v) != 1) {
+		if (hi < 0 || lo < 0) {
 			free(b);
 			return -EINVAL;
 		}
-		b[n++] = (uint8_t)v;
+		b[n++] = (uint8_t)(hi << 4 | lo);
 	}
 	*out = b;
 	*len = n;

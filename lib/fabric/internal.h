@@ -94,4 +94,16 @@ void rd_eth_replay_free(struct rd_eth_replay *r);
 extern const struct rdiag_eth_catalog_entry rd_eth_catalog[];
 extern const size_t rd_eth_catalog_n;
 
+/* ---- eth_catalog.c ---- */
+#define RD_ETH_CATALOG_DRV_MAX 64	/* entries of one driver (mlx5_core has 20) */
+/* the catalogue's entries of DRIVER, in catalogue order, into out[0..max): how many */
+size_t rd_eth_catalog_driver(const char *driver, const struct rdiag_eth_catalog_entry **out,
+			     size_t max);
+/* NAME against the entries ents[0..n) of one driver: the first that matches (and *prio, may
+ * be NULL: its priority, -1 none), or NULL.  rdiag_eth_catalog_lookup is the two in a row; a
+ * sample of N statistics asks rd_eth_catalog_driver once, not N times */
+const struct rdiag_eth_catalog_entry *
+rd_eth_catalog_match(const struct rdiag_eth_catalog_entry *const *ents, size_t n,
+		     const char *name, int *prio);
+
 #endif

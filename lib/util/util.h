@@ -14,6 +14,9 @@ uint64_t rd_mono_ns(void);
 /* the same clock in ms, as a double (timeouts and the durations of steps) */
 double rd_mono_ms(void);
 
+/* the value 0-15 of hexadecimal digit c (either case), -1 when it is not one */
+int rd_hexval(char c);
+
 /* The sysfs root override, RDMADIAG_SYSFS_ROOT, read with secure_getenv(): ignored in a
  * setuid/setgid or file-capability process, which must not be pointed at a fake tree.  The
  * value goes into buf (len bytes) without its trailing slashes, "/" staying "/"; "" when it is

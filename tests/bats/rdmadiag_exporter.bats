@@ -73,6 +73,21 @@ PYEOF
 	assert_output --regexp '^[0-9]+ [0-9]+ True$'
 }
 
+@test "/metrics: Accept is weighed (q): OpenMetrics only when it is preferred and acceptable" {
+	start_agent --sysfs-root="$FIX/sysfs/rxe" --no-collector.resources
+	ctype() { get -o /dev/null -w '%{content_type}' -H "Accept: $1" "$AG_URL/metrics"; }
+	om='application/openmetrics-text; version=1.0.0; charset=utf-8'
+	text='text/plain; version=0.0.4; charset=utf-8'
+	# Prometheus's default scrape_protocols, and its header with the text format first
+	[ "$(ctype 'application/openmetrics-text;version=1.0.0;q=0.5,application/openmetrics-text;version=0.0.1;q=0.4,text/plain;version=0.0.4;q=0.3,*/*;q=0.2')" = "$om" ]
+	[ "$(ctype 'text/plain;version=0.0.4;q=0.5,application/openmetrics-text;version=1.0.0;q=0.4,*/*;q=0.3')" = "$text" ]
+	# q=0 is "not acceptable"; a weight that is not a qvalue counts for nothing
+	[ "$(ctype 'application/openmetrics-text;q=0, */*;q=0.1')" = "$text" ]
+	[ "$(ctype 'application/openmetrics-text;q=2')" = "$text" ]
+	[ "$(ctype 'Application/OpenMetrics-Text ; q=0.9, text/plain;q=0.8')" = "$om" ]
+	[ "$(ctype '*/*')" = "$text" ]
+}
+
 # the value of sample NAME{device="D",port="P"} in an exposition file
 sample() { sed -n "s/^$2{device=\"$3\",port=\"$4\"} //p" "$1"; }
 

@@ -210,6 +210,13 @@ bad_config() {
 	bad_config "web config '.*': line [0-9]+: .*"
 	WC=$BATS_TEST_TMPDIR/none.yml
 	bad_config "cannot read web config '.*/none.yml': No such file or directory"
+	# a value with a line break (a blank line folds to one in a plain scalar; "\n" in
+	# quotes) or a control byte: still one line, escaped (fuzz_webconfig found it)
+	printf 'tls_server_config:\n  cert_file: server\n\n    .crt\n  key_file: server.key\n' |
+		web_config e15
+	bad_config "web config '.*': line 2: cannot read cert_file '.*/server\\\\n\\.crt': No such file or directory"
+	printf 'basic_auth_users:\n  "al\\nice\\e[2J": x\n' | web_config e16
+	bad_config "web config '.*': line 2: basic_auth_users: user 'al\\\\nice\\\\033\\[2J': the password is not a bcrypt hash .*"
 }
 
 @test "a key file readable by others: one warning line, and it serves" {

@@ -178,10 +178,10 @@ Try 'rdmadoctor --help' for more information."
 side_channel() {
 	local pf=$BATS_TEST_TMPDIR/side.port
 	rm -f "$pf"
-	python3 -c 'import socket, sys
+	python3 -c 'import os, socket, sys
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
 open(sys.argv[2], "w").write(str(s.getsockname()[1]))
-c, _ = s.accept(); c.sendall(sys.argv[1].encode()); c.close()' "$1" "$pf" 3>&- &
+c, _ = s.accept(); c.sendall(os.fsencode(sys.argv[1])); c.close()' "$1" "$pf" 3>&- &
 	SIDE_PID=$!
 	for _ in $(seq 50); do [ -s "$pf" ] && break; sleep 0.1; done
 	SIDE_PORT=$(cat "$pf")
@@ -231,6 +231,19 @@ c, _ = s.accept(); c.sendall(sys.argv[1].encode()); c.close()' "$1" "$pf" 3>&- &
 	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor -j connect "127.0.0.1:$SIDE_PORT" -s 127.0.0.1 -t 500
 	wait "$SIDE_PID"
 	[ "$(jq -r .both_ends.error <<< "$output")" = "the reply on tcp 127.0.0.1:$SIDE_PORT is not a description: a description in another format than 2 (an older or newer rdmadoctor: run the same rdmadiag version on both ends)" ]
+}
+
+@test "connect: a peer's raw C1 byte (0x9b, CSI) in its description is escaped in the table" {
+	[ -e /sys/class/net/lo ] || skip "no lo here"
+	T=$BATS_TEST_TMPDIR/lo
+	lofix "$T"
+	# (the bytes as sent: side_channel passes them through, not as UTF-8 of U+009B)
+	side_channel '{"rdmadoctor_description":2,"host":{"hostname":"peer'$'\x9b''31m","kernel":"k","ports":[{"ifname":"rxe0","port":1,"netdev":"lo","mtu":1000,"driver":"rx'$'\x9b''e","addrs":[{"ip":"127.0.0.1","gid_v2":1}]}]}}'
+	RDMADIAG_SYSFS_ROOT=$T run --separate-stderr rdmadoctor connect "127.0.0.1:$SIDE_PORT" -s 127.0.0.1 -t 500
+	wait "$SIDE_PID"
+	assert_line --regexp '^. host +[^ ]+ +peer\\23331m$'
+	assert_line --regexp '^. device +rxe0/1 \(rxe\) +rxe0/1 \(rx\\233e\)$'
+	! LC_ALL=C grep -q $'\x9b' <<< "$output" || fail "a raw C1 byte reached the terminal"
 }
 
 @test "local: an IPv4 address of an RDMA netdev without its RoCE v2 GID is a warning" {

@@ -154,3 +154,22 @@ setup_file() {
 	got=$(jq -c '[.properties[] | select(.differ | length > 0) | select(.field | test("^(dscp|priority|pfc|ecn)$")) | [.field, .impact, .majority, [.differ[] | "\(.host)=\(.value // "-")"]]]' <<< "$output")
 	[ "$got" = '[["dscp","large_messages","26",["b=0"]],["ecn","large_messages","on",["b=-"]],["pfc","large_messages","on",["b=off"]],["priority","large_messages","3",["b=0"]]]' ] || fail "got $got"
 }
+
+@test "a peer's raw C1 byte (0x9b: CSI to an 8-bit terminal) is escaped in text as C0 controls are" {
+	T=$BATS_TEST_TMPDIR
+	# host-0001 as a peer would describe itself: 0x9b outside any UTF-8 sequence in its
+	# hostname and kernel, ESC beside it, and UTF-8 text that must pass (U+209B, é)
+	c1=$'\x9b' esc=$'\033'
+	sed "s/\"hostname\":\"[^\"]*\"/\"hostname\":\"peer${c1}31m\"/; s/\"kernel\":\"[^\"]*\"/\"kernel\":\"6.1${c1}2J${esc}[0m ₛé\"/" \
+		"$HOSTS/host-0001.json" > "$T/peer.json"
+	LC_ALL=C grep -q "$c1" "$T/peer.json"
+	run rdmadoctor compare "$HOSTS/host-0000.json" "$HOSTS/host-0002.json" "$T/peer.json"
+	assert_success
+	assert_line 'info     host.kernel: 6.1.0-57-amd64 on 2 host(s); 1 differ: peer\23331m=6.1\2332J\033[0m ₛé'
+	# (ₛ is e2 82 9b: its 0x9b is UTF-8's, not a control)
+	! LC_ALL=C grep -q "[$c1$esc]" <<< "${output//ₛ/}" || fail "a raw control byte reached the terminal"
+	# JSON has its own escape (\u009b): the value is the peer's, byte for byte
+	run rdmadoctor -j compare "$HOSTS/host-0000.json" "$HOSTS/host-0002.json" "$T/peer.json"
+	assert_success
+	[[ "$output" == *'"host":"peer\u009b31m","value":"6.1\u009b2J\u001b[0m ₛé"'* ]] || fail "$output"
+}

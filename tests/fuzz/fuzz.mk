@@ -76,3 +76,8 @@ $(FB)/obj/tui/%.o: FUZZ_CFLAGS += $(FUZZ_CURSES_CFLAGS) -Itui
 $(FB)/fuzz_cmdline: $(FUZZ_TOOL_OBJ)
 FUZZ_LIBS_cmdline = $(FUZZ_TOOL_OBJ) -Wl,--wrap=exit,--wrap=getopt_long,--wrap=atexit \
 	$(FB)/libfuzz.a $(FUZZ_CURSES_LIBS) $(FUZZ_LIBS)
+
+# fuzz_webconfig includes the agent's webconfig.c (libyaml, GnuTLS, libxcrypt); fuzz_httpreq
+# calls route.c, which needs nothing beyond the C library
+FUZZ_AGENT_LIBS := $(shell pkg-config --libs yaml-0.1 gnutls 2>/dev/null || echo -lyaml -lgnutls) -lcrypt -lpthread
+FUZZ_LIBS_webconfig = $(FUZZ_AGENT_LIBS)

@@ -6,7 +6,9 @@
  * the host description (local -j's "host" object, the line a listener serves).  Every add is
  * 0, -EINVAL (not a host description, or a member of the wrong type) or -ENOMEM; after run,
  * every property has a name and a field inside it, majority plus differing hosts never exceed the hosts, each differing host has a
- * name and a value other than the majority, and the properties that differ come first. */
+ * name and a value other than the majority, and the properties that differ come first.  What
+ * the text output prints of them (names, values, hosts: another party's bytes) carries no
+ * control to a terminal once escaped (tools/common/esc.c: C0, DEL, C1 raw or in UTF-8). */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -14,8 +16,17 @@
 #include <string.h>
 
 #include "rdmadiag/describe.h"
+#include "common/esc.h"
 
 #define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
+
+static void esc_clean(const char *s)
+{
+	char b[512];
+
+	if (s)
+		CHECK(!tool_needs_esc(tool_esc(s, b, sizeof(b))));
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -51,8 +62,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(!p->ndiffer || !same_seen);	/* differing ones first */
 		if (!p->ndiffer)
 			same_seen = true;
+		esc_clean(p->name);
+		esc_clean(p->majority);
 		for (j = 0; j < p->ndiffer; j++) {
 			CHECK(p->differ[j].host);
+			esc_clean(p->differ[j].host);
+			esc_clean(p->differ[j].value);
 			CHECK(!(p->majority && p->differ[j].value &&
 				!strcmp(p->majority, p->differ[j].value)));
 			CHECK(p->majority || p->differ[j].value);

@@ -8,7 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* true when s holds a byte below 0x20, DEL, or a UTF-8 encoded C1 control (U+0080-U+009F) */
+/* true when s holds a byte below 0x20, DEL, a UTF-8 encoded C1 control (U+0080-U+009F), or
+ * a byte 0x80-0x9f outside any valid UTF-8 sequence (a C1 control to an 8-bit terminal:
+ * 0x9b is CSI).  Valid UTF-8 otherwise passes, and so do other stray bytes (0xa0-0xff) */
 bool tool_needs_esc(const char *s);
 /* s itself when it needs no escape; otherwise its copy in buf (NUL-terminated, cut at a whole
  * escape when too long) with \n \t \r \\ as such and other control bytes as \ooo */

@@ -101,17 +101,14 @@ static void print_family(struct prom_out *o, const struct eth_family *fm,
 	size_t i, k;
 
 	for (i = 0; i < np; i++) {
-		const char *drv;
-
 		if (!ps[i].s)
 			continue;
-		drv = rdiag_ethstats_driver(ps[i].s);
 		for (k = 0; k < rdiag_ethstats_count(ps[i].s); k++) {
 			const char *nm = rdiag_ethstats_name(ps[i].s, k);
 			const struct rdiag_eth_catalog_entry *e;
 			int prio;
 
-			e = rdiag_eth_catalog_lookup(drv, nm, &prio);
+			e = rdiag_ethstats_catalog(ps[i].s, k, &prio);
 			if (!e || strcmp(e->concept, fm->concept))
 				continue;
 			if (!head) {

@@ -102,6 +102,23 @@ void agent_webcfg_describe(const struct agent_webcfg *wc, char *buf, size_t len)
 /* whether user's password pass matches its bcrypt hash (thread-safe; cached) */
 bool agent_webcfg_auth(struct agent_webcfg *wc, const char *user, const char *pass);
 
+/* a request (route.c), from what libmicrohttpd parsed: the page its method and URL ask for
+ * (GET and HEAD only); whether the URL is served without credentials (/healthz, for probes);
+ * whether Accept prefers OpenMetrics: application/openmetrics-text with a weight (q) above
+ * 0 and not below that of text/plain or of the wildcards text/ANY and ANY/ANY (RFC 9110
+ * 12.5.1; an element whose q is not a qvalue counts for nothing; NULL: no header, the text
+ * format) */
+enum agent_route {
+	ROUTE_METRICS,
+	ROUTE_HEALTHZ,
+	ROUTE_LANDING,
+	ROUTE_NOT_FOUND,
+	ROUTE_BAD_METHOD,
+};
+enum agent_route agent_route(const char *method, const char *url);
+bool agent_route_open(const char *url);
+bool agent_accepts_openmetrics(const char *accept);
+
 /* the HTTP server on the listening fd, with wc (NULL: plain HTTP, no passwords; the server
  * owns it from here): 0, or -1 with why in err */
 int agent_http_start(int fd, const struct agent_cfg *cfg, struct agent_webcfg *wc,

@@ -86,10 +86,8 @@ static enum MHD_Result reply_static(struct server *s, struct MHD_Connection *c,
 
 static bool wants_openmetrics(struct MHD_Connection *c)
 {
-	const char *acc = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
-						      MHD_HTTP_HEADER_ACCEPT);
-
-	return acc && strstr(acc, "application/openmetrics-text");
+	return agent_accepts_openmetrics(MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+								     MHD_HTTP_HEADER_ACCEPT));
 }
 
 static enum MHD_Result metrics(struct server *s, struct MHD_Connection *c)
@@ -200,16 +198,17 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 {
 	static int first;
 	struct server *s = cls;
+	enum agent_route route = agent_route(method, url);
 
 	/* the credentials come before anything else is said, /healthz aside (probes) */
-	if (!*state && s->wc && strcmp(url, "/healthz")) {
+	if (!*state && s->wc && !agent_route_open(url)) {
 		if (s->wc->verify_client && !client_cert_ok(c))
 			return reply_static(s, c, MHD_HTTP_FORBIDDEN, "text/plain; charset=utf-8",
 					    "a client certificate from client_ca_file is needed\n");
 		if (s->wc->nusers && !basic_auth_ok(s, c))
 			return refuse(s, c, MHD_HTTP_UNAUTHORIZED, "unauthorized\n");
 	}
-	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+	if (route == ROUTE_BAD_METHOD)
 		return refuse(s, c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed\n");
 	/* a GET with a body: read it all (nothing is done with it) before answering */
 	if (!*state) {
@@ -221,13 +220,17 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return MHD_YES;
 	}
 	agent_log(LOG_DEBUG, "%s %s", method, url);
-	if (!strcmp(url, "/metrics"))
+	switch (route) {
+	case ROUTE_METRICS:
 		return metrics(s, c);
-	if (!strcmp(url, "/healthz"))
+	case ROUTE_HEALTHZ:
 		return reply_static(s, c, MHD_HTTP_OK, "text/plain; charset=utf-8", "ok\n");
-	if (!strcmp(url, "/"))
+	case ROUTE_LANDING:
 		return reply_static(s, c, MHD_HTTP_OK, "text/html; charset=utf-8", landing);
-	return reply_static(s, c, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8", "not found\n");
+	default:
+		return reply_static(s, c, MHD_HTTP_NOT_FOUND, "text/plain; charset=utf-8",
+				    "not found\n");
+	}
 }
 
 static void mhd_log(void *cls, const char *fmt, va_list ap)

@@ -26,6 +26,7 @@
 #include <gnutls/crypto.h>
 #include <yaml.h>
 
+#include "common/esc.h"
 #include "agent.h"
 
 #define FILE_MAX (1 << 20)	/* bytes: a PEM file or the configuration itself */
@@ -454,11 +455,12 @@ static int check_tls(struct ld *ld, struct agent_webcfg *wc)
 	gnutls_certificate_free_credentials(cred);
 	if (stat(wc->key_path, &st) == 0 && (st.st_mode & S_IROTH))
 		agent_log(LOG_WARN, "web config '%s': key_file '%s' is readable by others "
-			  "(mode %04o)", ld->path, wc->key_path, (unsigned int)(st.st_mode & 07777));
+			  "(mode %04o)", tool_esc_tmp(ld->path), tool_esc_tmp(wc->key_path),
+			  (unsigned int)(st.st_mode & 07777));
 	return 0;
 }
 
-int agent_webcfg_load(const char *path, struct agent_webcfg **out, char *err, size_t errlen)
+static int load(const char *path, struct agent_webcfg **out, char *err, size_t errlen)
 {
 	struct ld ld = { .path = path, .err = err, .errlen = errlen };
 	struct agent_webcfg *wc;
@@ -521,6 +523,21 @@ int agent_webcfg_load(const char *path, struct agent_webcfg **out, char *err, si
 	}
 	*out = wc;
 	return 0;
+}
+
+/* the error is one line whatever the file holds: a value with a line break (a YAML scalar
+ * folds blank lines into newlines, "\n" in quotes), a control byte, in a file name or a key
+ * that the message quotes, is escaped (tools/common/esc.c), not written out */
+int agent_webcfg_load(const char *path, struct agent_webcfg **out, char *err, size_t errlen)
+{
+	char raw[1024];
+	int r = load(path, out, err, errlen);
+
+	if (r < 0 && errlen && tool_needs_esc(err)) {
+		snprintf(raw, sizeof(raw), "%s", err);
+		tool_esc(raw, err, errlen);
+	}
+	return r;
 }
 
 void agent_webcfg_free(struct agent_webcfg *wc)

@@ -340,8 +340,7 @@ static int64_t prio_delta(const struct rdiag_ethstats *a, const struct rdiag_eth
 
 	for (i = 0; i < rdiag_ethstats_count(b); i++) {
 		const char *name = rdiag_ethstats_name(b, i);
-		const struct rdiag_eth_catalog_entry *e =
-			rdiag_eth_catalog_lookup(rdiag_ethstats_driver(b), name, &p);
+		const struct rdiag_eth_catalog_entry *e = rdiag_ethstats_catalog(b, i, &p);
 		uint64_t va, vb = rdiag_ethstats_value(b, i);
 
 		if (!e || p != prio || strcmp(e->concept, concept) || strcmp(e->dir, dir) ||

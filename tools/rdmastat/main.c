@@ -37,6 +37,7 @@
 #include "common/prom.h"
 #include "fabric.h"
 #include "outfile.h"
+#include "previdx.h"
 #include "common/timefmt.h"
 
 enum fmt { FMT_TEXT, FMT_JSON, FMT_CSV, FMT_PROM };
@@ -316,25 +317,16 @@ static void check_names(const struct rdiag_samples *set)
 	}
 }
 
-/* the previous sample of the same counter: same index first (sets keep their order) */
-static const struct rdiag_sample *prev_of(const struct rdiag_samples *prev, size_t i,
+/* the previous sample of the same counter: same index first (sets keep their order), then
+ * the previous set's index (previdx.h) */
+static const struct rdiag_sample *prev_of(struct prev_index *px, size_t i,
 					  const struct rdiag_sample *s)
 {
-	const struct rdiag_sample *p = rdiag_samples_get(prev, i);
-	size_t k, n;
+	const struct rdiag_sample *p = rdiag_samples_get(px->set, i);
 
 	if (p && same_port(p, s) && p->origin == s->origin && !strcmp(p->name, s->name))
 		return p;
-	p = rdiag_samples_find(prev, s->dev, s->port, s->name);
-	if (!p || is_eth(p) == is_eth(s))
-		return p;
-	/* an RDMA counter and an Ethernet statistic of the same name on one port */
-	for (k = 0, n = rdiag_samples_count(prev); k < n; k++) {
-		p = rdiag_samples_get(prev, k);
-		if (is_eth(p) == is_eth(s) && same_port(p, s) && !strcmp(p->name, s->name))
-			return p;
-	}
-	return NULL;
+	return prev_index_find(px, s);
 }
 
 /* ---- thresholds ------------------------------------------------------------------- */
@@ -763,12 +755,12 @@ static void csv_source(const struct rdiag_sample *s)
 }
 
 /* the rate of cur's i-th sample since prev, or NULL when it is not selected */
-static const struct rdiag_rate *rate_of(const struct rdiag_samples *prev, size_t i,
+static const struct rdiag_rate *rate_of(struct prev_index *px, size_t i,
 					const struct rdiag_sample *s, struct rdiag_rate *r)
 {
 	if (!selected(s))
 		return NULL;
-	rdiag_rate_samples(prev_of(prev, i, s), s, r);
+	rdiag_rate_samples(prev_of(px, i, s), s, r);
 	return r;
 }
 
@@ -812,7 +804,9 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 	bool every = opts.all || opts.fmt != FMT_TEXT;
 	struct rdiag_rate r0;
 	char when[32], when_json[TOOL_TIME_LEN];
+	struct prev_index px;
 
+	prev_index_init(&px, prev);
 	iso_now(when, sizeof(when), when_json, sizeof(when_json));
 	report_begin();
 	if (opts.fmt == FMT_PROM) {
@@ -820,13 +814,14 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 		 * without timestamps, which node_exporter's textfile collector refuses */
 		report_vanished(prev, cur, when_json);
 		for (i = 0; i < n; i++)
-			if (rate_of(prev, i, rdiag_samples_get(cur, i), &r0))
+			if (rate_of(&px, i, rdiag_samples_get(cur, i), &r0))
 				check(rdiag_samples_get(cur, i), &r0);
 		if (intervals_done++ && !outfile_on())
 			printf("\n");
 		prom_snapshot(cur, outfile_on() ? -1 : (int64_t)(tool_real_ns() / 1000000));
 		print_breaches();
 		report_end();
+		prev_index_free(&px);
 		return;
 	}
 	/* with -o each interval's file is a whole CSV document */
@@ -879,7 +874,7 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 					 prom_unreadable_why(s, true, why, sizeof(why)));
 				continue;
 			}
-			p = prev_of(prev, j, s);
+			p = prev_of(&px, j, s);
 			rdiag_rate_samples(p, s, &r);
 			check(s, &r);
 			if (!every && !(r.state == RDIAG_RATE_VALID && r.delta) &&
@@ -965,6 +960,7 @@ static void interval_report(const struct rdiag_samples *prev, const struct rdiag
 	}
 	print_breaches();
 	report_end();
+	prev_index_free(&px);
 }
 
 static void add_ns(struct timespec *t, uint64_t ns)

@@ -118,8 +118,15 @@ const char *rdiag_ethstats_name(const struct rdiag_ethstats *s, size_t i);
 uint64_t rdiag_ethstats_value(const struct rdiag_ethstats *s, size_t i);
 /* CLOCK_MONOTONIC time the sample was taken, ns */
 uint64_t rdiag_ethstats_time_ns(const struct rdiag_ethstats *s);
-/* the value of statistic NAME: 0, or -ENOENT */
+/* the value of statistic NAME (the first of that name): 0, or -ENOENT.  O(1): a sample
+ * keeps a hash index of its names */
 int rdiag_ethstats_find(const struct rdiag_ethstats *s, const char *name, uint64_t *value);
+/* the catalogue entry of statistic i (below), classified once when the sample was taken:
+ * what rdiag_eth_catalog_lookup(driver, name, prio) answers for it, NULL (and *prio -1)
+ * when the catalogue does not know it; prio may be NULL */
+struct rdiag_eth_catalog_entry;
+const struct rdiag_eth_catalog_entry *rdiag_ethstats_catalog(const struct rdiag_ethstats *s,
+							     size_t i, int *prio);
 
 /* ---- link-level pause through ethtool netlink (what `ethtool -I -a IFNAME` reads) ----
  * ETHTOOL_MSG_PAUSE_GET with ETHTOOL_FLAG_STATS on the "ethtool" generic netlink family.
