@@ -193,7 +193,10 @@ static void test_concurrent(void)
 			break;
 	}
 	EXPECT_EQ(n, 300);
-	EXPECT_EQ(wait_all(idle, n, true, 30000), n);
+	/* (a generous bound: the connects beyond the accept queue's 128 wait in SYN retries,
+	 * 1, 3, 7, 15, 31, 63 s after their first, the longer the busier the host: 30 s saw
+	 * 287 of 300 during a package build.  The old side channel drained 9 in 30 s.) */
+	EXPECT_EQ(wait_all(idle, n, true, 120000), n);
 	for (i = 0; i < n; i++)
 		close(idle[i]);
 	fetch_both(port, "after the flood");

@@ -100,6 +100,7 @@ static void usage(void)
 	       "      --ring SIZE          record: ring size, k or M suffix; FILE never grows\n"
 	       "      --counters SECONDS   record: counter snapshot interval (default 1)\n"
 	       "      --thresholds FILE    record: trigger on rdmastat threshold rules\n"
+	       "      --pause-max FRAMES   record: trigger on pause frames above FRAMES/s (default 1000)\n"
 	       "      --gid-scan SECONDS   record: full GID table look interval (default 60)\n"
 	       "      --snapshots N        record: FILE.snap.N copies kept (default 8, 0 all)\n"
 	       "      --since TIME         dump: from TIME (RFC 3339 in UTC, or epoch seconds)\n"
