@@ -7,6 +7,7 @@
  * settings serve the new connections, or the old ones stay when the file is wrong. */
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,6 +213,11 @@ int main(int argc, char **argv)
 		listen_addr = def_addr;
 	}
 
+	/* two malloc arenas, not glibc's eight a CPU: every scrape runs a connection thread and
+	 * a thread per collector group, and each new thread that met a busy arena made another
+	 * that stays (the soak saw the RSS step up by a MiB after a round of concurrent
+	 * scrapes); an agent on every host of a fleet should stay small and flat */
+	mallopt(M_ARENA_MAX, 2);
 	/* the kept counter descriptors (a quarter of the limit per handle, lib/counters) and
 	 * the connections: the hard limit, as a service manager allows it */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {

@@ -153,6 +153,11 @@ wait "$qps"
 wait "$trace"
 [ -z "$scraper" ] || wait "$scraper"
 rdma link delete "$CDEV" 2> /dev/null
+# the agent notices the device gone at its next scrapes: each of its two warm counters
+# handles keeps the churn device's files open until it samples again (two rounds of three
+# scrapes at once, as in the warm-up, sample with both)
+scrape3
+scrape3
 # the tools notice the device gone (a frame or two), then the end figures
 sleep 1.5
 up=no
