@@ -114,6 +114,14 @@ read -r ag_rss0 ag_fd0 <<< "$(ag_figs)"
 rm -f "$T/scrapes.ok" "$T/scrapes.failed"
 t_start=$(now_cs)
 end=$(( t_start + SOAK_SECS * 100 ))
+# one QP that lives through the whole churn (tests/vm/progs/qp_hold_err, held in RTS until
+# SIGUSR1), so that the recorder's QP records never depend on a short pingpong falling on
+# a snapshot (4 QP pairs in 15 s of a busy guest once gave none)
+hold=
+if have qp_hold_err; then
+	qp_hold_err -d "$DEV0" -g "$GID" -u -r 600000 -s 600 > "$T/hold.out" 2> "$T/hold.err" &
+	hold=$!
+fi
 
 # device churn: add, let the tools see it, delete
 ( n=0
@@ -152,6 +160,15 @@ wait "$churn"
 wait "$qps"
 wait "$trace"
 [ -z "$scraper" ] || wait "$scraper"
+if [ -n "$hold" ]; then
+	# its RTS seen by the recorder (a snapshot a second), then released: ERR, then gone
+	held() { grep -q '^RTS qpn ' "$T/hold.out"; }
+	rec_rts() { rdmatrace dump -j "$T/ring" 2> /dev/null | grep -q '"type":"qp".*"state":"RTS"'; }
+	await 10 "qp_hold_err has its QP in RTS" held && await 10 "the recorder saw a QP in RTS" rec_rts
+	kill -USR1 "$hold"
+	await 5 "qp_hold_err has its QP in ERR" grep -q '^ERR qpn ' "$T/hold.out" && kill -USR1 "$hold"
+	wait "$hold"
+fi
 rdma link delete "$CDEV" 2> /dev/null
 # the agent notices the device gone at its next scrapes: each of its two warm counters
 # handles keeps the churn device's files open until it samples again (two rounds of three
