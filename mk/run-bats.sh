@@ -19,6 +19,6 @@ fi
 # shellcheck disable=SC2086	# $par and $files are lists on purpose
 BATS_LIB_PATH=${BATS_LIB_PATH:-/usr/lib/bats} bats $par --timing --tap $files > "$out" 2>&1
 rc=$?
-grep -E '^not ok' -A8 "$out" >&2
+grep -E '^not ok' -A14 "$out" >&2
 printf 'bats: %s passed, %s failed\n' "$(grep -c '^ok' "$out")" "$(grep -c '^not ok' "$out")"
 exit $rc

@@ -108,7 +108,8 @@ need_deb() {
 	[ -e "$ROOT/.git" ] || skip "not a git checkout"
 	[ ! -e "$D/.git" ]
 	run tail -1 "$T/unit.out"
-	[[ "$output" =~ ^([0-9]+)\ passed,\ 0\ failed ]] || fail "check-unit in the tarball: $(tail -20 "$T/unit.out")"
+	[[ "$output" =~ ^([0-9]+)\ passed,\ 0\ failed ]] ||
+		fail "check-unit in the tarball: $(grep -A6 '^not ok' "$T/unit.out"; tail -3 "$T/unit.out")"
 	[ "${BASH_REMATCH[1]}" -gt 0 ] || fail "no unit test ran: $output"
 	have_dpkg || return 0
 	# the library the package holds was not built again for the unit tier: debian/rules'
