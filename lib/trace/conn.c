@@ -22,7 +22,9 @@
  *    or when not deferred (icm_send_mra): "MRA armed", and "MRA sent" only when one went out;
  *  - a UD id (the UDP port space) has a SIDR REQ and a SIDR REP instead of REQ/REP/RTU: the
  *    active side gets ESTABLISHED or UNREACHABLE with the SIDR REP's status, the passive side
- *    no event after its cm_send_sidr_rep (no tracepoint carries that REP's status).
+ *    no event after its cm_send_sidr_rep, which rdma_accept and rdma_reject both make and
+ *    no tracepoint gives the status of: its outcome is "answered" (cause ud_answered), never
+ *    established nor failed.
  * The cause id is rdiag_cause_decide()'s, from what the steps show (rdmadoctor decides with
  * the same function). */
 #include <errno.h>
@@ -408,6 +410,13 @@ static void verdict(const struct rdiag_trace_conns *cs, struct rdiag_trace_conn 
 	c->end_ns = end;
 	if (c->fail_event >= 0)
 		c->outcome = RDIAG_TRACE_FAILED;
+	if (c->outcome == RDIAG_TRACE_ANSWERED) {
+		c->cause = "ud_answered";
+		snprintf(c->verdict, sizeof(c->verdict),
+			 "UD service: answered the SIDR REQ of %s (SIDR REP sent); whether it accepted or rejected it, no tracepoint tells (rdma_accept and rdma_reject both send it): the other end's trace has the status",
+			 dst);
+		return;
+	}
 	evidence(c, s, ended, &e);
 	c->cause = rdiag_cause_decide(&e);
 	k = rdiag_cause_find(c->cause);
@@ -420,10 +429,6 @@ static void verdict(const struct rdiag_trace_conns *cs, struct rdiag_trace_conn 
 			snprintf(c->verdict, sizeof(c->verdict),
 				 "established with %s, then disconnected by its application %.1f ms after its RDMA device %s began to be removed (by %.15s, pid %d)",
 				 dst, (double)(disc - r->ts) / 1e6, c->device, r->comm, r->pid);
-		else if (s->sidr_rep_sent)
-			snprintf(c->verdict, sizeof(c->verdict),
-				 "UD service: answered the SIDR REQ of %s (SIDR REP sent; no tracepoint carries its status, so an rdma_reject() of a UD request looks the same here)",
-				 dst);
 		else
 			snprintf(c->verdict, sizeof(c->verdict), "established with %s", dst);
 		return;
@@ -754,11 +759,12 @@ int rdiag_trace_conns_add(struct rdiag_trace_conns *cs, const struct rdiag_trace
 		s->sidr = 1;
 	if (!strcmp(ev->name, "cm_send_sidr_req"))
 		s->c.req_sent++;
-	/* a UD service answered: no event follows on the passive side */
+	/* a UD service answered, accepting or rejecting (the REP's status is in no
+	 * tracepoint): no event follows on the passive side */
 	if (!strcmp(ev->name, "cm_send_sidr_rep") && s->c.passive && s->c.fail_event < 0) {
 		s->sidr_rep_sent = 1;
 		s->answered = 1;
-		s->c.outcome = RDIAG_TRACE_ESTABLISHED;
+		s->c.outcome = RDIAG_TRACE_ANSWERED;
 	}
 	if (!strcmp(ev->name, "cm_send_req")) {
 		s->c.req_sent++;

@@ -41,6 +41,7 @@ const char *rdiag_trace_outcome_name(enum rdiag_trace_outcome o)
 	case RDIAG_TRACE_ESTABLISHED: return "established";
 	case RDIAG_TRACE_FAILED: return "failed";
 	case RDIAG_TRACE_OPEN: return "open";
+	case RDIAG_TRACE_ANSWERED: return "answered";
 	}
 	return "?";
 }

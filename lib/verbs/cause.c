@@ -19,7 +19,7 @@ enum { REJ_INVALID_SERVICE_ID = 8, REJ_CONSUMER_DEFINED = 28 };
  * "rdmadoctor:" in the evidence: only its checks (or its attempt) can see it */
 static const struct rdiag_cause causes[] = {
 	{ "ok", "none", "the connection was established (and disconnected, or still up)",
-	  "ESTABLISHED (an active side's RTU; a UD id's ESTABLISHED or its SIDR REP), then rdma_disconnect or DISCONNECTED, or not yet ended" },
+	  "ESTABLISHED (an active side's RTU; the active side of a UD id: its ESTABLISHED), then rdma_disconnect or DISCONNECTED, or not yet ended" },
 	{ "no_rdma_device", "host", "there is no RDMA device on this host",
 	  "rdmadoctor: no device under /sys/class/infiniband" },
 	{ "no_cm_device_node", "host", "/dev/infiniband/rdma_cm is missing (rdma_ucm not loaded)",
@@ -110,6 +110,8 @@ static const struct rdiag_cause causes[] = {
 	  "DEVICE_REMOVAL" },
 	{ "incomplete", "none", "still in progress when the trace ended",
 	  "no end (cm_id_destroy) and no error before the trace ended" },
+	{ "ud_answered", "none", "this UD service answered a SIDR REQ: accepted or rejected, which no tracepoint tells",
+	  "the passive side of a UD id sent its SIDR REP (rdma_cma:cm_send_sidr_rep, for rdma_accept and rdma_reject alike); the active side's trace has the status: ESTABLISHED, or UNREACHABLE with status 2" },
 };
 
 const struct rdiag_cause *rdiag_cause_find(const char *id)

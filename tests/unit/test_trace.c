@@ -16,6 +16,7 @@
 
 #include "tap.h"
 #include "rdmadiag/trace.h"
+#include "rdmadiag/cause.h"
 
 #define DIR "tests/fixtures/trace/rxe-6.1"
 /* the server's rxe deleted under an established rping, then a connect to its address */
@@ -590,6 +591,33 @@ static void test_attribute(void)
 	rdiag_trace_conns_close(cs);
 }
 
+/* the passive side of a UD id (rdma_cm's UDP port space): its SIDR REP goes out for
+ * rdma_accept and rdma_reject alike, and no tracepoint has its status: "answered", cause
+ * ud_answered, never established (a reject was once counted as ok here) nor failed */
+static void test_ud_answered(void)
+{
+	struct rdiag_trace_conns *cs;
+	struct rdiag_trace_event ev;
+
+	EXPECT_EQ(rdiag_trace_conns_open(&cs, NULL), 0);
+	cma_event(&ev, "cm_event_handler", "udaddy", 500, 11, 4 /* CONNECT_REQUEST */,
+		  7174, 40000, 1000);
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	cma_event(&ev, "cm_send_sidr_rep", "udaddy", 500, 11, -1, 7174, 40000, 2000);
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	cma_event(&ev, "cm_id_destroy", "udaddy", 500, 11, -1, 7174, 40000, 3000);
+	ngot = 0;
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	EXPECT_EQ(ngot, 1);
+	EXPECT_TRUE(got[0].passive && got[0].outcome == RDIAG_TRACE_ANSWERED);
+	EXPECT_STREQ(got[0].cause, "ud_answered");
+	EXPECT_STREQ(rdiag_trace_outcome_name(got[0].outcome), "answered");
+	EXPECT_TRUE(strstr(got[0].verdict, "accepted or rejected") != NULL);
+	EXPECT_EQ(step_at(&got[0], "SIDR REP sent"), 1);
+	EXPECT_TRUE(rdiag_cause_find("ud_answered") != NULL);
+	rdiag_trace_conns_close(cs);
+}
+
 static char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -720,6 +748,7 @@ int main(void)
 	test_conns();
 	test_bounds(t);
 	test_attribute();
+	test_ud_answered();
 	test_devdel();
 	test_removal_not_attributed();
 	test_mra_sent();

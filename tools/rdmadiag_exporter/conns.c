@@ -80,7 +80,9 @@ static bool duration(const struct rdiag_trace_conn *c, double *s)
 
 static void on_conn(const struct rdiag_trace_conn *c, void *arg)
 {
-	const char *outcome = c->outcome == RDIAG_TRACE_ESTABLISHED ? "established" : "failed";
+	/* established, failed, or answered (a UD service's SIDR REP: accepted or rejected,
+	 * which no tracepoint tells) */
+	const char *outcome = rdiag_trace_outcome_name(c->outcome);
 	const char *cause = c->cause ? c->cause : "unknown";
 	char reason[40] = "";
 	struct row *r;
@@ -118,7 +120,7 @@ static void on_conn(const struct rdiag_trace_conn *c, void *arg)
 		snprintf(r->reason, sizeof(r->reason), "%s", reason);
 	}
 	rows[i].n++;
-	if (duration(c, &s)) {
+	if (c->outcome != RDIAG_TRACE_ANSWERED && duration(c, &s)) {
 		struct hist *h = &hists[c->outcome == RDIAG_TRACE_ESTABLISHED ? 0 : 1];
 
 		for (i = 0; i < NBUCKET; i++)

@@ -59,14 +59,14 @@ static int64_t mono_to_real_ns;		/* live: wall clock = trace clock (mono) + this
 struct dst_sum {
 	char dst[64];
 	bool passive;
-	unsigned int n[3];		/* by enum rdiag_trace_outcome */
+	unsigned int n[4];		/* by enum rdiag_trace_outcome */
 	const char *causes[16];
 	unsigned int cause_n[16];
 	size_t ncauses;
 };
 static struct dst_sum *sums;
 static size_t nsums;
-static unsigned int total[3];
+static unsigned int total[4];
 static const char *all_causes[32];
 static unsigned int all_cause_n[32];
 static size_t nall_causes;
@@ -500,7 +500,7 @@ static int on_event(const struct rdiag_trace_event *ev, void *arg)
 
 static void print_summary(uint64_t lost)
 {
-	unsigned int n = total[0] + total[1] + total[2];
+	unsigned int n = total[0] + total[1] + total[2] + total[3];
 	size_t i, j;
 
 	out_obj_begin(output, NULL);
@@ -509,6 +509,10 @@ static void print_summary(uint64_t lost)
 	out_u64(output, "established", ": %" PRIu64 " established", total[RDIAG_TRACE_ESTABLISHED]);
 	out_u64(output, "failed", ", %" PRIu64 " failed", total[RDIAG_TRACE_FAILED]);
 	out_u64(output, "open", ", %" PRIu64 " open", total[RDIAG_TRACE_OPEN]);
+	/* a UD service's SIDR REP: neither established nor failed (cause ud_answered) */
+	out_u64(output, "answered", total[RDIAG_TRACE_ANSWERED] ?
+		", %" PRIu64 " answered (UD: accepted or rejected, untold)" : NULL,
+		total[RDIAG_TRACE_ANSWERED]);
 	if (lost)
 		out_u64(output, "lost_buffers", " (%" PRIu64 " ring buffer page(s) overwritten: events were lost)", lost);
 	out_obj_begin(output, "causes");
@@ -528,6 +532,8 @@ static void print_summary(uint64_t lost)
 		out_u64(output, "established", " %" PRIu64 " established", sums[i].n[RDIAG_TRACE_ESTABLISHED]);
 		out_u64(output, "failed", ", %" PRIu64 " failed", sums[i].n[RDIAG_TRACE_FAILED]);
 		out_u64(output, "open", ", %" PRIu64 " open", sums[i].n[RDIAG_TRACE_OPEN]);
+		out_u64(output, "answered", sums[i].n[RDIAG_TRACE_ANSWERED] ?
+			", %" PRIu64 " answered" : NULL, sums[i].n[RDIAG_TRACE_ANSWERED]);
 		if (!out_json(output))
 			out_text(output, " (");
 		out_obj_begin(output, "causes");

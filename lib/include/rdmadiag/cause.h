@@ -45,7 +45,8 @@ struct rdiag_cause_evidence {
 	bool rej_sent;		/* this end rejected the request (rdma_reject: REJ, or a SIDR
 				 * REP with status REJECT) */
 	bool established;	/* ESTABLISHED; an active side's RTU; a UD (SIDR) id's
-				 * ESTABLISHED (active) or its accepting SIDR REP (passive) */
+				 * ESTABLISHED (active; the passive side's SIDR REP does not
+				 * say whether it accepted: ud_answered) */
 	bool disconnected;	/* rdma_disconnect was called or DISCONNECTED came */
 	bool ud;		/* a UD id (SIDR REQ or REP: the UDP port space), which has
 				 * no connection to disconnect */

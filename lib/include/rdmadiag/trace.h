@@ -148,6 +148,9 @@ enum rdiag_trace_outcome {
 					 * also an established one whose device was removed
 					 * under it (DEVICE_REMOVAL, cause device_removed) */
 	RDIAG_TRACE_OPEN,		/* still in progress when the trace ended */
+	RDIAG_TRACE_ANSWERED,		/* the passive side of a UD id sent its SIDR REP:
+					 * accepted or rejected, which no tracepoint tells
+					 * (cause ud_answered) */
 };
 const char *rdiag_trace_outcome_name(enum rdiag_trace_outcome o); /* "established" ... */
 

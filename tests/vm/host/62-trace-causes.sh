@@ -14,15 +14,16 @@ c() { conn "$J-conns.json" "$@"; }
 
 # (a) UD success
 tap_eq "udaddy client and server both exit 0" "0 0" "$(rc udcli) $(rc udsrv)"
-tap_eq "UD success, server: established, cause ok, its SIDR REP a step" \
-	"passive established ok true" \
+# (the server's SIDR REP: an accept, but no tracepoint says so: answered, never ok)
+tap_eq "UD success, server: answered, cause ud_answered, its SIDR REP a step" \
+	"passive answered ud_answered true" \
 	"$(c "$(pid udsrv)" '"\(.side) \(.outcome) \(.cause) \([.steps[].what] | index("SIDR REP sent") != null)"')"
 tap_eq "UD success, client: established, cause ok, its SIDR REQ a step" \
 	"active established ok true" \
 	"$(c "$(pid udcli)" '"\(.side) \(.outcome) \(.cause) \([.steps[].what] | index("SIDR REQ sent") != null)"')"
-tap_eq "a trace of the UD pair alone: two established, no failure, exit 0" \
-	"2 0 rc=0" \
-	"$(jq -r 'select(.type == "summary") | "\(.established) \(.failed)"' "$J-ud.json") $(grep '^udtrace' "$J-scen.txt" | cut -d' ' -f2)"
+tap_eq "a trace of the UD pair alone: one established, one answered, no failure, exit 0" \
+	"1 1 0 rc=0" \
+	"$(jq -r 'select(.type == "summary") | "\(.established) \(.answered) \(.failed)"' "$J-ud.json") $(grep '^udtrace' "$J-scen.txt" | cut -d' ' -f2)"
 
 # (b) UD, no listener: SIDR REP status 1 is the UDP port space's no_listener
 tap_eq "UD no listener: UNREACHABLE status 1, cause no_listener" "UNREACHABLE 1 no_listener" \
@@ -35,6 +36,9 @@ tap_check "UD no listener: the verdict speaks of no retries ($v)" \
 tap_eq "UD rejected: the client's UNREACHABLE status 2 is rejected_by_application" \
 	"UNREACHABLE 2 rejected_by_application" \
 	"$(c "$(pid udrejcli)" '"\(.fail_event) \(.fail_status) \(.cause)"')"
+tap_eq "UD rejected: the server's side is answered, ud_answered, as the accepting server's (no tracepoint has the SIDR REP's status)" \
+	"passive answered ud_answered" \
+	"$(c "$(pid udrejsrv)" '"\(.side) \(.outcome) \(.cause)"')"
 
 # (d) RC, rejected by the server's rdma_reject(): both ends
 tap_eq "RC rejected: the client's REJECTED 28 is rejected_by_application" \
