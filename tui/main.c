@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <curses.h>
+#include <locale.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include "common/out.h"
 
 #include "collect.h"
+#include "hist.h"
 #include "model.h"
 #include "term.h"
 #include "thresh.h"
@@ -37,10 +39,14 @@ struct opts {
 	enum rdiag_source source;
 	const char *thresholds;
 	const char *nl_record;
+	unsigned spark;			/* --spark: samples per row's sparkline (batch) */
+	bool ascii;			/* --ascii: ASCII sparklines and graphs */
 };
 
 /* --pause-max: PFC pause frames/s on one priority that the Fabric screen calls a storm */
 static double pause_max = RDIAG_PAUSE_MAX_PER_S;
+/* sparklines and graphs in Unicode blocks: a UTF-8 locale and no --ascii */
+static bool utf8;
 
 static void usage(void)
 {
@@ -53,6 +59,11 @@ static void usage(void)
 	       "  -j, --json               with -b: one JSON object per frame (JSON lines)\n"
 	       "      --screen NAME        with -b: the frames of screen ports (default) or\n"
 	       "                           fabric (per-priority Ethernet rates of each port)\n"
+	       "      --spark[=N]          with -b: each port's packet rate (rx + tx) over the\n"
+	       "                           last N frames (default 30, up to %d) as a sparkline\n"
+	       "                           beside its row, with its scale (the max)\n"
+	       "      --ascii              sparklines and graphs in ASCII (the default outside\n"
+	       "                           a UTF-8 locale)\n"
 	       "      --source SRC         auto (default), netlink or sysfs\n"
 	       "      --thresholds FILE    threshold rules (same format as rdmastat)\n"
 	       "      --pause-max N        PFC pause frames/s on a priority that the Fabric\n"
@@ -63,22 +74,24 @@ static void usage(void)
 	       "      --version            version\n"
 	       "\n"
 	       "Keys: arrows/j/k select, Enter counters, Esc back, Q QPs, C rdma_cm IDs,\n"
-	       "F per-priority rates of the port's netdev,\n"
+	       "F per-priority rates of the port's netdev, H graph over time across ports,\n"
 	       "s/S sort, p pause, +/- interval, r reset baseline, t thresholds, h help, q quit.\n"
 	       "Exit status: 0 ok, 1 a threshold was breached (batch mode), 2 usage or\n"
-	       "environment error.  NO_COLOR disables colour.\n");
+	       "environment error.  NO_COLOR disables colour.\n", RT_HIST_CAP);
 }
 
 static void parse(int argc, char **argv, struct opts *o)
 {
 	enum { OPT_SOURCE = 256, OPT_THRESH, OPT_ROOT, OPT_RECORD, OPT_VERSION, OPT_SCREEN,
-	       OPT_PAUSE_MAX };
+	       OPT_PAUSE_MAX, OPT_SPARK, OPT_ASCII };
 	static const struct option lo[] = {
 		{ "delay", required_argument, NULL, 'd' },
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "batch", no_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "screen", required_argument, NULL, OPT_SCREEN },
+		{ "spark", optional_argument, NULL, OPT_SPARK },
+		{ "ascii", no_argument, NULL, OPT_ASCII },
 		{ "source", required_argument, NULL, OPT_SOURCE },
 		{ "thresholds", required_argument, NULL, OPT_THRESH },
 		{ "pause-max", required_argument, NULL, OPT_PAUSE_MAX },
@@ -127,6 +140,24 @@ static void parse(int argc, char **argv, struct opts *o)
 				tool_usage_error("invalid screen '%s': ports or fabric", optarg);
 			screen = true;
 			break;
+		case OPT_SPARK: {
+			char *end;
+			unsigned long v = 30;
+
+			if (optarg) {
+				errno = 0;
+				v = strtoul(optarg, &end, 10);
+				if (errno || end == optarg || *end || *optarg == '-' || v < 1 ||
+				    v > RT_HIST_CAP)
+					tool_usage_error("invalid sparkline width '%s' (1 to %d samples)",
+							 optarg, RT_HIST_CAP);
+			}
+			o->spark = (unsigned)v;
+			break;
+		}
+		case OPT_ASCII:
+			o->ascii = true;
+			break;
 		case OPT_THRESH:
 			o->thresholds = optarg;
 			break;
@@ -168,6 +199,10 @@ static void parse(int argc, char **argv, struct opts *o)
 		tool_usage_error("--screen needs -b/--batch (interactively: P and F)");
 	if (o->fabric && o->json)
 		tool_usage_error("--screen fabric: text frames only (-j frames are the Ports data)");
+	if (o->spark && !o->batch)
+		tool_usage_error("--spark needs -b/--batch (interactively: Detail and H)");
+	if (o->spark && (o->json || o->fabric))
+		tool_usage_error("--spark: text frames of the Ports screen only");
 }
 
 static bool want_color(void)
@@ -199,6 +234,7 @@ static void frame_info(struct rt_frame_info *fi, const char *host, double interv
 	fi->wall_nsec = (uint32_t)now.tv_nsec;
 	fi->th = th;
 	fi->pause_max = pause_max;
+	fi->utf8 = utf8;
 }
 
 /* no RDMA device to watch is an environment error, one line and exit 2, as in the other tools
@@ -284,6 +320,7 @@ static int run_batch(const struct opts *o, struct rt_collector *col, struct rt_m
 			warned = true;
 		}
 		frame_info(&fi, host, o->interval, th);
+		fi.spark = o->spark;
 		if (o->fabric && rt_view_batch_fabric(out, m, &fi))
 			breached = true;
 		else if (!o->fabric)
@@ -440,7 +477,11 @@ int main(int argc, char **argv)
 	int r;
 
 	tool_init("rdmatop", argv);
+	/* the character set only (sparkline blocks; ncursesw's wide characters): numbers keep
+	 * the C locale's decimal point, as every rdmadiag tool writes them */
+	setlocale(LC_CTYPE, "");
 	parse(argc, argv, &o);
+	utf8 = !o.ascii && rt_locale_utf8();
 	if (!o.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		tool_err("not a terminal: use -b for batch output (rdmatop -b -n 1)");
 		return EXIT_USAGE;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmatop model: snapshots in, per-port derived figures out; see model.h. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +38,10 @@ static void port_release(struct rt_port *p)
 {
 	size_t i;
 
-	for (i = 0; i < p->nctr; i++)
+	for (i = 0; i < p->nctr; i++) {
 		free(p->ctr[i].name);
+		free(p->ctr[i].hist);
+	}
 	free(p->ctr);
 	free(p->eth);
 }
@@ -83,6 +86,7 @@ static struct rt_port *port_add(struct rt_model *m, const struct rt_snap_port *s
 	snprintf(p->dev, sizeof(p->dev), "%s", sp->dev);
 	p->port = sp->port;
 	p->util = -1;
+	rt_hist_init(&p->pkts);
 	return p;
 }
 
@@ -135,8 +139,12 @@ static struct rt_ctr *ctr_add(struct rt_port *p, const struct rt_snap_ctr *sc)
 	c = &p->ctr[p->nctr];
 	memset(c, 0, sizeof(*c));
 	c->name = strdup(sc->name);
-	if (!c->name)
+	c->hist = calloc(1, sizeof(*c->hist));
+	if (!c->name || !c->hist) {
+		free(c->name);
+		free(c->hist);
 		return NULL;
+	}
 	c->meta = sc->meta;
 	c->role = role_of(&sc->meta);
 	c->state = RT_RATE_FIRST;
@@ -220,6 +228,60 @@ static void port_derive(struct rt_port *p)
 		if (p->util > 1)
 			p->util = 1;
 	}
+}
+
+/* one history sample for every counter and the port's packet rate: each snapshot advances
+ * every ring of the model by one, so they line up by age; no valid rate is a gap */
+static void hist_push(struct rt_port *p)
+{
+	bool live = !p->gone && !p->err;
+	size_t j;
+
+	for (j = 0; j < p->nctr; j++) {
+		const struct rt_ctr *c = &p->ctr[j];
+
+		rt_hist_push(c->hist, live && c->present && c->state == RT_RATE_VALID ?
+				      c->rate : NAN);
+	}
+	rt_hist_push(&p->pkts, live && p->have_pkts && p->have_rates ? p->rx_pps + p->tx_pps :
+								       NAN);
+}
+
+bool rt_port_series(const struct rt_port *p, const char *name, bool concept, size_t n,
+		    double *out, const char **unit)
+{
+	double tmp[RT_HIST_CAP];
+	bool found = false;
+	size_t i, j;
+
+	if (n > RT_HIST_CAP) {
+		for (i = 0; i < n - RT_HIST_CAP; i++)
+			out[i] = NAN;
+		out += n - RT_HIST_CAP;
+		n = RT_HIST_CAP;
+	}
+	if (!name || !*name) {
+		rt_hist_last(&p->pkts, n, out);
+		if (unit)
+			*unit = "packets";
+		return true;
+	}
+	for (i = 0; i < n; i++)
+		out[i] = NAN;
+	for (j = 0; j < p->nctr; j++) {
+		const struct rt_ctr *c = &p->ctr[j];
+
+		if (concept ? strcmp(rt_meta_concept(&c->meta), name) : strcmp(c->name, name))
+			continue;
+		if (!found && unit)
+			*unit = rt_meta_unit(&c->meta);
+		found = true;
+		rt_hist_last(c->hist, n, tmp);
+		for (i = 0; i < n; i++)
+			if (!isnan(tmp[i]) && (isnan(out[i]) || tmp[i] > out[i]))
+				out[i] = tmp[i];
+	}
+	return found;
 }
 
 void rt_model_eval_thresholds(struct rt_model *m)
@@ -338,6 +400,7 @@ int rt_model_ingest(struct rt_model *m, const struct rt_snap *s)
 		struct rt_port *p = &m->ports[i];
 
 		port_derive(p);
+		hist_push(p);
 		if (p->gone)
 			continue;
 		m->err_deltas += p->err_delta;

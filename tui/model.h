@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "eth.h"
+#include "hist.h"
 #include "rate_glue.h"
 #include "rdmadiag/resources.h"	/* enum rdiag_qp_state */
 
@@ -113,6 +114,7 @@ struct rt_ctr {
 	bool breach;			/* a threshold matched */
 	unsigned breach_line;		/* the first matching rule's line in the file */
 	double observed;		/* what it matched with (value, delta or rate) */
+	struct rt_hist *hist;		/* its rates, one sample per snapshot (hist.h) */
 };
 
 struct rt_port {
@@ -138,6 +140,7 @@ struct rt_port {
 	uint64_t err_delta;		/* their summed deltas */
 	const char *top_err;		/* name of the largest moving one, or NULL */
 	unsigned breaches;
+	struct rt_hist pkts;		/* rx + tx packets per second, one sample per snapshot */
 };
 
 struct rt_thresholds;			/* thresh.h */
@@ -201,5 +204,14 @@ size_t rt_sort_cms(const struct rt_model *m, enum rt_cm_key k, bool rev, size_t 
 bool rt_qp_is_bad(const struct rt_qp *q);	/* ERR or SQE */
 bool rt_cm_is_pending(const struct rt_cmid *c);	/* stuck-looking states */
 struct rt_port *rt_model_find(struct rt_model *m, const char *dev, unsigned port);
+
+/* ---- history (hist.h) ------------------------------------------------------------------ */
+/* The last n rates (oldest first, gaps NaN) into out[n] of what a graph or sparkline shows
+ * for port p: name NULL or "" is the port's packet rate (rx + tx); otherwise the counter of
+ * that name, or with concept set every counter of that concept (the largest per sample, as
+ * the Ports figures take it).  *unit (may be NULL) gets the unit for rt_hist_scale().
+ * Returns false when the port has no such counter. */
+bool rt_port_series(const struct rt_port *p, const char *name, bool concept, size_t n,
+		    double *out, const char **unit);
 
 #endif

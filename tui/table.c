@@ -316,6 +316,11 @@ int rt_port_layout(struct rt_layout *l, const struct rt_model *m, const size_t *
 	return rt_layout_fit(l, width, want);
 }
 
+int rt_layout_width(const struct rt_layout *l)
+{
+	return layout_total(l);
+}
+
 int rt_col_x(const struct rt_layout *l, int col)
 {
 	int i, x = 0;

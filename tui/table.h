@@ -70,6 +70,8 @@ int rt_port_layout(struct rt_layout *l, const struct rt_model *m, const size_t *
 		   size_t first, size_t rows, int width);
 /* one row (cells NULL: the title row) into buf, columns separated by one space */
 const char *rt_row(const struct rt_layout *l, char cells[][RT_CELL], char *buf, size_t len);
+/* the width of a row rendered with this layout (shown columns and the spaces between) */
+int rt_layout_width(const struct rt_layout *l);
 /* where column i starts in a row rendered with this layout (-1: not shown) */
 int rt_col_x(const struct rt_layout *l, int i);
 

@@ -44,12 +44,60 @@ size_t rt_ui_count(const struct rt_ui *ui, struct rt_model *m)
 		return m->nqps;
 	case RT_SCR_CM:
 		return m->ncms;
+	case RT_SCR_GRAPH:		/* one graph per port: scrolls by port */
+		if (!m->nports)
+			return 0;
+		idx = malloc(m->nports * sizeof(*idx));
+		if (!idx)
+			return 0;
+		n = rt_ui_graph_ports(ui, m, idx);
+		free(idx);
+		return n;
 	case RT_SCR_FABRIC:		/* eight fixed rows, nothing to select */
 	case RT_SCR_HELP:
 	case RT_SCR__N:
 		break;
 	}
 	return 0;
+}
+
+size_t rt_ui_graph_ports(const struct rt_ui *ui, const struct rt_model *m, size_t *idx)
+{
+	size_t n, i, k = 0;
+	double v;
+
+	n = rt_sort_ports(m, RT_PK_NAME, false, idx);
+	for (i = 0; i < n; i++)
+		if (rt_port_series(&m->ports[idx[i]], ui->graph_name, ui->graph_concept, 1, &v,
+				   NULL))
+			idx[k++] = idx[i];
+	return k;
+}
+
+/* H: the Graph of the counter selected in Detail (its concept when it has one, across ports),
+ * elsewhere of each port's packet rate */
+static void open_graph(struct rt_ui *ui, struct rt_model *m)
+{
+	struct rt_port *p = rt_ui_detail_port(ui, m);
+	size_t *idx, n;
+
+	ui->graph_name[0] = 0;
+	ui->graph_concept = false;
+	if (ui->screen == RT_SCR_DETAIL && p && p->nctr && (idx = malloc(p->nctr * sizeof(*idx)))) {
+		n = rt_sort_ctrs(p, ui->filter, ui->hide_quiet, ui->ctr_key, ui->ctr_rev, idx);
+		if (ui->sel[RT_SCR_DETAIL] < n) {
+			const struct rt_ctr *c = &p->ctr[idx[ui->sel[RT_SCR_DETAIL]]];
+			const char *concept = rt_meta_concept(&c->meta);
+
+			ui->graph_concept = *concept != 0;
+			snprintf(ui->graph_name, sizeof(ui->graph_name), "%s",
+				 *concept ? concept : c->name);
+		}
+		free(idx);
+	}
+	ui->graph_from = ui->screen;
+	ui->screen = RT_SCR_GRAPH;
+	ui->sel[RT_SCR_GRAPH] = ui->top[RT_SCR_GRAPH] = 0;
 }
 
 void rt_ui_clamp(struct rt_ui *ui, size_t n, int rows)
@@ -185,6 +233,7 @@ static void sort_key(struct rt_ui *ui, bool reverse)
 		break;
 	case RT_SCR_FABRIC:
 	case RT_SCR_HELP:
+	case RT_SCR_GRAPH:
 	case RT_SCR__N:
 		break;
 	}
@@ -240,6 +289,8 @@ unsigned rt_ui_key(struct rt_ui *ui, struct rt_model *m, int key)
 	case 27: case KEY_LEFT: case KEY_BACKSPACE: case 127:
 		if (ui->screen == RT_SCR_HELP)
 			ui->screen = ui->help_from;
+		else if (ui->screen == RT_SCR_GRAPH)
+			ui->screen = ui->graph_from;
 		else if (ui->screen == RT_SCR_DETAIL && ui->explain)
 			ui->explain = false;
 		else
@@ -271,6 +322,12 @@ unsigned rt_ui_key(struct rt_ui *ui, struct rt_model *m, int key)
 			open_port(ui, m, RT_SCR_FABRIC);
 		else
 			ui->screen = RT_SCR_FABRIC;
+		break;
+	case 'H':
+		if (ui->screen == RT_SCR_GRAPH)
+			ui->screen = ui->graph_from;
+		else if (ui->screen != RT_SCR_HELP)
+			open_graph(ui, m);
 		break;
 	case 's':
 		sort_key(ui, false);

@@ -11,7 +11,7 @@
 #include "model.h"
 
 enum rt_screen { RT_SCR_PORTS, RT_SCR_DETAIL, RT_SCR_QPS, RT_SCR_CM, RT_SCR_FABRIC, RT_SCR_HELP,
-		 RT_SCR__N };
+		 RT_SCR_GRAPH, RT_SCR__N };
 
 /* what rt_ui_key() asks the main loop to do */
 enum rt_act {
@@ -49,6 +49,11 @@ struct rt_ui {
 	bool hide_quiet;		/* 'z' */
 	bool explain;			/* '?' in Detail: full catalogue entry of the selection */
 
+	/* the Graph screen ('H'): one counter or concept across ports, over time */
+	char graph_name[64];		/* "" = each port's packet rate (rx + tx) */
+	bool graph_concept;		/* graph_name is a concept: every counter of it */
+	enum rt_screen graph_from;	/* where Esc returns to */
+
 	bool paused;
 	double interval;		/* seconds */
 	char msg[160];			/* one-shot status message */
@@ -61,6 +66,8 @@ unsigned rt_ui_key(struct rt_ui *ui, struct rt_model *m, int key);
 void rt_ui_clamp(struct rt_ui *ui, size_t n, int rows);
 /* the port Detail shows, or NULL */
 struct rt_port *rt_ui_detail_port(const struct rt_ui *ui, struct rt_model *m);
+/* the ports the Graph screen shows, in Ports order, into idx (room for m->nports) */
+size_t rt_ui_graph_ports(const struct rt_ui *ui, const struct rt_model *m, size_t *idx);
 /* number of rows of the current screen */
 size_t rt_ui_count(const struct rt_ui *ui, struct rt_model *m);
 

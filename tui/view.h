@@ -25,6 +25,8 @@ struct rt_frame_info {
 	const char *collecting_dev;	/* ... reading this device */
 	const struct rt_thresholds *th;
 	double pause_max;		/* --pause-max: a priority's pause frames/s that are a storm */
+	bool utf8;			/* sparklines and graphs in Unicode blocks, else ASCII */
+	unsigned spark;			/* batch --spark: samples in each row's sparkline, 0 none */
 };
 
 /* the smallest terminal the screens are drawn in; below it one line asks for room */

@@ -10,6 +10,7 @@
 #include "common/out.h"
 #include "common/timefmt.h"
 
+#include "hist.h"
 #include "table.h"
 #include "thresh.h"
 #include "view.h"
@@ -27,10 +28,31 @@ static void text_frame(struct out *o, const struct rt_model *m,
 	n = idx ? rt_sort_ports(m, RT_PK_NAME, false, idx) : 0;
 	/* no terminal to fit: every column, each as wide as its widest cell */
 	rt_port_layout(&l, m, idx, 0, n, 0);
-	out_text(o, "%s\n", rt_row(&l, NULL, line, sizeof(line)));
-	for (i = 0; i < n; i++) {
-		rt_port_cells(&m->ports[idx[i]], cells);
-		out_text(o, "%s\n", rt_row(&l, cells, line, sizeof(line)));
+	if (!fi->spark) {
+		out_text(o, "%s\n", rt_row(&l, NULL, line, sizeof(line)));
+		for (i = 0; i < n; i++) {
+			rt_port_cells(&m->ports[idx[i]], cells);
+			out_text(o, "%s\n", rt_row(&l, cells, line, sizeof(line)));
+		}
+	} else {
+		/* --spark: each row padded to the table's width, then its packet rate over the
+		 * last frames (a gap where there was no rate) and the max it is scaled to */
+		int tw = rt_layout_width(&l), sw = (int)fi->spark;
+
+		out_text(o, "%-*s %-*s MAX\n", tw, rt_row(&l, NULL, line, sizeof(line)),
+			 sw > 13 ? sw : 13, "PKT/s HISTORY");
+		for (i = 0; i < n; i++) {
+			double v[RT_HIST_CAP], max;
+			char sp[RT_HIST_CAP * 4 + 1], sc[32];
+
+			rt_port_cells(&m->ports[idx[i]], cells);
+			rt_port_series(&m->ports[idx[i]], NULL, false, fi->spark, v, NULL);
+			max = rt_hist_max(v, fi->spark);
+			out_text(o, "%-*s %s%*s %s\n", tw, rt_row(&l, cells, line, sizeof(line)),
+				 rt_spark(sp, sizeof(sp), v, fi->spark, max, fi->utf8),
+				 sw < 13 ? 13 - sw : 0, "",
+				 rt_hist_scale(sc, sizeof(sc), max, "packets"));
+		}
 	}
 	/* breaches spelled out: a script grepping the frame sees which rule fired */
 	for (i = 0; i < n; i++) {

@@ -10,6 +10,7 @@
 #include <rdmadiag/catalog.h>
 
 #include "fmt.h"
+#include "hist.h"
 #include "table.h"
 #include "view.h"
 #include "view_fabric.h"
@@ -18,6 +19,12 @@
 #define FOOT_ROWS 1	/* status line */
 
 static bool use_color;
+static bool use_utf8;		/* sparkline and graph glyphs: Unicode blocks or ASCII */
+
+/* a sparkline's scale beside it ("1.23k pkt/s" is the longest) and the narrowest room a row's
+ * sparkline gets (a few samples and the scale); less, and the rows go without */
+#define SCALE_W 11
+#define SPARK_MIN (4 + 1 + SCALE_W)
 
 /* colour where there is colour, a plain attribute everywhere (NO_COLOR, monochrome) */
 static attr_t a_err(void) { return use_color ? (COLOR_PAIR(1) | A_BOLD) : A_BOLD; }
@@ -45,6 +52,34 @@ static void put(int y, int x, const char *s, attr_t a, bool fill)
 				addch(' ');
 	}
 	attrset(A_NORMAL);
+}
+
+/* a string of glyphs the caller has fitted to the screen (UTF-8 is more bytes than cells) */
+static void put_glyphs(int y, int x, const char *s, attr_t a)
+{
+	if (y < 0 || y >= LINES || x >= COLS)
+		return;
+	attrset(a);
+	mvaddstr(y, x, s);
+	attrset(A_NORMAL);
+}
+
+/* "<sparkline of the last n rates of hist> <scale>": n glyphs, then the scale right-aligned
+ * in SCALE_W */
+static const char *spark_cell(char *buf, size_t len, const struct rt_hist *h, size_t n,
+			      const char *unit)
+{
+	double v[RT_HIST_CAP];
+	char sp[RT_HIST_CAP * 4 + 1], sc[32];
+	double max;
+
+	if (n > RT_HIST_CAP)
+		n = RT_HIST_CAP;
+	rt_hist_last(h, n, v);
+	max = rt_hist_max(v, n);
+	snprintf(buf, len, "%s %*s", rt_spark(sp, sizeof(sp), v, n, max, use_utf8), SCALE_W,
+		 rt_hist_scale(sc, sizeof(sc), max, unit));
+	return buf;
 }
 
 static void draw_titles(const struct rt_layout *l)
@@ -168,14 +203,30 @@ static void draw_explain(const struct rt_ctr *c)
 	attrset(A_NORMAL);
 }
 
+/* the Detail table's layout for the rows in view, fitted to width */
+static void detail_layout(struct rt_layout *l, const struct rt_port *p, const size_t *idx,
+			  size_t top, size_t n, int rows, int width)
+{
+	char cells[CC__N][RT_CELL];
+	size_t i;
+
+	rt_layout_init(l, rt_ctr_cols, CC__N);
+	for (i = top; i < n && (int)(i - top) < rows; i++) {
+		rt_ctr_cells(&p->ctr[idx[i]], cells);
+		rt_layout_widen(l, cells);
+	}
+	rt_layout_fit(l, width, NULL);
+}
+
 static void draw_detail(struct rt_model *m, struct rt_ui *ui, char *status, size_t slen)
 {
 	struct rt_port *p = rt_ui_detail_port(ui, m);
 	struct rt_layout l;
 	char cells[CC__N][RT_CELL], line[1024], info[512], label[80];
 	size_t *idx = NULL, n = 0, i;
-	int rows = body_rows();
+	int rows = body_rows(), spark_x = -1;
 	const struct rt_ctr *selc = NULL;
+	char sbuf[RT_HIST_CAP * 4 + 64];
 
 	if (!p) {
 		put(1, 0, "the port is no longer there (Esc: back)", A_BOLD, false);
@@ -186,13 +237,16 @@ static void draw_detail(struct rt_model *m, struct rt_ui *ui, char *status, size
 		if (idx)
 			n = rt_sort_ctrs(p, ui->filter, ui->hide_quiet, ui->ctr_key, ui->ctr_rev, idx);
 	}
+	if (n && rows > 1)
+		rows--;		/* the selected counter's history under the rows */
 	rt_ui_clamp(ui, n, rows);
-	rt_layout_init(&l, rt_ctr_cols, CC__N);
-	for (i = ui->top[RT_SCR_DETAIL]; i < n && (int)(i - ui->top[RT_SCR_DETAIL]) < rows; i++) {
-		rt_ctr_cells(&p->ctr[idx[i]], cells);
-		rt_layout_widen(&l, cells);
-	}
-	rt_layout_fit(&l, COLS, NULL);
+	/* each row's sparkline right of the table when the table fits beside one (dropping
+	 * its least important columns first); else the table as before, without them */
+	detail_layout(&l, p, idx, ui->top[RT_SCR_DETAIL], n, rows, COLS - SPARK_MIN - 1);
+	if (rt_layout_width(&l) <= COLS - SPARK_MIN - 1)
+		spark_x = rt_layout_width(&l) + 1;
+	else
+		detail_layout(&l, p, idx, ui->top[RT_SCR_DETAIL], n, rows, COLS);
 	if (p->port)
 		snprintf(label, sizeof(label), "%.64s/%u", p->dev, p->port);
 	else
@@ -204,6 +258,11 @@ static void draw_detail(struct rt_model *m, struct rt_ui *ui, char *status, size
 		 ui->hide_quiet ? "  [z: hiding zeros]" : "", p->breaches ? "  OVER THRESHOLD" : "");
 	put(1, 0, info, A_BOLD, false);
 	draw_titles(&l);
+	if (spark_x >= 0) {
+		snprintf(line, sizeof(line), "%-*s%*s", COLS - spark_x - SCALE_W, "HISTORY",
+			 SCALE_W, "MAX");
+		put(2, spark_x, line, a_title(), false);
+	}
 	if (!n)
 		put(HEAD_ROWS, 0, ui->filter[0] ? "no counter matches the filter" :
 						   "no counters", A_NORMAL, false);
@@ -225,10 +284,29 @@ static void draw_detail(struct rt_model *m, struct rt_ui *ui, char *status, size
 		}
 		rt_ctr_cells(c, cells);
 		put(y, 0, rt_row(&l, cells, line, sizeof(line)), a, true);
+		if (spark_x >= 0)
+			put_glyphs(y, spark_x, spark_cell(sbuf, sizeof(sbuf), c->hist,
+							  (size_t)(COLS - spark_x - SCALE_W - 1),
+							  rt_meta_unit(&c->meta)), a);
 	}
 	if (selc) {
 		const char *mean = rt_meta_meaning(&selc->meta);
+		/* the selected counter's history over the whole width */
+		int ns = COLS - (int)strlen("history ") - (int)strlen(" max ") - SCALE_W;
 
+		if (ns >= 4 && HEAD_ROWS + rows < LINES - FOOT_ROWS) {
+			double v[RT_HIST_CAP], max;
+			char sp[RT_HIST_CAP * 4 + 1], sc[32];
+
+			if (ns > RT_HIST_CAP)
+				ns = RT_HIST_CAP;
+			rt_hist_last(selc->hist, (size_t)ns, v);
+			max = rt_hist_max(v, (size_t)ns);
+			snprintf(sbuf, sizeof(sbuf), "history %s max %s",
+				 rt_spark(sp, sizeof(sp), v, (size_t)ns, max, use_utf8),
+				 rt_hist_scale(sc, sizeof(sc), max, rt_meta_unit(&selc->meta)));
+			put_glyphs(HEAD_ROWS + rows, 0, sbuf, A_BOLD);
+		}
 		if (selc->breach && m->th)
 			snprintf(status, slen, "%s: over threshold (rule on line %u, observed %g)",
 				 selc->name, selc->breach_line, selc->observed);
@@ -362,6 +440,90 @@ static void draw_fabric(struct rt_model *m, struct rt_ui *ui, const struct rt_fr
 		put(HEAD_ROWS + prio, 0, line, A_BOLD | A_REVERSE, false);
 }
 
+/* the Graph screen: one counter or concept (or each port's packet rate) across ports, a graph
+ * of gh rows per port over the last samples, newest at the right, bmon-style; the y scale
+ * (0 at the bottom, the port's max at the top) left of each */
+static void draw_graph(struct rt_model *m, struct rt_ui *ui, const struct rt_frame_info *fi)
+{
+	int avail = LINES - HEAD_ROWS - FOOT_ROWS, gh, per, shown, k, r, x, lw, ns;
+	size_t *idx = NULL, n = 0, i;
+	char line[1024], ib[16];
+	const char *what = ui->graph_name[0] ? ui->graph_name : "packets (rx + tx)";
+
+	if (m->nports && (idx = malloc(m->nports * sizeof(*idx))))
+		n = rt_ui_graph_ports(ui, m, idx);
+	/* each port: a title line and gh rows; as tall as the ports fit, 2 to 8 rows */
+	gh = n ? avail / (int)n - 1 : 2;
+	gh = gh < 2 ? 2 : gh > 8 ? 8 : gh;
+	per = avail / (gh + 1);
+	if (per < 1)
+		per = 1;
+	rt_ui_clamp(ui, n, per);
+	/* y labels: the longest scale, then a rule */
+	lw = SCALE_W;
+	ns = COLS - lw - 1;
+	if (ns > RT_HIST_CAP)
+		ns = RT_HIST_CAP;
+	snprintf(line, sizeof(line), "Graph %s%s per second, ports %zu, %d samples every %s, "
+		 "newest right   Esc: back", what, ui->graph_concept ? " (concept)" : "", n,
+		 ns > 0 ? ns : 0, rt_fmt_interval(ib, sizeof(ib), fi->interval));
+	put(1, 0, line, A_BOLD, false);
+	put(2, 0, "", a_title(), true);
+	if (!n)
+		put(HEAD_ROWS, 0, m->frames ? "no port has this counter" : "collecting ...",
+		    A_NORMAL, false);
+	if (ns < 4) {
+		free(idx);
+		return;
+	}
+	shown = 0;
+	for (i = ui->top[RT_SCR_GRAPH]; i < n && shown < per; i++, shown++) {
+		const struct rt_port *p = &m->ports[idx[i]];
+		int y0 = HEAD_ROWS + shown * (gh + 1);
+		double v[RT_HIST_CAP], max;
+		const char *unit = "";
+		char sc[32];
+
+		rt_port_series(p, ui->graph_name, ui->graph_concept, (size_t)ns, v, &unit);
+		max = rt_hist_max(v, (size_t)ns);
+		if (p->port)
+			snprintf(line, sizeof(line), "%.64s/%u %s  max %s", p->dev, p->port,
+				 p->gone ? "GONE" : p->netdev[0] ? p->netdev : "",
+				 rt_hist_scale(sc, sizeof(sc), max, unit));
+		else
+			snprintf(line, sizeof(line), "%.64s/dev  max %s", p->dev,
+				 rt_hist_scale(sc, sizeof(sc), max, unit));
+		put(y0, 0, line, i == ui->sel[RT_SCR_GRAPH] ? A_BOLD | A_REVERSE : A_BOLD, false);
+		for (r = 0; r < gh; r++) {
+			int y = y0 + 1 + r, row = gh - 1 - r;	/* row 0 is the bottom */
+			attr_t a = p->gone ? a_gone() : use_color ? COLOR_PAIR(3) : A_NORMAL;
+
+			if (r == 0)
+				snprintf(line, sizeof(line), "%*s", lw,
+					 rt_hist_scale(sc, sizeof(sc), max, unit));
+			else if (row == 0)
+				snprintf(line, sizeof(line), "%*s", lw, "0");
+			else
+				snprintf(line, sizeof(line), "%*s", lw, "");
+			put(y, 0, line, A_NORMAL, false);
+			put_glyphs(y, lw, use_utf8 ? "\u2502" : "|", A_NORMAL);
+			for (k = 0, x = lw + 1; k < ns; k++, x++) {
+				/* eighths of this row the column fills: a zero rate is a thin line
+				 * on the bottom row, a gap nothing */
+				int h = rt_hist_height(v[k], max, gh);
+				int e = h < 0 ? 0 : h + 1 - row * RT_HIST_LEVELS;
+
+				if (e <= 0)
+					continue;
+				put_glyphs(y, x, rt_spark_glyph(e >= RT_HIST_LEVELS ?
+								RT_HIST_LEVELS - 1 : e - 1,
+								use_utf8), a);
+			}
+		}
+	}
+	free(idx);
+}
+
 static const char *const help_lines[] = {
 	"rdmatop keys",
 	"",
@@ -371,6 +533,8 @@ static const char *const help_lines[] = {
 	"  Esc/Left       back to Ports (or close Help / the catalogue entry)",
 	"  Q              QPs (netlink RES_QP)    C  rdma_cm IDs    P  Ports",
 	"  F              Fabric: per-priority rates of the selected port's netdev",
+	"  H              Graph over time across ports: Detail's selected counter (its",
+	"                 concept), elsewhere each port's packet rate; H or Esc: back",
 	"  s / S          next sort column / reverse the order",
 	"  /              Detail: filter counters by name or concept (Enter keeps, Esc clears)",
 	"  z              Detail: hide counters that are zero and did not move",
@@ -382,6 +546,7 @@ static const char *const help_lines[] = {
 	"  Ctrl-L         repaint        h ?  this help        q  quit",
 	"",
 	"Rates show '-' or a state (first, stale, reset) when there is no valid rate yet;",
+	"in sparklines and graphs such a sample is a gap, not a zero.",
 	"GONE rows are devices that vanished (rdma link delete, hot-unplug).",
 };
 
@@ -430,6 +595,7 @@ void rt_view_curses_draw(struct rt_model *m, struct rt_ui *ui, const struct rt_f
 	char buf[512], status[512] = "";
 
 	use_color = color;
+	use_utf8 = fi->utf8;
 	erase();
 	if (COLS < RT_MIN_COLS || LINES < RT_MIN_ROWS) {
 		snprintf(buf, sizeof(buf), "rdmatop: enlarge the terminal (%dx%d, need %dx%d)",
@@ -446,6 +612,7 @@ void rt_view_curses_draw(struct rt_model *m, struct rt_ui *ui, const struct rt_f
 	case RT_SCR_CM: draw_cms(m, ui); break;
 	case RT_SCR_FABRIC: draw_fabric(m, ui, fi); break;
 	case RT_SCR_HELP: draw_help(ui); break;
+	case RT_SCR_GRAPH: draw_graph(m, ui, fi); break;
 	case RT_SCR__N: break;
 	}
 	if (ui->filter_edit)
@@ -454,7 +621,7 @@ void rt_view_curses_draw(struct rt_model *m, struct rt_ui *ui, const struct rt_f
 		snprintf(status, sizeof(status), "%s", ui->msg);
 	else if (!status[0])
 		snprintf(status, sizeof(status), "%s",
-			 "h help  q quit  Enter counters  Q QPs  C cm IDs  s sort  p pause  +/- interval");
+			 "h help  q quit  Enter counters  H graph  Q QPs  C cm IDs  s sort  p pause  +/- interval");
 	put(LINES - 1, 0, status, ui->filter_edit ? A_BOLD : A_NORMAL, false);
 	refresh();
 }
