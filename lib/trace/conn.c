@@ -258,12 +258,57 @@ static void step(struct rdiag_trace_conn *c, uint64_t ts, const char *what, int 
 	st->status = status;
 }
 
-static void take_process(struct rdiag_trace_conn *c, int pid, const char *comm)
+/* the process (thread group) of thread tid and its command, from /proc while it lives;
+ * 0 when it is gone or cannot be read */
+static int thread_group(int tid, char *comm, size_t len)
 {
+	char path[48], buf[512], *p;
+	ssize_t n;
+	int fd, tgid = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strstr(buf, "\nTgid:");
+	if (!p || sscanf(p + 6, "%d", &tgid) != 1 || tgid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/comm", tgid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	snprintf(comm, len, "%.15s", buf);
+	return tgid;
+}
+
+/* the event's pid is ftrace's common_pid, a thread's id: live, the connection is named by
+ * its thread group (the process a shell or ps shows: rping's cm thread is rping's pid) and
+ * that process's command; from a saved trace, or once the thread is gone, by the thread */
+static void take_process(const struct rdiag_trace_conns *cs, struct rdiag_trace_conn *c,
+			 int pid, const char *comm)
+{
+	char pcomm[16];
+	int tgid;
+
 	if (c->pid || pid <= 0 || kernel_thread(comm))
 		return;
 	c->pid = pid;
 	snprintf(c->comm, sizeof(c->comm), "%s", comm);
+	if (cs->live && (tgid = thread_group(pid, pcomm, sizeof(pcomm))) > 0) {
+		c->pid = tgid;
+		snprintf(c->comm, sizeof(c->comm), "%s", pcomm);
+	}
 }
 
 /* the cm_id_attach kept aside for a connection: the passive side's has both addresses, the
@@ -324,7 +369,7 @@ static void join_attach(struct rdiag_trace_conns *cs, struct slot *s, int pid_hi
 		c->steps[0].cm_event = -1;
 	}
 	snprintf(c->device, sizeof(c->device), "%s", best->device);
-	take_process(c, best->pid, best->comm);
+	take_process(cs, c, best->pid, best->comm);
 	best->used = 0;
 }
 
@@ -676,7 +721,7 @@ int rdiag_trace_conns_add(struct rdiag_trace_conns *cs, const struct rdiag_trace
 	/* DEVICE_REMOVAL runs in the thread removing the device (rdma link delete's,
 	 * modprobe -r's), not in the application's */
 	if (strcmp(ev->name, "cm_event_handler") || ev->cm_event != EV_DEVICE_REMOVAL)
-		take_process(&s->c, ev->pid, ev->comm);
+		take_process(cs, &s->c, ev->pid, ev->comm);
 	/* the first event in the application's thread says whose cm_id_attach it was */
 	if (s->c.pid)
 		join_attach(cs, s, s->c.pid);
@@ -838,6 +883,6 @@ void rdiag_trace_conns_attribute(struct rdiag_trace_conns *cs, const struct sock
 		struct slot *s = &cs->slots[i];
 
 		if (s->used && !s->c.pid && sa_same(&s->c.src, &a) && sa_same(&s->c.dst, &b))
-			take_process(&s->c, pid, comm ? comm : "");
+			take_process(cs, &s->c, pid, comm ? comm : "");
 	}
 }

@@ -7,12 +7,15 @@
  *  - sub-buffers cut short or with a lying commit length are refused, not read past;
  *  - a format file naming a field it does not declare is refused, not handed on. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "tap.h"
 #include "rdmadiag/trace.h"
@@ -618,6 +621,69 @@ static void test_ud_answered(void)
 	rdiag_trace_conns_close(cs);
 }
 
+/* live, a connection is named by its thread's process (ftrace's common_pid is a thread id:
+ * rping's cm thread is rping); from a saved trace by the thread */
+static pthread_barrier_t bar;
+static int worker_tid;
+
+static void *worker(void *arg)
+{
+	(void)arg;
+	worker_tid = (int)syscall(SYS_gettid);
+	pthread_barrier_wait(&bar);	/* its id is known */
+	pthread_barrier_wait(&bar);	/* the test is done with it */
+	return NULL;
+}
+
+static void thread_conn(bool live, int *pid, char comm[16])
+{
+	struct rdiag_trace_conns_opts o = { .live = live };
+	struct rdiag_trace_conns *cs;
+	struct rdiag_trace_event ev;
+
+	EXPECT_EQ(rdiag_trace_conns_open(&cs, &o), 0);
+	cma_event(&ev, "cm_send_req", "cmthr", worker_tid, 21, -1, 35000, 7174, 1000);
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	cma_event(&ev, "cm_id_destroy", "cmthr", worker_tid, 21, -1, 35000, 7174, 2000);
+	ngot = 0;
+	EXPECT_EQ(rdiag_trace_conns_add(cs, &ev, conn_cb, NULL), 0);
+	EXPECT_EQ(ngot, 1);
+	*pid = ngot ? got[0].pid : -1;
+	snprintf(comm, 16, "%s", ngot ? got[0].comm : "");
+	rdiag_trace_conns_close(cs);
+}
+
+static void test_thread_group(void)
+{
+	char comm[16], self[16] = "";
+	pthread_t th;
+	FILE *f = fopen("/proc/self/comm", "r");
+	int pid;
+
+	if (f) {
+		if (fgets(self, sizeof(self), f))
+			self[strcspn(self, "\n")] = 0;
+		fclose(f);
+	}
+	pthread_barrier_init(&bar, NULL, 2);
+	EXPECT_EQ(pthread_create(&th, NULL, worker, NULL), 0);
+	pthread_setname_np(th, "cmthr");
+	pthread_barrier_wait(&bar);
+	EXPECT_TRUE(worker_tid > 0 && worker_tid != getpid());
+	thread_conn(true, &pid, comm);
+	EXPECT_EQ(pid, getpid());
+	EXPECT_STREQ(comm, self);
+	thread_conn(false, &pid, comm);
+	EXPECT_EQ(pid, worker_tid);
+	EXPECT_STREQ(comm, "cmthr");
+	pthread_barrier_wait(&bar);
+	pthread_join(th, NULL);
+	/* the thread is gone: named by its own id, even live */
+	thread_conn(true, &pid, comm);
+	EXPECT_EQ(pid, worker_tid);
+	pthread_barrier_destroy(&bar);
+}
+
 static char *slurp(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -749,6 +815,7 @@ int main(void)
 	test_bounds(t);
 	test_attribute();
 	test_ud_answered();
+	test_thread_group();
 	test_devdel();
 	test_removal_not_attributed();
 	test_mra_sent();

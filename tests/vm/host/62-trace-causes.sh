@@ -52,8 +52,9 @@ tap_eq "RC rejected: the server's side is rejected_here, with the reason it sent
 tap_check "ip route get 198.19.0.9 fails (unreachable)" grep -q "^route rc=[1-9]" "$J-scen.txt"
 tap_eq "no route: rdmadoctor says no_route" "no_route" \
 	"$(jq -r '.verdict.cause' "$J-doctor-noroute.json" 2>/dev/null)"
-# (rping's connection by its command and destination: the trace names the thread that did
-# the first traced step, which can be rping's cm thread, not the pid the shell started)
+# (rping's connection by its command and destination: live, the trace names the process of
+# the thread that did the first traced step, but rping fails at once here, and a thread
+# that had ended before rdmatrace read its events is named by its own id)
 tap_eq "no route: rdmatrace says what rdmadoctor says, for rping's ADDR_ERROR" \
 	"ADDR_ERROR no_route" \
 	"$(jq -r 'select(.type == "connection" and .comm == "rping" and (.dst | startswith("198.19.0.9"))) | "\(.fail_event) \(.cause)"' "$J-conns.json" | sort -u)"
