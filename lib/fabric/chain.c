@@ -376,33 +376,30 @@ static void chain_cnp(const struct rdiag_chain_in *in, struct rdiag_chain *c)
 	       c->prio >= 0 ? c->prio : 3, q->pci, in->ifname, tc < 0 ? 0 : tc);
 }
 
+static void add_prio(void *arg, const struct rdiag_eth_catalog_entry *e, int prio,
+		     uint64_t delta)
+{
+	int64_t *out = arg;
+
+	(void)e;
+	if (prio < 0 || prio >= RDIAG_DCB_PRIOS)
+		return;
+	if (out[prio] < 0)
+		out[prio] = 0;
+	out[prio] += (int64_t)delta;
+}
+
 /* rx + tx prio_packets per priority between the samples: 0, or -1 when not measurable */
 static int prio_deltas(const struct rdiag_ethstats *a, const struct rdiag_ethstats *b,
 		       int64_t out[RDIAG_DCB_PRIOS])
 {
-	size_t i;
 	int p, found = 0;
 
 	for (p = 0; p < RDIAG_DCB_PRIOS; p++)
 		out[p] = -1;
-	if (!a || !b)
-		return -1;
-	for (i = 0; i < rdiag_ethstats_count(b); i++) {
-		const char *name = rdiag_ethstats_name(b, i);
-		const struct rdiag_eth_catalog_entry *e = rdiag_ethstats_catalog(b, i, &p);
-		uint64_t va;
-
-		if (!e || p < 0 || strcmp(e->concept, "prio_packets"))
-			continue;
-		if (rdiag_ethstats_find(a, name, &va) < 0)
-			continue;
-		if (out[p] < 0)
-			out[p] = 0;
-		/* a counter that went backwards (driver reset) adds nothing */
-		if (rdiag_ethstats_value(b, i) >= va)
-			out[p] += (int64_t)(rdiag_ethstats_value(b, i) - va);
-		found = 1;
-	}
+	rdiag_ethstats_deltas(a, b, "prio_packets", add_prio, out);
+	for (p = 0; p < RDIAG_DCB_PRIOS; p++)
+		found |= out[p] >= 0;
 	return found ? 0 : -1;
 }
 
@@ -579,32 +576,38 @@ static void chain_ets(const struct rdiag_chain_in *in, struct rdiag_chain *c)
 		    rdiag_dcb_tsa_name(d->ets.tc_tsa[tc]) ? rdiag_dcb_tsa_name(d->ets.tc_tsa[tc]) : "?");
 }
 
+struct max_delta {
+	int64_t best;
+	int prio;
+	const char *dir;
+};
+
+static void take_max(void *arg, const struct rdiag_eth_catalog_entry *e, int prio,
+		     uint64_t delta)
+{
+	struct max_delta *m = arg;
+
+	if ((int64_t)delta > m->best) {
+		m->best = (int64_t)delta;
+		m->prio = prio;
+		m->dir = e->dir;
+	}
+}
+
 /* the delta of every statistic of concept CONCEPT between the samples, per priority
  * (prio -1 for those not per priority) and direction: the largest, its priority and
  * direction; -1 when the driver has none */
 static int64_t max_delta(const struct rdiag_ethstats *a, const struct rdiag_ethstats *b,
 			 const char *concept, int *prio, const char **dir)
 {
-	int64_t best = -1;
-	size_t i;
-	int p;
+	struct max_delta m = { .best = -1 };
 
-	for (i = 0; i < rdiag_ethstats_count(b); i++) {
-		const char *name = rdiag_ethstats_name(b, i);
-		const struct rdiag_eth_catalog_entry *e = rdiag_ethstats_catalog(b, i, &p);
-		uint64_t va, vb = rdiag_ethstats_value(b, i);
-		int64_t dlt;
-
-		if (!e || strcmp(e->concept, concept) || rdiag_ethstats_find(a, name, &va) < 0)
-			continue;
-		dlt = vb >= va ? (int64_t)(vb - va) : 0;
-		if (dlt > best) {
-			best = dlt;
-			*prio = p;
-			*dir = e->dir;
-		}
+	rdiag_ethstats_deltas(a, b, concept, take_max, &m);
+	if (m.best >= 0) {
+		*prio = m.prio;
+		*dir = m.dir;
 	}
-	return best;
+	return m.best;
 }
 
 static const char *dir_word(const char *dir)

@@ -167,6 +167,25 @@ const struct rdiag_eth_catalog_entry *rdiag_ethstats_catalog(const struct rdiag_
 	return i < s->n ? s->cat[i] : NULL;
 }
 
+size_t rdiag_ethstats_deltas(const struct rdiag_ethstats *a, const struct rdiag_ethstats *b,
+			     const char *concept, rdiag_ethstats_delta_fn fn, void *arg)
+{
+	size_t i, n = 0;
+	uint64_t va;
+
+	if (!a || !b || !concept || !fn)
+		return 0;
+	for (i = 0; i < b->n; i++) {
+		const struct rdiag_eth_catalog_entry *e = b->cat[i];
+
+		if (!e || strcmp(e->concept, concept) || rdiag_ethstats_find(a, b->name[i], &va) < 0)
+			continue;
+		fn(arg, e, b->prio[i], b->value[i] >= va ? b->value[i] - va : 0);
+		n++;
+	}
+	return n;
+}
+
 int rdiag_ethstats_find(const struct rdiag_ethstats *s, const char *name, uint64_t *value)
 {
 	size_t k;

@@ -24,6 +24,53 @@ static struct rdiag_fabric *open_replay(const char *path)
 	return f;
 }
 
+/* rdiag_ethstats_deltas: each prio_packets statistic's growth with its priority and
+ * direction, summed here per priority and direction */
+struct sums {
+	uint64_t rx[8], tx[8];
+	size_t calls, bad;
+};
+
+static void sum_delta(void *arg, const struct rdiag_eth_catalog_entry *e, int prio,
+		      uint64_t delta)
+{
+	struct sums *s = arg;
+
+	s->calls++;
+	if (prio < 0 || prio > 7 || strcmp(e->concept, "prio_packets")) {
+		s->bad++;
+		return;
+	}
+	if (!strcmp(e->dir, "rx"))
+		s->rx[prio] += delta;
+	else
+		s->tx[prio] += delta;
+}
+
+static void deltas(const struct rdiag_ethstats *a, const struct rdiag_ethstats *b)
+{
+	struct sums s;
+	size_t n;
+	uint64_t va, vb;
+
+	memset(&s, 0, sizeof(s));
+	n = rdiag_ethstats_deltas(a, b, "prio_packets", sum_delta, &s);
+	EXPECT_EQ(n, 16);	/* rx and tx of 8 priorities */
+	EXPECT_EQ(s.calls, n);
+	EXPECT_EQ(s.bad, 0);
+	EXPECT_U64(s.rx[3], 5000);
+	EXPECT_U64(s.rx[0], 0);
+	EXPECT_EQ(rdiag_ethstats_find(a, "tx_prio3_packets", &va), 0);
+	EXPECT_EQ(rdiag_ethstats_find(b, "tx_prio3_packets", &vb), 0);
+	EXPECT_U64(s.tx[3], vb - va);
+	/* backwards (b before a): every delta 0, none lost */
+	memset(&s, 0, sizeof(s));
+	EXPECT_EQ(rdiag_ethstats_deltas(b, a, "prio_packets", sum_delta, &s), 16);
+	EXPECT_U64(s.rx[3], 0);
+	EXPECT_EQ(rdiag_ethstats_deltas(a, b, "no_such_concept", sum_delta, &s), 0);
+	EXPECT_EQ(rdiag_ethstats_deltas(NULL, b, "prio_packets", sum_delta, &s), 0);
+}
+
 static void samples(void)
 {
 	struct rdiag_fabric *f = open_replay(FX "eth-prio3.txt");
@@ -54,6 +101,7 @@ static void samples(void)
 	EXPECT_EQ(rdiag_ethstats_find(a, "a_name_of_exactly_32_bytes_xxxx", &v0), -ENOENT);
 	EXPECT_U64(v0, 7);
 	EXPECT_TRUE(rdiag_ethstats_time_ns(b) >= rdiag_ethstats_time_ns(a));
+	deltas(a, b);
 	rdiag_ethstats_free(a);
 	rdiag_ethstats_free(b);
 	rdiag_ethstats_free(c);

@@ -330,28 +330,32 @@ static void print_chain(struct out *o, const struct rdiag_chain *c)
 	out_obj_end(o);
 }
 
+struct prio_sum {
+	const char *dir;
+	int prio;
+	int64_t sum;
+};
+
+static void add_one(void *arg, const struct rdiag_eth_catalog_entry *e, int prio,
+		    uint64_t delta)
+{
+	struct prio_sum *s = arg;
+
+	if (prio != s->prio || strcmp(e->dir, s->dir))
+		return;
+	if (s->sum < 0)
+		s->sum = 0;
+	s->sum += (int64_t)delta;
+}
+
 /* the delta of catalogue statistic (concept, dir) on priority p, -1 when the driver has none */
 static int64_t prio_delta(const struct rdiag_ethstats *a, const struct rdiag_ethstats *b,
 			  const char *concept, const char *dir, int prio)
 {
-	int64_t sum = -1;
-	size_t i;
-	int p;
+	struct prio_sum s = { .dir = dir, .prio = prio, .sum = -1 };
 
-	for (i = 0; i < rdiag_ethstats_count(b); i++) {
-		const char *name = rdiag_ethstats_name(b, i);
-		const struct rdiag_eth_catalog_entry *e = rdiag_ethstats_catalog(b, i, &p);
-		uint64_t va, vb = rdiag_ethstats_value(b, i);
-
-		if (!e || p != prio || strcmp(e->concept, concept) || strcmp(e->dir, dir) ||
-		    rdiag_ethstats_find(a, name, &va) < 0)
-			continue;
-		if (sum < 0)
-			sum = 0;
-		if (vb >= va)
-			sum += (int64_t)(vb - va);
-	}
-	return sum;
+	rdiag_ethstats_deltas(a, b, concept, add_one, &s);
+	return s.sum;
 }
 
 static void print_priorities(struct out *o, const struct rdiag_ethstats *a,

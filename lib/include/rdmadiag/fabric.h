@@ -127,6 +127,14 @@ int rdiag_ethstats_find(const struct rdiag_ethstats *s, const char *name, uint64
 struct rdiag_eth_catalog_entry;
 const struct rdiag_eth_catalog_entry *rdiag_ethstats_catalog(const struct rdiag_ethstats *s,
 							     size_t i, int *prio);
+/* what each statistic of catalogue concept CONCEPT in sample b grew by since sample a (the
+ * same name there; 0 when it went backwards, a driver's reset): fn(arg, its catalogue entry,
+ * its priority (-1 not per priority), the delta).  How many statistics were compared; 0
+ * when either sample has none of the concept */
+typedef void (*rdiag_ethstats_delta_fn)(void *arg, const struct rdiag_eth_catalog_entry *e,
+					int prio, uint64_t delta);
+size_t rdiag_ethstats_deltas(const struct rdiag_ethstats *a, const struct rdiag_ethstats *b,
+			     const char *concept, rdiag_ethstats_delta_fn fn, void *arg);
 
 /* ---- link-level pause through ethtool netlink (what `ethtool -I -a IFNAME` reads) ----
  * ETHTOOL_MSG_PAUSE_GET with ETHTOOL_FLAG_STATS on the "ethtool" generic netlink family.
