@@ -34,14 +34,13 @@ static const char *dir_word(const struct rdiag_sample *s)
 	return !d ? "" : !strcmp(d, "rx") ? "received" : !strcmp(d, "tx") ? "sent" : d;
 }
 
-/* the finding's text when s breaches over r, else false */
+/* the finding's text when s (an Ethernet statistic with its concept) breaches over r (a
+ * valid rate), else false */
 static bool storm(const struct rdiag_sample *s, const struct rdiag_rate *r, char *why,
 		  size_t len)
 {
 	const char *nd = s->netdev ? s->netdev : "?";
 
-	if (!s->eth_concept || r->state != RDIAG_RATE_VALID)
-		return false;
 	if (!strcmp(s->eth_concept, "pause_storm")) {
 		if (!r->delta)
 			return false;
