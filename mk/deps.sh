@@ -7,10 +7,11 @@ BUILD="gcc make pkg-config libibverbs-dev librdmacm-dev libpcap-dev libncurses-d
 libyaml-dev libgnutls28-dev libcrypt-dev"
 # dpkg-dev, debhelper, lintian: tests/bats/dist.bats builds and checks the Debian packages;
 # parallel: the bats tier runs two files at once (mk/run-bats.sh); prometheus-node-exporter:
-# make bench compares the agent with it (tests/bench/60-exporter.sh)
+# make bench compares the agent with it (tests/bench/60-exporter.sh); libxml2-utils: xmllint
+# parses rdmadump --graph's SVG (tests/bats/rdmadump_graph.bats)
 TEST="bats bats-assert bats-support jq prometheus bash-completion zsh man-db groff-base tshark python3-scapy python3-prometheus-client tmux tcpdump iproute2 \
 parallel procps python3-yaml psmisc time wireshark-common libcap2-bin util-linux systemd \
-openssl apache2-utils curl dpkg-dev debhelper lintian prometheus-node-exporter"
+openssl apache2-utils curl dpkg-dev debhelper lintian prometheus-node-exporter libxml2-utils"
 VM="qemu-system-x86 busybox-static xz-utils kmod cpio rdma-core ibverbs-utils ibverbs-providers \
 rdmacm-utils perftest nftables iptables valgrind libc6-dbg ethtool linux-headers-amd64"
 FUZZ="clang libclang-rt-14-dev"

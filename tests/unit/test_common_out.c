@@ -189,6 +189,26 @@ static void escapes(void)
 	EXPECT_STREQ(name, "a_b");
 }
 
+/* XML: the five markup characters as references; what XML 1.0 cannot hold (C0 controls but
+ * tab, newline and CR, bytes outside valid UTF-8, U+FFFE/U+FFFF) as \ooo text; valid UTF-8,
+ * tab and newline as they are */
+static void xml(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	EXPECT_EQ(xml_escape(f, "a<b>&\"c'\td\n"), 0);
+	putc('|', f);
+	xml_escape(f, "\x01\x1f\x7f\xff\xc3\xa9\xc3\xe2\x82\xac\xef\xbf\xbe\xed\xa0\x80");
+	putc('|', f);
+	xml_escape(f, "");
+	fclose(f);
+	EXPECT_STREQ(buf, "a&lt;b&gt;&amp;&quot;c&#39;\td\n|\\001\\037\\177\\377\xc3\xa9\\303"
+		     "\xe2\x82\xac\\357\\277\\276\\355\\240\\200|");
+	free(buf);
+}
+
 int main(void)
 {
 	char *j = render(sample, OUT_JSON);
@@ -201,6 +221,7 @@ int main(void)
 	free(j);
 	free(t);
 	escapes();
+	xml();
 	keyed();
 	numbers();
 	return tap_done();

@@ -5,9 +5,7 @@
 
 #include "esc.h"
 
-/* the length of the valid UTF-8 sequence at p (RFC 3629: no overlong form, no surrogate,
- * nothing above U+10FFFF), 0 when p does not start one */
-static size_t utf8_len(const unsigned char *p)
+size_t tool_utf8_len(const unsigned char *p)
 {
 	unsigned char lo = 0x80, hi = 0xbf;
 	size_t n, i;
@@ -47,7 +45,7 @@ static size_t unit(const unsigned char *p, bool *ctl)
 	*ctl = p[0] < 0x20 || p[0] == 0x7f;
 	if (p[0] < 0x80)
 		return 1;
-	n = utf8_len(p);
+	n = tool_utf8_len(p);
 	if (!n) {
 		*ctl = p[0] <= 0x9f;
 		return 1;

@@ -18,4 +18,7 @@ const char *tool_esc(const char *s, char *buf, size_t len);
 /* the same into one of a few rotating static buffers, for printf arguments (single-threaded
  * tools; at most 8 in one call) */
 const char *tool_esc_tmp(const char *s);
+/* the length of the valid UTF-8 sequence at p (RFC 3629: no overlong form, no surrogate,
+ * nothing above U+10FFFF), 0 when p does not start one */
+size_t tool_utf8_len(const unsigned char *p);
 #endif

@@ -220,6 +220,45 @@ int csv_escape(FILE *f, const char *s)
 	return putc('"', f) == EOF ? -EIO : 0;
 }
 
+int xml_escape(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = strcspn((const char *)p, "&<>\"'"), k;
+
+		/* the plain run up to the next character that needs care, in one fwrite */
+		for (k = 0; k < n; k++)
+			if (p[k] < 0x20 || p[k] >= 0x7f)
+				break;
+		if (k)
+			fwrite(p, 1, k, f);
+		p += k;
+		if (!*p)
+			break;
+		switch (*p) {
+		case '&': fputs("&amp;", f); p++; continue;
+		case '<': fputs("&lt;", f); p++; continue;
+		case '>': fputs("&gt;", f); p++; continue;
+		case '"': fputs("&quot;", f); p++; continue;
+		case '\'': fputs("&#39;", f); p++; continue;
+		case '\t': case '\n': case '\r': putc(*p++, f); continue;
+		default: break;
+		}
+		n = *p >= 0x80 ? tool_utf8_len(p) : 0;
+		/* U+FFFE and U+FFFF are no XML characters */
+		if (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe)
+			n = 0;
+		if (n) {
+			fwrite(p, 1, n, f);
+			p += n;
+		} else {
+			fprintf(f, "\\%03o", *p++);
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
 /* the text between the characters to escape in one fwrite, each of those as its escape */
 int prom_escape_chars(FILE *f, const char *s, const char *special)
 {

@@ -133,6 +133,10 @@ void out_text_lit(struct out *o, const char *s, size_t n);
 /* escaping helpers for other formats; each writes to f and returns 0 or -errno */
 int json_escape(FILE *f, const char *s);
 int csv_escape(FILE *f, const char *s);		/* RFC 4180 field */
+/* XML 1.0 character data or attribute value: & < > " ' as references; the bytes XML cannot
+ * hold at all (C0 controls but tab, newline and CR; a byte outside valid UTF-8; U+FFFE,
+ * U+FFFF) as the text \ooo, as tool_esc() shows them */
+int xml_escape(FILE *f, const char *s);
 int prom_label_escape(FILE *f, const char *s);	/* \\, \", \n escaped */
 /* each of SPECIAL's characters in S (of \\, \", newline) escaped, the rest as it is */
 int prom_escape_chars(FILE *f, const char *s, const char *special);

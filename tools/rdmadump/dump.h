@@ -31,6 +31,10 @@ struct dump_summary_opts {
 	uint64_t max_flows;		/* the flow table's bound (0: none), for its summary line */
 	uint64_t link_bps;		/* --link-speed: PAUSE/PFC quanta as time; 0 unknown */
 };
+/* "%s > %s qp 0x%06x" of a flow's two addresses and its destination QP (len: 160 bytes) */
+void dump_flow_name(char *buf, size_t len, const struct rdiag_flow_key *k);
+/* --qp: the flow goes to qp or comes from it (its sending QP as the analysis knows it) */
+bool dump_flow_of_qp(const struct rdiag_flow_info *f, uint32_t qp);
 /* the per-QP summary: text tables or one JSON object */
 void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 		  const struct dump_summary_opts *so);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadump: decode and analyse RoCEv2 / RoCEv1 / InfiniBand captures, tcpdump-like.
  * Options and the read loop only; decoding, analysis and capture are librdmadiag's, printing is
- * the other files of this room (print.c, fast.c, mad.c, summary.c). */
+ * the other files of this room (print.c, fast.c, mad.c, summary.c, graph.c). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -11,10 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "common/clock.h"
+#include "common/esc.h"
 #include "common/tool.h"
 #include "dump.h"
+#include "graph.h"
+#include "graphout.h"
 #include "mad.h"
 
 static struct rdiag_capture *g_cap;
@@ -85,6 +89,13 @@ static void usage(void)
 	       "                        further flows are counted only (0: no limit)\n"
 	       "      --link-speed RATE link speed (100G, 25G, 2.5G, 100M): PAUSE/PFC quanta as\n"
 	       "                        pause time in the summary\n"
+	       "Graph (reads the file twice; not with -i or -r -):\n"
+	       "      --graph QP        QP's sequence graph as SVG: PSN against time of its\n"
+	       "                        requests and responses, with NAKs, RNR NAKs, resends,\n"
+	       "                        duplicates, CE marks, CNPs and PAUSE/PFC frames; to\n"
+	       "                        standard output instead of the packet lines\n"
+	       "      --graph-out FILE  write the graph to FILE instead (the other output stays)\n"
+	       "      --graph-csv       the graph's points as CSV instead of SVG\n"
 	       "  -h, --help            this help\n"
 	       "      --version         version\n\n"
 	       "Exit status: 0 ok, 1 transport errors seen (with --fail-on-errors),\n"
@@ -93,7 +104,7 @@ static void usage(void)
 }
 
 enum { OPT_QP = 256, OPT_OPCODE, OPT_ERRORS, OPT_PORT, OPT_FAIL, OPT_VERSION, OPT_MAX_FLOWS,
-       OPT_LINK_SPEED };
+       OPT_LINK_SPEED, OPT_GRAPH, OPT_GRAPH_OUT, OPT_GRAPH_CSV };
 
 static const struct option long_opts[] = {
 	{ "read", required_argument, NULL, 'r' },
@@ -111,6 +122,9 @@ static const struct option long_opts[] = {
 	{ "fail-on-errors", no_argument, NULL, OPT_FAIL },
 	{ "max-flows", required_argument, NULL, OPT_MAX_FLOWS },
 	{ "link-speed", required_argument, NULL, OPT_LINK_SPEED },
+	{ "graph", required_argument, NULL, OPT_GRAPH },
+	{ "graph-out", required_argument, NULL, OPT_GRAPH_OUT },
+	{ "graph-csv", no_argument, NULL, OPT_GRAPH_CSV },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -129,6 +143,9 @@ struct opts {
 	unsigned int n_ports;
 	uint64_t link_bps;
 	char *filter;
+	bool graph, graph_csv;
+	uint32_t graph_qp;
+	const char *graph_out;		/* NULL: standard output */
 };
 
 /* "100G", "25g", "2.5G", "100M", "400000000": bit/s (K, M, G, T are powers of 1000); 0 or
@@ -182,6 +199,38 @@ static char *join_args(int argc, char **argv)
 	return s;
 }
 
+/* --qp, --graph: a QP number (24 bits) */
+static uint32_t parse_qp(const char *s)
+{
+	uint64_t v;
+
+	if (tool_parse_u64(s, 0xffffff, &v) < 0)
+		tool_usage_error("invalid QP number '%s' (0..0xffffff)", s);
+	return (uint32_t)v;
+}
+
+/* --graph reads the capture a second time (graph.h says why): a file it can open again */
+static void check_graph(const struct opts *o)
+{
+	struct stat st;
+
+	if (!o->graph) {
+		if (o->graph_out || o->graph_csv)
+			tool_usage_error("%s needs --graph QP", o->graph_out ? "--graph-out" :
+					 "--graph-csv");
+		return;
+	}
+	if (o->iface)
+		tool_usage_error("--graph reads the capture twice: write it with -w first, "
+				 "then give -r FILE");
+	if (!strcmp(o->rfile, "-") || (stat(o->rfile, &st) == 0 && !S_ISREG(st.st_mode)))
+		tool_usage_error("--graph reads the capture twice: give -r a file, not '%s'",
+				 tool_esc_tmp(o->rfile));
+	if (!o->graph_out && (o->summary || (o->wfile && !strcmp(o->wfile, "-"))))
+		tool_usage_error("--graph writes to standard output: give --graph-out FILE to "
+				 "have %s too", o->summary ? "the summary" : "-w -");
+}
+
 static void parse(int argc, char **argv, struct opts *o)
 {
 	uint64_t v;
@@ -208,10 +257,8 @@ static void parse(int argc, char **argv, struct opts *o)
 			o->wfile = optarg;
 			break;
 		case OPT_QP:
-			if (tool_parse_u64(optarg, 0xffffff, &v) < 0)
-				tool_usage_error("invalid QP number '%s' (0..0xffffff)", optarg);
 			o->have_qp = true;
-			o->qp = (uint32_t)v;
+			o->qp = parse_qp(optarg);
 			break;
 		case OPT_OPCODE:
 			r = rdiag_opcode_parse(optarg);
@@ -257,6 +304,16 @@ static void parse(int argc, char **argv, struct opts *o)
 				tool_usage_error("invalid link speed '%s' (bit/s, e.g. 100G, 25G, "
 						 "2.5G, 100M)", optarg);
 			break;
+		case OPT_GRAPH:
+			o->graph = true;
+			o->graph_qp = parse_qp(optarg);
+			break;
+		case OPT_GRAPH_OUT:
+			o->graph_out = optarg;
+			break;
+		case OPT_GRAPH_CSV:
+			o->graph_csv = true;
+			break;
 		case 'h':
 			usage();
 			exit(EXIT_OK);
@@ -273,6 +330,7 @@ static void parse(int argc, char **argv, struct opts *o)
 				 "nothing to read: give -r FILE or -i IFACE");
 	if (optind < argc)
 		o->filter = join_args(argc - optind, argv + optind);
+	check_graph(o);
 }
 
 static bool selected(const struct opts *o, const struct rdiag_pkt *p,
@@ -308,6 +366,84 @@ static void progress(struct rdiag_capture *c, uint64_t frames, bool *shown, uint
 	*shown = true;
 }
 
+/* one frame into the analysis: false when it is no packet (counted as other) */
+static bool analyse(struct rdiag_flow_table *ft, const struct rdiag_frame *fr,
+		    const struct rdiag_decode_opts *dopts, struct rdiag_pkt *p,
+		    struct rdiag_flow_verdict *v)
+{
+	if (rdiag_pkt_decode(p, fr->linktype, fr->data, fr->caplen, fr->len, dopts) != 0) {
+		rdiag_flow_add_other(ft);
+		return false;
+	}
+	rdiag_flow_add(ft, p, fr->ts_sec * 1000000000ull + fr->ts_nsec, v);
+	return true;
+}
+
+/* --graph: the capture read again, its first nframes frames (those the first reading took),
+ * into a new table made alike; ft is the first reading's.  0 or 2 (the exit status) after a
+ * one-line error; cut_short: the first reading ended in an input error, which is the one
+ * line to say when the QP is not in what was read. */
+static int graph(const struct opts *o, struct rdiag_flow_table *ft,
+		 const struct rdiag_decode_opts *dopts, const struct rdiag_flow_opts *fo,
+		 uint64_t nframes, bool cut_short, FILE *gf)
+{
+	const struct rdiag_capture_opts co = { .file = o->rfile };
+	const struct dump_graph_opts go = { .qp = o->graph_qp, .csv = o->graph_csv,
+					    .source = o->rfile };
+	struct rdiag_flow_table *ft2 = NULL;
+	struct rdiag_capture *cap = NULL;
+	struct dump_graph *g;
+	struct rdiag_frame fr;
+	struct rdiag_flow_verdict v;
+	struct rdiag_pkt p;
+	bool said = false;		/* an error was said */
+	int r;
+
+	r = dump_graph_new(&g, ft, &go);
+	if (r == -ENOENT && cut_short)
+		return EXIT_USAGE;
+	if (r == -ENOENT) {
+		tool_err("no flow to or from QP 0x%06x in '%s' (rdmadump -q lists the QPs)",
+			 o->graph_qp, tool_esc_tmp(o->rfile));
+		return EXIT_USAGE;
+	}
+	if (r < 0 || rdiag_flow_open(&ft2, fo) < 0) {
+		dump_graph_free(g);
+		tool_err("out of memory");
+		return EXIT_USAGE;
+	}
+	if (rdiag_capture_open(&cap, &co) < 0 ||
+	    (o->filter && rdiag_capture_set_filter(cap, o->filter) < 0)) {
+		tool_err("%s", rdiag_capture_errmsg(cap));
+		said = true;
+	}
+	for (uint64_t n = 0; !said && n < nframes;) {
+		r = rdiag_capture_next(cap, &fr);
+		if (r == -EAGAIN || r == -EINTR)
+			continue;
+		if (r <= 0)
+			break;		/* shorter than at the first reading: drawn as far as read */
+		n++;
+		if (analyse(ft2, &fr, dopts, &p, &v))
+			dump_graph_add(g, &p, fr.ts_sec * 1000000000ull + fr.ts_nsec, &v);
+	}
+	/* a write error (-EIO) is said by the commit, or for standard output at the exit */
+	if (!said && dump_graph_write(g, gf) == -ENOMEM) {
+		tool_err("out of memory");
+		said = true;
+	}
+	if (o->graph_out && !said)
+		said = graph_out_commit(gf, o->graph_out) < 0;
+	else if (o->graph_out)
+		fclose(gf);		/* the temporary goes at the exit */
+	else
+		fflush(gf);
+	rdiag_capture_close(cap);
+	rdiag_flow_close(ft2);
+	dump_graph_free(g);
+	return said ? EXIT_USAGE : EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
 	struct rdiag_decode_opts dopts;
@@ -321,7 +457,9 @@ int main(int argc, char **argv)
 	struct rdiag_pkt p;
 	struct rdiag_flow_verdict v;
 	struct opts o;
-	uint64_t matched = 0, errors = 0, last_progress;
+	uint64_t matched = 0, errors = 0, last_progress, nframes = 0;
+	FILE *gf = NULL;
+	int graph_rc = EXIT_OK;
 	bool tty_progress, shown = false, input_error = false, write_error = false, print;
 	int r;
 
@@ -367,6 +505,8 @@ int main(int argc, char **argv)
 				tool_name(), o.iface, rdiag_capture_linktype(g_cap), f);
 		}
 	}
+	if (o.graph)
+		gf = o.graph_out ? graph_out_open(o.graph_out, o.rfile) : stdout;
 	if (o.wfile) {
 		const struct rdiag_capture_dump_opts wo = { .capture = g_cap, .path = o.wfile };
 
@@ -395,13 +535,16 @@ int main(int argc, char **argv)
 	 * them into a stdio buffer first (every byte of output comes through the writer, which
 	 * writes what it holds before anything else reaches stdout); live output is flushed per
 	 * packet below */
-	if (!rdiag_capture_is_live(g_cap)) {
+	if (gf == stdout) {
+		/* the graph is all that goes there, through stdio */
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	} else if (!rdiag_capture_is_live(g_cap)) {
 		setvbuf(stdout, NULL, _IONBF, 0);
 		out_hold(out, true);
 	}
 	tty_progress = !rdiag_capture_is_live(g_cap) && isatty(STDERR_FILENO);
 	last_progress = tool_mono_ns() / 1000000;
-	print = !o.quiet && !o.wfile;
+	print = !o.quiet && !o.wfile && !(o.graph && !o.graph_out);
 
 	if (!rdiag_capture_is_live(g_cap)) {
 		struct sigaction sa;
@@ -432,13 +575,11 @@ int main(int argc, char **argv)
 			input_error = true;
 			break;
 		}
+		nframes++;
 		if (tty_progress && (fr.n & 0xfff) == 0)
 			progress(g_cap, fr.n, &shown, &last_progress);
-		if (rdiag_pkt_decode(&p, fr.linktype, fr.data, fr.caplen, fr.len, &dopts) != 0) {
-			rdiag_flow_add_other(ft);
+		if (!analyse(ft, &fr, &dopts, &p, &v))
 			continue;
-		}
-		rdiag_flow_add(ft, &p, fr.ts_sec * 1000000000ull + fr.ts_nsec, &v);
 		/* a PSN gap is an error only once the receiver's responses did not show it was
 		 * merely missed by the capture: gaps are counted from the totals at the end */
 		if (v.flags & RDIAG_FV_ERRORS & ~(RDIAG_FV_GAP | RDIAG_FV_RESENT_LOST))
@@ -477,6 +618,10 @@ int main(int argc, char **argv)
 		so.link_bps = o.link_bps;
 		dump_summary(out, ft, &so);
 	}
+	/* before the writer goes: a SIGBUS while the file is read again ends as in the first */
+	if (o.graph) {
+		graph_rc = graph(&o, ft, &dopts, &fo, nframes, input_error, gf);
+	}
 	out_free(out);
 	fflush(stdout);
 	if (rdiag_capture_is_live(g_cap))
@@ -503,7 +648,7 @@ int main(int argc, char **argv)
 	rdiag_capture_close(g_cap);
 	rdiag_flow_close(ft);
 	free(o.filter);
-	if (input_error)
+	if (input_error || graph_rc)
 		return EXIT_USAGE;
 	if (o.fail_on_errors && errors)
 		return EXIT_FOUND;

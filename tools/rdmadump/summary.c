@@ -216,8 +216,7 @@ static void traffic_text(struct out *o, const struct rdiag_flow_info *f, bool fa
 	}
 }
 
-/* "%s > %s qp 0x%06x" of the two addresses and the QP (buf: 160 bytes) */
-static void flow_name(char *buf, size_t len, const struct rdiag_flow_key *k)
+void dump_flow_name(char *buf, size_t len, const struct rdiag_flow_key *k)
 {
 	static const char hex[] = "0123456789abcdef";
 	char s[64], d[64], *p = buf;
@@ -248,11 +247,14 @@ static void flow_name(char *buf, size_t len, const struct rdiag_flow_key *k)
 	p[n] = '\0';
 }
 
+bool dump_flow_of_qp(const struct rdiag_flow_info *f, uint32_t qp)
+{
+	return f->key.destqp == qp || f->src_qpn == qp;
+}
+
 static bool wanted(const struct dump_summary_opts *so, const struct rdiag_flow_info *f)
 {
-	if (!so || !so->have_qp)
-		return true;
-	return f->key.destqp == so->qp || f->src_qpn == so->qp;
+	return !so || !so->have_qp || dump_flow_of_qp(f, so->qp);
 }
 
 static uint64_t naks(const uint64_t *n)
@@ -385,7 +387,7 @@ static void flow_text(struct out *o, const struct rdiag_flow_info *f)
 				     naks(f->naks), f->rnr_naks, f->ecn_ce, f->cnp, f->icrc_bad };
 	char row[160 + 9 + 21 * 13 + 2 * 48 + 1], *p = row;
 
-	flow_name(name, sizeof(name), &f->key);
+	dump_flow_name(name, sizeof(name), &f->key);
 	p = put_pad(p, name, 44, false);
 	p = put_col(p, f->pkts, 7);
 	p = put_col(p, f->bytes, 9);
@@ -403,7 +405,7 @@ static void flow_details(struct out *o, const struct rdiag_flow_info *f, bool fa
 	char name[160];
 	uint32_t sq = f->src_qpn;
 
-	flow_name(name, sizeof(name), &f->key);
+	dump_flow_name(name, sizeof(name), &f->key);
 	out_text(o, "  %s", name);
 	if (sq != RDIAG_QPN_NONE)
 		out_text(o, " (from qp 0x%06x)", sq);
