@@ -258,35 +258,35 @@ static void step(struct rdiag_trace_conn *c, uint64_t ts, const char *what, int 
 	st->status = status;
 }
 
+/* the start of /proc/PID/WHAT into buf (NUL-terminated); false when it cannot be read */
+static bool proc_read(int pid, const char *what, char *buf, size_t len)
+{
+	char path[48];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, what);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	return true;
+}
+
 /* the process (thread group) of thread tid and its command, from /proc while it lives;
  * 0 when it is gone or cannot be read */
 static int thread_group(int tid, char *comm, size_t len)
 {
-	char path[48], buf[512], *p;
-	ssize_t n;
-	int fd, tgid = 0;
+	char buf[512], *p;
+	int tgid = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!proc_read(tid, "status", buf, sizeof(buf)) || !(p = strstr(buf, "\nTgid:")) ||
+	    sscanf(p + 6, "%d", &tgid) != 1 || tgid <= 0 || !proc_read(tgid, "comm", buf, sizeof(buf)))
 		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
-	p = strstr(buf, "\nTgid:");
-	if (!p || sscanf(p + 6, "%d", &tgid) != 1 || tgid <= 0)
-		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/comm", tgid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = 0;
 	buf[strcspn(buf, "\n")] = 0;
 	snprintf(comm, len, "%.15s", buf);
 	return tgid;

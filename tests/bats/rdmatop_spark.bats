@@ -7,72 +7,19 @@
 # waits on what the screen shows.
 load helper
 load wait
+load tmux_top
 
-MK="$ROOT/tests/fixtures/tui/mkfixture.sh"
 # a glyph of a sparkline above the lowest level, and any glyph of one (UTF-8 blocks)
 UP='(▂|▃|▄|▅|▆|▇|█)'
 ANY='(▁|▂|▃|▄|▅|▆|▇|█)'
 
 setup() {
-	FXD="$BATS_TEST_TMPDIR/fx"
-	"$MK" "$FXD"
-	SOCKBASE="rdmatop-spark-$$-$BATS_TEST_NUMBER"
-	NSOCK=0
-	SOCK="$SOCKBASE-0"
-	EXITF="$BATS_TEST_TMPDIR/exit"
+	top_setup rdmatop-spark
+	LOC=C.UTF-8	# the sparklines' blocks; a test sets LOC=C for the ASCII ones
 }
 
-teardown() {
-	local i
-	[ -z "${FEED:-}" ] || kill "$FEED" 2> /dev/null || :
-	for i in $(seq 0 "$NSOCK"); do
-		tmux -L "$SOCKBASE-$i" kill-server 2> /dev/null || :
-	done
-}
+teardown() { top_teardown; }
 
-tm() { tmux -L "$SOCK" "$@"; }
-
-# feed DEV PORT NAME: the counter moves all along (500 every 0.1 s) until teardown
-feed() {
-	( while :; do "$MK" "$FXD" bump "$@" 500; sleep 0.1; done ) > /dev/null 2>&1 3>&- &
-	FEED=$!
-}
-
-# start rdmatop ARGS... in a W x H pane under the locale LOC (default C.UTF-8)
-start_top() {
-	command -v tmux > /dev/null || skip "tmux is not installed"
-	NSOCK=$((NSOCK + 1))
-	SOCK="$SOCKBASE-$NSOCK"
-	local cmd="env TERM=xterm LANG=${LOC:-C.UTF-8} LC_ALL=${LOC:-C.UTF-8} RDMADIAG_SYSFS_ROOT='$FXD' '$ROOT/tui/rdmatop' $*"
-	tm -f /dev/null new-session -d -s t -x "${W:-120}" -y "${H:-30}" \
-		"$cmd; echo \$? > '$EXITF'; echo AFTER-EXIT; exec sleep 600"
-	tm set-option -t t status off > /dev/null
-	wait_screen '^rxe1 '
-}
-
-screen() { tm capture-pane -p -t t; }
-wait_screen() { wait_frame "${2:-10}" "$1"; }
-# wait_frame TIMEOUT_S REGEX...: until one capture shows every REGEX; that capture in $SCR
-wait_frame() {
-	local n=$(( $1 * 20 ))
-	shift
-	while [ $n -gt 0 ]; do
-		SCR=$(screen)
-		shows "$@" && return 0
-		sleep 0.05
-		n=$((n - 1))
-	done
-	echo "screen never showed /$*/ at once:" >&2
-	screen >&2
-	return 1
-}
-shows() {
-	local re
-	for re; do
-		grep -qE -- "$re" <<< "$SCR" || return 1
-	done
-}
-keys() { tm send-keys -t t "$@"; }
 # the widest line of the frame $SCR in characters (a block glyph is one)
 widest() { LC_ALL=C.UTF-8 wc -L <<< "$SCR"; }
 # glyphs above the lowest level in the first line of $SCR matching REGEX
