@@ -455,16 +455,15 @@ static void verdict(const struct rdiag_trace_conns *cs, struct rdiag_trace_conn 
 	c->end_ns = end;
 	if (c->fail_event >= 0)
 		c->outcome = RDIAG_TRACE_FAILED;
-	if (c->outcome == RDIAG_TRACE_ANSWERED) {
-		c->cause = "ud_answered";
+	evidence(c, s, ended, &e);
+	c->cause = rdiag_cause_decide(&e);
+	k = rdiag_cause_find(c->cause);
+	if (!strcmp(c->cause, "ud_answered")) {
 		snprintf(c->verdict, sizeof(c->verdict),
 			 "UD service: answered the SIDR REQ of %s (SIDR REP sent); whether it accepted or rejected it, no tracepoint tells (rdma_accept and rdma_reject both send it): the other end's trace has the status",
 			 dst);
 		return;
 	}
-	evidence(c, s, ended, &e);
-	c->cause = rdiag_cause_decide(&e);
-	k = rdiag_cause_find(c->cause);
 	if (!strcmp(c->cause, "ok")) {
 		const struct removal *r;
 		uint64_t disc;

@@ -191,6 +191,9 @@ const char *rdiag_cause_decide(const struct rdiag_cause_evidence *e)
 	}
 	if (e->rej_sent)
 		return "rejected_here";
+	/* the passive side of a UD id sends a SIDR REP for rdma_accept and rdma_reject alike */
+	if (e->passive && e->ud)
+		return "ud_answered";
 	if (e->established)
 		return e->destroyed && !e->disconnected && !e->ud ? "ended_without_disconnect" :
 		       "ok";

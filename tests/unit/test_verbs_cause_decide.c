@@ -100,8 +100,11 @@ int main(void)
 	e.destroyed = true;
 	e.disconnected = false;
 	EXPECT_STREQ(rdiag_cause_decide(&e), "ended_without_disconnect");
-	e.ud = true;	/* UD: nothing to disconnect */
+	e.ud = true;	/* the passive side of a UD id: its SIDR REP, accepting or rejecting */
+	EXPECT_STREQ(rdiag_cause_decide(&e), "ud_answered");
+	e.passive = false;	/* the active side: ESTABLISHED, and nothing to disconnect */
 	EXPECT_STREQ(rdiag_cause_decide(&e), "ok");
+	e.passive = true;
 	e.ud = false;
 	e.disconnected = true;
 	EXPECT_STREQ(rdiag_cause_decide(&e), "ok");

@@ -49,7 +49,8 @@ struct rdiag_cause_evidence {
 				 * say whether it accepted: ud_answered) */
 	bool disconnected;	/* rdma_disconnect was called or DISCONNECTED came */
 	bool ud;		/* a UD id (SIDR REQ or REP: the UDP port space), which has
-				 * no connection to disconnect */
+				 * no connection to disconnect; passive: it sent its SIDR REP
+				 * (ud_answered: accepting or rejecting, untold) */
 	bool destroyed;		/* its end was seen: the id was destroyed */
 	bool open;		/* still in progress when the observation ended */
 	enum rdiag_cause_route route;	/* the destination in the routing table */
