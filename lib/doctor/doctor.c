@@ -86,6 +86,7 @@ void rdiag_doctor_close(struct rdiag_doctor *d)
 	rdiag_counters_close(d->cnt);
 	rd_rtnl_close(d);
 	free(d->peer_before);
+	rd_doc_paths_free(d);
 	free(d);
 }
 
