@@ -21,6 +21,9 @@
  * not as a failed connect.  Ports are covered until `paths` distinct ones or max_attempts
  * connections; a port is bad when any of its probes failed; the classifier
  * (rdiag_doc_paths_classify, a pure function) turns the marks into the verdict. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE		/* pthread_timedjoin_np */
+#endif
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -31,13 +34,24 @@
 #include <arpa/inet.h>
 
 #include "internal.h"
+#include "rdmadiag/capture.h"
 #include "rdmadiag/packet.h"
 #include "util/util.h"
 #include "verbs/verbs.h"
 
 #define EXCH_LEN 64
-#define PATHS_ACK_TIMEOUT 15	/* 4.096 us << 15 = 134 ms: a dropped port ends in WC 12 after
-				 * 3 of them (retry_count 2), ~0.4 s, not 3 x 537 ms */
+/* The transport's ACK timeout (4.096 us << exp): the smallest at least an eighth of the
+ * exchange's wait, so that a dropped port ends in WC 12 after 3 of them (retry_count 2)
+ * within half of it (default 2000 ms: 268 ms, ~0.8 s), not 3 x 537 ms as connect's; never
+ * below 67 ms, where a busy host's (or a TCG guest's) late ACK would look like a drop */
+static uint8_t ack_timeout_exp(int timeout_ms)
+{
+	uint8_t e = 14;
+
+	while (e < 20 && (4.096e-3 * (double)(1u << e)) < timeout_ms / 8.0)
+		e++;
+	return e;
+}
 
 struct rd_paths {
 	struct rdiag_doc_path_probe *probes;
@@ -53,6 +67,8 @@ struct rd_paths {
 	struct rdiag_doc_verdict first_bad;
 	char local[64], dst[64], ndev[64];
 	uint16_t dport;
+	char capture[320];		/* where the capture ran, or why not */
+	unsigned int cap_seen, cap_differ;
 };
 
 /* ---- the kernel's source-port rules ---- */
@@ -322,6 +338,7 @@ static void on_established(void *arg, struct rdiag_doctor *d, struct rdma_cm_id 
 				rdiag_roce_calc_flow_label(p->qpn, p->remote_qpn));
 		}
 	}
+	p->sport_computed = p->sport;
 	write = rd_doc_pdata_buf(rpdata, rplen, &raddr, &rkey, &rlen) && rlen >= EXCH_LEN;
 	memset(buf, 0, sizeof(buf));
 	mr = ibv_reg_mr(pd, buf, sizeof(buf), IBV_ACCESS_LOCAL_WRITE);
@@ -382,7 +399,8 @@ static void *worker(void *arg)
 		.no_counters = !run->exact,
 		.set_tos = run->po->set_tos,
 		.tos = run->po->tos,
-		.ack_timeout = PATHS_ACK_TIMEOUT,
+		.ack_timeout = ack_timeout_exp(run->o->timeout_ms > 0 ? run->o->timeout_ms :
+					       RDIAG_DOC_DEFAULT_TIMEOUT_MS),
 		.established = on_established,
 	};
 	double *rtt = calloc(run->k ? run->k : 1, sizeof(double));
@@ -496,6 +514,110 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* ---- the capture that confirms the ports ----
+ * Software RoCE sends through the host's IP stack, so a live capture on the egress netdev
+ * sees every data packet: the first one to the peer whose BTH destination QP is a probe's
+ * remote QPN carries the UDP source port that connection used.  (Hardware RoCE bypasses the
+ * stack: nothing is seen, and the ports stay computed.)  The packets wait in the kernel's
+ * capture buffer during the run and are read after it. */
+#define CAP_MAX 8192
+
+struct cap_seen {
+	size_t n;
+	struct { uint32_t qp; uint16_t sport; } e[CAP_MAX];
+};
+
+static struct rdiag_capture *cap_open(struct rd_paths *r, const char *src)
+{
+	struct rdiag_capture_opts co = { 0 };
+	struct rdiag_capture *c = NULL;
+	char filt[200];
+	int ret;
+
+	if (!r->ndev[0]) {
+		snprintf(r->capture, sizeof(r->capture), "not possible: no egress netdev known");
+		return NULL;
+	}
+	snprintf(filt, sizeof(filt), "udp dst port 4791 and dst host %s%s%s", r->dst,
+		 src ? " and src host " : "", src ? src : "");
+	co.iface = r->ndev;
+	co.live.snaplen = 128;
+	co.live.buffer_kib = 4096;
+	co.live.timeout_ms = 100;
+	co.live.no_default_filter = true;
+	co.live.filter = filt;
+	ret = rdiag_capture_open(&c, &co);
+	if (ret) {
+		snprintf(r->capture, sizeof(r->capture), "cannot capture on %s: %s", r->ndev,
+			 rdiag_capture_errmsg(NULL));
+		return NULL;
+	}
+	snprintf(r->capture, sizeof(r->capture), "%s", r->ndev);
+	return c;
+}
+
+/* the reader: every packet the run sends to the peer, the first source port seen for each
+ * BTH destination QP (QP1, the CM's, left out).  It blocks in the capture (a TPACKET_V3
+ * ring does not time out while empty) until rdiag_capture_break. */
+struct cap_reader {
+	struct rdiag_capture *c;
+	struct cap_seen *cs;
+};
+
+static void *cap_read(void *arg)
+{
+	struct cap_reader *cr = arg;
+	struct cap_seen *cs = cr->cs;
+	struct rdiag_decode_opts dopts;
+	struct rdiag_frame f;
+	struct rdiag_pkt p;
+	int lt = rdiag_capture_linktype(cr->c), ret;
+	size_t j;
+
+	rdiag_decode_opts_init(&dopts);
+	dopts.check_icrc = false;
+	dopts.decode_mad = false;
+	for (;;) {
+		ret = rdiag_capture_next(cr->c, &f);
+		if (ret == -EAGAIN || ret == 0)
+			continue;	/* a live read's timeout */
+		if (ret < 0)
+			break;		/* -EINTR: the run is over */
+		if (rdiag_pkt_decode(&p, lt, f.data, f.caplen, f.len, &dopts) != 0 ||
+		    !(p.present & RDIAG_HAS(RDIAG_HDR_BTH)) || p.bth.destqp <= 1)
+			continue;
+		for (j = 0; j < cs->n && cs->e[j].qp != p.bth.destqp; j++)
+			;
+		if (j == cs->n && cs->n < CAP_MAX) {
+			cs->e[cs->n].qp = p.bth.destqp;
+			cs->e[cs->n++].sport = p.sport;
+		}
+	}
+	return NULL;
+}
+
+/* the port each probe's packets carried */
+static void cap_match(struct rd_paths *r, const struct cap_seen *cs)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nprobes; i++) {
+		struct rdiag_doc_path_probe *pr = &r->probes[i];
+
+		if (!pr->connected || !pr->remote_qpn)
+			continue;
+		for (j = 0; j < cs->n && cs->e[j].qp != pr->remote_qpn; j++)
+			;
+		if (j == cs->n)
+			continue;
+		pr->sport_seen = cs->e[j].sport;
+		r->cap_seen++;
+		if (pr->sport_seen != pr->sport_computed)
+			r->cap_differ++;
+		pr->sport = pr->sport_seen;	/* what the wire says wins */
+	}
+}
+
 static int cmp_probe(const void *a, const void *b)
 {
 	const struct rdiag_doc_path_probe *x = a, *y = b;
@@ -565,7 +687,7 @@ static int build_ports(struct rd_paths *r)
 	return 0;
 }
 
-void rd_doc_paths_free(struct rdiag_doctor *d)
+static void rd_doc_paths_free(struct rdiag_doctor *d)
 {
 	if (!d->paths)
 		return;
@@ -590,7 +712,9 @@ int rdiag_doctor_paths(struct rdiag_doctor *d, const struct rdiag_doc_opts *o,
 	struct run *run;
 	struct rd_paths *r;
 	struct rdiag_samples *before = NULL, *after = NULL;
-	pthread_t th[64];
+	struct rdiag_capture *cap = NULL;
+	struct cap_reader cr = { NULL, NULL };
+	pthread_t th[64], cap_th;
 	unsigned int nth, i, started = 0;
 	double t0;
 	int ret;
@@ -622,6 +746,7 @@ int rdiag_doctor_paths(struct rdiag_doctor *d, const struct rdiag_doc_opts *o,
 		return -ENOMEM;
 	}
 	d->paths = r;
+	d->paths_free = rd_doc_paths_free;
 	run->d = d;
 	run->o = o;
 	run->po = po;
@@ -643,6 +768,21 @@ int rdiag_doctor_paths(struct rdiag_doctor *d, const struct rdiag_doc_opts *o,
 	snprintf(r->dst, sizeof(r->dst), "%s", o->dst);
 	snprintf(r->ndev, sizeof(r->ndev), "%s", d->egress_ndev);
 	r->dport = 4791;
+	if (po->no_capture)
+		snprintf(r->capture, sizeof(r->capture), "off");
+	else
+		cap = cap_open(r, o->src);
+	if (cap) {
+		cr.c = cap;
+		cr.cs = calloc(1, sizeof(*cr.cs));
+		if (!cr.cs || pthread_create(&cap_th, NULL, cap_read, &cr)) {
+			snprintf(r->capture, sizeof(r->capture), "not possible: cannot start its reader");
+			rdiag_capture_close(cap);
+			free(cr.cs);
+			cr.cs = NULL;
+			cap = NULL;
+		}
+	}
 	pthread_mutex_init(&run->mu, NULL);
 	pthread_cond_init(&run->cv, NULL);
 	d->ps = o->ps ? o->ps : RDMA_PS_TCP;
@@ -666,6 +806,27 @@ int rdiag_doctor_paths(struct rdiag_doctor *d, const struct rdiag_doc_opts *o,
 	}
 	r->ms = rd_mono_ms() - t0;
 	r->attempts = (unsigned int)r->nprobes;
+	if (cap) {
+		/* the ring hands over a block of packets when its timeout (100 ms) retires it:
+		 * two of them after the last packet, everything has been read */
+		struct timespec until;
+
+		sleep_ms(250);
+		rdiag_capture_break(cap);
+		/* libpcap >= 1.10 wakes a blocked read; an older one may not: then the reader
+		 * is left behind, its capture and table with it, and nothing is confirmed */
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec += 2;
+		if (pthread_timedjoin_np(cap_th, NULL, &until) == 0) {
+			cap_match(r, cr.cs);
+			rdiag_capture_close(cap);
+			free(cr.cs);
+		} else {
+			pthread_detach(cap_th);
+			snprintf(r->capture, sizeof(r->capture),
+				 "not possible: the capture on %s could not be stopped", r->ndev);
+		}
+	}
 	if (before) {
 		/* a sysfs hw_counters value is cached for up to its lifespan (rxe: 12 ms) */
 		sleep_ms(25);
@@ -716,6 +877,18 @@ void rdiag_doctor_paths_run(const struct rdiag_doctor *d, unsigned int *attempts
 		*budget_hit = r && r->budget_hit;
 	if (ms)
 		*ms = r ? r->ms : 0;
+}
+
+const char *rdiag_doctor_paths_capture(const struct rdiag_doctor *d, unsigned int *seen,
+				       unsigned int *differ)
+{
+	const struct rd_paths *r = d->paths;
+
+	if (seen)
+		*seen = r ? r->cap_seen : 0;
+	if (differ)
+		*differ = r ? r->cap_differ : 0;
+	return r ? r->capture : "";
 }
 
 void rdiag_doctor_paths_verdict(const struct rdiag_doctor *d, struct rdiag_doc_paths_verdict *v)

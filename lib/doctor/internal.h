@@ -130,8 +130,9 @@ struct rdiag_doctor {
 	/* what the peer's description said it listens on (peer_listen_port 0: not known) */
 	uint16_t peer_listen_port;
 	char peer_listen_ps[8];
-	/* rdiag_doctor_paths' run (doctor_paths.c) */
+	/* rdiag_doctor_paths' run (doctor_paths.c) and how rdiag_doctor_close frees it */
 	struct rd_paths *paths;
+	void (*paths_free)(struct rdiag_doctor *d);
 };
 
 struct rd_finding_arg {
@@ -286,8 +287,6 @@ struct ibv_send_wr;
 int rd_doc_dp_one(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_send_wr *wr, int timeout_ms);
 /* "WC 12 IBV_WC_RETRY_EXC_ERR (...)", "no completion within N ms", "cannot post it: ..." */
 const char *rd_doc_dp_outcome(int r, int timeout_ms, char *buf, size_t len);
-/* the paths run's storage (doctor_paths.c), freed by rdiag_doctor_close */
-void rd_doc_paths_free(struct rdiag_doctor *d);
 /* every counter of the host, and the ones that moved from a to b into d->deltas (the CM
  * counters of the egress port always) (doctor_attempt.c) */
 struct rdiag_samples *rd_doc_sample_all(struct rdiag_doctor *d);

@@ -88,6 +88,8 @@ static void print_probes(struct out *o, const struct rdiag_doctor *d, bool verbo
 		out_u64(o, "seq", verbose ? "  #%-3" PRIu64 : NULL, p->seq);
 		out_u64(o, "sport", verbose ? " sport %-5" PRIu64 : NULL, p->sport);
 		out_str(o, "sport_how", NULL, rdiag_doc_sport_how_str(p->sport_how));
+		out_u64(o, "sport_computed", NULL, p->sport_computed);
+		out_u64(o, "sport_seen", verbose && p->sport_seen ? " (seen)" : NULL, p->sport_seen);
 		out_str(o, "dev", NULL, p->dev);
 		out_u64(o, "qpn", verbose ? " QP 0x%06" PRIx64 : NULL, p->qpn);
 		out_u64(o, "remote_qpn", verbose ? " -> 0x%06" PRIx64 : NULL, p->remote_qpn);
@@ -302,6 +304,27 @@ int doctor_paths(const struct doctor_paths_cfg *c)
 	if (i < n)
 		out_str(o, "sport_how", "\n  source port from: %s",
 			rdiag_doc_sport_how_str(rdiag_doctor_paths_probe(d, i)->sport_how));
+	/* the ports read back from the wire, or why they could not be */
+	{
+		unsigned int seen, differ, carried = 0;
+		const char *cap = rdiag_doctor_paths_capture(d, &seen, &differ);
+
+		for (i = 0; i < n; i++)
+			carried += rdiag_doctor_paths_probe(d, i)->sport_computed != 0;
+		out_str(o, "capture", NULL, cap);
+		out_u64(o, "ports_seen", NULL, seen);
+		out_u64(o, "ports_differ", NULL, differ);
+		if (seen)
+			out_text(o, "\n  confirmed by a capture on %s: %u of %u connections seen, %u at another port than the rule gives (the capture's is used)",
+				 cap, seen, carried, differ);
+		else if (!strcmp(cap, "off"))
+			out_text(o, "\n  not confirmed: no capture");
+		else if (carried && strchr(cap, ' '))
+			out_text(o, "\n  not confirmed: %s", cap);
+		else if (carried)
+			out_text(o, "\n  not confirmed: no packet of the connections seen on %s (hardware RoCE bypasses the host's stack)",
+				 cap);
+	}
 	out_text(o, "\n");
 	out_obj_end(o);
 	print_probes(o, d, c->verbose);

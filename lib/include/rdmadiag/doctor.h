@@ -338,6 +338,8 @@ struct rdiag_doc_paths_opts {
 					 * counters that moved taken per connection) */
 	unsigned int max_attempts;	/* connections at most; 0 = 2 * paths + 8 */
 	unsigned int budget_ms;		/* start no connection after this; 0 = no budget */
+	bool no_capture;		/* no live capture on the egress netdev to confirm the
+					 * ports (see rdiag_doctor_paths_capture) */
 	bool set_tos;			/* rdma_set_option(TOS, tos) on every id */
 	uint8_t tos;
 	/* called after every connection, from the thread that made it (serialised) */
@@ -372,8 +374,12 @@ uint16_t rdiag_roce_sport_rxe_qpn(uint32_t qpn);		/* 0xc000 + hash_32(qpn, 14) *
 /* one connection of the run */
 struct rdiag_doc_path_probe {
 	unsigned int seq;		/* 1, 2, ... in the order they were started */
-	uint16_t sport;			/* 0: unknown (sport_how RDIAG_SPORT_UNKNOWN) */
+	uint16_t sport;			/* the port: sport_seen when the capture saw it, else
+					 * sport_computed; 0 unknown (RDIAG_SPORT_UNKNOWN) */
 	enum rdiag_doc_sport_how sport_how;
+	uint16_t sport_computed;	/* what the driver's rule gives */
+	uint16_t sport_seen;		/* the UDP source port of its first data packet in the
+					 * capture (BTH destination QP = remote_qpn), 0 not seen */
 	uint32_t qpn, remote_qpn, flow_label;
 	char dev[20];			/* the RDMA device of the connection */
 	bool connected;			/* ESTABLISHED */
@@ -460,6 +466,11 @@ const struct rdiag_doc_path *rdiag_doctor_paths_port(const struct rdiag_doctor *
 /* the run: connections made, whether the budget stopped it, its length in ms */
 void rdiag_doctor_paths_run(const struct rdiag_doctor *d, unsigned int *attempts,
 			    bool *budget_hit, double *ms);
+/* the live capture that confirms the ports: a line saying where it ran ("eth0") or why not
+ * ("off", "cannot capture on eth0: ..."), and of the connections that carried data how many
+ * were seen (*seen) and of those how many at another port than the rule gives (*differ) */
+const char *rdiag_doctor_paths_capture(const struct rdiag_doctor *d, unsigned int *seen,
+				       unsigned int *differ);
 /* the verdict of the run (the classifier's, with the confirming commands for the egress
  * netdev and addresses) */
 void rdiag_doctor_paths_verdict(const struct rdiag_doctor *d, struct rdiag_doc_paths_verdict *v);

@@ -17,6 +17,10 @@ tap_eq "no fault: all 12 ports good, every probe connected and completed its 4 e
 		([.ports[] | .sport >= 49152] | all)] | join("|")' "$J")"
 tap_check "no fault: the port came from the QPNs on rxe" \
 	eval '[[ $(jq -r .run.sport_how "$J") == *rxe* ]]'
+tap_eq "no fault: its own capture on eth0 saw every connection's port, each where the rule put it" \
+	"eth0|12|0|true" \
+	"$(jq -r '[.run.capture, .run.ports_seen, .run.ports_differ,
+		([.probes[] | .sport_seen == .sport_computed and .sport == .sport_seen] | all)] | join("|")' "$J")"
 tap_check "no fault: every probe has an RTT (min <= median <= max, > 0)" \
 	eval '[ "$(jq "[.probes[] | .rtt_min_ms > 0 and .rtt_min_ms <= .rtt_med_ms and .rtt_med_ms <= .rtt_max_ms] | all" "$J")" = true ]'
 tap_check "no fault, text: the verdict line and the port table" \
