@@ -142,12 +142,12 @@ static int cmp_mark(const void *a, const void *b)
 	return (int)x->sport - (int)y->sport;
 }
 
-/* "lo" or "lo-hi" after ", "; "..." once the buffer is full */
-static void list_add(char *buf, size_t len, unsigned int lo, unsigned int hi)
+/* "lo" or "lo-hi (n ports)" after ", "; "..." once the buffer is full */
+static void list_add(char *buf, size_t len, unsigned int lo, unsigned int hi, unsigned int n)
 {
 	size_t off = strlen(buf);
 
-	if (off + 16 >= len) {
+	if (off + 32 >= len) {
 		if (off + 4 < len && strcmp(buf + off - 3, "..."))
 			snprintf(buf + off, len - off, "...");
 		return;
@@ -155,7 +155,7 @@ static void list_add(char *buf, size_t len, unsigned int lo, unsigned int hi)
 	if (lo == hi)
 		snprintf(buf + off, len - off, "%s%u", off ? ", " : "", lo);
 	else
-		snprintf(buf + off, len - off, "%s%u-%u", off ? ", " : "", lo, hi);
+		snprintf(buf + off, len - off, "%s%u-%u (%u ports)", off ? ", " : "", lo, hi, n);
 }
 
 int rdiag_doc_paths_classify(const struct rdiag_doc_path_mark *m, size_t n,
@@ -216,7 +216,7 @@ int rdiag_doc_paths_classify(const struct rdiag_doc_path_mark *m, size_t n,
 	for (i = 0; i < v->nranges; i++) {
 		const struct rdiag_doc_paths_range *r = &v->ranges[i];
 
-		list_add(v->bad_list, sizeof(v->bad_list), r->lo, r->hi);
+		list_add(v->bad_list, sizeof(v->bad_list), r->lo, r->hi, r->nbad);
 	}
 	v->bad_fraction = v->nports ? (double)v->nbad / v->nports : 0;
 	if (nfail == 0) {

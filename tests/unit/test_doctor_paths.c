@@ -52,7 +52,7 @@ static void test_all_bad(void)
 	EXPECT_EQ(v.nunplaced, 1);
 	/* every probed port bad: one range from the lowest to the highest */
 	EXPECT_EQ(v.nranges, 1);
-	EXPECT_STREQ(v.bad_list, "49152-50000");
+	EXPECT_STREQ(v.bad_list, "49152-50000 (2 ports)");
 	EXPECT_TRUE(strstr(v.sentence, "not a path problem") != NULL);
 
 	/* nothing got as far as data: all bad, no port to name */
@@ -111,7 +111,7 @@ static void test_ranges(void)
 	EXPECT_EQ(v.ranges[1].lo, 61000);
 	EXPECT_EQ(v.ranges[1].hi, 65000);
 	EXPECT_EQ(v.ranges[1].nbad, 3);
-	EXPECT_STREQ(v.bad_list, "49160-53000, 61000-65000");
+	EXPECT_STREQ(v.bad_list, "49160-53000 (3 ports), 61000-65000 (3 ports)");
 }
 
 /* a port probed more than once: bad when any of its probes failed, flaky when another

@@ -440,8 +440,8 @@ struct rdiag_doc_paths_verdict {
 	double bad_fraction;		/* nbad / nports */
 	size_t nranges;			/* up to RDIAG_DOC_PATHS_RANGES (more merge into the last) */
 	struct rdiag_doc_paths_range ranges[RDIAG_DOC_PATHS_RANGES];
-	char bad_list[256];		/* "49160-49162, 52301" (ranges as above; "..." when
-					 * longer) */
+	char bad_list[256];		/* "49160-49170 (3 ports), 52301" (ranges as above,
+					 * with the probed ports in each; "..." when longer) */
 	char sentence[640];
 	char next[768];			/* the commands that confirm it (subset) */
 	struct rdiag_doc_verdict doctor;	/* all_bad: the first failed probe's verdict */
