@@ -86,6 +86,9 @@ void rdiag_doctor_close(struct rdiag_doctor *d)
 	rdiag_counters_close(d->cnt);
 	rd_rtnl_close(d);
 	free(d->peer_before);
+	/* through the pointer doctor_paths.c left: this file stays below that one */
+	if (d->paths_free)
+		d->paths_free(d);
 	free(d);
 }
 

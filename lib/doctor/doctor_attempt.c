@@ -357,6 +357,23 @@ static void cm_snap_deltas(struct rdiag_doctor *d, const struct cm_snap *a, cons
 	}
 }
 
+void rd_doc_take_deltas(struct rdiag_doctor *d, const struct rdiag_samples *a,
+			const struct rdiag_samples *b)
+{
+	take_deltas(d, a, b);
+}
+
+struct rdiag_samples *rd_doc_sample_all(struct rdiag_doctor *d)
+{
+	struct rdiag_counters *c = NULL;
+	struct rdiag_samples *s = NULL;
+
+	rd_doc_devices(d, &c, NULL);
+	if (!c || rdiag_counters_sample(c, NULL, &s))
+		return NULL;
+	return s;
+}
+
 static bool has_cm_samples(const struct rdiag_samples *s)
 {
 	size_t i, n = rdiag_samples_count(s);
@@ -401,6 +418,12 @@ static uint32_t max_cache_ms(const struct rdiag_samples *s)
 }
 
 int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
+{
+	return rd_doc_attempt_ex(d, o, NULL);
+}
+
+int rd_doc_attempt_ex(struct rdiag_doctor *d, const struct rdiag_doc_opts *o,
+		      const struct rd_doc_hooks *h)
 {
 	struct rdma_event_channel *ch = NULL;
 	struct rdma_cm_id *id = NULL;
@@ -455,10 +478,16 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	else
 		dst.in6.sin6_port = htons(port);
 
-	rd_doc_devices(d, &c, NULL);
-	before = sample_all(c);
-	if (cm0)
-		cm_snap_read(d, cm0);
+	if (!(h && h->no_counters)) {
+		rd_doc_devices(d, &c, NULL);
+		before = sample_all(c);
+		if (cm0)
+			cm_snap_read(d, cm0);
+	} else {
+		free(cm0);
+		free(cm1);
+		cm0 = cm1 = NULL;
+	}
 
 	ch = rdma_create_event_channel();
 	s = step_begin(d, RDIAG_DOC_STEP_CREATE_ID);
@@ -475,6 +504,17 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	s->ms = rd_mono_ms() - t0;
 	snprintf(s->detail, sizeof(s->detail), "port space %s",
 		 rdiag_port_space_name((unsigned int)ps) ? rdiag_port_space_name((unsigned int)ps) : "?");
+	/* the ToS goes into the route's traffic class: set before resolving it */
+	if (h && h->set_tos) {
+		uint8_t tos = h->tos;
+
+		if (rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, sizeof(tos)))
+			snprintf(s->detail + strlen(s->detail), sizeof(s->detail) - strlen(s->detail),
+				 "; ToS %u refused: %s", tos, strerror(errno));
+		else
+			snprintf(s->detail + strlen(s->detail), sizeof(s->detail) - strlen(s->detail),
+				 ", ToS %u", tos);
+	}
 
 	s = step_begin(d, RDIAG_DOC_STEP_RESOLVE_ADDR);
 	t0 = rd_mono_ms();
@@ -540,7 +580,7 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 	 * (4.096 us << 17), not 8 of rdma_cm's 2 s (packet lifetime 18 + 1 on rxe): the
 	 * timeout is rdma_cm's option since Linux 5.x (refused before: the default stays) */
 	{
-		uint8_t ack = 17;
+		uint8_t ack = h && h->ack_timeout ? h->ack_timeout : 17;
 
 		(void)rdma_set_option(id, RDMA_OPTION_ID, RDMA_OPTION_ID_ACK_TIMEOUT, &ack,
 				      sizeof(ack));
@@ -570,8 +610,12 @@ int rdiag_doctor_attempt(struct rdiag_doctor *d, const struct rdiag_doc_opts *o)
 			 "UDP port space: no connection to disconnect (SIDR gave the peer's UD QP)");
 		goto out;
 	}
-	/* proof instead of prediction: one packet of each size up to the path MTU */
-	rd_doc_datapath(d, id, pd, cq, rpdata, rplen, 3000);
+	/* proof instead of prediction: one packet of each size up to the path MTU (or the
+	 * caller's own exchange) */
+	if (h && h->established)
+		h->established(h->arg, d, id, pd, cq, rpdata, rplen);
+	else
+		rd_doc_datapath(d, id, pd, cq, rpdata, rplen, 3000);
 
 	s = step_begin(d, RDIAG_DOC_STEP_DISCONNECT);
 	t0 = rd_mono_ms();

@@ -56,11 +56,11 @@ bool rd_doc_pdata_buf(const uint8_t *b, size_t len, uint64_t *addr, uint32_t *rk
 
 /* one signalled work request and its completion within timeout_ms; 0, or the WC status
  * (> 0), or -ETIMEDOUT / -errno */
-static int one(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_send_wr *wr, int timeout_ms)
+int rd_doc_dp_one(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_send_wr *wr, int timeout_ms)
 {
 	struct ibv_send_wr *bad;
 	struct ibv_wc wc;
-	double end = rd_mono_ms() + timeout_ms;
+	double start = rd_mono_ms(), end = start + timeout_ms;
 	int n;
 
 	if (ibv_post_send(qp, wr, &bad))
@@ -73,11 +73,14 @@ static int one(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_send_wr *wr, int
 			return wc.status == IBV_WC_SUCCESS ? 0 : (int)wc.status;
 		if (rd_mono_ms() > end)
 			return -ETIMEDOUT;
-		poll(NULL, 0, 1);
+		/* polled without sleeping for the first 2 ms, so that a round trip is timed
+		 * to the microsecond (rdmadoctor paths' RTTs); then every millisecond */
+		if (rd_mono_ms() - start > 2)
+			poll(NULL, 0, 1);
 	}
 }
 
-static const char *outcome(int r, int timeout_ms, char *buf, size_t len)
+const char *rd_doc_dp_outcome(int r, int timeout_ms, char *buf, size_t len)
 {
 	if (r > 0)
 		snprintf(buf, len, "WC %d %s (%s)", r, rdiag_wc_status_name(r), rdiag_wc_status_str(r));
@@ -126,7 +129,7 @@ void rd_doc_datapath(struct rdiag_doctor *d, struct rdma_cm_id *id, struct ibv_p
 					  .opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED };
 
 		op = "SEND";
-		r = one(id->qp, cq, &wr, timeout_ms);
+		r = rd_doc_dp_one(id->qp, cq, &wr, timeout_ms);
 		if (r)
 			break;
 		if (m <= rlen) {
@@ -135,7 +138,7 @@ void rd_doc_datapath(struct rdiag_doctor *d, struct rdma_cm_id *id, struct ibv_p
 			wr.wr.rdma.rkey = rkey;
 			op = "RDMA WRITE";
 			write = true;
-			r = one(id->qp, cq, &wr, timeout_ms);
+			r = rd_doc_dp_one(id->qp, cq, &wr, timeout_ms);
 			if (r)
 				break;
 		}
@@ -149,7 +152,7 @@ void rd_doc_datapath(struct rdiag_doctor *d, struct rdma_cm_id *id, struct ibv_p
 	} else {
 		f = rd_doc_add(d, "data_path", "transport", RDIAG_DOC_PROBLEM, "datapath_mtu_fails", subj,
 			       "the connection is established, but %s %s of %u bytes (one packet at path MTU %u) does not complete: %s; the largest path MTU that works is %u",
-			       !strcmp(op, "RDMA WRITE") ? "an" : "a", op, m, mtu, outcome(r, timeout_ms, why, sizeof(why)), best);
+			       !strcmp(op, "RDMA WRITE") ? "an" : "a", op, m, mtu, rd_doc_dp_outcome(r, timeout_ms, why, sizeof(why)), best);
 		rd_doc_evidence(f, "sizes 256..%u, one packet each; %s of %u: %s; largest that completed: %u (the counters that moved are listed with the attempt)",
 				mtu, op, m, why, best);
 		/* what the peer's end saw of it, while the listener is still there (one

@@ -428,7 +428,11 @@ void rdiag_doctor_verdict(const struct rdiag_doctor *d, struct rdiag_doc_verdict
 		/* the data-path step's proof comes before any prediction */
 		dp = rd_doc_find(d, "data_path", RDIAG_DOC_PROBLEM);
 		if (dp) {
-			set(v, "transport", "datapath_mtu_fails");
+			/* the MTU step's, or rdiag_doctor_paths' exchange (datapath_drops) */
+			if (dp->cause && !strcmp(dp->cause, "datapath_drops"))
+				set(v, "transport", "datapath_drops");
+			else
+				set(v, "transport", "datapath_mtu_fails");
 			snprintf(v->sentence, sizeof(v->sentence), "%s", dp->summary);
 			append(v->evidence, sizeof(v->evidence), dp->evidence);
 			snprintf(v->next, sizeof(v->next), "%s", dp->hint);

@@ -51,6 +51,7 @@ struct rdiag_counters;
 struct rdiag_devices;
 struct rd_pc;
 struct rd_side;
+struct rd_paths;
 struct rdiag_samples;
 
 struct rdiag_doctor {
@@ -129,6 +130,9 @@ struct rdiag_doctor {
 	/* what the peer's description said it listens on (peer_listen_port 0: not known) */
 	uint16_t peer_listen_port;
 	char peer_listen_ps[8];
+	/* rdiag_doctor_paths' run (doctor_paths.c) and how rdiag_doctor_close frees it */
+	struct rd_paths *paths;
+	void (*paths_free)(struct rdiag_doctor *d);
 };
 
 struct rd_finding_arg {
@@ -261,6 +265,33 @@ struct ibv_cq;
 struct rdma_cm_id;
 void rd_doc_datapath(struct rdiag_doctor *d, struct rdma_cm_id *id, struct ibv_pd *pd,
 		     struct ibv_cq *cq, const uint8_t *rpdata, size_t rplen, int timeout_ms);
+/* what rdiag_doctor_paths changes in an attempt (doctor_attempt.c): no counter samples
+ * around it, a ToS, the ACK timeout exponent (0: 17), and its own step once ESTABLISHED
+ * instead of the MTU data path */
+struct rd_doc_hooks {
+	bool no_counters;
+	bool set_tos;
+	uint8_t tos;
+	uint8_t ack_timeout;
+	void (*established)(void *arg, struct rdiag_doctor *d, struct rdma_cm_id *id,
+			    struct ibv_pd *pd, struct ibv_cq *cq, const uint8_t *rpdata,
+			    size_t rplen);
+	void *arg;
+};
+int rd_doc_attempt_ex(struct rdiag_doctor *d, const struct rdiag_doc_opts *o,
+		      const struct rd_doc_hooks *h);
+/* the data path's one signalled work request and its completion within timeout_ms: 0, the
+ * WC status (> 0), -ETIMEDOUT or -errno (doctor_datapath.c) */
+struct ibv_qp;
+struct ibv_send_wr;
+int rd_doc_dp_one(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_send_wr *wr, int timeout_ms);
+/* "WC 12 IBV_WC_RETRY_EXC_ERR (...)", "no completion within N ms", "cannot post it: ..." */
+const char *rd_doc_dp_outcome(int r, int timeout_ms, char *buf, size_t len);
+/* every counter of the host, and the ones that moved from a to b into d->deltas (the CM
+ * counters of the egress port always) (doctor_attempt.c) */
+struct rdiag_samples *rd_doc_sample_all(struct rdiag_doctor *d);
+void rd_doc_take_deltas(struct rdiag_doctor *d, const struct rdiag_samples *a,
+			const struct rdiag_samples *b);
 #define RD_DOC_DP_RECVS 8	/* receives the listener posts for the data-path SENDs */
 #define RD_DOC_DP_BUF 4096
 /* what client and listener both ask of rdma_cm (doctor_attempt.c): the same small RC QP (UD

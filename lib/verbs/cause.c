@@ -84,6 +84,8 @@ static const struct rdiag_cause causes[] = {
 	  "rdmadoctor: the peer's path MTU (private data) differs from this end's" },
 	{ "datapath_mtu_fails", "transport", "established, but packets of a size the path MTU allows did not complete: a hop drops them",
 	  "rdmadoctor: its data-path step" },
+	{ "datapath_drops", "transport", "established, but the connection's data did not complete: the path of its UDP source port drops its packets",
+	  "rdmadoctor paths: its data exchange on the connection ended in an error completion or none" },
 	/* the two ends compared through rdmadoctor listen's side channel */
 	{ "peer_addr_not_rdma", "address", "no RDMA port of the peer carries the address connected to",
 	  "rdmadoctor: the peer's description" },

@@ -77,11 +77,11 @@ hinted() {
 @test "the commands: a missing or unknown one is a usage error naming every command" {
 	run rdmadoctor
 	assert_failure 2
-	assert_output "rdmadoctor: missing command (connect, listen, local, explain, env or compare)
+	assert_output "rdmadoctor: missing command (connect, paths, listen, local, explain, env or compare)
 Try 'rdmadoctor --help' for more information."
 	run rdmadoctor -j frobnicate
 	assert_failure 2
-	assert_output "rdmadoctor: unknown command 'frobnicate' (connect, listen, local, explain, env or compare)
+	assert_output "rdmadoctor: unknown command 'frobnicate' (connect, paths, listen, local, explain, env or compare)
 Try 'rdmadoctor --help' for more information."
 	# a command's own arguments are checked by the command
 	run rdmadoctor local extra
@@ -310,6 +310,48 @@ Try 'rdmadoctor --help' for more information." ]
 		[ "$status" -eq 2 ] || fail "'$args' exited $status"
 		[[ "$stderr" == rdmadoctor:* ]] || fail "'$args': $stderr"
 	done
+}
+
+@test "paths: bad DST and bad numbers are one clear line and exit 2" {
+	local args
+	while IFS='|' read -r args want; do
+		run --separate-stderr rdmadoctor $args
+		[ "$status" -eq 2 ] || fail "'$args' exited $status"
+		[ "${#lines[@]}" -eq 0 ] || fail "'$args' wrote to stdout: $output"
+		[[ "$stderr" == "rdmadoctor: $want"* ]] || fail "'$args': $stderr"
+	done <<'EOF2'
+paths|usage: paths DST[:PORT]
+paths 1.2.3.4 5.6.7.8|usage: paths DST[:PORT]
+paths 1.2.3.4:99999|bad port in '1.2.3.4:99999'
+paths :7471|paths needs a destination address
+paths [::1|bad address '[::1'
+--paths 0 paths 1.2.3.4|bad --paths '0' (1..1024)
+--paths 1025 paths 1.2.3.4|bad --paths '1025' (1..1024)
+--probes x paths 1.2.3.4|bad --probes 'x' (1..1000)
+--probes 0 paths 1.2.3.4|bad --probes '0' (1..1000)
+--concurrency 65 paths 1.2.3.4|bad --concurrency '65' (1..64)
+--budget 0 paths 1.2.3.4|bad --budget '0' (seconds, 1..86400)
+--budget 1.5 paths 1.2.3.4|bad --budget '1.5' (seconds, 1..86400)
+--tos 256 paths 1.2.3.4|bad --tos '256' (0..255)
+--tos -1 paths 1.2.3.4|bad --tos '-1' (0..255)
+--ps udp paths 1.2.3.4|bad --ps 'udp' for paths
+paths no-such-host.invalid|cannot resolve destination 'no-such-host.invalid'
+EOF2
+}
+
+@test "no RDMA device: paths exits 2 before any connection, with the explanation" {
+	RDMADIAG_SYSFS_ROOT=$EMPTY run --separate-stderr rdmadoctor -j paths 198.18.0.2 --paths 4
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[[ "$stderr" == "rdmadoctor: cannot run: there is no RDMA device on this host"* ]]
+}
+
+@test "paths: --help, the options and the exit codes" {
+	run rdmadoctor --help
+	assert_success
+	assert_output --partial "paths DST[:PORT]    which UDP source ports (ECMP paths) to a listener work"
+	assert_output --partial "--paths N       paths: distinct source ports to cover (default 16, 1..1024)"
+	assert_output --partial "paths: 0 every source port works, 1 some fail and others work, or all fail"
 }
 
 @test "--help names the three commands and the exit codes" {

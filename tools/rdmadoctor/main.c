@@ -2,6 +2,8 @@
 /* rdmadoctor: explain why rdma_connect fails or times out.
  *
  *   rdmadoctor connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|udp|ib]
+ *   rdmadoctor paths DST[:PORT] [--paths N] [--probes K] [--concurrency C] [--budget SECS]
+ *                    [--tos TOS]
  *   rdmadoctor listen [ADDR][:PORT] [--count N] [--serve port|host] [--max-clients N]
  *   rdmadoctor local
  *   rdmadoctor explain 'LINE' | -
@@ -25,6 +27,7 @@
 #include "env.h"
 #include "explain.h"
 #include "host.h"
+#include "paths.h"
 #include "common/cmd.h"
 #include "common/esc.h"
 #include "common/tool.h"
@@ -43,6 +46,9 @@ struct cfg {
 	enum rdiag_doc_serve serve;	/* listen: what the side channel serves (0: auto) */
 	unsigned int env_for;
 	const char *hosts;
+	bool timeout_set;
+	struct rdiag_doc_paths_opts paths;	/* paths: --paths --probes --concurrency
+						 * --budget --tos */
 };
 
 static volatile bool stop;
@@ -51,6 +57,8 @@ static void usage(void)
 {
 	printf("Usage: %s connect DST[:PORT] [--src ADDR] [--timeout MS] [--ps tcp|udp|ib] [--no-peer-info]\n"
 	       "                  [--force]\n"
+	       "       %s paths DST[:PORT] [--paths N] [--probes K] [--concurrency C] [--budget SECS]\n"
+	       "                  [--tos TOS] [--src ADDR] [--timeout MS] [--ps tcp|ib]\n"
 	       "       %s listen [ADDR][:PORT] [--count N] [--ps tcp|udp|ib] [--serve port|host]\n"
 	       "                  [--max-clients N]\n"
 	       "       %s local\n"
@@ -59,6 +67,9 @@ static void usage(void)
 	       "       %s compare FILE... | -\n"
 	       "Explain why rdma_connect fails: host checks, a real rdma_cm attempt, a verdict.\n\n"
 	       "  connect DST[:PORT]  check the path to DST, try to connect (port 7471), give a verdict\n"
+	       "  paths DST[:PORT]    which UDP source ports (ECMP paths) to a listener work: many\n"
+	       "                      connections, a short data exchange on each, a verdict per\n"
+	       "                      source port (the bad ones as ranges)\n"
 	       "  listen [ADDR][:PORT] accept connections and report each attempt (run on the peer)\n"
 	       "  local               the host checks alone, no destination\n"
 	       "  explain 'LINE' | -  explain a completion-error line (NCCL, UCX, libfabric, MPI,\n"
@@ -75,6 +86,14 @@ static void usage(void)
 	       "                      the smaller of MS and %d (rdma_cm's own timeout)\n"
 	       "  -p, --ps tcp|udp|ib rdma_cm port space (default tcp; udp: a UD QP, SIDR)\n"
 	       "  -c, --count N       listen: exit after N connections ended\n"
+	       "      --paths N       paths: distinct source ports to cover (default %d, 1..%d)\n"
+	       "      --probes K      paths: data exchanges (RDMA WRITEs) per connection\n"
+	       "                      (default %d, 1..1000)\n"
+	       "      --concurrency C paths: connections at once (default 1, 1..64; only 1 gives\n"
+	       "                      each connection's own counter deltas)\n"
+	       "      --budget SECS   paths: start no connection after SECS seconds (1..86400)\n"
+	       "      --tos TOS       paths: the IP ToS of the connections (0..255; rdma_cm's\n"
+	       "                      RDMA_OPTION_ID_TOS), e.g. the RoCE traffic class's\n"
 	       "      --serve port|host\n"
 	       "                      listen: what the side channel serves a client: port, the\n"
 	       "                      RDMA port of the address it reached and that address\n"
@@ -102,10 +121,13 @@ static void usage(void)
 	       "(without --force).  explain: 1 a completion error was recognised,\n"
 	       "0 none was, 2 the input cannot be read.  env: 1 the port has no RoCE v2 GID for\n"
 	       "the address, 2 no RDMA port answers to ADDR or NETDEV.  compare: 1 a property\n"
-	       "that breaks or degrades RDMA differs, 2 unreadable input or fewer than 2 hosts.\n",
+	       "that breaks or degrades RDMA differs, 2 unreadable input or fewer than 2 hosts.\n"
+	       "paths: 0 every source port works, 1 some fail and others work, or all fail\n"
+	       "(the doctor's verdict of a failed connection then says why), 2 as connect.\n",
 	       tool_name(), tool_name(), tool_name(), tool_name(), tool_name(), tool_name(),
-	       RDIAG_DOC_DEFAULT_TIMEOUT_MS,
-	       RDIAG_DOC_RESOLVE_TIMEOUT_MS, RDIAG_DOC_SIDE_MAX_CLIENTS);
+	       tool_name(), RDIAG_DOC_DEFAULT_TIMEOUT_MS,
+	       RDIAG_DOC_RESOLVE_TIMEOUT_MS, RDIAG_DOC_PATHS_DEFAULT, RDIAG_DOC_PATHS_MAX,
+	       RDIAG_DOC_PROBES_DEFAULT, RDIAG_DOC_SIDE_MAX_CLIENTS);
 }
 
 /* "a.b.c.d[:port]", "[v6][:port]", "v6", ":port" */
@@ -654,6 +676,39 @@ static int run_connect(int argc, char **argv, void *ctx)
 	return cmd_connect(ctx, argv[1]);
 }
 
+/* paths: the default timeout is shorter than connect's: a probe to a listener that answers
+ * takes milliseconds, and a dropped port fails in the data exchange, not the connect */
+#define PATHS_DEFAULT_TIMEOUT_MS 2000
+
+static int run_paths(int argc, char **argv, void *ctx)
+{
+	const struct cfg *cfg = ctx;
+	struct doctor_paths_cfg pc = { 0 };
+	char host[256], addr[INET6_ADDRSTRLEN], why[128];
+
+	if (argc != 2)
+		tool_usage_error("usage: paths DST[:PORT]");
+	split_hostport(argv[1], host, sizeof(host), &pc.port);
+	if (!host[0])
+		tool_usage_error("paths needs a destination address");
+	if (cfg->ps == RDMA_PS_UDP)
+		tool_usage_error("bad --ps 'udp' for paths: the UDP port space has no connection to exchange data on (tcp or ib)");
+	if (!resolve_host(host, addr, sizeof(addr), why, sizeof(why)))
+		tool_die("cannot resolve destination '%s': %s", host, why);
+	pc.host = host;
+	pc.addr = addr[0] ? addr : host;
+	if (!pc.port)
+		pc.port = 7471;
+	pc.src = cfg->src;
+	pc.timeout_ms = cfg->timeout_set ? cfg->timeout_ms : PATHS_DEFAULT_TIMEOUT_MS;
+	pc.ps = cfg->ps;
+	pc.json = cfg->json;
+	pc.verbose = cfg->verbose;
+	pc.force = cfg->force;
+	pc.po = cfg->paths;
+	return doctor_paths(&pc);
+}
+
 static int run_listen(int argc, char **argv, void *ctx)
 {
 	if (argc > 2)
@@ -697,6 +752,7 @@ static int run_compare(int argc, char **argv, void *ctx)
 
 static const struct tool_cmd commands[] = {
 	{ "connect", run_connect, NULL },
+	{ "paths", run_paths, NULL },
 	{ "listen", run_listen, NULL },
 	{ "local", run_local, NULL },
 	{ "explain", run_explain, NULL },
@@ -717,6 +773,11 @@ int main(int argc, char **argv)
 		{ "hosts", required_argument, NULL, 'H' },
 		{ "no-peer-info", no_argument, NULL, 'P' },
 		{ "force", no_argument, NULL, 'f' },
+		{ "paths", required_argument, NULL, 'N' },
+		{ "probes", required_argument, NULL, 'K' },
+		{ "concurrency", required_argument, NULL, 'C' },
+		{ "budget", required_argument, NULL, 'B' },
+		{ "tos", required_argument, NULL, 'T' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -738,6 +799,33 @@ int main(int argc, char **argv)
 			if (tool_parse_u64(optarg, 3600000, &v) || v == 0)
 				tool_usage_error("bad --timeout '%s' (milliseconds, 1..3600000)", optarg);
 			cfg.timeout_ms = (int)v;
+			cfg.timeout_set = true;
+			break;
+		case 'N':
+			if (tool_parse_u64(optarg, RDIAG_DOC_PATHS_MAX, &v) || v == 0)
+				tool_usage_error("bad --paths '%s' (1..%d)", optarg, RDIAG_DOC_PATHS_MAX);
+			cfg.paths.paths = (unsigned int)v;
+			break;
+		case 'K':
+			if (tool_parse_u64(optarg, 1000, &v) || v == 0)
+				tool_usage_error("bad --probes '%s' (1..1000)", optarg);
+			cfg.paths.probes = (unsigned int)v;
+			break;
+		case 'C':
+			if (tool_parse_u64(optarg, 64, &v) || v == 0)
+				tool_usage_error("bad --concurrency '%s' (1..64)", optarg);
+			cfg.paths.concurrency = (unsigned int)v;
+			break;
+		case 'B':
+			if (tool_parse_u64(optarg, 86400, &v) || v == 0)
+				tool_usage_error("bad --budget '%s' (seconds, 1..86400)", optarg);
+			cfg.paths.budget_ms = (unsigned int)v * 1000;
+			break;
+		case 'T':
+			if (tool_parse_u64(optarg, 255, &v))
+				tool_usage_error("bad --tos '%s' (0..255)", optarg);
+			cfg.paths.set_tos = true;
+			cfg.paths.tos = (uint8_t)v;
 			break;
 		case 'p':
 			if (!strcasecmp(optarg, "tcp"))

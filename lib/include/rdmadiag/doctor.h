@@ -125,6 +125,8 @@ struct rdiag_doc_verdict {
 				 * "qp_create_failed",
 				 * "mtu_mismatch", "datapath_mtu_fails" (established, but a
 				 * data-path size up to the path MTU does not complete),
+				 * "datapath_drops" (rdiag_doctor_paths: established, but its
+				 * data exchange does not complete),
 				 * "attempt_failed"; the peer causes of struct
 				 * rdiag_doc_side; and "disconnect_failed" with ok
 				 * true: established, but the disconnect did not complete */
@@ -320,6 +322,158 @@ const char *rdiag_doctor_side_channel(const struct rdiag_doctor *d);
 /* what the listener's side channel serves: RDIAG_DOC_SERVE_PORT or _HOST once listening
  * (AUTO resolved), RDIAG_DOC_SERVE_AUTO before */
 enum rdiag_doc_serve rdiag_doctor_side_serve(const struct rdiag_doctor *d);
+
+/* ---- paths: which UDP source ports (ECMP paths) to one listener work (rdmadoctor paths) ----
+ * RoCE v2 switches spread a connection's packets by the 5-tuple, whose only varying part
+ * between two hosts is the UDP source port, which the RDMA device picks per QP.  Each probe
+ * is a real rdma_cm attempt (rdiag_doctor_attempt's steps) to a rdmadoctor listener, then K
+ * RDMA WRITEs (SENDs when the peer offers no buffer) each waited for, timed (RTT), and the
+ * source port of the connection read from the QP's attributes (its QPN, the remote QPN, the
+ * flow label of its address vector) through the driver's rule.  Connections are made until
+ * `paths` distinct ports are covered or max_attempts (the device picks the QPNs). */
+struct rdiag_doc_paths_opts {
+	unsigned int paths;		/* distinct source ports wanted; 0 = RDIAG_DOC_PATHS_DEFAULT */
+	unsigned int probes;		/* data exchanges per connection; 0 = RDIAG_DOC_PROBES_DEFAULT */
+	unsigned int concurrency;	/* connections at once; 0 = 1 (only then are the
+					 * counters that moved taken per connection) */
+	unsigned int max_attempts;	/* connections at most; 0 = 2 * paths + 8 */
+	unsigned int budget_ms;		/* start no connection after this; 0 = no budget */
+	bool no_capture;		/* no live capture on the egress netdev to confirm the
+					 * ports (see rdiag_doctor_paths_capture) */
+	bool set_tos;			/* rdma_set_option(TOS, tos) on every id */
+	uint8_t tos;
+	/* called after every connection, from the thread that made it (serialised) */
+	void (*progress)(void *arg, unsigned int attempts, unsigned int ports,
+			 unsigned int want);
+	void *arg;
+};
+#define RDIAG_DOC_PATHS_DEFAULT 16
+#define RDIAG_DOC_PROBES_DEFAULT 4
+#define RDIAG_DOC_PATHS_MAX 1024
+
+/* how the source port of a probe was found (rdiag_doc_path_probe.sport_how) */
+enum rdiag_doc_sport_how {
+	RDIAG_SPORT_UNKNOWN = 0,	/* no QP was connected: no data packet was sent */
+	RDIAG_SPORT_RXE_FLOW,		/* rxe, Linux >= 5.18: rdma_get_udp_sport(flow label, QPN,
+					 * remote QPN) set when the QP got its address vector */
+	RDIAG_SPORT_RXE_QPN,		/* rxe before 5.18: 0xc000 + hash_32(QPN, 14) */
+	RDIAG_SPORT_FLOW_LABEL,		/* another driver, a flow label in the address vector:
+					 * rdma_flow_label_to_udp_sport(); computed, not confirmed */
+	RDIAG_SPORT_COMPUTED,		/* another driver, no flow label: the kernel's
+					 * rdma_get_udp_sport(0, QPN, remote QPN); computed, not
+					 * confirmed */
+};
+/* "unknown" "QPN and flow label on rxe" ...: one line */
+const char *rdiag_doc_sport_how_str(enum rdiag_doc_sport_how h);
+/* the kernel's rules (include/rdma/ib_verbs.h and drivers/infiniband/sw/rxe): */
+uint16_t rdiag_roce_sport_flow_label(uint32_t flow_label);	/* rdma_flow_label_to_udp_sport */
+uint32_t rdiag_roce_calc_flow_label(uint32_t lqpn, uint32_t rqpn);	/* rdma_calc_flow_label */
+uint16_t rdiag_roce_sport_rxe_qpn(uint32_t qpn);		/* 0xc000 + hash_32(qpn, 14) */
+
+#define RDIAG_DOC_PATH_DELTAS 12
+/* one connection of the run */
+struct rdiag_doc_path_probe {
+	unsigned int seq;		/* 1, 2, ... in the order they were started */
+	uint16_t sport;			/* the port: sport_seen when the capture saw it, else
+					 * sport_computed; 0 unknown (RDIAG_SPORT_UNKNOWN) */
+	enum rdiag_doc_sport_how sport_how;
+	uint16_t sport_computed;	/* what the driver's rule gives */
+	uint16_t sport_seen;		/* the UDP source port of its first data packet in the
+					 * capture (BTH destination QP = remote_qpn), 0 not seen */
+	uint32_t qpn, remote_qpn, flow_label;
+	char dev[20];			/* the RDMA device of the connection */
+	bool connected;			/* ESTABLISHED */
+	bool ok;			/* connected and every exchange completed */
+	const char *cause;		/* "ok" or the verdict's cause id (rdmadiag/cause.h) */
+	const char *layer;
+	char detail[256];		/* what failed: the step, or the exchange's completion */
+	unsigned int exchanges;		/* asked for (probes) */
+	unsigned int completed;		/* completed in order; the rest are lost (the QP is in
+					 * the error state after the first that fails) */
+	int wc_status;			/* of the first that failed: > 0 a WC status,
+					 * -ETIMEDOUT none came, 0 none failed */
+	double rtt_min, rtt_med, rtt_max;	/* ms, over the completed ones (0: none) */
+	double ms;			/* the whole connection, create_id to destroy */
+	bool deltas_exact;		/* alone in flight (concurrency 1): the counters below
+					 * moved for this connection only */
+	size_t ndeltas;			/* the counters that moved (not the CM's unmoved ones) */
+	struct rdiag_doc_delta deltas[RDIAG_DOC_PATH_DELTAS];
+};
+
+/* one source port, every probe that used it merged */
+struct rdiag_doc_path {
+	uint16_t sport;
+	enum rdiag_doc_sport_how sport_how;
+	unsigned int probes, ok;	/* connections, of which worked */
+	unsigned int exchanges, completed;	/* loss = exchanges - completed */
+	double rtt_min, rtt_med, rtt_max;	/* ms, over all its completed exchanges */
+	bool bad;			/* a probe failed (flaky when another worked) */
+	const char *cause;		/* the first failing probe's cause, else "ok" */
+	uint64_t retries;		/* transport retransmissions of its probes: the moved
+					 * counters named *retry_err (rxe: completer_retry_err)
+					 * or *ack_timeout_err (mlx5), of exact probes only */
+};
+
+/* a good/bad mark per probe, what the classifier takes (sport 0: a probe that failed
+ * before any data packet, which names no port) */
+struct rdiag_doc_path_mark {
+	uint16_t sport;
+	bool ok;
+};
+enum rdiag_doc_paths_class {
+	RDIAG_PATHS_NONE = 0,		/* nothing probed */
+	RDIAG_PATHS_ALL_GOOD,
+	RDIAG_PATHS_ALL_BAD,		/* not a path problem: the doctor's verdict says why */
+	RDIAG_PATHS_SUBSET,		/* some ports fail, others work */
+};
+#define RDIAG_DOC_PATHS_RANGES 64
+struct rdiag_doc_paths_range {
+	uint16_t lo, hi;		/* bad ports with no good probed port between them */
+	unsigned int nbad;		/* probed ports in it (all bad) */
+};
+struct rdiag_doc_paths_verdict {
+	enum rdiag_doc_paths_class cls;
+	const char *name;		/* "none" "all_good" "all_bad" "subset" */
+	unsigned int nports, nbad, ngood;	/* distinct probed ports */
+	unsigned int nflaky;		/* bad ports with a probe that worked too */
+	unsigned int nunplaced;		/* failed probes with no port (failed before data) */
+	double bad_fraction;		/* nbad / nports */
+	size_t nranges;			/* up to RDIAG_DOC_PATHS_RANGES (more merge into the last) */
+	struct rdiag_doc_paths_range ranges[RDIAG_DOC_PATHS_RANGES];
+	char bad_list[256];		/* "49160-49170 (3 ports), 52301" (ranges as above,
+					 * with the probed ports in each; "..." when longer) */
+	char sentence[640];
+	char next[768];			/* the commands that confirm it (subset) */
+	struct rdiag_doc_verdict doctor;	/* all_bad: the first failed probe's verdict */
+};
+/* the pure classifier: marks of n probes (any order, a port may repeat: a port is bad when
+ * any of its probes failed) -> the verdict's class, counts, ranges and sentence; 0 */
+int rdiag_doc_paths_classify(const struct rdiag_doc_path_mark *m, size_t n,
+			     struct rdiag_doc_paths_verdict *v);
+
+/* the run: o as for rdiag_doctor_attempt (dst, port, src, timeout_ms: each step's wait and
+ * each exchange's; ps), po the run's; run rdiag_doctor_check_path first for the run's
+ * counter deltas on the egress port.  0 when it ran (whatever the outcome), -errno when it
+ * could not (-EINVAL bad options, errmsg says which) */
+int rdiag_doctor_paths(struct rdiag_doctor *d, const struct rdiag_doc_opts *o,
+		       const struct rdiag_doc_paths_opts *po);
+size_t rdiag_doctor_paths_nprobes(const struct rdiag_doctor *d);
+const struct rdiag_doc_path_probe *rdiag_doctor_paths_probe(const struct rdiag_doctor *d,
+							    size_t i);
+/* the distinct ports, ascending */
+size_t rdiag_doctor_paths_nports(const struct rdiag_doctor *d);
+const struct rdiag_doc_path *rdiag_doctor_paths_port(const struct rdiag_doctor *d, size_t i);
+/* the run: connections made, whether the budget stopped it, its length in ms */
+void rdiag_doctor_paths_run(const struct rdiag_doctor *d, unsigned int *attempts,
+			    bool *budget_hit, double *ms);
+/* the live capture that confirms the ports: a line saying where it ran ("eth0") or why not
+ * ("off", "cannot capture on eth0: ..."), and of the connections that carried data how many
+ * were seen (*seen) and of those how many at another port than the rule gives (*differ) */
+const char *rdiag_doctor_paths_capture(const struct rdiag_doctor *d, unsigned int *seen,
+				       unsigned int *differ);
+/* the verdict of the run (the classifier's, with the confirming commands for the egress
+ * netdev and addresses) */
+void rdiag_doctor_paths_verdict(const struct rdiag_doctor *d, struct rdiag_doc_paths_verdict *v);
 
 /* RoCE path MTU for a netdev MTU (kernel iboe_get_mtu: MTU - 96, largest IB MTU that fits;
  * 0 when even 256 does not fit) */
