@@ -6,8 +6,9 @@
 # probes use; QP1's 55410, which carries the CM MADs, stays outside) in its input hook (nft,
 # with a counter), and the client probes 14 ports again.  A dropped port does not fail the
 # connect (the CM travels on QP1): the connection is ESTABLISHED and its RDMA WRITE ends in WC
-# 12 after the retries (ACK timeout 268 ms, an eighth of -t 2000, x 3), so a bad probe costs
-# ~0.8 s; -t 2000 bounds each step and exchange.  Evidence kept: the client's rxe0 retry_exceeded_err around the
+# 12 after the retries (ACK timeout 536 ms, an eighth of -t 4000, x 3), so a bad probe costs
+# ~1.6 s; -t 4000 bounds each step and exchange (with -t 2000 a stall of the busy 2-core host
+# longer than 0.8 s would fail a good port's write too).  Evidence kept: the client's rxe0 retry_exceeded_err around the
 # faulted run (sysfs), the nft counter, and a capture on the server's eth0 (before the input
 # hook) of the faulted run.  Judged by pair/host/58-doctor-paths.sh.
 P=7478
@@ -38,9 +39,9 @@ if [ "$ROLE" = server ]; then
 else
 	cnt=/sys/class/infiniband/$RDEV/ports/1/hw_counters/retry_exceeded_err
 	pair_sync listening 30
-	save clean.json rdmadoctor -j paths "$SRV:$P" --paths 12 --probes 4 --concurrency 3 -t 2000
+	save clean.json rdmadoctor -j paths "$SRV:$P" --paths 12 --probes 4 --concurrency 3 -t 4000
 	tap_eq "client: paths with no fault exits 0" 0 "$(cat "$J-clean.json.rc")"
-	save clean.txt rdmadoctor paths "$SRV:$P" --paths 3 --probes 2 --concurrency 2 -t 2000
+	save clean.txt rdmadoctor paths "$SRV:$P" --paths 3 --probes 2 --concurrency 2 -t 4000
 	tap_eq "client: paths in text, two connections at once, exits 0" 0 "$(cat "$J-clean.txt.rc")"
 	save nolisten.json rdmadoctor -j paths "$SRV:7479" --paths 3 -t 2000
 	tap_eq "client: paths to a port nothing listens on exits 1" 1 "$(cat "$J-nolisten.json.rc")"
@@ -48,7 +49,7 @@ else
 	pair_sync faulted 30
 	wait_lifespan
 	cat "$cnt" > "$J-retry-before" 2>/dev/null || echo none > "$J-retry-before"
-	save fault.json rdmadoctor -j paths "$SRV:$P" --paths 14 --probes 3 -t 2000
+	save fault.json rdmadoctor -j paths "$SRV:$P" --paths 14 --probes 3 -t 4000
 	wait_lifespan
 	cat "$cnt" > "$J-retry-after" 2>/dev/null || echo none > "$J-retry-after"
 	tap_eq "client: paths with a source-port range dropped exits 1" 1 "$(cat "$J-fault.json.rc")"
