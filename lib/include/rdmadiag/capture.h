@@ -73,9 +73,10 @@ int rdiag_capture_filter_text(const struct rdiag_live_opts *opts, char *buf, siz
  * (rdiag_capture_errmsg(c) has libpcap's message). */
 int rdiag_capture_set_filter(struct rdiag_capture *c, const char *expr);
 
-/* Next frame: 1 (a frame in *f), 0 (end of file, or a live timeout: call again), -EINTR
- * (rdiag_capture_break was called), or -errno (-EIO: read error, -EPROTONOSUPPORT: a pcapng
- * interface with an unsupported link type; rdiag_capture_errmsg(c) has the text). */
+/* Next frame: 1 (a frame in *f), 0 (end of file), -EAGAIN (live: the read timeout passed
+ * with no frame: call again), -EINTR (rdiag_capture_break was called), or -errno (-EIO: read
+ * error, -EPROTONOSUPPORT: a pcapng interface with an unsupported link type;
+ * rdiag_capture_errmsg(c) has the text). */
 int rdiag_capture_next(struct rdiag_capture *c, struct rdiag_frame *f);
 
 /* Ask a blocked rdiag_capture_next to return -EINTR; safe to call from a signal handler. */
