@@ -34,8 +34,9 @@ setup_file() {
 	[ -e "$ROOT/.git" ] || return 0
 	export T=$BATS_FILE_TMPDIR
 	# a make of its own: nothing of the make that runs bats (make check's -j2, its variable
-	# overrides such as SANITIZE=) reaches the package build or the unit tier
-	unset MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKELEVEL MAKEOVERRIDES
+	# overrides such as SANITIZE=, which make also exports into the environment) reaches
+	# the package build or the unit tier
+	unset MAKEFLAGS MFLAGS GNUMAKEFLAGS MAKELEVEL MAKEOVERRIDES SANITIZE DEVELOPER OPT
 	git clone -q "$ROOT" "$T/clone"
 	local v
 	v=$(version)
