@@ -35,6 +35,8 @@ struct dump_summary_opts {
 void dump_flow_name(char *buf, size_t len, const struct rdiag_flow_key *k);
 /* --qp: the flow goes to qp or comes from it (its sending QP as the analysis knows it) */
 bool dump_flow_of_qp(const struct rdiag_flow_info *f, uint32_t qp);
+/* the flow has transport problems (the summary details only those past 64 flows) */
+bool dump_flow_troubled(const struct rdiag_flow_info *f);
 /* the per-QP summary: text tables or one JSON object */
 void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 		  const struct dump_summary_opts *so);

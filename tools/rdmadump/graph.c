@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/html.h"
 #include "common/out.h"
 #include "dump.h"
 #include "graph.h"
@@ -89,7 +90,9 @@ struct dump_graph {
 	struct mark *m[MK_KINDS];
 	size_t nm[MK_KINDS], capm[MK_KINDS];
 	uint64_t total[MK_KINDS];
+	size_t marks_max;		/* drawn of each kind */
 	struct range x, y;		/* what is drawn: times (ns), PSNs (unwrapped) */
+	uint64_t *wire, *pay;		/* embed: bytes per slice of [t0, t1] */
 };
 
 int dump_graph_new(struct dump_graph **gp, struct rdiag_flow_table *ft,
@@ -104,6 +107,12 @@ int dump_graph_new(struct dump_graph **gp, struct rdiag_flow_table *ft,
 	if (!g)
 		return -ENOMEM;
 	g->o = *opts;
+	g->marks_max = opts->marks_max ? opts->marks_max : GRAPH_MARKS_MAX;
+	if (opts->embed && (!(g->wire = calloc(GRAPH_RATE_SLICES, sizeof(*g->wire))) ||
+			    !(g->pay = calloc(GRAPH_RATE_SLICES, sizeof(*g->pay))))) {
+		dump_graph_free(g);
+		return -ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
 		struct gflow *nf;
 
@@ -161,6 +170,8 @@ void dump_graph_free(struct dump_graph *g)
 	for (int k = 0; k < MK_KINDS; k++)
 		free(g->m[k]);
 	free(g->f);
+	free(g->wire);
+	free(g->pay);
 	free(g);
 }
 
@@ -178,6 +189,17 @@ static int64_t local_flow(const struct dump_graph *g, int64_t fi)
 			hi = mid;
 	}
 	return lo < g->nf && (int64_t)g->f[lo].index == fi ? (int64_t)lo : -1;
+}
+
+/* slice i of n of the time span [t0, t1] that ts falls in */
+static size_t slice(uint64_t t0, uint64_t t1, uint64_t ts, size_t n)
+{
+	double at;
+
+	if (t1 <= t0 || ts <= t0)
+		return 0;
+	at = (double)(ts - t0) / (double)(t1 - t0 + 1) * (double)n;
+	return at >= (double)n ? n - 1 : (size_t)at;
 }
 
 /* the PSN of a packet in the space of flow sp, unwrapped: a step of more than half the
@@ -206,18 +228,18 @@ static void widen(struct range *r, int64_t v)
 	r->have = true;
 }
 
-/* one marker: counted always, kept up to GRAPH_MARKS_MAX of its kind */
+/* one marker: counted always, kept up to marks_max of its kind */
 static void mark_add(struct dump_graph *g, enum mark_kind k, const struct mark *m)
 {
 	g->total[k]++;
-	if (g->nm[k] == GRAPH_MARKS_MAX)
+	if (g->nm[k] == g->marks_max)
 		return;
 	if (g->nm[k] == g->capm[k]) {
 		size_t cap = g->capm[k] ? g->capm[k] * 2 : 64;
 		struct mark *nm;
 
-		if (cap > GRAPH_MARKS_MAX)
-			cap = GRAPH_MARKS_MAX;
+		if (cap > g->marks_max)
+			cap = g->marks_max;
 		nm = realloc(g->m[k], cap * sizeof(*nm));
 		if (!nm)
 			return;		/* not drawn: the note counts it with the rest */
@@ -234,7 +256,7 @@ static void series_add(struct dump_graph *g, struct series *s, uint64_t ts, int6
 {
 	struct gpt pt = { ts, y };
 	struct bucket *b;
-	size_t i = 0;
+	size_t i;
 
 	s->n++;
 	if (s->nraw < g->budget) {
@@ -255,11 +277,7 @@ static void series_add(struct dump_graph *g, struct series *s, uint64_t ts, int6
 	}
 	if (!s->b && !(s->b = calloc(g->nb, sizeof(*s->b))))
 		return;
-	if (g->t1 > g->t0 && ts > g->t0) {
-		double at = (double)(ts - g->t0) / (double)(g->t1 - g->t0 + 1) * (double)g->nb;
-
-		i = at >= (double)g->nb ? g->nb - 1 : (size_t)at;
-	}
+	i = slice(g->t0, g->t1, ts, g->nb);
 	b = &s->b[i];
 	if (!b->used || y < b->lo.y)
 		b->lo = pt;
@@ -289,6 +307,12 @@ void dump_graph_add(struct dump_graph *g, const struct rdiag_pkt *p, uint64_t ts
 		return;
 	f = &g->f[lf];
 	m.flow = (uint32_t)lf;
+	if (g->wire) {
+		size_t i = slice(g->t0, g->t1, ts, GRAPH_RATE_SLICES);
+
+		g->wire[i] += p->len;
+		g->pay[i] += p->payload_len;
+	}
 	if (fl & RDIAG_FV_CNP) {
 		/* a CNP's PSN says nothing: it goes to the lane, and so does its CE mark */
 		m.lane = true;
@@ -381,18 +405,6 @@ static double sy(const struct scale *sc, int64_t y)
 	return PY1 - ((double)y - sc->y0) / sc->yspan * (PY1 - PY0);
 }
 
-/* a step of 1, 2 or 5 times a power of ten that cuts span into about want parts */
-static double nice_step(double span, int want)
-{
-	double raw = span / want, mag, r;
-
-	if (!(raw > 0))
-		return 1;
-	mag = pow(10, floor(log10(raw)));
-	r = raw / mag;
-	return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * mag;
-}
-
 static void make_scale(const struct dump_graph *g, struct scale *sc)
 {
 	uint64_t span = g->x.have ? (uint64_t)(g->x.hi - g->x.lo) : 0;
@@ -468,7 +480,7 @@ static void marker_title(FILE *f, const struct dump_graph *g, const struct scale
 
 static void svg_axes(FILE *f, const struct scale *sc)
 {
-	double st = nice_step(sc->xspan / sc->unit, 6), ys = nice_step(sc->yspan, 8), v;
+	double st = html_nice_step(sc->xspan / sc->unit, 6), ys = html_nice_step(sc->yspan, 8), v;
 	char t[32];
 
 	if (ys < 1)
@@ -615,26 +627,57 @@ static void svg_legend(FILE *f, const struct dump_graph *g)
 	fputs("</g>\n", f);
 }
 
+#define GRAPH_CSS \
+	".frame{fill:none;stroke:#000}.grid{stroke:#e4e4e4;fill:none}\n" \
+	".line{fill:none;stroke-width:1.2}.rsp{stroke-dasharray:4 2}\n" \
+	".m,.k{stroke-width:1.3}.label{font-size:13px}.more{fill:#b00}\n" \
+	".nak-seq{fill:#d62728;stroke:#d62728}.nak{fill:none;stroke:#8c1c13}\n" \
+	".rnr{fill:#ff7f0e;stroke:#ff7f0e}.rnr-wait{fill:#ff7f0e;fill-opacity:.2}\n" \
+	".retry-nak{fill:none;stroke:#1f77b4}.retry-rnr{fill:none;stroke:#ff7f0e}\n" \
+	".timeout{fill:#9467bd;stroke:#9467bd}.dup{fill:none;stroke:#555}\n" \
+	".ce{fill:#2ca02c}.cnp{fill:#17becf;stroke:#17becf}.pause{fill:none;stroke:#8c564b}\n"
+static const char graph_css[] = GRAPH_CSS;
+/* the page's: the throughput's too */
+static const char page_css[] = GRAPH_CSS
+	".wire{stroke:#1f77b4}.pay{stroke:#2ca02c;stroke-dasharray:4 2}\n";
+
+const char *dump_graph_css(void)
+{
+	return page_css;
+}
+
+uint64_t dump_graph_marks(const struct dump_graph *g, const char *cls)
+{
+	for (int k = 0; k < MK_KINDS; k++)
+		if (!strcmp(marks[k].cls, cls))
+			return g->total[k];
+	return 0;
+}
+
+/* the <svg> start tag: a document's (with its namespace) or an element of an HTML page */
+static void svg_start(const struct dump_graph *g, FILE *f, const char *cls, int h)
+{
+	if (!g->o.embed)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		      "<svg xmlns=\"http://www.w3.org/2000/svg\"", f);
+	else
+		fprintf(f, "<svg class=\"%s\"", cls);
+	fprintf(f, " width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "
+		"font-size=\"12\">\n", W, h, W, h);
+}
+
 static int write_svg(const struct dump_graph *g, FILE *f)
 {
 	struct scale sc;
 
 	make_scale(g, &sc);
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H);
+	svg_start(g, f, "graph zoomable", H);
 	fprintf(f, "<title>rdmadump: QP 0x%06x in ", g->o.qp);
 	xml_escape(f, g->o.source ? g->o.source : "");
-	fputs("</title>\n<style>\n"
-	      ".frame{fill:none;stroke:#000}.grid{stroke:#e4e4e4;fill:none}\n"
-	      ".line{fill:none;stroke-width:1.2}.rsp{stroke-dasharray:4 2}\n"
-	      ".m,.k{stroke-width:1.3}.label{font-size:13px}.more{fill:#b00}\n"
-	      ".nak-seq{fill:#d62728;stroke:#d62728}.nak{fill:none;stroke:#8c1c13}\n"
-	      ".rnr{fill:#ff7f0e;stroke:#ff7f0e}.rnr-wait{fill:#ff7f0e;fill-opacity:.2}\n"
-	      ".retry-nak{fill:none;stroke:#1f77b4}.retry-rnr{fill:none;stroke:#ff7f0e}\n"
-	      ".timeout{fill:#9467bd;stroke:#9467bd}.dup{fill:none;stroke:#555}\n"
-	      ".ce{fill:#2ca02c}.cnp{fill:#17becf;stroke:#17becf}.pause{fill:none;stroke:#8c564b}\n"
-	      "</style>\n<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n", f);
+	fputs("</title>\n", f);
+	if (!g->o.embed)
+		fprintf(f, "<style>\n%s</style>\n", graph_css);
+	fputs("<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>\n", f);
 	fprintf(f, "<text class=\"label\" x=\"%.1f\" y=\"30\" font-size=\"16\">QP 0x%06x: PSN "
 		"against time</text>\n<text x=\"%.1f\" y=\"50\">", PX0, g->o.qp, PX0);
 	xml_escape(f, g->o.source ? g->o.source : "");
@@ -643,6 +686,78 @@ static int write_svg(const struct dump_graph *g, FILE *f)
 	svg_marks(f, g, &sc);
 	svg_legend(f, g);
 	fputs("</svg>\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---- the throughput below it (embed) ---- */
+
+#define RH 190			/* its height */
+#define RY0 20.0		/* its plot area, between PX0 and PX1 as the graph's */
+#define RY1 150.0
+
+/* "12.3 MB/s" of v B/s at a round value */
+static void fmt_rate(char *buf, size_t len, double v)
+{
+	static const char *const pfx[] = { "", "k", "M", "G", "T" };
+	unsigned int i = 0;
+
+	while (v >= 1000 && i + 1 < sizeof(pfx) / sizeof(pfx[0])) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, len, "%.4g %sB/s", v, pfx[i]);
+}
+
+int dump_graph_write_rate(const struct dump_graph *g, FILE *f)
+{
+	double dt = (double)(g->t1 - g->t0 + 1) / GRAPH_RATE_SLICES / 1e9, most = 0, st, v;
+	const uint64_t *series[2] = { g->wire, g->pay };
+	static const char *const cls[2] = { "wire", "pay" };
+	struct scale sc;
+	char t[32];
+
+	if (!g->wire)
+		return 0;
+	make_scale(g, &sc);
+	for (size_t i = 0; i < GRAPH_RATE_SLICES; i++)
+		if ((double)g->wire[i] / dt > most)
+			most = (double)g->wire[i] / dt;
+	svg_start(g, f, "rate zoomable", RH);
+	fprintf(f, "<title>rdmadump: QP 0x%06x, throughput</title>\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n", g->o.qp);
+	fprintf(f, "<g class=\"axes\">\n<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		"height=\"%.1f\"/>\n", PX0, RY0, PX1 - PX0, RY1 - RY0);
+	if (!(most > 0))
+		most = 1;
+	st = html_nice_step(most, 4);
+	for (v = 0; v <= most * (1 + 1e-9); v += st) {
+		double y = RY1 - v / most * (RY1 - RY0);
+
+		fmt_rate(t, sizeof(t), v);
+		fprintf(f, "<path class=\"grid\" d=\"M%.1f %.1fH%.1f\"/><text x=\"%.1f\" y=\"%.1f\" "
+			"text-anchor=\"end\">%s</text>\n", PX0, y, PX1, PX0 - 6, y + 4, t);
+	}
+	st = html_nice_step(sc.xspan / sc.unit, 6);
+	for (v = 0; v <= sc.xspan / sc.unit * (1 + 1e-9); v += st)
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.6g</text>\n",
+			PX0 + v * sc.unit / sc.xspan * (PX1 - PX0), RY1 + 16, v);
+	fprintf(f, "<text class=\"label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">time (%s), "
+		"throughput per %.3g %s</text>\n</g>\n", (PX0 + PX1) / 2, RY1 + 36, sc.uname,
+		dt * 1e9 / sc.unit, sc.uname);
+	for (int k = 0; k < 2; k++) {
+		fprintf(f, "<polyline class=\"line %s\" points=\"", cls[k]);
+		for (size_t i = 0; i < GRAPH_RATE_SLICES; i++) {
+			uint64_t mid = g->t0 + (uint64_t)(((double)i + 0.5) * dt * 1e9);
+			double x = mid < sc.x0 ? PX0 : sx(&sc, mid);
+
+			fprintf(f, "%s%.1f,%.1f", i ? " " : "", x > PX1 ? PX1 : x,
+				RY1 - (double)series[k][i] / dt / most * (RY1 - RY0));
+		}
+		fputs("\"/>\n", f);
+	}
+	fprintf(f, "<g class=\"legend\"><path class=\"line wire\" d=\"M%d 40h18\"/><text x=\"%d\" "
+		"y=\"44\">on the wire (frames)</text><path class=\"line pay\" d=\"M%d 60h18\"/>"
+		"<text x=\"%d\" y=\"64\">payload</text></g>\n</svg>\n", LX, LX + 24, LX, LX + 24);
 	return ferror(f) ? -EIO : 0;
 }
 

@@ -35,6 +35,10 @@ struct dump_graph_opts {
 	uint32_t qp;
 	bool csv;			/* CSV points instead of the SVG */
 	const char *source;		/* the capture's file name, for the title */
+	/* rdmadump --report: an <svg> element for an HTML page (no XML declaration, no
+	 * namespace, the page's style sheet: dump_graph_css()), its throughput graph below */
+	bool embed;
+	size_t marks_max;		/* markers drawn of each kind, 0: GRAPH_MARKS_MAX */
 };
 
 /* the flows of opts->qp in ft (the table of the first reading, whole); 0, -ENOENT when the
@@ -46,5 +50,13 @@ void dump_graph_add(struct dump_graph *g, const struct rdiag_pkt *p, uint64_t ts
 		    const struct rdiag_flow_verdict *v);
 /* the SVG document (or the CSV) to f; 0 or -EIO */
 int dump_graph_write(const struct dump_graph *g, FILE *f);
+/* embed: the throughput below the sequence graph, on its time axis: wire and payload bytes
+ * per time slice (GRAPH_RATE_SLICES of the flows' span) as an <svg> element; 0 or -EIO */
+#define GRAPH_RATE_SLICES 200
+int dump_graph_write_rate(const struct dump_graph *g, FILE *f);
+/* the style sheet of the graphs (the <style> of a standalone SVG; an HTML page's) */
+const char *dump_graph_css(void);
+/* the markers of kind cls ("nak-seq", ...) counted (drawn or not) */
+uint64_t dump_graph_marks(const struct dump_graph *g, const char *cls);
 void dump_graph_free(struct dump_graph *g);
 #endif

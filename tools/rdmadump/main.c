@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR Linux-OpenIB */
 /* rdmadump: decode and analyse RoCEv2 / RoCEv1 / InfiniBand captures, tcpdump-like.
  * Options and the read loop only; decoding, analysis and capture are librdmadiag's, printing is
- * the other files of this room (print.c, fast.c, mad.c, summary.c, graph.c). */
+ * the other files of this room (print.c, fast.c, mad.c, summary.c, graph.c, report.c). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -20,6 +20,7 @@
 #include "graph.h"
 #include "graphout.h"
 #include "mad.h"
+#include "report.h"
 
 static struct rdiag_capture *g_cap;
 static volatile sig_atomic_t g_stop;
@@ -96,6 +97,12 @@ static void usage(void)
 	       "                        standard output instead of the packet lines\n"
 	       "      --graph-out FILE  write the graph to FILE instead (the other output stays)\n"
 	       "      --graph-csv       the graph's points as CSV instead of SVG\n"
+	       "Report (reads the file twice; not with -i or -r -):\n"
+	       "      --report FILE     write FILE: one self-contained HTML page (no external\n"
+	       "                        reference) with the summary, per QP the sequence\n"
+	       "                        graph, throughput and latency histograms, the CM\n"
+	       "                        connections as a timeline, the MAD transactions and\n"
+	       "                        a sortable flow table (the other output stays)\n"
 	       "  -h, --help            this help\n"
 	       "      --version         version\n\n"
 	       "Exit status: 0 ok, 1 transport errors seen (with --fail-on-errors),\n"
@@ -104,7 +111,7 @@ static void usage(void)
 }
 
 enum { OPT_QP = 256, OPT_OPCODE, OPT_ERRORS, OPT_PORT, OPT_FAIL, OPT_VERSION, OPT_MAX_FLOWS,
-       OPT_LINK_SPEED, OPT_GRAPH, OPT_GRAPH_OUT, OPT_GRAPH_CSV };
+       OPT_LINK_SPEED, OPT_GRAPH, OPT_GRAPH_OUT, OPT_GRAPH_CSV, OPT_REPORT };
 
 static const struct option long_opts[] = {
 	{ "read", required_argument, NULL, 'r' },
@@ -125,6 +132,7 @@ static const struct option long_opts[] = {
 	{ "graph", required_argument, NULL, OPT_GRAPH },
 	{ "graph-out", required_argument, NULL, OPT_GRAPH_OUT },
 	{ "graph-csv", no_argument, NULL, OPT_GRAPH_CSV },
+	{ "report", required_argument, NULL, OPT_REPORT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -146,6 +154,7 @@ struct opts {
 	bool graph, graph_csv;
 	uint32_t graph_qp;
 	const char *graph_out;		/* NULL: standard output */
+	const char *report;		/* --report FILE */
 };
 
 /* "100G", "25g", "2.5G", "100M", "400000000": bit/s (K, M, G, T are powers of 1000); 0 or
@@ -209,23 +218,26 @@ static uint32_t parse_qp(const char *s)
 	return (uint32_t)v;
 }
 
-/* --graph reads the capture a second time (graph.h says why): a file it can open again */
+/* --graph and --report read the capture a second time (graph.h says why): a file they can
+ * open again */
 static void check_graph(const struct opts *o)
 {
+	const char *opt = o->graph ? "--graph" : "--report";
 	struct stat st;
 
-	if (!o->graph) {
-		if (o->graph_out || o->graph_csv)
-			tool_usage_error("%s needs --graph QP", o->graph_out ? "--graph-out" :
-					 "--graph-csv");
+	if (!o->graph && (o->graph_out || o->graph_csv))
+		tool_usage_error("%s needs --graph QP", o->graph_out ? "--graph-out" :
+				 "--graph-csv");
+	if (!o->graph && !o->report)
 		return;
-	}
 	if (o->iface)
-		tool_usage_error("--graph reads the capture twice: write it with -w first, "
-				 "then give -r FILE");
+		tool_usage_error("%s reads the capture twice: write it with -w first, "
+				 "then give -r FILE", opt);
 	if (!strcmp(o->rfile, "-") || (stat(o->rfile, &st) == 0 && !S_ISREG(st.st_mode)))
-		tool_usage_error("--graph reads the capture twice: give -r a file, not '%s'",
+		tool_usage_error("%s reads the capture twice: give -r a file, not '%s'", opt,
 				 tool_esc_tmp(o->rfile));
+	if (!o->graph)
+		return;
 	if (!o->graph_out && (o->summary || (o->wfile && !strcmp(o->wfile, "-"))))
 		tool_usage_error("--graph writes to standard output: give --graph-out FILE to "
 				 "have %s too", o->summary ? "the summary" : "-w -");
@@ -314,6 +326,9 @@ static void parse(int argc, char **argv, struct opts *o)
 		case OPT_GRAPH_CSV:
 			o->graph_csv = true;
 			break;
+		case OPT_REPORT:
+			o->report = optarg;
+			break;
 		case 'h':
 			usage();
 			exit(EXIT_OK);
@@ -379,68 +394,88 @@ static bool analyse(struct rdiag_flow_table *ft, const struct rdiag_frame *fr,
 	return true;
 }
 
-/* --graph: the capture read again, its first nframes frames (those the first reading took),
- * into a new table made alike; ft is the first reading's.  0 or 2 (the exit status) after a
- * one-line error; cut_short: the first reading ended in an input error, which is the one
- * line to say when the QP is not in what was read. */
-static int graph(const struct opts *o, struct rdiag_flow_table *ft,
-		 const struct rdiag_decode_opts *dopts, const struct rdiag_flow_opts *fo,
-		 uint64_t nframes, bool cut_short, FILE *gf)
+/* --graph, --report: the capture read again, its first nframes frames (those the first
+ * reading took), into a new table made alike; ft is the first reading's.  0 or 2 (the exit
+ * status) after a one-line error; cut_short: the first reading ended in an input error, which
+ * is the one line to say when the QP is not in what was read.  gf: the graph's stream (NULL:
+ * no --graph), rf: the report's (NULL: no --report). */
+static int reread(const struct opts *o, struct rdiag_flow_table *ft,
+		  const struct rdiag_decode_opts *dopts, const struct rdiag_flow_opts *fo,
+		  const struct dump_summary_opts *so, uint64_t nframes, bool cut_short, FILE *gf,
+		  FILE *rf)
 {
 	const struct rdiag_capture_opts co = { .file = o->rfile };
 	const struct dump_graph_opts go = { .qp = o->graph_qp, .csv = o->graph_csv,
 					    .source = o->rfile };
+	const struct dump_report_opts ro = { .source = o->rfile, .so = so };
 	struct rdiag_flow_table *ft2 = NULL;
 	struct rdiag_capture *cap = NULL;
-	struct dump_graph *g;
+	struct dump_graph *g = NULL;
+	struct dump_report *rep = NULL;
 	struct rdiag_frame fr;
 	struct rdiag_flow_verdict v;
 	struct rdiag_pkt p;
 	bool said = false;		/* an error was said */
-	int r;
+	int r = 0;
 
-	r = dump_graph_new(&g, ft, &go);
-	if (r == -ENOENT && cut_short)
-		return EXIT_USAGE;
-	if (r == -ENOENT) {
+	if (gf)
+		r = dump_graph_new(&g, ft, &go);
+	if (r == -ENOENT && cut_short) {
+		said = true;
+	} else if (r == -ENOENT) {
 		tool_err("no flow to or from QP 0x%06x in '%s' (rdmadump -q lists the QPs)",
 			 o->graph_qp, tool_esc_tmp(o->rfile));
-		return EXIT_USAGE;
-	}
-	if (r < 0 || rdiag_flow_open(&ft2, fo) < 0) {
-		dump_graph_free(g);
+		said = true;
+	} else if (r < 0 || (rf && dump_report_new(&rep, ft, &ro) < 0) ||
+		   rdiag_flow_open(&ft2, fo) < 0) {
 		tool_err("out of memory");
-		return EXIT_USAGE;
+		said = true;
 	}
-	if (rdiag_capture_open(&cap, &co) < 0 ||
-	    (o->filter && rdiag_capture_set_filter(cap, o->filter) < 0)) {
+	if (!said && (rdiag_capture_open(&cap, &co) < 0 ||
+		      (o->filter && rdiag_capture_set_filter(cap, o->filter) < 0))) {
 		tool_err("%s", rdiag_capture_errmsg(cap));
 		said = true;
 	}
 	for (uint64_t n = 0; !said && n < nframes;) {
+		uint64_t ts;
+
 		r = rdiag_capture_next(cap, &fr);
 		if (r == -EAGAIN || r == -EINTR)
 			continue;
 		if (r <= 0)
 			break;		/* shorter than at the first reading: drawn as far as read */
 		n++;
-		if (analyse(ft2, &fr, dopts, &p, &v))
-			dump_graph_add(g, &p, fr.ts_sec * 1000000000ull + fr.ts_nsec, &v);
+		if (!analyse(ft2, &fr, dopts, &p, &v))
+			continue;
+		ts = fr.ts_sec * 1000000000ull + fr.ts_nsec;
+		if (g)
+			dump_graph_add(g, &p, ts, &v);
+		if (rep)
+			dump_report_add(rep, &p, ts, &v);
 	}
 	/* a write error (-EIO) is said by the commit, or for standard output at the exit */
-	if (!said && dump_graph_write(g, gf) == -ENOMEM) {
+	if (!said && g && dump_graph_write(g, gf) == -ENOMEM) {
 		tool_err("out of memory");
 		said = true;
 	}
-	if (o->graph_out && !said)
+	if (!said && rep && dump_report_write(rep, ft, rf) == -ENOMEM) {
+		tool_err("out of memory");
+		said = true;
+	}
+	if (gf && o->graph_out && !said)
 		said = graph_out_commit(gf, o->graph_out) < 0;
-	else if (o->graph_out)
+	else if (gf && o->graph_out)
 		fclose(gf);		/* the temporary goes at the exit */
-	else
+	else if (gf)
 		fflush(gf);
+	if (rf && !said)
+		said = graph_out_commit(rf, o->report) < 0;
+	else if (rf)
+		fclose(rf);
 	rdiag_capture_close(cap);
 	rdiag_flow_close(ft2);
 	dump_graph_free(g);
+	dump_report_free(rep);
 	return said ? EXIT_USAGE : EXIT_OK;
 }
 
@@ -458,7 +493,7 @@ int main(int argc, char **argv)
 	struct rdiag_flow_verdict v;
 	struct opts o;
 	uint64_t matched = 0, errors = 0, last_progress, nframes = 0;
-	FILE *gf = NULL;
+	FILE *gf = NULL, *rf = NULL;
 	int graph_rc = EXIT_OK;
 	bool tty_progress, shown = false, input_error = false, write_error = false, print;
 	int r;
@@ -506,7 +541,9 @@ int main(int argc, char **argv)
 		}
 	}
 	if (o.graph)
-		gf = o.graph_out ? graph_out_open(o.graph_out, o.rfile) : stdout;
+		gf = o.graph_out ? graph_out_open(o.graph_out, o.rfile, "--graph-out") : stdout;
+	if (o.report)
+		rf = graph_out_open(o.report, o.rfile, "--report");
 	if (o.wfile) {
 		const struct rdiag_capture_dump_opts wo = { .capture = g_cap, .path = o.wfile };
 
@@ -609,19 +646,18 @@ int main(int argc, char **argv)
 	if (rdiag_capture_is_live(g_cap))
 		rdiag_capture_stats(g_cap, &st);
 	/* a live capture stopped by ^C always ends with its summary, like tcpdump's counts */
-	if (o.summary || (rdiag_capture_is_live(g_cap) && g_stop)) {
-		so.have_qp = o.have_qp;
-		so.max_flows = o.max_flows;
-		so.qp = o.qp;
-		so.live = rdiag_capture_is_live(g_cap);
-		so.stats = so.live ? &st : NULL;
-		so.link_bps = o.link_bps;
+	so.have_qp = o.have_qp;
+	so.max_flows = o.max_flows;
+	so.qp = o.qp;
+	so.live = rdiag_capture_is_live(g_cap);
+	so.stats = so.live ? &st : NULL;
+	so.link_bps = o.link_bps;
+	if (o.summary || (rdiag_capture_is_live(g_cap) && g_stop))
 		dump_summary(out, ft, &so);
-	}
 	/* before the writer goes: a SIGBUS while the file is read again ends as in the first */
-	if (o.graph) {
-		graph_rc = graph(&o, ft, &dopts, &fo, nframes, input_error, gf);
-	}
+	if (o.graph || o.report)
+		graph_rc = reread(&o, ft, &dopts, &fo, &so, nframes, input_error,
+				  o.graph ? gf : NULL, rf);
 	out_free(out);
 	fflush(stdout);
 	if (rdiag_capture_is_live(g_cap))

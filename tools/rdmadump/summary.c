@@ -828,7 +828,7 @@ static void opcode_table_text(struct out *o, const struct rdiag_flow_total *t)
 
 #define DETAILS_ALL 64
 
-static bool troubled(const struct rdiag_flow_info *f)
+bool dump_flow_troubled(const struct rdiag_flow_info *f)
 {
 	return f->psn_gaps || f->psn_dup || f->psn_retx || f->psn_ooo || f->psn_goback ||
 	       f->loss.not_captured_gaps ||
@@ -886,7 +886,7 @@ void dump_summary(struct out *o, struct rdiag_flow_table *ft,
 			       "problems (more than %d flows):\n", DETAILS_ALL);
 		for (i = 0; i < n; i++)
 			if (rdiag_flow_get(ft, i, &f) == 0 && wanted(so, &f) &&
-			    (all || troubled(&f)))
+			    (all || dump_flow_troubled(&f)))
 				flow_details(o, &f, fabric_marks);
 	}
 	if (ncm)
