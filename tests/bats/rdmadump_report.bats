@@ -46,26 +46,44 @@ marks() {
 # report $1 of capture $2: XML, closed, and in every graph section, for every QP it stands
 # for, the markers of each kind are as many as rdmadump -q -j --qp counts
 check_report() {
-	local html=$1 cap=$2 id q k n got drawn
+	local html=$1 cap=$2 id qps q k n got drawn
 	xmllint --noout "$html" || fail "$(basename "$cap"): not XML"
 	closed "$html"
-	for id in $(xmllint --xpath "//section[@class='qp']/@id" "$html" 2>/dev/null |
-		    sed 's/ id="\([^"]*\)"/\1 /g'); do
-		for q in $(xmllint --xpath "string(//section[@id='$id']/@data-qps)" "$html"); do
-			rdmadump -q -j --qp "$q" -r "$cap" > "$TMP/sum.json"
-			counts "$TMP/sum.json" > "$TMP/exp"
-			[ "$(wc -l < "$TMP/exp")" -eq 10 ]
-			while read -r k n; do
-				got=$(xmllint --xpath "string(//section[@id='$id']/@data-$k)" "$html")
-				drawn=$(marks "$html" "$id" "$k")
+	# one parse of the page: "ID QPS KIND COUNTED DRAWN" per graph section and kind (the
+	# section's data-KIND attribute, and its elements of class "m KIND")
+	python3 - "$html" "$KINDS" > "$TMP/sections" <<'PYEOF'
+import sys, xml.etree.ElementTree as ET
+kinds = sys.argv[2].split()
+for sec in ET.parse(sys.argv[1]).iter():
+    if sec.tag.split('}')[-1] != 'section' or sec.get('class') != 'qp':
+        continue
+    drawn = {k: 0 for k in kinds}
+    for e in sec.iter():
+        c = e.get('class', '')
+        if c.startswith('m ') and c[2:] in drawn:
+            drawn[c[2:]] += 1
+    for k in kinds:
+        print(sec.get('id'), sec.get('data-qps').replace(' ', ','), k, sec.get('data-' + k), drawn[k])
+PYEOF
+	for q in $(awk '{ print $2 }' "$TMP/sections" | tr ',' '\n' | sort -u); do
+		rdmadump -q -j --qp "$q" -r "$cap" > "$TMP/sum.json"
+		counts "$TMP/sum.json" > "$TMP/exp"
+		[ "$(wc -l < "$TMP/exp")" -eq 10 ]
+		[ -n "$(awk -v q="$q" '("," $2 ",") ~ ("," q ",")' "$TMP/sections")" ] ||
+			fail "$(basename "$cap") qp $q: no section"
+		while read -r k n; do
+			# every section standing for q (its QPs list holds it)
+			while read -r id qps _ got drawn; do
 				[ "$got" -eq "$n" ] ||
 					fail "$(basename "$cap") qp $q: $k: $got counted, the summary $n"
 				[ "$drawn" -eq $((n < 2000 ? n : 2000)) ] ||
 					fail "$(basename "$cap") qp $q: $k: $drawn markers, the summary $n"
-				[ "$n" -eq 0 ] || echo "$k" >> "$TMP/seen"
-			done < "$TMP/exp"
-		done
+			done < <(awk -v q="$q" -v k="$k" '$3 == k && ("," $2 ",") ~ ("," q ",")' "$TMP/sections")
+			[ "$n" -eq 0 ] || echo "$k" >> "$TMP/seen"
+		done < "$TMP/exp"
 	done
+	[ -s "$TMP/sections" ] || [ -z "$(xmllint --xpath "//section[@class='qp']" "$html" 2>/dev/null)" ] ||
+		fail "$(basename "$cap"): graph sections not read"
 }
 
 # nothing in page $1 reaches outside it: no URL, no reference but to the page's own anchors,
