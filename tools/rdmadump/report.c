@@ -660,6 +660,19 @@ static void cm_events(const struct rdiag_cm_conn_info *c, struct cm_ev ev[CM_EVS
 	memcpy(ev, e, sizeof(e));
 }
 
+/* widen [*lo, *hi] to the times of the messages ev holds */
+static void cm_span(const struct cm_ev ev[CM_EVS], uint64_t *lo, uint64_t *hi)
+{
+	for (size_t k = 0; k < CM_EVS; k++) {
+		if (!ev[k].n)
+			continue;
+		if (ev[k].ts < *lo)
+			*lo = ev[k].ts;
+		if (ev[k].ts > *hi)
+			*hi = ev[k].ts;
+	}
+}
+
 static void cm_section(FILE *f, struct rdiag_flow_table *ft)
 {
 	size_t n = rdiag_flow_cm_count(ft), rows = n < REPORT_ROWS_MAX ? n : REPORT_ROWS_MAX;
@@ -679,14 +692,7 @@ static void cm_section(FILE *f, struct rdiag_flow_table *ft)
 		if (rdiag_flow_cm_get(ft, i, &c) < 0)
 			continue;
 		cm_events(&c, ev);
-		for (size_t k = 0; k < CM_EVS; k++) {
-			if (!ev[k].n)
-				continue;
-			if (ev[k].ts < t0)
-				t0 = ev[k].ts;
-			if (ev[k].ts > t1)
-				t1 = ev[k].ts;
-		}
+		cm_span(ev, &t0, &t1);
 	}
 	if (t0 > t1)
 		t0 = t1 = 0;
@@ -716,14 +722,7 @@ static void cm_section(FILE *f, struct rdiag_flow_table *ft)
 		if (rdiag_flow_cm_get(ft, i, &c) < 0)
 			continue;
 		cm_events(&c, ev);
-		for (size_t k = 0; k < CM_EVS; k++) {
-			if (!ev[k].n)
-				continue;
-			if (ev[k].ts < first)
-				first = ev[k].ts;
-			if (ev[k].ts > last)
-				last = ev[k].ts;
-		}
+		cm_span(ev, &first, &last);
 		if (first > last)
 			first = last = t0;
 		rdiag_flow_addr_str(c.kind, c.client, a, sizeof(a));
